@@ -1,0 +1,41 @@
+import { cpSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+/** The store reads its numbered .sql migrations from disk beside the bundle; copy them there. */
+function copyMigrations(): Plugin {
+  return {
+    name: 'copy-migrations',
+    closeBundle() {
+      cpSync(resolve('src/main/engine/store/migrations'), resolve('out/main/migrations'), { recursive: true });
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    plugins: [copyMigrations()],
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/main/electron/main.ts'), engine: resolve('src/main/electron/engine-process.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

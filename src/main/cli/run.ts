@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { BridgeCallError } from '../../shared/contract';
+import { createEngine, type Engine } from '../engine';
+import { defaultDataDir } from '../engine/paths';
+import { Output, UsageError, type CliIo } from './io';
+import { PROFILE_HELP, runProfileCommand } from './profile-commands';
+
+const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
+
+${PROFILE_HELP}
+
+Global options:
+  --json           one JSON object per line (lists: one per item; commands: events, then a summary last)
+  --data-dir DIR   where the app keeps its data (also MENTOR_ADMIN_HOME)
+  --profile NAME   the tenant to use instead of the active one
+
+Exit status: 0 success, 1 failure, 2 usage error.`;
+
+export interface CliOptions {
+  /** Tests pass their own keychain service so they never touch a user's entries. */
+  keychainService?: string;
+}
+
+/** Runs one CLI invocation and resolves to its exit code; never calls process.exit. */
+export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+  let globals: { json?: boolean; 'data-dir'?: string; profile?: string; help?: boolean };
+  let command: string[];
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: false,
+      options: {
+        json: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        profile: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      tokens: true,
+    });
+    globals = parsed.values as typeof globals;
+    // Global flags may stand anywhere; everything else is handed to the command, in order.
+    const globalIndexes = new Set<number>();
+    for (const token of parsed.tokens ?? []) {
+      if (token.kind === 'option' && ['json', 'data-dir', 'profile', 'help'].includes(token.name)) {
+        globalIndexes.add(token.index);
+        if (token.value !== undefined && !token.inlineValue) globalIndexes.add(token.index + 1);
+      }
+    }
+    command = argv.filter((_, index) => !globalIndexes.has(index));
+  } catch (error) {
+    io.stderr.write(`mentor-admin: ${(error as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  const out = new Output(io, !!globals.json);
+  if (globals.help || command.length === 0) {
+    (globals.help ? io.stdout : io.stderr).write(`${HELP}\n`);
+    return globals.help ? 0 : 2;
+  }
+
+  let engine: Engine | undefined;
+  try {
+    const [area, ...rest] = command;
+    if (area !== 'profile') throw new UsageError(`Unknown command '${area}'`);
+    engine = await createEngine({
+      dataDir: globals['data-dir'] ?? defaultDataDir(io.env),
+      shell: 'cli',
+      env: io.env,
+      ...(options.keychainService ? { keychainService: options.keychainService } : {}),
+    });
+    return await runProfileCommand(engine, rest, out, io);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      out.error(`${(error as Error).message}\nRun 'mentor-admin --help' for usage.`);
+      return 2;
+    }
+    if (error instanceof BridgeCallError && error.issues?.length) {
+      out.error(error.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('\n'));
+      return 1;
+    }
+    out.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  } finally {
+    await engine?.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { AsyncEntry } from '@napi-rs/keyring';
+
+/** Where secrets live. The only implementation is the OS keychain; the interface lets the engine stay testable. */
+export interface SecretStore {
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  /** Resolves true when something was deleted. */
+  delete(account: string): Promise<boolean>;
+  status(): Promise<{ available: boolean; message: string }>;
+}
+
+export const DEFAULT_KEYCHAIN_SERVICE = 'mentor-admin';
+
+/** The OS keychain could not be used; the message says what to do. Nothing was stored or removed. */
+export class KeychainUnavailableError extends Error {
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The OS keychain is not available (${reason}). ` +
+        'On Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet; ' +
+        'meanwhile MENTOR_ADMIN_API_KEY can supply the key for this session.',
+    );
+    this.name = 'KeychainUnavailableError';
+  }
+}
+
+/**
+ * The OS keychain through @napi-rs/keyring: the macOS Keychain, the Windows Credential Manager or the Linux
+ * Secret Service. Entries are (service, account = profile id).
+ */
+export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): SecretStore {
+  const entry = (account: string) => new AsyncEntry(service, account);
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw new KeychainUnavailableError(error);
+    }
+  };
+  return {
+    get: (account) => guarded(() => entry(account).getPassword()),
+    set: (account, secret) => guarded(() => entry(account).setPassword(secret)),
+    delete: (account) => guarded(() => entry(account).deletePassword()),
+    async status() {
+      try {
+        // A lookup of an account that never exists proves the store answers without touching real entries.
+        await entry('__mentor-admin-probe__').getPassword();
+        return { available: true, message: 'OS keychain available' };
+      } catch (error) {
+        return { available: false, message: new KeychainUnavailableError(error).message };
+      }
+    },
+  };
+}
+
+export const API_KEY_ENV = 'MENTOR_ADMIN_API_KEY';
+
+/** `MENTOR_ADMIN_API_KEY` overrides any stored secret for scripts and CI; it is read, never persisted. */
+export function secretFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const value = env[API_KEY_ENV]?.trim();
+  return value ? value : null;
+}

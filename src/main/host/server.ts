@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { resolve } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { BRIDGE_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
+import { createEngine, type Engine } from '../engine';
+import { browserModeCsp, isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
+import { serveStatic } from './static';
+
+export interface HostOptions {
+  dataDir: string;
+  port?: number;
+  rendererDir?: string;
+  env?: NodeJS.ProcessEnv;
+  keychainService?: string;
+  /** Use an engine made elsewhere (tests); otherwise one is created and closed with the host. */
+  engine?: Engine;
+}
+
+export interface Host {
+  url: string;
+  origin: string;
+  token: string;
+  port: number;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/** Larger frames are refused: no contract call needs more (dropped files travel separately). */
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+function refuse(socket: Socket, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/**
+ * Browser mode: serves the built renderer and the contract over a WebSocket on 127.0.0.1. Every bridge
+ * connection must carry the per-run token, come from the page's own Origin and name a loopback Host.
+ */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const env = options.env ?? process.env;
+  const engine =
+    options.engine ??
+    (await createEngine({
+      dataDir: options.dataDir,
+      shell: 'browser',
+      env,
+      ...(options.keychainService ? { keychainService: options.keychainService } : {}),
+    }));
+  const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
+  const token = randomBytes(24).toString('base64url');
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    const headers = {
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'content-security-policy': browserModeCsp(port),
+    };
+    if (!isAllowedHost(req.headers.host, port)) {
+      res.writeHead(403, headers).end('Forbidden host');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, headers).end('Method not allowed');
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    serveStatic(rendererDir, path, res, headers).catch(() => res.destroy());
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== BRIDGE_PATH) return refuse(socket, 404, 'Not Found');
+    if (!isAllowedHost(req.headers.host, port)) return refuse(socket, 403, 'Forbidden');
+    if (!isAllowedOrigin(req.headers.origin, port)) return refuse(socket, 403, 'Forbidden');
+    if (!tokensMatch(token, url.searchParams.get(TOKEN_PARAM))) return refuse(socket, 401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, engine));
+  });
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => done());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?${TOKEN_PARAM}=${token}`,
+    origin,
+    token,
+    port,
+    engine,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise<void>((done) => server.close(() => done()));
+      server.closeAllConnections();
+      if (!options.engine) await engine.close();
+    },
+  };
+}
+
+/** One bridge connection: requests in, results and engine events out. */
+function serveBridge(ws: WebSocket, engine: Engine): void {
+  const send = (message: WireMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribe = engine.onEvent((name, payload) => send({ kind: 'event', name, payload }));
+  ws.on('close', unsubscribe);
+  ws.on('message', async (data, isBinary) => {
+    let request: WireRequest;
+    try {
+      if (isBinary) throw new Error('binary frame');
+      request = WireRequest.parse(JSON.parse(data.toString()));
+    } catch {
+      send({
+        kind: 'result',
+        id: -1,
+        ok: false,
+        error: { code: 'validation', message: 'Malformed bridge message: expected {"id","name","input"} as JSON' },
+      });
+      return;
+    }
+    const result = await engine.call(request.name, request.input);
+    send(result.ok ? { kind: 'result', id: request.id, ok: true, value: result.value } : { kind: 'result', id: request.id, ok: false, error: result.error });
+  });
+}

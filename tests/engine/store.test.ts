@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { defaultMigrationsDir, migrate, NewerDatabaseError, openDatabase } from '../../src/main/engine/store/database';
+import { loadMigrations } from '../../src/main/engine/store/migrations';
+import { tempDir } from '../helpers/temp';
+
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+describe('store', () => {
+  it('opens with WAL and foreign keys and applies every migration, tracked by user_version', () => {
+    const file = join(tempDir(), 'db.sqlite');
+    const db = openDatabase(file);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const migrations = loadMigrations(defaultMigrationsDir());
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    const recorded = db.prepare('SELECT version, sha256 FROM schema_migrations ORDER BY version').all();
+    expect(recorded).toEqual(migrations.map((m) => ({ version: m.version, sha256: m.sha256 })));
+    db.close();
+    // Opening again applies nothing twice.
+    const again = openDatabase(file);
+    expect(again.prepare('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: migrations.length });
+    again.close();
+  });
+
+  it('refuses a database written by a newer version and leaves the file untouched', () => {
+    const dir = tempDir();
+    const file = join(dir, 'db.sqlite');
+    const raw = new Database(file);
+    raw.pragma('journal_mode = DELETE');
+    raw.exec('CREATE TABLE future (x)');
+    raw.pragma('user_version = 999');
+    raw.close();
+    const before = sha(file);
+    expect(() => openDatabase(file)).toThrow(NewerDatabaseError);
+    expect(() => openDatabase(file)).toThrow(/newer version of Mentor Admin \(schema 999; this version knows up to \d+\)/);
+    expect(sha(file)).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('refuses an applied migration that was edited afterwards', () => {
+    const dir = tempDir();
+    const migrationsDir = join(dir, 'migrations');
+    mkdirSync(migrationsDir);
+    writeFileSync(join(migrationsDir, '001_one.sql'), 'CREATE TABLE one (x);');
+    const db = new Database(join(dir, 'db.sqlite'));
+    migrate(db, loadMigrations(migrationsDir));
+    writeFileSync(join(migrationsDir, '001_one.sql'), 'CREATE TABLE one (x, y);');
+    expect(() => migrate(db, loadMigrations(migrationsDir))).toThrow(/edited after it was applied/);
+    db.close();
+  });
+
+  it('rolls back a failing migration as a whole and keeps the earlier version', () => {
+    const dir = tempDir();
+    const migrationsDir = join(dir, 'migrations');
+    mkdirSync(migrationsDir);
+    copyFileSync(join(defaultMigrationsDir(), '001_profiles_and_settings.sql'), join(migrationsDir, '001_profiles_and_settings.sql'));
+    writeFileSync(join(migrationsDir, '002_broken.sql'), 'CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);');
+    const db = new Database(join(dir, 'db.sqlite'));
+    expect(() => migrate(db, loadMigrations(migrationsDir))).toThrow(/no such table: nowhere/);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it('rejects badly named or gapped migration files', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '001_a.sql'), '');
+    writeFileSync(join(dir, '003_c.sql'), '');
+    expect(() => loadMigrations(dir)).toThrow(/without gaps/);
+    const other = tempDir();
+    writeFileSync(join(other, 'init.sql'), '');
+    expect(() => loadMigrations(other)).toThrow(/must look like 001_name.sql/);
+  });
+});
+
+describe('migration 001: profiles and settings', () => {
+  it('allows at most one active profile, a unique name regardless of case, and known auth schemes only', () => {
+    const db = openDatabase(join(tempDir(), 'db.sqlite'));
+    const insert = db.prepare(
+      `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, created_at, updated_at)
+       VALUES (?, ?, 'https://x', 'o', 'u', ?, ?, 'now', 'now')`,
+    );
+    insert.run('a', 'Main', 'Api-Key', 1);
+    expect(() => insert.run('b', 'Other', 'Token', 1)).toThrow(/UNIQUE/);
+    expect(() => insert.run('c', 'MAIN', 'Token', 0)).toThrow(/UNIQUE/);
+    expect(() => insert.run('d', 'Fourth', 'Basic', 0)).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO settings (key, value) VALUES ('theme', 'not json')").run()).toThrow(/CHECK/);
+    db.close();
+  });
+});

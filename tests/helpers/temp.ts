@@ -1,0 +1,42 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, expect } from 'vitest';
+
+const perTest: string[] = [];
+const perFile: string[] = [];
+const removeAll = (dirs: string[]) => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+};
+afterEach(() => removeAll(perTest));
+afterAll(() => removeAll(perFile));
+
+/** A fresh temp folder, removed after the test that made it (or after the file, when made in a hook). */
+export function tempDir(prefix = 'mentor-admin-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  (expect.getState().currentTestName ? perTest : perFile).push(dir);
+  return dir;
+}
+
+/** Every file under `dir` whose bytes contain `needle` (SQLite WAL and logs included). */
+export function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path)) {
+      const full = join(path, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (readFileSync(full).includes(Buffer.from(needle))) hits.push(full);
+    }
+  };
+  walk(dir);
+  return hits;
+}
+
+/** Keychain tests need a real Secret Service: `npm test` runs them under scripts/with-keychain.sh. */
+export function requireKeychainSession(): void {
+  if (!process.env.MENTOR_ADMIN_KEYCHAIN_READY) {
+    throw new Error('This test needs a real Secret Service: run it with scripts/with-keychain.sh (npm test does)');
+  }
+}
+
+export const uniqueService = () => `mentor-admin-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
