@@ -1,6 +1,7 @@
 import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defineConfig, type Plugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** The store reads its numbered .sql migrations from disk beside the bundle; copy them there. */
@@ -24,6 +25,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can require only `electron` and a few built-ins: bundle zod and the contract into it.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
         // Sandboxed preloads cannot be ES modules.

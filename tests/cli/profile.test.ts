@@ -8,7 +8,7 @@ const KEY = 'cli-key-4e5f6a7b8c9d0e1f';
 function setup() {
   const dataDir = tempDir();
   const service = uniqueService();
-  const env = { ...process.env, MENTOR_ADMIN_HOME: dataDir, MENTOR_ADMIN_KEYCHAIN_SERVICE: service };
+  const env: NodeJS.ProcessEnv = { ...process.env, MENTOR_ADMIN_HOME: dataDir, MENTOR_ADMIN_KEYCHAIN_SERVICE: service };
   delete env.MENTOR_ADMIN_API_KEY;
   return { dataDir, service, env };
 }

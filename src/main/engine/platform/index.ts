@@ -1,0 +1,49 @@
+/** The platform client: typed API calls per profile, retries, errors in the platform's language, "test connection". */
+export {
+  createPlatformClient,
+  unwrap,
+  apiErrorFrom,
+  authorizationHeader,
+  joinUrl,
+  normaliseBaseUrl,
+  type PlatformApi,
+  type PlatformClient,
+  type PlatformConnection,
+  type PlatformPaths,
+  type PlatformRequestOptions,
+} from './client';
+export {
+  ApiError,
+  CATALOGUE_MESSAGES,
+  NetworkError,
+  REQUEST_ABORTED_MESSAGE,
+  RequestAbortedError,
+  TimeoutError,
+  TlsError,
+  UnexpectedResponseError,
+  classifyFetchFailure,
+  extractDetail,
+  isTlsErrorCode,
+  isTransportError,
+  type ApiErrorInit,
+  type TransportError,
+} from './errors';
+export {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TIMEOUT_MS,
+  backoffDelay,
+  createFetch,
+  parseRetryAfter,
+  sendRequest,
+  type BodyFactory,
+  type HttpOptions,
+  type OutgoingRequest,
+  type PerCallOptions,
+  type PlatformFetch,
+  type RetryEvent,
+  type RetryPolicy,
+  type Sleep,
+} from './http';
+export { toMultipart } from './multipart';
+export { testConnection, probeUrl, PROBE_TIMEOUT_MS, type ProbeConnection, type ProbeOptions } from './probe';
+export { redactHeaders, scrubSecrets, REDACTED, type Logger } from './redact';

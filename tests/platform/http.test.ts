@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import {
+  backoffDelay,
+  createPlatformClient,
+  NetworkError,
+  parseRetryAfter,
+  RequestAbortedError,
+  sendRequest,
+  TimeoutError,
+  type RetryEvent,
+} from '../../src/main/engine/platform';
+import { sendJson, startServer } from './test-server';
+
+const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
+
+function clientFor(baseUrl: string, extra: Partial<Parameters<typeof createPlatformClient>[0]> = {}) {
+  return createPlatformClient({ baseUrl, authScheme: 'Api-Key', secret: 'k', retry: FAST_RETRY, ...extra });
+}
+
+/** Settles with the rejection (or fails the test if the promise resolves). */
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('retries', () => {
+  it('retries a GET on 503 until it succeeds', async () => {
+    const server = await startServer((_req, res, { index }) => {
+      if (index < 2) sendJson(res, 503, { detail: 'busy' });
+      else sendJson(res, 200, { ok: true });
+    });
+    const retries: RetryEvent[] = [];
+    const client = clientFor(server.url, { onRetry: (event) => retries.push(event) });
+
+    await expect(client.request('/api/thing/')).resolves.toEqual({ ok: true });
+    expect(server.requests).toHaveLength(3);
+    expect(retries.map((event) => [event.attempt, event.status])).toEqual([
+      [1, 503],
+      [2, 503],
+    ]);
+  });
+
+  it('gives up after maxAttempts and returns the last answer', async () => {
+    const server = await startServer((_req, res) => sendJson(res, 503, { detail: 'down' }));
+    const client = clientFor(server.url, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
+
+    const error = await rejectionOf(client.request('/api/thing/'));
+    expect(error.message).toBe('Service Unavailable');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('honours Retry-After in seconds on 429', async () => {
+    const server = await startServer((_req, res, { index }) => {
+      if (index === 0) sendJson(res, 429, { detail: 'slow down' }, { 'Retry-After': '1' });
+      else sendJson(res, 200, { ok: true });
+    });
+    const started = performance.now();
+    await expect(clientFor(server.url).request('/api/thing/')).resolves.toEqual({ ok: true });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('caps Retry-After at maxRetryAfterMs', async () => {
+    const server = await startServer((_req, res, { index }) => {
+      if (index === 0) sendJson(res, 503, {}, { 'Retry-After': '3600' });
+      else sendJson(res, 200, { ok: true });
+    });
+    const retries: RetryEvent[] = [];
+    const client = clientFor(server.url, {
+      retry: { ...FAST_RETRY, maxRetryAfterMs: 50 },
+      onRetry: (event) => retries.push(event),
+    });
+    await expect(client.request('/api/thing/')).resolves.toEqual({ ok: true });
+    expect(retries[0]?.delayMs).toBe(50);
+  });
+
+  it('does not retry a POST after a connection reset, but does with retryUnsafe', async () => {
+    const server = await startServer((req, res, { index }) => {
+      if (index === 0 || index === 1) req.socket.destroy();
+      else sendJson(res, 201, { created: true });
+    });
+    const client = clientFor(server.url);
+
+    const error = await rejectionOf(client.request('/api/thing/', { method: 'POST', json: { a: 1 } }));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(server.requests).toHaveLength(1);
+
+    await expect(client.request('/api/thing/', { method: 'POST', json: { a: 1 }, retryUnsafe: true })).resolves.toEqual(
+      { created: true },
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries a GET after a connection reset', async () => {
+    const server = await startServer((req, res, { index }) => {
+      if (index === 0) req.socket.destroy();
+      else sendJson(res, 200, { ok: true });
+    });
+    await expect(clientFor(server.url).request('/api/thing/')).resolves.toEqual({ ok: true });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a POST on 503 and resends the same body', async () => {
+    const server = await startServer((_req, res, { index }) => {
+      if (index === 0) sendJson(res, 503, {});
+      else sendJson(res, 201, { created: true });
+    });
+    const { api } = clientFor(server.url);
+    const { data, response } = await api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+      params: { path: { org: 'acme', user_id: 'alice' } },
+      body: { name: 'Tutor' } as never,
+    });
+    expect(response.status).toBe(201);
+    expect(data).toEqual({ created: true });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.body.toString()).toBe(server.requests[0]!.body.toString());
+    expect(JSON.parse(server.requests[1]!.body.toString())).toEqual({ name: 'Tutor' });
+  });
+
+  it('lets one openapi-fetch call opt into retryUnsafe', async () => {
+    const server = await startServer((req, res, { index }) => {
+      if (index === 0) req.socket.destroy();
+      else sendJson(res, 201, { created: true });
+    });
+    const { api } = clientFor(server.url);
+    const { response } = await api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+      params: { path: { org: 'acme', user_id: 'alice' } },
+      body: { name: 'Tutor' } as never,
+      retryUnsafe: true,
+    });
+    expect(response.status).toBe(201);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  it('times out an attempt that gets no answer', async () => {
+    const server = await startServer(() => {
+      /* never answers */
+    });
+    const client = clientFor(server.url, { timeoutMs: 150, retry: { ...FAST_RETRY, maxAttempts: 2 } });
+    const started = performance.now();
+    const error = await rejectionOf(client.request('/api/slow/'));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(2);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"partial":');
+    });
+    const client = clientFor(server.url, { timeoutMs: 150, retry: { maxAttempts: 1 } });
+    expect(await rejectionOf(client.request('/api/slow/'))).toBeInstanceOf(TimeoutError);
+  });
+
+  it("cancels mid-request with exactly 'Request aborted'", async () => {
+    const server = await startServer(() => {
+      /* never answers */
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const error = await rejectionOf(clientFor(server.url).request('/api/slow/', { signal: controller.signal }));
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error.message).toBe('Request aborted');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("cancels during the backoff sleep with exactly 'Request aborted'", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 503, {}, { 'Retry-After': '10' }));
+    const controller = new AbortController();
+    const client = clientFor(server.url, { onRetry: () => setTimeout(() => controller.abort(), 50) });
+    const started = performance.now();
+    const error = await rejectionOf(client.request('/api/thing/', { signal: controller.signal }));
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error.message).toBe('Request aborted');
+    expect(server.requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('cancels an openapi-fetch call too', async () => {
+    const server = await startServer(() => {
+      /* never answers */
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await rejectionOf(
+      clientFor(server.url).api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+        params: { path: { org: 'acme', user_id: 'alice' } },
+        signal: controller.signal,
+      }),
+    );
+    expect(error.message).toBe('Request aborted');
+  });
+
+  it('refuses to start when the signal is already aborted', async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+    const error = await rejectionOf(
+      sendRequest({ method: 'GET', url: server.url, signal: AbortSignal.abort() }, { retry: FAST_RETRY }),
+    );
+    expect(error.message).toBe('Request aborted');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('retry arithmetic', () => {
+  it('uses full jitter under an exponential ceiling', () => {
+    const policy = { baseDelayMs: 250, maxDelayMs: 30_000 };
+    expect(backoffDelay(1, policy, () => 1)).toBe(250);
+    expect(backoffDelay(3, policy, () => 1)).toBe(1_000);
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(500);
+    expect(backoffDelay(20, policy, () => 1)).toBe(30_000);
+    expect(backoffDelay(4, policy, () => 0)).toBe(0);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7_000);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
