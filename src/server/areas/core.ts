@@ -1,0 +1,362 @@
+import { randomBytes } from 'node:crypto';
+import type { Area, AreaDeps, SeedSize } from '../area';
+import type { Db } from '../db';
+import { badRequest, HttpError, notFound } from '../http/errors';
+import { pageWindow } from '../http/pagination';
+import type { RequestContext } from '../http/router';
+import type { Rng } from '../rng';
+import { mentorSchema, seedMentors } from './mentor-store';
+
+/** Tenancy: orgs, users (tenant admins and students), org API keys and user tokens. */
+const schema = `
+CREATE TABLE IF NOT EXISTS orgs (
+  key TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY,
+  username TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL,
+  first_name TEXT NOT NULL DEFAULT '',
+  last_name TEXT NOT NULL DEFAULT '',
+  org TEXT NOT NULL REFERENCES orgs(key),
+  role TEXT NOT NULL CHECK (role IN ('admin', 'student')),
+  is_active INTEGER NOT NULL DEFAULT 1,
+  department_id INTEGER,
+  date_joined TEXT NOT NULL,
+  last_login TEXT
+);
+CREATE INDEX IF NOT EXISTS users_org ON users(org, role);
+CREATE INDEX IF NOT EXISTS users_email ON users(org, email COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS api_keys (
+  name TEXT NOT NULL,
+  key TEXT NOT NULL UNIQUE,
+  org TEXT NOT NULL REFERENCES orgs(key),
+  username TEXT NOT NULL REFERENCES users(username),
+  created TEXT NOT NULL,
+  expires TEXT,
+  PRIMARY KEY (org, name)
+);
+CREATE TABLE IF NOT EXISTS user_tokens (
+  token TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  kind TEXT NOT NULL CHECK (kind IN ('dm', 'axd')),
+  expires TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS departments (
+  id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), name TEXT NOT NULL, is_active INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS user_groups (
+  id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), name TEXT NOT NULL, owner_email TEXT,
+  UNIQUE (org, name)
+);
+CREATE TABLE IF NOT EXISTS user_group_members (
+  group_id INTEGER NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  PRIMARY KEY (group_id, user_id)
+);
+CREATE TABLE IF NOT EXISTS credentials (
+  org TEXT NOT NULL REFERENCES orgs(key),
+  kind TEXT NOT NULL CHECK (kind IN ('credential', 'integration')),
+  name TEXT NOT NULL,
+  value TEXT NOT NULL CHECK (json_valid(value)),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (org, kind, name)
+);
+`;
+
+export interface SandboxCredentials {
+  org: string;
+  user: string;
+  apiKey: string;
+  studentUser: string;
+  studentKey: string;
+  /** A second tenant, for isolation tests. */
+  otherOrg: { org: string; user: string; apiKey: string };
+}
+
+export const MAIN_ORG = 'northbridge';
+export const OTHER_ORG = 'riverside';
+export const ADMIN_USER = 'admin';
+export const STUDENT_USER = 'learner0001';
+
+const newKey = () => randomBytes(24).toString('base64url');
+
+const FIRST = ['Ada', 'Ben', 'Chloé', 'Dmitri', 'Esi', 'Farah', 'Gustavo', 'Hana', 'Iker', 'Jun', 'Kofi', 'Lena', 'Mateo', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tomás', 'Uma', 'Viktor', 'Wen', 'Yara', 'Zoë'];
+const LAST = ['Abebe', 'Bianchi', 'Chen', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Haddad', 'Ito', 'Jensen', 'Kowalski', 'López', 'Müller', 'Nakamura', 'Okafor', 'Petrov', 'Quist', 'Rossi', 'Silva', 'Tanaka', 'Ueda', 'Vargas', 'Weber', 'Yilmaz', 'Zhou'];
+
+export function learnerCount(size: Exclude<SeedSize, 'none'>): number {
+  return size === 'large' ? 50_000 : 2_000;
+}
+
+/** Orgs, admins, students and keys. With seed 'none' only the two tenants, their admins and one student. */
+export function seedCore(deps: AreaDeps, size: SeedSize, rng: Rng): void {
+  const { db } = deps;
+  const now = deps.now().toISOString();
+  const insertOrg = db.prepare('INSERT INTO orgs (key, name, created_at) VALUES (?, ?, ?)');
+  const insertUser = db.prepare(
+    `INSERT INTO users (username, email, first_name, last_name, org, role, department_id, date_joined, last_login)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertKey = db.prepare('INSERT INTO api_keys (name, key, org, username, created) VALUES (?, ?, ?, ?, ?)');
+  insertOrg.run(MAIN_ORG, 'Northbridge University', now);
+  insertOrg.run(OTHER_ORG, 'Riverside College', now);
+  const departments = ['Engineering', 'Business', 'Medicine', 'Humanities'];
+  const insertDept = db.prepare('INSERT INTO departments (org, name) VALUES (?, ?)');
+  const deptIds = departments.map((name) => Number(insertDept.run(MAIN_ORG, name).lastInsertRowid));
+
+  insertUser.run(ADMIN_USER, 'admin@northbridge.example', 'Alex', 'Morgan', MAIN_ORG, 'admin', null, now, now);
+  insertUser.run('riverside-admin', 'admin@riverside.example', 'Riley', 'Shaw', OTHER_ORG, 'admin', null, now, now);
+  insertKey.run('sandbox', newKey(), MAIN_ORG, ADMIN_USER, now);
+  insertKey.run('sandbox', newKey(), OTHER_ORG, 'riverside-admin', now);
+
+  const learners = size === 'none' ? 1 : learnerCount(size);
+  const anchor = deps.now().getTime();
+  for (let i = 1; i <= learners; i++) {
+    const first = rng.pick(FIRST);
+    const last = rng.pick(LAST);
+    const username = `learner${String(i).padStart(4, '0')}`;
+    const joined = new Date(anchor - rng.int(1, 365) * 86_400_000).toISOString();
+    const lastLogin = new Date(anchor - rng.int(0, 60) * 86_400_000).toISOString();
+    insertUser.run(username, `${username}@northbridge.example`, first, last, MAIN_ORG, 'student', rng.pick(deptIds), joined, lastLogin);
+  }
+  insertKey.run('student', newKey(), MAIN_ORG, STUDENT_USER, now);
+  for (const [name, owner] of [['Cohort 2026', 'admin@northbridge.example'], ['Teaching assistants', null]] as const) {
+    db.prepare('INSERT INTO user_groups (org, name, owner_email) VALUES (?, ?, ?)').run(MAIN_ORG, name, owner);
+  }
+  if (size !== 'none') seedMentors(deps, rng);
+}
+
+export function sandboxCredentials(db: Db): SandboxCredentials {
+  const key = (org: string, name: string) =>
+    (db.prepare('SELECT key FROM api_keys WHERE org = ? AND name = ?').get(org, name) as { key: string }).key;
+  return {
+    org: MAIN_ORG,
+    user: ADMIN_USER,
+    apiKey: key(MAIN_ORG, 'sandbox'),
+    studentUser: STUDENT_USER,
+    studentKey: key(MAIN_ORG, 'student'),
+    otherOrg: { org: OTHER_ORG, user: 'riverside-admin', apiKey: key(OTHER_ORG, 'sandbox') },
+  };
+}
+
+/** A catalog-style tenant parameter (`platform_key`) must name the caller's own org. */
+export function requirePlatformKey(ctx: RequestContext, value: unknown): string {
+  if (typeof value !== 'string' || !value) throw badRequest('platform_key is required');
+  if (value !== ctx.caller!.org) throw notFound('Organization not found');
+  return value;
+}
+
+interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  is_active: number;
+  date_joined: string;
+  last_login: string | null;
+}
+
+const fullName = (u: { first_name: string; last_name: string }) => `${u.first_name} ${u.last_name}`.trim();
+
+function mintTokens(db: Db, userId: number, now: Date) {
+  const expires = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  const dm = newKey();
+  const axd = newKey();
+  const insert = db.prepare('INSERT INTO user_tokens (token, user_id, kind, expires) VALUES (?, ?, ?, ?)');
+  insert.run(dm, userId, 'dm', expires);
+  insert.run(axd, userId, 'axd', expires);
+  return { dm: { token: dm, expires }, axd: { token: axd, expires } };
+}
+
+function maskSecret(value: unknown): unknown {
+  if (typeof value === 'string') return value.length <= 4 ? '****' : `${'*'.repeat(Math.min(12, value.length - 4))}${value.slice(-4)}`;
+  if (Array.isArray(value)) return value.map(maskSecret);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecret(v)]));
+  }
+  return value;
+}
+
+function credentialRoutes(kind: 'credential' | 'integration', path: string, deps: AreaDeps, router: import('../http/router').Router) {
+  const { db } = deps;
+  const present = (row: { name: string; value: string; created_at: string; updated_at: string }) => ({
+    name: row.name,
+    value: maskSecret(JSON.parse(row.value)),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  });
+  router.get(path, (ctx) => {
+    const name = ctx.query.get('name');
+    if (!name) throw badRequest('Invalid data, credentials not found, or API error');
+    const row = db.prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, name) as
+      | { name: string; value: string; created_at: string; updated_at: string }
+      | undefined;
+    if (!row) throw badRequest('Credentials not found or API error');
+    return { status: 200, body: [present(row)] };
+  }, { auth: 'admin' });
+  const write = (mode: 'create' | 'update') => async (ctx: RequestContext) => {
+    const body = (await ctx.json()) as { name?: unknown; value?: unknown };
+    if (typeof body.name !== 'string' || !body.name || body.value === undefined || typeof body.value !== 'object') {
+      throw badRequest('Invalid data, credentials not found, or API error');
+    }
+    const now = new Date().toISOString();
+    const existing = db.prepare('SELECT 1 FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, body.name);
+    if (mode === 'update' && !existing) throw badRequest('Credentials not found or API error');
+    db.prepare(
+      `INSERT INTO credentials (org, kind, name, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org, kind, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ).run(ctx.params.org, kind, body.name, JSON.stringify(body.value), now, now);
+    const row = db.prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, body.name) as {
+      name: string;
+      value: string;
+      created_at: string;
+      updated_at: string;
+    };
+    return { status: mode === 'create' ? 201 : 200, body: present(row) };
+  };
+  router.post(path, write('create'), { auth: 'admin' });
+  router.patch(path, write('update'), { auth: 'admin' });
+}
+
+export const coreArea: Area = {
+  name: 'core',
+  // The mentors table lives with the core tables: documents, chat analytics and tickets all refer to it.
+  schema: schema + mentorSchema,
+  routes(router, deps) {
+    const { db } = deps;
+
+    // Mints a dm_token and an axd_token for a user of the caller's org (tenant admins only).
+    router.post('/api/core/consolidated-token/proxy/', async (ctx) => {
+      const body = (await ctx.json()) as { user_id?: unknown; username?: unknown; email?: unknown; platform_key?: unknown };
+      requirePlatformKey(ctx, body.platform_key);
+      const given = [body.user_id, body.username, body.email].filter((v) => v !== undefined && v !== null && v !== '');
+      if (given.length !== 1) throw badRequest('Invalid request data: give exactly one of user_id, username or email');
+      if (ctx.caller!.role !== 'admin' && body.username !== ctx.caller!.username && body.user_id !== ctx.caller!.userId) {
+        throw new HttpError(403, 'Forbidden');
+      }
+      const user = db
+        .prepare('SELECT * FROM users WHERE org = ? AND (id = ? OR username = ? OR email = ?) AND is_active = 1')
+        .get(ctx.caller!.org, body.user_id ?? -1, body.username ?? '', body.email ?? '') as UserRow | undefined;
+      if (!user) throw notFound('User not found');
+      const tokens = mintTokens(db, user.id, new Date());
+      return {
+        status: 200,
+        body: {
+          data: {
+            user: {
+              user_id: user.id,
+              user_email: user.email,
+              user_nicename: user.username,
+              user_display_name: fullName(user) || user.username,
+              user_fullname: fullName(user),
+            },
+            axd_token: tokens.axd,
+            dm_token: tokens.dm,
+          },
+        },
+      };
+    });
+
+    const presentKey = (row: { name: string; key: string; username: string; created: string; expires: string | null }) => ({
+      username: row.username,
+      name: row.name,
+      key: row.key,
+      // The spec requires a date: keys without an expiry report one far in the future.
+      expires: row.expires ?? '9999-12-31T23:59:59Z',
+      created: row.created,
+    });
+    router.get('/api/core/platform/api-tokens/', (ctx) => {
+      const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
+      const rows = db.prepare('SELECT * FROM api_keys WHERE org = ? ORDER BY created').all(org) as Parameters<typeof presentKey>[0][];
+      return { status: 200, body: rows.map(presentKey) };
+    }, { auth: 'admin' });
+    router.post('/api/core/platform/api-tokens/', async (ctx) => {
+      const body = (await ctx.json()) as { name?: unknown; platform_key?: unknown; expires_in?: unknown };
+      const org = requirePlatformKey(ctx, body.platform_key);
+      if (typeof body.name !== 'string' || !/^[-a-zA-Z0-9_]{1,255}$/.test(body.name)) {
+        throw badRequest('Invalid data: name must be letters, digits, - or _');
+      }
+      if (db.prepare('SELECT 1 FROM api_keys WHERE org = ? AND name = ?').get(org, body.name)) {
+        throw badRequest('Invalid data: a key with this name already exists');
+      }
+      let expires: string | null = null;
+      if (typeof body.expires_in === 'string' && body.expires_in) {
+        const m = /^(?:(\d+) )?(?:(\d+):)?(?:(\d+):)?(\d+)(?:\.\d+)?$/.exec(body.expires_in.trim());
+        if (!m) throw badRequest('Invalid data: expires_in must look like [DD] [HH:[MM:]]ss');
+        const seconds = Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4]);
+        expires = new Date(Date.now() + seconds * 1000).toISOString();
+      }
+      const row = { name: body.name, key: newKey(), username: ctx.caller!.username, created: new Date().toISOString(), expires };
+      db.prepare('INSERT INTO api_keys (name, key, org, username, created, expires) VALUES (?, ?, ?, ?, ?, ?)').run(
+        row.name, row.key, org, row.username, row.created, row.expires,
+      );
+      return { status: 201, body: presentKey(row) };
+    }, { auth: 'admin' });
+    router.delete('/api/core/platform/api-tokens/{name}', (ctx) => {
+      const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
+      const result = db.prepare('DELETE FROM api_keys WHERE org = ? AND name = ?').run(org, ctx.params.name);
+      if (!result.changes) throw notFound('API key not found');
+      return { status: 204 };
+    }, { auth: 'admin' });
+
+    router.get('/api/core/platform/users/', (ctx) => {
+      const org = ctx.query.get('platform_key') ? requirePlatformKey(ctx, ctx.query.get('platform_key')) : ctx.caller!.org;
+      const window = pageWindow(ctx.query, 20, 500);
+      const search = ctx.query.get('query');
+      const where = search ? `AND (username LIKE @q OR email LIKE @q OR first_name || ' ' || last_name LIKE @q)` : '';
+      const params = { org, q: `%${search ?? ''}%` };
+      const { n } = db.prepare(`SELECT count(*) AS n FROM users WHERE org = @org ${where}`).get(params) as { n: number };
+      const sort = ctx.query.get('sort') === 'username' ? 'username' : 'id DESC';
+      const rows = db
+        .prepare(`SELECT * FROM users WHERE org = @org ${where} ORDER BY ${sort} LIMIT @limit OFFSET @offset`)
+        .all({ ...params, limit: window.pageSize, offset: window.offset }) as UserRow[];
+      const last = Math.max(1, Math.ceil(n / window.pageSize));
+      return {
+        status: 200,
+        body: {
+          count: n,
+          // This envelope carries page numbers, not URLs; 0 means "none".
+          next_page: window.page < last ? window.page + 1 : 0,
+          previous_page: window.page > 1 ? window.page - 1 : 0,
+          results: rows.map((u) => ({
+            user_id: u.id,
+            username: u.username,
+            email: u.email,
+            name: fullName(u),
+            is_admin: u.role === 'admin',
+            is_active: u.is_active === 1,
+            date_joined: u.date_joined,
+            last_login: u.last_login,
+          })),
+        },
+      };
+    }, { auth: 'admin' });
+
+    router.get('/api/core/departments/', (ctx) => {
+      const rows = db.prepare('SELECT id, name, is_active FROM departments WHERE org = ? ORDER BY name').all(ctx.caller!.org) as {
+        id: number;
+        name: string;
+        is_active: number;
+      }[];
+      return { status: 200, body: rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active === 1 })) };
+    }, { auth: 'admin' });
+    router.get('/api/core/user_groups/', (ctx) => {
+      const rows = db
+        .prepare(
+          `SELECT g.id, g.name, g.owner_email, count(m.user_id) AS members FROM user_groups g
+           LEFT JOIN user_group_members m ON m.group_id = g.id WHERE g.org = ? GROUP BY g.id ORDER BY g.id`,
+        )
+        .all(ctx.caller!.org);
+      return { status: 200, body: rows };
+    }, { auth: 'admin' });
+
+    credentialRoutes('credential', '/api/ai-account/orgs/{org}/credential/', deps, router);
+    credentialRoutes('integration', '/api/ai-account/orgs/{org}/integration-credential/', deps, router);
+
+    // Sandbox control (not part of the platform): lets tests change fault injection of a running server.
+    router.get('/_sandbox/health', () => ({ status: 200, body: { status: 'ok' } }), { auth: 'none' });
+  },
+};

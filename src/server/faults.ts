@@ -1,0 +1,86 @@
+/**
+ * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`.
+ * Also read from SANDBOX_FAULTS. Token minting is exempt so clients can always authenticate.
+ */
+export interface Faults {
+  latencyMinMs: number;
+  latencyMaxMs: number;
+  error5xx: number;
+  rate429: number;
+  retryAfterS: number;
+  reset: number;
+}
+
+export const NO_FAULTS: Faults = { latencyMinMs: 0, latencyMaxMs: 0, error5xx: 0, rate429: 0, retryAfterS: 1, reset: 0 };
+
+const rate = (key: string, value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`Fault '${key}' must be a rate from 0 to 1, got '${value}'`);
+  return n;
+};
+
+export function parseFaults(spec: string | undefined): Faults {
+  const faults = { ...NO_FAULTS };
+  if (!spec?.trim()) return faults;
+  for (const part of spec.split(',')) {
+    const [key, value] = part.split('=').map((s) => s.trim());
+    if (!key || value === undefined) throw new Error(`Fault '${part}' must look like name=value`);
+    switch (key) {
+      case 'latency': {
+        const m = /^(\d+)(?:-(\d+))?ms$/.exec(value);
+        if (!m) throw new Error(`Fault 'latency' must look like 50-200ms, got '${value}'`);
+        faults.latencyMinMs = Number(m[1]);
+        faults.latencyMaxMs = Number(m[2] ?? m[1]);
+        if (faults.latencyMaxMs < faults.latencyMinMs) throw new Error('Fault latency range is reversed');
+        break;
+      }
+      case 'error5xx':
+        faults.error5xx = rate(key, value);
+        break;
+      case 'rate429':
+        faults.rate429 = rate(key, value);
+        break;
+      case 'reset':
+        faults.reset = rate(key, value);
+        break;
+      case 'retryAfter': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0) throw new Error(`Fault 'retryAfter' must be whole seconds, got '${value}'`);
+        faults.retryAfterS = n;
+        break;
+      }
+      default:
+        throw new Error(`Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset)`);
+    }
+  }
+  return faults;
+}
+
+export type FaultDecision =
+  | { kind: 'none' }
+  | { kind: 'reset' }
+  | { kind: 'status'; status: number; headers: Record<string, string>; detail: string };
+
+/** What happens to one request; `random` is injectable so tests can force outcomes. */
+export function decideFault(faults: Faults, random: () => number = Math.random): FaultDecision {
+  if (faults.reset && random() < faults.reset) return { kind: 'reset' };
+  if (faults.rate429 && random() < faults.rate429) {
+    return {
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': String(faults.retryAfterS) },
+      detail: 'Rate limit exceeded',
+    };
+  }
+  if (faults.error5xx && random() < faults.error5xx) {
+    const status = [500, 502, 503][Math.floor(random() * 3)]!;
+    const detail = { 500: 'Internal server error', 502: 'Bad Gateway', 503: 'Service Unavailable' }[status]!;
+    return { kind: 'status', status, headers: {}, detail };
+  }
+  return { kind: 'none' };
+}
+
+export function latencyMs(faults: Faults, random: () => number = Math.random): number {
+  if (!faults.latencyMaxMs) return 0;
+  return faults.latencyMinMs + Math.round(random() * (faults.latencyMaxMs - faults.latencyMinMs));
+}
