@@ -80,7 +80,7 @@ export const ProfileUpdateInput = z
 export type ProfileUpdateInput = z.input<typeof ProfileUpdateInput>;
 
 /** Where the secret a profile would use comes from right now. */
-export const SecretSource = z.enum(['keychain', 'env', 'none', 'unavailable']);
+export const SecretSource = z.enum(['keychain', 'env', 'sandbox', 'none', 'unavailable']);
 export type SecretSource = z.infer<typeof SecretSource>;
 
 export const Profile = z.object({
@@ -145,6 +145,11 @@ export const AppInfo = z.object({
   node: z.string(),
   schemaVersion: z.number().int(),
   keychain: z.object({ available: z.boolean(), message: z.string() }),
+  sandbox: z.object({
+    state: z.enum(['off', 'starting', 'running', 'failed']),
+    url: z.string().optional(),
+    message: z.string().optional(),
+  }),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

@@ -25,7 +25,13 @@ export async function resolveProfile(engine: Engine, nameOrId: string): Promise<
 }
 
 function describe(profile: Profile): string {
-  const key = { keychain: 'key in keychain', env: 'key from MENTOR_ADMIN_API_KEY', none: 'no key', unavailable: 'keychain unavailable' }[
+  const key = {
+    keychain: 'key in keychain',
+    env: 'key from MENTOR_ADMIN_API_KEY',
+    sandbox: 'local sandbox',
+    none: 'no key',
+    unavailable: 'keychain unavailable',
+  }[
     profile.secretSource
   ];
   return `${profile.isActive ? '*' : ' '} ${profile.name}  ${profile.baseUrl}  org=${profile.org}  user=${profile.username}  ${profile.authScheme}  (${key})`;

@@ -15,6 +15,8 @@ import { Profiles } from './profiles/profiles';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './secrets/keychain';
 import { SettingsStore } from './settings/settings';
 import { openDatabase, schemaVersion } from './store/database';
+import type { SandboxLaunchOptions } from './sandbox/launcher';
+import { SandboxManager } from './sandbox/manager';
 import type { Engine, EngineEventListener, Shell } from './types';
 
 export type { Engine, Shell } from './types';
@@ -30,6 +32,12 @@ export interface EngineOptions {
   nativeBinding?: string;
   log?: Log;
   version?: string;
+  /**
+   * The local sandbox platform: 'auto' starts it with the engine (app, browser mode), 'lazy' when a call needs it
+   * (CLI), 'off' never (tests that bring their own). MENTOR_ADMIN_SANDBOX=off turns it off everywhere.
+   */
+  sandbox?: 'auto' | 'lazy' | 'off';
+  sandboxLaunch?: Partial<SandboxLaunchOptions>;
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -48,6 +56,23 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const emitter = new EventEmitter();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => emitter.emit('event', name, payload);
 
+  const sandboxMode = env.MENTOR_ADMIN_SANDBOX === 'off' ? 'off' : (options.sandbox ?? (options.shell === 'test' ? 'off' : options.shell === 'cli' ? 'lazy' : 'auto'));
+  const sandbox =
+    sandboxMode === 'off'
+      ? null
+      : new SandboxManager({
+          profiles,
+          dataDir: options.dataDir,
+          log,
+          ...(options.sandboxLaunch ? { launch: options.sandboxLaunch } : {}),
+          onChange: (id) => emit('profiles.changed', { reason: 'updated', id }),
+        });
+  if (sandboxMode === 'auto') sandbox!.ensure().catch(() => {});
+  /** A sandbox profile needs its server running before anything talks to it. */
+  const ready = async (profileId: string) => {
+    if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});
+  };
+
   const handlers: Handlers = {
     'app.info': async () => ({
       name: APP_NAME,
@@ -58,6 +83,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       node: process.versions.node,
       schemaVersion: schemaVersion(db),
       keychain: await secrets.status(),
+      sandbox: sandbox?.state() ?? { state: 'off' as const },
     }),
     'profiles.list': () => profiles.list(),
     'profiles.get': ({ id }) => profiles.get(id),
@@ -77,6 +103,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return { ok: true as const };
     },
     'profiles.test': async ({ id }) => {
+      await ready(id);
       const connection = await profiles.connection(id);
       return testConnection(connection);
     },
@@ -110,6 +137,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (closed) return;
       closed = true;
       emitter.removeAllListeners();
+      await sandbox?.stop();
       db.close();
     },
   };

@@ -44,10 +44,45 @@ export class Profiles {
   private readonly secrets: SecretStore;
   private readonly env: NodeJS.ProcessEnv;
 
+  private sandboxSecret: () => string | null = () => null;
+
   constructor(deps: ProfilesDeps) {
     this.db = deps.db;
     this.secrets = deps.secrets;
     this.env = deps.env;
+  }
+
+  /** The local sandbox's key lives in memory, handed over by the sandbox manager. */
+  setSandboxSecretProvider(provider: () => string | null): void {
+    this.sandboxSecret = provider;
+  }
+
+  /**
+   * Creates the sandbox profile on first start (active only when no other tenant is), or points it at the
+   * sandbox's new port on later starts. Returns its id.
+   */
+  upsertSandboxProfile(name: string, at: { url: string; org: string; user: string }): string {
+    const existing = this.db.prepare('SELECT id FROM profiles WHERE is_sandbox = 1').get() as { id: string } | undefined;
+    const now = new Date().toISOString();
+    if (existing) {
+      this.db
+        .prepare('UPDATE profiles SET base_url = ?, org = ?, username = ?, updated_at = ? WHERE id = ?')
+        .run(at.url, at.org, at.user, now, existing.id);
+      return existing.id;
+    }
+    let unique = name;
+    for (let n = 2; this.findByName(unique); n++) unique = `${name} (${n})`;
+    const id = randomUUID();
+    this.db.transaction(() => {
+      const makeActive = this.activeId() === null;
+      this.db
+        .prepare(
+          `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, is_sandbox, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, 'Api-Key', ?, 1, ?, ?)`,
+        )
+        .run(id, unique, at.url, at.org, at.user, makeActive ? 1 : 0, now, now);
+    })();
+    return id;
   }
 
   async list(): Promise<Profile[]> {
@@ -62,6 +97,10 @@ export class Profiles {
   findByName(name: string): Profile['id'] | null {
     const row = this.db.prepare('SELECT id FROM profiles WHERE name = ?').get(name) as { id: string } | undefined;
     return row?.id ?? null;
+  }
+
+  isSandbox(id: string): boolean {
+    return this.row(id).is_sandbox === 1;
   }
 
   activeId(): string | null {
@@ -108,6 +147,9 @@ export class Profiles {
   async update(input: UpdateValues | ProfileUpdateInput): Promise<Profile> {
     const values = UpdateSchema.parse(input);
     const row = this.row(values.id);
+    if (row.is_sandbox && Object.keys(values).some((key) => key !== 'id' && key !== 'name')) {
+      throw new EngineError('validation', 'Only the name of the local sandbox can be changed: the app manages its address and key');
+    }
     if (values.name !== undefined && values.name.toLowerCase() !== row.name.toLowerCase()) {
       this.assertNameFree(values.name);
     }
@@ -134,6 +176,9 @@ export class Profiles {
   /** Removes the stored key first so no orphan secret is left behind; if the keychain refuses, nothing changes. */
   async remove(id: string): Promise<{ wasActive: boolean }> {
     const row = this.row(id);
+    if (row.is_sandbox) {
+      throw conflict('The local sandbox cannot be removed: the app starts it and recreates its profile at every start');
+    }
     await this.secrets.delete(row.id);
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM profiles WHERE id = ?').run(row.id);
@@ -159,8 +204,7 @@ export class Profiles {
   /** Everything needed to call the tenant. The env override wins over the keychain and is never stored. */
   async connection(id: string): Promise<Connection> {
     const row = this.row(id);
-    const fromEnv = secretFromEnv(this.env);
-    const secret = fromEnv ?? (await this.secrets.get(row.id));
+    const secret = row.is_sandbox ? this.sandboxSecret() : (secretFromEnv(this.env) ?? (await this.secrets.get(row.id)));
     return {
       profileId: row.id,
       baseUrl: row.base_url,
@@ -181,7 +225,9 @@ export class Profiles {
     if (this.findByName(name)) throw conflict(`A tenant connection named '${name}' already exists`);
   }
 
-  private async secretSource(id: string): Promise<SecretSource> {
+  private async secretSource(row: ProfileRow): Promise<SecretSource> {
+    if (row.is_sandbox) return this.sandboxSecret() ? 'sandbox' : 'none';
+    const id = row.id;
     if (secretFromEnv(this.env)) return 'env';
     try {
       return (await this.secrets.get(id)) ? 'keychain' : 'none';
@@ -192,7 +238,7 @@ export class Profiles {
   }
 
   private async present(row: ProfileRow): Promise<Profile> {
-    const secretSource = await this.secretSource(row.id);
+    const secretSource = await this.secretSource(row);
     return {
       id: row.id,
       name: row.name,
@@ -201,7 +247,7 @@ export class Profiles {
       username: row.username,
       authScheme: row.auth_scheme,
       isActive: row.is_active === 1,
-      hasSecret: secretSource === 'keychain' || secretSource === 'env',
+      hasSecret: secretSource === 'keychain' || secretSource === 'env' || secretSource === 'sandbox',
       secretSource,
       isSandbox: row.is_sandbox === 1,
       createdAt: row.created_at,
