@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores here: keep the number of Chromium and server processes bounded.
     maxWorkers: 2,
+    reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });

@@ -1,0 +1,46 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BridgeProvider } from './bridge/BridgeContext';
+import type { BridgeStartup } from './bridge/createBridge';
+import type { Bridge } from './bridge/types';
+import { createQueryClient } from './queries/queryClient';
+import { useEngineEventSync } from './queries/useEngineEventSync';
+import { AppLayout } from './shell/AppLayout';
+import { ErrorBoundary } from './shell/ErrorBoundary';
+import { MissingTokenPage } from './shell/MissingTokenPage';
+import { ThemeSync } from './shell/ThemeSync';
+import { TenantEditorProvider } from './tenants/TenantEditorContext';
+import { colorSchemeManager, theme } from './theme';
+
+export function App({ startup }: { startup: BridgeStartup }) {
+  return (
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
+      <Notifications position="bottom-right" />
+      <ErrorBoundary area="Mentor Admin">
+        {startup.ok ? <ConnectedApp bridge={startup.bridge} /> : <MissingTokenPage />}
+      </ErrorBoundary>
+    </MantineProvider>
+  );
+}
+
+function ConnectedApp({ bridge }: { bridge: Bridge }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <BridgeProvider bridge={bridge}>
+      <QueryClientProvider client={queryClient}>
+        <EngineEventSync />
+        <ThemeSync />
+        <TenantEditorProvider>
+          <AppLayout />
+        </TenantEditorProvider>
+      </QueryClientProvider>
+    </BridgeProvider>
+  );
+}
+
+function EngineEventSync() {
+  useEngineEventSync();
+  return null;
+}

@@ -1,0 +1,93 @@
+/**
+ * A handful of line icons drawn inline: no icon package, no remote assets (the CSP allows neither).
+ * Icons are decorative (`aria-hidden`); the control around them carries the accessible name.
+ */
+import type { ReactNode } from 'react';
+
+export interface IconProps {
+  size?: number;
+}
+
+function lineIcon(displayName: string, shapes: ReactNode) {
+  function Icon({ size = 18 }: IconProps) {
+    return (
+      <svg
+        width={size}
+        height={size}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.8}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+      >
+        {shapes}
+      </svg>
+    );
+  }
+  Icon.displayName = displayName;
+  return Icon;
+}
+
+export const SettingsIcon = lineIcon(
+  'SettingsIcon',
+  <>
+    <path d="M4 6h8M16 6h4M4 12h2M10 12h10M4 18h11M19 18h1" />
+    <circle cx="14" cy="6" r="2" />
+    <circle cx="8" cy="12" r="2" />
+    <circle cx="17" cy="18" r="2" />
+  </>,
+);
+
+export const EditIcon = lineIcon('EditIcon', <path d="M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4M13.5 6.5l4 4" />);
+
+export const TrashIcon = lineIcon(
+  'TrashIcon',
+  <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3" />,
+);
+
+export const PlusIcon = lineIcon('PlusIcon', <path d="M12 5v14M5 12h14" />);
+
+export const TenantIcon = lineIcon(
+  'TenantIcon',
+  <path d="M3 21h18M5 21V7l8-4v18M19 21V11l-6-4M9 9v.01M9 12v.01M9 15v.01M9 18v.01" />,
+);
+
+export const PlugIcon = lineIcon(
+  'PlugIcon',
+  <path d="M7 12l5 5-1.5 1.5a3.54 3.54 0 0 1-5-5L7 12zM17 12l-5-5 1.5-1.5a3.54 3.54 0 0 1 5 5L17 12zM3 21l2.5-2.5M18.5 5.5L21 3M10 11l-2 2M13 14l-2 2" />,
+);
+
+export const WarningIcon = lineIcon(
+  'WarningIcon',
+  <path d="M12 9v4M12 16h.01M10.36 3.59L2.26 17.13A1.91 1.91 0 0 0 3.9 20h16.2a1.91 1.91 0 0 0 1.64-2.87L13.64 3.59a1.91 1.91 0 0 0-3.28 0z" />,
+);
+
+export const CheckCircleIcon = lineIcon(
+  'CheckCircleIcon',
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M9 12l2 2 4-4" />
+  </>,
+);
+
+export const CloudOffIcon = lineIcon(
+  'CloudOffIcon',
+  <path d="M3 3l18 18M18 18H7a4.6 4.4 0 0 1-.88-8.7M8.6 5.2A5.5 5.5 0 0 1 16.9 9H18a3.5 3.5 0 0 1 2.3 6.1" />,
+);
+
+export const StarIcon = lineIcon(
+  'StarIcon',
+  <path d="M12 17.75l-6.17 3.24 1.18-6.87-5-4.86 6.9-1 3.09-6.26 3.09 6.26 6.9 1-5 4.86 1.18 6.87z" />,
+);
+
+/** The app mark: a speech bubble with a spark, for "AI mentoring". */
+export const AppMark = lineIcon(
+  'AppMark',
+  <>
+    <path d="M4 20l1.4-4A8 8 0 1 1 8.4 18.7L4 20z" />
+    <path d="M12 7.5l1 2.5 2.5 1-2.5 1-1 2.5-1-2.5-2.5-1 2.5-1z" />
+  </>,
+);

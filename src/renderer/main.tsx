@@ -1,0 +1,15 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { createBridge } from './bridge/createBridge';
+
+// One bridge for the page's lifetime, made outside React so StrictMode's double render cannot open two sockets.
+const startup = createBridge();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App startup={startup} />
+  </StrictMode>,
+);

@@ -1,0 +1,41 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useBridge } from '../bridge/BridgeContext';
+import { callArea, callKey } from './useCall';
+
+/** Keeps TanStack Query in step with the engine: change events invalidate, and a reconnect refetches everything. */
+export function useEngineEventSync(): void {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+
+  useEffect(
+    () =>
+      bridge.onEvent((event) => {
+        switch (event.name) {
+          case 'profiles.changed':
+            void queryClient.invalidateQueries({
+              predicate: (query) => callArea(String(query.queryKey[0])) === 'profiles',
+            });
+            break;
+          case 'settings.changed':
+            // The event carries the new settings, so show them at once and then confirm.
+            queryClient.setQueryData(callKey('settings.get', {}), event.payload);
+            void queryClient.invalidateQueries({ queryKey: ['settings.get'] });
+            break;
+        }
+      }),
+    [bridge, queryClient],
+  );
+
+  useEffect(() => {
+    let wasDisconnected = false;
+    return bridge.onConnectionChange((state) => {
+      if (state.status === 'reconnecting') wasDisconnected = true;
+      // Events sent while the socket was down are lost; refetch whatever is on screen.
+      if (state.status === 'open' && wasDisconnected) {
+        wasDisconnected = false;
+        void queryClient.invalidateQueries();
+      }
+    });
+  }, [bridge, queryClient]);
+}

@@ -1,0 +1,20 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { AppearanceSection } from './AppearanceSection';
+import { TenantsSection } from './TenantsSection';
+
+export function SettingsScreen() {
+  return (
+    <Stack gap="lg" maw={1200}>
+      <div>
+        <Title order={1} size="h2">
+          Settings
+        </Title>
+        <Text c="dimmed" size="sm">
+          Tenant connections and how the app looks.
+        </Text>
+      </div>
+      <TenantsSection />
+      <AppearanceSection />
+    </Stack>
+  );
+}

@@ -1,0 +1,74 @@
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { Profile } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { PlusIcon, TenantIcon, WarningIcon } from '../../components/icons';
+import { SettingsSection } from './SettingsSection';
+import { useCall } from '../../queries/useCall';
+import { useTenantEditor } from '../../tenants/TenantEditorContext';
+import { RemoveTenantModal } from './RemoveTenantModal';
+import { TenantsTable } from './TenantsTable';
+
+export function TenantsSection() {
+  const profiles = useCall('profiles.list', {});
+  const editor = useTenantEditor();
+  const [removing, setRemoving] = useState<Profile | null>(null);
+
+  const addButton = (
+    <Button leftSection={<PlusIcon size={16} />} onClick={editor.openAdd}>
+      Add tenant
+    </Button>
+  );
+
+  return (
+    <SettingsSection
+      title="Tenants"
+      description="The tenants you administer. Keys are kept in the OS keychain; this screen only shows whether one is stored."
+      action={addButton}
+    >
+      {profiles.isPending && <TenantsLoading />}
+      {profiles.isError && (
+        <Alert color="red" title="Tenants could not be loaded" icon={<WarningIcon />}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorMessage(profiles.error)}</Text>
+            <Button size="xs" variant="default" onClick={() => void profiles.refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {profiles.isSuccess && profiles.data.length === 0 && <NoTenants />}
+      {profiles.isSuccess && profiles.data.length > 0 && (
+        <TenantsTable profiles={profiles.data} onRemove={setRemoving} />
+      )}
+      <RemoveTenantModal profile={removing} onClose={() => setRemoving(null)} />
+    </SettingsSection>
+  );
+}
+
+function TenantsLoading() {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label="Loading tenants">
+      {[0, 1, 2].map((row) => (
+        <Skeleton key={row} height={36} radius="sm" />
+      ))}
+    </Stack>
+  );
+}
+
+function NoTenants() {
+  return (
+    <Group
+      gap="md"
+      p="lg"
+      wrap="nowrap"
+      bd="1px dashed var(--mantine-color-default-border)"
+      style={{ borderRadius: 8 }}
+    >
+      <TenantIcon size={28} />
+      <Text size="sm" c="dimmed">
+        No tenants yet. Add one with its base URL, tenant key (org), username and API key.
+      </Text>
+    </Group>
+  );
+}
