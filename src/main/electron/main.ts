@@ -1,0 +1,101 @@
+/**
+ * Electron main process: lifecycle, one hardened window, the contract over IPC, the engine in a utility
+ * process. Every rule lives in `policies.ts`; this file only connects Electron to it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { app, ipcMain, Menu, session, type BrowserWindow } from 'electron';
+import { IPC_EVENT_CHANNEL } from '../../shared/transport';
+import { APP_DIR_NAME } from '../engine/paths';
+import { EngineClient } from './engine-client';
+import { forkEngineProcess } from './engine-fork';
+import { registerContractHandlers } from './ipc-bridge';
+import { menuTemplate } from './menu';
+import { electronNativeBindingPath, rendererEntry } from './paths';
+import { guardAllWebContents, hardenSession } from './security';
+import { createMainWindow } from './window';
+
+/** Developer tools and reload: only when not packaged (`npm start`, `electron-vite dev`). */
+const dev = !app.isPackaged;
+const outDir = join(import.meta.dirname, '..'); // out/ (main/, preload/, renderer/)
+const entry = rendererEntry({
+  isPackaged: app.isPackaged,
+  devServerUrl: process.env.ELECTRON_RENDERER_URL,
+  rendererDir: join(outDir, 'renderer'),
+});
+
+// Before ready: every renderer is sandboxed, whatever a future window's options say.
+app.enableSandbox();
+// The folder browser mode and the CLI use too (engine/paths.ts); unpackaged, Electron would name it after
+// package.json's "name". Set before the single-instance lock, which is keyed on it.
+app.setPath('userData', join(app.getPath('appData'), APP_DIR_NAME));
+const dataDir = process.env.MENTOR_ADMIN_HOME || app.getPath('userData');
+
+if (app.requestSingleInstanceLock()) {
+  startApp();
+} else {
+  // Another Mentor Admin owns the data folder; it is told to show itself (`second-instance`).
+  app.quit();
+}
+
+function startApp(): void {
+  let mainWindow: BrowserWindow | undefined;
+  const nativeBinding = electronNativeBindingPath(app.getAppPath());
+  if (!existsSync(nativeBinding)) {
+    console.error(`No Electron build of better-sqlite3 at ${nativeBinding}; run \`npm run electron:native\`.`);
+  }
+  const engine = new EngineClient(() =>
+    forkEngineProcess(join(import.meta.dirname, 'engine.js'), {
+      dataDir,
+      shell: 'electron',
+      nativeBinding,
+    }),
+  );
+
+  const openWindow = (): BrowserWindow => {
+    const window = createMainWindow({ preloadPath: join(outDir, 'preload', 'index.cjs'), entry, dev });
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = undefined;
+    });
+    return window;
+  };
+
+  guardAllWebContents(entry.url);
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.show();
+    mainWindow.focus();
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let engineClosed = false;
+  app.on('will-quit', (event) => {
+    if (engineClosed) return;
+    // Let the engine finish its SQLite writes and close the journal before the process goes away.
+    event.preventDefault();
+    void engine.close().finally(() => {
+      engineClosed = true;
+      app.quit();
+    });
+  });
+
+  void app.whenReady().then(() => {
+    // The relaxed development CSP only for the Vite dev server; `npm start` runs the built files under the strict one.
+    hardenSession(session.defaultSession, { dev: entry.kind === 'url' });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ isMac: process.platform === 'darwin', dev })));
+    registerContractHandlers(ipcMain, engine, entry.url);
+    engine.onEvent((name, payload) => {
+      if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, name, payload);
+    });
+    engine.start();
+    mainWindow = openWindow();
+    app.on('activate', () => {
+      if (!mainWindow) mainWindow = openWindow();
+    });
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * Security policies of the Electron shell, as pure functions (no `electron` import) so that they are unit-tested
+ * here even though the Electron binary cannot run. `main.ts` and `security.ts` only wire them to Electron events.
+ *
+ * "App entry" below is the URL the main window loads: `file:///…/out/renderer/index.html` in a build, or the
+ * electron-vite dev server (`http://localhost:5173/`) in development.
+ */
+
+/** The `webPreferences` every window gets. Structurally checked against Electron's type where it is used. */
+export interface HardenedWebPreferences {
+  preload: string;
+  contextIsolation: true;
+  sandbox: true;
+  nodeIntegration: false;
+  nodeIntegrationInWorker: false;
+  nodeIntegrationInSubFrames: false;
+  webSecurity: true;
+  allowRunningInsecureContent: false;
+  webviewTag: false;
+  experimentalFeatures: false;
+  navigateOnDragDrop: false;
+  safeDialogs: true;
+  spellcheck: false;
+  devTools: boolean;
+}
+
+export function secureWebPreferences(
+  preloadPath: string,
+  options: { devTools?: boolean } = {},
+): HardenedWebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    // Dropping a file on the window must reach the renderer's drop handler, never navigate to file://.
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    // Chromium's spellchecker downloads dictionaries from a Google CDN; the forms here hold URLs, keys and
+    // names, so it would be noise and a network call the admin did not ask for.
+    spellcheck: false,
+    devTools: options.devTools ?? false,
+  };
+}
+
+/** Loopback dev-server WebSocket origins Vite uses for hot reload (development only). */
+const DEV_SERVER_SOCKETS = ['ws://localhost:*', 'ws://127.0.0.1:*'];
+
+export function contentSecurityPolicy({ dev }: { dev: boolean }): string {
+  const directives: Record<string, string[]> = {
+    'default-src': ["'none'"],
+    // Development only: @vitejs/plugin-react injects its Fast Refresh preamble as an inline module script.
+    // Built renderers load only bundled files from the app itself.
+    'script-src': dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    // Mantine (and Emotion-style CSS-in-JS generally) injects <style> tags and style attributes at run time;
+    // inline styles cannot run code, so this is the accepted trade-off. Scripts stay strict.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
+    'connect-src': dev ? ["'self'", ...DEV_SERVER_SOCKETS] : ["'self'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
+}
+
+function parseUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `url` is the app itself: the very same index.html for a file entry (query and hash may differ, so
+ * hash routing works), or the same origin for a dev-server entry. URLs carrying credentials never are.
+ */
+export function isAppUrl(url: unknown, appEntry: string): boolean {
+  const target = parseUrl(url);
+  const entry = parseUrl(appEntry);
+  if (!target || !entry) return false;
+  if (target.username || target.password) return false;
+  if (entry.protocol === 'file:') {
+    return target.protocol === 'file:' && target.host === entry.host && target.pathname === entry.pathname;
+  }
+  if (entry.protocol === 'http:' || entry.protocol === 'https:') {
+    return target.origin === entry.origin;
+  }
+  return false;
+}
+
+/** `will-navigate` / `will-redirect`: the window may only ever show the app. */
+export function isAllowedNavigation(url: unknown, appEntry: string): boolean {
+  return isAppUrl(url, appEntry);
+}
+
+/** Links the user may open in the system browser: plain http(s), a host, no credentials. */
+export function isSafeExternalUrl(url: unknown): boolean {
+  const target = parseUrl(url);
+  if (!target) return false;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return false;
+  if (target.username || target.password) return false;
+  return target.hostname.length > 0;
+}
+
+export interface WindowOpenDecision {
+  /** Electron's answer to `setWindowOpenHandler`: the app never opens a second window. */
+  action: 'deny';
+  /** Hand the link to the system browser instead. */
+  openExternally: boolean;
+}
+
+export function windowOpenDecision(url: unknown): WindowOpenDecision {
+  return { action: 'deny', openExternally: isSafeExternalUrl(url) };
+}
+
+/** Camera, microphone, geolocation, notifications from the page, clipboard read, …: the app needs none. */
+export function permissionDecision(): false {
+  return false;
+}
+
+/**
+ * IPC sender check: a call is served only if it comes from the app's own top frame. `frameUrl` is
+ * `event.senderFrame.url`; a missing frame (already navigated away or destroyed) is refused by the caller.
+ */
+export function isTrustedSender(frameUrl: unknown, appEntry: string): boolean {
+  return isAppUrl(frameUrl, appEntry);
+}

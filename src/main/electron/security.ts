@@ -1,0 +1,53 @@
+/**
+ * Attaches the policies of `policies.ts` to Electron: the session (CSP header, permissions) and every
+ * webContents ever created (navigation, new windows, webviews).
+ */
+import { app, shell, type Session, type WebContents } from 'electron';
+import {
+  contentSecurityPolicy,
+  isAllowedNavigation,
+  isSafeExternalUrl,
+  permissionDecision,
+  windowOpenDecision,
+} from './policies';
+
+function openExternally(url: string): void {
+  // Checked again here so no caller can hand shell.openExternal anything but a plain http(s) link.
+  if (!isSafeExternalUrl(url)) return;
+  shell.openExternal(url).catch((error: unknown) => console.warn('Could not open the link in the browser:', error));
+}
+
+export function hardenSession(session: Session, options: { dev: boolean }): void {
+  const csp = contentSecurityPolicy(options);
+  // Sure to apply to http(s) responses (the dev server). Whether webRequest sees file:// documents has varied
+  // between Electron versions, so the built renderer's index.html also carries the policy in a <meta> tag.
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
+  });
+  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(permissionDecision()));
+  session.setPermissionCheckHandler(() => permissionDecision());
+  session.setDevicePermissionHandler(() => permissionDecision());
+}
+
+function guardWebContents(contents: WebContents, appEntry: string): void {
+  contents.on('will-navigate', (event) => {
+    if (isAllowedNavigation(event.url, appEntry)) return;
+    event.preventDefault();
+    // A plain link clicked inside the app belongs in the browser, not in the app window.
+    openExternally(event.url);
+  });
+  contents.on('will-redirect', (event) => {
+    if (!isAllowedNavigation(event.url, appEntry)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = windowOpenDecision(url);
+    if (decision.openExternally) openExternally(url);
+    return { action: decision.action };
+  });
+}
+
+/** Every webContents, including ones nobody planned for, gets the same guards. Call before any window opens. */
+export function guardAllWebContents(appEntry: string): void {
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appEntry));
+}

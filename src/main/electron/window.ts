@@ -1,0 +1,29 @@
+/** The one application window: hardened preferences, shown only once it has painted. */
+import { BrowserWindow } from 'electron';
+import type { RendererEntry } from './paths';
+import { secureWebPreferences } from './policies';
+
+export function createMainWindow(options: { preloadPath: string; entry: RendererEntry; dev: boolean }): BrowserWindow {
+  const window = new BrowserWindow({
+    title: 'Mentor Admin',
+    width: 1280,
+    height: 820,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    webPreferences: secureWebPreferences(options.preloadPath, { devTools: options.dev }),
+  });
+  window.once('ready-to-show', () => window.show());
+  let lastReload = 0;
+  window.webContents.on('render-process-gone', (_event, details) => {
+    console.error(`The window's renderer stopped (${details.reason}).`);
+    // Reload after a crash, but not in a loop if the page crashes again right away.
+    if (details.reason === 'clean-exit' || window.isDestroyed() || Date.now() - lastReload < 60_000) return;
+    lastReload = Date.now();
+    window.reload();
+  });
+  const loading =
+    options.entry.kind === 'file' ? window.loadFile(options.entry.path) : window.loadURL(options.entry.url);
+  loading.catch((error: unknown) => console.error('The window could not load the app:', error));
+  return window;
+}

@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contentSecurityPolicy,
+  isAllowedNavigation,
+  isSafeExternalUrl,
+  isTrustedSender,
+  permissionDecision,
+  secureWebPreferences,
+  windowOpenDecision,
+} from '../../src/main/electron/policies';
+
+const FILE_ENTRY = 'file:///opt/mentor-admin/out/renderer/index.html';
+const DEV_ENTRY = 'http://localhost:5173/';
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp.split(';').map((part) => {
+      const [name, ...sources] = part.trim().split(/\s+/);
+      return [name!, sources];
+    }),
+  );
+}
+
+describe('secureWebPreferences', () => {
+  it('isolates, sandboxes and keeps Node out of the page', () => {
+    expect(secureWebPreferences('/app/out/preload/index.cjs')).toEqual({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: false,
+      devTools: false,
+    });
+  });
+
+  it('enables developer tools only when asked (development)', () => {
+    expect(secureWebPreferences('/p.cjs', { devTools: true }).devTools).toBe(true);
+    expect(secureWebPreferences('/p.cjs', { devTools: true }).sandbox).toBe(true);
+  });
+});
+
+describe('contentSecurityPolicy', () => {
+  for (const dev of [false, true]) {
+    describe(dev ? 'development' : 'production', () => {
+      const csp = contentSecurityPolicy({ dev });
+      const parsed = directives(csp);
+
+      it('never allows eval', () => {
+        expect(csp).not.toContain('unsafe-eval');
+        expect(csp).not.toContain('wasm-unsafe-eval');
+      });
+
+      it('loads scripts from the app only: no remote, data: or blob: sources', () => {
+        for (const source of parsed.get('script-src')!) {
+          expect(["'self'", "'unsafe-inline'"]).toContain(source);
+        }
+        expect(csp).not.toMatch(/https?:/);
+        // Every source anywhere is a keyword, data: for images, or (development) the loopback dev socket.
+        const known = ["'self'", "'none'", "'unsafe-inline'", 'data:', 'ws://localhost:*', 'ws://127.0.0.1:*'];
+        for (const sources of parsed.values()) for (const source of sources) expect(known).toContain(source);
+        expect(parsed.get('script-src')).not.toContain('data:');
+        expect(parsed.get('script-src')).not.toContain('blob:');
+      });
+
+      it('denies by default and closes the usual escape hatches', () => {
+        expect(parsed.get('default-src')).toEqual(["'none'"]);
+        expect(parsed.get('object-src')).toEqual(["'none'"]);
+        expect(parsed.get('base-uri')).toEqual(["'none'"]);
+        expect(parsed.get('form-action')).toEqual(["'none'"]);
+        expect(parsed.get('frame-ancestors')).toEqual(["'none'"]);
+        expect(parsed.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+        expect(parsed.get('img-src')).toEqual(["'self'", 'data:']);
+        expect(parsed.get('font-src')).toEqual(["'self'"]);
+      });
+    });
+  }
+
+  it('is exactly the strict policy in production', () => {
+    expect(contentSecurityPolicy({ dev: false })).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
+        "object-src 'none'",
+    );
+  });
+
+  it('adds only the loopback dev-server socket (and the inline refresh preamble) in development', () => {
+    const dev = directives(contentSecurityPolicy({ dev: true }));
+    expect(dev.get('connect-src')).toEqual(["'self'", 'ws://localhost:*', 'ws://127.0.0.1:*']);
+    expect(dev.get('script-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(directives(contentSecurityPolicy({ dev: false })).get('script-src')).toEqual(["'self'"]);
+  });
+});
+
+describe('isAllowedNavigation', () => {
+  describe('built app (file entry)', () => {
+    it.each([
+      FILE_ENTRY,
+      `${FILE_ENTRY}#/profiles`,
+      `${FILE_ENTRY}?tab=2#/tickets`,
+      'FILE:///opt/mentor-admin/out/renderer/index.html', // same URL, scheme case does not matter
+      'file:///opt/mentor-admin/out/renderer/../renderer/index.html', // normalises to the same file
+    ])('allows %s', (url) => {
+      expect(isAllowedNavigation(url, FILE_ENTRY)).toBe(true);
+    });
+
+    it.each([
+      'file:///etc/passwd',
+      'file:///opt/mentor-admin/out/renderer/other.html',
+      'file:///opt/mentor-admin/out/renderer/',
+      'file:///opt/mentor-admin/out/renderer/index.html.evil',
+      'file://evil-host/opt/mentor-admin/out/renderer/index.html',
+      'FILE:///etc/passwd',
+      'http://localhost:5173/',
+      'https://example.org/',
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'DATA:text/html,hi',
+      'blob:file:///1234',
+      'about:blank',
+      'chrome://settings',
+      'devtools://devtools/bundled/inspector.html',
+      '',
+      'not a url',
+    ])('denies %s', (url) => {
+      expect(isAllowedNavigation(url, FILE_ENTRY)).toBe(false);
+    });
+
+    it('denies non-strings', () => {
+      expect(isAllowedNavigation(undefined, FILE_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(null, FILE_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(42, FILE_ENTRY)).toBe(false);
+    });
+  });
+
+  describe('development (dev-server entry)', () => {
+    it.each([
+      'http://localhost:5173/',
+      'http://localhost:5173/#/profiles',
+      'http://localhost:5173/src/x.html',
+      'HTTP://LOCALHOST:5173/',
+    ])('allows %s', (url) => {
+      expect(isAllowedNavigation(url, DEV_ENTRY)).toBe(true);
+    });
+
+    it.each([
+      'http://localhost:5174/',
+      'https://localhost:5173/',
+      'http://127.0.0.1:5173/',
+      'http://localhost.evil.com:5173/',
+      'http://localhost:5173@evil.com/',
+      'http://user:pass@localhost:5173/',
+      'http://user@localhost:5173/',
+      'ws://localhost:5173/',
+      'file:///opt/mentor-admin/out/renderer/index.html',
+      'javascript:alert(1)',
+    ])('denies %s', (url) => {
+      expect(isAllowedNavigation(url, DEV_ENTRY)).toBe(false);
+    });
+
+    it('denies a look-alike host built on the loopback address', () => {
+      expect(isAllowedNavigation('http://127.0.0.1.evil.com:5173/', 'http://127.0.0.1:5173/')).toBe(false);
+      expect(isAllowedNavigation('http://127.0.0.1.evil.com/', 'http://127.0.0.1/')).toBe(false);
+      expect(isAllowedNavigation('http://127.0.0.1:5173/', 'http://127.0.0.1:5173/')).toBe(true);
+    });
+  });
+
+  it('denies everything when the entry itself is not a usable URL', () => {
+    expect(isAllowedNavigation(FILE_ENTRY, 'not a url')).toBe(false);
+    expect(isAllowedNavigation('data:text/html,x', 'data:text/html,x')).toBe(false);
+  });
+});
+
+describe('isTrustedSender', () => {
+  it('trusts the app top frame, with any hash route', () => {
+    expect(isTrustedSender(FILE_ENTRY, FILE_ENTRY)).toBe(true);
+    expect(isTrustedSender(`${FILE_ENTRY}#/mentors/42`, FILE_ENTRY)).toBe(true);
+    expect(isTrustedSender('http://localhost:5173/#/x', DEV_ENTRY)).toBe(true);
+  });
+
+  it.each([
+    ['another local file', 'file:///tmp/evil.html', FILE_ENTRY],
+    ['a remote page', 'https://evil.example/', FILE_ENTRY],
+    ['the dev server in a build', 'http://localhost:5173/', FILE_ENTRY],
+    ['a file page in development', FILE_ENTRY, DEV_ENTRY],
+    ['another loopback port', 'http://localhost:9999/', DEV_ENTRY],
+    ['about:blank', 'about:blank', FILE_ENTRY],
+    ['a data: page', 'data:text/html,x', FILE_ENTRY],
+    ['an empty url', '', FILE_ENTRY],
+    ['no url at all', undefined, FILE_ENTRY],
+  ])('refuses %s', (_label, frameUrl, entry) => {
+    expect(isTrustedSender(frameUrl, entry)).toBe(false);
+  });
+});
+
+describe('isSafeExternalUrl', () => {
+  it.each([
+    'https://docs.example.org/mentors?x=1#y',
+    'http://example.org',
+    'HTTPS://EXAMPLE.ORG/',
+    'http://127.0.0.1:8080/',
+  ])('allows %s', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(true);
+  });
+
+  it.each([
+    'https://user:secret@example.org/',
+    'https://user@example.org/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    'data:text/html,x',
+    'smb://server/share',
+    'ms-msdt:/id PCWDiagnostic',
+    'vbscript:msgbox',
+    'mailto:a@example.org',
+    'ftp://example.org/',
+    '//example.org/protocol-relative',
+    '',
+    'not a url',
+  ])('refuses %s', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(false);
+  });
+
+  it('refuses non-strings', () => {
+    expect(isSafeExternalUrl({ toString: () => 'https://example.org/' })).toBe(false);
+  });
+});
+
+describe('windowOpenDecision', () => {
+  it('never opens a window; hands http(s) links to the browser', () => {
+    expect(windowOpenDecision('https://example.org/')).toEqual({ action: 'deny', openExternally: true });
+  });
+
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'about:blank', FILE_ENTRY, 'https://u:p@example.org/', ''])(
+    'denies %s without opening it anywhere',
+    (url) => {
+      expect(windowOpenDecision(url)).toEqual({ action: 'deny', openExternally: false });
+    },
+  );
+});
+
+describe('permissionDecision', () => {
+  it('denies everything', () => {
+    expect(permissionDecision()).toBe(false);
+  });
+});
