@@ -2,9 +2,15 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const nodeBuiltins = { regex: '^(node:|fs$|path$|os$|child_process$|crypto$|http$|https$|net$|stream$|url$|util$)', message: 'Node built-ins do not belong here.' };
+const nodeBuiltins = {
+  regex: '^(node:|fs$|path$|os$|child_process$|crypto$|http$|https$|net$|stream$|url$|util$)',
+  message: 'Node built-ins do not belong here.',
+};
 const electron = { regex: '^electron(/|$)', message: 'Only src/main/electron and src/preload may import electron.' };
-const sqlite = { regex: '^better-sqlite3$', message: 'SQLite belongs to the engine (src/main/engine/store) and the sandbox server.' };
+const sqlite = {
+  regex: '^better-sqlite3$',
+  message: 'SQLite belongs to the engine (src/main/engine/store) and the sandbox server.',
+};
 const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, message });
 
 const boundary = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
@@ -19,36 +25,82 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  // Scripts and benchmarks talk to a terminal.
+  { files: ['scripts/**', 'bench/**'], rules: { 'no-console': 'off' } },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  boundary(['src/shared/**'], [
-    nodeBuiltins,
-    electron,
-    sqlite,
-    { regex: '^(react|react-dom|@mantine/.*|@tanstack/.*|ws|papaparse|openapi-fetch)$', message: 'src/shared imports zod only.' },
-    rel('main|renderer|preload|server', 'src/shared imports nothing from the other layers.'),
-  ]),
-  boundary(['src/main/engine/**'], [
-    electron,
-    rel('electron|host|cli', 'The engine knows no shell.'),
-    rel('renderer|preload|server', 'The engine reaches the sandbox server over HTTP or as a process, never by import.'),
-  ]),
-  boundary(['src/main/host/**'], [electron, rel('electron|cli', 'The host uses the engine only.'), rel('renderer|preload|server', 'Not from the host.')]),
-  boundary(['src/main/cli/**'], [electron, rel('electron|host', 'The CLI uses the engine only.'), rel('renderer|preload|server', 'Not from the CLI.')]),
-  boundary(['src/main/electron/**'], [rel('host|cli', 'The shell hosts the engine, not other shells.'), rel('renderer|preload|server', 'Not from the shell.')]),
-  boundary(['src/preload/**'], [nodeBuiltins, sqlite, rel('main|renderer|server', 'The preload sees only the contract.')]),
-  boundary(['src/renderer/**'], [
-    nodeBuiltins,
-    electron,
-    sqlite,
-    rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
-  ]),
-  boundary(['src/server/**'], [
-    electron,
-    rel('renderer|preload', 'The sandbox server is its own program.'),
-    { regex: '(^|/)main/(?!engine/platform/generated/)', message: 'The sandbox server may use only the generated API types from the engine.' },
-  ]),
+  boundary(
+    ['src/shared/**'],
+    [
+      nodeBuiltins,
+      electron,
+      sqlite,
+      {
+        regex: '^(react|react-dom|@mantine/.*|@tanstack/.*|ws|papaparse|openapi-fetch)$',
+        message: 'src/shared imports zod only.',
+      },
+      rel('main|renderer|preload|server', 'src/shared imports nothing from the other layers.'),
+    ],
+  ),
+  boundary(
+    ['src/main/engine/**'],
+    [
+      electron,
+      rel('electron|host|cli', 'The engine knows no shell.'),
+      rel(
+        'renderer|preload|server',
+        'The engine reaches the sandbox server over HTTP or as a process, never by import.',
+      ),
+    ],
+  ),
+  boundary(
+    ['src/main/host/**'],
+    [
+      electron,
+      rel('electron|cli', 'The host uses the engine only.'),
+      rel('renderer|preload|server', 'Not from the host.'),
+    ],
+  ),
+  boundary(
+    ['src/main/cli/**'],
+    [
+      electron,
+      rel('electron|host', 'The CLI uses the engine only.'),
+      rel('renderer|preload|server', 'Not from the CLI.'),
+    ],
+  ),
+  boundary(
+    ['src/main/electron/**'],
+    [
+      rel('host|cli', 'The shell hosts the engine, not other shells.'),
+      rel('renderer|preload|server', 'Not from the shell.'),
+    ],
+  ),
+  boundary(
+    ['src/preload/**'],
+    [nodeBuiltins, sqlite, rel('main|renderer|server', 'The preload sees only the contract.')],
+  ),
+  boundary(
+    ['src/renderer/**'],
+    [
+      nodeBuiltins,
+      electron,
+      sqlite,
+      rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
+    ],
+  ),
+  boundary(
+    ['src/server/**'],
+    [
+      electron,
+      rel('renderer|preload', 'The sandbox server is its own program.'),
+      {
+        regex: '(^|/)main/(?!engine/platform/generated/)',
+        message: 'The sandbox server may use only the generated API types from the engine.',
+      },
+    ],
+  ),
 );

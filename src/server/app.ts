@@ -63,7 +63,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     uploadLimitBytes: options.uploadLimitBytes ?? DEFAULT_UPLOAD_LIMIT,
     simulateRate: options.simulateRate ?? 0,
   };
-  const db = openSandboxDb(options.dataDir, areas.map((a) => a.schema));
+  const db = openSandboxDb(
+    options.dataDir,
+    areas.map((a) => a.schema),
+  );
   const deps: AreaDeps = { db, config, now: () => new Date() };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
@@ -82,7 +85,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const router = new Router();
   for (const area of areas) area.routes(router, deps);
-  let faults = typeof options.faults === 'string' || options.faults === undefined ? parseFaults(options.faults) : options.faults;
+  let faults =
+    typeof options.faults === 'string' || options.faults === undefined ? parseFaults(options.faults) : options.faults;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -190,4 +194,3 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
   };
 }
-

@@ -30,7 +30,8 @@ export function authenticate(db: Db, req: IncomingMessage): Caller | null {
   const header = req.headers.authorization;
   if (!header) return null;
   const match = /^(Api-Key|Api-Token|Token|Bearer)\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Invalid authorization header. Use "Api-Key <key>", "Token <token>" or "Bearer <token>".');
+  if (!match)
+    throw unauthorized('Invalid authorization header. Use "Api-Key <key>", "Token <token>" or "Bearer <token>".');
   const scheme = match[1]!.toLowerCase();
   const credential = match[2]!;
   const now = new Date().toISOString();
@@ -43,7 +44,14 @@ export function authenticate(db: Db, req: IncomingMessage): Caller | null {
       )
       .get(credential, now) as UserRow | undefined;
     if (!user) throw unauthorized('Invalid API key.');
-    return { userId: user.id, username: user.username, email: user.email, org: user.org, role: user.role, via: 'api-key' };
+    return {
+      userId: user.id,
+      username: user.username,
+      email: user.email,
+      org: user.org,
+      role: user.role,
+      via: 'api-key',
+    };
   }
   user = db
     .prepare(

@@ -11,11 +11,19 @@ export interface Faults {
   reset: number;
 }
 
-export const NO_FAULTS: Faults = { latencyMinMs: 0, latencyMaxMs: 0, error5xx: 0, rate429: 0, retryAfterS: 1, reset: 0 };
+export const NO_FAULTS: Faults = {
+  latencyMinMs: 0,
+  latencyMaxMs: 0,
+  error5xx: 0,
+  rate429: 0,
+  retryAfterS: 1,
+  reset: 0,
+};
 
 const rate = (key: string, value: string) => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`Fault '${key}' must be a rate from 0 to 1, got '${value}'`);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new Error(`Fault '${key}' must be a rate from 0 to 1, got '${value}'`);
   return n;
 };
 

@@ -3,7 +3,14 @@
  * travel over a message-based channel (the WebSocket of browser mode, and the event channel of Electron IPC).
  */
 import { z } from 'zod';
-import { BridgeError, type BridgeResult, type CallName, type CallInput, type EventName, type EventPayload } from './contract';
+import {
+  BridgeError,
+  type BridgeResult,
+  type CallName,
+  type CallInput,
+  type EventName,
+  type EventPayload,
+} from './contract';
 
 /** Client → host over the WebSocket. */
 export const WireRequest = z.object({

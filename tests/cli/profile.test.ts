@@ -12,7 +12,17 @@ function setup() {
   delete env.MENTOR_ADMIN_API_KEY;
   return { dataDir, service, env };
 }
-const addArgs = ['profile', 'add', 'Campus', '--url', 'https://api.example.org/dm', '--org', 'campus', '--user', 'admin1'];
+const addArgs = [
+  'profile',
+  'add',
+  'Campus',
+  '--url',
+  'https://api.example.org/dm',
+  '--org',
+  'campus',
+  '--user',
+  'admin1',
+];
 
 describe('mentor-admin profile', () => {
   beforeAll(requireKeychainSession);
@@ -21,7 +31,12 @@ describe('mentor-admin profile', () => {
     const { dataDir, service, env } = setup();
     const added = await cli([...addArgs, '--auth', 'Token', '--key-stdin', '--json'], { env, stdin: `${KEY}\n` });
     expect(added.code, added.stderr).toBe(0);
-    expect(added.lines.at(-1)).toMatchObject({ event: 'profile.added', name: 'Campus', authScheme: 'Token', secretSource: 'keychain' });
+    expect(added.lines.at(-1)).toMatchObject({
+      event: 'profile.added',
+      name: 'Campus',
+      authScheme: 'Token',
+      secretSource: 'keychain',
+    });
     const id = added.lines.at(-1)!.id as string;
     expect(await new AsyncEntry(service, id).getPassword()).toBe(KEY);
     expect(added.stdout + added.stderr).not.toContain(KEY);
@@ -49,7 +64,10 @@ describe('mentor-admin profile', () => {
 
   it('profile test exits 1 with what to do next when the tenant is unreachable', async () => {
     const { env } = setup();
-    await cli(['profile', 'add', 'Closed', '--url', 'http://127.0.0.1:9', '--org', 'o', '--user', 'u', '--key-stdin'], { env, stdin: KEY });
+    await cli(['profile', 'add', 'Closed', '--url', 'http://127.0.0.1:9', '--org', 'o', '--user', 'u', '--key-stdin'], {
+      env,
+      stdin: KEY,
+    });
     const tested = await cli(['profile', 'test', 'Closed', '--json'], { env });
     expect(tested.code).toBe(1);
     const human = await cli(['profile', 'test', 'Closed'], { env });
@@ -63,7 +81,10 @@ describe('mentor-admin profile', () => {
       [['frobnicate'], /Unknown command 'frobnicate'/],
       [['profile'], /profile needs a command/],
       [['profile', 'add', 'X', '--url', 'https://x'], /profile add needs --org/],
-      [['profile', 'add', 'X', '--url', 'https://x', '--org', 'o', '--user', 'u', '--auth', 'Basic'], /--auth must be one of/],
+      [
+        ['profile', 'add', 'X', '--url', 'https://x', '--org', 'o', '--user', 'u', '--auth', 'Basic'],
+        /--auth must be one of/,
+      ],
       [['profile', 'add', 'X', '--bogus'], /Unknown option '--bogus'/],
       [['profile', 'use', 'Nobody'], /No tenant named 'Nobody'/],
     ];

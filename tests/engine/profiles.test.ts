@@ -100,7 +100,12 @@ describe('profiles with the real OS keychain', () => {
     await engine.invoke('profiles.update', { id, org: 'other' });
     await engine.invoke('settings.set', { theme: 'light' });
     await engine.invoke('profiles.remove', { id });
-    expect(seen).toEqual(['profiles.changed:added', 'profiles.changed:updated', 'settings.changed:', 'profiles.changed:removed']);
+    expect(seen).toEqual([
+      'profiles.changed:added',
+      'profiles.changed:updated',
+      'settings.changed:',
+      'profiles.changed:removed',
+    ]);
   });
 });
 
@@ -108,7 +113,11 @@ describe('malformed calls answer a typed validation error and change nothing', (
   beforeAll(requireKeychainSession);
 
   const bad: [string, unknown, RegExp][] = [
-    ['profiles.add', { ...tenant, baseUrl: 'ftp://files.example.org' }, /baseUrl: Base URL must be an http\(s\) address/],
+    [
+      'profiles.add',
+      { ...tenant, baseUrl: 'ftp://files.example.org' },
+      /baseUrl: Base URL must be an http\(s\) address/,
+    ],
     ['profiles.add', { ...tenant, baseUrl: 'not a url' }, /baseUrl/],
     ['profiles.add', { ...tenant, org: 'a/b' }, /org: Org \(tenant key\) must not contain/],
     ['profiles.add', { ...tenant, name: '   ' }, /name: Name is required/],
@@ -142,6 +151,9 @@ describe('malformed calls answer a typed validation error and change nothing', (
 
   it('answers not_found for an unknown profile id', async () => {
     const { engine } = await open();
-    expect(await engine.call('profiles.remove', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await engine.call('profiles.remove', { id: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });

@@ -22,18 +22,36 @@ describe('the engine starts the local sandbox', () => {
     const dataDir = tempDir();
     const service = uniqueService();
     const open = () =>
-      createEngine({ dataDir, shell: 'browser', sandbox: 'auto', sandboxLaunch: { seed: 'none' }, keychainService: service, env: {} });
+      createEngine({
+        dataDir,
+        shell: 'browser',
+        sandbox: 'auto',
+        sandboxLaunch: { seed: 'none' },
+        keychainService: service,
+        env: {},
+      });
     const first = await open();
     const profile = await waitFor(sandboxProfile(first));
-    expect(profile).toMatchObject({ name: 'Local sandbox', isActive: true, secretSource: 'sandbox', org: 'northbridge', username: 'admin' });
+    expect(profile).toMatchObject({
+      name: 'Local sandbox',
+      isActive: true,
+      secretSource: 'sandbox',
+      org: 'northbridge',
+      username: 'admin',
+    });
     expect(profile.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await first.invoke('profiles.test', { id: profile.id })).toMatchObject({ outcome: 'ok', ok: true });
     expect((await first.invoke('app.info', {})).sandbox).toMatchObject({ state: 'running', url: profile.baseUrl });
-    expect(await first.call('profiles.remove', { id: profile.id })).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(await first.call('profiles.update', { id: profile.id, baseUrl: 'https://elsewhere.example' })).toMatchObject({
+    expect(await first.call('profiles.remove', { id: profile.id })).toMatchObject({
       ok: false,
-      error: { code: 'validation' },
+      error: { code: 'conflict' },
     });
+    expect(await first.call('profiles.update', { id: profile.id, baseUrl: 'https://elsewhere.example' })).toMatchObject(
+      {
+        ok: false,
+        error: { code: 'validation' },
+      },
+    );
     await first.close();
 
     const second = await open();
@@ -46,7 +64,13 @@ describe('the engine starts the local sandbox', () => {
 
   it('a CLI engine starts it only when a call needs it', async () => {
     const dataDir = tempDir();
-    const engine = await createEngine({ dataDir, shell: 'cli', sandboxLaunch: { seed: 'none' }, keychainService: uniqueService(), env: {} });
+    const engine = await createEngine({
+      dataDir,
+      shell: 'cli',
+      sandboxLaunch: { seed: 'none' },
+      keychainService: uniqueService(),
+      env: {},
+    });
     expect((await engine.invoke('app.info', {})).sandbox.state).toBe('off');
     await engine.close();
     expect(filesContaining(dataDir, 'apiKey')).toEqual([]);

@@ -36,7 +36,9 @@ describe('store', () => {
     raw.close();
     const before = sha(file);
     expect(() => openDatabase(file)).toThrow(NewerDatabaseError);
-    expect(() => openDatabase(file)).toThrow(/newer version of Mentor Admin \(schema 999; this version knows up to \d+\)/);
+    expect(() => openDatabase(file)).toThrow(
+      /newer version of Mentor Admin \(schema 999; this version knows up to \d+\)/,
+    );
     expect(sha(file)).toBe(before);
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
@@ -57,7 +59,10 @@ describe('store', () => {
     const dir = tempDir();
     const migrationsDir = join(dir, 'migrations');
     mkdirSync(migrationsDir);
-    copyFileSync(join(defaultMigrationsDir(), '001_profiles_and_settings.sql'), join(migrationsDir, '001_profiles_and_settings.sql'));
+    copyFileSync(
+      join(defaultMigrationsDir(), '001_profiles_and_settings.sql'),
+      join(migrationsDir, '001_profiles_and_settings.sql'),
+    );
     writeFileSync(join(migrationsDir, '002_broken.sql'), 'CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);');
     const db = new Database(join(dir, 'db.sqlite'));
     expect(() => migrate(db, loadMigrations(migrationsDir))).toThrow(/no such table: nowhere/);

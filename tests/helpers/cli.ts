@@ -17,7 +17,10 @@ const parseLines = (text: string) =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** Runs the CLI in-process (fast); the same function `mentor-admin` runs. */
-export async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string } = {},
+): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -54,7 +57,13 @@ export function cliProcess(
     child.on('close', (code) => {
       clearTimeout(timer);
       child.stdin.destroy();
-      resolve({ code: code ?? -1, stdout, stderr, timedOut, lines: code === 0 && args.includes('--json') ? parseLines(stdout) : [] });
+      resolve({
+        code: code ?? -1,
+        stdout,
+        stderr,
+        timedOut,
+        lines: code === 0 && args.includes('--json') ? parseLines(stdout) : [],
+      });
     });
   });
 }

@@ -23,10 +23,9 @@ function load() {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   // OpenAPI 3.0 `nullable` is not JSON Schema: rewrite it to a type union before compiling.
-  const schemas = JSON.parse(JSON.stringify(spec.components.schemas), (_key, value: unknown) => nullable(value)) as Record<
-    string,
-    unknown
-  >;
+  const schemas = JSON.parse(JSON.stringify(spec.components.schemas), (_key, value: unknown) =>
+    nullable(value),
+  ) as Record<string, unknown>;
   ajv.addSchema({ $id: 'spec', components: { schemas } });
   cached = { spec, ajv, validators: new Map() };
   return cached;
@@ -42,7 +41,8 @@ function nullable(value: unknown): unknown {
   }
   if (node.nullable !== true) return value;
   const { nullable: _n, ...rest } = node;
-  if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'], ...(rest.enum ? { enum: [...(rest.enum as unknown[]), null] } : {}) };
+  if (typeof rest.type === 'string')
+    return { ...rest, type: [rest.type, 'null'], ...(rest.enum ? { enum: [...(rest.enum as unknown[]), null] } : {}) };
   return { anyOf: [rest, { type: 'null' }] };
 }
 
@@ -72,7 +72,10 @@ export function expectSpecValid(method: string, pathTemplate: string, status: nu
   const validate = responseValidator(method, pathTemplate, status);
   if (!validate) return;
   if (!validate(body)) {
-    const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    const errors = (validate.errors ?? [])
+      .slice(0, 8)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
     throw new Error(`${method.toUpperCase()} ${pathTemplate} ${status} does not match the spec: ${errors}`);
   }
 }

@@ -45,7 +45,9 @@ describe('sandbox: tenancy and auth', () => {
     const listed = await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`);
     expectSpecValid('get', '/api/core/platform/api-tokens/', 200, listed.body);
     expect((listed.body as { name: string }[]).map((k) => k.name)).toContain('ci-key');
-    expect((await call(server, 'DELETE', `/api/core/platform/api-tokens/ci-key?platform_key=${server.org}`)).status).toBe(204);
+    expect(
+      (await call(server, 'DELETE', `/api/core/platform/api-tokens/ci-key?platform_key=${server.org}`)).status,
+    ).toBe(204);
     expect((await call(server, 'GET', '/api/core/platform/users/', { key })).status).toBe(401);
   });
 
@@ -55,7 +57,9 @@ describe('sandbox: tenancy and auth', () => {
     expectSpecValid('get', '/api/core/platform/users/', 200, page.body);
     expect(page.body).toMatchObject({ count: 2, next_page: 2 });
     const path = `/api/ai-account/orgs/${server.org}/credential/`;
-    expect((await call(server, 'POST', path, { json: { name: 'openai', value: { key: 'sk-secret-123456' } } })).status).toBe(201);
+    expect(
+      (await call(server, 'POST', path, { json: { name: 'openai', value: { key: 'sk-secret-123456' } } })).status,
+    ).toBe(201);
     const read = await call(server, 'GET', `${path}?name=openai`);
     expect(JSON.stringify(read.body)).not.toContain('sk-secret-123456');
     expect(JSON.stringify(read.body)).toContain('3456');
@@ -67,9 +71,13 @@ describe('npm run server', () => {
     const data = tempDir();
     const start = () =>
       new Promise<{ line: Record<string, string>; stop: () => Promise<number | null> }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', '--port', '0', '--seed', 'none', '--data', data], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'src/server/main.ts', '--port', '0', '--seed', 'none', '--data', data],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let out = '';
         child.stdout.on('data', (chunk) => {
           out += chunk;

@@ -31,9 +31,7 @@ function describe(profile: Profile): string {
     sandbox: 'local sandbox',
     none: 'no key',
     unavailable: 'keychain unavailable',
-  }[
-    profile.secretSource
-  ];
+  }[profile.secretSource];
   return `${profile.isActive ? '*' : ' '} ${profile.name}  ${profile.baseUrl}  org=${profile.org}  user=${profile.username}  ${profile.authScheme}  (${key})`;
 }
 
@@ -95,7 +93,8 @@ export async function runProfileCommand(engine: Engine, args: string[], out: Out
     case 'list': {
       if (rest.length) throw new UsageError('profile list takes no arguments');
       const profiles = await engine.invoke('profiles.list', {});
-      if (!profiles.length) out.text('No tenants yet. Add one with: mentor-admin profile add NAME --url URL --org ORG --user USERNAME');
+      if (!profiles.length)
+        out.text('No tenants yet. Add one with: mentor-admin profile add NAME --url URL --org ORG --user USERNAME');
       for (const profile of profiles) out.record(publicFields(profile), describe(profile));
       return 0;
     }
@@ -106,12 +105,18 @@ export async function runProfileCommand(engine: Engine, args: string[], out: Out
       const profile = await resolveProfile(engine, rest[0]!);
       if (sub === 'remove') {
         await engine.invoke('profiles.remove', { id: profile.id });
-        out.record({ event: 'profile.removed', id: profile.id, name: profile.name }, `Removed tenant '${profile.name}' and its stored key.`);
+        out.record(
+          { event: 'profile.removed', id: profile.id, name: profile.name },
+          `Removed tenant '${profile.name}' and its stored key.`,
+        );
         return 0;
       }
       if (sub === 'use') {
         await engine.invoke('profiles.setActive', { id: profile.id });
-        out.record({ event: 'profile.activated', id: profile.id, name: profile.name }, `'${profile.name}' is now the active tenant.`);
+        out.record(
+          { event: 'profile.activated', id: profile.id, name: profile.name },
+          `'${profile.name}' is now the active tenant.`,
+        );
         return 0;
       }
       const result = await engine.invoke('profiles.test', { id: profile.id });
@@ -122,6 +127,8 @@ export async function runProfileCommand(engine: Engine, args: string[], out: Out
       return result.ok ? 0 : 1;
     }
     default:
-      throw new UsageError(sub ? `Unknown profile command '${sub}'` : 'profile needs a command: add, list, remove, test or use');
+      throw new UsageError(
+        sub ? `Unknown profile command '${sub}'` : 'profile needs a command: add, list, remove, test or use',
+      );
   }
 }

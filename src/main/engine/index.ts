@@ -50,13 +50,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const db = openDatabase(join(options.dataDir, 'mentor-admin.sqlite'), {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
-  const secrets = options.secrets ?? createKeychain(options.keychainService ?? env.MENTOR_ADMIN_KEYCHAIN_SERVICE ?? DEFAULT_KEYCHAIN_SERVICE);
+  const secrets =
+    options.secrets ??
+    createKeychain(options.keychainService ?? env.MENTOR_ADMIN_KEYCHAIN_SERVICE ?? DEFAULT_KEYCHAIN_SERVICE);
   const profiles = new Profiles({ db, secrets, env });
   const settings = new SettingsStore(db);
   const emitter = new EventEmitter();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => emitter.emit('event', name, payload);
 
-  const sandboxMode = env.MENTOR_ADMIN_SANDBOX === 'off' ? 'off' : (options.sandbox ?? (options.shell === 'test' ? 'off' : options.shell === 'cli' ? 'lazy' : 'auto'));
+  const sandboxMode =
+    env.MENTOR_ADMIN_SANDBOX === 'off'
+      ? 'off'
+      : (options.sandbox ?? (options.shell === 'test' ? 'off' : options.shell === 'cli' ? 'lazy' : 'auto'));
   const sandbox =
     sandboxMode === 'off'
       ? null

@@ -20,7 +20,9 @@ export function isAllowedOrigin(origin: string | undefined, port: number): boole
   if (!origin) return false;
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && url.pathname === '/' && allowedHosts(port).has(url.host) && origin === url.origin;
+    return (
+      url.protocol === 'http:' && url.pathname === '/' && allowedHosts(port).has(url.host) && origin === url.origin
+    );
   } catch {
     return false;
   }

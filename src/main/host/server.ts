@@ -126,6 +126,10 @@ function serveBridge(ws: WebSocket, engine: Engine): void {
       return;
     }
     const result = await engine.call(request.name, request.input);
-    send(result.ok ? { kind: 'result', id: request.id, ok: true, value: result.value } : { kind: 'result', id: request.id, ok: false, error: result.error });
+    send(
+      result.ok
+        ? { kind: 'result', id: request.id, ok: true, value: result.value }
+        : { kind: 'result', id: request.id, ok: false, error: result.error },
+    );
   });
 }

@@ -3,7 +3,7 @@ import type { Area, AreaDeps, SeedSize } from '../area';
 import type { Db } from '../db';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pageWindow } from '../http/pagination';
-import type { RequestContext } from '../http/router';
+import type { RequestContext, Router } from '../http/router';
 import type { Rng } from '../rng';
 import { mentorSchema, seedMentors } from './mentor-store';
 
@@ -82,8 +82,60 @@ export const STUDENT_USER = 'learner0001';
 
 const newKey = () => randomBytes(24).toString('base64url');
 
-const FIRST = ['Ada', 'Ben', 'Chloé', 'Dmitri', 'Esi', 'Farah', 'Gustavo', 'Hana', 'Iker', 'Jun', 'Kofi', 'Lena', 'Mateo', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tomás', 'Uma', 'Viktor', 'Wen', 'Yara', 'Zoë'];
-const LAST = ['Abebe', 'Bianchi', 'Chen', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Haddad', 'Ito', 'Jensen', 'Kowalski', 'López', 'Müller', 'Nakamura', 'Okafor', 'Petrov', 'Quist', 'Rossi', 'Silva', 'Tanaka', 'Ueda', 'Vargas', 'Weber', 'Yilmaz', 'Zhou'];
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Esi',
+  'Farah',
+  'Gustavo',
+  'Hana',
+  'Iker',
+  'Jun',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nadia',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tomás',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Yara',
+  'Zoë',
+];
+const LAST = [
+  'Abebe',
+  'Bianchi',
+  'Chen',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'García',
+  'Haddad',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'López',
+  'Müller',
+  'Nakamura',
+  'Okafor',
+  'Petrov',
+  'Quist',
+  'Rossi',
+  'Silva',
+  'Tanaka',
+  'Ueda',
+  'Vargas',
+  'Weber',
+  'Yilmaz',
+  'Zhou',
+];
 
 export function learnerCount(size: Exclude<SeedSize, 'none'>): number {
   return size === 'large' ? 50_000 : 2_000;
@@ -118,10 +170,23 @@ export function seedCore(deps: AreaDeps, size: SeedSize, rng: Rng): void {
     const username = `learner${String(i).padStart(4, '0')}`;
     const joined = new Date(anchor - rng.int(1, 365) * 86_400_000).toISOString();
     const lastLogin = new Date(anchor - rng.int(0, 60) * 86_400_000).toISOString();
-    insertUser.run(username, `${username}@northbridge.example`, first, last, MAIN_ORG, 'student', rng.pick(deptIds), joined, lastLogin);
+    insertUser.run(
+      username,
+      `${username}@northbridge.example`,
+      first,
+      last,
+      MAIN_ORG,
+      'student',
+      rng.pick(deptIds),
+      joined,
+      lastLogin,
+    );
   }
   insertKey.run('student', newKey(), MAIN_ORG, STUDENT_USER, now);
-  for (const [name, owner] of [['Cohort 2026', 'admin@northbridge.example'], ['Teaching assistants', null]] as const) {
+  for (const [name, owner] of [
+    ['Cohort 2026', 'admin@northbridge.example'],
+    ['Teaching assistants', null],
+  ] as const) {
     db.prepare('INSERT INTO user_groups (org, name, owner_email) VALUES (?, ?, ?)').run(MAIN_ORG, name, owner);
   }
   if (size !== 'none') seedMentors(deps, rng);
@@ -172,7 +237,8 @@ function mintTokens(db: Db, userId: number, now: Date) {
 }
 
 function maskSecret(value: unknown): unknown {
-  if (typeof value === 'string') return value.length <= 4 ? '****' : `${'*'.repeat(Math.min(12, value.length - 4))}${value.slice(-4)}`;
+  if (typeof value === 'string')
+    return value.length <= 4 ? '****' : `${'*'.repeat(Math.min(12, value.length - 4))}${value.slice(-4)}`;
   if (Array.isArray(value)) return value.map(maskSecret);
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecret(v)]));
@@ -180,7 +246,7 @@ function maskSecret(value: unknown): unknown {
   return value;
 }
 
-function credentialRoutes(kind: 'credential' | 'integration', path: string, deps: AreaDeps, router: import('../http/router').Router) {
+function credentialRoutes(kind: 'credential' | 'integration', path: string, deps: AreaDeps, router: Router) {
   const { db } = deps;
   const present = (row: { name: string; value: string; created_at: string; updated_at: string }) => ({
     name: row.name,
@@ -188,28 +254,37 @@ function credentialRoutes(kind: 'credential' | 'integration', path: string, deps
     created_at: row.created_at,
     updated_at: row.updated_at,
   });
-  router.get(path, (ctx) => {
-    const name = ctx.query.get('name');
-    if (!name) throw badRequest('Invalid data, credentials not found, or API error');
-    const row = db.prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, name) as
-      | { name: string; value: string; created_at: string; updated_at: string }
-      | undefined;
-    if (!row) throw badRequest('Credentials not found or API error');
-    return { status: 200, body: [present(row)] };
-  }, { auth: 'admin' });
+  router.get(
+    path,
+    (ctx) => {
+      const name = ctx.query.get('name');
+      if (!name) throw badRequest('Invalid data, credentials not found, or API error');
+      const row = db
+        .prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?')
+        .get(ctx.params.org, kind, name) as
+        { name: string; value: string; created_at: string; updated_at: string } | undefined;
+      if (!row) throw badRequest('Credentials not found or API error');
+      return { status: 200, body: [present(row)] };
+    },
+    { auth: 'admin' },
+  );
   const write = (mode: 'create' | 'update') => async (ctx: RequestContext) => {
     const body = (await ctx.json()) as { name?: unknown; value?: unknown };
     if (typeof body.name !== 'string' || !body.name || body.value === undefined || typeof body.value !== 'object') {
       throw badRequest('Invalid data, credentials not found, or API error');
     }
     const now = new Date().toISOString();
-    const existing = db.prepare('SELECT 1 FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, body.name);
+    const existing = db
+      .prepare('SELECT 1 FROM credentials WHERE org = ? AND kind = ? AND name = ?')
+      .get(ctx.params.org, kind, body.name);
     if (mode === 'update' && !existing) throw badRequest('Credentials not found or API error');
     db.prepare(
       `INSERT INTO credentials (org, kind, name, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (org, kind, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ).run(ctx.params.org, kind, body.name, JSON.stringify(body.value), now, now);
-    const row = db.prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?').get(ctx.params.org, kind, body.name) as {
+    const row = db
+      .prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?')
+      .get(ctx.params.org, kind, body.name) as {
       name: string;
       value: string;
       created_at: string;
@@ -230,11 +305,20 @@ export const coreArea: Area = {
 
     // Mints a dm_token and an axd_token for a user of the caller's org (tenant admins only).
     router.post('/api/core/consolidated-token/proxy/', async (ctx) => {
-      const body = (await ctx.json()) as { user_id?: unknown; username?: unknown; email?: unknown; platform_key?: unknown };
+      const body = (await ctx.json()) as {
+        user_id?: unknown;
+        username?: unknown;
+        email?: unknown;
+        platform_key?: unknown;
+      };
       requirePlatformKey(ctx, body.platform_key);
       const given = [body.user_id, body.username, body.email].filter((v) => v !== undefined && v !== null && v !== '');
       if (given.length !== 1) throw badRequest('Invalid request data: give exactly one of user_id, username or email');
-      if (ctx.caller!.role !== 'admin' && body.username !== ctx.caller!.username && body.user_id !== ctx.caller!.userId) {
+      if (
+        ctx.caller!.role !== 'admin' &&
+        body.username !== ctx.caller!.username &&
+        body.user_id !== ctx.caller!.userId
+      ) {
         throw new HttpError(403, 'Forbidden');
       }
       const user = db
@@ -260,7 +344,13 @@ export const coreArea: Area = {
       };
     });
 
-    const presentKey = (row: { name: string; key: string; username: string; created: string; expires: string | null }) => ({
+    const presentKey = (row: {
+      name: string;
+      key: string;
+      username: string;
+      created: string;
+      expires: string | null;
+    }) => ({
       username: row.username,
       name: row.name,
       key: row.key,
@@ -268,90 +358,133 @@ export const coreArea: Area = {
       expires: row.expires ?? '9999-12-31T23:59:59Z',
       created: row.created,
     });
-    router.get('/api/core/platform/api-tokens/', (ctx) => {
-      const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
-      const rows = db.prepare('SELECT * FROM api_keys WHERE org = ? ORDER BY created').all(org) as Parameters<typeof presentKey>[0][];
-      return { status: 200, body: rows.map(presentKey) };
-    }, { auth: 'admin' });
-    router.post('/api/core/platform/api-tokens/', async (ctx) => {
-      const body = (await ctx.json()) as { name?: unknown; platform_key?: unknown; expires_in?: unknown };
-      const org = requirePlatformKey(ctx, body.platform_key);
-      if (typeof body.name !== 'string' || !/^[-a-zA-Z0-9_]{1,255}$/.test(body.name)) {
-        throw badRequest('Invalid data: name must be letters, digits, - or _');
-      }
-      if (db.prepare('SELECT 1 FROM api_keys WHERE org = ? AND name = ?').get(org, body.name)) {
-        throw badRequest('Invalid data: a key with this name already exists');
-      }
-      let expires: string | null = null;
-      if (typeof body.expires_in === 'string' && body.expires_in) {
-        const m = /^(?:(\d+) )?(?:(\d+):)?(?:(\d+):)?(\d+)(?:\.\d+)?$/.exec(body.expires_in.trim());
-        if (!m) throw badRequest('Invalid data: expires_in must look like [DD] [HH:[MM:]]ss');
-        const seconds = Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4]);
-        expires = new Date(Date.now() + seconds * 1000).toISOString();
-      }
-      const row = { name: body.name, key: newKey(), username: ctx.caller!.username, created: new Date().toISOString(), expires };
-      db.prepare('INSERT INTO api_keys (name, key, org, username, created, expires) VALUES (?, ?, ?, ?, ?, ?)').run(
-        row.name, row.key, org, row.username, row.created, row.expires,
-      );
-      return { status: 201, body: presentKey(row) };
-    }, { auth: 'admin' });
-    router.delete('/api/core/platform/api-tokens/{name}', (ctx) => {
-      const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
-      const result = db.prepare('DELETE FROM api_keys WHERE org = ? AND name = ?').run(org, ctx.params.name);
-      if (!result.changes) throw notFound('API key not found');
-      return { status: 204 };
-    }, { auth: 'admin' });
+    router.get(
+      '/api/core/platform/api-tokens/',
+      (ctx) => {
+        const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
+        const rows = db.prepare('SELECT * FROM api_keys WHERE org = ? ORDER BY created').all(org) as Parameters<
+          typeof presentKey
+        >[0][];
+        return { status: 200, body: rows.map(presentKey) };
+      },
+      { auth: 'admin' },
+    );
+    router.post(
+      '/api/core/platform/api-tokens/',
+      async (ctx) => {
+        const body = (await ctx.json()) as { name?: unknown; platform_key?: unknown; expires_in?: unknown };
+        const org = requirePlatformKey(ctx, body.platform_key);
+        if (typeof body.name !== 'string' || !/^[-a-zA-Z0-9_]{1,255}$/.test(body.name)) {
+          throw badRequest('Invalid data: name must be letters, digits, - or _');
+        }
+        if (db.prepare('SELECT 1 FROM api_keys WHERE org = ? AND name = ?').get(org, body.name)) {
+          throw badRequest('Invalid data: a key with this name already exists');
+        }
+        let expires: string | null = null;
+        if (typeof body.expires_in === 'string' && body.expires_in) {
+          const m = /^(?:(\d+) )?(?:(\d+):)?(?:(\d+):)?(\d+)(?:\.\d+)?$/.exec(body.expires_in.trim());
+          if (!m) throw badRequest('Invalid data: expires_in must look like [DD] [HH:[MM:]]ss');
+          const seconds = Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4]);
+          expires = new Date(Date.now() + seconds * 1000).toISOString();
+        }
+        const row = {
+          name: body.name,
+          key: newKey(),
+          username: ctx.caller!.username,
+          created: new Date().toISOString(),
+          expires,
+        };
+        db.prepare('INSERT INTO api_keys (name, key, org, username, created, expires) VALUES (?, ?, ?, ?, ?, ?)').run(
+          row.name,
+          row.key,
+          org,
+          row.username,
+          row.created,
+          row.expires,
+        );
+        return { status: 201, body: presentKey(row) };
+      },
+      { auth: 'admin' },
+    );
+    router.delete(
+      '/api/core/platform/api-tokens/{name}',
+      (ctx) => {
+        const org = requirePlatformKey(ctx, ctx.query.get('platform_key'));
+        const result = db.prepare('DELETE FROM api_keys WHERE org = ? AND name = ?').run(org, ctx.params.name);
+        if (!result.changes) throw notFound('API key not found');
+        return { status: 204 };
+      },
+      { auth: 'admin' },
+    );
 
-    router.get('/api/core/platform/users/', (ctx) => {
-      const org = ctx.query.get('platform_key') ? requirePlatformKey(ctx, ctx.query.get('platform_key')) : ctx.caller!.org;
-      const window = pageWindow(ctx.query, 20, 500);
-      const search = ctx.query.get('query');
-      const where = search ? `AND (username LIKE @q OR email LIKE @q OR first_name || ' ' || last_name LIKE @q)` : '';
-      const params = { org, q: `%${search ?? ''}%` };
-      const { n } = db.prepare(`SELECT count(*) AS n FROM users WHERE org = @org ${where}`).get(params) as { n: number };
-      const sort = ctx.query.get('sort') === 'username' ? 'username' : 'id DESC';
-      const rows = db
-        .prepare(`SELECT * FROM users WHERE org = @org ${where} ORDER BY ${sort} LIMIT @limit OFFSET @offset`)
-        .all({ ...params, limit: window.pageSize, offset: window.offset }) as UserRow[];
-      const last = Math.max(1, Math.ceil(n / window.pageSize));
-      return {
-        status: 200,
-        body: {
-          count: n,
-          // This envelope carries page numbers, not URLs; 0 means "none".
-          next_page: window.page < last ? window.page + 1 : 0,
-          previous_page: window.page > 1 ? window.page - 1 : 0,
-          results: rows.map((u) => ({
-            user_id: u.id,
-            username: u.username,
-            email: u.email,
-            name: fullName(u),
-            is_admin: u.role === 'admin',
-            is_active: u.is_active === 1,
-            date_joined: u.date_joined,
-            last_login: u.last_login,
-          })),
-        },
-      };
-    }, { auth: 'admin' });
+    router.get(
+      '/api/core/platform/users/',
+      (ctx) => {
+        const org = ctx.query.get('platform_key')
+          ? requirePlatformKey(ctx, ctx.query.get('platform_key'))
+          : ctx.caller!.org;
+        const window = pageWindow(ctx.query, 20, 500);
+        const search = ctx.query.get('query');
+        const where = search ? `AND (username LIKE @q OR email LIKE @q OR first_name || ' ' || last_name LIKE @q)` : '';
+        const params = { org, q: `%${search ?? ''}%` };
+        const { n } = db.prepare(`SELECT count(*) AS n FROM users WHERE org = @org ${where}`).get(params) as {
+          n: number;
+        };
+        const sort = ctx.query.get('sort') === 'username' ? 'username' : 'id DESC';
+        const rows = db
+          .prepare(`SELECT * FROM users WHERE org = @org ${where} ORDER BY ${sort} LIMIT @limit OFFSET @offset`)
+          .all({ ...params, limit: window.pageSize, offset: window.offset }) as UserRow[];
+        const last = Math.max(1, Math.ceil(n / window.pageSize));
+        return {
+          status: 200,
+          body: {
+            count: n,
+            // This envelope carries page numbers, not URLs; 0 means "none".
+            next_page: window.page < last ? window.page + 1 : 0,
+            previous_page: window.page > 1 ? window.page - 1 : 0,
+            results: rows.map((u) => ({
+              user_id: u.id,
+              username: u.username,
+              email: u.email,
+              name: fullName(u),
+              is_admin: u.role === 'admin',
+              is_active: u.is_active === 1,
+              date_joined: u.date_joined,
+              last_login: u.last_login,
+            })),
+          },
+        };
+      },
+      { auth: 'admin' },
+    );
 
-    router.get('/api/core/departments/', (ctx) => {
-      const rows = db.prepare('SELECT id, name, is_active FROM departments WHERE org = ? ORDER BY name').all(ctx.caller!.org) as {
-        id: number;
-        name: string;
-        is_active: number;
-      }[];
-      return { status: 200, body: rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active === 1 })) };
-    }, { auth: 'admin' });
-    router.get('/api/core/user_groups/', (ctx) => {
-      const rows = db
-        .prepare(
-          `SELECT g.id, g.name, g.owner_email, count(m.user_id) AS members FROM user_groups g
+    router.get(
+      '/api/core/departments/',
+      (ctx) => {
+        const rows = db
+          .prepare('SELECT id, name, is_active FROM departments WHERE org = ? ORDER BY name')
+          .all(ctx.caller!.org) as {
+          id: number;
+          name: string;
+          is_active: number;
+        }[];
+        return { status: 200, body: rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active === 1 })) };
+      },
+      { auth: 'admin' },
+    );
+    router.get(
+      '/api/core/user_groups/',
+      (ctx) => {
+        const rows = db
+          .prepare(
+            `SELECT g.id, g.name, g.owner_email, count(m.user_id) AS members FROM user_groups g
            LEFT JOIN user_group_members m ON m.group_id = g.id WHERE g.org = ? GROUP BY g.id ORDER BY g.id`,
-        )
-        .all(ctx.caller!.org);
-      return { status: 200, body: rows };
-    }, { auth: 'admin' });
+          )
+          .all(ctx.caller!.org);
+        return { status: 200, body: rows };
+      },
+      { auth: 'admin' },
+    );
 
     credentialRoutes('credential', '/api/ai-account/orgs/{org}/credential/', deps, router);
     credentialRoutes('integration', '/api/ai-account/orgs/{org}/integration-credential/', deps, router);

@@ -78,11 +78,36 @@ export function seedMentors(deps: AreaDeps, rng: Rng): void {
   const anchor = deps.now().getTime();
   for (const mentor of DEMO_MENTORS) {
     const created = new Date(anchor - rng.int(200, 400) * 86_400_000).toISOString();
-    const visibility = rng.pick(['viewable_by_tenant_students', 'viewable_by_tenant_students', 'viewable_by_anyone', 'viewable_by_tenant_admins']);
-    insert.run(rng.uuid(), MAIN_ORG, mentor.name, slugify(mentor.name), mentor.description, visibility, ADMIN_USER, created, created);
+    const visibility = rng.pick([
+      'viewable_by_tenant_students',
+      'viewable_by_tenant_students',
+      'viewable_by_anyone',
+      'viewable_by_tenant_admins',
+    ]);
+    insert.run(
+      rng.uuid(),
+      MAIN_ORG,
+      mentor.name,
+      slugify(mentor.name),
+      mentor.description,
+      visibility,
+      ADMIN_USER,
+      created,
+      created,
+    );
   }
   const created = new Date(anchor - 300 * 86_400_000).toISOString();
-  insert.run(rng.uuid(), OTHER_ORG, 'Riverside Tutor', 'riverside-tutor', 'Another tenant’s mentor.', 'viewable_by_tenant_students', 'riverside-admin', created, created);
+  insert.run(
+    rng.uuid(),
+    OTHER_ORG,
+    'Riverside Tutor',
+    'riverside-tutor',
+    'Another tenant’s mentor.',
+    'viewable_by_tenant_students',
+    'riverside-admin',
+    created,
+    created,
+  );
 }
 
 export function activeMentors(deps: Pick<AreaDeps, 'db'>, org: string): MentorRow[] {

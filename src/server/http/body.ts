@@ -1,9 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { badRequest, HttpError, tooLarge } from './errors';
+import { badRequest, HttpError } from './errors';
 
 /** Reads the whole body, refusing more than `limit` bytes (checked on Content-Length and while streaming). */
-export async function readBody(req: IncomingMessage, limit: number, tooLargeDetail = 'Request body too large'): Promise<Buffer> {
+export async function readBody(
+  req: IncomingMessage,
+  limit: number,
+  tooLargeDetail = 'Request body too large',
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, tooLargeDetail);
   const chunks: Buffer[] = [];

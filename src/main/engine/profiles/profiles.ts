@@ -62,7 +62,8 @@ export class Profiles {
    * sandbox's new port on later starts. Returns its id.
    */
   upsertSandboxProfile(name: string, at: { url: string; org: string; user: string }): string {
-    const existing = this.db.prepare('SELECT id FROM profiles WHERE is_sandbox = 1').get() as { id: string } | undefined;
+    const existing = this.db.prepare('SELECT id FROM profiles WHERE is_sandbox = 1').get() as
+      { id: string } | undefined;
     const now = new Date().toISOString();
     if (existing) {
       this.db
@@ -148,7 +149,10 @@ export class Profiles {
     const values = UpdateSchema.parse(input);
     const row = this.row(values.id);
     if (row.is_sandbox && Object.keys(values).some((key) => key !== 'id' && key !== 'name')) {
-      throw new EngineError('validation', 'Only the name of the local sandbox can be changed: the app manages its address and key');
+      throw new EngineError(
+        'validation',
+        'Only the name of the local sandbox can be changed: the app manages its address and key',
+      );
     }
     if (values.name !== undefined && values.name.toLowerCase() !== row.name.toLowerCase()) {
       this.assertNameFree(values.name);
@@ -204,7 +208,9 @@ export class Profiles {
   /** Everything needed to call the tenant. The env override wins over the keychain and is never stored. */
   async connection(id: string): Promise<Connection> {
     const row = this.row(id);
-    const secret = row.is_sandbox ? this.sandboxSecret() : (secretFromEnv(this.env) ?? (await this.secrets.get(row.id)));
+    const secret = row.is_sandbox
+      ? this.sandboxSecret()
+      : (secretFromEnv(this.env) ?? (await this.secrets.get(row.id)));
     return {
       profileId: row.id,
       baseUrl: row.base_url,

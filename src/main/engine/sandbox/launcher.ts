@@ -48,7 +48,17 @@ export function defaultSandboxCommand(): NonNullable<SandboxLaunchOptions['comma
  */
 export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSandbox> {
   const command = options.command ?? defaultSandboxCommand();
-  const args = [...command.args, '--port', '0', '--host', '127.0.0.1', '--data', options.dataDir, '--seed', options.seed ?? 'demo'];
+  const args = [
+    ...command.args,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--data',
+    options.dataDir,
+    '--seed',
+    options.seed ?? 'demo',
+  ];
   const child: ChildProcess = spawn(command.file, args, {
     cwd: repoRoot(),
     env: { ...process.env, ...command.env, SANDBOX_FAULTS: '' },
@@ -70,13 +80,15 @@ export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSan
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       clearTimeout(timer);
-      const parsed = SandboxReady.safeParse((() => {
-        try {
-          return JSON.parse(line) as unknown;
-        } catch {
-          return null;
-        }
-      })());
+      const parsed = SandboxReady.safeParse(
+        (() => {
+          try {
+            return JSON.parse(line) as unknown;
+          } catch {
+            return null;
+          }
+        })(),
+      );
       if (!parsed.success) {
         child.kill('SIGKILL');
         rejectReady(new Error(`The local sandbox printed an unexpected first line: ${line.slice(0, 200)}`));
@@ -96,7 +108,11 @@ export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSan
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      rejectReady(new Error(`The local sandbox exited (${code}) before it was ready: ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+      rejectReady(
+        new Error(
+          `The local sandbox exited (${code}) before it was ready: ${stderr.trim().split('\n').slice(-3).join(' ')}`,
+        ),
+      );
     });
     child.once('error', (error) => {
       clearTimeout(timer);

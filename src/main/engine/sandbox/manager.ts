@@ -6,10 +6,7 @@ import { launchSandbox, type RunningSandbox, type SandboxLaunchOptions } from '.
 export const SANDBOX_PROFILE_NAME = 'Local sandbox';
 
 export type SandboxState =
-  | { state: 'off' }
-  | { state: 'starting' }
-  | { state: 'running'; url: string }
-  | { state: 'failed'; message: string };
+  { state: 'off' } | { state: 'starting' } | { state: 'running'; url: string } | { state: 'failed'; message: string };
 
 /**
  * Runs the local sandbox platform for the app and keeps the "Local sandbox" profile pointing at it. Its key is

@@ -88,7 +88,9 @@ export function migrate(db: Db, migrations: Migration[], file = 'the database'):
   for (const row of applied) {
     const migration = migrations[row.version - 1];
     if (migration && migration.sha256 !== row.sha256) {
-      throw new Error(`Migration ${migration.version}_${migration.name} was edited after it was applied; add a new one`);
+      throw new Error(
+        `Migration ${migration.version}_${migration.name} was edited after it was applied; add a new one`,
+      );
     }
   }
 

@@ -29,7 +29,9 @@ export function loadMigrations(dir: string): Migration[] {
     });
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
-      throw new Error(`Migrations must be numbered 001, 002, … without gaps; found ${migration.version} at ${index + 1}`);
+      throw new Error(
+        `Migrations must be numbered 001, 002, … without gaps; found ${migration.version} at ${index + 1}`,
+      );
     }
   });
   return migrations;
