@@ -19,7 +19,12 @@ export default defineConfig({
     plugins: [copyMigrations()],
     build: {
       rollupOptions: {
-        input: { index: resolve('src/main/electron/main.ts'), engine: resolve('src/main/electron/engine-process.ts') },
+        input: {
+          index: resolve('src/main/electron/main.ts'),
+          engine: resolve('src/main/electron/engine-process.ts'),
+          // The local sandbox platform, started by the engine as its own process.
+          sandbox: resolve('src/server/main.ts'),
+        },
       },
     },
   },

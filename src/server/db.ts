@@ -10,7 +10,12 @@ export type Db = Database.Database;
  */
 export function openSandboxDb(dataDir: string, schemas: string[]): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.sqlite'), { timeout: 5000 });
+  // Inside the Electron app the sandbox runs on Electron's runtime and needs its ABI's SQLite build.
+  const nativeBinding = process.env.SANDBOX_NATIVE_BINDING;
+  const db = new Database(join(dataDir, 'sandbox.sqlite'), {
+    timeout: 5000,
+    ...(nativeBinding ? { nativeBinding } : {}),
+  });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

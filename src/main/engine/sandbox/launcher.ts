@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,11 @@ function repoRoot(): string {
 
 export function defaultSandboxCommand(): NonNullable<SandboxLaunchOptions['command']> {
   const root = repoRoot();
-  return { file: process.execPath, args: ['--import', 'tsx', resolve(root, 'src/server/main.ts')] };
+  // tsx is resolved from here, not from the working directory, which is the sandbox's data folder.
+  return {
+    file: process.execPath,
+    args: ['--import', import.meta.resolve('tsx'), resolve(root, 'src/server/main.ts')],
+  };
 }
 
 /**
@@ -59,8 +63,10 @@ export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSan
     '--seed',
     options.seed ?? 'demo',
   ];
+  mkdirSync(options.dataDir, { recursive: true });
   const child: ChildProcess = spawn(command.file, args, {
-    cwd: repoRoot(),
+    // A real folder: inside a packaged app the code's own folder is an asar archive.
+    cwd: options.dataDir,
     env: { ...process.env, ...command.env, SANDBOX_FAULTS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
