@@ -18,6 +18,8 @@ export interface SandboxOptions {
   seed?: SeedSize;
   /** Same value → same demo data. */
   seedValue?: number;
+  /** The instant demo data ends at (default 2026-11-01T12:00Z; `npm run server` uses today so dashboards are current). */
+  seedAnchor?: Date;
   faults?: string | Faults;
   simulateRate?: number;
   uploadLimitBytes?: number;
@@ -75,7 +77,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const size = options.seed ?? 'demo';
     const rng = new Rng(options.seedValue ?? 20261122);
     // Seeding is anchored at one fixed instant so the same seed always gives the same rows.
-    const seedDeps: AreaDeps = { ...deps, now: () => new Date('2026-11-01T12:00:00Z') };
+    const anchor = options.seedAnchor ?? new Date('2026-11-01T12:00:00Z');
+    const seedDeps: AreaDeps = { ...deps, now: () => new Date(anchor) };
     db.transaction(() => {
       seedCore(seedDeps, size, rng);
       if (size !== 'none') for (const area of areas) if (area !== coreArea) area.seed?.(seedDeps, size, rng);

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
         faults: { type: 'string' },
         simulate: { type: 'string' },
         'upload-limit-mb': { type: 'string' },
+        anchor: { type: 'string' },
       },
       strict: true,
     }));
@@ -48,7 +49,13 @@ async function main(): Promise<void> {
   const uploadLimitMb = values['upload-limit-mb'] === undefined ? 25 : Number(values['upload-limit-mb']);
   if (!Number.isFinite(uploadLimitMb) || uploadLimitMb <= 0) fail('--upload-limit-mb must be a positive number');
 
+  // Demo data ends "now" (noon UTC today) so date-range defaults show it; --anchor pins it for reproducible runs.
+  const today = new Date();
+  today.setUTCHours(12, 0, 0, 0);
+  const seedAnchor = values.anchor ? new Date(values.anchor) : today;
+  if (Number.isNaN(seedAnchor.getTime())) fail('--anchor must be a date, e.g. 2026-11-01');
   const sandbox = await startSandbox({
+    seedAnchor,
     dataDir: values.data ?? mkdtempSync(join(tmpdir(), 'mentor-admin-sandbox-')),
     port,
     host: values.host ?? '127.0.0.1',

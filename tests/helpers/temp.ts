@@ -1,20 +1,17 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, expect } from 'vitest';
+import { afterAll } from 'vitest';
 
-const perTest: string[] = [];
-const perFile: string[] = [];
-const removeAll = (dirs: string[]) => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-};
-afterEach(() => removeAll(perTest));
-afterAll(() => removeAll(perFile));
+const made: string[] = [];
+afterAll(() => {
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
+});
 
-/** A fresh temp folder, removed after the test that made it (or after the file, when made in a hook). */
+/** A fresh temp folder, removed when the test file ends (hooks and tests of a file may share it). */
 export function tempDir(prefix = 'mentor-admin-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  (expect.getState().currentTestName ? perTest : perFile).push(dir);
+  made.push(dir);
   return dir;
 }
 

@@ -1,5 +1,10 @@
 import type { Area } from '../area';
+import { analyticsArea } from './analytics';
 import { coreArea } from './core';
+import { documentsArea } from './documents';
+import { mentorsArea } from './mentors';
+import { invitationsArea } from './invitations';
+import { supportArea } from './support';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
-export const allAreas: Area[] = [coreArea];
+export const allAreas: Area[] = [coreArea, mentorsArea, documentsArea, analyticsArea, supportArea, invitationsArea];

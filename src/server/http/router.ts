@@ -83,19 +83,27 @@ export class Router {
   patch = (pattern: string, handler: Handler, options?: RouteOptions) => this.add('PATCH', pattern, handler, options);
   delete = (pattern: string, handler: Handler, options?: RouteOptions) => this.add('DELETE', pattern, handler, options);
 
-  /** The route for a method and path, or why there is none (404, or 405 when the path exists). */
+  /**
+   * The route for a method and path, or why there is none (404, or 405 when the path exists). When several
+   * patterns match, the one with the fewest placeholders wins: `users/{user_id}/support-tickets/` beats
+   * `users/{user_id}/{name}/`, whatever the order they were added in.
+   */
   match(method: string, path: string): { route: Route; params: Record<string, string> } {
     let pathExists = false;
+    let best: { route: Route; found: RegExpExecArray } | null = null;
     for (const route of this.routes) {
       const found = route.regex.exec(path);
       if (!found) continue;
       pathExists = true;
       if (route.method !== method) continue;
+      if (!best || route.keys.length < best.route.keys.length) best = { route, found };
+    }
+    if (best) {
       const params: Record<string, string> = {};
-      route.keys.forEach((key, index) => {
-        params[key] = decodeURIComponent(found[index + 1]!);
+      best.route.keys.forEach((key, index) => {
+        params[key] = decodeURIComponent(best.found[index + 1]!);
       });
-      return { route, params };
+      return { route: best.route, params };
     }
     if (pathExists) throw new HttpError(405, `Method "${method}" not allowed.`);
     throw notFound();

@@ -1,0 +1,38 @@
+/**
+ * The mentors area's own tables. Mentor rows live in `mentors` (mentor-store.ts); the many per-mentor flags and UI
+ * settings are kept in its `settings` JSON column, so the shared table is never altered.
+ */
+export const mentorsAreaSchema = `
+CREATE INDEX IF NOT EXISTS mentors_org_slug ON mentors(org, slug);
+CREATE TABLE IF NOT EXISTS mentor_audiences (
+  id INTEGER PRIMARY KEY,
+  org TEXT NOT NULL REFERENCES orgs(key),
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 255),
+  description TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (org, name)
+);
+CREATE TABLE IF NOT EXISTS mentor_categories (
+  id INTEGER PRIMARY KEY,
+  org TEXT NOT NULL REFERENCES orgs(key),
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 255),
+  description TEXT,
+  category_group INTEGER,
+  audience_id INTEGER NOT NULL REFERENCES mentor_audiences(id),
+  created_at TEXT NOT NULL,
+  UNIQUE (org, name)
+);
+CREATE INDEX IF NOT EXISTS mentor_categories_audience ON mentor_categories(audience_id);
+CREATE TABLE IF NOT EXISTS mentor_category_audiences (
+  category_id INTEGER NOT NULL REFERENCES mentor_categories(id) ON DELETE CASCADE,
+  audience_id INTEGER NOT NULL REFERENCES mentor_audiences(id) ON DELETE CASCADE,
+  PRIMARY KEY (category_id, audience_id)
+);
+CREATE INDEX IF NOT EXISTS mentor_category_audiences_audience ON mentor_category_audiences(audience_id);
+CREATE TABLE IF NOT EXISTS mentor_category_links (
+  mentor_id INTEGER NOT NULL REFERENCES mentors(id),
+  category_id INTEGER NOT NULL REFERENCES mentor_categories(id) ON DELETE CASCADE,
+  PRIMARY KEY (mentor_id, category_id)
+);
+CREATE INDEX IF NOT EXISTS mentor_category_links_category ON mentor_category_links(category_id);
+`;
