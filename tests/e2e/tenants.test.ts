@@ -37,7 +37,7 @@ beforeAll(async () => {
     socket.on('framesent', (frame) => framesSent.push(String(frame.payload)));
   });
   page.on('pageerror', (error) => console.error('page error:', error));
-  await page.goto(host.url);
+  await page.goto(`${host.url}#/settings`);
   await page.getByRole('heading', { name: 'Settings' }).waitFor({ timeout: 10_000 });
 });
 

@@ -3,11 +3,26 @@ import { BridgeCallError } from '../../shared/contract';
 import { createEngine, type Engine } from '../engine';
 import { defaultDataDir } from '../engine/paths';
 import { Output, UsageError, type CliIo } from './io';
+import { EXPORT_HELP, runExportCommand } from './export-commands';
 import { PROFILE_HELP, runProfileCommand } from './profile-commands';
+import { JOBS_HELP, runJobsCommand } from './jobs-commands';
+import { TRAIN_HELP, runTrainCommand } from './train-commands';
+import { INVITE_HELP, runInviteCommand } from './invite-commands';
+import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
 ${PROFILE_HELP}
+
+${EXPORT_HELP}
+
+${TRAIN_HELP}
+
+${INVITE_HELP}
+
+${TICKETS_HELP}
+
+${JOBS_HELP}
 
 Global options:
   --json           one JSON object per line (lists: one per item; commands: events, then a summary last)
@@ -61,13 +76,19 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
   let engine: Engine | undefined;
   try {
     const [area, ...rest] = command;
-    if (area !== 'profile') throw new UsageError(`Unknown command '${area}'`);
+    if (!['profile', 'export', 'train', 'jobs', 'invite', 'tickets'].includes(area!)) throw new UsageError(`Unknown command '${area}'`);
     engine = await createEngine({
       dataDir: globals['data-dir'] ?? defaultDataDir(io.env),
       shell: 'cli',
       env: io.env,
+      resumeJobs: false,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
+    if (area === 'export') return await runExportCommand(engine, rest, out, io, { profile: globals.profile });
+    if (area === 'train') return await runTrainCommand(engine, rest, out, io, { profile: globals.profile });
+    if (area === 'jobs') return await runJobsCommand(engine, rest, out, io);
+    if (area === 'invite') return await runInviteCommand(engine, rest, out, io, { profile: globals.profile });
+    if (area === 'tickets') return await runTicketsCommand(engine, rest, out, io, { profile: globals.profile });
     return await runProfileCommand(engine, rest, out, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -18,6 +18,11 @@ export type Handlers = {
   [N in CallName]: (input: z.output<Calls[N]['input']>) => Promise<CallOutput<N>> | CallOutput<N>;
 };
 
+/** The handlers of one area's calls (an area module exports its part; the engine joins them into `Handlers`). */
+export type HandlersOf<C extends Record<string, { input: z.ZodType; output: z.ZodType }>> = {
+  [N in keyof C]: (input: z.output<C[N]['input']>) => Promise<z.output<C[N]['output']>> | z.output<C[N]['output']>;
+};
+
 /**
  * The untrusted edge of the engine: checks the call name, parses the input, runs the handler and parses its
  * output. A malformed call changes nothing and answers a typed validation error; nothing here throws.

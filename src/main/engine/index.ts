@@ -15,7 +15,18 @@ import { Profiles } from './profiles/profiles';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './secrets/keychain';
 import { SettingsStore } from './settings/settings';
 import { openDatabase, schemaVersion } from './store/database';
+import { jobHandlers, type ItemReport } from './jobs/handlers';
+import { JobRunner } from './jobs/runner';
+import type { EngineContext } from './context';
+import { EngineError } from './errors';
+import { mentorsArea } from './mentors';
+import { trainArea } from './train';
+import { analyticsArea } from './analytics';
+import { invitationsArea } from './invitations';
+import { ticketsArea } from './tickets';
+import { JobStore } from './jobs/store';
 import type { SandboxLaunchOptions } from './sandbox/launcher';
+import { TenantClients } from './tenants';
 import { SandboxManager } from './sandbox/manager';
 import type { Engine, EngineEventListener, Shell } from './types';
 
@@ -38,6 +49,8 @@ export interface EngineOptions {
    */
   sandbox?: 'auto' | 'lazy' | 'off';
   sandboxLaunch?: Partial<SandboxLaunchOptions>;
+  /** Resume unfinished jobs at start (default); the CLI's `jobs` commands decide for themselves. */
+  resumeJobs?: boolean;
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -77,6 +90,40 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const ready = async (profileId: string) => {
     if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});
   };
+  const clients = new TenantClients({ profiles, log, ready });
+  const jobStore = new JobStore(db);
+  const runner = new JobRunner({ store: jobStore, clients: (id) => clients.get(id), emit, log });
+  const context: EngineContext = {
+    db,
+    dataDir: options.dataDir,
+    shell: options.shell,
+    env,
+    profiles,
+    settings,
+    clients,
+    jobs: { runner, store: jobStore },
+    emit,
+    log,
+    tenant: (profileId) => {
+      const id = profileId ?? profiles.activeId();
+      if (!id) throw new EngineError('validation', 'No tenant is active: add one in Settings → Tenants');
+      return id;
+    },
+  };
+  const mentors = mentorsArea(context);
+  const training = trainArea(context);
+  const analytics = analyticsArea(context);
+  const invitations = invitationsArea(context);
+  const tickets = ticketsArea(context);
+  const areas = [mentors, training, analytics, invitations, tickets];
+  const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
+  for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
+  emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
+    if (name !== 'profiles.changed') return;
+    const { id } = payload as EventPayload<'profiles.changed'>;
+    clients.invalidate(id);
+    runner.credentialsChanged(id);
+  });
 
   const handlers: Handlers = {
     'app.info': async () => ({
@@ -123,7 +170,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('settings.changed', next);
       return next;
     },
+    ...jobHandlers({ runner, store: jobStore, dataDir: options.dataDir, reports }),
+    ...mentors.handlers,
+    ...training.handlers,
+    ...analytics.handlers,
+    ...invitations.handlers,
+    ...tickets.handlers,
   };
+  if (options.resumeJobs !== false) runner.resumeAll();
 
   let closed = false;
   return {
@@ -141,6 +195,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       if (closed) return;
       closed = true;
+      await runner.close();
+      for (const area of areas) await area.close?.();
       emitter.removeAllListeners();
       await sandbox?.stop();
       db.close();

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
 import { createEngine, type Engine } from '../engine';
 import { browserModeCsp, isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
+import { Staging, STAGE_PREFIX, type StagingOptions } from './stage';
 import { serveStatic } from './static';
 
 export interface HostOptions {
@@ -16,6 +17,8 @@ export interface HostOptions {
   keychainService?: string;
   /** Use an engine made elsewhere (tests); otherwise one is created and closed with the host. */
   engine?: Engine;
+  /** Size caps of browser-mode file staging (tests make them small). */
+  staging?: Pick<StagingOptions, 'maxFileBytes' | 'maxStagingBytes'>;
 }
 
 export interface Host {
@@ -51,6 +54,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
   const token = randomBytes(24).toString('base64url');
   let port = 0;
+  const staging = new Staging({
+    root: join(options.dataDir, 'staging'),
+    token,
+    port: () => port,
+    ...options.staging,
+  });
+  void staging.removeOld();
 
   const server = createServer((req, res) => {
     const headers = {
@@ -63,11 +73,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
       res.writeHead(403, headers).end('Forbidden host');
       return;
     }
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // Files the page stages for training (browser mode cannot hand real paths to the engine).
+    if (path.startsWith(STAGE_PREFIX)) {
+      staging.handle(req, res, headers).catch(() => res.destroy());
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, headers).end('Method not allowed');
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     serveStatic(rendererDir, path, res, headers).catch(() => res.destroy());
   });
 

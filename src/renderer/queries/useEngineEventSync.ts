@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBridge } from '../bridge/BridgeContext';
+import { applyAnalyticsEvent } from '../screens/analytics/events';
 import { callArea, callKey } from './useCall';
 
 /** Keeps TanStack Query in step with the engine: change events invalidate, and a reconnect refetches everything. */
@@ -11,11 +12,23 @@ export function useEngineEventSync(): void {
   useEffect(
     () =>
       bridge.onEvent((event) => {
+        applyAnalyticsEvent(queryClient, event.name, event.payload);
         switch (event.name) {
           case 'profiles.changed':
             void queryClient.invalidateQueries({
               predicate: (query) => callArea(String(query.queryKey[0])) === 'profiles',
             });
+            break;
+          case 'tickets.changed':
+            // Lists and the open ticket read the engine's cache again; a chat transcript does not change with it.
+            void queryClient.invalidateQueries({
+              predicate: (query) =>
+                callArea(String(query.queryKey[0])) === 'tickets' &&
+                !['tickets.conversation', 'tickets.cannedReplies'].includes(String(query.queryKey[0])),
+            });
+            break;
+          case 'tickets.sync':
+            queryClient.setQueryData(callKey('tickets.status', {}), event.payload.sync);
             break;
           case 'settings.changed':
             // The event carries the new settings, so show them at once and then confirm.

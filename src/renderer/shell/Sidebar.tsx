@@ -17,6 +17,7 @@ export function Sidebar({ current, onNavigate }: SidebarProps) {
             href={`#/${screen.id}`}
             label={screen.label}
             leftSection={<screen.icon />}
+            rightSection={screen.badge ? <screen.badge /> : undefined}
             active={screen.id === current.id}
             aria-current={screen.id === current.id ? 'page' : undefined}
             onClick={() => onNavigate(screen.id)}

@@ -1,5 +1,6 @@
 import { Burger, Group, ThemeIcon, Title } from '@mantine/core';
 import { AppMark } from '../components/icons';
+import { JobIndicator } from './JobIndicator';
 import { TenantSwitcher } from './TenantSwitcher';
 
 interface TopBarProps {
@@ -25,7 +26,10 @@ export function TopBar({ navigationOpened, onToggleNavigation }: TopBarProps) {
           Mentor Admin
         </Title>
       </Group>
-      <TenantSwitcher />
+      <Group gap="sm" wrap="nowrap">
+        <JobIndicator />
+        <TenantSwitcher />
+      </Group>
     </Group>
   );
 }

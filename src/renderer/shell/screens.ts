@@ -1,7 +1,15 @@
 import type { ComponentType } from 'react';
 import type { IconProps } from '../components/icons';
 import { SettingsIcon } from '../components/icons';
+import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
+import { ChartIcon } from '../screens/analytics/icons';
+import { JobsScreen } from '../screens/jobs/JobsScreen';
+import { MentorsScreen } from '../screens/mentors/MentorsScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
+import { TicketIcon } from '../screens/tickets/icons';
+import { TicketsBadge } from '../screens/tickets/TicketsBadge';
+import { TicketsScreen } from '../screens/tickets/TicketsScreen';
+import { JobsIcon, MentorIcon } from '../train/icons';
 
 export interface ScreenDefinition {
   /** The hash route: `#/<id>`. */
@@ -9,6 +17,8 @@ export interface ScreenDefinition {
   label: string;
   icon: ComponentType<IconProps>;
   Component: ComponentType;
+  /** Drawn at the end of the screen's sidebar link (e.g. a count of new items); always mounted. */
+  badge?: ComponentType;
 }
 
 /**
@@ -16,6 +26,10 @@ export interface ScreenDefinition {
  * land (Mentors, Jobs, Invitations, Analytics, Tickets): one folder under `screens/`, one entry below.
  */
 export const SCREENS: readonly ScreenDefinition[] = [
+  { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
+  { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen },
+  { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
+  { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
 

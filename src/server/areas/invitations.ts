@@ -1,5 +1,6 @@
 import type { Area } from '../area';
 import { seedCatalog } from './invitations/catalog';
+import { catalogListRoutes } from './invitations/catalog-routes';
 import { invitationCheckRoute, invitationRoutes } from './invitations/routes';
 import { invitationsSchema } from './invitations/schema';
 import { seedInvitations } from './invitations/seed';
@@ -14,6 +15,7 @@ export const invitationsArea: Area = {
   schema: invitationsSchema,
   routes(router, deps) {
     invitationCheckRoute(router, deps);
+    catalogListRoutes(router, deps);
     for (const spec of KINDS) invitationRoutes(router, deps, spec);
   },
   seed(deps, size, rng) {

@@ -1,0 +1,161 @@
+/**
+ * The browser half of `bench/tickets.ts`: the built renderer in Chromium (browser mode, the real host and engine) over
+ * the fully synced 100,000-ticket cache.
+ *   tickets.open_ms              key press (Enter) to the ticket and its thread rendered (next frame), median of 20
+ *   tickets.scroll_long_task_ms  longest main-thread task while scrolling the whole 100,000-row list: the longest
+ *                                PerformanceObserver 'longtask' entry; when no task reached the API's 50 ms floor,
+ *                                the longest frame gap seen during the scroll (an upper bound on any task)
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createEngine } from '../src/main/engine';
+import { startHost } from '../src/main/host/server';
+import type { BenchResult } from './tickets';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: the bench is type-checked without DOM types */
+declare const document: any;
+declare const window: any;
+declare const requestAnimationFrame: (callback: (time: number) => void) => number;
+declare const MutationObserver: any;
+declare type KeyboardEvent = { key: string; timeStamp: number };
+declare type HTMLElement = any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function browserFigures(
+  engineDir: string,
+  only: string[],
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
+  const rendererDir = join(ROOT, 'out', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error('Build the renderer first: npx electron-vite build');
+  const engine = await createEngine({
+    dataDir: engineDir,
+    shell: 'test',
+    keychainService: `mentor-admin-bench-${process.pid}`,
+    // No tenant behind the cache: every screen reads the local cache (refreshes fail quietly, as when offline).
+    env: { MENTOR_ADMIN_API_KEY: 'bench', MENTOR_ADMIN_SANDBOX: 'off' },
+  });
+  const profile = (await engine.invoke('profiles.list', {}))[0]!;
+  await engine.invoke('profiles.update', { id: profile.id, baseUrl: 'http://127.0.0.1:9' });
+  const host = await startHost({ dataDir: engineDir, rendererDir, engine });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  const results: BenchResult[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${host.url}#/tickets`);
+    await page.getByTestId('ticket-row').first().waitFor({ timeout: 60_000 });
+    // The All view: 100,000 rows.
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.waitForFunction(
+      () => /100,000|100000/.test(document.body.innerText) && !!document.querySelector('[data-testid="ticket-row"]'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForTimeout(500);
+
+    if (only.includes('open')) {
+      const times: number[] = [];
+      for (let i = 0; i < 22; i++) {
+        await page.keyboard.press('j');
+        const target = Number(
+          await page.locator('[data-testid="ticket-row"][aria-selected="true"]').getAttribute('data-ticket'),
+        );
+        const measure = page.evaluate(
+          (id) =>
+            new Promise<number>((done) => {
+              let pressedAt = 0;
+              const onKey = (event: KeyboardEvent) => {
+                if (event.key === 'Enter') pressedAt = event.timeStamp;
+              };
+              window.addEventListener('keydown', onKey, { capture: true });
+              const ready = () => {
+                const pane = document.querySelector('[data-testid="ticket-pane"]');
+                return (
+                  pressedAt > 0 &&
+                  pane?.getAttribute('data-ticket') === String(id) &&
+                  pane.getAttribute('data-ready') === 'true' &&
+                  !!pane.querySelector('[data-testid="ticket-thread"]')
+                );
+              };
+              const observer = new MutationObserver(() => {
+                if (!ready()) return;
+                observer.disconnect();
+                window.removeEventListener('keydown', onKey, { capture: true });
+                // Rendered = painted in the next frame.
+                requestAnimationFrame(() => done(performance.now() - pressedAt));
+              });
+              observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+            }),
+          target,
+        );
+        await page.keyboard.press('Enter');
+        const ms = await measure;
+        if (i >= 2) times.push(ms);
+      }
+      log(`open: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+      results.push({ name: 'tickets.open_ms', value: Math.round(median(times) * 10) / 10, unit: 'ms', goal: '<= 100' });
+    }
+
+    if (only.includes('scroll')) {
+      const figures = await page.evaluate(async () => {
+        const list = document.querySelector('[data-testid="ticket-list"]') as HTMLElement;
+        const longTasks: number[] = [];
+        const observer = new PerformanceObserver((entries) => {
+          for (const entry of entries.getEntries()) longTasks.push(entry.duration);
+        });
+        observer.observe({ type: 'longtask' as 'mark', buffered: false });
+        const frame = () => new Promise<number>((done) => requestAnimationFrame(done));
+        let last = await frame();
+        let longestFrame = 0;
+        const step = async (to: number) => {
+          list.scrollTop = to;
+          const now = await frame();
+          longestFrame = Math.max(longestFrame, now - last);
+          last = now;
+        };
+        const max = list.scrollHeight - list.clientHeight;
+        // Wheel-like scrolling, then page-sized strides down the whole list, then scrollbar drags to anywhere.
+        for (let i = 0; i < 240; i++) await step(i * 120);
+        for (let y = 240 * 120; y < max; y += Math.max(2400, Math.floor(max / 1200))) await step(y);
+        let seed = 7;
+        for (let i = 0; i < 120; i++) {
+          seed = (seed * 48271) % 2147483647;
+          await step(Math.floor((seed / 2147483647) * max));
+        }
+        await new Promise((done) => setTimeout(done, 300));
+        observer.disconnect();
+        const rows = document.querySelectorAll('[data-testid="ticket-row"]').length;
+        return { longTasks, longestFrame, max, rows };
+      });
+      const longest = figures.longTasks.length ? Math.max(...figures.longTasks) : figures.longestFrame;
+      log(
+        `scroll: ${figures.longTasks.length} long tasks (longest ${figures.longTasks.length ? Math.max(...figures.longTasks).toFixed(1) : '—'} ms), longest frame ${figures.longestFrame.toFixed(1)} ms over ${Math.round(figures.max / 1000)}k px; ${figures.rows} rows in the DOM`,
+      );
+      results.push({
+        name: 'tickets.scroll_long_task_ms',
+        value: Math.round(longest * 10) / 10,
+        unit: 'ms',
+        goal: '<= 50',
+      });
+    }
+  } finally {
+    await browser.close();
+    await host.close();
+    await engine.close();
+  }
+  return results;
+}

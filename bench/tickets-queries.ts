@@ -1,0 +1,53 @@
+import { Rng } from '../src/server/rng';
+
+/** What a support lead types: topics, names, usernames, Arabic and Hebrew words, prefixes, two words, nothing found. */
+export function searchQueries(): string[] {
+  const rng = new Rng(11);
+  const words = [
+    'exam',
+    'refund',
+    'password',
+    'certificate',
+    'deadline',
+    'extension',
+    'browser',
+    'screenshot',
+    'grade',
+    'upload',
+    'enrolment',
+    'tuition',
+    'plagiarism',
+    'accessibility',
+    'midterm',
+    'lab report',
+    'reading list',
+    'office hours',
+    'locked out',
+    'confusing answer',
+    'cert',
+    'ext',
+    'pass',
+    'assign',
+    'الوصول',
+    'الدورة',
+    'המטלה',
+    'תודה',
+    'submit',
+    'urgent',
+    'human',
+    'FAQ',
+    'needs_human',
+    'video lectures',
+    'group project',
+    'zebra',
+    'qwertyuiop',
+    'Chen',
+    'Jensen',
+    'Garcia',
+    'learner00',
+    'learner0042',
+    'wrong answer',
+    'phone number',
+  ];
+  return Array.from({ length: 200 }, () => rng.pick(words));
+}

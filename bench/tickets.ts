@@ -1,0 +1,201 @@
+/**
+ * The ticket queue over the sandbox seeded `large` (100,000 tickets, ~620,000 messages):
+ *   tickets.sync_100k_s          first sync of every ticket into an empty cache (the sandbox in its own process)
+ *   tickets.search_p95_ms        p95 of `tickets.list` with a search over the full cache (tickets and threads)
+ *   tickets.open_ms              key press to a cached ticket and its thread rendered in Chromium (median of 20)
+ *   tickets.scroll_long_task_ms  longest main-thread task while scrolling the 100,000-row list (PerformanceObserver)
+ *
+ * The large data set is generated once and reused: `.bench-data/tickets-large` (copied from `.bench-data/large` when
+ * another suite made it). The fully synced engine cache (threads too, which take a minute or two to backfill) is
+ * kept in `.bench-data/tickets-engine` for the search and browser measurements.
+ *
+ * `npx tsx bench/tickets.ts [--only sync,search,open,scroll]` prints one JSON object per line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createEngine } from '../src/main/engine';
+import { startSandbox } from '../src/server/app';
+import { searchQueries } from './tickets-queries';
+
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  goal: string;
+}
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const BENCH = join(ROOT, '.bench-data');
+const DATA_DIR = join(BENCH, 'tickets-large');
+const SHARED_LARGE = join(BENCH, 'large');
+const ENGINE_DIR = join(BENCH, 'tickets-engine');
+const ENGINE_MARKER = join(ENGINE_DIR, 'complete.json');
+
+type Log = (line: string) => void;
+
+/** The large sandbox data: ours, else a copy of the shared one, else generated once. */
+async function largeData(log: Log): Promise<void> {
+  if (existsSync(join(DATA_DIR, 'generated.json'))) return;
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  if (existsSync(join(SHARED_LARGE, 'generated.json'))) {
+    log('copying .bench-data/large to .bench-data/tickets-large (once)…');
+    cpSync(SHARED_LARGE, DATA_DIR, { recursive: true });
+    return;
+  }
+  log('generating the large data set into .bench-data/tickets-large (once, about a minute)…');
+  mkdirSync(DATA_DIR, { recursive: true });
+  const started = performance.now();
+  const server = await startSandbox({ dataDir: DATA_DIR, seed: 'large', log: () => {} });
+  await server.close();
+  writeFileSync(join(DATA_DIR, 'generated.json'), JSON.stringify({ seconds: (performance.now() - started) / 1000 }));
+}
+
+interface ServerProcess {
+  url: string;
+  org: string;
+  user: string;
+  apiKey: string;
+  child: ChildProcess;
+}
+
+/** The sandbox as the app runs it: its own process (so the engine and the server do not share a thread). */
+async function startServer(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', '--data', DATA_DIR, '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((done, fail) => {
+    lines.once('line', done);
+    child.once('exit', (code) => fail(new Error(`the sandbox exited (${code})`)));
+  });
+  const info = JSON.parse(first) as Omit<ServerProcess, 'child'>;
+  return { ...info, child };
+}
+
+async function stopServer(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((done) => server.child.once('exit', done));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function engineFor(dataDir: string, server: Pick<ServerProcess, 'url' | 'org' | 'user' | 'apiKey'>) {
+  const engine = await createEngine({
+    dataDir,
+    shell: 'test',
+    keychainService: `mentor-admin-bench-${process.pid}`,
+    env: { MENTOR_ADMIN_API_KEY: server.apiKey, MENTOR_ADMIN_SANDBOX: 'off' },
+  });
+  const existing = (await engine.invoke('profiles.list', {}))[0];
+  if (existing) {
+    await engine.invoke('profiles.update', { id: existing.id, baseUrl: server.url });
+    return { engine, profileId: existing.id };
+  }
+  const profile = await engine.invoke('profiles.add', {
+    name: 'Large sandbox',
+    baseUrl: server.url,
+    org: server.org,
+    username: server.user,
+    makeActive: true,
+  });
+  return { engine, profileId: profile.id };
+}
+
+/** First sync into an empty cache; then (once) the threads are backfilled and the cache kept for the other figures. */
+async function measureSync(server: ServerProcess, log: Log): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'tickets-bench-'));
+  const { engine } = await engineFor(dir, server);
+  let keep = false;
+  try {
+    const started = performance.now();
+    const status = await engine.invoke('tickets.sync', { wait: true });
+    const seconds = (performance.now() - started) / 1000;
+    if (status.state !== 'idle' || status.total < 100_000)
+      throw new Error(`sync ended ${status.state}: ${status.message}`);
+    const count = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'all')!.count;
+    log(`synced ${count} tickets in ${seconds.toFixed(1)} s`);
+    if (!existsSync(ENGINE_MARKER)) {
+      log('backfilling every thread for the search and browser figures (once, a minute or two)…');
+      for (;;) {
+        const now = await engine.invoke('tickets.status', {});
+        if (now.threadsCached >= 0.999) break;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      keep = true;
+    }
+    return seconds;
+  } finally {
+    await engine.close();
+    if (keep) {
+      rmSync(ENGINE_DIR, { recursive: true, force: true });
+      renameSync(dir, ENGINE_DIR);
+      writeFileSync(ENGINE_MARKER, JSON.stringify({ at: new Date().toISOString() }));
+    } else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function measureSearch(log: Log): Promise<number> {
+  const { engine } = await engineFor(ENGINE_DIR, { url: 'http://127.0.0.1:9', org: 'x', user: 'x', apiKey: 'x' });
+  try {
+    const views = ['open', 'all', 'in_progress', 'closed'] as const;
+    const queries = searchQueries();
+    for (const q of queries.slice(0, 10)) await engine.invoke('tickets.list', { view: 'all', search: q, limit: 100 });
+    const times: number[] = [];
+    let i = 0;
+    for (const search of queries) {
+      const started = performance.now();
+      await engine.invoke('tickets.list', { view: views[i++ % views.length]!, search, limit: 100 });
+      times.push(performance.now() - started);
+    }
+    log(
+      `search: median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
+    );
+    return percentile(times, 95);
+  } finally {
+    await engine.close();
+  }
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export async function run(
+  log: Log = (line) => process.stderr.write(`${line}\n`),
+  only: string[] = ['sync', 'search', 'open', 'scroll'],
+): Promise<BenchResult[]> {
+  await largeData(log);
+  const results: BenchResult[] = [];
+  if (only.includes('sync') || !existsSync(ENGINE_MARKER)) {
+    const server = await startServer();
+    try {
+      const seconds = await measureSync(server, log);
+      if (only.includes('sync'))
+        results.push({ name: 'tickets.sync_100k_s', value: round(seconds), unit: 's', goal: '<= 15' });
+    } finally {
+      await stopServer(server);
+    }
+  }
+  if (only.includes('search')) {
+    results.push({ name: 'tickets.search_p95_ms', value: round(await measureSearch(log)), unit: 'ms', goal: '<= 30' });
+  }
+  if (only.includes('open') || only.includes('scroll')) {
+    const { browserFigures } = await import('./tickets-browser.js');
+    results.push(...(await browserFigures(ENGINE_DIR, only, log)));
+  }
+  return results;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const at = process.argv.indexOf('--only');
+  const only = at > 0 ? process.argv[at + 1]!.split(',') : undefined;
+  for (const result of await run(undefined, only)) process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import type { Preview, PreviewFile } from '../../shared/contract';
+import type { Engine } from '../engine';
+import { followJob, summaryOf } from './jobs-commands';
+import { UsageError, type CliIo, type Output } from './io';
+import { resolveProfile } from './profile-commands';
+
+export const TRAIN_HELP = `Training:
+  train PATH... --mentor UNIQUE_ID|NAME [--dry-run] [--include GLOB]... [--exclude GLOB]...
+        [--concurrency N] [--max-size MB] [--no-wait]
+      Scans the files and folders, prints what would be sent (new, changed, unchanged, unsupported, too large,
+      skipped, unreadable — with reasons), then uploads and follows training until every file is trained or failed.
+      --dry-run      print the preview and send nothing
+      --include/--exclude  globs on the relative path (*.pdf matches at any depth; exclude wins)
+      --concurrency  uploads at once for this tenant (default 4)
+      --max-size     files above this many MB are not sent (default 25, the platform's limit)
+      --no-wait      start the job and return; the app (or 'jobs resume ID') carries it on`;
+
+const HUMAN_FILE_LINES = 200;
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
+const LABELS: Record<string, string> = { too_large: 'too large' };
+
+function describePreview(preview: Preview): string {
+  const classes = Object.entries(preview.classes)
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${count} ${LABELS[name] ?? name}`)
+    .join(', ');
+  const types = preview.byType.map((type) => `${type.type} ${type.files} (${mb(type.bytes)} MB)`).join(', ');
+  const lines = [
+    `Preview for mentor "${preview.mentor.name}": ${preview.totalFiles} files — ${classes || 'none'}`,
+    `  To send: ${preview.toSend.files} files, ${mb(preview.toSend.bytes)} MB` +
+      (preview.estimateSeconds ? `, about ${preview.estimateSeconds} s to upload` : ''),
+  ];
+  if (types) lines.push(`  By type: ${types}`);
+  for (const warning of preview.warnings) lines.push(`  Warning: ${warning}`);
+  return lines.join('\n');
+}
+
+const fileLine = (file: PreviewFile) =>
+  `  ${(LABELS[file.class] ?? file.class).padEnd(11)} ${file.relativePath}${file.reason ? ` — ${file.reason}` : ''}`;
+
+async function printFiles(engine: Engine, preview: Preview, out: Output, dryRun: boolean): Promise<void> {
+  // Humans see every file on a dry run, otherwise only those not sent; --json lists every file.
+  const classes =
+    out.json || dryRun ? undefined : (['unchanged', 'unsupported', 'too_large', 'skipped', 'unreadable'] as const);
+  let shown = 0;
+  let total = 0;
+  for (let offset = 0; ; offset += 5000) {
+    const page = await engine.invoke('train.previewFiles', {
+      previewId: preview.id,
+      ...(classes && { classes: [...classes] }),
+      offset,
+      limit: 5000,
+    });
+    total = page.total;
+    for (const file of page.files) {
+      if (out.json) out.record({ event: 'file', ...file }, '');
+      else if (shown++ < HUMAN_FILE_LINES) out.text(fileLine(file));
+    }
+    if (page.files.length < 5000) break;
+  }
+  if (!out.json && total > HUMAN_FILE_LINES)
+    out.text(`  … and ${total - HUMAN_FILE_LINES} more (--json lists them all)`);
+}
+
+export async function runTrainCommand(
+  engine: Engine,
+  args: string[],
+  out: Output,
+  io: CliIo,
+  globals: { profile?: string },
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      mentor: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      'max-size': { type: 'string' },
+      'no-wait': { type: 'boolean' },
+    },
+  });
+  if (!positionals.length) throw new UsageError('train needs at least one PATH (a file or a folder)');
+  if (!values.mentor) throw new UsageError('train needs --mentor UNIQUE_ID|NAME');
+  let concurrency: number | undefined;
+  if (values.concurrency !== undefined) {
+    concurrency = Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+      throw new UsageError('--concurrency must be a whole number from 1 to 32');
+    }
+  }
+  let maxFileBytes: number | undefined;
+  if (values['max-size'] !== undefined) {
+    const megabytes = Number(values['max-size']);
+    if (!Number.isFinite(megabytes) || megabytes <= 0)
+      throw new UsageError('--max-size must be a positive number of MB');
+    maxFileBytes = Math.round(megabytes * 1024 * 1024);
+  }
+  const profileId = globals.profile ? (await resolveProfile(engine, globals.profile)).id : undefined;
+
+  const preview = await engine.invoke('train.preview', {
+    ...(profileId && { profileId }),
+    mentor: values.mentor,
+    paths: positionals,
+    include: values.include ?? [],
+    exclude: values.exclude ?? [],
+    ...(maxFileBytes && { maxFileBytes }),
+  });
+  const { files: _firstPage, ...summary } = preview;
+  out.record({ event: 'preview', ...summary }, describePreview(preview));
+  await printFiles(engine, preview, out, !!values['dry-run']);
+  if (values['dry-run']) {
+    out.text('Dry run: nothing was sent.');
+    return 0;
+  }
+
+  if (values['no-wait']) {
+    const { jobId } = await engine.invoke('train.start', {
+      previewId: preview.id,
+      ...(concurrency && { concurrency }),
+    });
+    const job = await engine.invoke('jobs.get', { id: jobId });
+    out.record(
+      summaryOf(job),
+      `Started job ${jobId.slice(0, 8)}: it goes on in the app, or run: mentor-admin jobs resume ${jobId.slice(0, 8)}`,
+    );
+    return 0;
+  }
+  let jobId = '';
+  return followJob(
+    engine,
+    () => jobId,
+    out,
+    io,
+    async (check) => {
+      ({ jobId } = await engine.invoke('train.start', { previewId: preview.id, ...(concurrency && { concurrency }) }));
+      out.record({ event: 'started', job: jobId }, `Started job ${jobId.slice(0, 8)}.`);
+      await check();
+    },
+  );
+}

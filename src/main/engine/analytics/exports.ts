@@ -1,0 +1,319 @@
+/** Starting exports, showing them (progress with rows/s and ETA, history) and finding their files. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import {
+  chooseColumns,
+  describeRange,
+  exportFileName,
+  findDataset,
+  type ExportInfo,
+  type ExportRequest,
+  type ResolvedRange,
+} from '../../../shared/contract';
+import type { z } from 'zod';
+import type { ExportRequest as ExportRequestSchema } from '../../../shared/contract';
+import type { EngineContext } from '../context';
+import { EngineError, notFound } from '../errors';
+import { defaultExportDir } from '../jobs/handlers';
+import { ProgressMeter } from '../jobs/progress';
+import type { JobRow } from '../jobs/store';
+import { userScope } from '../tenants';
+import { describeFileError, ExportParams, FILE_ITEM, type ExportProgressSink } from './export-job';
+import { defaultPageSize } from './sources';
+import type { AnalyticsServices } from './services';
+
+type StartInput = z.output<typeof ExportRequestSchema>;
+
+const FINISHED = ['completed', 'failed', 'cancelled'];
+/** What history rows hold (a run that could not start has only some of it). */
+const PartialParams = ExportParams.partial();
+
+/** Checks a folder before a job is written: it must exist and really take a file (permissions alone can mislead). */
+async function checkFolder(folder: string): Promise<void> {
+  try {
+    const info = await stat(folder);
+    if (!info.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    const probe = join(folder, `.mentor-admin-write-test-${randomBytes(4).toString('hex')}`);
+    const handle = await open(probe, 'wx');
+    await handle.close();
+    await rm(probe, { force: true });
+  } catch (error) {
+    const words = describeFileError(error as NodeJS.ErrnoException, folder);
+    throw new EngineError('validation', words ?? `Cannot write to ${folder}: ${(error as Error).message}`);
+  }
+}
+
+export class Exports implements ExportProgressSink {
+  private readonly meters = new Map<string, ProgressMeter>();
+  private readonly lastEmit = new Map<string, number>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly services: AnalyticsServices,
+  ) {}
+
+  /** Writes the export job (nothing is fetched yet beyond the range's start and the mentors' names) and starts it. */
+  async start(input: StartInput, options: { scheduleId?: string | null; title?: string } = {}): Promise<ExportInfo> {
+    const dataset = findDataset(input.dataset);
+    if (!dataset) throw new EngineError('validation', `Unknown dataset '${input.dataset}'`);
+    let columns;
+    try {
+      columns = chooseColumns(dataset, input.columns);
+    } catch (error) {
+      throw new EngineError('validation', (error as Error).message);
+    }
+    const resolved = await this.services.resolve({
+      ...(input.profileId ? { profileId: input.profileId } : {}),
+      range: input.range,
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      ...(input.mentor ? { mentor: input.mentor } : {}),
+    });
+    if (input.mentor && !dataset.mentorFilter)
+      throw new EngineError('validation', `${dataset.label} cannot be filtered by mentor (the platform cannot)`);
+    if (input.department && !dataset.departmentFilter)
+      throw new EngineError('validation', `${dataset.label} cannot be filtered by department (the platform cannot)`);
+    const scope = await userScope(this.ctx.profiles, resolved.profileId);
+    const path = await this.target(input, {
+      tenant: scope.org,
+      dataset: dataset.id,
+      range: dataset.ranged ? resolved.range : null,
+      timeZone: resolved.timeZone,
+    });
+    const mentorNames = Object.fromEntries(await this.services.mentorNames(resolved.profileId));
+    const params: ExportParams = {
+      dataset: dataset.id,
+      profileId: resolved.profileId,
+      scope: { org: scope.org, username: scope.username },
+      range: resolved.range,
+      timeZone: resolved.timeZone,
+      ...(resolved.mentorId ? { mentorId: resolved.mentorId } : {}),
+      ...(input.department ? { department: input.department } : {}),
+      bom: input.bom,
+      delimiter: input.delimiter,
+      columns: columns.map((c) => c.key),
+      path,
+      temp: join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.partial`),
+      pageSize: input.pageSize ?? defaultPageSize(dataset.id),
+      mentorNames,
+      scheduleId: options.scheduleId ?? null,
+    };
+    if (input.resume) {
+      const unfinished = this.unfinishedLike(params);
+      if (unfinished) {
+        this.ctx.jobs.runner.start(unfinished.id);
+        return this.get(unfinished.id);
+      }
+    }
+    const title =
+      options.title ??
+      `${dataset.label}${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
+    const id = this.ctx.jobs.store.create({
+      kind: 'export',
+      profileId: resolved.profileId,
+      title,
+      params,
+      items: [{ key: FILE_ITEM, label: path }],
+    });
+    this.ctx.jobs.runner.start(id);
+    return this.get(id);
+  }
+
+  /** An unfinished export writing the same data to the same file (a crashed or killed run of the same command). */
+  private unfinishedLike(params: ExportParams): JobRow | undefined {
+    const same = (p: ExportParams) =>
+      JSON.stringify([
+        p.dataset,
+        p.profileId,
+        p.range.from,
+        p.range.to,
+        p.timeZone,
+        p.mentorId,
+        p.department,
+        p.bom,
+        p.delimiter,
+        p.columns,
+        p.pageSize,
+      ]) ===
+      JSON.stringify([
+        params.dataset,
+        params.profileId,
+        params.range.from,
+        params.range.to,
+        params.timeZone,
+        params.mentorId,
+        params.department,
+        params.bom,
+        params.delimiter,
+        params.columns,
+        params.pageSize,
+      ]);
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM jobs WHERE kind = 'export' AND state IN ('queued', 'running', 'waiting', 'paused')
+         AND json_extract(params, '$.path') = ? ORDER BY created_at DESC`,
+      )
+      .all(params.path) as JobRow[];
+    return rows.find((row) => {
+      const parsed = ExportParams.safeParse(JSON.parse(row.params));
+      return parsed.success && same(parsed.data);
+    });
+  }
+
+  /** The file an export writes: the path given, or a free name in the folder given (Downloads by default). */
+  private async target(
+    input: Pick<StartInput, 'path' | 'folder'>,
+    name: { tenant: string; dataset: string; range: ResolvedRange | null; timeZone: string },
+  ): Promise<string> {
+    if (input.path && !(existsSync(input.path) && statSync(input.path).isDirectory())) {
+      const path = resolve(input.path);
+      await checkFolder(dirname(path));
+      return path;
+    }
+    let folder = resolve(input.path ?? input.folder ?? this.defaultFolder());
+    if (!input.path && !input.folder) await mkdir(folder, { recursive: true }).catch(() => {});
+    await checkFolder(folder);
+    folder = resolve(folder);
+    const file = exportFileName({
+      tenant: name.tenant,
+      dataset: name.dataset,
+      timeZone: name.timeZone,
+      ...(name.range ? { from: name.range.from, to: name.range.to } : {}),
+    });
+    return this.freeName(folder, file);
+  }
+
+  /** MENTOR_ADMIN_EXPORT_DIR when set, else the Downloads folder (else the data folder's exports/). */
+  private defaultFolder(): string {
+    return this.ctx.env.MENTOR_ADMIN_EXPORT_DIR || defaultExportDir(this.ctx.dataDir);
+  }
+
+  /** `name.csv`, else `name (2).csv`, …: never over an existing file or one an unfinished export will write. */
+  private freeName(folder: string, file: string): string {
+    const taken = new Set(
+      (
+        this.ctx.db
+          .prepare(
+            `SELECT json_extract(params, '$.path') FROM jobs WHERE kind = 'export' AND state NOT IN ('completed', 'failed', 'cancelled')`,
+          )
+          .pluck()
+          .all() as string[]
+      ).filter(Boolean),
+    );
+    const ext = extname(file);
+    const stem = file.slice(0, file.length - ext.length);
+    for (let n = 1; ; n++) {
+      const candidate = join(folder, n === 1 ? file : `${stem} (${n})${ext}`);
+      if (!existsSync(candidate) && !taken.has(candidate)) return candidate;
+    }
+  }
+
+  get(id: string): ExportInfo {
+    const row = this.ctx.jobs.store.job(id);
+    if (!row || row.kind !== 'export') throw notFound(`No export with id '${id}'`);
+    return this.present(row);
+  }
+
+  list(limit: number, scheduleId?: string): ExportInfo[] {
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM jobs WHERE kind = 'export' ${scheduleId ? `AND json_extract(params, '$.scheduleId') = @scheduleId` : ''}
+         ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+      )
+      .all({ limit, scheduleId: scheduleId ?? null }) as JobRow[];
+    return rows.map((row) => this.present(row));
+  }
+
+  reveal(id: string): { path: string; folder: string; exists: boolean } {
+    const info = this.get(id);
+    return { path: info.path, folder: dirname(info.path), exists: info.state === 'completed' && existsSync(info.path) };
+  }
+
+  present(row: JobRow): ExportInfo {
+    const parsed = PartialParams.safeParse(JSON.parse(row.params));
+    const params = parsed.success ? parsed.data : {};
+    const stats = this.ctx.db
+      .prepare(
+        `SELECT count(*) AS pages, coalesce(sum(state = 'done'), 0) AS done,
+           coalesce(sum(CASE WHEN state = 'done' THEN json_extract(data, '$.rows') END), 0) AS rows
+         FROM job_items WHERE job_id = ? AND key LIKE 'page:%'`,
+      )
+      .get(row.id) as { pages: number; done: number; rows: number };
+    const running = !FINISHED.includes(row.state);
+    const measured = running
+      ? this.meter(row.id).measure(
+          {
+            total: stats.pages,
+            done: stats.done,
+            failed: 0,
+            skipped: 0,
+            active: 0,
+            bytesTotal: stats.rows,
+            bytesDone: stats.rows,
+          },
+          row.phase,
+        )
+      : null;
+    // The first page tells how many there are; before it, only one page is known.
+    const pagesTotal = stats.done > 0 || !running ? stats.pages : null;
+    return {
+      id: row.id,
+      dataset: params.dataset ?? '',
+      title: row.title,
+      state: row.state,
+      reason: row.reason,
+      error: row.error,
+      rows: stats.rows,
+      pagesDone: stats.done,
+      pagesTotal,
+      rowsPerSecond: Math.round(measured?.bytesPerSecond ?? 0),
+      etaSeconds: running ? (pagesTotal === null ? null : (measured?.etaSeconds ?? null)) : 0,
+      path: params.path ?? '',
+      timeZone: params.timeZone ?? '',
+      from: params.range?.from ?? null,
+      to: params.range?.to ?? null,
+      scheduleId: params.scheduleId ?? null,
+      createdAt: row.created_at,
+      finishedAt: row.finished_at,
+    };
+  }
+
+  private meter(id: string): ProgressMeter {
+    let meter = this.meters.get(id);
+    if (!meter) this.meters.set(id, (meter = new ProgressMeter(10_000)));
+    return meter;
+  }
+
+  /** After each page: progress for the screens (at most four times a second, and the last page). */
+  page(jobId: string, last = false): void {
+    const now = Date.now();
+    if (!last && now - (this.lastEmit.get(jobId) ?? 0) < 250) return;
+    this.lastEmit.set(jobId, now);
+    const row = this.ctx.jobs.store.job(jobId);
+    if (row) this.ctx.emit('analytics.exportProgress', this.present(row));
+  }
+
+  /** A job ended: forget its meter; a cancelled or failed one leaves no temporary file behind. */
+  async ended(jobId: string): Promise<void> {
+    this.meters.delete(jobId);
+    this.lastEmit.delete(jobId);
+    const row = this.ctx.jobs.store.job(jobId);
+    if (!row || !['failed', 'cancelled'].includes(row.state)) return;
+    const temp = (JSON.parse(row.params) as { temp?: string }).temp;
+    if (temp) await rm(temp, { force: true }).catch(() => {});
+  }
+
+  /** Temporary files of exports that ended without finishing (cancelled while the app was closed, a crash). */
+  async sweep(): Promise<void> {
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT id FROM jobs WHERE kind = 'export' AND state IN ('failed', 'cancelled') ORDER BY updated_at DESC LIMIT 200`,
+      )
+      .pluck()
+      .all() as string[];
+    for (const id of rows) await this.ended(id);
+  }
+}
+
+export type { ExportRequest };

@@ -1,0 +1,149 @@
+/**
+ * Analytics: the Overview's charts, the conversations browser and learning pages (cached per tenant, call and
+ * parameters), CSV exports as durable jobs, and scheduled exports run by a timer while the app runs.
+ */
+import { DATASETS, type analyticsCalls, type DashboardInput } from '../../../shared/contract';
+import type { EngineArea, EngineContext } from '../context';
+import type { HandlersOf } from '../dispatch';
+import { browseConversations, readConversation } from './browse';
+import {
+  computeActivity,
+  computeCosts,
+  computeKpis,
+  computeSentiment,
+  computeTopics,
+  computeTopMentors,
+} from './dashboard';
+import { exportJobKind, pageItems } from './export-job';
+import { Exports } from './exports';
+import { learnerList, learnerPage, learningOverview } from './learning';
+import { Schedules } from './schedules';
+import { AnalyticsServices, type Resolved } from './services';
+
+export interface AnalyticsOptions {
+  clock?: () => number;
+}
+
+/** Scheduled exports run in the app (and in tests that ask); the CLI runs what it is told. */
+function schedulerTickMs(ctx: EngineContext): number | null {
+  const setting = ctx.env.MENTOR_ADMIN_SCHEDULER;
+  if (setting === 'off') return null;
+  if (setting !== 'on' && (ctx.shell === 'cli' || ctx.shell === 'test')) return null;
+  const tick = Number(ctx.env.MENTOR_ADMIN_SCHEDULER_TICK_MS);
+  return Number.isFinite(tick) && tick >= 50 ? tick : 30_000;
+}
+
+export function analyticsArea(
+  ctx: EngineContext,
+  options: AnalyticsOptions = {},
+): EngineArea<HandlersOf<typeof analyticsCalls>> {
+  const clock = options.clock ?? Date.now;
+  const services = new AnalyticsServices(ctx, clock);
+  const exports = new Exports(ctx, services);
+  const schedules = new Schedules(ctx, exports, clock);
+  const kind = exportJobKind({ db: ctx.db, sink: exports, now: clock });
+  kind.finished = (job) => {
+    void exports.ended(job.id);
+    ctx.emit('analytics.exportProgress', exports.get(job.id));
+    const scheduleId = exports.get(job.id).scheduleId;
+    if (scheduleId) ctx.emit('analytics.schedulesChanged', { id: scheduleId });
+  };
+  void exports.sweep().catch(() => {});
+  const tick = schedulerTickMs(ctx);
+  if (tick !== null) schedules.startTimer(tick);
+
+  async function answer<T extends object>(call: string, input: DashboardInput, compute: (r: Resolved) => Promise<T>) {
+    const { value, freshness } = await services.dashboard(call, input, compute);
+    return { ...value.value, range: value.range, freshness };
+  }
+
+  return {
+    kinds: [kind],
+    reports: {
+      export: {
+        header: ['item', 'state', 'rows', 'file_length', 'error', 'attempts'],
+        row: (item) => {
+          const data = JSON.parse(item.data) as { rows?: number; length?: number };
+          return [item.label, item.state, data.rows ?? '', data.length ?? item.bytes, item.error ?? '', item.attempts];
+        },
+      },
+    },
+    handlers: {
+      'analytics.filters': async (input) => {
+        const { value, freshness } = await services.filters(ctx.tenant(input?.profileId), input?.parts, input?.refresh);
+        return { ...value, freshness };
+      },
+      'analytics.kpis': (input) => answer('kpis', input, computeKpis),
+      'analytics.activity': (input) => answer('activity', input, computeActivity),
+      'analytics.topMentors': (input) => answer('topMentors', input, computeTopMentors),
+      'analytics.topics': (input) => answer('topics', input, computeTopics),
+      'analytics.sentiment': (input) => answer('sentiment', input, computeSentiment),
+      'analytics.costs': (input) => answer('costs', input, computeCosts),
+      'analytics.conversations': async (input) => {
+        const profileId = ctx.tenant(input.profileId);
+        const names = await services.mentorNames(profileId);
+        const { page, pageSize, sentiment, topics, learner } = input;
+        const result = await answer('conversations', input, (r) =>
+          browseConversations(r, { page, pageSize, sentiment, topics, learner }, names),
+        );
+        return { ...result, page, pageSize };
+      },
+      'analytics.conversation': async (input) => {
+        const profileId = ctx.tenant(input.profileId);
+        const names = await services.mentorNames(profileId);
+        const { value, freshness } = await services.cache.answer(
+          { profileId, call: 'conversation', params: { id: input.id }, freshForMs: 60 * 60_000 },
+          async () => readConversation(await services.api(profileId), input.id, names),
+        );
+        return { ...value, freshness };
+      },
+      'analytics.learning': (input) => answer('learning', input, learningOverview),
+      'analytics.learners': async (input) => {
+        const profileId = ctx.tenant(input.profileId);
+        const { refresh, profileId: _p, ...params } = input;
+        const { value, freshness } = await services.cache.answer(
+          { profileId, call: 'learners', params: { ...params, timeZone: services.timeZone(input.timeZone) }, refresh },
+          async () => {
+            const r = await services.resolve({
+              profileId,
+              range: input.range,
+              ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+            });
+            return learnerList(r.api, { ...input, from: r.range.from, to: r.range.to });
+          },
+        );
+        return { ...value, page: input.page, pageSize: input.pageSize, freshness };
+      },
+      'analytics.learner': async (input) => {
+        const profileId = ctx.tenant(input.profileId);
+        const { value, freshness } = await services.cache.answer(
+          { profileId, call: 'learner', params: { username: input.username }, refresh: input.refresh },
+          async () => learnerPage(await services.api(profileId), input.username),
+        );
+        return { ...value, freshness };
+      },
+      'analytics.datasets': () => ({
+        datasets: DATASETS.map(({ timeColumns: _t, ...dataset }) => dataset),
+      }),
+      'analytics.exportStart': (input) => exports.start(input),
+      'analytics.exports': (input) => ({ exports: exports.list(input?.limit ?? 50, input?.scheduleId) }),
+      'analytics.export': ({ id }) => exports.get(id),
+      'analytics.reveal': ({ id }) => exports.reveal(id),
+      'analytics.schedules': (input) => ({
+        schedules: schedules.list(input?.profileId ?? undefined),
+      }),
+      'analytics.scheduleSave': (input) => schedules.save(input),
+      'analytics.scheduleRemove': ({ id }) => {
+        schedules.remove(id);
+        return { ok: true as const };
+      },
+      'analytics.scheduleRun': ({ id }) => schedules.run(id),
+    },
+    async close() {
+      await schedules.stop();
+      await services.cache.settle();
+    },
+  };
+}
+
+export { pageItems };

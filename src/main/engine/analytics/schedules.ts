@@ -1,0 +1,263 @@
+/**
+ * Scheduled exports: daily or weekly at a time in a zone, a dataset over the whole days before the run ("last 7
+ * days"), written to a folder. A timer in the engine runs them while the app runs; at start, a run missed while the
+ * app was closed catches up once (the latest missed one). Each run is an export job, so the history is the jobs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  addDays,
+  localDate,
+  localTimeZone,
+  weekday,
+  zonedInstant,
+  type ExportInfo,
+  type Schedule,
+  type ScheduleFields,
+} from '../../../shared/contract';
+import type { EngineContext } from '../context';
+import { EngineError, notFound } from '../errors';
+import type { Exports } from './exports';
+
+type ScheduleInput = z.output<typeof ScheduleFields> & { id?: string | undefined };
+
+interface ScheduleRow {
+  id: string;
+  profile_id: string;
+  name: string;
+  dataset: string;
+  cadence: 'daily' | 'weekly';
+  weekday: number | null;
+  time: string;
+  time_zone: string;
+  range_days: number;
+  folder: string;
+  mentor: string | null;
+  options: string;
+  enabled: number;
+  last_slot: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface Options {
+  bom: boolean;
+  delimiter: string;
+  columns: string[] | null;
+}
+
+type Timing = Pick<ScheduleRow, 'cadence' | 'weekday' | 'time' | 'time_zone'>;
+
+function slotOn(date: string, s: Timing): number {
+  const [hour, minute] = s.time.split(':').map(Number) as [number, number];
+  return zonedInstant(date, s.time_zone, hour, minute);
+}
+
+const runsOn = (date: string, s: Timing) => s.cadence === 'daily' || weekday(date) === (s.weekday ?? 1);
+
+/** The latest scheduled instant at or before `now`. */
+export function latestSlot(s: Timing, now: number): number {
+  let date = localDate(now, s.time_zone);
+  for (let i = 0; i < 9; i++, date = addDays(date, -1)) {
+    if (!runsOn(date, s)) continue;
+    const slot = slotOn(date, s);
+    if (slot <= now) return slot;
+  }
+  throw new Error('No slot in the last week');
+}
+
+/** The first scheduled instant after `now`. */
+export function nextSlot(s: Timing, now: number): number {
+  let date = localDate(now, s.time_zone);
+  for (let i = 0; i < 9; i++, date = addDays(date, 1)) {
+    if (!runsOn(date, s)) continue;
+    const slot = slotOn(date, s);
+    if (slot > now) return slot;
+  }
+  throw new Error('No slot in the next week');
+}
+
+/** The whole days before a run's day: 1 = yesterday, 7 = the seven days before. */
+export function runRange(slot: number, timeZone: string, days: number): { from: string; to: string } {
+  const day = localDate(slot, timeZone);
+  return { from: addDays(day, -days), to: addDays(day, -1) };
+}
+
+export class Schedules {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly exports: Exports,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private row(id: string): ScheduleRow {
+    const row = this.ctx.db.prepare('SELECT * FROM analytics_schedules WHERE id = ?').get(id) as
+      ScheduleRow | undefined;
+    if (!row) throw notFound(`No scheduled export with id '${id}'`);
+    return row;
+  }
+
+  present(row: ScheduleRow): Schedule {
+    const options = JSON.parse(row.options) as Options;
+    const last = this.exports.list(1, row.id)[0] ?? null;
+    return {
+      id: row.id,
+      profileId: row.profile_id,
+      name: row.name,
+      dataset: row.dataset,
+      cadence: row.cadence,
+      weekday: row.weekday,
+      time: row.time,
+      timeZone: row.time_zone,
+      rangeDays: row.range_days,
+      folder: row.folder,
+      mentor: row.mentor,
+      bom: options.bom,
+      delimiter: options.delimiter,
+      columns: options.columns,
+      enabled: row.enabled === 1,
+      lastRunAt: row.last_slot,
+      nextRunAt: row.enabled ? new Date(nextSlot(row, this.clock())).toISOString() : null,
+      lastExport: last,
+      createdAt: row.created_at,
+    };
+  }
+
+  list(profileId?: string): Schedule[] {
+    const rows = this.ctx.db
+      .prepare(`SELECT * FROM analytics_schedules ${profileId ? 'WHERE profile_id = ?' : ''} ORDER BY name, created_at`)
+      .all(...(profileId ? [profileId] : [])) as ScheduleRow[];
+    return rows.map((row) => this.present(row));
+  }
+
+  save(input: ScheduleInput): Schedule {
+    const profileId = this.ctx.tenant(input.profileId);
+    if (input.cadence === 'weekly' && input.weekday === undefined)
+      throw new EngineError('validation', 'A weekly export needs a day of the week', {
+        issues: [{ path: 'weekday', message: 'Choose a day' }],
+      });
+    const at = new Date(this.clock()).toISOString();
+    const options: Options = { bom: input.bom, delimiter: input.delimiter, columns: input.columns ?? null };
+    const values = {
+      profile_id: profileId,
+      name: input.name,
+      dataset: input.dataset,
+      cadence: input.cadence,
+      weekday: input.cadence === 'weekly' ? (input.weekday ?? 1) : null,
+      time: input.time,
+      time_zone: input.timeZone ?? localTimeZone(),
+      range_days: input.rangeDays,
+      folder: input.folder,
+      mentor: input.mentor ?? null,
+      options: JSON.stringify(options),
+      enabled: input.enabled ? 1 : 0,
+      at,
+    };
+    let id = input.id;
+    if (id) {
+      this.row(id);
+      this.ctx.db
+        .prepare(
+          `UPDATE analytics_schedules SET profile_id = @profile_id, name = @name, dataset = @dataset, cadence = @cadence,
+             weekday = @weekday, time = @time, time_zone = @time_zone, range_days = @range_days, folder = @folder,
+             mentor = @mentor, options = @options, enabled = @enabled, updated_at = @at WHERE id = @id`,
+        )
+        .run({ ...values, id });
+    } else {
+      id = randomUUID();
+      this.ctx.db
+        .prepare(
+          `INSERT INTO analytics_schedules (id, profile_id, name, dataset, cadence, weekday, time, time_zone, range_days,
+             folder, mentor, options, enabled, last_slot, created_at, updated_at)
+           VALUES (@id, @profile_id, @name, @dataset, @cadence, @weekday, @time, @time_zone, @range_days, @folder, @mentor,
+             @options, @enabled, NULL, @at, @at)`,
+        )
+        .run({ ...values, id });
+    }
+    this.ctx.emit('analytics.schedulesChanged', { id });
+    return this.present(this.row(id));
+  }
+
+  remove(id: string): void {
+    this.row(id);
+    this.ctx.db.prepare('DELETE FROM analytics_schedules WHERE id = ?').run(id);
+    this.ctx.emit('analytics.schedulesChanged', { id });
+  }
+
+  /** Runs one schedule for the given slot (now for "Run now"). A run that cannot start is kept as a failed export. */
+  async run(id: string, slot = this.clock()): Promise<ExportInfo> {
+    const s = this.row(id);
+    const options = JSON.parse(s.options) as Options;
+    const range = runRange(slot, s.time_zone, s.range_days);
+    const title = `${s.name} · ${range.from === range.to ? range.from : `${range.from} → ${range.to}`}`;
+    try {
+      return await this.exports.start(
+        {
+          profileId: s.profile_id,
+          dataset: s.dataset,
+          range: { preset: 'custom', ...range },
+          timeZone: s.time_zone,
+          ...(s.mentor ? { mentor: s.mentor } : {}),
+          bom: options.bom,
+          delimiter: options.delimiter as ',',
+          ...(options.columns ? { columns: options.columns } : {}),
+          folder: s.folder,
+        },
+        { scheduleId: s.id, title },
+      );
+    } catch (error) {
+      const jobId = this.ctx.jobs.store.create({
+        kind: 'export',
+        profileId: s.profile_id,
+        title,
+        params: { dataset: s.dataset, scheduleId: s.id, path: s.folder, timeZone: s.time_zone },
+        items: [],
+        state: 'failed',
+      });
+      this.ctx.jobs.store.setState(jobId, 'failed', { error: (error as Error).message });
+      this.ctx.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export' });
+      return this.exports.get(jobId);
+    }
+  }
+
+  /** Runs every schedule whose latest slot has not run yet (and came after it was created). */
+  tick(): Promise<void> {
+    if (this.ticking) return this.ticking;
+    this.ticking = (async () => {
+      const now = this.clock();
+      const due = this.ctx.db.prepare('SELECT * FROM analytics_schedules WHERE enabled = 1').all() as ScheduleRow[];
+      for (const s of due) {
+        const slot = latestSlot(s, now);
+        if (slot < Date.parse(s.created_at)) continue;
+        if (s.last_slot && slot <= Date.parse(s.last_slot)) continue;
+        // Recorded first: a crash during the run must not run the same slot twice.
+        this.ctx.db
+          .prepare('UPDATE analytics_schedules SET last_slot = ? WHERE id = ?')
+          .run(new Date(slot).toISOString(), s.id);
+        await this.run(s.id, slot).catch((error: unknown) =>
+          this.ctx.log(`scheduled export ${s.name} could not run: ${String(error)}`),
+        );
+        this.ctx.emit('analytics.schedulesChanged', { id: s.id });
+      }
+    })().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  /** Checks now (catching up on missed runs) and then every `everyMs`. */
+  startTimer(everyMs: number): void {
+    void this.tick().catch(() => {});
+    this.timer = setInterval(() => void this.tick().catch(() => {}), everyMs);
+    this.timer.unref?.();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking?.catch(() => {});
+  }
+}

@@ -1,0 +1,34 @@
+import type { EventName, EventPayload } from '../../shared/contract';
+import type { ItemReport } from './jobs/handlers';
+import type { JobKindRunner, JobRunner } from './jobs/runner';
+import type { JobStore } from './jobs/store';
+import type { Log } from './log';
+import type { Profiles } from './profiles/profiles';
+import type { SettingsStore } from './settings/settings';
+import type { Db } from './store/database';
+import type { TenantClients } from './tenants';
+import type { Shell } from './types';
+
+/** What every area of the engine (mentors, training, invitations, …) is built from. */
+export interface EngineContext {
+  db: Db;
+  dataDir: string;
+  shell: Shell;
+  env: NodeJS.ProcessEnv;
+  profiles: Profiles;
+  settings: SettingsStore;
+  clients: TenantClients;
+  jobs: { runner: JobRunner; store: JobStore };
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  log: Log;
+  /** The given profile, or the active one; a clear error when there is none. */
+  tenant(profileId?: string): string;
+}
+
+/** An area's part of the engine: its call handlers, and the job kinds it runs. */
+export interface EngineArea<H> {
+  handlers: H;
+  kinds?: JobKindRunner[];
+  reports?: Partial<Record<JobKindRunner['kind'], ItemReport>>;
+  close?(): Promise<void> | void;
+}

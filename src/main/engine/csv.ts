@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { once } from 'node:events';
+import Papa from 'papaparse';
+
+export interface CsvOptions {
+  delimiter?: string;
+  /** A UTF-8 byte order mark so Excel opens the file as UTF-8. */
+  bom?: boolean;
+}
+
+/**
+ * Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` (papaparse's escapeFormulae), so a
+ * spreadsheet never runs them as formulas (CSV injection). Every CSV the app writes goes through here.
+ */
+export function toCsv(rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
+  return Papa.unparse(rows as unknown[][], {
+    delimiter: options.delimiter ?? ',',
+    escapeFormulae: true,
+    newline: '\r\n',
+    header: false,
+  });
+}
+
+/**
+ * Streams rows to a temporary file beside `path` and renames it into place only when complete: a failure (full
+ * disk, unwritable folder, crash) never leaves a partial file under the final name.
+ */
+export async function writeCsvAtomically(
+  path: string,
+  header: readonly string[],
+  batches: AsyncIterable<readonly (readonly unknown[])[]> | Iterable<readonly (readonly unknown[])[]>,
+  options: CsvOptions = {},
+): Promise<{ path: string; rows: number }> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.partial`);
+  const out = createWriteStream(temp, { flags: 'wx' });
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => {});
+  let rows = 0;
+  const write = async (text: string) => {
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  try {
+    await Promise.race([once(out, 'open'), failed]);
+    await write(`${options.bom === false ? '' : '\uFEFF'}${toCsv([header], options)}\r\n`);
+    for await (const batch of batches) {
+      if (!batch.length) continue;
+      rows += batch.length;
+      await write(`${toCsv(batch, options)}\r\n`);
+    }
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+    await rename(temp, path);
+    return { path, rows };
+  } catch (error) {
+    out.destroy();
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The header line of a CSV file, with the byte order mark when asked (on by default). */
+export function csvHeader(header: readonly string[], options: CsvOptions = {}): string {
+  return `${options.bom === false ? '' : '\uFEFF'}${toCsv([header], options)}\r\n`;
+}
+
+/** Rows as CSV lines, each ending in CRLF (empty for no rows), formulas neutralised. */
+export function csvLines(rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
+  return rows.length ? `${toCsv(rows, options)}\r\n` : '';
+}
+
+/**
+ * A CSV file written in chunks that can be continued after a crash. The caller records `length` in its journal
+ * after each chunk; reopening at a recorded length cuts off whatever a killed process wrote after it, so the
+ * finished file is byte for byte what one uninterrupted run writes. `commit` renames it into place.
+ */
+export class ResumableCsvFile {
+  private constructor(
+    private handle: FileHandle | null,
+    readonly tempPath: string,
+    private position: number,
+  ) {}
+
+  /**
+   * Opens `tempPath` to continue at `length` (a new, empty file when 0). Null when the file is missing or shorter
+   * than recorded: the journal and the file disagree and the export must start over.
+   */
+  static async open(tempPath: string, length: number): Promise<ResumableCsvFile | null> {
+    if (length === 0) return new ResumableCsvFile(await open(tempPath, 'w'), tempPath, 0);
+    let handle: FileHandle;
+    try {
+      handle = await open(tempPath, 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const { size } = await handle.stat();
+    if (size < length) {
+      await handle.close();
+      return null;
+    }
+    await handle.truncate(length);
+    return new ResumableCsvFile(handle, tempPath, length);
+  }
+
+  get length(): number {
+    return this.position;
+  }
+
+  /** Appends a chunk; resolves to the file's new length once the bytes are handed to the system. */
+  async append(text: string): Promise<number> {
+    if (!this.handle) throw new Error('The CSV file is closed');
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) {
+      const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset, this.position + offset);
+      offset += bytesWritten;
+    }
+    this.position += bytes.length;
+    return this.position;
+  }
+
+  /** Flushes to disk and renames the file into place; the final name only ever holds a complete file. */
+  async commit(path: string): Promise<void> {
+    if (!this.handle) throw new Error('The CSV file is closed');
+    await this.handle.sync();
+    await this.close();
+    await rename(this.tempPath, path);
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close();
+  }
+
+  /** Closes and deletes the temporary file (failed or cancelled exports). */
+  async discard(): Promise<void> {
+    await this.close().catch(() => {});
+    await rm(this.tempPath, { force: true });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The platform's catalog invitations (`/api/catalog/invitations/{platform,course,program}/…`). Catalog calls carry
+ * the tenant as `platform_key`, never in the path; the target of course and program invitations has a field of its
+ * own (`course_id`, `program_key`).
+ */
+import { z } from 'zod';
+import type { CatalogItem, Invitation, InviteTarget } from '../../../shared/contract';
+import { EngineError } from '../errors';
+import type { PlatformClient } from '../platform';
+
+export const TARGET_FIELD = { platform: 'platform_key', course: 'course_id', program: 'program_key' } as const;
+
+export const invitationsPath = (target: InviteTarget) => `/api/catalog/invitations/${target.kind}/`;
+export const bulkPath = (target: InviteTarget) => `${invitationsPath(target)}bulk/`;
+
+/** The value of the target field: the tenant itself for platform invitations. */
+export const targetId = (target: InviteTarget, org: string) => (target.kind === 'platform' ? org : target.id);
+
+/** The idempotency scope of an invitation: 'platform:<org>', 'course:<id>', 'program:<key>'. */
+export const targetKey = (target: InviteTarget, org: string) => `${target.kind}:${targetId(target, org)}`;
+
+/** Query that selects a target's invitations. */
+export function targetQuery(target: InviteTarget, org: string): Record<string, string> {
+  const query: Record<string, string> = { platform_key: org };
+  if (target.kind !== 'platform') query[TARGET_FIELD[target.kind]] = target.id;
+  return query;
+}
+
+export function describeTarget(target: InviteTarget): string {
+  return target.kind === 'platform' ? 'the platform' : `${target.kind} ${target.id}`;
+}
+
+export const ApiInvitation = z
+  .object({
+    id: z.number(),
+    email: z.string().nullable().optional(),
+    username: z.string().nullable().optional(),
+    source: z.string().nullable().optional(),
+    redirect_to: z.string().nullable().optional(),
+    active: z.boolean(),
+    created: z.string().nullable().optional(),
+    started: z.string().nullable().optional(),
+    expired: z.string().nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .loose();
+export type ApiInvitation = z.infer<typeof ApiInvitation>;
+
+export const InvitationPage = z
+  .object({
+    count: z.number(),
+    results: z.array(ApiInvitation),
+  })
+  .loose();
+
+/** The answer of a bulk request: how many were created, and `code:index:email` for every refused row. */
+export const BulkAnswer = z.object({ successes: z.number(), error_codes: z.array(z.string()) }).loose();
+export type BulkAnswer = z.infer<typeof BulkAnswer>;
+
+/** Parses an answer at the boundary: an unexpected shape is an error the admin can report, not a crash later. */
+export function parseAnswer<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new EngineError('api', `The platform answered ${what} in an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+  }
+  return parsed.data;
+}
+
+export function isLive(invitation: ApiInvitation, now = Date.now()): boolean {
+  if (!invitation.active) return false;
+  if (invitation.expired && Date.parse(invitation.expired) <= now) return false;
+  return true;
+}
+
+export function toInvitation(api: ApiInvitation, target: InviteTarget, now = Date.now()): Invitation {
+  const state = api.started
+    ? 'accepted'
+    : !api.active
+      ? 'inactive'
+      : api.expired && Date.parse(api.expired) <= now
+        ? 'expired'
+        : 'pending';
+  return {
+    id: api.id,
+    email: api.email ?? null,
+    username: api.username ?? null,
+    target,
+    source: api.source ?? null,
+    redirectTo: api.redirect_to ?? null,
+    active: api.active,
+    state,
+    createdAt: api.created ?? null,
+    startedAt: api.started ?? null,
+    expiresAt: api.expired ?? null,
+    metadata: api.metadata ?? {},
+  };
+}
+
+export async function listInvitations(
+  client: PlatformClient,
+  org: string,
+  input: { target: InviteTarget; active?: boolean; email?: string; source?: string; page: number; pageSize: number },
+  signal?: AbortSignal,
+) {
+  const answer = await client.request(invitationsPath(input.target), {
+    query: {
+      ...targetQuery(input.target, org),
+      active: input.active,
+      email: input.email || undefined,
+      source: input.source || undefined,
+      page: input.page,
+      page_size: input.pageSize,
+      sort: '-id',
+    },
+    ...(signal && { signal }),
+  });
+  return parseAnswer(InvitationPage, answer, 'the invitation list');
+}
+
+const Course = z.object({ course_id: z.string(), name: z.string().nullable().optional() }).loose();
+const Program = z
+  .object({
+    program_key: z.string().nullable().optional(),
+    program_id: z.string().nullable().optional(),
+    slug: z.string().nullable().optional(),
+    name: z.string().nullable().optional(),
+  })
+  .loose();
+
+export async function listCourses(client: PlatformClient, org: string): Promise<CatalogItem[]> {
+  const answer = await client.request('/api/catalog/courses/', { query: { org } });
+  const courses = parseAnswer(z.array(Course), answer, 'the course list');
+  return courses
+    .map((course) => ({ id: course.course_id, name: course.name || course.course_id }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function listPrograms(client: PlatformClient, org: string): Promise<CatalogItem[]> {
+  const answer = await client.request('/api/catalog/programs/', { query: { org } });
+  const programs = parseAnswer(z.array(Program), answer, 'the program list');
+  return programs
+    .map((program) => {
+      const id = program.program_key || program.program_id || program.slug || '';
+      return { id, name: program.name || id };
+    })
+    .filter((program) => program.id)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,154 @@
+/**
+ * Invitations: the platform's invitation lists (platform, course, program), single invitations, and importing
+ * people from CSV files through a validated, fixable draft into the durable `invite` job.
+ */
+import type { invitationCalls } from '../../../shared/contract/invitations';
+import type { EngineArea, EngineContext } from '../context';
+import type { HandlersOf } from '../dispatch';
+import { conflict, EngineError, invalid } from '../errors';
+import { ApiError } from '../platform';
+import { userScope } from '../tenants';
+import {
+  ApiInvitation,
+  invitationsPath,
+  listCourses,
+  listInvitations,
+  listPrograms,
+  parseAnswer,
+  TARGET_FIELD,
+  targetId,
+  targetKey,
+  targetQuery,
+  toInvitation,
+} from './api';
+import { ImportService } from './import-service';
+import { inviteKind } from './job';
+import { inviteReport } from './report';
+import { asciiEmail } from './validate';
+
+export interface InvitationsAreaOptions {
+  /** Chunk sizes of the invite job (tests and benchmarks pin them). */
+  chunkSize?: number;
+  maxChunk?: number;
+}
+
+export function invitationsArea(
+  ctx: EngineContext,
+  options: InvitationsAreaOptions = {},
+): EngineArea<HandlersOf<typeof invitationCalls>> {
+  const imports = new ImportService(ctx, {
+    chunkSize: options.chunkSize ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_CHUNK),
+    maxChunk: options.maxChunk ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_MAX_CHUNK),
+  });
+  void imports.removeOld().catch(() => {});
+  const kind = inviteKind({
+    db: ctx.db,
+    onFinished: (profileId) => {
+      if (profileId) ctx.emit('invitations.changed', { profileId });
+    },
+  });
+
+  async function tenant(profileId: string | undefined) {
+    const id = ctx.tenant(profileId);
+    const [client, scope] = await Promise.all([ctx.clients.get(id), userScope(ctx.profiles, id)]);
+    return { id, client, scope };
+  }
+
+  return {
+    kinds: [kind],
+    reports: { invite: inviteReport },
+    close: () => imports.close(),
+    handlers: {
+      'invitations.list': async (input) => {
+        const { client, scope } = await tenant(input.profileId);
+        const page = await listInvitations(client, scope.org, input);
+        return {
+          invitations: page.results.map((row) => toInvitation(row, input.target)),
+          total: page.count,
+          page: input.page,
+          pageSize: input.pageSize,
+        };
+      },
+      'invitations.create': async (input) => {
+        const { id, client, scope } = await tenant(input.profileId);
+        const email = asciiEmail(input.email);
+        if (!email) throw invalid('email', 'Not a valid email address');
+        const body = {
+          ...targetQuery(input.target, scope.org),
+          [TARGET_FIELD[input.target.kind]]: targetId(input.target, scope.org),
+          email,
+          source: scope.username,
+          active: input.active,
+          ...(input.redirectTo ? { redirect_to: input.redirectTo } : {}),
+          ...(input.firstName ? { first_name: input.firstName } : {}),
+          ...(input.lastName ? { last_name: input.lastName } : {}),
+        };
+        let answer: unknown;
+        try {
+          answer = await client.request(invitationsPath(input.target), { method: 'POST', json: body });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 400 && /already/i.test(error.detail ?? '')) {
+            throw conflict(`${input.email} is ${/member/i.test(error.detail ?? '') ? 'already a member' : 'already invited'}`);
+          }
+          if (error instanceof ApiError && error.status === 404) {
+            throw new EngineError('not_found', error.detail ?? 'The target does not exist', { status: 404 });
+          }
+          throw error;
+        }
+        const created = parseAnswer(ApiInvitation, answer, 'the new invitation');
+        ctx.db
+          .prepare(
+            `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at) VALUES (?, ?, ?, NULL, ?)
+             ON CONFLICT DO NOTHING`,
+          )
+          .run(id, targetKey(input.target, scope.org), email.toLowerCase(), new Date().toISOString());
+        ctx.emit('invitations.changed', { profileId: id });
+        return toInvitation(created, input.target);
+      },
+      'invitations.revoke': async (input) => {
+        const { id, client, scope } = await tenant(input.profileId);
+        try {
+          await client.request(invitationsPath(input.target), {
+            method: 'DELETE',
+            query: { ...targetQuery(input.target, scope.org), id: input.id },
+            expect: 'text',
+          });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) {
+            throw new EngineError('not_found', 'That invitation no longer exists', { status: 404 });
+          }
+          throw error;
+        }
+        ctx.emit('invitations.changed', { profileId: id });
+        return { ok: true as const };
+      },
+      'invitations.courses': async (input) => {
+        const { client, scope } = await tenant(input?.profileId);
+        return { courses: await listCourses(client, scope.org) };
+      },
+      'invitations.programs': async (input) => {
+        const { client, scope } = await tenant(input?.profileId);
+        return { programs: await listPrograms(client, scope.org) };
+      },
+
+      'invitations.importOpen': (input) => imports.open(input),
+      'invitations.importConfigure': ({ id, ...change }) => imports.configure(id, change),
+      'invitations.importParse': ({ id, wait }) => imports.parse(id, wait),
+      'invitations.importTarget': ({ id, wait, ...target }) => imports.target(id, target, wait),
+      'invitations.importGet': ({ id }) => imports.draft(id),
+      'invitations.importRows': ({ id, filter, offset, limit }) => imports.rowsPage(id, filter, offset, limit),
+      'invitations.importEditRow': ({ id, line, field, value }) => imports.editRow(id, line, field, value),
+      'invitations.importDropRows': ({ id, lines, dropped }) => ({ changed: imports.dropRows(id, lines, dropped) }),
+      'invitations.importStart': ({ id }) => imports.start(id),
+      'invitations.importDiscard': async ({ id }) => {
+        await imports.discard(id);
+        return { ok: true as const };
+      },
+    },
+  };
+}
+
+function numberFrom(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+}

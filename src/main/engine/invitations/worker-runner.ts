@@ -1,0 +1,145 @@
+/**
+ * Runs import work (reading a file, writing a job's items) in a worker thread so it never blocks the thread that
+ * serves the UI. From the TypeScript sources (dev, browser mode, CLI, tests) the worker loads them through tsx; a
+ * build that ships `invite-worker.js` beside the engine uses that. Without either (or when the worker cannot start,
+ * e.g. a native module built for another runtime) the work runs in-process: in the Electron app the engine already
+ * runs in its own utility process, away from the window.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Db } from '../store/database';
+import { createInviteJob } from './job-items';
+import { readImport, type ReadImportResult } from './read-import';
+import type { WorkerInput, WorkerMessage, WorkerTask } from './worker';
+
+/** Rows stream through in chunks: a small heap keeps a million-row file within a bounded footprint. */
+const WORKER_OLD_MB = 96;
+const WORKER_YOUNG_MB = 16;
+
+export interface TaskHandle<T> {
+  done: Promise<T>;
+  cancel(): void;
+}
+
+type ResultOf<T extends WorkerTask> = T extends { task: 'read' } ? ReadImportResult : { jobId: string };
+
+/** Loads tsx in the worker, then the worker module itself (workers do not inherit the parent's loader hooks). */
+const TS_BOOT = `
+const { workerData, parentPort } = require('node:worker_threads');
+(async () => {
+  const tsx = await import(workerData.tsxApi);
+  tsx.register();
+  await import(workerData.entry);
+})().catch((error) => parentPort.postMessage({ type: 'error', message: String((error && error.stack) || error) }));`;
+
+/** tsx's ESM register API (require.resolve would find its CommonJS build, which cannot register ESM hooks). */
+function tsxEsmApi(from: string): string | null {
+  try {
+    const require = createRequire(from);
+    const manifest = require.resolve('tsx/package.json');
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      exports?: Record<string, { import?: { default?: string } | string }>;
+    };
+    const entry = pkg.exports?.['./esm/api']?.import;
+    const relative = typeof entry === 'string' ? entry : entry?.default;
+    return relative ? pathToFileURL(join(dirname(manifest), relative)).href : null;
+  } catch {
+    return null;
+  }
+}
+
+function workerSource(): { source: string | URL; eval: boolean; extra: Record<string, string> } | null {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const tsxApi = tsxEsmApi(here);
+    if (!tsxApi) return null;
+    return { source: TS_BOOT, eval: true, extra: { tsxApi, entry: new URL('./worker.ts', here).href } };
+  }
+  const built = new URL('./invite-worker.js', here);
+  return existsSync(fileURLToPath(built)) ? { source: built, eval: false, extra: {} } : null;
+}
+
+export function runTask<T extends WorkerTask>(
+  db: Db,
+  job: T,
+  onProgress: (rows: number, bytes: number) => void = () => {},
+  options: { nativeBinding?: string; inProcess?: boolean } = {},
+): TaskHandle<ResultOf<T>> {
+  const source = options.inProcess ? null : workerSource();
+  if (!source) return runHere(db, job, onProgress);
+
+  const data: WorkerInput & Record<string, unknown> = {
+    ...source.extra,
+    job,
+    dbPath: db.name,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  };
+  const worker = new Worker(source.source, {
+    eval: source.eval,
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+  });
+  let ready = false;
+  let cancelled = false;
+  let fallback: TaskHandle<ResultOf<T>> | null = null;
+  const done = new Promise<ResultOf<T>>((resolve, reject) => {
+    const runHereInstead = () => {
+      fallback = runHere(db, job, onProgress);
+      fallback.done.then(resolve, reject);
+    };
+    worker.on('message', (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'ready':
+          ready = true;
+          break;
+        case 'progress':
+          onProgress(message.rows, message.bytes);
+          break;
+        case 'done':
+          resolve(message.result as ResultOf<T>);
+          void worker.terminate();
+          break;
+        case 'error':
+          // A worker that could not even start (loader, native module) hands the work back to this thread.
+          if (!ready && !cancelled) runHereInstead();
+          else reject(new Error(message.message));
+          void worker.terminate();
+          break;
+      }
+    });
+    worker.on('error', (error) => {
+      if (!ready && !cancelled && !fallback) runHereInstead();
+      else reject(error);
+    });
+    worker.on('exit', () => {
+      if (cancelled) reject(new Error('Cancelled'));
+    });
+  });
+  done.catch(() => {});
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      (fallback as TaskHandle<ResultOf<T>> | null)?.cancel();
+      void worker.terminate();
+    },
+  };
+}
+
+function runHere<T extends WorkerTask>(
+  db: Db,
+  job: T,
+  onProgress: (rows: number, bytes: number) => void,
+): TaskHandle<ResultOf<T>> {
+  const controller = new AbortController();
+  const done = (
+    job.task === 'read'
+      ? readImport(db, job.input, onProgress, controller.signal)
+      : Promise.resolve().then(() => createInviteJob(db, job.input))
+  ) as Promise<ResultOf<T>>;
+  done.catch(() => {});
+  return { done, cancel: () => controller.abort(new Error('Cancelled')) };
+}

@@ -1,0 +1,64 @@
+import { createPlatformClient, type PlatformClient } from './platform';
+import type { Log } from './log';
+import type { Profiles } from './profiles/profiles';
+import { EngineError } from './errors';
+
+/**
+ * One platform client per tenant connection (several tenants can be open at once). A client is rebuilt when
+ * its profile changes, e.g. after the admin enters a new key.
+ */
+export class TenantClients {
+  private readonly clients = new Map<string, Promise<PlatformClient>>();
+
+  constructor(
+    private readonly deps: {
+      profiles: Profiles;
+      log: Log;
+      /** Makes sure a profile's server is reachable first (the local sandbox is started on demand). */
+      ready: (profileId: string) => Promise<void>;
+    },
+  ) {}
+
+  get(profileId: string): Promise<PlatformClient> {
+    let client = this.clients.get(profileId);
+    if (!client) {
+      client = this.build(profileId);
+      this.clients.set(profileId, client);
+      client.catch(() => this.clients.delete(profileId));
+    }
+    return client;
+  }
+
+  /** Forget a profile's client so the next call uses its new address or key. */
+  invalidate(profileId: string): void {
+    this.clients.delete(profileId);
+  }
+
+  private async build(profileId: string): Promise<PlatformClient> {
+    await this.deps.ready(profileId);
+    const connection = await this.deps.profiles.connection(profileId);
+    if (!connection.secret) {
+      throw new EngineError(
+        'validation',
+        'This tenant connection has no key. Add one in Settings → Tenants, or set MENTOR_ADMIN_API_KEY.',
+      );
+    }
+    return createPlatformClient({
+      baseUrl: connection.baseUrl,
+      authScheme: connection.authScheme,
+      secret: connection.secret,
+      log: this.deps.log,
+    });
+  }
+}
+
+/** The path prefix of per-user calls: `/api/<area>/orgs/{org}/users/{username}`. */
+export async function userScope(profiles: Profiles, profileId: string) {
+  const connection = await profiles.connection(profileId);
+  return {
+    org: connection.org,
+    username: connection.username,
+    orgPath: encodeURIComponent(connection.org),
+    userPath: encodeURIComponent(connection.username),
+  };
+}

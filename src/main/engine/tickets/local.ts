@@ -1,0 +1,212 @@
+import type { CannedReply, TicketFilter, TicketPriority, TicketSort } from '../../../shared/contract';
+import { TicketFilter as TicketFilterSchema } from '../../../shared/contract';
+import { notFound } from '../errors';
+import type { Db } from '../store/database';
+
+/** What only this app knows about tickets: claims, priority, tags, read marks, drafts, views, canned replies. */
+
+export interface SavedViewRow {
+  id: string;
+  name: string | null;
+  filter: TicketFilter;
+  sort: TicketSort | null;
+  firstReplyHours: number | null;
+  resolutionHours: number | null;
+}
+
+const now = () => new Date().toISOString();
+
+export class TicketLocal {
+  constructor(private readonly db: Db) {}
+
+  private ensure(profileId: string, ids: number[]): void {
+    const insert = this.db.prepare('INSERT OR IGNORE INTO ticket_local (profile_id, ticket_id) VALUES (?, ?)');
+    for (const id of ids) insert.run(profileId, id);
+  }
+
+  setFields(
+    profileId: string,
+    ids: number[],
+    fields: { assignee?: string | null; priority?: TicketPriority | null; tags?: string[] },
+  ): number {
+    const sets: string[] = [];
+    const params: Record<string, unknown> = { profile: profileId, ids: JSON.stringify(ids) };
+    if (fields.assignee !== undefined) {
+      sets.push('assignee = @assignee');
+      params.assignee = fields.assignee;
+    }
+    if (fields.priority !== undefined) {
+      sets.push('priority = @priority');
+      params.priority = fields.priority;
+    }
+    if (fields.tags !== undefined) {
+      sets.push('tags = @tags');
+      params.tags = JSON.stringify([...new Set(fields.tags)]);
+    }
+    if (!sets.length) return 0;
+    return this.db.transaction(() => {
+      this.ensure(profileId, ids);
+      return this.db
+        .prepare(
+          `UPDATE ticket_local SET ${sets.join(', ')}
+           WHERE profile_id = @profile AND ticket_id IN (SELECT value FROM json_each(@ids))`,
+        )
+        .run(params).changes;
+    })();
+  }
+
+  /** Read up to the ticket's current activity (so later activity shows as unread again), or unread by hand. */
+  markRead(profileId: string, ids: number[], read: boolean): number {
+    return this.db.transaction(() => {
+      this.ensure(profileId, ids);
+      const sql = read
+        ? `UPDATE ticket_local SET unread_forced = 0, read_at = coalesce((SELECT max(t.activity_at, coalesce(ticket_local.read_at, ''))
+             FROM ticket_cache t WHERE t.profile_id = ticket_local.profile_id AND t.id = ticket_local.ticket_id), ?)
+           WHERE profile_id = ? AND ticket_id IN (SELECT value FROM json_each(?))`
+        : `UPDATE ticket_local SET unread_forced = 1, read_at = coalesce(read_at, ?)
+           WHERE profile_id = ? AND ticket_id IN (SELECT value FROM json_each(?))`;
+      return this.db.prepare(sql).run(now(), profileId, JSON.stringify(ids)).changes;
+    })();
+  }
+
+  saveDraft(profileId: string, id: number, text: string): void {
+    this.ensure(profileId, [id]);
+    this.db
+      .prepare('UPDATE ticket_local SET draft = ?, draft_updated_at = ? WHERE profile_id = ? AND ticket_id = ?')
+      .run(text.trim() ? text : null, now(), profileId, id);
+  }
+
+  draft(profileId: string, id: number): string | null {
+    return (
+      (this.db
+        .prepare('SELECT draft FROM ticket_local WHERE profile_id = ? AND ticket_id = ?')
+        .pluck()
+        .get(profileId, id) as string | null | undefined) ?? null
+    );
+  }
+
+  /** Clears the draft once the reply that came from it is on the server. */
+  clearDraftIf(profileId: string, id: number, sent: string): void {
+    this.db
+      .prepare('UPDATE ticket_local SET draft = NULL WHERE profile_id = ? AND ticket_id = ? AND trim(draft) = trim(?)')
+      .run(profileId, id, sent);
+  }
+
+  // --- views ------------------------------------------------------------------------------------------------
+
+  views(profileId: string): SavedViewRow[] {
+    const rows = this.db
+      .prepare('SELECT * FROM ticket_views WHERE profile_id = ? ORDER BY created_at')
+      .all(profileId) as {
+      id: string;
+      name: string | null;
+      filter: string;
+      sort: string | null;
+      first_reply_hours: number | null;
+      resolution_hours: number | null;
+    }[];
+    return rows.map((r) => {
+      const parsed = TicketFilterSchema.safeParse(JSON.parse(r.filter));
+      return {
+        id: r.id,
+        name: r.name,
+        filter: parsed.success ? parsed.data : {},
+        sort: (r.sort as TicketSort | null) ?? null,
+        firstReplyHours: r.first_reply_hours,
+        resolutionHours: r.resolution_hours,
+      };
+    });
+  }
+
+  view(profileId: string, id: string): SavedViewRow | undefined {
+    return this.views(profileId).find((v) => v.id === id);
+  }
+
+  saveView(
+    profileId: string,
+    input: {
+      id?: string | undefined;
+      name?: string | undefined;
+      filter?: TicketFilter | undefined;
+      sort?: TicketSort | null | undefined;
+      sla?: { firstReplyHours: number | null; resolutionHours: number | null } | undefined;
+    },
+  ): string {
+    return this.db.transaction(() => {
+      let id = input.id;
+      if (!id) {
+        const next =
+          ((this.db
+            .prepare(
+              `SELECT max(CAST(substr(id, 7) AS INTEGER)) FROM ticket_views WHERE profile_id = ? AND id LIKE 'saved:%'`,
+            )
+            .pluck()
+            .get(profileId) as number | null) ?? 0) + 1;
+        id = `saved:${next}`;
+      } else if (id.startsWith('saved:') && !this.view(profileId, id)) {
+        throw notFound(`No saved view '${id}'`);
+      }
+      this.db
+        .prepare(
+          `INSERT INTO ticket_views (profile_id, id, name, filter, sort, first_reply_hours, resolution_hours, created_at)
+           VALUES (@profile, @id, @name, @filter, @sort, @first, @resolution, @now)
+           ON CONFLICT (profile_id, id) DO UPDATE SET
+             name = coalesce(@name, name),
+             filter = CASE WHEN @hasFilter THEN @filter ELSE filter END,
+             sort = CASE WHEN @hasSort THEN @sort ELSE sort END,
+             first_reply_hours = CASE WHEN @hasSla THEN @first ELSE first_reply_hours END,
+             resolution_hours = CASE WHEN @hasSla THEN @resolution ELSE resolution_hours END`,
+        )
+        .run({
+          profile: profileId,
+          id,
+          name: input.name ?? null,
+          filter: JSON.stringify(input.filter ?? {}),
+          sort: input.sort ?? null,
+          first: input.sla?.firstReplyHours ?? null,
+          resolution: input.sla?.resolutionHours ?? null,
+          hasFilter: input.filter ? 1 : 0,
+          hasSort: input.sort !== undefined ? 1 : 0,
+          hasSla: input.sla ? 1 : 0,
+          now: now(),
+        });
+      return id;
+    })();
+  }
+
+  deleteView(profileId: string, id: string): void {
+    const changes = this.db
+      .prepare('DELETE FROM ticket_views WHERE profile_id = ? AND id = ?')
+      .run(profileId, id).changes;
+    if (!changes) throw notFound(`No saved view '${id}'`);
+  }
+
+  // --- canned replies ----------------------------------------------------------------------------------------
+
+  cannedReplies(): CannedReply[] {
+    return this.db
+      .prepare('SELECT id, title, body FROM ticket_canned_replies ORDER BY title, id')
+      .all() as CannedReply[];
+  }
+
+  saveCannedReply(input: { id?: number | undefined; title: string; body: string }): CannedReply {
+    if (input.id !== undefined) {
+      const changes = this.db
+        .prepare('UPDATE ticket_canned_replies SET title = ?, body = ?, updated_at = ? WHERE id = ?')
+        .run(input.title, input.body, now(), input.id).changes;
+      if (!changes) throw notFound(`No canned reply ${input.id}`);
+      return { id: input.id, title: input.title, body: input.body };
+    }
+    const id = Number(
+      this.db
+        .prepare('INSERT INTO ticket_canned_replies (title, body, updated_at) VALUES (?, ?, ?)')
+        .run(input.title, input.body, now()).lastInsertRowid,
+    );
+    return { id, title: input.title, body: input.body };
+  }
+
+  deleteCannedReply(id: number): void {
+    const changes = this.db.prepare('DELETE FROM ticket_canned_replies WHERE id = ?').run(id).changes;
+    if (!changes) throw notFound(`No canned reply ${id}`);
+  }
+}

@@ -1,0 +1,101 @@
+import type { SyncResult } from './sync';
+
+export const POLL = {
+  /** After a poll that found something: look again soon. */
+  activeMs: 3_000,
+  startMs: 5_000,
+  /** Idle: back off by this factor up to `idleMaxMs`. */
+  backoff: 1.5,
+  idleMaxMs: 60_000,
+  /** Unreachable: double up to this. */
+  offlineMaxMs: 60_000,
+};
+
+export interface PollerDeps {
+  sync(profileId: string): Promise<SyncResult>;
+  /** The tenant answered again after failures (queued replies go now). */
+  reconnected(profileId: string): void;
+  log(line: string): void;
+}
+
+/**
+ * Polls the tenant that the window shows, adaptively: soon after activity, slower and slower while idle, backing off
+ * while unreachable, and not at all while the window is hidden (the renderer says so through tickets.watch).
+ */
+export class TicketPoller {
+  private profileId: string | null = null;
+  private visible = false;
+  private timer: NodeJS.Timeout | null = null;
+  private interval = POLL.startMs;
+  private polling = false;
+  private offline = false;
+  private closed = false;
+
+  constructor(private readonly deps: PollerDeps) {}
+
+  /** The interval now in use for a tenant; 0 when paused or not watched. */
+  intervalFor(profileId: string): number {
+    return this.visible && this.profileId === profileId && !this.closed ? Math.round(this.interval) : 0;
+  }
+
+  watch(profileId: string, visible: boolean): void {
+    if (this.closed) return;
+    const switched = profileId !== this.profileId;
+    this.profileId = profileId;
+    const wasVisible = this.visible;
+    this.visible = visible;
+    if (!visible) {
+      this.clear();
+      return;
+    }
+    if (switched) this.interval = POLL.startMs;
+    // Shown again (or another tenant): look now, then carry on at the adaptive pace.
+    if (switched || !wasVisible || !this.timer) {
+      this.clear();
+      void this.poll();
+    }
+  }
+
+  private clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    this.clear();
+    if (!this.visible || this.closed || !this.profileId) return;
+    this.timer = setTimeout(() => void this.poll(), this.interval);
+    this.timer.unref?.();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.closed || !this.profileId) return;
+    this.polling = true;
+    const profileId = this.profileId;
+    try {
+      const result = await this.deps.sync(profileId);
+      if (result.error) {
+        this.offline = true;
+        this.interval = Math.min(POLL.offlineMaxMs, Math.max(POLL.startMs, this.interval * 2));
+      } else {
+        if (this.offline) {
+          this.offline = false;
+          this.deps.reconnected(profileId);
+        }
+        this.interval = result.changed
+          ? POLL.activeMs
+          : Math.min(POLL.idleMaxMs, Math.max(POLL.activeMs, this.interval * POLL.backoff));
+      }
+    } catch (error) {
+      this.deps.log(`tickets: poll failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.polling = false;
+      this.schedule();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clear();
+  }
+}

@@ -1,0 +1,138 @@
+/** What a file is, from its name, its size and the admin's include/exclude patterns; no file is read here. */
+import picomatch from 'picomatch';
+import { SUPPORTED_EXTENSIONS, type FileClass } from '../../../shared/contract';
+
+/** The platform refuses uploads above 25 MB (`413 File too large`). */
+export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+export interface Verdict {
+  class: FileClass;
+  reason: string;
+}
+
+const SUPPORTED = new Set<string>(SUPPORTED_EXTENSIONS);
+
+/** Folders never worth walking into: version control, dependencies, OS trash and metadata. */
+const SKIPPED_FOLDERS: Record<string, string> = {
+  '.git': 'Version control folder (.git)',
+  '.svn': 'Version control folder (.svn)',
+  '.hg': 'Version control folder (.hg)',
+  node_modules: 'Dependency folder (node_modules)',
+  __macosx: 'macOS archive metadata (__MACOSX)',
+  '$recycle.bin': 'Recycle bin',
+  'system volume information': 'Windows system folder',
+};
+
+const SYSTEM_FILES: Record<string, string> = {
+  '.ds_store': 'System file (.DS_Store)',
+  'thumbs.db': 'System file (Thumbs.db)',
+  'ehthumbs.db': 'System file (ehthumbs.db)',
+  'desktop.ini': 'System file (desktop.ini)',
+  '.localized': 'System file (.localized)',
+};
+
+/** Why a folder is not walked, or null to walk it. */
+export function skippedFolderReason(name: string): string | null {
+  const known = SKIPPED_FOLDERS[name.toLowerCase()];
+  if (known) return known;
+  if (name.startsWith('.')) return 'Hidden folder';
+  return null;
+}
+
+/** Why a file is skipped for its name alone (hidden, system, lock file), or null. */
+export function skippedFileReason(name: string): string | null {
+  const known = SYSTEM_FILES[name.toLowerCase()];
+  if (known) return known;
+  if (name.startsWith('~$')) return 'Office lock file (~$…)';
+  if (name.startsWith('._')) return 'macOS resource fork (._…)';
+  if (name.startsWith('.')) return 'Hidden file';
+  return null;
+}
+
+/** The lowercase extension without its dot ('' when none): the document type sent to the platform. */
+export function fileType(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+export const isSupportedType = (type: string) => SUPPORTED.has(type);
+
+export interface GlobRules {
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+/**
+ * Include/exclude patterns on the relative path. A pattern without a slash matches a file name at any depth
+ * (`*.pdf`); one with slashes matches the path with or without the dropped folder's name in front
+ * (`drafts/**` and `course/drafts/**` both work when `course` was dropped). Exclude wins over include.
+ */
+export function globFilter(rules: GlobRules): ((relativePath: string) => string | null) | null {
+  if (!rules.include.length && !rules.exclude.length) return null;
+  const nocase = process.platform !== 'linux';
+  // picomatch's `basename` option only suits patterns without a slash (it breaks `drafts/**`).
+  const compile = (patterns: readonly string[]) =>
+    patterns.map((pattern) => ({
+      pattern,
+      test: picomatch(pattern, { dot: true, nocase, basename: !pattern.includes('/') }),
+    }));
+  const include = compile(rules.include);
+  const exclude = compile(rules.exclude);
+  const matches = (test: (path: string) => boolean, path: string) => {
+    if (test(path)) return true;
+    const slash = path.indexOf('/');
+    return slash > 0 && test(path.slice(slash + 1));
+  };
+  return (relativePath) => {
+    const excluded = exclude.find((rule) => matches(rule.test, relativePath));
+    if (excluded) return `Excluded by pattern "${excluded.pattern}"`;
+    if (include.length && !include.some((rule) => matches(rule.test, relativePath))) {
+      return 'Not matched by the include patterns';
+    }
+    return null;
+  };
+}
+
+/**
+ * A file by name: skipped (system, hidden, lock file, excluded), unsupported, or null when it is a candidate
+ * whose size and content decide the rest.
+ */
+export function classifyByName(
+  relativePath: string,
+  name: string,
+  filter: ((relativePath: string) => string | null) | null,
+): Verdict | null {
+  const system = skippedFileReason(name);
+  if (system) return { class: 'skipped', reason: system };
+  const filtered = filter?.(relativePath);
+  if (filtered) return { class: 'skipped', reason: filtered };
+  const type = fileType(name);
+  if (!isSupportedType(type)) {
+    return {
+      class: 'unsupported',
+      reason: type ? `.${type} files cannot be trained` : 'Files without an extension cannot be trained',
+    };
+  }
+  return null;
+}
+
+/** A candidate by size: too large, empty (nothing to train: skipped), or null to hash and send. */
+export function classifyBySize(size: number, maxFileBytes: number): Verdict | null {
+  if (size > maxFileBytes) {
+    return { class: 'too_large', reason: `Larger than the ${formatBytes(maxFileBytes)} limit (${formatBytes(size)})` };
+  }
+  if (size === 0) return { class: 'skipped', reason: 'Empty file (nothing to train)' };
+  return null;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}

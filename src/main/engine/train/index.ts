@@ -1,0 +1,148 @@
+/** Training mentors from files and folders: preview (nothing sent) → confirm → the durable `train` job. */
+import type { trainCalls } from '../../../shared/contract/train';
+import type { EngineArea, EngineContext } from '../context';
+import type { HandlersOf } from '../dispatch';
+import { notFound } from '../errors';
+import type { ItemReport } from '../jobs/handlers';
+import type { NewItem } from '../jobs/store';
+import { parseItemData, trainJobKind, type TrainItemData, type TrainParams } from './job';
+import { TrainJournal } from './journal';
+import { JobLeases } from './lease';
+import { UploadLedger } from './ledger';
+import { buildPreview } from './preview';
+import { PreviewStore, toPreviewFile, type PreviewRow } from './previews';
+
+export { trainSummary, type TrainSummary } from './summary';
+
+/** The item report of a training job, one row per file (CSV export). */
+export const trainReport: ItemReport = {
+  header: [
+    'file',
+    'path',
+    'class',
+    'state',
+    'step',
+    'reason',
+    'document_id',
+    'replaced',
+    'sha256',
+    'bytes',
+    'attempts',
+  ],
+  row: (item) => {
+    const data = parseItemData(item);
+    return [
+      item.label,
+      data.path ?? '',
+      data.class ?? '',
+      item.state,
+      item.phase,
+      item.error ?? '',
+      data.documentId ?? '',
+      (data.replaced ?? []).join(' '),
+      data.sha256 ?? '',
+      item.bytes,
+      item.attempts,
+    ];
+  },
+};
+
+function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
+  // Relative paths are unique except for a name a second dropped folder repeats (skipped): keep keys unique.
+  let key = row.relativePath;
+  for (let n = 2; keys.has(key); n++) key = `${row.relativePath} (${n})`;
+  keys.add(key);
+  const data: TrainItemData = {
+    path: row.path,
+    relativePath: row.relativePath,
+    type: row.type,
+    size: row.size,
+    class: row.class,
+    sha256: row.sha256,
+    supersedes: row.supersedes,
+    mtimeMs: row.mtimeMs,
+  };
+  const sendable = row.class === 'new' || row.class === 'changed';
+  return {
+    key,
+    label: row.relativePath,
+    state: sendable ? 'pending' : 'skipped',
+    phase: row.class,
+    bytes: row.size,
+    error: sendable ? null : row.reason,
+    data: data as unknown as Record<string, unknown>,
+  };
+}
+
+export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trainCalls>> {
+  const previews = new PreviewStore(ctx.db);
+  const ledger = new UploadLedger(ctx.db);
+  const leases = new JobLeases(ctx.db);
+  const journal = new TrainJournal(ctx.db);
+  const kind = trainJobKind({ db: ctx.db, journal, profiles: ctx.profiles, ledger, leases, log: ctx.log });
+
+  return {
+    kinds: [kind],
+    reports: { train: trainReport },
+    handlers: {
+      'train.preview': (input) => buildPreview({ ctx, previews, ledger }, input),
+
+      'train.previewFiles': ({ previewId, classes, offset, limit }) => {
+        if (!previews.get(previewId)) throw notFound('That preview has expired or does not exist: scan again');
+        const { rows, total } = previews.files(previewId, { ...(classes && { classes }), offset, limit });
+        return { files: rows.map(toPreviewFile), total };
+      },
+
+      'train.start': ({ previewId, concurrency }) => {
+        const preview = previews.get(previewId);
+        if (!preview) throw notFound('That preview has expired or does not exist: scan again');
+        if (preview.jobId) return { jobId: preview.jobId };
+        const { summary } = preview;
+        const params: TrainParams = {
+          previewId,
+          mentor: preview.mentor,
+          maxFileBytes: preview.maxFileBytes,
+          ...(concurrency && { concurrency }),
+        };
+        const keys = new Set<string>();
+        // Journal first: the job and one item per file, in one transaction, before anything is sent.
+        const jobId = ctx.db.transaction(() => {
+          const id = ctx.jobs.store.create({
+            kind: 'train',
+            profileId: preview.profileId,
+            title: `Train ${preview.mentor.name}: ${summary.toSend.files} of ${summary.totalFiles} files`,
+            params,
+            items: (function* () {
+              for (const row of previews.allFiles(previewId)) yield journalItem(row, keys);
+            })(),
+          });
+          const owner = previews.attachJob(previewId, id);
+          if (owner !== id) throw new JobAlreadyStarted(owner);
+          ctx.jobs.store.addCounts(id, {
+            uploaded: 0,
+            skipped: summary.totalFiles - summary.toSend.files,
+            trained: 0,
+            failed: 0,
+          });
+          return id;
+        });
+        let id: string;
+        try {
+          id = jobId.immediate();
+        } catch (error) {
+          if (error instanceof JobAlreadyStarted) return { jobId: error.jobId };
+          throw error;
+        }
+        ctx.jobs.runner.start(id);
+        return { jobId: id };
+      },
+    },
+  };
+}
+
+/** Another call started the same preview first (a double click): its job is the answer. */
+class JobAlreadyStarted extends Error {
+  constructor(readonly jobId: string) {
+    super('The preview was started already');
+  }
+}

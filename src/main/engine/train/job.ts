@@ -1,0 +1,674 @@
+/**
+ * The `train` job: every file of a confirmed preview is one journal item. Sendable items are re-hashed right before
+ * sending, claimed in the upload ledger, marked 'uploading' in the journal, then posted; the document id is stored
+ * the moment the platform answers. An item found 'uploading' without an answer (a crash, kill -9, a dropped
+ * connection) is first looked for on the platform (custom metadata: content hash + relative path + job id) and
+ * adopted when found, so no document is ever created twice. Training is then followed until every document is
+ * trained or failed; a changed file's old document is deleted once the new one is trained.
+ */
+import { setMaxListeners } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { FileClass, Job } from '../../../shared/contract';
+import {
+  ApiError,
+  NetworkError,
+  RequestAbortedError,
+  TimeoutError,
+  backoffDelay,
+  type PlatformClient,
+} from '../platform';
+import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs/runner';
+import type { ItemRow } from '../jobs/store';
+import type { Log } from '../log';
+import type { Scope } from '../mentors/resolve';
+import type { Profiles } from '../profiles/profiles';
+import type { Db } from '../store/database';
+import { userScope } from '../tenants';
+import { classifyBySize } from './classify';
+import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts } from './hash';
+import { type TrainJournal } from './journal';
+import type { JobLeases } from './lease';
+import type { UploadKey, UploadLedger } from './ledger';
+import {
+  deleteDocument,
+  documentsPath,
+  getDocument,
+  listDocuments,
+  taskStatus,
+  type RemoteDocument,
+  type TrainAnswer,
+} from './remote';
+import { unreadableReason } from './scan';
+import { reconcileCounts } from './summary';
+
+export interface TrainParams {
+  previewId: string;
+  mentor: { uniqueId: string; name: string };
+  concurrency?: number;
+  maxFileBytes: number;
+}
+
+/** What a journal item of a training job holds (its `data`). */
+export interface TrainItemData {
+  path: string;
+  relativePath: string;
+  type: string;
+  size: number;
+  class: FileClass;
+  sha256: string | null;
+  supersedes: string[];
+  mtimeMs?: number | null;
+  /** Set when the file changed between the preview and the upload: the hash the preview saw. */
+  previewSha256?: string;
+  sentAt?: string;
+  documentId?: string;
+  taskId?: string | null;
+  uploadedAt?: string;
+  /** The upload was found on the platform rather than acknowledged. */
+  adopted?: boolean;
+  trainedAt?: string;
+  replaced?: string[];
+}
+
+export interface TrainDeps {
+  db: Db;
+  journal: TrainJournal;
+  profiles: Profiles;
+  ledger: UploadLedger;
+  leases: JobLeases;
+  log: Log;
+}
+
+const MAX_SEND_ATTEMPTS = 6;
+const RETRY_POLICY = { baseDelayMs: 500, maxDelayMs: 8_000 };
+const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
+/** An upload interrupted this recently may still be landing on the platform: wait this long before looking. */
+const LANDING_GRACE_MS = 3_000;
+const POLL_FIRST_MS = 2_000;
+/** While files are still being sent, training is looked at less often: listing documents competes with uploads. */
+const POLL_WHILE_UPLOADING_MS = 10_000;
+/** Counts shown to the admin are written at most this often (the items themselves are written at once). */
+const COUNTS_EVERY_MS = 500;
+const MARKS_PER_TRANSACTION = 200;
+const POLL_MAX_MS = 30_000;
+/** Up to this many documents in training are polled one task at a time; more, through the mentor's list. */
+const POLL_TASKS_UP_TO = 20;
+const FILE_CHANGE_ROUNDS = 3;
+
+export function trainJobKind(deps: TrainDeps): JobKindRunner {
+  return {
+    kind: 'train',
+    run: (ctx) => new TrainRun(deps, ctx).run(),
+    finished(job: Job) {
+      const counts = Object.entries(job.counts)
+        .filter(([key]) => ['uploaded', 'skipped', 'trained', 'failed'].includes(key))
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' ');
+      deps.log(`train job ${job.id} ${job.state}${job.error ? ` (${job.error})` : ''}: ${counts}`);
+    },
+  };
+}
+
+export const parseItemData = (item: ItemRow) => JSON.parse(item.data) as TrainItemData;
+
+type Prepared = { blob: Blob; facts: FileFacts } | 'settled' | 'changing';
+
+class TrainRun {
+  private readonly params: TrainParams;
+  private readonly stop = new AbortController();
+  private readonly signal: AbortSignal;
+  private fatal: { error: unknown } | null = null;
+  private readonly training = new Map<number, TrainItemData>();
+  private uploadsDone = false;
+  private poke: (() => void) | null = null;
+  private client!: PlatformClient;
+  private scope!: Scope;
+  private readonly buffers: Buffer[] = [];
+
+  constructor(
+    private readonly deps: TrainDeps,
+    private readonly ctx: JobContext,
+  ) {
+    this.params = ctx.params as TrainParams;
+    this.signal = AbortSignal.any([ctx.signal, this.stop.signal]);
+    // Every upload, wait and poll listens to it at once.
+    setMaxListeners(0, this.signal);
+  }
+
+  private get journal() {
+    return this.deps.journal;
+  }
+
+  private uploadsFinished!: () => void;
+  private readonly uploadsOver = new Promise<void>((resolve) => (this.uploadsFinished = resolve));
+
+  private pendingCounts: Record<string, number> = {};
+  private countsTimer: NodeJS.Timeout | null = null;
+
+  /** Counts are batched; the journal items are the truth and the counts are reconciled with them at the end. */
+  private count(delta: Record<string, number>): void {
+    for (const [key, value] of Object.entries(delta)) this.pendingCounts[key] = (this.pendingCounts[key] ?? 0) + value;
+    if (!this.countsTimer) {
+      this.countsTimer = setTimeout(() => this.flushCounts(), COUNTS_EVERY_MS);
+      this.countsTimer.unref();
+    }
+  }
+
+  private flushCounts(): void {
+    if (this.countsTimer) clearTimeout(this.countsTimer);
+    this.countsTimer = null;
+    const delta = this.pendingCounts;
+    this.pendingCounts = {};
+    if (Object.keys(delta).length) this.journal.count(this.jobId, delta);
+  }
+
+  private currentPhase = '';
+  /** The phase shown to the admin; written only when it changes (progress itself is throttled by the runner). */
+  private phase(phase: string): void {
+    if (phase === this.currentPhase) return this.ctx.progress();
+    this.currentPhase = phase;
+    this.ctx.progress(phase);
+  }
+
+  private get jobId() {
+    return this.ctx.job.id;
+  }
+
+  async run(): Promise<void> {
+    const lease = this.deps.leases.acquire(this.jobId);
+    try {
+      this.client = await this.ctx.client();
+      this.scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
+      const uploads: ItemRow[] = [];
+      for (const item of this.ctx.store.itemsIn(this.jobId, ['pending'])) {
+        const data = parseItemData(item);
+        if (item.phase === 'failed') this.prepareRetry(item, data);
+        if (data.documentId) this.training.set(item.id, data);
+        else uploads.push(this.ctx.store.item(item.id)!);
+      }
+      this.phase(uploads.length ? 'Uploading' : 'Waiting for training');
+      const uploading = this.uploadAll(uploads).finally(() => {
+        this.uploadsDone = true;
+        this.poke?.();
+        this.uploadsFinished();
+      });
+      await Promise.all([uploading, this.follow()]);
+      if (this.fatal) throw this.fatal.error;
+    } finally {
+      lease.release();
+      this.flushCounts();
+      reconcileCounts(this.deps.db, this.jobId);
+      this.ctx.progress();
+    }
+  }
+
+  /** The first error that stops the job; every other piece of work is stopped with it. */
+  private fail(error: unknown): void {
+    if (this.fatal) return;
+    this.fatal = { error };
+    this.stop.abort(error);
+    this.poke?.();
+  }
+
+  /** A failed item the admin retries: its failed document (if any) is replaced by a new upload. */
+  private prepareRetry(item: ItemRow, data: TrainItemData): void {
+    const supersedes = data.documentId ? [...new Set([...data.supersedes, data.documentId])] : data.supersedes;
+    this.journal.item(item.id, {
+      phase: data.class,
+      data: { supersedes, documentId: null, taskId: null, uploadedAt: null, sentAt: null },
+    });
+    delete data.documentId;
+    data.supersedes = supersedes;
+  }
+
+  // ---- uploading ------------------------------------------------------------------------------------------------
+
+  private async uploadAll(items: ItemRow[]): Promise<void> {
+    if (!items.length) return;
+    const started = Date.now();
+    let bytes = 0;
+    let next = 0;
+    // Twice as many workers as upload slots: while some re-hash a file, the others keep every slot busy.
+    const workers = Math.max(2, (this.params.concurrency ?? 4) * 2);
+    await Promise.all(
+      Array.from({ length: Math.min(workers, items.length) }, async () => {
+        while (next < items.length && !this.fatal) {
+          const item = items[next++]!;
+          try {
+            const sent = await this.uploadItem(item);
+            bytes += sent;
+          } catch (error) {
+            this.fail(error);
+          }
+        }
+      }),
+    );
+    // How fast this tenant takes files, for the next preview's estimate (complete upload phases only).
+    this.flushCounts();
+    if (bytes > 0 && !this.fatal)
+      this.journal.count(this.jobId, { uploadBytes: bytes, uploadMs: Date.now() - started });
+  }
+
+  private key(data: TrainItemData): UploadKey {
+    return {
+      profileId: this.ctx.job.profile_id!,
+      mentorId: this.params.mentor.uniqueId,
+      relativePath: data.relativePath,
+      sha256: data.sha256!,
+    };
+  }
+
+  /** Sends one file (or finds it already sent); answers the bytes sent. */
+  private async uploadItem(item: ItemRow): Promise<number> {
+    const data = parseItemData(item);
+    if (item.phase === 'uploading' && data.sha256) {
+      // Sent before, never acknowledged: it may be on the platform already.
+      const found = await this.lookAfterInterruption(data);
+      if (found) {
+        this.accept(item.id, data, found.id, found.taskId, true);
+        return 0;
+      }
+    }
+    for (let round = 0; ; round++) {
+      const prepared = await this.prepare(item.id, data, round);
+      if (prepared === 'settled') return 0;
+      if (prepared === 'changing') continue;
+      const outcome = await this.ctx.limiter.run(() => this.claimAndSend(item.id, data, prepared), this.signal);
+      if (outcome === 'file-changed') {
+        if (round + 1 < FILE_CHANGE_ROUNDS) continue;
+        this.failItem(item.id, 'The file kept changing while it was being sent');
+        this.deps.ledger.release(this.key(data), this.jobId);
+        return 0;
+      }
+      return outcome === 'sent' ? prepared.facts.size : 0;
+    }
+  }
+
+  /**
+   * Holding an upload slot: claims the content in the ledger and marks the item 'uploading' (one transaction, just
+   * before the request), then sends it.
+   */
+  private async claimAndSend(
+    itemId: number,
+    data: TrainItemData,
+    prepared: { blob: Blob; facts: FileFacts },
+  ): Promise<'sent' | 'settled' | 'file-changed'> {
+    const claim = this.deps.ledger.claim(this.key(data), this.jobId, itemId, () =>
+      this.journal.item(itemId, {
+        state: 'active',
+        phase: 'uploading',
+        attempt: true,
+        data: {
+          sentAt: new Date().toISOString(),
+          sha256: data.sha256,
+          size: data.size,
+          mtimeMs: data.mtimeMs ?? null,
+          ...(data.previewSha256 && { previewSha256: data.previewSha256 }),
+        },
+      }),
+    );
+    if (!claim.mine) {
+      this.skip(itemId, claim.reason, claim.documentId ? { documentId: claim.documentId } : {});
+      return 'settled';
+    }
+    if (claim.takenOver) {
+      // An earlier claim of this content never got an answer: it may have landed.
+      const found = await this.lookup(data);
+      if (found) {
+        this.accept(itemId, data, found.id, found.taskId, true);
+        return 'settled';
+      }
+    }
+    this.phase('Uploading');
+    return this.send(itemId, data, prepared);
+  }
+
+  /** Re-hashes the file right before sending, holding exactly the bytes hashed for every attempt. */
+  private async prepare(itemId: number, data: TrainItemData, round: number): Promise<Prepared> {
+    const buffer = this.buffers.pop() ?? Buffer.allocUnsafe(HASH_BUFFER_BYTES);
+    let loaded: { facts: FileFacts; blob: Blob };
+    try {
+      loaded = await loadForUpload(data.path, data.size, buffer, this.signal);
+    } catch (error) {
+      if (this.signal.aborted) throw error;
+      if (error instanceof FileChangedError)
+        return round + 1 < FILE_CHANGE_ROUNDS ? 'changing' : this.settleChanging(itemId);
+      const code = (error as NodeJS.ErrnoException).code;
+      this.failItem(itemId, code === 'ENOENT' ? 'File vanished since the preview' : unreadableReason(error));
+      return 'settled';
+    } finally {
+      this.buffers.push(buffer);
+    }
+    const { facts } = loaded;
+    const bySize = classifyBySize(facts.size, this.params.maxFileBytes);
+    if (bySize?.class === 'too_large') {
+      this.failItem(itemId, `${bySize.reason}: it grew since the preview`);
+      return 'settled';
+    }
+    if (bySize) {
+      this.skip(itemId, `${bySize.reason}: it was emptied since the preview`);
+      return 'settled';
+    }
+    if (facts.sha256 !== data.sha256) {
+      this.deps.log(`train ${this.jobId}: ${data.relativePath} changed since the preview; sending its new content`);
+      data.previewSha256 ??= data.sha256 ?? undefined;
+      data.sha256 = facts.sha256;
+    }
+    data.size = facts.size;
+    data.mtimeMs = facts.mtimeMs;
+    return loaded;
+  }
+
+  private settleChanging(itemId: number): 'settled' {
+    this.failItem(itemId, 'The file kept changing while it was being read');
+    return 'settled';
+  }
+
+  private async send(
+    itemId: number,
+    data: TrainItemData,
+    prepared: { blob: Blob; facts: FileFacts },
+  ): Promise<'sent' | 'settled' | 'file-changed'> {
+    const metadata = JSON.stringify({
+      content_hash: data.sha256,
+      job_id: this.jobId,
+      relative_path: data.relativePath,
+    });
+    const form = () => {
+      const body = new FormData();
+      body.set('file', prepared.blob, data.relativePath);
+      body.set('pathway', this.params.mentor.uniqueId);
+      body.set('type', data.type);
+      body.set('custom_metadata', metadata);
+      return body;
+    };
+    // A slow link must not time out a big file: a minute, plus a second per 100 KB.
+    const timeoutMs = 60_000 + Math.ceil(prepared.facts.size / 100_000) * 1000;
+    for (let attempt = 1; ; attempt++) {
+      let retryAfterMs: number | undefined;
+      try {
+        const answer = await this.client.request<TrainAnswer>(`${documentsPath(this.scope)}train/`, {
+          method: 'POST',
+          body: form,
+          // Retries are ours: before sending again we look whether the last attempt landed.
+          maxAttempts: 1,
+          timeoutMs,
+          signal: this.signal,
+        });
+        if (answer?.document_id === undefined || answer.document_id === null || answer.document_id === '') {
+          this.failItem(
+            itemId,
+            `The platform did not accept the file: ${answer?.error || answer?.message || 'no document id'}`,
+          );
+          this.deps.ledger.release(this.key(data), this.jobId);
+          return 'settled';
+        }
+        this.accept(itemId, data, String(answer.document_id), answer.task_id ?? null, false);
+        return 'sent';
+      } catch (error) {
+        if (this.signal.aborted || error instanceof RequestAbortedError) throw error;
+        if (error instanceof ApiError) {
+          const refused = this.refused(error);
+          if (refused) {
+            this.failItem(itemId, refused);
+            this.deps.ledger.release(this.key(data), this.jobId);
+            return 'settled';
+          }
+          if (attempt >= MAX_SEND_ATTEMPTS) throw error;
+          retryAfterMs = error.status === 429 ? error.retryAfterMs : undefined;
+        } else if (error instanceof NetworkError || error instanceof TimeoutError) {
+          if (await this.fileChanged(data, prepared.facts)) return 'file-changed';
+          if (attempt >= MAX_SEND_ATTEMPTS) throw error;
+        } else {
+          if (await this.fileChanged(data, prepared.facts)) return 'file-changed';
+          throw error;
+        }
+        const delay = retryAfterMs ?? backoffDelay(attempt, RETRY_POLICY);
+        await sleep(delay, undefined, { signal: this.signal });
+        // A 429 was refused before it was read; anything else may have landed: look before sending again.
+        if (!(error instanceof ApiError && error.status === 429)) {
+          const found = await this.lookup(data);
+          if (found) {
+            this.accept(itemId, data, found.id, found.taskId, true);
+            return 'sent';
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * What an error answer means for one file: a message when the file is refused (the job goes on), nothing when it
+   * is worth retrying. Errors about the whole job are thrown.
+   */
+  private refused(error: ApiError): string | null {
+    if (error.status === 413) return 'File too large';
+    if (error.status === 401) throw error;
+    if (error.status === 403) {
+      throw new JobNeedsAttention(
+        `The tenant refused the upload (403 ${error.detail ?? 'Forbidden'}): the account must be an admin of the tenant`,
+      );
+    }
+    if (error.status === 404) {
+      const detail = error.detail ?? '';
+      if (/mentor|pathway/i.test(detail) || !detail) {
+        throw new JobFailed(
+          `The mentor "${this.params.mentor.name}" was deleted on the tenant; files not sent yet were not trained`,
+        );
+      }
+      throw new JobFailed(`The tenant answered 404 (${detail})`);
+    }
+    if (RETRYABLE_STATUSES.has(error.status) || error.status >= 500) return null;
+    return error.detail ?? error.message;
+  }
+
+  private async fileChanged(data: TrainItemData, facts: FileFacts): Promise<boolean> {
+    try {
+      const now = await stat(data.path);
+      return now.mtimeMs !== facts.mtimeMs || now.size !== facts.size;
+    } catch {
+      return true;
+    }
+  }
+
+  /** After an interruption the request may still be landing: give it a moment, then look. */
+  private async lookAfterInterruption(data: TrainItemData): Promise<RemoteDocument | null> {
+    const sentAt = data.sentAt ? Date.parse(data.sentAt) : 0;
+    const wait = sentAt + LANDING_GRACE_MS - Date.now();
+    if (wait > 0) await sleep(Math.min(wait, LANDING_GRACE_MS), undefined, { signal: this.signal });
+    return this.lookup(data);
+  }
+
+  /** This content at this path on the mentor, other than the documents it replaces (ours first). */
+  private async lookup(data: TrainItemData): Promise<RemoteDocument | null> {
+    const documents = await listDocuments(this.client, this.scope, this.params.mentor.uniqueId, {
+      search: basename(data.relativePath),
+      signal: this.signal,
+    });
+    const matches = documents.filter(
+      (doc) =>
+        doc.contentHash === data.sha256 &&
+        (doc.relativePath ?? doc.name) === data.relativePath &&
+        !data.supersedes.includes(doc.id),
+    );
+    return matches.find((doc) => doc.jobId === this.jobId) ?? matches[0] ?? null;
+  }
+
+  private accept(itemId: number, data: TrainItemData, documentId: string, taskId: string | null, adopted: boolean) {
+    this.journal.atomically(() => {
+      this.journal.item(itemId, {
+        state: 'active',
+        phase: 'training',
+        data: { documentId, taskId, uploadedAt: new Date().toISOString(), adopted, sha256: data.sha256 },
+      });
+      this.deps.ledger.acknowledge(this.key(data), documentId, taskId);
+      this.count({ uploaded: 1 });
+    });
+    data.documentId = documentId;
+    data.taskId = taskId;
+    this.training.set(itemId, data);
+    this.poke?.();
+    this.ctx.progress();
+  }
+
+  private failItem(itemId: number, reason: string): void {
+    this.journal.atomically(() => {
+      this.journal.item(itemId, { state: 'failed', phase: 'failed', error: reason });
+      this.count({ failed: 1 });
+    });
+    this.ctx.progress();
+  }
+
+  private skip(itemId: number, reason: string, data: Partial<TrainItemData> = {}): void {
+    this.journal.atomically(() => {
+      this.journal.item(itemId, { state: 'skipped', phase: 'unchanged', error: reason, data });
+      this.count({ skipped: 1 });
+    });
+    this.ctx.progress();
+  }
+
+  // ---- following training ---------------------------------------------------------------------------------------
+
+  /** Polls every 2 s while documents train (10 s while files are still being sent), backing off to 30 s. */
+  private async follow(): Promise<void> {
+    let delay = POLL_FIRST_MS;
+    try {
+      for (;;) {
+        if (this.fatal) return;
+        if (!this.training.size) {
+          if (this.uploadsDone) return;
+          await new Promise<void>((resolve) => (this.poke = resolve));
+          this.poke = null;
+          continue;
+        }
+        await this.nap(this.uploadsDone ? delay : Math.max(delay, POLL_WHILE_UPLOADING_MS));
+        if (this.uploadsDone) this.phase('Waiting for training');
+        const changed = await this.pollOnce();
+        delay = changed ? POLL_FIRST_MS : Math.min(POLL_MAX_MS, Math.round(delay * 1.5));
+      }
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Sleeps, but wakes as soon as the last upload is done (training is then followed every 2 s). */
+  private async nap(ms: number): Promise<void> {
+    const cut = new AbortController();
+    const timer = sleep(ms, undefined, { signal: AbortSignal.any([this.signal, cut.signal]) });
+    try {
+      await (this.uploadsDone ? timer : Promise.race([timer, this.uploadsOver]));
+    } finally {
+      cut.abort();
+      timer.catch(() => {});
+    }
+    this.signal.throwIfAborted();
+  }
+
+  /** While a poll settles items, their journal writes are gathered and committed together. */
+  private marks: (() => void)[] | null = null;
+
+  private mark(work: () => void): void {
+    if (this.marks) this.marks.push(work);
+    else this.journal.atomically(work);
+  }
+
+  private async pollOnce(): Promise<boolean> {
+    const marks: (() => void)[] = [];
+    this.marks = marks;
+    try {
+      return await this.pollTraining();
+    } finally {
+      this.marks = null;
+      // A few hundred writes per transaction, yielding between them, so a big batch never stalls the event loop.
+      for (let from = 0; from < marks.length; from += MARKS_PER_TRANSACTION) {
+        if (from) await yieldToEventLoop();
+        this.journal.atomically(() => marks.slice(from, from + MARKS_PER_TRANSACTION).forEach((work) => work()));
+      }
+    }
+  }
+
+  private async pollTraining(): Promise<boolean> {
+    const tracked = [...this.training.entries()];
+    let changed = false;
+    if (tracked.length <= POLL_TASKS_UP_TO) {
+      for (const [itemId, data] of tracked) {
+        const outcome = data.taskId ? await taskStatus(this.client, this.scope, data.taskId, this.signal) : null;
+        if (outcome?.status === 'trained') changed = (await this.trained(itemId, data)) || changed;
+        else if (outcome?.status === 'failed') changed = this.trainingFailed(itemId, data, outcome.message) || changed;
+        else if (!outcome) changed = (await this.settleFromDocument(itemId, data, undefined)) || changed;
+      }
+      return changed;
+    }
+    // The platform lists newest first: the documents being trained are usually all on the first pages.
+    const wanted = new Set(tracked.map(([, data]) => data.documentId!));
+    let seen = 0;
+    const documents = await listDocuments(this.client, this.scope, this.params.mentor.uniqueId, {
+      signal: this.signal,
+      stopWhen: (listed) => {
+        for (; seen < listed.length; seen++) wanted.delete(listed[seen]!.id);
+        return wanted.size === 0;
+      },
+    });
+    const byId = new Map(documents.map((doc) => [doc.id, doc]));
+    for (const [itemId, data] of tracked) {
+      changed = (await this.settleFromDocument(itemId, data, byId.get(data.documentId!) ?? null)) || changed;
+    }
+    return changed;
+  }
+
+  /** Settles an item from its document's status (fetched here when `known` is undefined or missing from a list). */
+  private async settleFromDocument(
+    itemId: number,
+    data: TrainItemData,
+    known: RemoteDocument | null | undefined,
+  ): Promise<boolean> {
+    const doc = known ?? (await getDocument(this.client, this.scope, data.documentId!, this.signal));
+    if (!doc)
+      return this.trainingFailed(itemId, data, 'The document was deleted on the platform before it was trained');
+    if (doc.status === 'trained') return this.trained(itemId, data);
+    if (doc.status === 'failed') {
+      let reason = doc.failureReason;
+      if (!reason && data.taskId) {
+        const task = await taskStatus(this.client, this.scope, data.taskId, this.signal);
+        if (task?.status === 'failed') reason = task.message;
+      }
+      return this.trainingFailed(itemId, data, reason ?? 'The platform gave no reason');
+    }
+    if (doc.status === 'untrained')
+      return this.trainingFailed(itemId, data, 'The document was untrained on the platform');
+    return false;
+  }
+
+  /** Trained: the documents it replaces are deleted, then the item is done. */
+  private async trained(itemId: number, data: TrainItemData): Promise<boolean> {
+    const replaced: string[] = [];
+    for (const old of data.supersedes) {
+      if (old === data.documentId) continue;
+      await deleteDocument(this.client, this.scope, old, this.signal);
+      this.deps.ledger.forgetDocument(this.ctx.job.profile_id!, this.params.mentor.uniqueId, old);
+      replaced.push(old);
+    }
+    const trainedAt = new Date().toISOString();
+    this.mark(() => {
+      this.journal.item(itemId, { state: 'done', phase: 'trained', data: { trainedAt, replaced } });
+      this.deps.ledger.settle(this.key(data), 'trained');
+      this.count({ trained: 1 });
+    });
+    this.training.delete(itemId);
+    this.ctx.progress();
+    return true;
+  }
+
+  private trainingFailed(itemId: number, data: TrainItemData, reason: string): boolean {
+    this.mark(() => {
+      this.journal.item(itemId, { state: 'failed', phase: 'failed', error: `Training failed: ${reason}` });
+      this.deps.ledger.settle(this.key(data), 'failed');
+      this.count({ failed: 1 });
+    });
+    this.training.delete(itemId);
+    this.ctx.progress();
+    return true;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Browser mode's file staging. A page cannot hand real paths to the engine, so it uploads the files it was given
+ * (dropped, or chosen with "Choose folder…") to the host, which writes them under `<dataDir>/staging/<id>/` and
+ * answers the folder's entries; the page then previews and trains those paths like Electron does with real ones.
+ *
+ *   POST   /stage/<id>/files/<relative path>?token=…   one file, streamed to disk         → {ok, path, bytes}
+ *   POST   /stage/<id>/done?token=…                     the staged top-level entries       → {path, paths, files, bytes}
+ *   DELETE /stage/<id>?token=…                          forget a staging the admin dropped → {ok}
+ *
+ * Same checks as the bridge's WebSocket upgrade (Host, Origin, token), plus safe paths and size caps.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { TOKEN_PARAM } from '../../shared/transport';
+import { isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
+import { resolveInside } from './static';
+
+export const STAGE_PREFIX = '/stage/';
+export const DEFAULT_MAX_FILE_BYTES = 200 * 1024 * 1024;
+export const DEFAULT_MAX_STAGING_BYTES = 5 * 1024 * 1024 * 1024;
+/** Staging folders older than this are removed when the host starts. */
+export const STAGING_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+const STAGING_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_CHARS = 4096;
+const MAX_DEPTH = 64;
+const PART_SUFFIX = '.part';
+
+export interface StagingOptions {
+  /** The folder holding every staging: `<dataDir>/staging`. */
+  root: string;
+  token: string;
+  /** The host's port, once it listens (Host and Origin are checked against it). */
+  port(): number;
+  maxFileBytes?: number;
+  maxStagingBytes?: number;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(1)} GB`;
+  return `${Math.round(bytes / 1024 ** 2)} MB`;
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    // A refused upload is not read to its end: close the connection rather than drain it.
+    ...(status >= 400 ? { connection: 'close' } : {}),
+  });
+  res.end(text);
+}
+
+/**
+ * The decoded segments of a relative path taken from the URL, or a refusal: no empty, `.` or `..` segment, no NUL,
+ * no (back)slash inside a segment, nothing absolute, and it must resolve inside `dir` (checked again with the
+ * static server's resolveInside).
+ */
+export function safeRelativePath(dir: string, encoded: string): string[] {
+  if (!encoded || encoded.length > MAX_PATH_CHARS) throw new Refusal(400, 'A file path is required');
+  const raw = encoded.split('/');
+  if (raw.length > MAX_DEPTH) throw new Refusal(400, `Folders nest deeper than ${MAX_DEPTH} levels`);
+  const segments = raw.map((part) => {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      throw new Refusal(400, 'The file path is not valid URL encoding');
+    }
+    if (segment === '' || segment === '.' || segment === '..') throw new Refusal(400, 'Unsafe file path');
+    if (/[\0/\\]/.test(segment) || /^[A-Za-z]:/.test(segment)) throw new Refusal(400, 'Unsafe file path');
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new Refusal(400, 'A file or folder name is too long');
+    return segment;
+  });
+  const resolved = resolveInside(dir, `/${encoded}`);
+  if (!resolved || resolved !== join(dir, ...segments)) throw new Refusal(400, 'Unsafe file path');
+  return segments;
+}
+
+/** Counts bytes as they stream and stops the upload once a limit is passed. */
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly message: string,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) done(new Refusal(413, this.message));
+    else done(null, chunk);
+  }
+}
+
+export class Staging {
+  private readonly maxFileBytes: number;
+  private readonly maxStagingBytes: number;
+  /** Bytes written or being written per staging id (this run of the host). */
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly options: StagingOptions) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.maxStagingBytes = options.maxStagingBytes ?? DEFAULT_MAX_STAGING_BYTES;
+  }
+
+  /** Removes staging folders left from earlier runs (older than a day); jobs normally finish well before. */
+  async removeOld(now = Date.now(), maxAgeMs = STAGING_MAX_AGE_MS): Promise<void> {
+    const entries = await readdir(this.options.root, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(this.options.root, entry.name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > maxAgeMs) await rm(path, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      this.check(req, url);
+      // The raw path, not URL's: WHATWG parsing would quietly resolve `..` and `%2e%2e` instead of refusing them.
+      const rawPath = (req.url ?? '/').split('?')[0]!;
+      if (!rawPath.startsWith(STAGE_PREFIX)) throw new Refusal(400, 'Unsafe file path');
+      const rest = rawPath.slice(STAGE_PREFIX.length);
+      const slash = rest.indexOf('/');
+      const id = slash === -1 ? rest : rest.slice(0, slash);
+      const action = slash === -1 ? '' : rest.slice(slash + 1);
+      if (!STAGING_ID.test(id)) throw new Refusal(400, 'Unknown staging id');
+      const dir = join(this.options.root, id);
+
+      if (req.method === 'DELETE' && action === '') {
+        this.used.delete(id);
+        await rm(dir, { recursive: true, force: true });
+        return answer(res, 200, { ok: true }, headers);
+      }
+      if (req.method !== 'POST') throw new Refusal(405, 'Method not allowed');
+      if (action === 'done') return answer(res, 200, await this.done(dir), headers);
+      if (action.startsWith('files/')) {
+        const written = await this.receive(req, id, dir, action.slice('files/'.length));
+        return answer(res, 200, { ok: true, ...written }, headers);
+      }
+      throw new Refusal(404, 'Not found');
+    } catch (error) {
+      if (error instanceof Refusal) return answer(res, error.status, { error: error.message }, headers);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
+        return answer(res, 409, { error: 'A file and a folder have the same name' }, headers);
+      }
+      answer(res, 500, { error: 'The file could not be staged' }, headers);
+    }
+  }
+
+  /** The same gate as the bridge's WebSocket: loopback Host, the page's own Origin, the per-run token. */
+  private check(req: IncomingMessage, url: URL): void {
+    const port = this.options.port();
+    if (!isAllowedHost(req.headers.host, port)) throw new Refusal(403, 'Forbidden host');
+    if (!isAllowedOrigin(req.headers.origin, port)) throw new Refusal(403, 'Forbidden origin');
+    if (!tokensMatch(this.options.token, url.searchParams.get(TOKEN_PARAM))) throw new Refusal(401, 'Unauthorized');
+  }
+
+  private async receive(req: IncomingMessage, id: string, dir: string, encoded: string) {
+    const segments = safeRelativePath(dir, encoded);
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    const tooLarge = `Files over ${formatBytes(this.maxFileBytes)} cannot be staged`;
+    if (declared > this.maxFileBytes) throw new Refusal(413, tooLarge);
+    const used = this.used.get(id) ?? 0;
+    const room = this.maxStagingBytes - used;
+    const overBudget = `One drop may stage at most ${formatBytes(this.maxStagingBytes)}`;
+    if (declared > room) throw new Refusal(413, overBudget);
+    // Reserve what the request says it sends; an undeclared length is held to what is left.
+    const reserved = Number.isFinite(declared) ? declared : 0;
+    this.used.set(id, used + reserved);
+
+    const target = join(dir, ...segments);
+    const part = `${target}.${randomBytes(6).toString('hex')}${PART_SUFFIX}`;
+    const limit = new ByteLimit(Math.min(this.maxFileBytes, room), declared > room ? overBudget : tooLarge);
+    try {
+      await mkdir(join(target, '..'), { recursive: true });
+      await pipeline(req, limit, createWriteStream(part, { flags: 'wx' }));
+      await rename(part, target);
+    } catch (error) {
+      this.used.set(id, (this.used.get(id) ?? reserved) - reserved);
+      await unlink(part).catch(() => {});
+      throw error;
+    }
+    this.used.set(id, (this.used.get(id) ?? 0) - reserved + limit.bytes);
+    return { path: segments.join('/'), bytes: limit.bytes };
+  }
+
+  /** What `train.preview` gets: the staged top-level files and folders, as the admin dropped them. */
+  private async done(dir: string) {
+    const entries = await readdir(dir).catch(() => null);
+    const names = (entries ?? []).filter((name) => !name.endsWith(PART_SUFFIX)).sort();
+    if (!names.length) throw new Refusal(404, 'Nothing was staged under this id');
+    let files = 0;
+    let bytes = 0;
+    for await (const size of fileSizes(dir)) {
+      files += 1;
+      bytes += size;
+    }
+    return { path: dir, paths: names.map((name) => join(dir, name)), files, bytes };
+  }
+}
+
+async function* fileSizes(dir: string): AsyncGenerator<number> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* fileSizes(path);
+    else if (entry.isFile() && !entry.name.endsWith(PART_SUFFIX)) yield (await stat(path)).size;
+  }
+}

@@ -1,0 +1,146 @@
+import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import {
+  CHART_COLUMNS,
+  CHART_TITLES,
+  findDataset,
+  type ChartId,
+  type Freshness,
+  type TableRow,
+} from '../../../shared/contract';
+import { useBridge } from '../../bridge/BridgeContext';
+import { errorMessage } from '../../bridge/errors';
+import { DataTable } from './DataTable';
+import { useDashboardFilters } from './DashboardFilters';
+import { ExportStatus } from './ExportStatus';
+import { ChartIcon, ExportIcon, TableIcon } from './icons';
+
+interface ChartCardProps {
+  chart: ChartId;
+  loading: boolean;
+  error: unknown;
+  /** The chart's table; empty → the empty state. */
+  rows: TableRow[] | undefined;
+  notes?: string[] | undefined;
+  freshness?: Freshness | undefined;
+  onRetry(): void;
+  children: ReactNode;
+  height?: number;
+  empty?: string;
+}
+
+/**
+ * A chart with its skeleton, empty and error states, "view as table" and "export CSV" (the table behind the chart,
+ * exported as a job with the current range, zone and filters).
+ */
+export function ChartCard({
+  chart,
+  loading,
+  error,
+  rows,
+  notes,
+  onRetry,
+  children,
+  height = 260,
+  empty,
+}: ChartCardProps) {
+  const bridge = useBridge();
+  const { input } = useDashboardFilters();
+  const [asTable, setAsTable] = useState(false);
+  const [exportId, setExportId] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const title = CHART_TITLES[chart];
+  const state = loading && !rows ? 'loading' : error && !rows ? 'error' : !rows?.length ? 'empty' : 'ready';
+
+  async function exportCsv() {
+    setExportError(null);
+    const dataset = findDataset(`chart.${chart}`)!;
+    try {
+      const started = await bridge.call('analytics.exportStart', {
+        dataset: dataset.id,
+        range: input.range,
+        timeZone: input.timeZone,
+        ...(dataset.mentorFilter && input.mentor ? { mentor: input.mentor } : {}),
+        ...(dataset.departmentFilter && input.department ? { department: input.department } : {}),
+      });
+      setExportId(started.id);
+    } catch (e) {
+      setExportError(errorMessage(e));
+    }
+  }
+
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid={`chart-${chart}`}
+      data-state={state}
+      aria-busy={state === 'loading'}
+    >
+      <Group justify="space-between" mb="xs" wrap="nowrap">
+        <Title order={4} fz="md">
+          {title}
+        </Title>
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label={asTable ? 'Show the chart' : 'Show the numbers as a table'} withArrow>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              leftSection={asTable ? <ChartIcon size={14} /> : <TableIcon size={14} />}
+              onClick={() => setAsTable((t) => !t)}
+              disabled={state !== 'ready'}
+            >
+              {asTable ? 'View as chart' : 'View as table'}
+            </Button>
+          </Tooltip>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<ExportIcon size={14} />}
+            onClick={() => void exportCsv()}
+            disabled={state === 'loading'}
+          >
+            Export CSV
+          </Button>
+        </Group>
+      </Group>
+      <Stack gap="xs">
+        {state === 'loading' ? (
+          <Skeleton height={height} radius="sm" data-testid="chart-skeleton" />
+        ) : state === 'error' ? (
+          <Alert color="red" variant="light" title={`${title} could not be loaded`}>
+            <Text size="sm">{errorMessage(error)}</Text>
+            <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
+              Try again
+            </Button>
+          </Alert>
+        ) : state === 'empty' ? (
+          <Stack h={Math.min(height, 160)} align="center" justify="center" gap={4} data-testid="chart-empty">
+            <Text c="dimmed" size="sm">
+              {empty ?? 'No data in this range.'}
+            </Text>
+            <Text c="dimmed" size="xs">
+              Try a longer range or another mentor.
+            </Text>
+          </Stack>
+        ) : asTable ? (
+          <DataTable columns={CHART_COLUMNS[chart]} rows={rows ?? []} caption={title} />
+        ) : (
+          <div style={{ height, width: '100%' }}>{children}</div>
+        )}
+        {notes?.map((note) => (
+          <Text key={note} size="xs" c="dimmed">
+            {note}
+          </Text>
+        ))}
+        {exportId ? <ExportStatus id={exportId} compact /> : null}
+        {exportError ? (
+          <Text size="xs" c="red" role="alert">
+            {exportError}
+          </Text>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,259 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import { DATASETS, findDataset, type ExportInfo } from '../../../shared/contract';
+import { useBridge } from '../../bridge/BridgeContext';
+import { errorMessage } from '../../bridge/errors';
+import { useMutationCall } from '../../queries/useCall';
+import { useDashboardFilters } from './DashboardFilters';
+import { ExportStatus, RevealButton } from './ExportStatus';
+import { FilterBar } from './FilterBar';
+import { formatInteger, formatWhen } from './format';
+import { ExportIcon } from './icons';
+import { SchedulesPanel } from './SchedulesPanel';
+import { useAnalytics } from './useAnalytics';
+
+export const DELIMITER_OPTIONS = [
+  { value: ',', label: 'Comma' },
+  { value: ';', label: 'Semicolon' },
+  { value: '\t', label: 'Tab' },
+  { value: '|', label: 'Pipe' },
+];
+
+export const DATASET_OPTIONS = [
+  { group: 'Conversations', items: ['chat-history', 'conversations', 'topics', 'sentiment', 'usage'] },
+  { group: 'Costs', items: ['costs', 'costs-by-mentor', 'costs-by-model'] },
+  { group: 'Learning', items: ['users', 'learners', 'completions', 'courses', 'departments'] },
+  { group: 'Overview charts', items: DATASETS.filter((d) => d.id.startsWith('chart.')).map((d) => d.id) },
+].map(({ group, items }) => ({ group, items: items.map((id) => ({ value: id, label: findDataset(id)!.label })) }));
+
+const STATE_COLOR: Record<string, string> = {
+  completed: 'teal',
+  failed: 'red',
+  cancelled: 'gray',
+  running: 'blue',
+  waiting: 'yellow',
+  paused: 'orange',
+  queued: 'gray',
+};
+
+function ExportForm() {
+  const bridge = useBridge();
+  const { input } = useDashboardFilters();
+  const [dataset, setDataset] = useState('conversations');
+  const [columns, setColumns] = useState<string[]>([]);
+  const [bom, setBom] = useState(true);
+  const [delimiter, setDelimiter] = useState(',');
+  const [folder, setFolder] = useState('');
+  const [started, setStarted] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const spec = findDataset(dataset)!;
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      const info = await bridge.call('analytics.exportStart', {
+        dataset,
+        range: input.range,
+        timeZone: input.timeZone,
+        ...(spec.mentorFilter && input.mentor ? { mentor: input.mentor } : {}),
+        ...(spec.departmentFilter && input.department ? { department: input.department } : {}),
+        bom,
+        delimiter: delimiter as ',',
+        ...(columns.length ? { columns } : {}),
+        ...(folder.trim() ? { folder: folder.trim() } : {}),
+      });
+      setStarted(info.id);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card withBorder radius="md" data-testid="export-form">
+      <Title order={4} fz="md" mb="sm">
+        New export
+      </Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Stack gap="xs">
+          <Select
+            label="Dataset"
+            data={DATASET_OPTIONS}
+            value={dataset}
+            onChange={(value) => {
+              if (!value) return;
+              setDataset(value);
+              setColumns([]);
+            }}
+            allowDeselect={false}
+            searchable
+          />
+          <Text size="xs" c="dimmed">
+            {spec.description}
+            {spec.ranged ? '' : ' The range does not apply.'}
+            {input.mentor && !spec.mentorFilter ? ' Not filtered by mentor (the platform cannot).' : ''}
+            {input.department && !spec.departmentFilter ? ' Not filtered by department (the platform cannot).' : ''}
+          </Text>
+          <MultiSelect
+            label="Columns"
+            description="All columns when none are chosen; the file keeps the order you pick them in."
+            data={spec.columns.map((c) => ({ value: c.key, label: c.label }))}
+            value={columns}
+            onChange={setColumns}
+            clearable
+            placeholder="All columns"
+          />
+        </Stack>
+        <Stack gap="xs">
+          <Group gap="md" align="flex-end">
+            <Stack gap={2}>
+              <Text size="sm" fw={500} id="delimiter-label">
+                Delimiter
+              </Text>
+              <SegmentedControl
+                aria-labelledby="delimiter-label"
+                size="xs"
+                data={DELIMITER_OPTIONS}
+                value={delimiter}
+                onChange={setDelimiter}
+              />
+            </Stack>
+            <Switch
+              label="Byte order mark (for Excel)"
+              checked={bom}
+              onChange={(e) => setBom(e.currentTarget.checked)}
+            />
+          </Group>
+          <TextInput
+            label="Folder"
+            description="Where the file goes; your Downloads folder when empty. The name says tenant, dataset, range and time zone."
+            placeholder="Downloads"
+            value={folder}
+            onChange={(e) => setFolder(e.currentTarget.value)}
+          />
+          <Group>
+            <Button leftSection={<ExportIcon size={16} />} onClick={() => void start()} loading={busy}>
+              Export CSV
+            </Button>
+          </Group>
+          {error ? (
+            <Text size="sm" c="red" role="alert">
+              {error}
+            </Text>
+          ) : null}
+          {started ? <ExportStatus id={started} /> : null}
+        </Stack>
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+function HistoryRow({ info }: { info: ExportInfo }) {
+  const cancel = useMutationCall('jobs.cancel');
+  const running = ['queued', 'running', 'waiting', 'paused'].includes(info.state);
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm">{info.title}</Text>
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {info.path}
+        </Text>
+      </Table.Td>
+      <Table.Td miw={120}>
+        <Badge variant="light" color={STATE_COLOR[info.state] ?? 'gray'} style={{ overflow: 'visible' }}>
+          {info.state}
+        </Badge>
+        {info.scheduleId ? (
+          <Badge variant="outline" ml={4} size="sm">
+            scheduled
+          </Badge>
+        ) : null}
+      </Table.Td>
+      <Table.Td>{formatInteger(info.rows)}</Table.Td>
+      <Table.Td>{formatWhen(info.createdAt)}</Table.Td>
+      <Table.Td miw={220}>
+        {running ? (
+          <Group gap="xs" wrap="nowrap">
+            <div style={{ flex: 1 }}>
+              <ExportStatus id={info.id} compact />
+            </div>
+            <Button size="compact-xs" variant="subtle" color="red" onClick={() => cancel.mutate({ id: info.id })}>
+              Cancel
+            </Button>
+          </Group>
+        ) : info.state === 'completed' ? (
+          <RevealButton id={info.id} />
+        ) : (
+          <Text size="xs" c="red">
+            {info.error ?? info.reason ?? ''}
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function ExportHistory({ scheduleId }: { scheduleId?: string }) {
+  const history = useAnalytics('analytics.exports', { limit: 50, ...(scheduleId ? { scheduleId } : {}) });
+  if (history.error) return <Alert color="red">{errorMessage(history.error)}</Alert>;
+  if (history.data && !history.data.exports.length)
+    return (
+      <Text c="dimmed" size="sm">
+        No exports yet.
+      </Text>
+    );
+  return (
+    <Table fz="sm" aria-label="Export history" data-testid="export-history">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Export</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th>Rows</Table.Th>
+          <Table.Th>Started</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {(history.data?.exports ?? []).map((info) => (
+          <HistoryRow key={info.id} info={info} />
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Exports: any dataset to CSV with its options, their progress and history, and scheduled exports. */
+export function ExportsTab() {
+  return (
+    <Stack gap="md">
+      <FilterBar />
+      <ExportForm />
+      <SchedulesPanel />
+      <Card withBorder radius="md">
+        <Title order={4} fz="md" mb="sm">
+          History
+        </Title>
+        <ExportHistory />
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,170 @@
+import { Button, Group, Popover, SegmentedControl, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import {
+  DateRange,
+  describeRange,
+  RANGE_LABELS,
+  RANGE_PRESETS,
+  resolveRange,
+  type RangePreset,
+} from '../../../shared/contract';
+import { RefreshIcon } from '../../train/icons';
+import { useAnalytics } from './useAnalytics';
+import { useDashboardFilters } from './DashboardFilters';
+
+const SHORT: Record<RangePreset, string> = {
+  today: 'Today',
+  '7d': '7 d',
+  '30d': '30 d',
+  '90d': '90 d',
+  all: 'All time',
+  custom: 'Custom',
+};
+
+function timeZones(): string[] {
+  try {
+    return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+  } catch {
+    return ['UTC'];
+  }
+}
+
+/** Range (presets or custom dates), time zone (always shown), mentor and department, and a refresh button. */
+export function FilterBar({ mentor = true, department = true }: { mentor?: boolean; department?: boolean }) {
+  const { filters, setFilters, refresh, refreshing } = useDashboardFilters();
+  const mentors = useAnalytics('analytics.filters', { parts: ['mentors'] }, { enabled: mentor });
+  // Departments are asked for when the list is first opened (or a department is already chosen).
+  const [wantDepartments, setWantDepartments] = useState(false);
+  const departments = useAnalytics(
+    'analytics.filters',
+    { parts: ['departments'] },
+    { enabled: department && (wantDepartments || filters.department !== null) },
+  );
+  const zones = useMemo(() => timeZones(), []);
+  // Today, as the page opened (a label; the engine resolves ranges itself).
+  const [now] = useState(() => Date.now());
+  const resolved = useMemo(() => {
+    try {
+      return resolveRange(filters.range, filters.timeZone, now);
+    } catch {
+      return null;
+    }
+  }, [filters.range, filters.timeZone, now]);
+
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap" data-testid="filter-bar">
+      <Stack gap={2}>
+        <Text size="xs" c="dimmed" id="range-label">
+          Range
+        </Text>
+        <SegmentedControl
+          aria-labelledby="range-label"
+          size="xs"
+          value={filters.range.preset}
+          data={RANGE_PRESETS.map((p) => ({ value: p, label: SHORT[p] }))}
+          onChange={(preset) => {
+            if (preset === 'custom') {
+              const current = resolved ?? { from: '', to: '' };
+              setFilters({ range: { preset: 'custom', from: current.from, to: current.to } });
+            } else setFilters({ range: { preset: preset as RangePreset } });
+          }}
+        />
+      </Stack>
+      {filters.range.preset === 'custom' ? <CustomRange /> : null}
+      <Select
+        label="Time zone"
+        size="xs"
+        w={190}
+        searchable
+        data={zones}
+        // Type to find a zone: 400 options in the page would slow every render down.
+        limit={40}
+        value={filters.timeZone}
+        onChange={(zone) => zone && setFilters({ timeZone: zone })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      {mentor ? (
+        <Select
+          label="Mentor"
+          size="xs"
+          w={200}
+          searchable
+          clearable
+          placeholder="All mentors"
+          data={(mentors.data?.mentors ?? []).map((m) => ({ value: m.id, label: m.name }))}
+          value={filters.mentor}
+          onChange={(value) => setFilters({ mentor: value })}
+        />
+      ) : null}
+      {department ? (
+        <Select
+          label="Department"
+          size="xs"
+          w={180}
+          clearable
+          placeholder="All departments"
+          data={(departments.data?.departments ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          onDropdownOpen={() => setWantDepartments(true)}
+          nothingFoundMessage={departments.isFetching ? 'Loading…' : 'No departments'}
+          value={filters.department ? String(filters.department) : null}
+          onChange={(value) => setFilters({ department: value ? Number(value) : null })}
+        />
+      ) : null}
+      <Tooltip label="Ask the tenant again for everything on screen" withArrow>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<RefreshIcon size={14} />}
+          loading={refreshing}
+          onClick={() => void refresh()}
+        >
+          Refresh
+        </Button>
+      </Tooltip>
+      <Text size="xs" c="dimmed" data-testid="range-summary">
+        {resolved ? `${RANGE_LABELS[filters.range.preset]}: ${describeRange(resolved)} (${filters.timeZone})` : ''}
+      </Text>
+    </Group>
+  );
+}
+
+/** Custom dates, applied only when they make a valid range (a reversed one says why). */
+function CustomRange() {
+  const { filters, setFilters } = useDashboardFilters();
+  const [from, setFrom] = useState(filters.range.from ?? '');
+  const [to, setTo] = useState(filters.range.to ?? '');
+  const [opened, setOpened] = useState(false);
+  const check = DateRange.safeParse({ preset: 'custom', from, to });
+  const problem = check.success ? null : (check.error.issues[0]?.message ?? 'Invalid range');
+  return (
+    <Popover opened={opened} onChange={setOpened} withArrow trapFocus position="bottom-start">
+      <Popover.Target>
+        <Button size="xs" variant="light" onClick={() => setOpened((o) => !o)} data-testid="custom-range">
+          {filters.range.from} → {filters.range.to}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <TextInput label="From" type="date" size="xs" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <TextInput label="To" type="date" size="xs" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          {problem ? (
+            <Text size="xs" c="red" role="alert">
+              {problem}
+            </Text>
+          ) : null}
+          <Button
+            size="xs"
+            disabled={!!problem}
+            onClick={() => {
+              setFilters({ range: { preset: 'custom', from, to } });
+              setOpened(false);
+            }}
+          >
+            Apply
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,76 @@
+import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Text } from '@mantine/core';
+import type { Kpi } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { formatChange, formatKpi } from './format';
+
+/** Costs going up is not good news: the change badge reads accordingly. */
+const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
+  activeUsers: true,
+  registeredUsers: true,
+  sessions: true,
+  messages: true,
+  avgMessages: true,
+  ratings: true,
+  cost: false,
+};
+
+export function KpiCard({ kpi }: { kpi: Kpi }) {
+  const good = kpi.change === null || kpi.change === 0 ? null : kpi.change > 0 === UP_IS_GOOD[kpi.key];
+  return (
+    <Card withBorder radius="md" padding="sm" data-testid={`kpi-${kpi.key}`}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {kpi.label}
+      </Text>
+      <Text fz={26} fw={700} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="kpi-value">
+        {formatKpi(kpi, kpi.value)}
+      </Text>
+      <Group gap={6}>
+        <Text size="xs" fw={600} c={good === null ? 'dimmed' : good ? 'teal' : 'red'} data-testid="kpi-change">
+          {formatChange(kpi.change)}
+        </Text>
+        {kpi.previous !== null ? (
+          <Text size="xs" c="dimmed">
+            vs {formatKpi(kpi, kpi.previous)} before
+          </Text>
+        ) : null}
+      </Group>
+    </Card>
+  );
+}
+
+export function KpiGrid({
+  kpis,
+  loading,
+  error,
+  onRetry,
+  count = 7,
+}: {
+  kpis: Kpi[] | undefined;
+  loading: boolean;
+  error: unknown;
+  onRetry(): void;
+  count?: number;
+}) {
+  if (!kpis && error) {
+    return (
+      <Alert color="red" variant="light" title="The key figures could not be loaded">
+        <Text size="sm">{errorMessage(error)}</Text>
+        <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  return (
+    <SimpleGrid
+      cols={{ base: 2, sm: 3, lg: count > 5 ? 4 : count, xl: count }}
+      spacing="sm"
+      data-testid="kpis"
+      data-state={kpis ? 'ready' : 'loading'}
+    >
+      {kpis
+        ? kpis.map((kpi) => <KpiCard key={`${kpi.key}-${kpi.label}`} kpi={kpi} />)
+        : Array.from({ length: count }, (_, i) => <Skeleton key={i} height={92} radius="md" visible={loading} />)}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,151 @@
+import { Alert, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { chartTable, type Freshness } from '../../../shared/contract';
+import { CloudOffIcon } from '../../components/icons';
+import { ActivityChart, Donut, HorizontalBars, sentimentColors } from './charts';
+import { ChartCard } from './ChartCard';
+import { useDashboardFilters } from './DashboardFilters';
+import { FilterBar } from './FilterBar';
+import { formatWhen } from './format';
+import { KpiGrid } from './KpiCards';
+import { useAnalytics } from './useAnalytics';
+
+/** The tenant could not be reached: what is on screen is the last saved answer. */
+export function OfflineBanner({ freshness }: { freshness: (Freshness | undefined)[] }) {
+  const offline = freshness.find((f) => f?.offline);
+  if (!offline) return null;
+  const oldest = freshness
+    .map((f) => f?.asOf)
+    .filter(Boolean)
+    .sort()[0];
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<CloudOffIcon />}
+      title="Offline: showing the last saved figures"
+      role="status"
+      data-testid="offline-banner"
+    >
+      {offline.offline} These figures are as of {formatWhen(oldest ?? offline.asOf)}; they refresh once the tenant can
+      be reached.
+    </Alert>
+  );
+}
+
+export function AsOf({ freshness }: { freshness: (Freshness | undefined)[] }) {
+  const times = freshness.map((f) => f?.asOf).filter(Boolean) as string[];
+  if (!times.length) return null;
+  const oldest = times.sort()[0];
+  return (
+    <Text size="xs" c="dimmed" data-testid="as-of">
+      As of {formatWhen(oldest)}
+    </Text>
+  );
+}
+
+export function OverviewTab() {
+  const { input } = useDashboardFilters();
+  const kpis = useAnalytics('analytics.kpis', input);
+  const activity = useAnalytics('analytics.activity', input);
+  const mentors = useAnalytics('analytics.topMentors', input);
+  const topics = useAnalytics('analytics.topics', input);
+  const sentiment = useAnalytics('analytics.sentiment', input);
+  const costs = useAnalytics('analytics.costs', input);
+  const all = [kpis, activity, mentors, topics, sentiment, costs];
+  const ready = all.every((q) => q.data && !q.isPlaceholderData);
+
+  return (
+    <Stack gap="md" data-testid="overview" data-state={ready ? 'ready' : 'loading'}>
+      <FilterBar />
+      <OfflineBanner freshness={all.map((q) => q.data?.freshness)} />
+      <Group justify="space-between">
+        <AsOf freshness={all.map((q) => q.data?.freshness)} />
+      </Group>
+      <KpiGrid kpis={kpis.data?.kpis} loading={kpis.isLoading} error={kpis.error} onRetry={() => void kpis.refetch()} />
+      {kpis.data?.notes.length ? (
+        <Text size="xs" c="dimmed">
+          {kpis.data.notes.join(' ')}
+        </Text>
+      ) : null}
+      <ChartCard
+        chart="activity"
+        loading={activity.isLoading}
+        error={activity.error}
+        rows={
+          activity.data &&
+          (activity.data.points.some((p) => p.sessions || p.activeUsers) ? chartTable('activity', activity.data) : [])
+        }
+        notes={activity.data?.notes}
+        onRetry={() => void activity.refetch()}
+        height={280}
+      >
+        {activity.data ? <ActivityChart points={activity.data.points} /> : null}
+      </ChartCard>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <ChartCard
+          chart="top-mentors"
+          loading={mentors.isLoading}
+          error={mentors.error}
+          rows={mentors.data && chartTable('top-mentors', { mentors: mentors.data.rows })}
+          notes={mentors.data?.notes}
+          onRetry={() => void mentors.refetch()}
+        >
+          {mentors.data ? (
+            <HorizontalBars rows={mentors.data.rows} label="mentor" value="sessions" name="Sessions" />
+          ) : null}
+        </ChartCard>
+        <ChartCard
+          chart="topics"
+          loading={topics.isLoading}
+          error={topics.error}
+          rows={topics.data && chartTable('topics', { topics: topics.data.rows })}
+          notes={topics.data?.notes}
+          onRetry={() => void topics.refetch()}
+        >
+          {topics.data ? (
+            <HorizontalBars rows={topics.data.rows} label="topic" value="conversations" name="Conversations" />
+          ) : null}
+        </ChartCard>
+        <ChartCard
+          chart="sentiment"
+          loading={sentiment.isLoading}
+          error={sentiment.error}
+          rows={
+            sentiment.data &&
+            (sentiment.data.rows.some((r) => r.conversations)
+              ? chartTable('sentiment', { sentiment: sentiment.data.rows })
+              : [])
+          }
+          notes={sentiment.data?.notes}
+          onRetry={() => void sentiment.refetch()}
+        >
+          {sentiment.data ? (
+            <Donut rows={sentiment.data.rows} label="sentiment" value="conversations" colors={sentimentColors} />
+          ) : null}
+        </ChartCard>
+        <ChartCard
+          chart="costs-by-model"
+          loading={costs.isLoading}
+          error={costs.error}
+          rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-model', costs.data) : [])}
+          notes={costs.data?.notes}
+          onRetry={() => void costs.refetch()}
+        >
+          {costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money /> : null}
+        </ChartCard>
+      </SimpleGrid>
+      <ChartCard
+        chart="costs-by-mentor"
+        loading={costs.isLoading}
+        error={costs.error}
+        rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-mentor', costs.data) : [])}
+        onRetry={() => void costs.refetch()}
+        height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
+      >
+        {costs.data ? (
+          <HorizontalBars rows={costs.data.byMentor} label="mentor" value="cost" name="Cost" money />
+        ) : null}
+      </ChartCard>
+    </Stack>
+  );
+}

@@ -1,0 +1,129 @@
+import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
+import type { MentorDocument } from '../../../shared/contract';
+import { TrashIcon } from '../../components/icons';
+import { notifyError } from '../../components/notify';
+import { useMutationCall } from '../../queries/useCall';
+import { formatCount, formatDateTime } from '../../train/format';
+import { DotsIcon, RefreshIcon } from '../../train/icons';
+import { STATUS_INFO } from './documentStatus';
+
+interface DocumentRowProps {
+  profileId: string;
+  mentor: string;
+  document: MentorDocument;
+  onRetrain(): void;
+  onDelete(): void;
+}
+
+export const DOCUMENT_COLUMNS = 7;
+
+/** One document: status (with the failure reason), tokens, access, last trained, and its actions. */
+export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }: DocumentRowProps) {
+  const setTraining = useMutationCall('documents.setTraining');
+  const setAccess = useMutationCall('documents.setAccess');
+  const status = STATUS_INFO[document.status];
+  const busy = setTraining.isPending || setAccess.isPending;
+  const trained = document.status === 'trained';
+  const isPublic = document.access === 'public';
+
+  function train(train: boolean) {
+    setTraining.mutate(
+      { profileId, mentor, documentId: document.id, train },
+      { onError: (error) => notifyError(`${document.name} was not ${train ? 'trained' : 'untrained'}`, error) },
+    );
+  }
+
+  function access(access: 'public' | 'private') {
+    setAccess.mutate(
+      { profileId, mentor, documentId: document.id, access },
+      { onError: (error) => notifyError(`${document.name} was not made ${access}`, error) },
+    );
+  }
+
+  return (
+    <Table.Tr data-testid={`document-row-${document.name}`}>
+      <Table.Td maw={380}>
+        <Stack gap={2}>
+          <Text size="sm" fw={500} truncate="end" title={document.name}>
+            {document.name}
+          </Text>
+          {document.status === 'failed' && document.failureReason && (
+            <Text size="xs" c="red" lineClamp={2}>
+              {document.failureReason}
+            </Text>
+          )}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Text size="xs" c="dimmed" tt="uppercase">
+          {document.type || '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Tooltip label={status.description} withArrow>
+          <Badge
+            variant="light"
+            color={status.color}
+            radius="sm"
+            tt="none"
+            style={{ minWidth: 'max-content' }}
+            leftSection={document.status === 'pending' ? <Loader size={10} color={status.color} /> : undefined}
+            data-testid="document-status"
+          >
+            {status.label}
+          </Badge>
+        </Tooltip>
+      </Table.Td>
+      <Table.Td ta="right">
+        <Text size="sm">{formatCount(document.tokens)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c={isPublic ? undefined : 'dimmed'}>
+          {document.access ? (isPublic ? 'Public' : 'Private') : '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(document.lastTrainedAt)}
+        </Text>
+        {!!document.retrainIntervalDays && (
+          <Group gap={4} c="dimmed">
+            <RefreshIcon size={12} />
+            <Text size="xs" inherit>
+              every {document.retrainIntervalDays} d
+            </Text>
+          </Group>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Group gap={2} justify="flex-end" wrap="nowrap">
+          {busy && <Loader size={14} />}
+          <Menu position="bottom-end" withinPortal shadow="md">
+            <Menu.Target>
+              <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${document.name}`}>
+                <DotsIcon />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {trained ? (
+                <Menu.Item onClick={() => train(false)}>Untrain</Menu.Item>
+              ) : (
+                <Menu.Item onClick={() => train(true)} disabled={document.status === 'pending'}>
+                  {document.status === 'failed' ? 'Train again' : 'Train'}
+                </Menu.Item>
+              )}
+              <Menu.Item onClick={() => access(isPublic ? 'private' : 'public')}>
+                {isPublic ? 'Make private' : 'Make public'}
+              </Menu.Item>
+              <Menu.Item onClick={onRetrain}>Retrain interval…</Menu.Item>
+              <Menu.Divider />
+              <Menu.Item color="red" leftSection={<TrashIcon size={14} />} onClick={onDelete}>
+                Delete…
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,113 @@
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../../bridge/errors';
+import { EditIcon, TrashIcon, WarningIcon } from '../../components/icons';
+import { useCall } from '../../queries/useCall';
+import { mentorsHref, navigateTo } from '../../shell/routes';
+import { useActiveTenant } from '../../train/activeTenant';
+import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
+import { DeleteMentorModal } from './DeleteMentorModal';
+import { DocumentsPanel } from './DocumentsPanel';
+import { MentorFormModal } from './MentorFormModal';
+import { TestKnowledge } from './TestKnowledge';
+import { VISIBILITY_INFO } from './visibility';
+
+/** One mentor: its documents (and dropping more onto the window trains it) and a knowledge test. */
+export function MentorPage({ uniqueId }: { uniqueId: string }) {
+  const { tenant } = useActiveTenant();
+  const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [tab, setTab] = useState<string | null>('documents');
+  const data = mentor.data;
+  const target: MentorTarget | null =
+    tenant && data ? { profileId: tenant.id, uniqueId: data.uniqueId, name: data.name } : null;
+  useRegisterPageMentor(target);
+  const visibility = data?.visibility ? VISIBILITY_INFO[data.visibility] : null;
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Breadcrumbs>
+        <Anchor href={mentorsHref()} size="sm">
+          Mentors
+        </Anchor>
+        <Text size="sm" c="dimmed">
+          {data?.name ?? '…'}
+        </Text>
+      </Breadcrumbs>
+
+      {mentor.isPending && tenant && <Skeleton height={60} radius="md" />}
+      {mentor.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="This mentor could not be opened">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorMessage(mentor.error)}</Text>
+            <Button size="xs" variant="default" component="a" href={mentorsHref()}>
+              Back to mentors
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      {data && target && tenant && (
+        <>
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <div style={{ minWidth: 0 }}>
+              <Group gap="sm">
+                <Title order={1} size="h2">
+                  {data.name}
+                </Title>
+                {visibility && (
+                  <Badge variant="light" color={visibility.color} radius="sm" tt="none">
+                    {visibility.label}
+                  </Badge>
+                )}
+              </Group>
+              <Text size="sm" c="dimmed" mt={4} maw={760}>
+                {data.description || 'No description.'}
+              </Text>
+            </div>
+            <Group gap="xs" wrap="nowrap">
+              <Button variant="default" size="sm" leftSection={<EditIcon size={16} />} onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+              <Button
+                variant="subtle"
+                color="red"
+                size="sm"
+                leftSection={<TrashIcon size={16} />}
+                onClick={() => setDeleting(true)}
+              >
+                Delete
+              </Button>
+            </Group>
+          </Group>
+
+          <Tabs value={tab} onChange={setTab} keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="documents">Documents</Tabs.Tab>
+              <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="documents" pt="md">
+              <DocumentsPanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="test" pt="md">
+              <TestKnowledge mentor={target} />
+            </Tabs.Panel>
+          </Tabs>
+
+          <MentorFormModal
+            profileId={tenant.id}
+            target={editing ? { mode: 'edit', mentor: data } : null}
+            onClose={() => setEditing(false)}
+          />
+          <DeleteMentorModal
+            profileId={tenant.id}
+            mentor={deleting ? data : null}
+            onClose={() => setDeleting(false)}
+            onDeleted={() => navigateTo(mentorsHref())}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}

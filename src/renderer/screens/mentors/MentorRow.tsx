@@ -1,0 +1,91 @@
+import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import type { Mentor } from '../../../shared/contract';
+import { EditIcon, TrashIcon } from '../../components/icons';
+import { mentorHref } from '../../shell/routes';
+import { formatDateTime } from '../../train/format';
+import { UploadIcon } from '../../train/icons';
+import { useMentorDropTarget } from '../../train/useMentorDropTarget';
+import { VISIBILITY_INFO } from './visibility';
+
+interface MentorRowProps {
+  profileId: string;
+  mentor: Mentor;
+  onEdit(): void;
+  onDelete(): void;
+}
+
+/** One mentor; the whole row is a drop target that trains this mentor (after a preview). */
+export function MentorRow({ profileId, mentor, onEdit, onDelete }: MentorRowProps) {
+  const { over, props } = useMentorDropTarget({ profileId, uniqueId: mentor.uniqueId, name: mentor.name });
+  const nameId = `mentor-name-${mentor.uniqueId}`;
+  const visibility = mentor.visibility ? VISIBILITY_INFO[mentor.visibility] : null;
+  return (
+    <Table.Tr
+      {...props}
+      data-testid={`mentor-row-${mentor.name}`}
+      style={
+        over
+          ? {
+              background: 'var(--mantine-primary-color-light)',
+              outline: '2px dashed var(--mantine-primary-color-filled)',
+              outlineOffset: -2,
+            }
+          : undefined
+      }
+    >
+      <Table.Td>
+        <Stack gap={2}>
+          <Anchor id={nameId} href={mentorHref(mentor.uniqueId)} fw={600} size="sm" underline="hover">
+            {mentor.name}
+          </Anchor>
+          {over ? (
+            <Group gap={4} c="var(--mantine-primary-color-filled)">
+              <UploadIcon size={14} />
+              <Text size="xs" fw={500} inherit>
+                Drop to preview training for {mentor.name}
+              </Text>
+            </Group>
+          ) : (
+            mentor.description && (
+              <Text size="xs" c="dimmed" lineClamp={1} maw={560}>
+                {mentor.description}
+              </Text>
+            )
+          )}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        {visibility ? (
+          <Tooltip label={visibility.description} withArrow>
+            <Badge variant="light" color={visibility.color} radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
+              {visibility.label}
+            </Badge>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(mentor.updatedAt ?? mentor.createdAt)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Tooltip label="Edit" withArrow>
+            <ActionIcon variant="subtle" color="gray" aria-label={`Edit ${mentor.name}`} onClick={onEdit}>
+              <EditIcon />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete" withArrow>
+            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${mentor.name}`} onClick={onDelete}>
+              <TrashIcon />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

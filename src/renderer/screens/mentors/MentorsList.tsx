@@ -1,0 +1,186 @@
+import { Alert, Button, Group, Pagination, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import type { Mentor } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { PlusIcon, WarningIcon } from '../../components/icons';
+import { useActiveTenant } from '../../train/activeTenant';
+import { formatCount } from '../../train/format';
+import { MentorIcon, SearchIcon } from '../../train/icons';
+import { DeleteMentorModal } from './DeleteMentorModal';
+import { FreshnessNote, OfflineBanner } from './FreshnessBar';
+import { MentorFormModal, type MentorEditorTarget } from './MentorFormModal';
+import { MentorRow } from './MentorRow';
+import { useMentors } from './useMentors';
+
+const PAGE_SIZE = 50;
+
+/** The active tenant's mentors: search, create, edit, delete; every row takes dropped files to train it. */
+export function MentorsList() {
+  const { tenant, isPending: tenantPending } = useActiveTenant();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const { query, refresh, refreshing } = useMentors(tenant?.id, debounced);
+  const [editor, setEditor] = useState<MentorEditorTarget | null>(null);
+  const [deleting, setDeleting] = useState<Mentor | null>(null);
+  const [page, setPage] = useState(1);
+  const mentors = query.data?.mentors ?? [];
+  const pages = Math.max(1, Math.ceil(mentors.length / PAGE_SIZE));
+  const shown = mentors.slice((Math.min(page, pages) - 1) * PAGE_SIZE, Math.min(page, pages) * PAGE_SIZE);
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1} size="h2">
+            Mentors
+          </Title>
+          <Text c="dimmed" size="sm">
+            {tenant ? (
+              <>
+                Mentors of <strong>{tenant.name}</strong>. Drop files or folders on a mentor to train it.
+              </>
+            ) : (
+              'The mentors of the active tenant.'
+            )}
+          </Text>
+        </div>
+        <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })} disabled={!tenant}>
+          New mentor
+        </Button>
+      </Group>
+
+      {!tenant && !tenantPending && (
+        <Alert color="yellow" icon={<WarningIcon />} title="No active tenant">
+          Add a tenant in Settings → Tenants, or make one active from the top bar.
+        </Alert>
+      )}
+      <OfflineBanner freshness={query.data?.freshness} />
+
+      {tenant && (
+        <Paper withBorder radius="md" p="md">
+          <Stack gap="sm">
+            <Group justify="space-between" wrap="nowrap">
+              <TextInput
+                aria-label="Search mentors"
+                placeholder="Search by name or description"
+                leftSection={<SearchIcon size={16} />}
+                value={search}
+                onChange={(event) => {
+                  setSearch(event.currentTarget.value);
+                  setPage(1);
+                }}
+                w={360}
+                type="search"
+              />
+              <Group gap="md" wrap="nowrap">
+                {query.data && (
+                  <Text size="xs" c="dimmed">
+                    {formatCount(mentors.length)} {mentors.length === 1 ? 'mentor' : 'mentors'}
+                  </Text>
+                )}
+                <FreshnessNote
+                  freshness={query.data?.freshness}
+                  refreshing={refreshing}
+                  onRefresh={() => void refresh()}
+                  what="mentors"
+                />
+              </Group>
+            </Group>
+
+            {query.isPending && <ListSkeleton />}
+            {query.isError && (
+              <Alert color="red" title="Mentors could not be loaded" icon={<WarningIcon />}>
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm">{errorMessage(query.error)}</Text>
+                  <Button size="xs" variant="default" onClick={() => void query.refetch()}>
+                    Try again
+                  </Button>
+                </Stack>
+              </Alert>
+            )}
+            {query.isSuccess && mentors.length === 0 && (
+              <EmptyMentors searching={!!debounced} onCreate={() => setEditor({ mode: 'create' })} />
+            )}
+            {mentors.length > 0 && (
+              <Table.ScrollContainer minWidth={760}>
+                <Table verticalSpacing="sm" highlightOnHover aria-label="Mentors" data-testid="mentors-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Name</Table.Th>
+                      <Table.Th w={170}>Who can use it</Table.Th>
+                      <Table.Th w={190}>Updated</Table.Th>
+                      <Table.Th w={120} style={{ textAlign: 'right' }}>
+                        Actions
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+                    {shown.map((mentor) => (
+                      <MentorRow
+                        key={mentor.uniqueId}
+                        profileId={tenant.id}
+                        mentor={mentor}
+                        onEdit={() => setEditor({ mode: 'edit', mentor })}
+                        onDelete={() => setDeleting(mentor)}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {pages > 1 && (
+              <Group justify="flex-end">
+                <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />
+              </Group>
+            )}
+          </Stack>
+        </Paper>
+      )}
+
+      {tenant && (
+        <>
+          <MentorFormModal profileId={tenant.id} target={editor} onClose={() => setEditor(null)} />
+          <DeleteMentorModal profileId={tenant.id} mentor={deleting} onClose={() => setDeleting(null)} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label="Loading mentors">
+      {[0, 1, 2, 3].map((row) => (
+        <Skeleton key={row} height={44} radius="sm" />
+      ))}
+    </Stack>
+  );
+}
+
+function EmptyMentors({ searching, onCreate }: { searching: boolean; onCreate(): void }) {
+  return (
+    <Group
+      gap="md"
+      p="lg"
+      wrap="nowrap"
+      justify="space-between"
+      bd="1px dashed var(--mantine-color-default-border)"
+      style={{ borderRadius: 8 }}
+    >
+      <Group gap="md" wrap="nowrap">
+        <MentorIcon size={28} />
+        <Text size="sm" c="dimmed">
+          {searching
+            ? 'No mentor matches this search.'
+            : 'No mentors yet. Create one, then drop course material on it.'}
+        </Text>
+      </Group>
+      {!searching && (
+        <Button size="xs" variant="light" onClick={onCreate}>
+          Create a mentor
+        </Button>
+      )}
+    </Group>
+  );
+}

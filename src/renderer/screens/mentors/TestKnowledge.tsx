@@ -1,0 +1,88 @@
+import { Alert, Badge, Button, Group, Highlight, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useBridge } from '../../bridge/BridgeContext';
+import { errorMessage } from '../../bridge/errors';
+import { WarningIcon } from '../../components/icons';
+import { callKey } from '../../queries/useCall';
+import { plural } from '../../train/format';
+import { SearchIcon } from '../../train/icons';
+import type { MentorTarget } from '../../train/TrainFlowContext';
+
+/** Ask what the mentor's documents say: the passages `documents.search` finds, with their document and score. */
+export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
+  const bridge = useBridge();
+  const [text, setText] = useState('');
+  const [asked, setAsked] = useState('');
+  const input = { profileId: mentor.profileId, mentor: mentor.uniqueId, query: asked, limit: 8 };
+  const search = useQuery({
+    queryKey: callKey('documents.search', input),
+    queryFn: () => bridge.call('documents.search', input),
+    enabled: asked.length > 0,
+    retry: false,
+  });
+  const words = asked.split(/\s+/).filter((word) => word.length > 2);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const query = text.trim();
+    if (query === asked) void search.refetch();
+    else setAsked(query);
+  }
+
+  return (
+    <Stack gap="md" maw={900}>
+      <Text size="sm" c="dimmed">
+        Ask something a learner would ask. The passages below are what {mentor.name} finds in its trained documents.
+      </Text>
+      <form onSubmit={submit}>
+        <Group gap="sm" align="flex-end" wrap="nowrap">
+          <TextInput
+            label="Question"
+            placeholder="What is photosynthesis?"
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            leftSection={<SearchIcon size={16} />}
+            style={{ flex: 1 }}
+            maxLength={1000}
+          />
+          <Button type="submit" disabled={!text.trim()} loading={search.isFetching}>
+            Search
+          </Button>
+        </Group>
+      </form>
+      {search.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="The search failed">
+          {errorMessage(search.error)}
+        </Alert>
+      )}
+      {search.isPending && search.fetchStatus === 'fetching' && <Loader size="sm" />}
+      {search.data && (
+        <Stack gap="sm" aria-live="polite" data-testid="passages">
+          <Text size="sm" fw={600}>
+            {search.data.passages.length
+              ? `${plural(search.data.passages.length, 'passage')} for “${asked}”`
+              : `Nothing found for “${asked}”. Train documents that cover it, or try other words.`}
+          </Text>
+          {search.data.passages.map((passage, index) => (
+            <Paper key={`${passage.documentId ?? passage.documentName}-${index}`} withBorder radius="md" p="sm">
+              <Group justify="space-between" mb={6} wrap="nowrap">
+                <Badge variant="light" radius="sm" tt="none" style={{ minWidth: 0, maxWidth: '80%' }}>
+                  {passage.documentName}
+                </Badge>
+                {passage.score !== null && (
+                  <Text size="xs" c="dimmed">
+                    score {passage.score.toFixed(2)}
+                  </Text>
+                )}
+              </Group>
+              <Highlight highlight={words} size="sm" lineClamp={6}>
+                {passage.text}
+              </Highlight>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,287 @@
+import { Alert, Badge, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { BridgeCallError, type TicketReplyOutcome, type TicketSummary } from '../../../shared/contract';
+import { useBridge } from '../../bridge/BridgeContext';
+import { errorMessage } from '../../bridge/errors';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { callKey, useCall } from '../../queries/useCall';
+import { ConversationPanel } from './ConversationPanel';
+import { dateTime, STATUS_COLOR, STATUS_LABEL } from './format';
+import { LocalFields } from './LocalFields';
+import { ReplyBox } from './ReplyBox';
+import { RichText } from './RichText';
+import { Thread, type PendingReply } from './Thread';
+import type { TicketActions } from './useTicketActions';
+
+interface TicketPaneProps {
+  id: number;
+  me: string;
+  replyRef: RefObject<HTMLTextAreaElement | null>;
+  actions: TicketActions;
+  /** SLA clocks as the current view's targets give them (the default targets otherwise). */
+  sla?: TicketSummary['sla'] | undefined;
+  /** Focus goes back to the queue (after sending, Escape, deleting). */
+  onBackToList(): void;
+}
+
+/** One ticket: details, the safe description, the thread, the reply, local fields and the learner's chat beside it. */
+export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: TicketPaneProps) {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const input = { id, markRead: true };
+  const detail = useCall('tickets.get', input);
+  const [offline, setOffline] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingReply[]>([]);
+  const [loadImages, setLoadImages] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  /** What the admin saw when opening: the reply's change check compares against it. */
+  const seen = useRef<{ id: number; updatedAt: string; messageCount: number } | null>(null);
+
+  const data = detail.data && detail.data.ticket.id === id ? detail.data : undefined;
+  if (data && seen.current?.id !== id) {
+    seen.current = { id, updatedAt: data.ticket.updatedAt, messageCount: data.messageTotal };
+  }
+
+  // Shown from the cache at once; then asked of the server (a ticket deleted there says so).
+  useEffect(() => {
+    setOffline(null);
+    setPending([]);
+    setLoadImages(false);
+    setEditing(null);
+    let live = true;
+    bridge.call('tickets.get', { id, refresh: true, markRead: true }).then(
+      (fresh) => {
+        if (!live) return;
+        queryClient.setQueryData(callKey('tickets.get', { id, markRead: true }), fresh);
+        setOffline(fresh.offline);
+        // What the admin sees now is what they opened.
+        seen.current = { id, updatedAt: fresh.ticket.updatedAt, messageCount: fresh.messageTotal };
+      },
+      (error: unknown) => {
+        if (!live) return;
+        if (error instanceof BridgeCallError && (error.code === 'not_found' || error.status === 403)) {
+          void queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) });
+        } else setOffline(errorMessage(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, bridge, queryClient]);
+
+  const gone =
+    detail.error instanceof BridgeCallError && (detail.error.code === 'not_found' || detail.error.status === 403);
+
+  if (!data) {
+    if (detail.error)
+      return (
+        <Alert color="red" title={`Ticket #${id}`} role="alert" data-testid="ticket-pane" data-ticket={id}>
+          {errorMessage(detail.error)}
+        </Alert>
+      );
+    return <Loader aria-label="Loading the ticket" />;
+  }
+  const { ticket } = data;
+
+  async function send(message: string, force: boolean): Promise<TicketReplyOutcome | null> {
+    const key = `${Date.now()}`;
+    setPending((list) => [...list, { key, message, state: 'sending' }]);
+    try {
+      const outcome = await bridge.call('tickets.reply', {
+        id,
+        message,
+        force,
+        ...(seen.current?.id === id
+          ? { seen: { updatedAt: seen.current.updatedAt, messageCount: seen.current.messageCount } }
+          : {}),
+      });
+      await queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) });
+      if (outcome.state === 'failed') {
+        setPending((list) =>
+          list.map((p) => (p.key === key ? { ...p, state: 'failed', error: outcome.message ?? '' } : p)),
+        );
+      } else setPending((list) => list.filter((p) => p.key !== key));
+      if (outcome.state === 'sent') notifySuccess('Reply sent', `Ticket #${id}`);
+      if (outcome.state === 'queued')
+        notifySuccess('Reply queued', outcome.message ?? 'It is sent when the tenant answers again');
+      return outcome;
+    } catch (error) {
+      setPending((list) =>
+        list.map((p) => (p.key === key ? { ...p, state: 'failed', error: errorMessage(error) } : p)),
+      );
+      throw error;
+    }
+  }
+
+  async function saveSubject() {
+    if (editing === null) return;
+    const subject = editing.trim();
+    setEditing(null);
+    if (!subject || subject === ticket.subject) return;
+    await actions.updateSubject(id, subject);
+  }
+
+  return (
+    <Stack gap="sm" data-testid="ticket-pane" data-ticket={id} data-ready="true" data-status={ticket.status}>
+      {gone && (
+        <Alert color="red" role="alert" title="This ticket is gone from the server">
+          {errorMessage(detail.error)} What was on screen is kept below, and so is your draft.
+        </Alert>
+      )}
+      {offline && (
+        <Alert color="yellow" role="status">
+          {offline}
+        </Alert>
+      )}
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        {editing === null ? (
+          <Title order={2} size="h4" dir="auto" style={{ overflowWrap: 'anywhere' }}>
+            {ticket.subject}
+          </Title>
+        ) : (
+          <TextInput
+            aria-label="Subject"
+            value={editing}
+            onChange={(e) => setEditing(e.currentTarget.value)}
+            maxLength={255}
+            autoFocus
+            style={{ flex: 1 }}
+            dir="auto"
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void saveSubject();
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                setEditing(null);
+              }
+            }}
+            onBlur={() => void saveSubject()}
+          />
+        )}
+        <Badge color={STATUS_COLOR[ticket.status]} variant="light" size="lg" style={{ flexShrink: 0 }}>
+          {STATUS_LABEL[ticket.status]}
+        </Badge>
+      </Group>
+      <Group gap="xs">
+        <Button size="xs" variant="default" onClick={() => replyRef.current?.focus()} disabled={gone}>
+          Reply{' '}
+          <Kbd ml={6} size="xs">
+            r
+          </Kbd>
+        </Button>
+        {ticket.status !== 'in_progress' && ticket.status !== 'closed' && (
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => void actions.setStatus([id], 'in_progress')}
+            disabled={gone}
+          >
+            In progress{' '}
+            <Kbd ml={6} size="xs">
+              i
+            </Kbd>
+          </Button>
+        )}
+        {ticket.status !== 'closed' ? (
+          <Button size="xs" variant="default" onClick={() => void actions.setStatus([id], 'closed')} disabled={gone}>
+            Close{' '}
+            <Kbd ml={6} size="xs">
+              e
+            </Kbd>
+          </Button>
+        ) : (
+          <Button size="xs" variant="default" onClick={() => void actions.setStatus([id], 'open')} disabled={gone}>
+            Reopen{' '}
+            <Kbd ml={6} size="xs">
+              Shift+O
+            </Kbd>
+          </Button>
+        )}
+        <Button size="xs" variant="subtle" onClick={() => setEditing(ticket.subject)} disabled={gone}>
+          Edit subject
+        </Button>
+        <Button size="xs" variant="subtle" color="red" onClick={() => setConfirmDelete(true)} disabled={gone}>
+          Delete…
+        </Button>
+      </Group>
+      <Text size="sm">
+        <b dir="auto">{ticket.requester.name || ticket.requester.username}</b> · {ticket.requester.username} ·{' '}
+        {ticket.requester.email}
+      </Text>
+      <Text size="xs" c="dimmed">
+        #{ticket.id} · Mentor {ticket.mentorName ?? ticket.mentorId} · Created {dateTime(ticket.createdAt)} · Updated{' '}
+        {dateTime(ticket.updatedAt)} · Resolved {dateTime(ticket.resolvedAt)}
+      </Text>
+      <LocalFields ticket={sla ? { ...ticket, sla } : ticket} me={me} />
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(340px, 1fr))',
+          gap: 16,
+          alignItems: 'start',
+        }}
+      >
+        <Stack gap="sm" style={{ minWidth: 0 }}>
+          <div aria-label="Description" role="region" data-testid="ticket-description">
+            {ticket.removed.length > 0 && (
+              <Text size="xs" c="orange" mb={4}>
+                Removed for safety: {ticket.removed.join(', ')}
+              </Text>
+            )}
+            <RichText nodes={ticket.descriptionDoc} loadImages={loadImages} />
+            {ticket.remoteImages > 0 && !loadImages && (
+              <Button size="compact-xs" variant="subtle" onClick={() => setLoadImages(true)}>
+                Show {ticket.remoteImages} remote image{ticket.remoteImages === 1 ? '' : 's'}
+              </Button>
+            )}
+          </div>
+          <Thread
+            ticket={ticket}
+            messages={data.messages}
+            total={data.messageTotal}
+            queued={data.queued}
+            pending={pending}
+            onDismissQueued={(jobId) => {
+              void bridge
+                .call('jobs.cancel', { id: jobId })
+                .then(() => queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) }))
+                .catch((error: unknown) => notifyError('Could not dismiss', error));
+            }}
+          />
+          <ReplyBox
+            ref={replyRef}
+            ticket={ticket}
+            send={send}
+            onReviewed={() => {
+              seen.current = { id, updatedAt: ticket.updatedAt, messageCount: data.messageTotal };
+            }}
+            onDone={onBackToList}
+            disabled={gone}
+          />
+        </Stack>
+        <ConversationPanel id={id} />
+      </div>
+      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title={`Delete ticket #${id}?`}>
+        <Text size="sm" mb="md">
+          This deletes the ticket and its thread on the platform, for everyone. It cannot be undone.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setConfirmDelete(false)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            data-autofocus
+            onClick={() => {
+              setConfirmDelete(false);
+              void actions.remove(id).then(onBackToList);
+            }}
+          >
+            Delete
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

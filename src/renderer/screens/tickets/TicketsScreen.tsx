@@ -1,0 +1,568 @@
+import { Alert, Badge, Button, Group, Kbd, Select, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
+import { TICKET_SORTS } from '../../../shared/contract';
+import { useBridge } from '../../bridge/BridgeContext';
+import { useCall } from '../../queries/useCall';
+import { CheatSheet } from './CheatSheet';
+import { dateTime } from './format';
+import { useDesktopNotifications } from './notifications';
+import { TicketPane } from './TicketPane';
+import { ROW_HEIGHT, TicketRow } from './TicketRow';
+import { useTicketActions } from './useTicketActions';
+import { useTicketWindow } from './useTicketWindow';
+import { ViewEditor, SORT_LABEL } from './ViewEditor';
+import { ViewsPanel } from './ViewsPanel';
+import { VirtualList, type VirtualListHandle } from './VirtualList';
+import { useWatchTickets } from './watch';
+
+const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
+
+/** Is the key meant for a text field (or a control that uses keys itself)? */
+function typingIn(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el?.closest?.(
+    'input, textarea, select, [contenteditable="true"], [role="menu"], [role="dialog"], [role="combobox"]',
+  );
+}
+
+/**
+ * The support queue: views with counts, a windowed list that stays smooth at 100,000 tickets, full-text search, and
+ * the ticket beside it. Everything works from the keyboard (press ? for the keys) and focus always lands somewhere
+ * useful after an action.
+ */
+export function TicketsScreen() {
+  const bridge = useBridge();
+  const views = useCall('tickets.views', {});
+  const [viewId, setViewId] = useState('open');
+  const [sort, setSort] = useState<TicketSort | null>(null);
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [cursor, setCursor] = useState(0);
+  /** The ticket under the cursor: when rows move (live updates, a closed ticket leaving), the cursor follows it. */
+  const [cursorId, setCursorId] = useState<number | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [checked, setChecked] = useState<Set<number>>(new Set());
+  const [cheatSheet, setCheatSheet] = useState(false);
+  const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
+  const [sync, setSync] = useState<TicketSyncState | null>(null);
+  const gPending = useRef<number>(0);
+  const list = useRef<VirtualListHandle>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const replyRef = useRef<HTMLTextAreaElement>(null);
+  const notifications = useDesktopNotifications();
+  useWatchTickets(true);
+
+  const view = views.data?.views.find((v) => v.id === viewId);
+  const effectiveSort: TicketSort = sort ?? view?.sort ?? 'newest';
+  const params = useMemo(() => ({ view: viewId, sort: effectiveSort, search }), [viewId, effectiveSort, search]);
+  const rows = useTicketWindow(params);
+  const actions = useTicketActions(rows);
+  const total = rows.total ?? 0;
+
+  // Search follows typing, a beat behind.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchText.trim()), 180);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  // A new view or search starts at the top.
+  const [shownParams, setShownParams] = useState(params);
+  if (shownParams !== params) {
+    setShownParams(params);
+    setCursor(0);
+    setCursorId(null);
+    setChecked(new Set());
+  }
+  useEffect(() => {
+    list.current?.element()?.scrollTo({ top: 0 });
+  }, [params]);
+
+  // Live: the engine's changes refresh the rows in view and keep the cursor on its ticket.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = bridge.onEvent((event) => {
+      if (event.name === 'tickets.sync') setSync(event.payload.sync);
+      if (event.name !== 'tickets.changed') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => rows.refresh(), 150);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [bridge, rows]);
+  useEffect(() => {
+    bridge.call('tickets.status', {}).then(setSync, () => {});
+  }, [bridge]);
+
+  if (cursorId !== null && rows.row(cursor)?.id !== cursorId) {
+    const at = rows.indexOf(cursorId);
+    if (at !== -1) setCursor(at);
+  }
+
+  const clampCursor = Math.min(cursor, Math.max(0, total - 1));
+
+  const focusList = useCallback(() => list.current?.focus(), []);
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const next = Math.max(0, Math.min(total - 1, index));
+      setCursor(next);
+      setCursorId(rows.row(next)?.id ?? null);
+      list.current?.reveal(next);
+    },
+    [rows, total],
+  );
+
+  const openAt = useCallback(
+    (index: number) => {
+      const row = rows.row(index);
+      if (!row) return;
+      setCursor(index);
+      setCursorId(row.id);
+      setOpenId(row.id);
+    },
+    [rows],
+  );
+
+  /** The tickets an action applies to: the checked ones, else the one under the cursor, else the open one. */
+  const targets = useCallback((): number[] => {
+    if (checked.size) return [...checked];
+    const row = rows.row(clampCursor);
+    if (row) return [row.id];
+    return openId ? [openId] : [];
+  }, [checked, rows, clampCursor, openId]);
+
+  const setStatus = useCallback(
+    (status: TicketStatus) => {
+      const ids = targets();
+      if (!ids.length) return;
+      const single = ids.length === 1 && !checked.size;
+      void actions.setStatus(ids, status);
+      setChecked(new Set());
+      // Closing moves on to the next ticket (and opens it if the closed one was open).
+      if (single && status === 'closed') {
+        const next = clampCursor + 1 < total ? clampCursor + 1 : clampCursor;
+        const nextRow = rows.row(next);
+        if (nextRow && nextRow.id !== ids[0]) {
+          setCursor(next);
+          setCursorId(nextRow.id);
+          list.current?.reveal(next);
+          if (openId === ids[0]) setOpenId(nextRow.id);
+        }
+      }
+      focusList();
+    },
+    [actions, targets, checked, clampCursor, total, rows, openId, focusList],
+  );
+
+  const selectView = useCallback(
+    (id: string) => {
+      setViewId(id);
+      setSort(null);
+      focusList();
+    },
+    [focusList],
+  );
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typingIn(event.target)) return;
+    const key = event.key;
+    if (gPending.current && Date.now() - gPending.current < 1500) {
+      gPending.current = 0;
+      const target = G_VIEWS[key.toLowerCase()];
+      if (target) {
+        event.preventDefault();
+        selectView(target);
+      }
+      return;
+    }
+    const handled = () => event.preventDefault();
+    switch (key) {
+      case 'j':
+      case 'ArrowDown':
+        handled();
+        moveTo(clampCursor + 1);
+        break;
+      case 'k':
+      case 'ArrowUp':
+        handled();
+        moveTo(clampCursor - 1);
+        break;
+      case 'Home':
+        handled();
+        moveTo(0);
+        break;
+      case 'End':
+        handled();
+        moveTo(total - 1);
+        break;
+      case 'PageDown':
+        handled();
+        moveTo(clampCursor + 10);
+        break;
+      case 'PageUp':
+        handled();
+        moveTo(clampCursor - 10);
+        break;
+      case 'Enter':
+      case 'o':
+        handled();
+        openAt(clampCursor);
+        break;
+      case 'r': {
+        handled();
+        const row = rows.row(clampCursor);
+        if (row && row.id !== openId) setOpenId(row.id);
+        // The reply box exists once the pane has the ticket.
+        const focusReply = (tries: number) => {
+          if (replyRef.current && !replyRef.current.disabled) replyRef.current.focus();
+          else if (tries > 0) setTimeout(() => focusReply(tries - 1), 30);
+        };
+        focusReply(60);
+        break;
+      }
+      case 'e':
+        handled();
+        setStatus('closed');
+        break;
+      case 'i':
+        handled();
+        setStatus('in_progress');
+        break;
+      case 'O':
+        handled();
+        setStatus('open');
+        break;
+      case 'x': {
+        handled();
+        const row = rows.row(clampCursor);
+        if (!row) break;
+        setChecked((set) => {
+          const next = new Set(set);
+          if (next.has(row.id)) next.delete(row.id);
+          else next.add(row.id);
+          return next;
+        });
+        break;
+      }
+      case 'a': {
+        handled();
+        const row = rows.row(clampCursor);
+        if (!row) break;
+        const mine = row.local.assignee === views.data?.me;
+        const ids = targets();
+        void bridge.call('tickets.setLocal', { ids, assignee: mine ? null : 'me' }).catch(() => {});
+        break;
+      }
+      case 'u': {
+        handled();
+        const row = rows.row(clampCursor);
+        if (row) void bridge.call('tickets.markRead', { ids: targets(), read: row.unread }).catch(() => {});
+        break;
+      }
+      case '/':
+        handled();
+        searchBox.current?.focus();
+        searchBox.current?.select();
+        break;
+      case 'g':
+        handled();
+        gPending.current = Date.now();
+        break;
+      case '?':
+        handled();
+        setCheatSheet(true);
+        break;
+      case 'Escape':
+        if (checked.size) {
+          handled();
+          setChecked(new Set());
+        } else focusList();
+        break;
+    }
+  };
+
+  const onPick = useCallback(
+    (index: number) => {
+      openAt(index);
+      focusList();
+    },
+    [openAt, focusList],
+  );
+  const onCheck = useCallback(
+    (index: number) => {
+      const row = rows.row(index);
+      if (!row) return;
+      setChecked((set) => {
+        const next = new Set(set);
+        if (next.has(row.id)) next.delete(row.id);
+        else next.add(row.id);
+        return next;
+      });
+    },
+    [rows],
+  );
+  const renderRow = useCallback(
+    (index: number) => {
+      const ticket = rows.row(index);
+      return (
+        <TicketRow
+          index={index}
+          ticket={ticket}
+          active={index === clampCursor}
+          open={!!ticket && ticket.id === openId}
+          checked={!!ticket && checked.has(ticket.id)}
+          sort={effectiveSort}
+          onPick={onPick}
+          onCheck={onCheck}
+        />
+      );
+    },
+    // rows.version: rows changed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, rows.version, clampCursor, openId, checked, effectiveSort, onPick, onCheck],
+  );
+  const onRange = useCallback((start: number, end: number) => rows.ensure(start, end), [rows]);
+
+  // Focus starts in the queue, and comes back to it whenever it would fall to the page (a row or a dialog that
+  // held it went away).
+  const loaded = rows.total !== null;
+  useEffect(() => {
+    if (loaded && (document.activeElement === document.body || !document.activeElement)) focusList();
+  }, [loaded, focusList]);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const rescue = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (document.activeElement === document.body && !document.querySelector('[role="dialog"]')) focusList();
+      }, 0);
+    };
+    document.addEventListener('focusout', rescue);
+    return () => {
+      document.removeEventListener('focusout', rescue);
+      clearTimeout(timer);
+    };
+  }, [focusList]);
+
+  const activeRow = rows.row(clampCursor);
+  // The open ticket's SLA clocks follow the targets of the view it was opened from.
+  const openIndex = openId === null ? -1 : rows.indexOf(openId);
+  const openRow = openIndex === -1 ? undefined : rows.row(openIndex);
+  const mentorViews = (views.data?.views ?? [])
+    .filter((v) => v.kind === 'mentor')
+    .map((v) => ({ id: v.id.slice(7), label: v.label }));
+
+  return (
+    <div
+      onKeyDown={onKeyDown}
+      style={{
+        display: 'grid',
+        gridTemplateColumns: '210px minmax(300px, 380px) minmax(0, 1fr)',
+        gridTemplateRows: 'auto minmax(0, 1fr)',
+        gap: 12,
+        height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-lg))',
+      }}
+    >
+      <Group justify="space-between" style={{ gridColumn: '1 / -1' }} wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <Title order={1} size="h3">
+            Support tickets
+          </Title>
+          {(views.data?.newCount ?? 0) > 0 && (
+            <Badge color="blue" aria-label={`${views.data!.newCount} new open tickets`}>
+              {views.data!.newCount} new
+            </Badge>
+          )}
+          <SyncLine sync={sync} onSync={() => void bridge.call('tickets.sync', {}).catch(() => {})} />
+        </Group>
+        <Group gap="sm" wrap="nowrap">
+          <Switch
+            size="xs"
+            label="Desktop notifications"
+            checked={notifications.enabled}
+            onChange={(e) => void notifications.setEnabled(e.currentTarget.checked)}
+          />
+          <Button size="xs" variant="subtle" onClick={() => setCheatSheet(true)}>
+            Keys{' '}
+            <Kbd ml={6} size="xs">
+              ?
+            </Kbd>
+          </Button>
+        </Group>
+      </Group>
+
+      <ViewsPanel views={views.data?.views ?? []} current={viewId} onSelect={selectView} onEdit={setEditing} />
+
+      <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, gap: 8 }}>
+        <TextInput
+          ref={searchBox}
+          placeholder="Search subject, description, messages…"
+          aria-label="Search tickets"
+          value={searchText}
+          onChange={(e) => setSearchText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === 'ArrowDown') {
+              e.preventDefault();
+              setSearch(searchText.trim());
+              focusList();
+            }
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              if (searchText) setSearchText('');
+              else focusList();
+            }
+          }}
+          rightSection={<Kbd size="xs">/</Kbd>}
+          size="xs"
+        />
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Text size="xs" c="dimmed" aria-live="polite">
+            {rows.total === null ? 'Loading…' : `${total.toLocaleString()} ticket${total === 1 ? '' : 's'}`}
+            {view ? ` · ${view.label}` : ''}
+          </Text>
+          <Select
+            size="xs"
+            w={150}
+            aria-label="Sort"
+            data={TICKET_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }))}
+            value={effectiveSort}
+            onChange={(v) => {
+              setSort((v as TicketSort | null) ?? null);
+              focusList();
+            }}
+            allowDeselect={false}
+          />
+        </Group>
+        {checked.size > 0 && (
+          <Group gap={6} wrap="nowrap" role="toolbar" aria-label="Bulk actions">
+            <Text size="xs">{checked.size} selected</Text>
+            <Button size="compact-xs" variant="default" onClick={() => setStatus('closed')}>
+              Close{' '}
+              <Kbd ml={4} size="xs">
+                e
+              </Kbd>
+            </Button>
+            <Button size="compact-xs" variant="default" onClick={() => setStatus('in_progress')}>
+              In progress{' '}
+              <Kbd ml={4} size="xs">
+                i
+              </Kbd>
+            </Button>
+            <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
+              Clear
+            </Button>
+          </Group>
+        )}
+        {rows.error && (
+          <Alert color="red" role="alert">
+            {rows.error}
+          </Alert>
+        )}
+        <div
+          style={{
+            flex: 1,
+            minHeight: 0,
+            border: '1px solid var(--mantine-color-default-border)',
+            borderRadius: 'var(--mantine-radius-md)',
+          }}
+        >
+          {rows.total === 0 ? (
+            <div
+              tabIndex={0}
+              ref={(el) => {
+                if (el && document.activeElement === document.body) el.focus();
+              }}
+              data-testid="ticket-list"
+              style={{ padding: 16 }}
+            >
+              <Text size="sm" c="dimmed">
+                {search
+                  ? `No ticket matches “${search}”.`
+                  : sync?.state === 'syncing'
+                    ? 'Fetching tickets…'
+                    : 'No tickets in this view.'}
+              </Text>
+            </div>
+          ) : (
+            <VirtualList
+              ref={list}
+              count={total}
+              rowHeight={ROW_HEIGHT}
+              renderRow={renderRow}
+              onRange={onRange}
+              label={`Tickets: ${view?.label ?? viewId}`}
+              activeDescendant={activeRow ? `ticket-row-${activeRow.id}` : undefined}
+            />
+          )}
+        </div>
+      </div>
+
+      <div style={{ overflowY: 'auto', minHeight: 0, paddingRight: 4 }} aria-label="Ticket" role="region">
+        {openId ? (
+          <TicketPane
+            sla={openRow?.sla}
+            key={openId}
+            id={openId}
+            me={views.data?.me ?? ''}
+            replyRef={replyRef}
+            actions={actions}
+            onBackToList={focusList}
+          />
+        ) : (
+          <Text size="sm" c="dimmed" mt="md">
+            Press <Kbd>Enter</Kbd> to open the ticket under the cursor, <Kbd>j</Kbd>/<Kbd>k</Kbd> to move, <Kbd>?</Kbd>{' '}
+            for all keys.
+          </Text>
+        )}
+      </div>
+
+      <CheatSheet
+        opened={cheatSheet}
+        onClose={() => {
+          setCheatSheet(false);
+          focusList();
+        }}
+      />
+      <ViewEditor
+        view={editing}
+        mentors={mentorViews}
+        search={search}
+        onClose={() => {
+          setEditing(undefined);
+          focusList();
+        }}
+        onSaved={(id) => selectView(id)}
+      />
+    </div>
+  );
+}
+
+function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): void }) {
+  if (!sync) return null;
+  const parts: string[] = [];
+  if (sync.state === 'syncing') {
+    parts.push(
+      sync.total ? `${sync.phase}: ${sync.done.toLocaleString()} of ${sync.total.toLocaleString()}` : sync.phase,
+    );
+  } else if (sync.asOf) parts.push(`As of ${dateTime(sync.asOf)}`);
+  if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text
+        size="xs"
+        c={sync.state === 'offline' || sync.state === 'error' ? 'orange' : 'dimmed'}
+        title={sync.message ?? undefined}
+        aria-live="polite"
+      >
+        {sync.state === 'offline' || sync.state === 'error' ? `${sync.message ?? 'Offline'}` : parts.join(' · ')}
+      </Text>
+      <Button size="compact-xs" variant="subtle" onClick={onSync} disabled={sync.state === 'syncing'}>
+        Sync now
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { EventPayload, Job } from '../../shared/contract';
+import { useBridge } from '../bridge/BridgeContext';
+
+type ListAnswer = { jobs: Job[]; total: number };
+
+const nameOf = (key: readonly unknown[]) => String(key[0]);
+const inputOf = (key: readonly unknown[]) => (key[1] ?? {}) as Record<string, unknown>;
+
+/**
+ * A progress tick patches the jobs already in the cache (the job page, the lists, the top bar) instead of
+ * refetching them: ticks come several times a second while files upload.
+ */
+export function applyJobProgress(queryClient: QueryClient, event: EventPayload<'jobs.progress'>): void {
+  const patch = (job: Job): Job =>
+    job.id === event.id ? { ...job, state: event.state, progress: event.progress } : job;
+  queryClient.setQueriesData<Job>({ queryKey: ['jobs.get', { id: event.id }] }, (job) => job && patch(job));
+  queryClient.setQueriesData<ListAnswer>({ queryKey: ['jobs.list'] }, (answer) =>
+    answer && answer.jobs.some((job) => job.id === event.id) ? { ...answer, jobs: answer.jobs.map(patch) } : answer,
+  );
+}
+
+/** The kind of a job the cache already knows (the top bar keeps every running job in a list). */
+function cachedKind(queryClient: QueryClient, id: string): Job['kind'] | undefined {
+  const single = queryClient.getQueryData<Job>(['jobs.get', { id }]);
+  if (single) return single.kind;
+  for (const [, answer] of queryClient.getQueriesData<ListAnswer>({ queryKey: ['jobs.list'] })) {
+    const job = answer?.jobs.find((candidate) => candidate.id === id);
+    if (job) return job.kind;
+  }
+  return undefined;
+}
+
+/** A training job changes documents as it goes; their lists are asked again at most this often. */
+const DOCUMENTS_DURING_TRAINING_MS = 3_000;
+
+/** Mentors, documents and jobs: change events invalidate what they name; progress events patch the cache. */
+export function useWorkEventSync(): void {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let lastDocumentsCheck = 0;
+    const documentsMayHaveChanged = (force: boolean) => {
+      if (!force && Date.now() - lastDocumentsCheck < DOCUMENTS_DURING_TRAINING_MS) return;
+      lastDocumentsCheck = Date.now();
+      // Cheap: the engine answers from its cache and refreshes it when training marked it stale.
+      void queryClient.invalidateQueries({ queryKey: ['documents.list'] });
+    };
+    return bridge.onEvent((event) => {
+      switch (event.name) {
+        case 'mentors.changed':
+          void queryClient.invalidateQueries({
+            predicate: ({ queryKey }) =>
+              nameOf(queryKey).startsWith('mentors.') && inputOf(queryKey).profileId === event.payload.profileId,
+          });
+          break;
+        case 'documents.changed':
+          void queryClient.invalidateQueries({
+            predicate: ({ queryKey }) =>
+              nameOf(queryKey) === 'documents.list' &&
+              inputOf(queryKey).profileId === event.payload.profileId &&
+              inputOf(queryKey).mentor === event.payload.mentor,
+          });
+          break;
+        case 'jobs.changed':
+          void queryClient.invalidateQueries({
+            predicate: ({ queryKey }) =>
+              nameOf(queryKey) === 'jobs.list' ||
+              (nameOf(queryKey).startsWith('jobs.') && inputOf(queryKey).id === event.payload.id),
+          });
+          if (event.payload.kind === 'train') documentsMayHaveChanged(true);
+          break;
+        case 'jobs.progress':
+          applyJobProgress(queryClient, event.payload);
+          if (cachedKind(queryClient, event.payload.id) === 'train') documentsMayHaveChanged(false);
+          break;
+      }
+    });
+  }, [bridge, queryClient]);
+}

@@ -1,0 +1,221 @@
+import { Alert, Button, Group, Loader, Modal, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { FileClass, Preview } from '../../shared/contract';
+import { useBridge } from '../bridge/BridgeContext';
+import { errorMessage } from '../bridge/errors';
+import { WarningIcon } from '../components/icons';
+import { notifySuccess } from '../components/notify';
+import { callKey } from '../queries/useCall';
+import { requestDesktopNotifications } from '../shell/jobNotifications';
+import { jobHref, navigateTo } from '../shell/routes';
+import { formatBytes, formatCount, plural } from './format';
+import { GlobFilters, type Globs } from './GlobFilters';
+import { NotCopiedList } from './NotCopiedList';
+import { PreviewFilesTable } from './PreviewFilesTable';
+import { PreviewSummary, TypeTable } from './PreviewSummary';
+import type { ResolvedSource, SourceProgress, TrainSource } from './sources';
+import { discardStaging } from './stage';
+import type { MentorTarget } from './TrainFlowContext';
+
+interface PreviewModalProps {
+  source: TrainSource;
+  mentor: MentorTarget;
+  onClose(): void;
+}
+
+type Gathering =
+  | { state: 'working'; progress: SourceProgress | null }
+  | { state: 'ready'; resolved: ResolvedSource }
+  | { state: 'failed'; error: unknown };
+
+/**
+ * Gathers the files (browser mode copies them to the host first), previews them with `train.preview` and starts
+ * the job with `train.start` only when the admin confirms. Nothing reaches the tenant before that.
+ */
+export function PreviewModal({ source, mentor, onClose }: PreviewModalProps) {
+  const bridge = useBridge();
+  const [gathering, setGathering] = useState<Gathering>({ state: 'working', progress: null });
+  const [globs, setGlobs] = useState<Globs>({ include: [], exclude: [] });
+  const [classFilter, setClassFilter] = useState<FileClass | null>(null);
+  const started = useRef(false);
+  const resolved = gathering.state === 'ready' ? gathering.resolved : null;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    source
+      .resolve((progress) => setGathering({ state: 'working', progress }), controller.signal)
+      .then(
+        (value) => {
+          if (controller.signal.aborted) {
+            if (value.stagingId) void discardStaging(value.stagingId);
+            return;
+          }
+          setGathering({ state: 'ready', resolved: value });
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) setGathering({ state: 'failed', error });
+        },
+      );
+    return () => controller.abort();
+  }, [source]);
+
+  // Staged copies the admin did not train are removed at once.
+  const stagingId = resolved?.stagingId;
+  useEffect(
+    () => () => {
+      if (stagingId && !started.current) void discardStaging(stagingId);
+    },
+    [stagingId],
+  );
+
+  const input = {
+    profileId: mentor.profileId,
+    mentor: mentor.uniqueId,
+    paths: resolved?.paths ?? [],
+    include: globs.include,
+    exclude: globs.exclude,
+  };
+  const preview = useQuery({
+    queryKey: callKey('train.preview', input),
+    queryFn: () => bridge.call('train.preview', input),
+    enabled: !!resolved && resolved.paths.length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+
+  const start = useMutation({
+    mutationFn: (previewId: string) => bridge.call('train.start', { previewId }),
+    onSuccess: ({ jobId }) => {
+      started.current = true;
+      notifySuccess('Training started', `${mentor.name} is learning ${plural(toSend(preview.data), 'file')}.`);
+      navigateTo(jobHref(jobId));
+      onClose();
+    },
+  });
+
+  function confirm(data: Preview) {
+    requestDesktopNotifications();
+    start.mutate(data.id);
+  }
+
+  const data = preview.data;
+  const count = toSend(data);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Train “${mentor.name}”`}
+      size="68rem"
+      centered
+      closeOnClickOutside={false}
+      data-testid="train-preview"
+    >
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          From <strong>{source.label}</strong>. Nothing is sent to the tenant until you confirm.
+        </Text>
+        {gathering.state === 'working' && <GatheringProgress progress={gathering.progress} />}
+        {gathering.state === 'failed' && (
+          <Alert color="red" icon={<WarningIcon />} title="The files could not be read">
+            {errorMessage(gathering.error)}
+          </Alert>
+        )}
+        {resolved && resolved.notCopied.length > 0 && <NotCopiedList items={resolved.notCopied} />}
+        {resolved && resolved.paths.length === 0 && (
+          <Alert color="yellow" icon={<WarningIcon />} title="Nothing to preview">
+            None of the files could be copied for training.
+          </Alert>
+        )}
+        {preview.isPending && preview.fetchStatus === 'fetching' && (
+          <Group gap="sm" py="lg" justify="center" role="status">
+            <Loader size="sm" />
+            <Text size="sm">Scanning the files and comparing them with what {mentor.name} already knows…</Text>
+          </Group>
+        )}
+        {preview.isError && (
+          <Alert color="red" icon={<WarningIcon />} title="The preview failed">
+            {errorMessage(preview.error)}
+          </Alert>
+        )}
+        {data && (
+          <>
+            <PreviewSummary
+              preview={data}
+              selected={classFilter}
+              onSelect={(fileClass) => setClassFilter((current) => (current === fileClass ? null : fileClass))}
+            />
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              {data.byType.length > 0 ? <TypeTable preview={data} /> : <div />}
+              <GlobFilters value={globs} onApply={setGlobs} updating={preview.isFetching} />
+            </SimpleGrid>
+            <PreviewFilesTable preview={data} fileClass={classFilter} onClassChange={setClassFilter} />
+          </>
+        )}
+        {start.isError && (
+          <Alert color="red" icon={<WarningIcon />} title="Training did not start">
+            {errorMessage(start.error)}
+          </Alert>
+        )}
+        <Group justify="space-between" gap="sm" style={STICKY_FOOTER}>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {data && count > 0 && `${plural(count, 'file')} · ${formatBytes(data.toSend.bytes)} will be sent.`}
+            {data && count === 0 && 'Nothing new or changed to send.'}
+          </Text>
+          <Group gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => data && confirm(data)}
+              disabled={!data || count === 0 || preview.isFetching}
+              loading={start.isPending}
+            >
+              {count > 0 ? `Train ${plural(count, 'file')}` : 'Train'}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+const toSend = (preview: Preview | undefined) => preview?.toSend.files ?? 0;
+
+/** The confirm button stays in view however long the file list is. */
+const STICKY_FOOTER = {
+  position: 'sticky',
+  bottom: 0,
+  zIndex: 2,
+  background: 'var(--mantine-color-body)',
+  borderTop: '1px solid var(--mantine-color-default-border)',
+  marginInline: 'calc(var(--mb-padding, 1rem) * -1)',
+  marginBottom: 'calc(var(--mb-padding, 1rem) * -1)',
+  padding: '0.75rem var(--mb-padding, 1rem)',
+} as const;
+
+function GatheringProgress({ progress }: { progress: SourceProgress | null }) {
+  if (progress?.step === 'copying') {
+    const value = progress.totalBytes > 0 ? (progress.bytes / progress.totalBytes) * 100 : 0;
+    return (
+      <Stack gap={6} py="md" role="status">
+        <Text size="sm">
+          Copying files to Mentor Admin: {formatCount(progress.files)} of {plural(progress.totalFiles, 'file')} (
+          {formatBytes(progress.bytes)} of {formatBytes(progress.totalBytes)})
+        </Text>
+        <Progress value={value} animated aria-label="Copying files" />
+      </Stack>
+    );
+  }
+  return (
+    <Group gap="sm" py="lg" justify="center" role="status">
+      <Loader size="sm" />
+      <Text size="sm">
+        Reading the files…
+        {progress?.step === 'reading' && progress.found > 0 && ` ${formatCount(progress.found)} found`}
+      </Text>
+    </Group>
+  );
+}

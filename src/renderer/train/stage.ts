@@ -1,0 +1,130 @@
+/**
+ * Browser mode: copies the files the page was given to the host's staging endpoint (src/main/host/stage.ts), one
+ * streamed request per file with a few in flight, and gets back real paths the engine can preview and train.
+ */
+import { TOKEN_PARAM } from '../../shared/transport';
+import { tokenFromLocation } from '../bridge/websocketBridge';
+import type { NotCopied, PickedFile } from './collect';
+import { formatBytes } from './format';
+
+/** Matches the host's per-file cap: bigger files are not sent at all. */
+export const STAGE_MAX_FILE_BYTES = 200 * 1024 * 1024;
+const PARALLEL_UPLOADS = 4;
+
+export interface StageProgress {
+  files: number;
+  totalFiles: number;
+  bytes: number;
+  totalBytes: number;
+}
+
+export interface Staged {
+  stagingId: string;
+  /** The staged top-level files and folders, as dropped. */
+  paths: string[];
+  notCopied: NotCopied[];
+}
+
+export class StagingError extends Error {
+  override name = 'StagingError';
+}
+
+function newStagingId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function stageUrl(stagingId: string, suffix: string): string {
+  const token = tokenFromLocation(window.location) ?? '';
+  return `/stage/${stagingId}/${suffix}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+}
+
+const encodePath = (relativePath: string) => relativePath.split('/').map(encodeURIComponent).join('/');
+
+async function errorOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') return body.error;
+  } catch {
+    // not JSON
+  }
+  return `HTTP ${response.status}`;
+}
+
+/**
+ * Uploads every file; files the host refuses as too large, or the browser cannot read, are reported rather than
+ * failing the whole drop. Anything else (token, origin, disk) stops with a StagingError.
+ */
+export async function stageFiles(
+  files: PickedFile[],
+  options: { onProgress?: (progress: StageProgress) => void; signal?: AbortSignal } = {},
+): Promise<Staged> {
+  const stagingId = newStagingId();
+  const notCopied: NotCopied[] = [];
+  const toSend: PickedFile[] = [];
+  for (const picked of files) {
+    if (picked.file.size > STAGE_MAX_FILE_BYTES) {
+      notCopied.push({
+        relativePath: picked.relativePath,
+        reason: `Over ${formatBytes(STAGE_MAX_FILE_BYTES)}: too large to copy from the browser`,
+      });
+    } else toSend.push(picked);
+  }
+  const progress: StageProgress = {
+    files: 0,
+    totalFiles: toSend.length,
+    bytes: 0,
+    totalBytes: toSend.reduce((sum, picked) => sum + picked.file.size, 0),
+  };
+  options.onProgress?.({ ...progress });
+
+  let next = 0;
+  const worker = async () => {
+    while (next < toSend.length) {
+      const picked = toSend[next++]!;
+      await uploadOne(stagingId, picked, notCopied, options.signal);
+      progress.files += 1;
+      progress.bytes += picked.file.size;
+      options.onProgress?.({ ...progress });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, toSend.length) }, worker));
+    if (notCopied.length === files.length) throw new StagingError('None of the files could be copied');
+    const done = await fetch(stageUrl(stagingId, 'done'), { method: 'POST', signal: options.signal ?? null });
+    if (!done.ok) throw new StagingError(await errorOf(done));
+    const answer = (await done.json()) as { paths: string[] };
+    return { stagingId, paths: answer.paths, notCopied };
+  } catch (error) {
+    void discardStaging(stagingId);
+    throw error;
+  }
+}
+
+async function uploadOne(stagingId: string, picked: PickedFile, notCopied: NotCopied[], signal?: AbortSignal) {
+  let response: Response;
+  try {
+    response = await fetch(stageUrl(stagingId, `files/${encodePath(picked.relativePath)}`), {
+      method: 'POST',
+      body: picked.file,
+      signal: signal ?? null,
+    });
+  } catch (error) {
+    signal?.throwIfAborted();
+    // A file that vanished or cannot be read fails the request before anything is sent.
+    notCopied.push({ relativePath: picked.relativePath, reason: `The file could not be read (${String(error)})` });
+    return;
+  }
+  if (response.ok) return;
+  const message = await errorOf(response);
+  if (response.status === 413 || response.status === 409 || response.status === 400) {
+    notCopied.push({ relativePath: picked.relativePath, reason: message });
+    return;
+  }
+  throw new StagingError(`Files could not be copied to Mentor Admin: ${message}`);
+}
+
+/** Forgets a staging the admin did not train (the host also removes old ones at start). */
+export async function discardStaging(stagingId: string): Promise<void> {
+  await fetch(stageUrl(stagingId, ''), { method: 'DELETE' }).catch(() => undefined);
+}

@@ -1,0 +1,305 @@
+/** What can be exported to CSV, with the columns of each file; the charts' tables share these column specs. */
+
+export interface Column {
+  key: string;
+  label: string;
+}
+
+export const CHART_IDS = [
+  'kpis',
+  'activity',
+  'top-mentors',
+  'topics',
+  'sentiment',
+  'costs-by-model',
+  'costs-by-mentor',
+] as const;
+export type ChartId = (typeof CHART_IDS)[number];
+
+const col = (key: string, label: string): Column => ({ key, label });
+
+/** The table behind each chart of the Overview (what "view as table" shows and "export CSV" writes). */
+export const CHART_COLUMNS: Record<ChartId, Column[]> = {
+  kpis: [
+    col('metric', 'Metric'),
+    col('value', 'Value'),
+    col('previous', 'Previous period'),
+    col('change_percent', 'Change (%)'),
+  ],
+  activity: [
+    col('date', 'Date'),
+    col('sessions', 'Sessions'),
+    col('messages', 'Messages'),
+    col('active_users', 'Active users'),
+  ],
+  'top-mentors': [
+    col('mentor_id', 'Mentor id'),
+    col('mentor', 'Mentor'),
+    col('sessions', 'Sessions'),
+    col('cost', 'Cost (USD)'),
+  ],
+  topics: [col('topic', 'Topic'), col('conversations', 'Conversations')],
+  sentiment: [col('sentiment', 'Sentiment'), col('conversations', 'Conversations'), col('share', 'Share (%)')],
+  'costs-by-model': [col('model', 'Model'), col('cost', 'Cost (USD)'), col('share', 'Share (%)')],
+  'costs-by-mentor': [
+    col('mentor_id', 'Mentor id'),
+    col('mentor', 'Mentor'),
+    col('cost', 'Cost (USD)'),
+    col('share', 'Share (%)'),
+  ],
+};
+
+export const CHART_TITLES: Record<ChartId, string> = {
+  kpis: 'Key figures',
+  activity: 'Activity over time',
+  'top-mentors': 'Top mentors',
+  topics: 'Most discussed topics',
+  sentiment: 'Sentiment',
+  'costs-by-model': 'Costs by model',
+  'costs-by-mentor': 'Costs by mentor',
+};
+
+export interface DatasetSpec {
+  id: string;
+  label: string;
+  description: string;
+  columns: Column[];
+  /** Whether the rows depend on the date range. */
+  ranged: boolean;
+  /** Filters the platform applies to this data. */
+  mentorFilter: boolean;
+  departmentFilter: boolean;
+  /** Columns holding instants, written in the export's time zone. */
+  timeColumns: string[];
+}
+
+const spec = (s: Omit<DatasetSpec, 'timeColumns' | 'mentorFilter' | 'departmentFilter'> & Partial<DatasetSpec>) => ({
+  mentorFilter: false,
+  departmentFilter: false,
+  timeColumns: [],
+  ...s,
+});
+
+export const DATASETS: readonly DatasetSpec[] = [
+  spec({
+    id: 'chat-history',
+    label: 'Chat history (messages)',
+    description: 'Every message of every conversation in the range: one row per message, in conversation order.',
+    columns: [
+      col('conversation_id', 'Conversation id'),
+      col('message_index', 'Message #'),
+      col('timestamp', 'Timestamp'),
+      col('role', 'Role'),
+      col('content', 'Content'),
+      col('mentor_id', 'Mentor id'),
+      col('mentor', 'Mentor'),
+      col('learner', 'Learner'),
+      col('email', 'Email'),
+      col('topics', 'Topics'),
+      col('sentiment', 'Sentiment'),
+    ],
+    ranged: true,
+    mentorFilter: true,
+    timeColumns: ['timestamp'],
+  }),
+  spec({
+    id: 'conversations',
+    label: 'Conversations',
+    description: 'One row per conversation: learner, mentor, topics, sentiment, rating, model and message count.',
+    columns: [
+      col('conversation_id', 'Conversation id'),
+      col('started_at', 'Started at'),
+      col('mentor_id', 'Mentor id'),
+      col('mentor', 'Mentor'),
+      col('learner', 'Learner'),
+      col('email', 'Email'),
+      col('topics', 'Topics'),
+      col('sentiment', 'Sentiment'),
+      col('rating', 'Rating'),
+      col('model', 'Model'),
+      col('provider', 'Provider'),
+      col('messages', 'Messages'),
+      col('has_document', 'Has document'),
+    ],
+    ranged: true,
+    mentorFilter: true,
+    timeColumns: ['started_at'],
+  }),
+  spec({
+    id: 'topics',
+    label: 'Topics',
+    description: 'Topics with their conversations, messages, average sentiment and rating.',
+    columns: [
+      col('topic', 'Topic'),
+      col('conversations', 'Conversations'),
+      col('messages', 'Messages'),
+      col('avg_sentiment', 'Average sentiment'),
+      col('avg_user_rating', 'Average rating'),
+    ],
+    ranged: true,
+    mentorFilter: true,
+  }),
+  spec({
+    id: 'sentiment',
+    label: 'Sentiment per day',
+    description: 'Conversations per day by sentiment (UTC days, as the platform counts them).',
+    columns: [
+      col('date', 'Date'),
+      col('positive', 'Positive'),
+      col('neutral', 'Neutral'),
+      col('negative', 'Negative'),
+      col('total', 'Total'),
+    ],
+    ranged: true,
+  }),
+  spec({
+    id: 'usage',
+    label: 'Usage per day',
+    description: 'Sessions, messages, messages per session and active learners per day.',
+    columns: [
+      col('date', 'Date'),
+      col('sessions', 'Sessions'),
+      col('messages', 'Messages'),
+      col('avg_messages_per_session', 'Messages per session'),
+      col('active_learners', 'Active learners'),
+    ],
+    ranged: true,
+  }),
+  spec({
+    id: 'costs',
+    label: 'Costs per learner',
+    description: 'LLM cost of each learner’s conversations in the range.',
+    columns: [col('learner', 'Learner'), col('total_cost', 'Cost (USD)')],
+    ranged: true,
+  }),
+  spec({
+    id: 'costs-by-mentor',
+    label: 'Costs per mentor',
+    description: 'LLM cost and conversations of each mentor in the range.',
+    columns: CHART_COLUMNS['top-mentors'],
+    ranged: true,
+  }),
+  spec({
+    id: 'costs-by-model',
+    label: 'Costs per model',
+    description: 'LLM cost of each model in the range.',
+    columns: [col('model', 'Model'), col('cost', 'Cost (USD)')],
+    ranged: true,
+  }),
+  spec({
+    id: 'users',
+    label: 'Registered users',
+    description: 'Every registered learner with enrollments, completions, time spent and indexes.',
+    columns: [
+      col('username', 'Username'),
+      col('full_name', 'Full name'),
+      col('enrollments', 'Enrollments'),
+      col('completions', 'Completions'),
+      col('last_active', 'Last active'),
+      col('time_spent_seconds', 'Time spent (s)'),
+      col('engagement_index', 'Engagement index'),
+      col('performance_index', 'Performance index'),
+    ],
+    ranged: false,
+    departmentFilter: true,
+  }),
+  spec({
+    id: 'learners',
+    label: 'Active learners',
+    description: 'Learners active in the range, most active first.',
+    columns: [
+      col('username', 'Username'),
+      col('name', 'Name'),
+      col('engagement_index', 'Engagement index'),
+      col('performance_index', 'Performance index'),
+    ],
+    ranged: true,
+    departmentFilter: true,
+  }),
+  spec({
+    id: 'completions',
+    label: 'Course completions per day',
+    description: 'Course completions per day in the range.',
+    columns: [col('date', 'Date'), col('completions', 'Completions')],
+    ranged: true,
+    departmentFilter: true,
+  }),
+  spec({
+    id: 'courses',
+    label: 'Most active courses',
+    description: 'Courses by time spent in the range.',
+    columns: [
+      col('course_id', 'Course id'),
+      col('name', 'Course'),
+      col('time_spent_seconds', 'Time spent (s)'),
+      col('average_time_seconds', 'Average time per learner (s)'),
+      col('course_start', 'Course start'),
+      col('course_end', 'Course end'),
+    ],
+    ranged: true,
+    departmentFilter: true,
+  }),
+  spec({
+    id: 'departments',
+    label: 'Departments',
+    description: 'Departments with their learners’ enrollments, completions and time spent.',
+    columns: [
+      col('id', 'Id'),
+      col('name', 'Department'),
+      col('courses_enrolled', 'Courses enrolled'),
+      col('courses_completed', 'Courses completed'),
+      col('completion_rate', 'Completion rate (%)'),
+      col('certificates_earned', 'Certificates'),
+      col('time_spent_seconds', 'Time spent (s)'),
+    ],
+    ranged: false,
+    departmentFilter: true,
+  }),
+  ...CHART_IDS.map((chart) =>
+    spec({
+      id: `chart.${chart}`,
+      label: `Chart: ${CHART_TITLES[chart]}`,
+      description: `The table behind the Overview's “${CHART_TITLES[chart]}” chart.`,
+      columns: CHART_COLUMNS[chart],
+      ranged: true,
+      mentorFilter: chart !== 'costs-by-model' && chart !== 'costs-by-mentor',
+      departmentFilter: chart === 'kpis' || chart === 'activity',
+    }),
+  ),
+];
+
+export const DATASET_IDS = DATASETS.map((d) => d.id);
+
+export function findDataset(id: string): DatasetSpec | undefined {
+  return DATASETS.find((d) => d.id === id);
+}
+
+/** The columns a file will have: the chosen ones in the order given, or all of them in the dataset's order. */
+export function chooseColumns(dataset: DatasetSpec, chosen?: readonly string[]): Column[] {
+  if (!chosen?.length) return dataset.columns;
+  const unknown = chosen.filter((key) => !dataset.columns.some((c) => c.key === key));
+  if (unknown.length) {
+    throw new RangeError(
+      `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} for ${dataset.id} ` +
+        `(columns: ${dataset.columns.map((c) => c.key).join(', ')})`,
+    );
+  }
+  return [...new Set(chosen)].map((key) => dataset.columns.find((c) => c.key === key)!);
+}
+
+/** A file name that says what is inside: tenant, dataset, range and time zone. */
+export function exportFileName(input: {
+  tenant: string;
+  dataset: string;
+  from?: string;
+  to?: string;
+  timeZone: string;
+}) {
+  const safe = (s: string) =>
+    s
+      .replace(/[^A-Za-z0-9._+-]+/g, '-')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '');
+  const range = input.from && input.to ? `${input.from}_${input.to}` : 'current';
+  return `${safe(input.tenant)}-${safe(input.dataset)}-${range}-${safe(input.timeZone)}.csv`;
+}

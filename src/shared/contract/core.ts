@@ -1,0 +1,171 @@
+/** Core calls: the app, tenant connections (profiles) and settings. */
+import { z } from 'zod';
+import { call, Empty, Ok } from './kit';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Domain schemas
+// ---------------------------------------------------------------------------------------------------------------
+
+export const AUTH_SCHEMES = ['Api-Key', 'Api-Token', 'Token', 'Bearer'] as const;
+export const AuthScheme = z.enum(AUTH_SCHEMES);
+export type AuthScheme = z.infer<typeof AuthScheme>;
+
+export const Theme = z.enum(['system', 'light', 'dark']);
+export type Theme = z.infer<typeof Theme>;
+
+/** An http(s) base URL that may carry a path prefix such as `/dm`; normalised without a trailing slash. */
+export const BaseUrl = z
+  .string()
+  .trim()
+  .min(1, 'Base URL is required')
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash && !url.username;
+    } catch {
+      return false;
+    }
+  }, 'Base URL must be an http(s) address without query, fragment or credentials, e.g. https://api.example.org/dm')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** A single path segment: the tenant key or the username both travel inside API paths. */
+const PathToken = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${label} is required`)
+    .max(255, `${label} is too long`)
+    .regex(/^[^/?#\s]+$/, `${label} must not contain spaces, '/', '?' or '#'`);
+
+export const ProfileName = z.string().trim().min(1, 'Name is required').max(100, 'Name is at most 100 characters');
+
+/** Write-only: a secret travels from the UI or CLI to the engine, never back. */
+export const SecretValue = z
+  .string()
+  .trim()
+  .min(1, 'The key is empty')
+  .max(8192, 'The key is too long')
+  .regex(/^[\x21-\x7e]+$/, 'The key must be printable ASCII without spaces');
+
+export const ProfileFields = z.object({
+  name: ProfileName,
+  baseUrl: BaseUrl,
+  org: PathToken('Org (tenant key)'),
+  username: PathToken('Username'),
+  authScheme: AuthScheme.default('Api-Key'),
+});
+
+export const ProfileAddInput = ProfileFields.extend({
+  secret: SecretValue.optional(),
+  makeActive: z.boolean().optional(),
+}).strict();
+export type ProfileAddInput = z.input<typeof ProfileAddInput>;
+
+export const ProfileUpdateInput = z
+  .object({
+    id: z.string().min(1),
+    name: ProfileName.optional(),
+    baseUrl: BaseUrl.optional(),
+    org: PathToken('Org (tenant key)').optional(),
+    username: PathToken('Username').optional(),
+    authScheme: AuthScheme.optional(),
+    /** A new secret replaces the stored one; `null` removes it; absent leaves it alone. */
+    secret: SecretValue.nullable().optional(),
+  })
+  .strict();
+export type ProfileUpdateInput = z.input<typeof ProfileUpdateInput>;
+
+/** Where the secret a profile would use comes from right now. */
+export const SecretSource = z.enum(['keychain', 'env', 'sandbox', 'none', 'unavailable']);
+export type SecretSource = z.infer<typeof SecretSource>;
+
+export const Profile = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  org: z.string(),
+  username: z.string(),
+  authScheme: AuthScheme,
+  isActive: z.boolean(),
+  /** The UI learns only whether a secret exists, never the secret. */
+  hasSecret: z.boolean(),
+  secretSource: SecretSource,
+  isSandbox: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const ProfileRef = z.object({ id: z.string().min(1) }).strict();
+
+export const TestOutcome = z.enum([
+  'ok',
+  'auth_failed',
+  'forbidden',
+  'not_found',
+  'unreachable',
+  'tls_error',
+  'timeout',
+  'no_secret',
+  'server_error',
+  'unexpected',
+]);
+export type TestOutcome = z.infer<typeof TestOutcome>;
+
+export const ProfileTestResult = z.object({
+  outcome: TestOutcome,
+  ok: z.boolean(),
+  /** What happened, in plain words. */
+  message: z.string(),
+  /** What to do next. */
+  hint: z.string(),
+  status: z.number().int().optional(),
+  url: z.string(),
+  elapsedMs: z.number(),
+});
+export type ProfileTestResult = z.infer<typeof ProfileTestResult>;
+
+export const Settings = z.object({
+  theme: Theme,
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const SettingsPatch = Settings.partial().strict();
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  shell: z.enum(['electron', 'browser', 'cli', 'test']),
+  dataDir: z.string(),
+  platform: z.string(),
+  node: z.string(),
+  schemaVersion: z.number().int(),
+  keychain: z.object({ available: z.boolean(), message: z.string() }),
+  sandbox: z.object({
+    state: z.enum(['off', 'starting', 'running', 'failed']),
+    url: z.string().optional(),
+    message: z.string().optional(),
+  }),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const coreCalls = {
+  'app.info': call(Empty, AppInfo, 'Version, shell and data folder of the running engine'),
+
+  'profiles.list': call(Empty, z.array(Profile), 'All tenant connections'),
+  'profiles.get': call(ProfileRef, Profile, 'One tenant connection'),
+  'profiles.add': call(ProfileAddInput, Profile, 'Add a tenant connection; its key goes to the OS keychain'),
+  'profiles.update': call(ProfileUpdateInput, Profile, 'Change a tenant connection or its key'),
+  'profiles.remove': call(ProfileRef, Ok, 'Remove a tenant connection and its stored key'),
+  'profiles.test': call(ProfileRef, ProfileTestResult, 'Make a real call to the tenant and explain the answer'),
+  'profiles.setActive': call(ProfileRef, Profile, 'Make a tenant connection the active one'),
+
+  'settings.get': call(Empty, Settings, 'Application settings'),
+  'settings.set': call(SettingsPatch, Settings, 'Change application settings'),
+} as const;
+
+export const coreEvents = {
+  'profiles.changed': z.object({ reason: z.enum(['added', 'updated', 'removed', 'activated']), id: z.string() }),
+  'settings.changed': Settings,
+} as const;

@@ -1,0 +1,318 @@
+/**
+ * Invitations to the platform, a course or a program: the list, single invitations, and importing people from a
+ * CSV file (open → columns → target → validated rows → confirm → a durable `invite` job). Nothing is sent before
+ * `invitations.importStart`.
+ */
+import { z } from 'zod';
+import { call, Ok } from './kit';
+
+/** Which tenant a call is about; the active one when absent. */
+const Tenant = { profileId: z.string().min(1).optional() };
+
+export const InviteTarget = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('platform') }).strict(),
+  z.object({ kind: z.literal('course'), id: z.string().trim().min(1, 'Choose a course').max(255) }).strict(),
+  z.object({ kind: z.literal('program'), id: z.string().trim().min(1, 'Choose a program').max(255) }).strict(),
+]);
+export type InviteTarget = z.infer<typeof InviteTarget>;
+
+/** The columns an import can fill; anything else in the file is ignored (with a notice). */
+export const INVITE_FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'company_name',
+  'user_group',
+  'user_group_owner_email',
+] as const;
+export const InviteField = z.enum(INVITE_FIELDS);
+export type InviteField = z.infer<typeof InviteField>;
+
+export const INVITE_FIELD_LABELS: Record<InviteField, string> = {
+  email: 'Email',
+  first_name: 'First name',
+  last_name: 'Last name',
+  company_name: 'Company',
+  user_group: 'User group',
+  user_group_owner_email: 'Group owner email',
+};
+
+export const INVITATION_STATES = ['pending', 'accepted', 'inactive', 'expired'] as const;
+export const InvitationState = z.enum(INVITATION_STATES);
+export type InvitationState = z.infer<typeof InvitationState>;
+
+export const Invitation = z.object({
+  id: z.number().int(),
+  email: z.string().nullable(),
+  username: z.string().nullable(),
+  target: InviteTarget,
+  source: z.string().nullable(),
+  redirectTo: z.string().nullable(),
+  active: z.boolean(),
+  /** pending (not used yet), accepted (redeemed), inactive, expired. */
+  state: InvitationState,
+  createdAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+const RedirectTo = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => value === '' || /^https?:\/\/\S+$/i.test(value), 'Use a full http(s) address')
+  .nullable();
+
+export const CatalogItem = z.object({ id: z.string(), name: z.string() });
+export type CatalogItem = z.infer<typeof CatalogItem>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Import
+// ---------------------------------------------------------------------------------------------------------------
+
+export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
+export const CsvEncoding = z.enum(CSV_ENCODINGS);
+export type CsvEncoding = z.infer<typeof CsvEncoding>;
+
+export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+export const CsvDelimiter = z.enum(CSV_DELIMITERS);
+export type CsvDelimiter = z.infer<typeof CsvDelimiter>;
+
+export const IMPORT_STATES = [
+  'sniffed', // opened: encoding, delimiter, header row and columns guessed; rows not read yet
+  'parsing', // reading and validating every row (off the UI thread)
+  'parsed', // rows stored; no target chosen yet
+  'checking', // asking the platform who is already invited or a member
+  'ready', // the admin can review, fix and confirm
+  'failed', // reading failed (see error); settings can be changed and the file read again
+  'started', // confirmed: an invite job sends it
+] as const;
+export const ImportState = z.enum(IMPORT_STATES);
+export type ImportState = z.infer<typeof ImportState>;
+
+export const ROW_STATUSES = ['ok', 'invalid', 'duplicate', 'already_invited', 'already_member'] as const;
+export const RowStatus = z.enum(ROW_STATUSES);
+export type RowStatus = z.infer<typeof RowStatus>;
+
+export const ROW_FILTERS = ['all', 'problems', 'ok', 'already', 'dropped'] as const;
+export const RowFilter = z.enum(ROW_FILTERS);
+export type RowFilter = z.infer<typeof RowFilter>;
+
+export const ImportColumn = z.object({
+  index: z.number().int(),
+  header: z.string(),
+  field: InviteField.nullable(),
+  /** The mapping came from what the admin chose for this header before (per tenant). */
+  remembered: z.boolean(),
+  samples: z.array(z.string()),
+});
+export type ImportColumn = z.infer<typeof ImportColumn>;
+
+export const ImportSummary = z.object({
+  /** Rows read (not counting the header, title lines and blank lines). */
+  rows: z.number().int(),
+  ok: z.number().int(),
+  invalid: z.number().int(),
+  duplicate: z.number().int(),
+  alreadyInvited: z.number().int(),
+  alreadyMember: z.number().int(),
+  dropped: z.number().int(),
+  /** How many people confirming would email. */
+  willEmail: z.number().int(),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+export const ImportDraft = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  name: z.string(),
+  size: z.number(),
+  encoding: CsvEncoding,
+  bom: z.boolean(),
+  delimiter: CsvDelimiter,
+  /** 0-based record holding the column names; null when the file has none. */
+  headerRow: z.number().int().nullable(),
+  /** The first records of the file as read with the current settings (to pick the header row). */
+  preview: z.array(z.array(z.string())),
+  columns: z.array(ImportColumn),
+  target: InviteTarget.nullable(),
+  redirectTo: z.string().nullable(),
+  active: z.boolean(),
+  state: ImportState,
+  phase: z.string(),
+  progress: z.object({ rows: z.number().int(), bytes: z.number(), totalBytes: z.number() }),
+  summary: ImportSummary,
+  /** Things the admin should know (unknown columns ignored, ragged rows, checks that could not run…). */
+  notices: z.array(z.string()),
+  error: z.string().nullable(),
+  jobId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ImportDraft = z.infer<typeof ImportDraft>;
+
+export const RowProblem = z.object({ field: InviteField.nullable(), message: z.string() });
+export type RowProblem = z.infer<typeof RowProblem>;
+
+export const ImportRow = z.object({
+  /** The record's number in the file (1-based; title lines and the header count). */
+  line: z.number().int(),
+  values: z.record(InviteField, z.string()),
+  status: RowStatus,
+  problems: z.array(RowProblem),
+  /** For duplicates: the line of the first row with the same address. */
+  duplicateOf: z.number().int().nullable(),
+  dropped: z.boolean(),
+  edited: z.boolean(),
+});
+export type ImportRow = z.infer<typeof ImportRow>;
+
+const ImportRef = z.object({ id: z.string().min(1) }).strict();
+const Wait = { wait: z.boolean().optional() };
+
+export const ImportOpenInput = z.union([
+  z.object({ ...Tenant, path: z.string().min(1).max(4096) }).strict(),
+  z
+    .object({
+      ...Tenant,
+      name: z.string().min(1).max(255),
+      /** Small files from the page (browser mode stages big ones and passes their path). */
+      text: z.string().max(3_000_000, 'The text is too long: pass the file by its path instead'),
+    })
+    .strict(),
+]);
+
+export const invitationCalls = {
+  'invitations.list': call(
+    z
+      .object({
+        ...Tenant,
+        target: InviteTarget,
+        active: z.boolean().optional(),
+        email: z.string().trim().max(254).optional(),
+        source: z.string().trim().max(255).optional(),
+        page: z.number().int().min(1).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      })
+      .strict(),
+    z.object({
+      invitations: z.array(Invitation),
+      total: z.number().int(),
+      page: z.number().int(),
+      pageSize: z.number().int(),
+    }),
+    'Invitations to the platform, a course or a program, newest first',
+  ),
+  'invitations.create': call(
+    z
+      .object({
+        ...Tenant,
+        target: InviteTarget,
+        email: z.string().trim().min(1, 'Email is required').max(254),
+        firstName: z.string().trim().max(150).optional(),
+        lastName: z.string().trim().max(150).optional(),
+        redirectTo: RedirectTo.optional(),
+        active: z.boolean().default(true),
+      })
+      .strict(),
+    Invitation,
+    'Invite one person (emails them)',
+  ),
+  'invitations.revoke': call(
+    z.object({ ...Tenant, target: InviteTarget, id: z.number().int().positive() }).strict(),
+    Ok,
+    'Revoke (delete) an invitation',
+  ),
+  'invitations.courses': call(
+    z.object({ ...Tenant }).strict().optional(),
+    z.object({ courses: z.array(CatalogItem) }),
+    "The tenant's courses, for pickers",
+  ),
+  'invitations.programs': call(
+    z.object({ ...Tenant }).strict().optional(),
+    z.object({ programs: z.array(CatalogItem) }),
+    "The tenant's programs, for pickers",
+  ),
+
+  'invitations.importOpen': call(
+    ImportOpenInput,
+    ImportDraft,
+    'Open a CSV file: detect encoding, delimiter, header row and columns; reads no further and sends nothing',
+  ),
+  'invitations.importConfigure': call(
+    z
+      .object({
+        id: z.string().min(1),
+        encoding: CsvEncoding.optional(),
+        delimiter: CsvDelimiter.optional(),
+        headerRow: z.number().int().min(0).max(1000).nullable().optional(),
+        /** One entry per column: the field it fills, or null to ignore it. */
+        mapping: z.array(InviteField.nullable()).max(1000).optional(),
+      })
+      .strict(),
+    ImportDraft,
+    'Change how the file is read (encoding, delimiter, header row, column mapping)',
+  ),
+  'invitations.importParse': call(
+    z.object({ id: z.string().min(1), ...Wait }).strict(),
+    ImportDraft,
+    'Read and validate every row (in the background; `wait` resolves when done)',
+  ),
+  'invitations.importTarget': call(
+    z
+      .object({
+        id: z.string().min(1),
+        target: InviteTarget,
+        redirectTo: RedirectTo.optional(),
+        active: z.boolean().optional(),
+        ...Wait,
+      })
+      .strict(),
+    ImportDraft,
+    'Choose where to invite; checks who is already invited or a member',
+  ),
+  'invitations.importGet': call(ImportRef, ImportDraft, 'An import with its state and summary'),
+  'invitations.importRows': call(
+    z
+      .object({
+        id: z.string().min(1),
+        filter: RowFilter.default('all'),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+      })
+      .strict(),
+    z.object({ rows: z.array(ImportRow), total: z.number().int() }),
+    'A page of the rows of an import',
+  ),
+  'invitations.importEditRow': call(
+    z
+      .object({ id: z.string().min(1), line: z.number().int().min(1), field: InviteField, value: z.string().max(1000) })
+      .strict(),
+    ImportRow,
+    'Fix a cell in place; the row is validated again',
+  ),
+  'invitations.importDropRows': call(
+    z
+      .object({
+        id: z.string().min(1),
+        lines: z.array(z.number().int().min(1)).min(1).max(100_000),
+        dropped: z.boolean(),
+      })
+      .strict(),
+    z.object({ changed: z.number().int() }),
+    'Leave rows out of the import (or bring them back)',
+  ),
+  'invitations.importStart': call(
+    ImportRef,
+    z.object({ jobId: z.string(), resumed: z.boolean() }),
+    'Confirmed: start the invite job (resumes an unfinished job for the same file and target)',
+  ),
+  'invitations.importDiscard': call(ImportRef, Ok, 'Forget an import and its rows'),
+} as const;
+
+export const invitationEvents = {
+  'invitations.changed': z.object({ profileId: z.string() }),
+  'invitations.importChanged': z.object({ id: z.string(), state: ImportState }),
+} as const;

@@ -1,0 +1,129 @@
+/** Jobs: every long operation (training uploads, invitations, exports, queued replies) is a durable job. */
+import { z } from 'zod';
+import { call } from './kit';
+
+export const JobKind = z.enum(['train', 'invite', 'export', 'ticket-reply']);
+export type JobKind = z.infer<typeof JobKind>;
+
+export const JobState = z.enum([
+  'queued', // written, not started yet
+  'running',
+  'paused', // by the admin, or by the engine when the tenant refused the credentials (see pauseReason)
+  'waiting', // the tenant is unreachable: retries by itself
+  'completed', // every item ended; some may have failed (see progress.failed)
+  'failed', // the job itself could not go on (e.g. its mentor was deleted)
+  'cancelled',
+]);
+export type JobState = z.infer<typeof JobState>;
+
+export const ItemState = z.enum(['pending', 'active', 'done', 'failed', 'skipped']);
+export type ItemState = z.infer<typeof ItemState>;
+
+export const JobProgress = z.object({
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  active: z.number().int(),
+  bytesTotal: z.number(),
+  bytesDone: z.number(),
+  itemsPerSecond: z.number(),
+  bytesPerSecond: z.number(),
+  /** Seconds left at the current rate; null while unknown. */
+  etaSeconds: z.number().nullable(),
+  /** What the job does now, in words ("Uploading", "Waiting for training", …). */
+  phase: z.string(),
+});
+export type JobProgress = z.infer<typeof JobProgress>;
+
+export const Job = z.object({
+  id: z.string(),
+  kind: JobKind,
+  profileId: z.string().nullable(),
+  title: z.string(),
+  state: JobState,
+  /** Why a job is paused or waiting, in words. */
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+  /** Kind-specific counts for reports (e.g. uploaded, trained, invited, already). */
+  counts: z.record(z.string(), z.number()),
+  progress: JobProgress,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const JobItem = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  label: z.string(),
+  state: ItemState,
+  /** Kind-specific step, e.g. new/changed/uploading/training/trained for training. */
+  phase: z.string(),
+  bytes: z.number(),
+  attempts: z.number().int(),
+  error: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type JobItem = z.infer<typeof JobItem>;
+
+const JobRef = z.object({ id: z.string().min(1) }).strict();
+
+export const JobsListInput = z
+  .object({
+    kind: JobKind.optional(),
+    states: z.array(JobState).optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict()
+  .optional();
+
+export const JobItemsInput = z
+  .object({
+    id: z.string().min(1),
+    states: z.array(ItemState).optional(),
+    search: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(1000).default(200),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export const JobRetryInput = z
+  .object({ id: z.string().min(1), itemIds: z.array(z.number().int()).max(100_000).optional() })
+  .strict();
+
+export const JobReportInput = z
+  .object({
+    id: z.string().min(1),
+    /** Where to write the CSV; defaults to the user's Downloads folder. */
+    path: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+
+export const jobCalls = {
+  'jobs.list': call(JobsListInput, z.object({ jobs: z.array(Job), total: z.number().int() }), 'Jobs, newest first'),
+  'jobs.get': call(JobRef, Job, 'One job with its progress'),
+  'jobs.items': call(
+    JobItemsInput,
+    z.object({ items: z.array(JobItem), total: z.number().int() }),
+    'The items of a job (files, rows, pages)',
+  ),
+  'jobs.pause': call(JobRef, Job, 'Pause a job; it keeps its place'),
+  'jobs.resume': call(JobRef, Job, 'Resume a paused or waiting job'),
+  'jobs.cancel': call(JobRef, Job, 'Cancel a job; what was done stays done'),
+  'jobs.retry': call(JobRetryInput, Job, 'Retry failed items (all, or the ones given)'),
+  'jobs.exportReport': call(
+    JobReportInput,
+    z.object({ path: z.string(), rows: z.number().int() }),
+    'Write the item report of a job to CSV',
+  ),
+} as const;
+
+export const jobEvents = {
+  'jobs.changed': z.object({ id: z.string(), state: JobState, kind: JobKind }),
+  'jobs.progress': z.object({ id: z.string(), state: JobState, progress: JobProgress }),
+} as const;

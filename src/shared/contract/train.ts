@@ -1,0 +1,90 @@
+/** Training mentors from folders: scan → preview (nothing sent) → confirm → a durable upload-and-train job. */
+import { z } from 'zod';
+import { call } from './kit';
+
+export const FILE_CLASSES = [
+  'new',
+  'changed',
+  'unchanged',
+  'unsupported',
+  'too_large',
+  'skipped',
+  'unreadable',
+] as const;
+export const FileClass = z.enum(FILE_CLASSES);
+export type FileClass = z.infer<typeof FileClass>;
+
+export const SUPPORTED_EXTENSIONS = ['txt', 'md', 'html', 'htm', 'csv', 'json', 'pdf', 'docx'] as const;
+
+export const PreviewInput = z
+  .object({
+    profileId: z.string().min(1).optional(),
+    /** The mentor's unique id or name. */
+    mentor: z.string().min(1),
+    /** Files and folders (real paths in Electron and the CLI; a staging folder in browser mode). */
+    paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder').max(10_000),
+    include: z.array(z.string().min(1).max(500)).max(50).default([]),
+    exclude: z.array(z.string().min(1).max(500)).max(50).default([]),
+    /** Files above this size are classed too_large; defaults to the platform's 25 MB upload limit. */
+    maxFileBytes: z.number().int().min(1).max(1024 ** 4).optional(),
+  })
+  .strict();
+export type PreviewInput = z.input<typeof PreviewInput>;
+
+export const PreviewFile = z.object({
+  path: z.string(),
+  /** Relative to the dropped folder; the document's name on the platform. */
+  relativePath: z.string(),
+  type: z.string(),
+  size: z.number(),
+  class: FileClass,
+  /** Why a file is skipped, unsupported, too large, unreadable, or unchanged. */
+  reason: z.string().nullable(),
+  sha256: z.string().nullable(),
+});
+export type PreviewFile = z.infer<typeof PreviewFile>;
+
+export const TypeSummary = z.object({ type: z.string(), files: z.number().int(), bytes: z.number() });
+
+export const Preview = z.object({
+  id: z.string(),
+  mentor: z.object({ uniqueId: z.string(), name: z.string() }),
+  profileId: z.string(),
+  createdAt: z.string(),
+  /** Files per class. */
+  classes: z.record(FileClass, z.number().int()),
+  byType: z.array(TypeSummary),
+  /** What would be sent: new + changed. */
+  toSend: z.object({ files: z.number().int(), bytes: z.number() }),
+  estimateSeconds: z.number().nullable(),
+  /** The first files (all when few); page through with train.previewFiles. */
+  files: z.array(PreviewFile),
+  totalFiles: z.number().int(),
+  warnings: z.array(z.string()),
+});
+export type Preview = z.infer<typeof Preview>;
+
+export const trainCalls = {
+  'train.preview': call(
+    PreviewInput,
+    Preview,
+    'Scan files and folders and say what training would send; sends nothing',
+  ),
+  'train.previewFiles': call(
+    z
+      .object({
+        previewId: z.string().min(1),
+        classes: z.array(FileClass).optional(),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(5000).default(500),
+      })
+      .strict(),
+    z.object({ files: z.array(PreviewFile), total: z.number().int() }),
+    'Page through the files of a preview',
+  ),
+  'train.start': call(
+    z.object({ previewId: z.string().min(1), concurrency: z.number().int().min(1).max(32).optional() }).strict(),
+    z.object({ jobId: z.string() }),
+    'Start the training job for a confirmed preview',
+  ),
+} as const;

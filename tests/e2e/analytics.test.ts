@@ -1,0 +1,154 @@
+/**
+ * Analytics in browser mode, end to end: the built renderer served by the real host over the real engine, against
+ * a real sandbox. The admin opens the Overview, changes the range, reads a chart as a table and exports its data.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Papa from 'papaparse';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type Host } from '../../src/main/host/server';
+import type { Sandbox } from '../../src/server/app';
+import { sandbox } from '../helpers/sandbox';
+import { tempDir, uniqueService } from '../helpers/temp';
+import { launchChromium } from './browser';
+
+const RENDERER_DIR = resolve('out/renderer');
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+let server: Sandbox;
+let host: Host;
+let browser: Browser;
+let page: Page;
+let exportDir: string;
+
+async function visible(locator: Locator, timeout = 15_000): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout });
+}
+
+async function shot(name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+const overviewReady = () => page.locator('[data-testid="overview"][data-state="ready"]').waitFor({ timeout: 20_000 });
+const kpiValue = (key: string) => page.getByTestId(`kpi-${key}`).getByTestId('kpi-value').innerText();
+
+beforeAll(async () => {
+  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npx electron-vite build` first');
+  }
+  server = await sandbox({ seed: 'demo' });
+  exportDir = tempDir();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MENTOR_ADMIN_SANDBOX: 'off',
+    MENTOR_ADMIN_API_KEY: server.apiKey,
+    MENTOR_ADMIN_EXPORT_DIR: exportDir,
+  };
+  host = await startHost({ dataDir: tempDir(), rendererDir: RENDERER_DIR, keychainService: uniqueService(), env });
+  await host.engine.invoke('profiles.add', {
+    name: 'Sandbox University',
+    baseUrl: server.url,
+    org: server.org,
+    username: server.user,
+    makeActive: true,
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({
+    viewport: { width: 1360, height: 900 },
+    colorScheme: 'light',
+    timezoneId: 'Europe/Paris',
+  });
+  page.on('pageerror', (error) => console.error('page error:', error));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+describe('the analytics screens in browser mode', () => {
+  it('opens the Overview with every chart, in the browser’s time zone', async () => {
+    await page.goto(`${host.url}#/analytics`);
+    await overviewReady();
+    await expect.poll(() => page.getByTestId('range-summary').innerText()).toContain('(Europe/Paris)');
+    for (const chart of ['activity', 'top-mentors', 'topics', 'sentiment', 'costs-by-model', 'costs-by-mentor'])
+      expect(await page.getByTestId(`chart-${chart}`).getAttribute('data-state'), chart).toBe('ready');
+    const expected = await host.engine.invoke('analytics.kpis', { range: { preset: '30d' }, timeZone: 'Europe/Paris' });
+    const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!;
+    expect(await kpiValue('sessions')).toBe(sessions.toLocaleString('en-US'));
+    await shot('analytics-overview');
+  });
+
+  it('changes the range and shows the new figures; refuses a reversed custom range', async () => {
+    const before = await kpiValue('sessions');
+    await page.getByText('90 d', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('range-summary').innerText()).toContain('Last 90 days');
+    await overviewReady();
+    await expect.poll(() => kpiValue('sessions')).not.toBe(before);
+    const expected = await host.engine.invoke('analytics.kpis', { range: { preset: '90d' }, timeZone: 'Europe/Paris' });
+    expect(await kpiValue('sessions')).toBe(
+      expected.kpis.find((k) => k.key === 'sessions')!.value!.toLocaleString('en-US'),
+    );
+
+    await page.getByText('Custom', { exact: true }).click();
+    await page.getByTestId('custom-range').click();
+    await page.getByLabel('From', { exact: true }).fill('2026-10-31');
+    await page.getByLabel('To', { exact: true }).fill('2026-10-01');
+    await visible(page.getByText('Invalid date range: the start date 2026-10-31 is after the end date 2026-10-01'));
+    expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    await page.getByLabel('From', { exact: true }).fill('2026-10-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-10-31');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.getByTestId('range-summary').innerText()).toContain('2026-10-01 → 2026-10-31');
+    await overviewReady();
+  });
+
+  it('shows a chart as a table and exports its data to CSV', async () => {
+    const topics = page.getByTestId('chart-topics');
+    await topics.getByRole('button', { name: 'View as table' }).click();
+    const table = topics.getByRole('table', { name: 'Most discussed topics' });
+    await visible(table);
+    const shown = (await table.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t'));
+    expect(shown.length).toBeGreaterThan(3);
+
+    await topics.getByRole('button', { name: 'Export CSV' }).click();
+    await visible(topics.getByTestId('export-done'));
+    await topics.getByRole('button', { name: 'Show in folder' }).click();
+    const path = await page.getByTestId('export-path').innerText();
+    expect(path).toBe(join(exportDir, `${server.org}-chart.topics-2026-10-01_2026-10-31-Europe-Paris.csv`));
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('\uFEFFTopic,Conversations\r\n')).toBe(true);
+    const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data.slice(1);
+    expect(rows).toEqual(shown.map(([topic, count]) => [topic, count!.replace(/,/g, '')]));
+    await shot('analytics-chart-table');
+  });
+
+  it('browses conversations and opens a transcript', async () => {
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    const table = page.getByTestId('conversations');
+    await visible(table.locator('tbody tr').first());
+    await table.locator('tbody tr').first().click();
+    const transcript = page.getByTestId('transcript');
+    await visible(transcript.locator('.mantine-Paper-root').first());
+    expect(await transcript.locator('.mantine-Paper-root').count()).toBeGreaterThan(1);
+    await shot('analytics-transcript');
+    await page.keyboard.press('Escape');
+  });
+
+  it('exports a dataset from the Exports tab and lists it in the history', async () => {
+    await page.getByRole('tab', { name: 'Exports' }).click();
+    const form = page.getByTestId('export-form');
+    await visible(form);
+    await form.getByLabel('Dataset', { exact: true }).click();
+    await page.getByRole('option', { name: 'Registered users' }).click();
+    await shot('analytics-export-form');
+    await form.getByRole('button', { name: 'Export CSV' }).click();
+    await visible(form.getByTestId('export-done'), 30_000);
+    await visible(page.getByTestId('export-history').getByText('Registered users').first());
+    expect(readdirSync(exportDir).some((f) => f.startsWith(`${server.org}-users-current-`))).toBe(true);
+    await shot('analytics-exports');
+  });
+});

@@ -1,0 +1,305 @@
+/**
+ * The support queue in browser mode, driven from the keyboard only, against the sandbox platform: open the first
+ * open ticket, reply, close, go on to the next (and the server has the reply and resolved_at); hostile descriptions
+ * render inert; a ticket deleted on the server while open says so; with the simulator on, a new ticket appears in
+ * the open queue without a reload.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/main/engine';
+import { startHost, type Host } from '../../src/main/host/server';
+import type { Sandbox } from '../../src/server/app';
+import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
+import { sandbox } from '../helpers/sandbox';
+import { tempDir, uniqueService } from '../helpers/temp';
+import { launchChromium } from './browser';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types */
+declare const document: any;
+declare const window: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const RENDERER_DIR = resolve('out/renderer');
+
+interface Stage {
+  server: Sandbox;
+  engine: Engine;
+  host: Host;
+  page: Page;
+}
+
+let browser: Browser;
+const stages: Stage[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npx electron-vite build` first');
+  }
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  for (const stage of stages.splice(0)) {
+    await stage.page.close().catch(() => {});
+    await stage.host.close();
+    await stage.engine.close();
+  }
+  await browser?.close();
+});
+
+/** A sandbox, an engine with a profile on it (key from the environment), the host, and a page on the queue. */
+async function stage(options: { simulateRate?: number; prepare?: (server: Sandbox) => void } = {}): Promise<Stage> {
+  const server = await sandbox({
+    seed: 'demo',
+    ...(options.simulateRate ? { simulateRate: options.simulateRate } : {}),
+  });
+  options.prepare?.(server);
+  const dataDir = tempDir('tickets-e2e-');
+  const engine = await createEngine({
+    dataDir,
+    shell: 'test',
+    keychainService: uniqueService(),
+    env: { MENTOR_ADMIN_API_KEY: server.apiKey },
+  });
+  await engine.invoke('profiles.add', {
+    name: 'Sandbox',
+    baseUrl: server.url,
+    org: server.org,
+    username: server.user,
+    makeActive: true,
+  });
+  await engine.invoke('tickets.sync', { wait: true });
+  const host = await startHost({ dataDir, rendererDir: RENDERER_DIR, engine });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => console.error('page error:', error));
+  // Anything that gets to run script reports here.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __xss: string[] };
+    w.__xss = [];
+    window.alert = (message?: unknown) => void w.__xss.push(String(message));
+  });
+  await page.goto(`${host.url}#/tickets`);
+  await page.getByTestId('ticket-row').first().waitFor({ timeout: 20_000 });
+  const s = { server, engine, host, page };
+  stages.push(s);
+  return s;
+}
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute('data-testid') ?? el?.getAttribute('aria-label') ?? el?.tagName ?? null;
+  });
+
+const rowIds = async (page: Page) =>
+  (await page
+    .getByTestId('ticket-row')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-ticket'))))) as number[];
+
+const paneTicket = async (page: Page) => Number(await page.getByTestId('ticket-pane').getAttribute('data-ticket'));
+
+describe('the queue from the keyboard', () => {
+  it('opens the first open ticket, replies, closes, and goes to the next — the server has both', async () => {
+    const { page, server } = await stage();
+    expect(await focused(page)).toBe('ticket-list');
+    const [first, second] = await rowIds(page);
+    expect(first).toBeGreaterThan(0);
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(first);
+
+    await page.keyboard.press('r');
+    await expect.poll(() => focused(page)).toBe('Reply');
+    const reply = 'Thanks — looking into it now 👍 שלום مرحبا';
+    await page.keyboard.type(reply);
+    await page.keyboard.press('Control+Enter');
+    await expect
+      .poll(
+        () =>
+          (server.db
+            .prepare('SELECT message FROM support_ticket_messages WHERE ticket_id = ? ORDER BY id DESC LIMIT 1')
+            .pluck()
+            .get(first) as string) ?? '',
+        { timeout: 10_000 },
+      )
+      .toBe(reply);
+    // Focus is back on the queue, and the reply is in the thread (emoji and RTL intact).
+    await expect.poll(() => focused(page)).toBe('ticket-list');
+    await expect.poll(() => page.getByTestId('ticket-thread').innerText()).toContain('שלום مرحبا');
+
+    await page.keyboard.press('e');
+    await expect
+      .poll(() => server.db.prepare('SELECT status, resolved_at FROM support_tickets WHERE id = ?').get(first), {
+        timeout: 10_000,
+      })
+      .toMatchObject({ status: 'closed', resolved_at: expect.any(String) });
+    // On to the next ticket, which is open in the pane; the closed one leaves the Open view.
+    await expect.poll(() => paneTicket(page)).toBe(second);
+    await expect.poll(() => rowIds(page), { timeout: 10_000 }).not.toContain(first);
+    expect(await focused(page)).toBe('ticket-list');
+    const active = await page.locator('[data-testid="ticket-row"][aria-selected="true"]').getAttribute('data-ticket');
+    expect(Number(active)).toBe(second);
+
+    // j/k move, Enter opens what is under the cursor.
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    const third = (await rowIds(page))[1];
+    await expect.poll(() => paneTicket(page)).toBe(third);
+    await page.keyboard.press('k');
+    await page.keyboard.press('o');
+    await expect.poll(() => paneTicket(page)).toBe(second);
+
+    // g then c: the Closed view, where the ticket just closed now is.
+    await page.keyboard.press('g');
+    await page.keyboard.press('c');
+    await expect.poll(() => page.getByTestId('view-closed').getAttribute('aria-current')).toBe('true');
+    await expect.poll(() => rowIds(page)).toContain(first);
+
+    // ? shows the cheat sheet; Escape closes it and focus comes back to the queue.
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+    await expect.poll(() => focused(page)).toBe('ticket-list');
+
+    // / searches; Enter goes back to the list with the results.
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.keyboard.press('/');
+    expect(await focused(page)).toBe('Search tickets');
+    await page.keyboard.type('الوصول');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('ticket-list');
+    await expect.poll(async () => await page.getByTestId('ticket-row').first().innerText()).toContain('الوصول');
+  });
+});
+
+describe('hostile descriptions and a ticket deleted while open', () => {
+  const extra = [
+    '<a href="java&#x09;script:alert(9)">tabbed</a> <img src=x onerror="alert(10)"> <details open ontoggle=alert(11)>x</details>',
+    '<p onmouseover="alert(12)">hover</p><object data="javascript:alert(13)"></object><embed src="javascript:alert(14)">',
+    '[click](javascript:alert(15)) ![img](https://evil.example/track.png) <iframe srcdoc="<script>alert(16)</script>"></iframe>',
+  ];
+  const cases = [...HOSTILE_DESCRIPTIONS, ...extra];
+
+  it('renders every XSS case inert', async () => {
+    const { page, server } = await stage({
+      prepare: (s) => {
+        const ids = s.db
+          .prepare(`SELECT id FROM support_tickets WHERE org = ? AND status = 'open' ORDER BY id LIMIT ?`)
+          .pluck()
+          .all(s.org, cases.length) as number[];
+        cases.forEach((description, i) =>
+          s.db
+            .prepare('UPDATE support_tickets SET description = ?, subject = ? WHERE id = ?')
+            .run(description, `xsscase${i}`, ids[i]),
+        );
+      },
+    });
+    void server;
+    for (let i = 0; i < cases.length; i++) {
+      await page.keyboard.press('/');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(`xsscase${i}`);
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(async () => await page.getByTestId('ticket-row').first().innerText(), { timeout: 10_000 })
+        .toContain(`xsscase${i}`);
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(async () => await page.getByTestId('ticket-pane').locator('h2').innerText())
+        .toBe(`xsscase${i}`);
+      const description = page.getByTestId('ticket-description');
+      const report = await description.evaluate((root) => {
+        const all = [...root.querySelectorAll('*')];
+        return {
+          tags: [...new Set(all.map((el) => el.tagName.toLowerCase()))],
+          handlers: all.flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith('on')),
+          hrefs: all
+            .map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? el.getAttribute('data'))
+            .filter(Boolean),
+          text: root.textContent ?? '',
+        };
+      });
+      for (const tag of ['script', 'iframe', 'object', 'embed', 'svg', 'form', 'input', 'img', 'style']) {
+        expect(report.tags, `case ${i}`).not.toContain(tag);
+      }
+      expect(report.handlers, `case ${i}`).toEqual([]);
+      for (const href of report.hrefs) expect(href, `case ${i}`).toMatch(/^https?:/);
+      expect(report.text).not.toMatch(/alert\(/);
+    }
+    // Nothing ran, and the remote image was never requested (it is a button until asked for).
+    expect(await page.evaluate(() => (window as unknown as { __xss: string[] }).__xss)).toEqual([]);
+    await expect
+      .poll(async () => await page.getByTestId('ticket-description').innerText())
+      .toContain('Image from evil.example');
+  });
+
+  it('opens a 10,000-message thread quickly, showing the newest part and the rest on demand', async () => {
+    const { page, server, engine } = await stage();
+    const id = server.db
+      .prepare(`SELECT id FROM support_tickets WHERE org = ? AND status = 'open' ORDER BY created_at DESC LIMIT 1`)
+      .pluck()
+      .get(server.org) as number;
+    server.db.prepare('UPDATE support_tickets SET subject = ? WHERE id = ?').run('longthread ٪ 🧵', id);
+    const insert = server.db.prepare(
+      'INSERT INTO support_ticket_messages (ticket_id, org, sender, message, timestamp) VALUES (?, ?, ?, ?, ?)',
+    );
+    const start = Date.parse('2026-11-01T13:00:00Z');
+    server.db.transaction(() => {
+      for (let i = 0; i < 10_000; i++)
+        insert.run(id, server.org, null, `note ${i}`, new Date(start + i * 1000).toISOString());
+    })();
+    await engine.invoke('tickets.get', { id, refresh: true });
+    await page.keyboard.press('/');
+    await page.keyboard.type('longthread');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => page.getByTestId('ticket-row').first().getAttribute('data-ticket')).toBe(String(id));
+    const started = Date.now();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('ticket-thread').getByText('note 9999').waitFor();
+    expect(Date.now() - started).toBeLessThan(5000);
+    const earlier = page.getByRole('button', { name: /earlier of 9,80\d older messages/ });
+    await earlier.waitFor();
+    expect(
+      await page
+        .getByTestId('ticket-thread')
+        .getByText(/^note \d+ ·/)
+        .count(),
+    ).toBeLessThanOrEqual(200);
+    await earlier.click();
+    await page.getByTestId('ticket-thread').getByText('note 9500').waitFor();
+  });
+
+  it('says so when the open ticket is deleted on the server, keeping what was on screen and the draft', async () => {
+    const { page, server } = await stage();
+    await page.keyboard.press('Enter');
+    const id = await paneTicket(page);
+    const subject = await page.getByTestId('ticket-pane').locator('h2').innerText();
+    await page.keyboard.press('r');
+    await page.keyboard.type('Half-written answer');
+    await page.keyboard.press('Escape');
+    server.db.prepare('DELETE FROM support_tickets WHERE id = ?').run(id);
+    await page.getByRole('alert').filter({ hasText: 'gone from the server' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('ticket-pane').locator('h2').innerText()).toBe(subject);
+    expect(await page.getByRole('textbox', { name: 'Reply' }).inputValue()).toBe('Half-written answer');
+    await expect.poll(() => rowIds(page), { timeout: 10_000 }).not.toContain(id);
+  });
+});
+
+describe('live', () => {
+  it('shows a ticket filed on the server (simulator) in the open queue without a reload', async () => {
+    const { page } = await stage({ simulateRate: 60 });
+    const before = new Set(await rowIds(page));
+    const url = page.url();
+    await expect
+      .poll(async () => (await rowIds(page)).some((id) => !before.has(id)), { timeout: 30_000, interval: 500 })
+      .toBe(true);
+    expect(page.url()).toBe(url);
+    const fresh = (await rowIds(page)).find((id) => !before.has(id))!;
+    expect(await page.locator(`[data-ticket="${fresh}"]`).getAttribute('data-unread')).toBe('true');
+    await page.getByTestId('tickets-badge').waitFor({ timeout: 10_000 });
+  });
+});

@@ -1,0 +1,93 @@
+/** The Invitations screen's calls against the sandbox: list with filters and paging, invite one person, revoke. */
+import { describe, expect, it } from 'vitest';
+import { bulkProxy } from './proxy';
+import { csvFile, engineFor, invitationsOf, readyImport, sandboxWithInvitations, settledJob } from './setup';
+
+describe('invitations', () => {
+  it('lists newest first, filters by active, email and source, and pages', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const all = await engine.invoke('invitations.list', { target: { kind: 'platform' }, pageSize: 10 });
+    expect(all.total).toBeGreaterThan(10);
+    expect(all.invitations).toHaveLength(10);
+    const ids = all.invitations.map((i) => i.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const page2 = await engine.invoke('invitations.list', { target: { kind: 'platform' }, pageSize: 10, page: 2 });
+    expect(page2.invitations[0]!.id).toBeLessThan(ids[9]!);
+
+    const inactive = await engine.invoke('invitations.list', { target: { kind: 'platform' }, active: false, pageSize: 100 });
+    expect(inactive.invitations.every((i) => !i.active && i.state !== 'pending')).toBe(true);
+
+    const created = await engine.invoke('invitations.create', {
+      target: { kind: 'platform' },
+      email: 'single@example.org',
+      firstName: 'Sol',
+      redirectTo: 'https://learn.example.org/',
+    });
+    expect(created).toMatchObject({ email: 'single@example.org', state: 'pending', active: true, source: server.user });
+    const byEmail = await engine.invoke('invitations.list', { target: { kind: 'platform' }, email: 'single@example.org' });
+    expect(byEmail.invitations.map((i) => i.id)).toEqual([created.id]);
+    const bySource = await engine.invoke('invitations.list', { target: { kind: 'platform' }, source: server.user, pageSize: 100 });
+    expect(bySource.invitations.some((i) => i.id === created.id)).toBe(true);
+
+    await expect(
+      engine.invoke('invitations.create', { target: { kind: 'platform' }, email: 'single@example.org' }),
+    ).rejects.toThrow('single@example.org is already invited');
+    await expect(engine.invoke('invitations.create', { target: { kind: 'platform' }, email: 'nope' })).rejects.toThrow(
+      'Not a valid email address',
+    );
+
+    await engine.invoke('invitations.revoke', { target: { kind: 'platform' }, id: created.id });
+    expect(invitationsOf(server, 'single@example.org')).toBe(0);
+    await expect(engine.invoke('invitations.revoke', { target: { kind: 'platform' }, id: created.id })).rejects.toThrow(
+      'That invitation no longer exists',
+    );
+  });
+
+  it('lists and revokes course invitations', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const { courses } = await engine.invoke('invitations.courses', {});
+    const target = { kind: 'course' as const, id: courses[0]!.id };
+    const created = await engine.invoke('invitations.create', { target, email: 'course-one@example.org' });
+    expect(created.target).toEqual(target);
+    const list = await engine.invoke('invitations.list', { target, email: 'course-one@example.org' });
+    expect(list.total).toBe(1);
+    await engine.invoke('invitations.revoke', { target, id: created.id });
+    expect((await engine.invoke('invitations.list', { target, email: 'course-one@example.org' })).total).toBe(0);
+  });
+
+  it('remembers the column mapping per tenant', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const path = csvFile('a.csv', 'Primary contact,Badge name,Phone\nrem@example.org,Rem,1\n');
+    const first = await engine.invoke('invitations.importOpen', { path });
+    await engine.invoke('invitations.importConfigure', { id: first.id, mapping: ['email', 'first_name', null] });
+    await engine.invoke('invitations.importParse', { id: first.id, wait: true });
+    const second = await engine.invoke('invitations.importOpen', { path: csvFile('b.csv', 'Badge name,Primary contact\nX,x@example.org\n') });
+    expect(second.columns.map((c) => [c.header, c.field, c.remembered])).toEqual([
+      ['Badge name', 'first_name', true],
+      ['Primary contact', 'email', true],
+    ]);
+    await expect(
+      engine.invoke('invitations.importConfigure', { id: second.id, mapping: ['email', 'email'] }),
+    ).rejects.toThrow('Email is chosen for two columns: pick one');
+  });
+
+  it('shrinks chunks the platform finds too large (413) and still sends every row once', async () => {
+    const server = await sandboxWithInvitations();
+    const sizes: number[] = [];
+    const proxy = await bulkProxy(server.url, async ({ rows }) => {
+      sizes.push(rows);
+      return rows > 30 ? { status: 413, body: { detail: 'Request body too large' } } : 'forward';
+    });
+    const { engine } = await engineFor(server, {}, proxy.url);
+    const rows = Array.from({ length: 100 }, (_, i) => `big${i}@example.org`).join('\n');
+    const draft = await readyImport(engine, csvFile('big.csv', `Email\n${rows}\n`));
+    const { jobId } = await engine.invoke('invitations.importStart', { id: draft.id });
+    const job = await settledJob(engine, jobId);
+    expect(job.counts.invited).toBe(100);
+    expect(sizes.slice(0, 3)).toEqual([100, 50, 25]);
+    for (const i of [0, 50, 99]) expect(invitationsOf(server, `big${i}@example.org`)).toBe(1);
+  });
+});

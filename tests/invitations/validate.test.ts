@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { asciiEmail, emptyValues, validateRow, validateRows } from '../../src/main/engine/invitations/validate';
+
+const row = (values: Partial<ReturnType<typeof emptyValues>>) => ({ ...emptyValues(), ...values });
+const messages = (values: Partial<ReturnType<typeof emptyValues>>) =>
+  (validateRow(row(values)).problems ?? []).map((p) => `${p.field}: ${p.message}`);
+
+describe('email addresses', () => {
+  it('accepts plain and international addresses, sending international domains in ASCII form', () => {
+    expect(asciiEmail('ann.lee+cohort@example.org')).toBe('ann.lee+cohort@example.org');
+    expect(asciiEmail('anna@bücher.de')).toBe('anna@xn--bcher-kva.de');
+    expect(asciiEmail('taro@例え.jp')).toBe('taro@xn--r8jz45g.jp');
+    expect(validateRow(row({ email: 'Anna@Bücher.DE' }))).toEqual({ problems: null, emailKey: 'anna@xn--bcher-kva.de' });
+  });
+
+  it.each([
+    ['ann@example', 'Not a valid email address'],
+    ['ann example.org', 'it contains a space'],
+    ['ann.example.org', 'no @'],
+    ['josé@example.org', 'accents before the @'],
+    ['ann@10.0.0.1', 'Not a valid email address'],
+    ['ann..lee@example.org', 'Not a valid email address'],
+    ['ann@-example.org', 'Not a valid email address'],
+    [`${'a'.repeat(65)}@example.org`, 'Not a valid email address'],
+  ])('refuses %j', (email, message) => {
+    expect(messages({ email }).join()).toContain(message);
+  });
+});
+
+describe('rows', () => {
+  it('requires an email', () => {
+    expect(messages({ first_name: 'Ann' })).toEqual(['email: Email is required']);
+  });
+
+  it('checks field lengths', () => {
+    expect(messages({ email: 'ann@example.org', first_name: 'x'.repeat(151) })).toEqual([
+      'first_name: First name is longer than 150 characters',
+    ]);
+    expect(messages({ email: 'ann@example.org', company_name: 'x'.repeat(256) })).toEqual([
+      'company_name: Company is longer than 255 characters',
+    ]);
+  });
+
+  it('needs a group owner with a user group, and a valid one', () => {
+    expect(messages({ email: 'ann@example.org', user_group: 'Cohort A' })).toEqual([
+      'user_group_owner_email: Group owner email is required with a user group',
+    ]);
+    expect(messages({ email: 'ann@example.org', user_group: 'Cohort A', user_group_owner_email: 'boss' })).toEqual([
+      'user_group_owner_email: Not a valid email address (no @)',
+    ]);
+    expect(messages({ email: 'ann@example.org', user_group: 'Cohort A', user_group_owner_email: 'boss@example.org' })).toEqual([]);
+  });
+
+  it('trims cells and keys addresses in lower case', () => {
+    const values = row({ email: '  Ann@Example.ORG ', first_name: ' Ann ' });
+    expect(validateRow(values)).toEqual({ problems: null, emailKey: 'ann@example.org' });
+    expect(values.first_name).toBe('Ann');
+  });
+
+  it('flags characters that could not be read once the decoder produced any', () => {
+    const unreadable = row({ email: 'ann@example.org', last_name: 'Ren\uFFFDe' });
+    expect(validateRows([unreadable], false).problems[0]).toBeNull();
+    expect(validateRows([unreadable], true).problems[0]).toEqual([
+      { field: 'last_name', message: 'Last name has characters that could not be read: check the file encoding' },
+    ]);
+  });
+
+  it('validates a batch and reports each row by its index', () => {
+    const result = validateRows([row({ email: 'a@example.org' }), row({ email: 'nope' }), row({ email: 'c@example.org' })]);
+    expect(result.keys).toEqual(['a@example.org', null, 'c@example.org']);
+    expect(result.problems.map((p) => p?.length ?? 0)).toEqual([0, 1, 0]);
+  });
+});

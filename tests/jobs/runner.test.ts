@@ -1,0 +1,174 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../src/shared/contract';
+import { JobFailed, JobRunner, type JobKindRunner } from '../../src/main/engine/jobs/runner';
+import { JobStore } from '../../src/main/engine/jobs/store';
+import { createPlatformClient } from '../../src/main/engine/platform';
+import { openDatabase, type Db } from '../../src/main/engine/store/database';
+import { call, sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+import type { Sandbox } from '../../src/server/app';
+
+/**
+ * The runner's mechanics against the real sandbox: each item of this job kind is one real API call (creating a
+ * platform API key named after the item), so idempotency, pause, 401 and outages are all real.
+ */
+function keyMakingKind(server: Sandbox, seen: string[]): JobKindRunner {
+  return {
+    kind: 'invite',
+    async run(ctx) {
+      const client = await ctx.client();
+      for (const item of ctx.store.itemsIn(ctx.job.id, ['pending'])) {
+        await ctx.limiter.run(async () => {
+          ctx.signal.throwIfAborted();
+          ctx.store.updateItem(item.id, { state: 'active', attempt: true });
+          const existing = await client.request<{ name: string }[]>(`/api/core/platform/api-tokens/`, {
+            query: { platform_key: server.org },
+            signal: ctx.signal,
+          });
+          if (!existing.some((k) => k.name === item.key)) {
+            await client.request('/api/core/platform/api-tokens/', {
+              method: 'POST',
+              json: { name: item.key, platform_key: server.org },
+              signal: ctx.signal,
+            });
+            seen.push(item.key);
+          }
+          ctx.store.updateItem(item.id, { state: 'done', phase: 'created' });
+          ctx.progress('Creating keys');
+        }, ctx.signal);
+      }
+      if ((ctx.params as { failAtEnd?: boolean }).failAtEnd) throw new JobFailed('Asked to fail');
+    },
+  };
+}
+
+let dbs: Db[] = [];
+afterEach(() => {
+  dbs.forEach((db) => db.close());
+  dbs = [];
+});
+
+async function setup(options: { secret?: string } = {}) {
+  const server = await sandbox();
+  const db = openDatabase(join(tempDir(), 'app.sqlite'));
+  dbs.push(db);
+  db.prepare(
+    `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, created_at, updated_at)
+     VALUES ('p1', 'Sandbox', ?, ?, ?, 'Api-Key', 1, 'now', 'now')`,
+  ).run(server.url, server.org, server.user);
+  const store = new JobStore(db);
+  const events: { name: EventName; payload: unknown }[] = [];
+  let secret = options.secret ?? server.apiKey;
+  const seen: string[] = [];
+  const runner = new JobRunner({
+    store,
+    clients: async () =>
+      createPlatformClient({ baseUrl: server.url, authScheme: 'Api-Key', secret, retry: { maxAttempts: 2, baseDelayMs: 10 } }),
+    emit: (name, payload) => events.push({ name, payload }),
+    log: () => {},
+  });
+  runner.register(keyMakingKind(server, seen));
+  const create = (count: number, params: Record<string, unknown> = {}) =>
+    store.create({
+      kind: 'invite',
+      profileId: 'p1',
+      title: 'Keys',
+      params,
+      items: Array.from({ length: count }, (_, i) => ({ key: `job-key-${i}`, label: `Key ${i}` })),
+    });
+  return { server, store, runner, events, seen, create, setSecret: (s: string) => (secret = s) };
+}
+
+describe('job runner', () => {
+  it('writes the job and its items before running, runs every item once and completes', async () => {
+    const { runner, store, create, seen, events } = await setup();
+    const id = create(12);
+    expect(store.totals(id)).toMatchObject({ total: 12, done: 0 });
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'completed', progress: { total: 12, done: 12, failed: 0 } });
+    expect(seen).toHaveLength(12);
+    expect(events.some((e) => e.name === 'jobs.changed' && (e.payload as { state: string }).state === 'completed')).toBe(true);
+  });
+
+  it('resumes an interrupted job without repeating finished items (a new runner on the same journal)', async () => {
+    const first = await setup();
+    const id = first.create(20);
+    first.server.setFaults('latency=20-20ms');
+    first.runner.start(id);
+    await new Promise((r) => setTimeout(r, 150));
+    await first.runner.close();
+    const done = first.store.totals(id).done;
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(20);
+    expect(first.store.job(id)!.state).toBe('running');
+
+    const second = new JobRunner({
+      store: first.store,
+      clients: async () => createPlatformClient({ baseUrl: first.server.url, authScheme: 'Api-Key', secret: first.server.apiKey }),
+      emit: () => {},
+      log: () => {},
+    });
+    second.register(keyMakingKind(first.server, first.seen));
+    second.resumeAll();
+    await second.settled(id);
+    expect(second.present(id).state).toBe('completed');
+    const keys = await call(first.server, 'GET', `/api/core/platform/api-tokens/?platform_key=${first.server.org}`);
+    const names = (keys.body as { name: string }[]).map((k) => k.name).filter((n) => n.startsWith('job-key-'));
+    expect(new Set(names).size).toBe(20);
+    expect(names).toHaveLength(20);
+  });
+
+  it('pauses and resumes on request, and cancel keeps what was done', async () => {
+    const { runner, store, create, server } = await setup();
+    server.setFaults('latency=15-15ms');
+    const id = create(30);
+    runner.start(id);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await runner.pause(id)).state).toBe('paused');
+    const atPause = store.totals(id).done;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(store.totals(id).done).toBe(atPause);
+    runner.resume(id);
+    await new Promise((r) => setTimeout(r, 60));
+    const cancelled = await runner.cancel(id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.progress.done).toBeGreaterThanOrEqual(atPause);
+    expect(() => runner.resume(id)).toThrow(/cancelled/);
+  });
+
+  it("pauses with 'Authentication failed' on 401 and resumes when the credentials change", async () => {
+    const { runner, create, setSecret, server } = await setup({ secret: 'revoked-key' });
+    const id = create(3);
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'paused', reason: 'Authentication failed' });
+    setSecret(server.apiKey);
+    runner.credentialsChanged('p1');
+    await runner.settled(id);
+    expect(runner.present(id).state).toBe('completed');
+  });
+
+  it('waits while the tenant is unreachable and resumes by itself', async () => {
+    const { runner, create, server } = await setup();
+    server.setFaults('error5xx=1');
+    const id = create(2);
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'waiting' });
+    expect(runner.present(id).reason).toMatch(/unreachable.*retrying in 2 s/);
+    server.setFaults('');
+    await new Promise((r) => setTimeout(r, 2300));
+    await runner.settled(id);
+    expect(runner.present(id).state).toBe('completed');
+  });
+
+  it('fails a job with the message the kind gives', async () => {
+    const { runner, create } = await setup();
+    const id = create(1, { failAtEnd: true });
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'failed', error: 'Asked to fail' });
+  });
+});

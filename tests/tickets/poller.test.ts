@@ -1,0 +1,80 @@
+/** Adaptive polling: soon after activity, slower while idle, backing off while unreachable, paused while hidden. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { POLL, TicketPoller } from '../../src/main/engine/tickets/poller';
+import type { SyncResult } from '../../src/main/engine/tickets/sync';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function harness(results: (Partial<SyncResult> | 'pending')[]) {
+  const calls: number[] = [];
+  const reconnected: string[] = [];
+  const poller = new TicketPoller({
+    sync: async () => {
+      calls.push(Date.now());
+      const next = results.shift() ?? {};
+      return { changed: false, added: [], error: null, ...(next === 'pending' ? {} : next) };
+    },
+    reconnected: (id) => reconnected.push(id),
+    log: () => {},
+  });
+  return { poller, calls, reconnected };
+}
+
+describe('TicketPoller', () => {
+  it('polls at once when shown, speeds up after activity and slows down while idle', async () => {
+    vi.useFakeTimers();
+    const { poller, calls } = harness([{ changed: true }, {}, {}, {}]);
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    expect(poller.intervalFor('p')).toBe(POLL.activeMs);
+    await vi.advanceTimersByTimeAsync(POLL.activeMs);
+    expect(calls).toHaveLength(2);
+    expect(poller.intervalFor('p')).toBe(POLL.activeMs * POLL.backoff);
+    await vi.advanceTimersByTimeAsync(POLL.activeMs * POLL.backoff);
+    expect(calls).toHaveLength(3);
+    expect(poller.intervalFor('p')).toBe(POLL.activeMs * POLL.backoff ** 2);
+    poller.close();
+  });
+
+  it('never waits longer than the idle maximum', async () => {
+    vi.useFakeTimers();
+    const { poller } = harness(Array.from({ length: 40 }, () => ({})));
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(20 * POLL.idleMaxMs);
+    expect(poller.intervalFor('p')).toBe(POLL.idleMaxMs);
+    poller.close();
+  });
+
+  it('pauses while hidden and looks again as soon as it is shown', async () => {
+    vi.useFakeTimers();
+    const { poller, calls } = harness([{}, {}, {}]);
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    poller.watch('p', false);
+    expect(poller.intervalFor('p')).toBe(0);
+    await vi.advanceTimersByTimeAsync(10 * POLL.idleMaxMs);
+    expect(calls).toHaveLength(1);
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(2);
+    poller.close();
+  });
+
+  it('backs off while unreachable and sends queued replies when the tenant answers again', async () => {
+    vi.useFakeTimers();
+    const offline = { error: new Error('unreachable') };
+    const { poller, reconnected } = harness([offline, offline, {}]);
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(poller.intervalFor('p')).toBe(POLL.startMs * 2);
+    await vi.advanceTimersByTimeAsync(POLL.startMs * 2);
+    expect(poller.intervalFor('p')).toBe(POLL.startMs * 4);
+    expect(reconnected).toEqual([]);
+    await vi.advanceTimersByTimeAsync(POLL.startMs * 4);
+    expect(reconnected).toEqual(['p']);
+    poller.close();
+  });
+});

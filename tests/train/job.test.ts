@@ -1,0 +1,185 @@
+/**
+ * The `train` job against the real sandbox: real uploads, the sandbox's real training worker, the real journal.
+ * Every test checks the platform's own list of the mentor's documents: each file trained exactly once.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allItems, duplicatesOf, serverDocuments, setup, text, tree, waitForJob } from './setup';
+
+const course = () =>
+  tree({
+    'intro.md': text('Intro'),
+    'notes/week 1.txt': text('Week 1'),
+    'notes/week 2.txt': text('Week 2'),
+    'notes/ünïcødé 😀 notes.txt': text('Unicode'),
+    'syllabus.html': '<h1>Syllabus</h1><p>Limits and derivatives.</p>',
+    'data.csv': 'topic,weeks\nlimits,2\nderivatives,3\n',
+    '.hidden.txt': 'hidden',
+    'diagram.png': 'png',
+    'empty.md': '',
+  });
+
+describe('the train job', () => {
+  it('journals every file first, uploads each sendable one once and follows it until trained', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = course();
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    expect(preview.toSend.files).toBe(6);
+    const states: string[] = [];
+    const off = engine.onEvent((name, payload) => {
+      if (name === 'jobs.changed') states.push((payload as { state: string }).state);
+    });
+    const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+    // Journal first: every file of the preview is an item the moment the job exists.
+    const items = await allItems(engine, jobId);
+    expect(items).toHaveLength(preview.totalFiles);
+    const job = await waitForJob(engine, jobId);
+    off();
+    expect(job.state).toBe('completed');
+    expect(job.counts).toMatchObject({ uploaded: 6, skipped: 3, trained: 6, failed: 0 });
+    expect(job.progress).toMatchObject({ total: 9, done: 6, skipped: 3, failed: 0 });
+
+    const docs = serverDocuments(server, mentor);
+    expect(docs).toHaveLength(6);
+    expect(duplicatesOf(docs)).toEqual([]);
+    expect(docs.every((doc) => doc.training_status === 'trained')).toBe(true);
+    expect(docs.map((doc) => doc.document_name).sort()).toEqual(
+      [
+        'course/data.csv',
+        'course/intro.md',
+        'course/notes/week 1.txt',
+        'course/notes/week 2.txt',
+        'course/notes/ünïcødé 😀 notes.txt',
+        'course/syllabus.html',
+      ].sort(),
+    );
+    for (const doc of docs) {
+      const metadata = JSON.parse(doc.custom_metadata!) as Record<string, string>;
+      expect(metadata).toEqual({ content_hash: doc.content_hash, job_id: jobId, relative_path: doc.document_name });
+    }
+
+    const final = await allItems(engine, jobId);
+    const skipped = final.filter((item) => item.state === 'skipped');
+    expect(skipped.map((item) => [item.label, item.error])).toEqual(
+      expect.arrayContaining([
+        ['course/.hidden.txt', 'Hidden file'],
+        ['course/diagram.png', '.png files cannot be trained'],
+        ['course/empty.md', 'Empty file (nothing to train)'],
+      ]),
+    );
+    const done = final.filter((item) => item.state === 'done');
+    expect(done.every((item) => item.phase === 'trained' && typeof item.detail.documentId === 'string')).toBe(true);
+    expect(done.every((item) => item.attempts === 1)).toBe(true);
+
+    // The same folder again: nothing is sent, every file says which document already holds it.
+    const again = await engine.invoke('train.preview', { mentor, paths: [root] });
+    expect(again.classes).toMatchObject({ new: 0, changed: 0, unchanged: 6 });
+    expect(again.files.find((f) => f.relativePath === 'course/intro.md')!.reason).toMatch(
+      /^Already trained as document \d+$/,
+    );
+    const second = await engine.invoke('train.start', { previewId: again.id });
+    const secondJob = await waitForJob(engine, second.jobId);
+    expect(secondJob.counts).toMatchObject({ uploaded: 0, skipped: 9, trained: 0, failed: 0 });
+    expect(serverDocuments(server, mentor)).toHaveLength(6);
+
+    // The item report is a CSV with one row per file.
+    const report = await engine.invoke('jobs.exportReport', { id: jobId, path: join(root, '..', 'report.csv') });
+    expect(report.rows).toBe(9);
+    expect(states).toEqual(['running', 'completed']);
+  });
+
+  it('uploads a changed file and deletes the document it replaces once the new one is trained', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'a.md': text('A v1'), 'b.md': text('B') });
+    const first = await engine.invoke('train.preview', { mentor, paths: [root] });
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: first.id })).jobId);
+    const before = serverDocuments(server, mentor);
+    const oldA = before.find((doc) => doc.document_name === 'course/a.md')!;
+
+    writeFileSync(join(root, 'a.md'), text('A v2, with a new section on series'));
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
+    expect(a.class).toBe('changed');
+    expect(a.reason).toBe(`Content changed: replaces document ${oldA.id}`);
+    expect(preview.classes).toMatchObject({ changed: 1, unchanged: 1 });
+    const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+    const job = await waitForJob(engine, jobId);
+    expect(job.counts).toMatchObject({ uploaded: 1, skipped: 1, trained: 1, failed: 0 });
+
+    const after = serverDocuments(server, mentor);
+    expect(after).toHaveLength(2);
+    expect(after.find((doc) => doc.id === oldA.id)).toBeUndefined();
+    const newA = after.find((doc) => doc.document_name === 'course/a.md')!;
+    expect(newA.training_status).toBe('trained');
+    expect(newA.content_hash).toBe(a.sha256);
+    const item = (await allItems(engine, jobId)).find((i) => i.label === 'course/a.md')!;
+    expect(item.detail.replaced).toEqual([String(oldA.id)]);
+  });
+
+  it('re-hashes before sending: a file changed since the preview is sent with its new content, a vanished one fails', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'a.md': text('A'), 'b.md': text('B'), 'c.md': text('C') });
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    writeFileSync(join(root, 'a.md'), text('A, edited after the preview'));
+    rmSync(join(root, 'b.md'));
+    const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+    const job = await waitForJob(engine, jobId);
+    expect(job.state).toBe('completed');
+    expect(job.counts).toMatchObject({ uploaded: 2, trained: 2, failed: 1 });
+    const items = await allItems(engine, jobId);
+    expect(items.find((i) => i.label === 'course/b.md')).toMatchObject({
+      state: 'failed',
+      error: 'File vanished since the preview',
+    });
+    const a = items.find((i) => i.label === 'course/a.md')!;
+    const previewHash = preview.files.find((f) => f.relativePath === 'course/a.md')!.sha256;
+    expect(a.detail.previewSha256).toBe(previewHash);
+    expect(a.detail.sha256).not.toBe(previewHash);
+    const doc = serverDocuments(server, mentor).find((d) => d.document_name === 'course/a.md')!;
+    expect(doc.content_hash).toBe(a.detail.sha256);
+  });
+
+  it('starting the same preview twice answers the same job', async () => {
+    const { server, engine, mentor } = await setup();
+    const preview = await engine.invoke('train.preview', { mentor, paths: [tree({ 'a.md': text('A') })] });
+    const [one, two] = await Promise.all([
+      engine.invoke('train.start', { previewId: preview.id }),
+      engine.invoke('train.start', { previewId: preview.id }),
+    ]);
+    expect(two.jobId).toBe(one.jobId);
+    await waitForJob(engine, one.jobId);
+    expect(serverDocuments(server, mentor)).toHaveLength(1);
+  });
+
+  it('the same folder started twice at once does not duplicate documents', async () => {
+    const { server, engine, mentor } = await setup();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`notes/n${i}.md`] = text(`Note ${i}`);
+    const root = tree(files);
+    const [p1, p2] = await Promise.all([
+      engine.invoke('train.preview', { mentor, paths: [root] }),
+      engine.invoke('train.preview', { mentor, paths: [root] }),
+    ]);
+    expect(p1.classes.new).toBe(40);
+    expect(p2.classes.new).toBe(40);
+    const [j1, j2] = await Promise.all([
+      engine.invoke('train.start', { previewId: p1.id }),
+      engine.invoke('train.start', { previewId: p2.id }),
+    ]);
+    const [a, b] = await Promise.all([waitForJob(engine, j1.jobId), waitForJob(engine, j2.jobId)]);
+    const docs = serverDocuments(server, mentor);
+    expect(duplicatesOf(docs)).toEqual([]);
+    expect(docs).toHaveLength(40);
+    expect(docs.every((doc) => doc.training_status === 'trained')).toBe(true);
+    expect(a.counts.uploaded! + b.counts.uploaded!).toBe(40);
+    expect(a.counts.failed! + b.counts.failed!).toBe(0);
+    const skipped = [...(await allItems(engine, j1.jobId)), ...(await allItems(engine, j2.jobId))].filter(
+      (item) => item.state === 'skipped',
+    );
+    expect(skipped).toHaveLength(40);
+    expect(
+      skipped.every((item) => /(Being uploaded|Uploaded) (at the same time|meanwhile) by job/.test(item.error!)),
+    ).toBe(true);
+  });
+});
