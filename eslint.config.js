@@ -16,7 +16,18 @@ const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, me
 const boundary = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'src/main/engine/platform/generated/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.tmp/**',
+      '.bench-data/**',
+      '.prof*',
+      'src/main/engine/platform/generated/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -14,15 +14,6 @@ import { createEngine } from '../src/main/engine';
 import { startHost } from '../src/main/host/server';
 import type { BenchResult } from './tickets';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: the bench is type-checked without DOM types */
-declare const document: any;
-declare const window: any;
-declare const requestAnimationFrame: (callback: (time: number) => void) => number;
-declare const MutationObserver: any;
-declare type KeyboardEvent = { key: string; timeStamp: number };
-declare type HTMLElement = any;
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 function median(values: number[]): number {
@@ -61,7 +52,7 @@ export async function browserFigures(
     await page.keyboard.press('g');
     await page.keyboard.press('a');
     await page.waitForFunction(
-      () => /100,000|100000/.test(document.body.innerText) && !!document.querySelector('[data-testid="ticket-row"]'),
+      `/100,000|100000/.test(document.body.innerText) && !!document.querySelector('[data-testid="ticket-row"]')`,
       undefined,
       { timeout: 30_000 },
     );
@@ -74,34 +65,25 @@ export async function browserFigures(
         const target = Number(
           await page.locator('[data-testid="ticket-row"][aria-selected="true"]').getAttribute('data-ticket'),
         );
-        const measure = page.evaluate(
-          (id) =>
-            new Promise<number>((done) => {
-              let pressedAt = 0;
-              const onKey = (event: KeyboardEvent) => {
-                if (event.key === 'Enter') pressedAt = event.timeStamp;
-              };
-              window.addEventListener('keydown', onKey, { capture: true });
-              const ready = () => {
-                const pane = document.querySelector('[data-testid="ticket-pane"]');
-                return (
-                  pressedAt > 0 &&
-                  pane?.getAttribute('data-ticket') === String(id) &&
-                  pane.getAttribute('data-ready') === 'true' &&
-                  !!pane.querySelector('[data-testid="ticket-thread"]')
-                );
-              };
-              const observer = new MutationObserver(() => {
-                if (!ready()) return;
-                observer.disconnect();
-                window.removeEventListener('keydown', onKey, { capture: true });
-                // Rendered = painted in the next frame.
-                requestAnimationFrame(() => done(performance.now() - pressedAt));
-              });
-              observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-            }),
-          target,
-        );
+        // Page-side code travels as text (the bench's own transpiler would add helpers the page does not have).
+        const measure = page.evaluate(`new Promise((done) => {
+          let pressedAt = 0;
+          const onKey = (event) => { if (event.key === 'Enter') pressedAt = event.timeStamp; };
+          window.addEventListener('keydown', onKey, { capture: true });
+          const ready = () => {
+            const pane = document.querySelector('[data-testid="ticket-pane"]');
+            return pressedAt > 0 && pane && pane.getAttribute('data-ticket') === '${target}' &&
+              pane.getAttribute('data-ready') === 'true' && !!pane.querySelector('[data-testid="ticket-thread"]');
+          };
+          const observer = new MutationObserver(() => {
+            if (!ready()) return;
+            observer.disconnect();
+            window.removeEventListener('keydown', onKey, { capture: true });
+            // Rendered = painted in the next frame.
+            requestAnimationFrame(() => done(performance.now() - pressedAt));
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        })`) as Promise<number>;
         await page.keyboard.press('Enter');
         const ms = await measure;
         if (i >= 2) times.push(ms);
@@ -111,17 +93,17 @@ export async function browserFigures(
     }
 
     if (only.includes('scroll')) {
-      const figures = await page.evaluate(async () => {
-        const list = document.querySelector('[data-testid="ticket-list"]') as HTMLElement;
-        const longTasks: number[] = [];
+      const figures = (await page.evaluate(`(async () => {
+        const list = document.querySelector('[data-testid="ticket-list"]');
+        const longTasks = [];
         const observer = new PerformanceObserver((entries) => {
           for (const entry of entries.getEntries()) longTasks.push(entry.duration);
         });
-        observer.observe({ type: 'longtask' as 'mark', buffered: false });
-        const frame = () => new Promise<number>((done) => requestAnimationFrame(done));
+        observer.observe({ type: 'longtask', buffered: false });
+        const frame = () => new Promise((done) => requestAnimationFrame(done));
         let last = await frame();
         let longestFrame = 0;
-        const step = async (to: number) => {
+        const step = async (to) => {
           list.scrollTop = to;
           const now = await frame();
           longestFrame = Math.max(longestFrame, now - last);
@@ -140,7 +122,7 @@ export async function browserFigures(
         observer.disconnect();
         const rows = document.querySelectorAll('[data-testid="ticket-row"]').length;
         return { longTasks, longestFrame, max, rows };
-      });
+      })()`)) as { longTasks: number[]; longestFrame: number; max: number; rows: number };
       const longest = figures.longTasks.length ? Math.max(...figures.longTasks) : figures.longestFrame;
       log(
         `scroll: ${figures.longTasks.length} long tasks (longest ${figures.longTasks.length ? Math.max(...figures.longTasks).toFixed(1) : '—'} ms), longest frame ${figures.longestFrame.toFixed(1)} ms over ${Math.round(figures.max / 1000)}k px; ${figures.rows} rows in the DOM`,

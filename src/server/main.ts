@@ -49,9 +49,9 @@ async function main(): Promise<void> {
   const uploadLimitMb = values['upload-limit-mb'] === undefined ? 25 : Number(values['upload-limit-mb']);
   if (!Number.isFinite(uploadLimitMb) || uploadLimitMb <= 0) fail('--upload-limit-mb must be a positive number');
 
-  // Demo data ends "now" (noon UTC today) so date-range defaults show it; --anchor pins it for reproducible runs.
+  // Demo data ends now so date-range defaults show it; --anchor pins it for reproducible runs.
   const today = new Date();
-  today.setUTCHours(12, 0, 0, 0);
+  today.setUTCSeconds(0, 0);
   const seedAnchor = values.anchor ? new Date(values.anchor) : today;
   if (Number.isNaN(seedAnchor.getTime())) fail('--anchor must be a date, e.g. 2026-11-01');
   const sandbox = await startSandbox({

@@ -51,10 +51,11 @@ const EXPORT = ['export', 'chat-history', '--from', '2026-10-01', '--to', '2026-
 
 describe('mentor-admin export', () => {
   it('lists the datasets', async () => {
-    const human = await cli(['export', '--list'], { env: env() });
+    const dir = tempDir();
+    const human = await cli(['--data-dir', dir, 'export', '--list'], { env: env() });
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^chat-history\s+Chat history \(messages\)/m);
-    const json = await cli(['export', '--list', '--json'], { env: env() });
+    const json = await cli(['--data-dir', dir, 'export', '--list', '--json'], { env: env() });
     const ids = json.lines.map((l) => l.id);
     expect(ids).toEqual(
       expect.arrayContaining([
@@ -174,12 +175,12 @@ describe('mentor-admin export', () => {
       () =>
         stdout
           .split('\n')
-          .filter(Boolean)
+          .slice(0, -1)
           .some((line) => {
             const event = JSON.parse(line) as { event?: string; pages?: number };
             return event.event === 'progress' && (event.pages ?? 0) >= 3;
           }),
-      60_000,
+      120_000,
     );
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
@@ -203,7 +204,7 @@ describe('mentor-admin export', () => {
     expect(summary.rows).toBe(fresh.lines.at(-1)!.rows);
     expect(sameBytes(out, reference)).toBe(true);
     expect(readdirSync(join(out, '..'))).toEqual(['october.csv']);
-  }, 120_000);
+  }, 240_000);
 
   it('fails clearly on a disk that refuses the file, leaving nothing under its name', async () => {
     const dir = await dataDirFor(server.url);

@@ -176,6 +176,30 @@ describe('the queue from the keyboard', () => {
   });
 });
 
+describe('bulk actions and refusals', () => {
+  it('closes a selection from the keyboard; a refused one rolls back visibly', async () => {
+    const { page, server } = await stage();
+    const [a, b, c] = (await rowIds(page)) as [number, number, number];
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.getByRole('toolbar', { name: 'Bulk actions' }).getByText('3 selected').waitFor();
+    // One of them is deleted on the server meanwhile: closing it is refused.
+    server.db.prepare('DELETE FROM support_tickets WHERE id = ?').run(b);
+    await page.keyboard.press('e');
+    await page.getByText(`Could not close ticket #${b}`).waitFor({ timeout: 10_000 });
+    const status = (id: number) =>
+      server.db.prepare('SELECT status FROM support_tickets WHERE id = ?').pluck().get(id) as string | undefined;
+    expect(status(a)).toBe('closed');
+    expect(status(c)).toBe('closed');
+    expect(status(b)).toBeUndefined();
+    await expect.poll(() => rowIds(page), { timeout: 10_000 }).not.toContain(a);
+    expect(await focused(page)).toBe('ticket-list');
+  });
+});
+
 describe('hostile descriptions and a ticket deleted while open', () => {
   const extra = [
     '<a href="java&#x09;script:alert(9)">tabbed</a> <img src=x onerror="alert(10)"> <details open ontoggle=alert(11)>x</details>',

@@ -21,8 +21,14 @@ describe('encoding', () => {
   });
 
   it('recognises UTF-16 little and big endian, with or without a mark', () => {
-    expect(detectEncoding(utf16('email\nann@example.org\n', 'le', true))).toEqual({ encoding: 'utf-16le', bomBytes: 2 });
-    expect(detectEncoding(utf16('email\nann@example.org\n', 'be', true))).toEqual({ encoding: 'utf-16be', bomBytes: 2 });
+    expect(detectEncoding(utf16('email\nann@example.org\n', 'le', true))).toEqual({
+      encoding: 'utf-16le',
+      bomBytes: 2,
+    });
+    expect(detectEncoding(utf16('email\nann@example.org\n', 'be', true))).toEqual({
+      encoding: 'utf-16be',
+      bomBytes: 2,
+    });
     expect(detectEncoding(utf16('email\nann@example.org\n', 'le', false)).encoding).toBe('utf-16le');
     expect(detectEncoding(utf16('email\nann@example.org\n', 'be', false)).encoding).toBe('utf-16be');
   });
@@ -98,7 +104,15 @@ describe('header row', () => {
 
 describe('column matching', () => {
   it('matches synonyms', () => {
-    const headers = ['E-Mail Address', 'Given name', 'Family name', 'Organisation', 'User Group', 'Group owner email', 'Phone'];
+    const headers = [
+      'E-Mail Address',
+      'Given name',
+      'Family name',
+      'Organisation',
+      'User Group',
+      'Group owner email',
+      'Phone',
+    ];
     expect(matchColumns(headers, new Map(), []).map((c) => c.field)).toEqual([
       'email',
       'first_name',
@@ -129,7 +143,10 @@ describe('column matching', () => {
   });
 
   it('finds the email column by its values when no header names it', () => {
-    const columns = matchColumns(['Column 1', 'Column 2'], new Map(), [['Ann', 'Bob'], ['ann@example.org', 'bob@example.org']]);
+    const columns = matchColumns(['Column 1', 'Column 2'], new Map(), [
+      ['Ann', 'Bob'],
+      ['ann@example.org', 'bob@example.org'],
+    ]);
     expect(columns.map((c) => c.field)).toEqual([null, 'email']);
   });
 

@@ -2,7 +2,7 @@
  * The import wizard's engine side against the real sandbox: files as admins have them (generated here), every
  * row validated, fixed in place, dropped, checked against the platform, and sent exactly once.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -59,13 +59,19 @@ describe('a cohort file, end to end', () => {
       ';;;;',
       'bad-address;Bad;Row;1,0;',
     ].join('\r\n');
-    const draft = await engine.invoke('invitations.importOpen', { path: csvFile('export.csv', Buffer.from(text, 'latin1')) });
+    const draft = await engine.invoke('invitations.importOpen', {
+      path: csvFile('export.csv', Buffer.from(text, 'latin1')),
+    });
     expect(draft).toMatchObject({ encoding: 'windows-1252', delimiter: ';', headerRow: 2 });
     expect(draft.columns.map((c) => c.field)).toEqual(['email', 'first_name', 'last_name', null, null]);
     expect(draft.notices.join(' ')).toContain('Columns "Score", "Notes" are not used and will be ignored');
 
     await engine.invoke('invitations.importParse', { id: draft.id, wait: true });
-    const ready = await engine.invoke('invitations.importTarget', { id: draft.id, target: { kind: 'platform' }, wait: true });
+    const ready = await engine.invoke('invitations.importTarget', {
+      id: draft.id,
+      target: { kind: 'platform' },
+      wait: true,
+    });
     expect(ready.summary).toMatchObject({ rows: 5, invalid: 2, ok: 3 });
     const rows = await allRows(engine, draft.id);
     expect(rows.map((r) => [r.line, r.values.email, r.values.first_name, r.values.last_name])).toEqual([
@@ -79,14 +85,18 @@ describe('a cohort file, end to end', () => {
     expect(rows.find((r) => r.line === 6)!.problems[0]!.message).toBe('This row has only 2 of 5 columns');
     expect(rows.find((r) => r.line === 9)!.status).toBe('invalid');
     expect(ready.notices.join(' ')).toMatch(/1 row has fewer cells than the header \(line 6\)/);
-    expect(ready.notices.join(' ')).toMatch(/1 row has more cells than the header \(line 7\): the extra cells were ignored/);
+    expect(ready.notices.join(' ')).toMatch(
+      /1 row has more cells than the header \(line 7\): the extra cells were ignored/,
+    );
   });
 
   it('reads UTF-16 files with tabs and a byte order mark', async () => {
     const server = await sandboxWithInvitations();
     const { engine } = await engineFor(server);
     const text = '\uFEFFEmail\tFirst name\nyuki@example.org\t雪\nbjorn@example.org\tBjörn\n';
-    const draft = await engine.invoke('invitations.importOpen', { path: csvFile('u16.csv', Buffer.from(text, 'utf16le')) });
+    const draft = await engine.invoke('invitations.importOpen', {
+      path: csvFile('u16.csv', Buffer.from(text, 'utf16le')),
+    });
     expect(draft).toMatchObject({ encoding: 'utf-16le', bom: true, delimiter: '\t' });
     await engine.invoke('invitations.importParse', { id: draft.id, wait: true });
     expect((await allRows(engine, draft.id)).map((r) => r.values.first_name)).toEqual(['雪', 'Björn']);
@@ -104,10 +114,21 @@ describe('a cohort file, end to end', () => {
          VALUES ('i', 'p', 'f', 'f', 1, '{}', 'parsing', 'now', 'now')`,
       ).run();
       const path = csvFile('w.csv', `Email\n${people(10)}\n`);
-      const settings = { encoding: 'utf-8', bomBytes: 0, delimiter: ',', newline: '\n', headerRow: 0, mapping: ['email'] } as const;
+      const settings = {
+        encoding: 'utf-8',
+        bomBytes: 0,
+        delimiter: ',',
+        newline: '\n',
+        headerRow: 0,
+        mapping: ['email'],
+      } as const;
       const result = await runTask(db, {
         task: 'read',
-        input: { importId: 'i', path, settings: { ...settings, mapping: ['email'], headers: [], remembered: [], samples: [], preview: [] } },
+        input: {
+          importId: 'i',
+          path,
+          settings: { ...settings, mapping: ['email'], headers: [], remembered: [], samples: [], preview: [] },
+        },
       }).done;
       expect(result.stats.rows).toBe(10);
       expect(result.threadId).not.toBe(threadId);
@@ -124,9 +145,9 @@ describe('bad input gets a clear answer', () => {
     await expect(engine.invoke('invitations.importOpen', { path: csvFile('empty.csv', '') })).rejects.toThrow(
       'The file is empty: there is nothing to import.',
     );
-    await expect(engine.invoke('invitations.importOpen', { path: csvFile('blank.csv', '\uFEFF\r\n \r\n') })).rejects.toThrow(
-      /The file is empty/,
-    );
+    await expect(
+      engine.invoke('invitations.importOpen', { path: csvFile('blank.csv', '\uFEFF\r\n \r\n') }),
+    ).rejects.toThrow(/The file is empty/);
   });
 
   it('headers only: read, said so, and nothing to start', async () => {
@@ -146,13 +167,32 @@ describe('bad input gets a clear answer', () => {
       /This file is an Excel workbook or a zip archive, not a CSV file/,
     );
     const binary = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256));
-    await expect(engine.invoke('invitations.importOpen', { path: csvFile('data.bin', binary) })).rejects.toThrow(/binary data/);
+    await expect(engine.invoke('invitations.importOpen', { path: csvFile('data.bin', binary) })).rejects.toThrow(
+      /binary data/,
+    );
+  });
+
+  it('text sent by the page is kept as a file of the import, and removed with it', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine, dataDir } = await engineFor(server);
+    const draft = await engine.invoke('invitations.importOpen', {
+      name: 'pasted.csv',
+      text: 'email\npaste@example.org\n',
+    });
+    expect(draft.name).toBe('pasted.csv');
+    const files = () => readdirSync(join(dataDir, 'imports'));
+    expect(files()).toHaveLength(1);
+    await engine.invoke('invitations.importDiscard', { id: draft.id });
+    expect(files()).toHaveLength(0);
+    await expect(engine.invoke('invitations.importGet', { id: draft.id })).rejects.toThrow(/No import with id/);
   });
 
   it('a file without an email column cannot be read until one is chosen', async () => {
     const server = await sandboxWithInvitations();
     const { engine } = await engineFor(server);
-    const draft = await engine.invoke('invitations.importOpen', { path: csvFile('names.csv', 'Name,Phone\nAnn,123\n') });
+    const draft = await engine.invoke('invitations.importOpen', {
+      path: csvFile('names.csv', 'Name,Phone\nAnn,123\n'),
+    });
     expect(draft.notices).toContain('No column is matched to Email: choose the column that holds the email addresses.');
     await expect(engine.invoke('invitations.importParse', { id: draft.id })).rejects.toThrow(/email addresses first/);
   });
@@ -187,9 +227,18 @@ describe('reviewing and fixing rows', () => {
     expect(draft.headerRow).toBe(1);
     expect(draft.summary).toMatchObject({ invalid: 1, ok: 1 });
     const [bad] = await allRows(engine, draft.id, 'problems');
-    expect(bad).toMatchObject({ line: 3, status: 'invalid', problems: [{ field: 'email', message: 'Not a valid email address' }] });
+    expect(bad).toMatchObject({
+      line: 3,
+      status: 'invalid',
+      problems: [{ field: 'email', message: 'Not a valid email address' }],
+    });
 
-    const fixed = await engine.invoke('invitations.importEditRow', { id: draft.id, line: 3, field: 'email', value: ' ann@example.org ' });
+    const fixed = await engine.invoke('invitations.importEditRow', {
+      id: draft.id,
+      line: 3,
+      field: 'email',
+      value: ' ann@example.org ',
+    });
     expect(fixed).toMatchObject({ status: 'ok', edited: true, problems: [], values: { email: 'ann@example.org' } });
     // An address already invited is found out as soon as it is typed.
     const member = await engine.invoke('invitations.importEditRow', {
@@ -216,8 +265,10 @@ describe('reviewing and fixing rows', () => {
     const server = await sandboxWithInvitations();
     const { engine } = await engineFor(server);
     const invited = server.db
-      .prepare(`SELECT email FROM catalog_invitations WHERE kind = 'platform' AND active = 1 AND email IS NOT NULL
-                AND (expired IS NULL OR expired > ?) LIMIT 1`)
+      .prepare(
+        `SELECT email FROM catalog_invitations WHERE kind = 'platform' AND active = 1 AND email IS NOT NULL
+                AND (expired IS NULL OR expired > ?) LIMIT 1`,
+      )
       .get(new Date().toISOString()) as { email: string };
     const draft = await readyImport(
       engine,
@@ -235,10 +286,20 @@ describe('reviewing and fixing rows', () => {
     const lines = Array.from({ length: 3000 }, (_, i) => (i % 100 === 0 ? `broken${i}` : `p${i}@example.org`));
     const draft = await readyImport(engine, csvFile('big.csv', `Email\n${lines.join('\n')}\n`));
     expect(draft.summary).toMatchObject({ rows: 3000, invalid: 30 });
-    const page = await engine.invoke('invitations.importRows', { id: draft.id, filter: 'problems', offset: 10, limit: 5 });
+    const page = await engine.invoke('invitations.importRows', {
+      id: draft.id,
+      filter: 'problems',
+      offset: 10,
+      limit: 5,
+    });
     expect(page.total).toBe(30);
     expect(page.rows.map((r) => r.line)).toEqual([1002, 1102, 1202, 1302, 1402]);
-    const tail = await engine.invoke('invitations.importRows', { id: draft.id, filter: 'all', offset: 2998, limit: 10 });
+    const tail = await engine.invoke('invitations.importRows', {
+      id: draft.id,
+      filter: 'all',
+      offset: 2998,
+      limit: 10,
+    });
     expect(tail.rows.map((r) => r.values.email)).toEqual(['p2998@example.org', 'p2999@example.org']);
   });
 });
@@ -252,7 +313,9 @@ describe('the invite job', () => {
     const { programs } = await engine.invoke('invitations.programs', {});
     expect(programs).toHaveLength(3);
     const course = courses.find((c) => c.name === 'Databases')!;
-    const draft = await engine.invoke('invitations.importOpen', { path: csvFile('c.csv', `Email\n${people(3, 'c')}\n`) });
+    const draft = await engine.invoke('invitations.importOpen', {
+      path: csvFile('c.csv', `Email\n${people(3, 'c')}\n`),
+    });
     await engine.invoke('invitations.importParse', { id: draft.id, wait: true });
     await expect(
       engine.invoke('invitations.importTarget', { id: draft.id, target: { kind: 'course', id: 'course-v1:nope+X+1' } }),
@@ -279,10 +342,13 @@ describe('the invite job', () => {
     const { jobId } = await engine.invoke('invitations.importStart', { id: draft.id });
     const job = await settledJob(engine, jobId, 60_000);
     server.setFaults('');
+    expect(job.error).toBeNull();
     expect(job.state).toBe('completed');
     expect(job.counts.invited).toBe(400);
     const counts = server.db
-      .prepare(`SELECT count(*) AS n, count(DISTINCT lower(email)) AS d FROM catalog_invitations WHERE email LIKE 'f%@example.org'`)
+      .prepare(
+        `SELECT count(*) AS n, count(DISTINCT lower(email)) AS d FROM catalog_invitations WHERE email LIKE 'f%@example.org'`,
+      )
       .get() as { n: number; d: number };
     expect(counts).toEqual({ n: 400, d: 400 });
   }, 70_000);
@@ -304,7 +370,9 @@ describe('the invite job', () => {
       db.prepare(
         `UPDATE job_items SET phase = 'sending' WHERE id IN (SELECT id FROM job_items WHERE job_id = ? ORDER BY id LIMIT 10)`,
       ).run(jobId);
-      db.prepare(`UPDATE job_items SET phase = '' WHERE job_id = ? AND id NOT IN (SELECT id FROM job_items WHERE job_id = ? ORDER BY id LIMIT 10)`).run(jobId, jobId);
+      db.prepare(
+        `UPDATE job_items SET phase = '' WHERE job_id = ? AND id NOT IN (SELECT id FROM job_items WHERE job_id = ? ORDER BY id LIMIT 10)`,
+      ).run(jobId, jobId);
     } finally {
       db.close();
     }
@@ -313,7 +381,10 @@ describe('the invite job', () => {
       headers: { authorization: `Api-Key ${server.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         platform_key: server.org,
-        invitation_data: Array.from({ length: 10 }, (_, i) => ({ email: `l${i}@example.org`, platform_key: server.org })),
+        invitation_data: Array.from({ length: 10 }, (_, i) => ({
+          email: `l${i}@example.org`,
+          platform_key: server.org,
+        })),
       }),
     });
     await engine.invoke('jobs.resume', { id: jobId });
@@ -337,7 +408,10 @@ describe('the invite job', () => {
     await settledJob(engine, jobId);
     const path = join(tempDir(), 'report.csv');
     expect(await engine.invoke('jobs.exportReport', { id: jobId, path })).toEqual({ path, rows: 4 });
-    const lines = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = readFileSync(path, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toEqual([
       'row,email,first_name,last_name,result,message',
       `2,ok1@example.org,"'=HYPERLINK(""http://evil"")","'+1",invited,`,

@@ -15,7 +15,11 @@ describe('invitations', () => {
     const page2 = await engine.invoke('invitations.list', { target: { kind: 'platform' }, pageSize: 10, page: 2 });
     expect(page2.invitations[0]!.id).toBeLessThan(ids[9]!);
 
-    const inactive = await engine.invoke('invitations.list', { target: { kind: 'platform' }, active: false, pageSize: 100 });
+    const inactive = await engine.invoke('invitations.list', {
+      target: { kind: 'platform' },
+      active: false,
+      pageSize: 100,
+    });
     expect(inactive.invitations.every((i) => !i.active && i.state !== 'pending')).toBe(true);
 
     const created = await engine.invoke('invitations.create', {
@@ -25,9 +29,16 @@ describe('invitations', () => {
       redirectTo: 'https://learn.example.org/',
     });
     expect(created).toMatchObject({ email: 'single@example.org', state: 'pending', active: true, source: server.user });
-    const byEmail = await engine.invoke('invitations.list', { target: { kind: 'platform' }, email: 'single@example.org' });
+    const byEmail = await engine.invoke('invitations.list', {
+      target: { kind: 'platform' },
+      email: 'single@example.org',
+    });
     expect(byEmail.invitations.map((i) => i.id)).toEqual([created.id]);
-    const bySource = await engine.invoke('invitations.list', { target: { kind: 'platform' }, source: server.user, pageSize: 100 });
+    const bySource = await engine.invoke('invitations.list', {
+      target: { kind: 'platform' },
+      source: server.user,
+      pageSize: 100,
+    });
     expect(bySource.invitations.some((i) => i.id === created.id)).toBe(true);
 
     await expect(
@@ -64,7 +75,9 @@ describe('invitations', () => {
     const first = await engine.invoke('invitations.importOpen', { path });
     await engine.invoke('invitations.importConfigure', { id: first.id, mapping: ['email', 'first_name', null] });
     await engine.invoke('invitations.importParse', { id: first.id, wait: true });
-    const second = await engine.invoke('invitations.importOpen', { path: csvFile('b.csv', 'Badge name,Primary contact\nX,x@example.org\n') });
+    const second = await engine.invoke('invitations.importOpen', {
+      path: csvFile('b.csv', 'Badge name,Primary contact\nX,x@example.org\n'),
+    });
     expect(second.columns.map((c) => [c.header, c.field, c.remembered])).toEqual([
       ['Badge name', 'first_name', true],
       ['Primary contact', 'email', true],
@@ -87,7 +100,10 @@ describe('invitations', () => {
     const { jobId } = await engine.invoke('invitations.importStart', { id: draft.id });
     const job = await settledJob(engine, jobId);
     expect(job.counts.invited).toBe(100);
-    expect(sizes.slice(0, 3)).toEqual([100, 50, 25]);
+    // Halved after each refusal (two chunks may be in flight at once), down to what the platform accepts.
+    expect(sizes[0]).toBe(100);
+    expect(sizes).toContain(50);
+    expect(sizes).toContain(25);
     for (const i of [0, 50, 99]) expect(invitationsOf(server, `big${i}@example.org`)).toBe(1);
   });
 });

@@ -7,7 +7,11 @@ import { afterAll } from 'vitest';
  * (e.g. 413), or forward and then act before the client gets the answer (e.g. kill the client process).
  */
 export interface BulkHook {
-  (request: { body: string; rows: number; index: number }): Promise<'forward' | { status: number; body?: unknown } | { afterForward: () => void }>;
+  (request: {
+    body: string;
+    rows: number;
+    index: number;
+  }): Promise<'forward' | { status: number; body?: unknown } | { afterForward: () => void }>;
 }
 
 const running: { close(): Promise<void> }[] = [];
@@ -27,7 +31,8 @@ export async function bulkProxy(target: string, hook: BulkHook) {
   const forward = async (req: IncomingMessage, body: Buffer) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+        headers.set(name, value);
     }
     return fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length ? { body } : {}) });
   };

@@ -86,6 +86,10 @@ export async function readyImport(
 }
 
 /** Every row of an import, in file order. */
-export async function allRows(engine: AnyEngine, id: string, filter: 'all' | 'problems' | 'ok' | 'already' | 'dropped' = 'all') {
+export async function allRows(
+  engine: AnyEngine,
+  id: string,
+  filter: 'all' | 'problems' | 'ok' | 'already' | 'dropped' = 'all',
+) {
   return (await engine.invoke('invitations.importRows', { id, filter, limit: 1000 })).rows;
 }

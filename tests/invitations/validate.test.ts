@@ -10,7 +10,10 @@ describe('email addresses', () => {
     expect(asciiEmail('ann.lee+cohort@example.org')).toBe('ann.lee+cohort@example.org');
     expect(asciiEmail('anna@bücher.de')).toBe('anna@xn--bcher-kva.de');
     expect(asciiEmail('taro@例え.jp')).toBe('taro@xn--r8jz45g.jp');
-    expect(validateRow(row({ email: 'Anna@Bücher.DE' }))).toEqual({ problems: null, emailKey: 'anna@xn--bcher-kva.de' });
+    expect(validateRow(row({ email: 'Anna@Bücher.DE' }))).toEqual({
+      problems: null,
+      emailKey: 'anna@xn--bcher-kva.de',
+    });
   });
 
   it.each([
@@ -48,7 +51,9 @@ describe('rows', () => {
     expect(messages({ email: 'ann@example.org', user_group: 'Cohort A', user_group_owner_email: 'boss' })).toEqual([
       'user_group_owner_email: Not a valid email address (no @)',
     ]);
-    expect(messages({ email: 'ann@example.org', user_group: 'Cohort A', user_group_owner_email: 'boss@example.org' })).toEqual([]);
+    expect(
+      messages({ email: 'ann@example.org', user_group: 'Cohort A', user_group_owner_email: 'boss@example.org' }),
+    ).toEqual([]);
   });
 
   it('trims cells and keys addresses in lower case', () => {
@@ -66,7 +71,11 @@ describe('rows', () => {
   });
 
   it('validates a batch and reports each row by its index', () => {
-    const result = validateRows([row({ email: 'a@example.org' }), row({ email: 'nope' }), row({ email: 'c@example.org' })]);
+    const result = validateRows([
+      row({ email: 'a@example.org' }),
+      row({ email: 'nope' }),
+      row({ email: 'c@example.org' }),
+    ]);
     expect(result.keys).toEqual(['a@example.org', null, 'c@example.org']);
     expect(result.problems.map((p) => p?.length ?? 0)).toEqual([0, 1, 0]);
   });

@@ -64,7 +64,12 @@ async function setup(options: { secret?: string } = {}) {
   const runner = new JobRunner({
     store,
     clients: async () =>
-      createPlatformClient({ baseUrl: server.url, authScheme: 'Api-Key', secret, retry: { maxAttempts: 2, baseDelayMs: 10 } }),
+      createPlatformClient({
+        baseUrl: server.url,
+        authScheme: 'Api-Key',
+        secret,
+        retry: { maxAttempts: 2, baseDelayMs: 10 },
+      }),
     emit: (name, payload) => events.push({ name, payload }),
     log: () => {},
   });
@@ -89,7 +94,9 @@ describe('job runner', () => {
     await runner.settled(id);
     expect(runner.present(id)).toMatchObject({ state: 'completed', progress: { total: 12, done: 12, failed: 0 } });
     expect(seen).toHaveLength(12);
-    expect(events.some((e) => e.name === 'jobs.changed' && (e.payload as { state: string }).state === 'completed')).toBe(true);
+    expect(
+      events.some((e) => e.name === 'jobs.changed' && (e.payload as { state: string }).state === 'completed'),
+    ).toBe(true);
   });
 
   it('resumes an interrupted job without repeating finished items (a new runner on the same journal)', async () => {
@@ -106,7 +113,8 @@ describe('job runner', () => {
 
     const second = new JobRunner({
       store: first.store,
-      clients: async () => createPlatformClient({ baseUrl: first.server.url, authScheme: 'Api-Key', secret: first.server.apiKey }),
+      clients: async () =>
+        createPlatformClient({ baseUrl: first.server.url, authScheme: 'Api-Key', secret: first.server.apiKey }),
       emit: () => {},
       log: () => {},
     });

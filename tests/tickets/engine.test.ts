@@ -379,6 +379,17 @@ describe('bad input: deleted tickets, 403 and 404', async () => {
     expect(results[1]).toMatchObject({ id: b!.id, ok: true });
   });
 
+  it('401: a refused key says what to do, and the cached queue stays readable', async () => {
+    const refused = await rig();
+    await refused.engine.invoke('tickets.sync', { wait: true });
+    // The key is revoked on the platform.
+    refused.server.db.prepare('DELETE FROM api_keys').run();
+    const status = await refused.engine.invoke('tickets.sync', { wait: true });
+    expect(status.state).toBe('error');
+    expect(status.message).toMatch(/refused the ticket list \(40[13] .*Settings → Tenants/);
+    expect((await refused.engine.invoke('tickets.list', { view: 'all', limit: 1 })).total).toBe(300);
+  });
+
   it('404: an id that never existed', async () => {
     await expect(engine.invoke('tickets.get', { id: 987_654 })).rejects.toThrow(
       /#987654 was deleted on the server \(or never existed\)/,

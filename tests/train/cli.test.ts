@@ -159,6 +159,36 @@ describe('mentor-admin train', () => {
     expect(result.lines.at(-1)).toMatchObject({ total: 5, uploaded: 3, skipped: 2, trained: 3, failed: 0 });
   }, 90_000);
 
+  it('Ctrl-C pauses the job cleanly (exit 130); jobs resume finishes it', async () => {
+    const { server, mentor, env } = await cliSetup();
+    const root = notes(20);
+    server.setFaults('latency=30-30ms');
+    const child = spawn(
+      process.execPath,
+      ['bin/mentor-admin.mjs', '--json', 'train', root, '--mentor', mentor, '--concurrency', '2'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let jobId = '';
+    for await (const line of createInterface({ input: child.stdout })) {
+      const event = JSON.parse(line) as { event?: string; job?: string };
+      if (event.event === 'started') jobId = event.job!;
+      if (jobId && documentsOf(server, mentor).length >= 3) break;
+    }
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain(`Resume it with: mentor-admin jobs resume ${jobId.slice(0, 8)}`);
+    server.setFaults('');
+    const shown = await cli(['jobs', 'show', jobId, '--json'], { env });
+    expect(shown.lines[0]).toMatchObject({ state: 'paused', reason: 'Paused' });
+    const resumed = await cli(['jobs', 'resume', jobId.slice(0, 8), '--json'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.lines.at(-1)).toEqual({ job: jobId, total: 22, uploaded: 20, skipped: 2, trained: 20, failed: 0 });
+    expect(duplicatesOf(documentsOf(server, mentor))).toEqual([]);
+  }, 60_000);
+
   it('survives SIGKILL mid-upload: jobs resume finishes with exact counts and no duplicate documents', async () => {
     const { server, mentor, env } = await cliSetup();
     const root = notes(40);

@@ -73,7 +73,7 @@ describe('10,000 files', () => {
       expect(preview.files).toHaveLength(500);
 
       started = Date.now();
-      const { jobId } = await engine.invoke('train.start', { previewId: preview.id, concurrency: 8 });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id, concurrency: 16 });
       const job = await waitForJob(engine, jobId, ['completed', 'failed', 'cancelled'], 120_000);
       const jobMs = Date.now() - started;
       expect(job.state).toBe('completed');

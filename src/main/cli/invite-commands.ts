@@ -52,14 +52,19 @@ export function applyMaps(draft: ImportDraft, maps: readonly string[]): (InviteF
     const at = map.lastIndexOf('=');
     if (at < 1) throw new UsageError(`--map "${map}" must look like "Header=field"`);
     const header = map.slice(0, at).trim();
-    const field = map.slice(at + 1).trim().toLowerCase();
+    const field = map
+      .slice(at + 1)
+      .trim()
+      .toLowerCase();
     if (field !== 'ignore' && !(INVITE_FIELDS as readonly string[]).includes(field)) {
       throw new UsageError(`--map "${map}": the field must be one of ${INVITE_FIELDS.join(', ')} or ignore`);
     }
     const column =
       draft.columns.find((c) => c.header === header) ?? draft.columns.find((c) => norm(c.header) === norm(header));
     if (!column) {
-      throw new UsageError(`--map "${map}": no column "${header}" (columns: ${draft.columns.map((c) => c.header).join(', ')})`);
+      throw new UsageError(
+        `--map "${map}": no column "${header}" (columns: ${draft.columns.map((c) => c.header).join(', ')})`,
+      );
     }
     if (field !== 'ignore') {
       // A field comes from one column: the one named here.
@@ -128,7 +133,10 @@ export async function runInviteCommand(
   let draft = await engine.invoke('invitations.importOpen', { ...(profileId && { profileId }), path: positionals[0]! });
   try {
     if (values.map?.length) {
-      draft = await engine.invoke('invitations.importConfigure', { id: draft.id, mapping: applyMaps(draft, values.map) });
+      draft = await engine.invoke('invitations.importConfigure', {
+        id: draft.id,
+        mapping: applyMaps(draft, values.map),
+      });
     }
     if (!draft.columns.some((c) => c.field === 'email')) {
       out.error(
@@ -192,8 +200,10 @@ export async function runInviteCommand(
     out.text(`Report: ${report.path} (${report.rows} rows)`);
   }
   const totals = totalsOf(job);
-  if (job.state === 'paused') out.error(`The job is paused: ${job.reason ?? 'Paused'}. Run the same command again to resume it.`);
-  else if (job.state === 'waiting') out.error(`${job.reason ?? 'The tenant is unreachable'}. Run the same command again to resume.`);
+  if (job.state === 'paused')
+    out.error(`The job is paused: ${job.reason ?? 'Paused'}. Run the same command again to resume it.`);
+  else if (job.state === 'waiting')
+    out.error(`${job.reason ?? 'The tenant is unreachable'}. Run the same command again to resume.`);
   else if (job.state === 'failed') out.error(`The job failed: ${job.error ?? 'unknown error'}`);
   out.record(
     { job: jobId, ...totals },
@@ -208,7 +218,12 @@ export async function runInviteCommand(
 async function printProblems(engine: Engine, draft: ImportDraft, out: Output): Promise<void> {
   let shown = 0;
   for (let offset = 0; ; offset += 1000) {
-    const { rows, total } = await engine.invoke('invitations.importRows', { id: draft.id, filter: 'problems', offset, limit: 1000 });
+    const { rows, total } = await engine.invoke('invitations.importRows', {
+      id: draft.id,
+      filter: 'problems',
+      offset,
+      limit: 1000,
+    });
     for (const row of rows) {
       const why =
         row.status === 'duplicate'
@@ -234,7 +249,12 @@ async function writeDryRunReport(engine: Engine, draft: ImportDraft, path: strin
   } as const;
   async function* batches() {
     for (let offset = 0; ; offset += 1000) {
-      const { rows } = await engine.invoke('invitations.importRows', { id: draft.id, filter: 'all', offset, limit: 1000 });
+      const { rows } = await engine.invoke('invitations.importRows', {
+        id: draft.id,
+        filter: 'all',
+        offset,
+        limit: 1000,
+      });
       if (!rows.length) return;
       yield rows.map((row) => [
         row.line,
@@ -275,7 +295,10 @@ async function follow(engine: Engine, jobId: string, out: Output, io: CliIo): Pr
         const p = job.progress;
         const line = `${p.phase || job.state}: ${finished(p)}/${p.total} rows, ${job.counts.invited ?? 0} invited`;
         if (out.json) {
-          out.record({ event: 'progress', job: jobId, state: job.state, done: finished(p), total: p.total, counts: job.counts }, '');
+          out.record(
+            { event: 'progress', job: jobId, state: job.state, done: finished(p), total: p.total, counts: job.counts },
+            '',
+          );
         } else io.stderr.write(`${job.state === 'waiting' && job.reason ? job.reason : line}\n`);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));

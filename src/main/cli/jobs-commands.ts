@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { JobKind, JobState, type Job, type JobProgress } from '../../shared/contract';
 import type { Engine } from '../engine';
+import { formatBytes } from '../engine/train/classify';
 import { UsageError, type CliIo, type Output } from './io';
 
 export const JOBS_HELP = `Jobs (training uploads and other long operations):
@@ -26,13 +27,11 @@ export async function resolveJob(engine: Engine, ref: string): Promise<Job> {
   throw new UsageError(`No job '${ref}' (see: mentor-admin jobs list)`);
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-
 function progressLine(progress: JobProgress): string {
   const finished = progress.done + progress.failed + progress.skipped;
   const parts = [`${progress.phase || 'Working'}: ${finished}/${progress.total} files`];
-  if (progress.bytesTotal) parts.push(`${mb(progress.bytesDone)}/${mb(progress.bytesTotal)}`);
-  if (progress.bytesPerSecond > 0) parts.push(`${mb(progress.bytesPerSecond)}/s`);
+  if (progress.bytesTotal) parts.push(`${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`);
+  if (progress.bytesPerSecond > 0) parts.push(`${formatBytes(Math.round(progress.bytesPerSecond))}/s`);
   if (progress.failed) parts.push(`${progress.failed} failed`);
   if (progress.etaSeconds) parts.push(`about ${progress.etaSeconds} s left`);
   return parts.join(' · ');

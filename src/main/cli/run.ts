@@ -76,12 +76,15 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
   let engine: Engine | undefined;
   try {
     const [area, ...rest] = command;
-    if (!['profile', 'export', 'train', 'jobs', 'invite', 'tickets'].includes(area!)) throw new UsageError(`Unknown command '${area}'`);
+    if (!['profile', 'export', 'train', 'jobs', 'invite', 'tickets'].includes(area!))
+      throw new UsageError(`Unknown command '${area}'`);
     engine = await createEngine({
       dataDir: globals['data-dir'] ?? defaultDataDir(io.env),
       shell: 'cli',
       env: io.env,
       resumeJobs: false,
+      // Everything but `profile` talks to a tenant: with none yet, the local sandbox is started to be it.
+      ensureTenant: area !== 'profile' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
     if (area === 'export') return await runExportCommand(engine, rest, out, io, { profile: globals.profile });

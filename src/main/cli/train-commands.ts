@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Preview, PreviewFile } from '../../shared/contract';
 import type { Engine } from '../engine';
+import { formatBytes } from '../engine/train/classify';
 import { followJob, summaryOf } from './jobs-commands';
 import { UsageError, type CliIo, type Output } from './io';
 import { resolveProfile } from './profile-commands';
@@ -18,7 +19,6 @@ export const TRAIN_HELP = `Training:
 
 const HUMAN_FILE_LINES = 200;
 
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
 const LABELS: Record<string, string> = { too_large: 'too large' };
 
 function describePreview(preview: Preview): string {
@@ -26,10 +26,10 @@ function describePreview(preview: Preview): string {
     .filter(([, count]) => count > 0)
     .map(([name, count]) => `${count} ${LABELS[name] ?? name}`)
     .join(', ');
-  const types = preview.byType.map((type) => `${type.type} ${type.files} (${mb(type.bytes)} MB)`).join(', ');
+  const types = preview.byType.map((type) => `${type.type} ${type.files} (${formatBytes(type.bytes)})`).join(', ');
   const lines = [
     `Preview for mentor "${preview.mentor.name}": ${preview.totalFiles} files — ${classes || 'none'}`,
-    `  To send: ${preview.toSend.files} files, ${mb(preview.toSend.bytes)} MB` +
+    `  To send: ${preview.toSend.files} files, ${formatBytes(preview.toSend.bytes)}` +
       (preview.estimateSeconds ? `, about ${preview.estimateSeconds} s to upload` : ''),
   ];
   if (types) lines.push(`  By type: ${types}`);

@@ -49,6 +49,8 @@ export interface EngineOptions {
    */
   sandbox?: 'auto' | 'lazy' | 'off';
   sandboxLaunch?: Partial<SandboxLaunchOptions>;
+  /** Start the local sandbox before answering when no tenant is active yet (CLI commands that need one). */
+  ensureTenant?: boolean;
   /** Resume unfinished jobs at start (default); the CLI's `jobs` commands decide for themselves. */
   resumeJobs?: boolean;
 }
@@ -86,6 +88,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           onChange: (id) => emit('profiles.changed', { reason: 'updated', id }),
         });
   if (sandboxMode === 'auto') sandbox!.ensure().catch(() => {});
+  // A fresh machine with no tenant yet: the local sandbox is the tenant, so commands work with no account.
+  else if (options.ensureTenant && sandbox && !profiles.activeId()) await sandbox.ensure().catch(() => {});
   /** A sandbox profile needs its server running before anything talks to it. */
   const ready = async (profileId: string) => {
     if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});

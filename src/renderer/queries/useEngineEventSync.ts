@@ -30,6 +30,17 @@ export function useEngineEventSync(): void {
           case 'tickets.sync':
             queryClient.setQueryData(callKey('tickets.status', {}), event.payload.sync);
             break;
+          case 'invitations.changed':
+            void queryClient.invalidateQueries({ queryKey: ['invitations.list'] });
+            break;
+          case 'invitations.importChanged':
+            // The draft and its rows (read, checked, fixed) are views of the engine's import.
+            void queryClient.invalidateQueries({
+              predicate: (query) =>
+                ['invitations.importGet', 'invitations.importRows'].includes(String(query.queryKey[0])) &&
+                (query.queryKey[1] as { id?: string } | undefined)?.id === event.payload.id,
+            });
+            break;
           case 'settings.changed':
             // The event carries the new settings, so show them at once and then confirm.
             queryClient.setQueryData(callKey('settings.get', {}), event.payload);

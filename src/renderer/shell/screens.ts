@@ -3,6 +3,8 @@ import type { IconProps } from '../components/icons';
 import { SettingsIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
 import { ChartIcon } from '../screens/analytics/icons';
+import { InvitationsScreen } from '../screens/invitations/InvitationsScreen';
+import { InviteIcon } from '../screens/invitations/icons';
 import { JobsScreen } from '../screens/jobs/JobsScreen';
 import { MentorsScreen } from '../screens/mentors/MentorsScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
@@ -29,6 +31,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
+  { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];

@@ -226,12 +226,18 @@ export const invitationCalls = {
     'Revoke (delete) an invitation',
   ),
   'invitations.courses': call(
-    z.object({ ...Tenant }).strict().optional(),
+    z
+      .object({ ...Tenant })
+      .strict()
+      .optional(),
     z.object({ courses: z.array(CatalogItem) }),
     "The tenant's courses, for pickers",
   ),
   'invitations.programs': call(
-    z.object({ ...Tenant }).strict().optional(),
+    z
+      .object({ ...Tenant })
+      .strict()
+      .optional(),
     z.object({ programs: z.array(CatalogItem) }),
     "The tenant's programs, for pickers",
   ),

@@ -26,7 +26,12 @@ export const PreviewInput = z
     include: z.array(z.string().min(1).max(500)).max(50).default([]),
     exclude: z.array(z.string().min(1).max(500)).max(50).default([]),
     /** Files above this size are classed too_large; defaults to the platform's 25 MB upload limit. */
-    maxFileBytes: z.number().int().min(1).max(1024 ** 4).optional(),
+    maxFileBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 ** 4)
+      .optional(),
   })
   .strict();
 export type PreviewInput = z.input<typeof PreviewInput>;

@@ -147,9 +147,10 @@ const weekOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
 export async function computeActivity(r: Resolved) {
   const { api, range, mentorId } = r;
   const granularity: 'day' | 'week' = range.days <= DAILY_SERIES_UP_TO_DAYS ? 'day' : 'week';
-  const hourly = range.days <= HOURLY_UP_TO_DAYS;
+  const from = span(range);
   const [buckets, active] = await Promise.all([
-    messageBuckets(api, range, mentorId, { start: range.start, hourly }),
+    // The same request as the KPIs' (this period and the one before): asked together, they are answered once.
+    messageBuckets(api, range, mentorId, from),
     granularity === 'day'
       ? api.activeUsers({ start_date: range.from, end_date: range.to, department_id: r.department }, quick)
       : Promise.resolve(null),
@@ -171,6 +172,7 @@ export async function computeActivity(r: Resolved) {
   const notes = filterNotes(r, ['active users'], ['active users']);
   if (granularity === 'week') notes.push('Per week (Monday to Sunday); active users are counted per day only.');
   else if (r.timeZone !== 'UTC') notes.push('Active users are counted per UTC day, as the platform does.');
+  if (!from.hourly && r.timeZone !== 'UTC') notes.push('Long ranges are counted in whole UTC days.');
   return { points: [...points.values()], granularity, notes };
 }
 

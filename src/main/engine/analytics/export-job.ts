@@ -42,7 +42,7 @@ export const FILE_ITEM = 'file';
 /** How many pages ahead of the one being written are fetched (bounded memory: this many pages in flight). */
 const READ_AHEAD = 2;
 /** Bytes written between forced collections (see memory.ts). */
-const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
+const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 export const pageKey = (page: number) => `page:${String(page).padStart(6, '0')}`;
 const pageOf = (item: ItemRow) => Number(item.key.slice('page:'.length));
 

@@ -14,7 +14,7 @@ import {
   computeTopics,
   computeTopMentors,
 } from './dashboard';
-import { exportJobKind, pageItems } from './export-job';
+import { exportJobKind } from './export-job';
 import { Exports } from './exports';
 import { learnerList, learnerPage, learningOverview } from './learning';
 import { Schedules } from './schedules';
@@ -44,9 +44,9 @@ export function analyticsArea(
   const kind = exportJobKind({ db: ctx.db, sink: exports, now: clock });
   kind.finished = (job) => {
     void exports.ended(job.id);
-    ctx.emit('analytics.exportProgress', exports.get(job.id));
-    const scheduleId = exports.get(job.id).scheduleId;
-    if (scheduleId) ctx.emit('analytics.schedulesChanged', { id: scheduleId });
+    const info = exports.get(job.id);
+    ctx.emit('analytics.exportProgress', info);
+    if (info.scheduleId) ctx.emit('analytics.schedulesChanged', { id: info.scheduleId });
   };
   void exports.sweep().catch(() => {});
   const tick = schedulerTickMs(ctx);
@@ -145,5 +145,3 @@ export function analyticsArea(
     },
   };
 }
-
-export { pageItems };

@@ -61,7 +61,10 @@ export type BulkAnswer = z.infer<typeof BulkAnswer>;
 export function parseAnswer<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new EngineError('api', `The platform answered ${what} in an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    throw new EngineError(
+      'api',
+      `The platform answered ${what} in an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
   }
   return parsed.data;
 }

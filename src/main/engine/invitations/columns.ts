@@ -9,9 +9,23 @@ const SYNONYMS: Record<InviteField, string[]> = {
   email: ['email', 'e-mail', 'mail', 'email address', 'e-mail address', 'emails', 'email id', 'work email', 'courriel'],
   first_name: ['first name', 'firstname', 'given name', 'forename', 'first', 'prenom', 'vorname'],
   last_name: ['last name', 'lastname', 'surname', 'family name', 'last', 'nom', 'nachname'],
-  company_name: ['company', 'organisation', 'organization', 'company name', 'organisation name', 'organization name', 'employer'],
+  company_name: [
+    'company',
+    'organisation',
+    'organization',
+    'company name',
+    'organisation name',
+    'organization name',
+    'employer',
+  ],
   user_group: ['user group', 'group', 'usergroup', 'group name', 'cohort'],
-  user_group_owner_email: ['group owner email', 'user group owner email', 'group owner', 'owner email', 'group owner e-mail'],
+  user_group_owner_email: [
+    'group owner email',
+    'user group owner email',
+    'group owner',
+    'owner email',
+    'group owner e-mail',
+  ],
 };
 
 /** Lower case, accents and punctuation gone: "E-Mail Address " → "emailaddress". */
@@ -74,7 +88,9 @@ export function matchColumns(
     const candidate = columns.find((column) => {
       if (column.field || column.remembered) return false;
       const values = (samples[column.index] ?? []).filter((v) => v.trim());
-      return values.length > 0 && values.filter((v) => /^[^\s@]+@[^\s@]+$/.test(v.trim())).length / values.length >= 0.6;
+      return (
+        values.length > 0 && values.filter((v) => /^[^\s@]+@[^\s@]+$/.test(v.trim())).length / values.length >= 0.6
+      );
     });
     if (candidate) candidate.field = 'email';
   }

@@ -53,7 +53,12 @@ export class ImportService {
     return this.store.present(this.store.get(id));
   }
 
-  async open(input: { profileId?: string | undefined; path?: string; name?: string; text?: string }): Promise<ImportDraft> {
+  async open(input: {
+    profileId?: string | undefined;
+    path?: string;
+    name?: string;
+    text?: string;
+  }): Promise<ImportDraft> {
     const profileId = this.ctx.tenant(input.profileId);
     const id = randomUUID();
     let path: string;
@@ -159,11 +164,15 @@ export class ImportService {
     this.readingKey.set(id, key);
     this.emit(id, true);
     const controller = new AbortController();
-    const read = runTask(this.ctx.db, { task: 'read', input: { importId: id, path: record.path, settings } }, (rows, bytes) => {
-      if (controller.signal.aborted) return;
-      this.store.update(id, { rows_read: rows, bytes_read: bytes });
-      this.emit(id);
-    });
+    const read = runTask(
+      this.ctx.db,
+      { task: 'read', input: { importId: id, path: record.path, settings } },
+      (rows, bytes) => {
+        if (controller.signal.aborted) return;
+        this.store.update(id, { rows_read: rows, bytes_read: bytes });
+        this.emit(id);
+      },
+    );
     const work: Work = { controller, read, done: Promise.resolve() };
     work.done = read.done.then(
       async (result) => {
@@ -218,7 +227,10 @@ export class ImportService {
     const scope = await userScope(this.ctx.profiles, record.profile_id);
     const key = targetKey(input.target, scope.org);
     const fresh = this.store.get(id);
-    if (['parsed', 'checking', 'ready'].includes(fresh.state) && (fresh.checked_for !== key || fresh.state === 'parsed')) {
+    if (
+      ['parsed', 'checking', 'ready'].includes(fresh.state) &&
+      (fresh.checked_for !== key || fresh.state === 'parsed')
+    ) {
       // The rows are read: only a check of another target can be under way, and it is superseded.
       this.work.get(id)?.controller.abort();
       const controller = new AbortController();
@@ -233,7 +245,8 @@ export class ImportService {
     if (target.kind === 'platform') return;
     const client = await this.ctx.clients.get(profileId);
     const scope = await userScope(this.ctx.profiles, profileId);
-    const items = target.kind === 'course' ? await listCourses(client, scope.org) : await listPrograms(client, scope.org);
+    const items =
+      target.kind === 'course' ? await listCourses(client, scope.org) : await listPrograms(client, scope.org);
     if (!items.some((item) => item.id === target.id)) {
       throw invalid('target', `There is no ${target.kind} '${target.id}' on this tenant`);
     }
@@ -329,9 +342,20 @@ export class ImportService {
     const scope = await userScope(this.ctx.profiles, record.profile_id);
     const signal = AbortSignal.timeout(15_000);
     const input = { addresses: () => [[row.email_key!]], addressCount: 1 };
-    await checkInvited(client, scope.org, target, { ...input, mark: (e) => this.rows.setRemote(record.id, e, 'invited') }, signal);
+    await checkInvited(
+      client,
+      scope.org,
+      target,
+      { ...input, mark: (e) => this.rows.setRemote(record.id, e, 'invited') },
+      signal,
+    );
     if (target.kind === 'platform') {
-      await checkMembers(client, scope.org, { ...input, mark: (e) => this.rows.setRemote(record.id, e, 'member') }, signal);
+      await checkMembers(
+        client,
+        scope.org,
+        { ...input, mark: (e) => this.rows.setRemote(record.id, e, 'member') },
+        signal,
+      );
     }
     this.rows.refreshStatus(record.id, 'email_key = ?', row.email_key);
   }
@@ -442,7 +466,8 @@ export class ImportService {
 
   private editable(id: string): ImportRecord {
     const record = this.store.get(id);
-    if (record.state === 'started') throw conflict('This import was confirmed and is being sent: start a new one to change it');
+    if (record.state === 'started')
+      throw conflict('This import was confirmed and is being sent: start a new one to change it');
     return record;
   }
 
@@ -451,8 +476,7 @@ export class ImportService {
     if (!force && now - (this.lastEmit.get(id) ?? 0) < EMIT_EVERY_MS) return;
     this.lastEmit.set(id, now);
     const record = this.ctx.db.prepare('SELECT state FROM invite_imports WHERE id = ?').get(id) as
-      | { state: ImportDraft['state'] }
-      | undefined;
+      { state: ImportDraft['state'] } | undefined;
     if (record) this.ctx.emit('invitations.importChanged', { id, state: record.state });
   }
 }

@@ -99,7 +99,9 @@ export function columnNotices(settings: ImportSettings): string[] {
   }
   const mapped = settings.mapping.filter((f): f is InviteField => !!f);
   if (mapped.length && mapped.includes('user_group') && !mapped.includes('user_group_owner_email')) {
-    notes.push(`A ${INVITE_FIELD_LABELS.user_group} column needs a ${INVITE_FIELD_LABELS.user_group_owner_email} column.`);
+    notes.push(
+      `A ${INVITE_FIELD_LABELS.user_group} column needs a ${INVITE_FIELD_LABELS.user_group_owner_email} column.`,
+    );
   }
   return notes;
 }
@@ -125,7 +127,17 @@ export class ImportStore {
         `INSERT INTO invite_imports (id, profile_id, name, path, owned, size, settings, state, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'sniffed', ?, ?)`,
       )
-      .run(input.id, input.profileId, input.name, input.path, input.owned ? 1 : 0, input.size, JSON.stringify(input.settings), at, at);
+      .run(
+        input.id,
+        input.profileId,
+        input.name,
+        input.path,
+        input.owned ? 1 : 0,
+        input.size,
+        JSON.stringify(input.settings),
+        at,
+        at,
+      );
   }
 
   get(id: string): ImportRecord {
@@ -136,7 +148,12 @@ export class ImportStore {
 
   update(
     id: string,
-    change: Partial<Pick<ImportRecord, 'state' | 'phase' | 'rows_read' | 'bytes_read' | 'error' | 'job_id' | 'sha256' | 'parsed_with' | 'checked_for'>> & {
+    change: Partial<
+      Pick<
+        ImportRecord,
+        'state' | 'phase' | 'rows_read' | 'bytes_read' | 'error' | 'job_id' | 'sha256' | 'parsed_with' | 'checked_for'
+      >
+    > & {
       settings?: ImportSettings;
       target?: InviteTarget | null;
       options?: ImportOptions;

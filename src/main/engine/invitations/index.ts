@@ -88,7 +88,9 @@ export function invitationsArea(
           answer = await client.request(invitationsPath(input.target), { method: 'POST', json: body });
         } catch (error) {
           if (error instanceof ApiError && error.status === 400 && /already/i.test(error.detail ?? '')) {
-            throw conflict(`${input.email} is ${/member/i.test(error.detail ?? '') ? 'already a member' : 'already invited'}`);
+            throw conflict(
+              `${input.email} is ${/member/i.test(error.detail ?? '') ? 'already a member' : 'already invited'}`,
+            );
           }
           if (error instanceof ApiError && error.status === 404) {
             throw new EngineError('not_found', error.detail ?? 'The target does not exist', { status: 404 });

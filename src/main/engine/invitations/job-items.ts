@@ -23,7 +23,8 @@ const OPTIONAL_FIELDS = ['first_name', 'last_name', 'company_name', 'user_group'
 function fieldsOf(row: StoredRow): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const field of OPTIONAL_FIELDS) if (row[field]) fields[field] = row[field];
-  if (fields.user_group_owner_email) fields.user_group_owner_email = asciiEmail(fields.user_group_owner_email) ?? fields.user_group_owner_email;
+  if (fields.user_group_owner_email)
+    fields.user_group_owner_email = asciiEmail(fields.user_group_owner_email) ?? fields.user_group_owner_email;
   return fields;
 }
 

@@ -13,17 +13,20 @@ import type { JobContext, JobKindRunner } from '../jobs/runner';
 import { JobFailed } from '../jobs/runner';
 import { ApiError, NetworkError, TimeoutError, type PlatformClient } from '../platform';
 import type { Db } from '../store/database';
-import { BulkAnswer, bulkPath, invitationsPath, isLive, InvitationPage, parseAnswer, TARGET_FIELD, targetKey, targetQuery } from './api';
+import {
+  BulkAnswer,
+  bulkPath,
+  invitationsPath,
+  isLive,
+  InvitationPage,
+  parseAnswer,
+  TARGET_FIELD,
+  targetKey,
+  targetQuery,
+} from './api';
 import { pool } from './checks';
 
-export const OUTCOMES = [
-  'invited',
-  'already_invited',
-  'already_member',
-  'invalid',
-  'dropped',
-  'failed',
-] as const;
+export const OUTCOMES = ['invited', 'already_invited', 'already_member', 'invalid', 'dropped', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface InviteJobParams {
@@ -53,7 +56,9 @@ export type InviteItemData = {
 };
 
 /** Job counts, kept in step with the items in the same transactions. */
-export type InviteCounts = Partial<Record<'invited' | 'alreadyInvited' | 'alreadyMember' | 'invalid' | 'dropped' | 'failed', number>>;
+export type InviteCounts = Partial<
+  Record<'invited' | 'alreadyInvited' | 'alreadyMember' | 'invalid' | 'dropped' | 'failed', number>
+>;
 
 export const COUNT_OF: Record<Outcome, keyof InviteCounts> = {
   invited: 'invited',
@@ -67,7 +72,9 @@ export const COUNT_OF: Record<Outcome, keyof InviteCounts> = {
 interface PendingItem {
   id: number;
   phase: string;
-  data: InviteItemData;
+  emailKey: string | null;
+  /** The row as the platform gets it (without target and source), as JSON text built by SQLite. */
+  payload: string;
 }
 
 const SENDING = 'sending';
@@ -75,6 +82,15 @@ const FAST_MS = 1_000;
 const SLOW_MS = 10_000;
 /** In-job retries of a chunk that got no usable answer; then the runner waits and comes back by itself. */
 const MAX_TRANSPORT_FAILURES = 5;
+/** Chunks sent at once by one job. */
+const IN_FLIGHT = 2;
+
+/** Chunks grow while the platform answers fast and shrink when it is slow. */
+export function nextChunkSize(size: number, elapsedMs: number, max: number): number {
+  if (elapsedMs < FAST_MS && size < max) return Math.min(max, Math.ceil(size * 1.5));
+  if (elapsedMs > SLOW_MS) return Math.max(10, Math.floor(size / 2));
+  return size;
+}
 
 /** `code:index:email` as the platform reports a refused row. */
 export function parseErrorCode(text: string): { code: string; index: number; who: string } | null {
@@ -92,20 +108,42 @@ const REFUSALS: Record<string, { outcome: Outcome; message: string }> = {
 
 export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | null) => void }): JobKindRunner {
   const { db } = deps;
+  // SQLite shapes each row for the request (a million JSON.parse/stringify round trips are not free).
   const pendingPage = db.prepare(
-    `SELECT id, phase, data FROM job_items WHERE job_id = ? AND state = 'pending' ORDER BY id LIMIT ?`,
+    `SELECT id, phase, json_extract(data, '$.emailKey') AS emailKey,
+       json_patch(coalesce(json_extract(data, '$.fields'), '{}'),
+                  json_object('email', coalesce(json_extract(data, '$.to'), json_extract(data, '$.email')))) AS payload
+     FROM job_items WHERE job_id = ? AND state = 'pending'
+     AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
   );
+  const inflightOf = db.prepare('SELECT item_ids FROM invite_inflight WHERE job_id = ?');
+  const addInflight = db.prepare('INSERT INTO invite_inflight (job_id, chunk, item_ids) VALUES (?, ?, ?)');
+  const dropInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ? AND chunk = ?');
+  const dropAllInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ?');
   const setItem = db.prepare(
-    `UPDATE job_items SET state = ?, phase = ?, error = ?, data = json_set(data, '$.message', ?),
-       attempts = attempts + ?, updated_at = ? WHERE id = ?`,
+    `UPDATE job_items SET state = ?, phase = ?, error = ?, data = json_set(data, '$.message', ?), updated_at = ?
+     WHERE id = ?`,
   );
-  const sentLookup = db.prepare(
-    'SELECT job_id FROM invite_sent WHERE profile_id = ? AND target = ? AND email_key = ?',
+  // Set-based statements over a chunk's ids (a JSON array): one statement per chunk, not one per row.
+  const setInvited = db.prepare(
+    `UPDATE job_items SET state = 'done', phase = 'invited', error = NULL, updated_at = ?
+     WHERE id IN (SELECT value FROM json_each(?))`,
+  );
+  const sentAmong = db.prepare(
+    `SELECT email_key, job_id FROM invite_sent WHERE profile_id = ? AND target = ?
+     AND email_key IN (SELECT value FROM json_each(?))`,
   );
   const recordSent = db.prepare(
-    `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at)
+     SELECT ?, ?, value, ?, ? FROM json_each(?) WHERE true
      ON CONFLICT (profile_id, target, email_key) DO NOTHING`,
   );
+  const setPending = db.prepare(
+    `UPDATE job_items SET state = 'pending', phase = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))`,
+  );
+  const idsOf = (items: readonly PendingItem[]) => JSON.stringify(items.map((item) => item.id));
+  const backToPending = (items: readonly PendingItem[], phase: string) =>
+    setPending.run(phase, new Date().toISOString(), idsOf(items));
 
   return {
     kind: 'invite',
@@ -120,40 +158,154 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       let transportFailures = 0;
 
       /** Records outcomes and counts in one transaction: a kill -9 never separates them. */
-      const settle = (results: { item: PendingItem; outcome: Outcome; message?: string }[]) => {
+      const settle = (results: { item: PendingItem; outcome: Outcome; message?: string }[], chunk?: number) => {
         const at = new Date().toISOString();
         const counts: InviteCounts = {};
+        const invited = results.filter((result) => result.outcome === 'invited').map((result) => result.item);
         db.transaction(() => {
+          if (invited.length) {
+            setInvited.run(at, idsOf(invited));
+            const keys = invited.map((item) => item.emailKey).filter((key): key is string => !!key);
+            recordSent.run(profileId, scope, jobId, at, JSON.stringify(keys));
+          }
           for (const { item, outcome, message } of results) {
-            const state = outcome === 'invited' ? 'done' : outcome === 'failed' ? 'failed' : 'skipped';
-            setItem.run(state, outcome, outcome === 'failed' ? (message ?? 'Failed') : null, message ?? null, 0, at, item.id);
-            if (outcome === 'invited' && item.data.emailKey) recordSent.run(profileId, scope, item.data.emailKey, jobId, at);
             const key = COUNT_OF[outcome];
             counts[key] = (counts[key] ?? 0) + 1;
+            if (outcome === 'invited') continue;
+            const state = outcome === 'failed' ? 'failed' : 'skipped';
+            setItem.run(
+              state,
+              outcome,
+              outcome === 'failed' ? (message ?? 'Failed') : null,
+              message ?? null,
+              at,
+              item.id,
+            );
           }
           ctx.store.addCounts(jobId, counts);
+          if (chunk !== undefined) dropInflight.run(jobId, chunk);
         })();
       };
 
+      /**
+       * Chunks this run posts are journaled as one row each (`invite_inflight`) rather than by touching every item.
+       * What an interrupted run left there is uncertain: those rows are marked `sending`, to be asked about first.
+       */
+      const leftOver = (inflightOf.all(jobId) as { item_ids: string }[]).flatMap(
+        (row) => JSON.parse(row.item_ids) as number[],
+      );
+      if (leftOver.length) {
+        db.transaction(() => {
+          setPending.run(SENDING, new Date().toISOString(), JSON.stringify(leftOver));
+          dropAllInflight.run(jobId);
+        })();
+      }
+      let chunks = 0;
+      const sending = new Set<number>();
+
+      /** Sends one chunk and records its answer; throws only what ends this run (401, 403, abort, lasting trouble). */
+      const sendChunk = async (candidates: PendingItem[], chunk: number): Promise<void> => {
+        const started = Date.now();
+        try {
+          const answer = await ctx.limiter.run(
+            () =>
+              client.request(bulkPath(params.target), {
+                method: 'POST',
+                body: bulkBody(params, candidates),
+                headers: { 'content-type': 'application/json' },
+                signal: ctx.signal,
+              }),
+            ctx.signal,
+          );
+          const bulk = parseAnswer(BulkAnswer, answer, 'the bulk invitation');
+          settle(outcomesOf(bulk, candidates, ctx.log), chunk);
+          transportFailures = 0;
+          size = nextChunkSize(size, Date.now() - started, params.maxChunk);
+          ctx.progress();
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 413) {
+            // Refused before it was read: nothing was applied.
+            if (candidates.length === 1) {
+              settle(
+                [{ item: candidates[0]!, outcome: 'failed', message: 'The platform refused the row as too large' }],
+                chunk,
+              );
+            } else dropInflight.run(jobId, chunk);
+            size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
+            return;
+          }
+          if (isTransient(error) && !ctx.signal.aborted) {
+            // The chunk may or may not have been applied: its rows are `sending`, checked before they are sent again.
+            db.transaction(() => {
+              backToPending(candidates, SENDING);
+              dropInflight.run(jobId, chunk);
+            })();
+            if (!(error instanceof ApiError)) size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
+            if (++transportFailures >= MAX_TRANSPORT_FAILURES) throw error;
+            ctx.progress(`The platform did not answer (${error.message}); trying again`);
+            await pause(Math.min(5_000, 250 * 2 ** transportFailures), ctx.signal);
+            return;
+          }
+          if (error instanceof ApiError && [400, 404, 409, 422].includes(error.status)) {
+            // The platform refused the whole chunk: say why on each row, and go on with the others.
+            const why = error.detail ?? error.message;
+            settle(
+              candidates.map((item) => ({ item, outcome: 'failed' as const, message: why })),
+              chunk,
+            );
+            return;
+          }
+          if (error instanceof ApiError && error.status === 403) {
+            throw new JobFailed('The platform refused: this key is not allowed to invite people (403 Forbidden)');
+          }
+          // 401 pauses the job; lasting 5xx and network trouble make it wait and come back; rows stay `sending`.
+          throw error;
+        }
+      };
+
+      // Two chunks in flight: one is recorded while the platform works on the next.
+      const inFlight = new Set<Promise<void>>();
+      let fatal: unknown = null;
+      const launch = (candidates: PendingItem[]) => {
+        const chunk = ++chunks;
+        // Journaled before the request leaves: a crash from here on leaves the chunk to be checked.
+        addInflight.run(jobId, chunk, idsOf(candidates));
+        for (const item of candidates) sending.add(item.id);
+        const sent: Promise<void> = sendChunk(candidates, chunk)
+          .catch((error: unknown) => {
+            fatal ??= error;
+          })
+          .finally(() => {
+            for (const item of candidates) sending.delete(item.id);
+            inFlight.delete(sent);
+          });
+        inFlight.add(sent);
+      };
+
       ctx.progress('Sending invitations');
-      for (;;) {
-        ctx.signal.throwIfAborted();
-        const page = (pendingPage.all(jobId, size) as { id: number; phase: string; data: string }[]).map((row) => ({
-          id: row.id,
-          phase: row.phase,
-          data: JSON.parse(row.data) as InviteItemData,
-        }));
-        if (!page.length) break;
+      while (fatal === null) {
+        if (ctx.signal.aborted) break;
+        const page = pendingPage.all(jobId, JSON.stringify([...sending]), size) as PendingItem[];
+        if (!page.length) {
+          // Nothing pending now; a chunk in flight may still hand rows back (413, no answer).
+          if (!inFlight.size) break;
+          await Promise.race(inFlight);
+          continue;
+        }
 
         // Invited before (an earlier run, or this job before a crash): never again.
         const remembered: { item: PendingItem; outcome: Outcome; message?: string }[] = [];
         let candidates: PendingItem[] = [];
+        const keys = page.map((item) => item.emailKey).filter((key): key is string => !!key);
+        const sent = new Map(
+          (sentAmong.all(profileId, scope, JSON.stringify(keys)) as { email_key: string; job_id: string | null }[]).map(
+            (row) => [row.email_key, row.job_id],
+          ),
+        );
         for (const item of page) {
-          const sent = item.data.emailKey
-            ? (sentLookup.get(profileId, scope, item.data.emailKey) as { job_id: string | null } | undefined)
-            : undefined;
-          if (!sent) candidates.push(item);
-          else if (sent.job_id === jobId) remembered.push({ item, outcome: 'invited' });
+          const key = item.emailKey ?? '';
+          if (!sent.has(key)) candidates.push(item);
+          else if (sent.get(key) === jobId) remembered.push({ item, outcome: 'invited' });
           else remembered.push({ item, outcome: 'already_invited', message: 'Invited earlier by this app' });
         }
         if (remembered.length) settle(remembered);
@@ -162,64 +314,26 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
         const uncertain = candidates.filter((item) => item.phase === SENDING);
         if (uncertain.length) {
           ctx.progress('Checking a chunk whose answer was lost');
-          const invitedNow = await invitedAmong(client, params, uncertain, ctx.signal);
-          const found = uncertain.filter((item) => invitedNow.has(item.data.emailKey ?? ''));
+          let invitedNow: Set<string>;
+          try {
+            invitedNow = await invitedAmong(client, params, uncertain, ctx.signal);
+          } catch (error) {
+            fatal ??= error;
+            break;
+          }
+          const found = uncertain.filter((item) => invitedNow.has(item.emailKey ?? ''));
           if (found.length) settle(found.map((item) => ({ item, outcome: 'invited' as const })));
           candidates = candidates.filter((item) => !found.includes(item));
           ctx.progress('Sending invitations');
         }
         if (!candidates.length) continue;
 
-        markSending(db, candidates);
-        const started = Date.now();
-        try {
-          const answer = await ctx.limiter.run(
-            () =>
-              client.request(bulkPath(params.target), {
-                method: 'POST',
-                json: bulkBody(params, candidates),
-                signal: ctx.signal,
-              }),
-            ctx.signal,
-          );
-          const bulk = parseAnswer(BulkAnswer, answer, 'the bulk invitation');
-          settle(outcomesOf(bulk, candidates, ctx.log));
-          transportFailures = 0;
-          const elapsed = Date.now() - started;
-          if (elapsed < FAST_MS && size < params.maxChunk) size = Math.min(params.maxChunk, Math.ceil(size * 1.5));
-          else if (elapsed > SLOW_MS) size = Math.max(10, Math.floor(size / 2));
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 413) {
-            // Refused before it was read: nothing was applied.
-            if (candidates.length === 1) {
-              settle([{ item: candidates[0]!, outcome: 'failed', message: 'The platform refused the row as too large' }]);
-            } else backToPending(db, candidates, '');
-            size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
-            continue;
-          }
-          if (isTransient(error) && !ctx.signal.aborted) {
-            // The chunk may or may not have been applied: it stays `sending` and is checked before it is sent again.
-            backToPending(db, candidates, SENDING);
-            if (!(error instanceof ApiError)) size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
-            if (++transportFailures >= MAX_TRANSPORT_FAILURES) throw error;
-            ctx.progress(`The platform did not answer (${error.message}); trying again`);
-            await pause(Math.min(5_000, 250 * 2 ** transportFailures), ctx.signal);
-            continue;
-          }
-          if (error instanceof ApiError && [400, 404, 409, 422].includes(error.status)) {
-            // The platform refused the whole chunk: say why on each row, and go on with the others.
-            const why = error.detail ?? error.message;
-            settle(candidates.map((item) => ({ item, outcome: 'failed' as const, message: why })));
-            continue;
-          }
-          if (error instanceof ApiError && error.status === 403) {
-            throw new JobFailed('The platform refused: this key is not allowed to invite people (403 Forbidden)');
-          }
-          // 401 pauses the job, 5xx and network trouble make it wait and come back; rows stay `sending`.
-          throw error;
-        }
-        ctx.progress();
+        launch(candidates);
+        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
       }
+      await Promise.all(inFlight);
+      if (fatal !== null) throw fatal;
+      ctx.signal.throwIfAborted();
       ctx.progress('Done');
     },
   };
@@ -259,38 +373,18 @@ async function retried<T>(read: () => Promise<T>, signal: AbortSignal, attempts 
   }
 }
 
-function markSending(db: Db, items: readonly PendingItem[]): void {
-  const update = db.prepare(
-    `UPDATE job_items SET state = 'active', phase = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ?`,
-  );
-  const at = new Date().toISOString();
-  db.transaction(() => {
-    for (const item of items) update.run(at, item.id);
-  })();
-}
-
-function backToPending(db: Db, items: readonly PendingItem[], phase: string): void {
-  const update = db.prepare(`UPDATE job_items SET state = 'pending', phase = ?, updated_at = ? WHERE id = ?`);
-  const at = new Date().toISOString();
-  db.transaction(() => {
-    for (const item of items) update.run(phase, at, item.id);
-  })();
-}
-
-function bulkBody(params: InviteJobParams, items: readonly PendingItem[]) {
-  const field = TARGET_FIELD[params.target.kind];
+/** The request body, as text: the job's fields once, spliced into each row's JSON. */
+export function bulkBody(params: InviteJobParams, items: readonly PendingItem[]): string {
   const target = params.target.kind === 'platform' ? params.org : params.target.id;
-  return {
-    platform_key: params.org,
-    invitation_data: items.map((item) => ({
-      ...item.data.fields,
-      email: item.data.to ?? item.data.email,
-      [field]: target,
-      source: params.source,
-      active: params.active,
-      ...(params.redirectTo ? { redirect_to: params.redirectTo } : {}),
-    })),
-  };
+  const common = [
+    `${JSON.stringify(TARGET_FIELD[params.target.kind])}:${JSON.stringify(target)}`,
+    `"source":${JSON.stringify(params.source)}`,
+    `"active":${params.active}`,
+    ...(params.redirectTo ? [`"redirect_to":${JSON.stringify(params.redirectTo)}`] : []),
+  ].join(',');
+  // Each payload is a JSON object: `{"email":…}` becomes `{<common>,"email":…}`.
+  const rows = items.map((item) => `{${common},${item.payload.slice(1)}`);
+  return `{"platform_key":${JSON.stringify(params.org)},"invitation_data":[${rows.join(',')}]}`;
 }
 
 /** Every row of a chunk gets its outcome: refused rows by their `code:index:email`, the others invited. */
@@ -327,7 +421,7 @@ async function invitedAmong(
 ): Promise<Set<string>> {
   const found = new Set<string>();
   const path = invitationsPath(params.target);
-  const emails = [...new Set(items.map((item) => item.data.emailKey).filter((e): e is string => !!e))];
+  const emails = [...new Set(items.map((item) => item.emailKey).filter((e): e is string => !!e))];
   await pool(emails, 8, async (email) => {
     const answer = await retried(
       () =>

@@ -128,7 +128,9 @@ export class ImportRows {
   /** Marks every row whose address appeared on an earlier (kept) row; then every status. */
   markDuplicates(importId: string): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE invite_import_rows SET dup_of = NULL WHERE import_id = ? AND dup_of IS NOT NULL').run(importId);
+      this.db
+        .prepare('UPDATE invite_import_rows SET dup_of = NULL WHERE import_id = ? AND dup_of IS NOT NULL')
+        .run(importId);
       this.db
         .prepare(
           `UPDATE invite_import_rows AS r SET dup_of = d.first
@@ -165,8 +167,7 @@ export class ImportRows {
 
   row(importId: string, line: number): StoredRow | undefined {
     return this.db.prepare('SELECT * FROM invite_import_rows WHERE import_id = ? AND line = ?').get(importId, line) as
-      | StoredRow
-      | undefined;
+      StoredRow | undefined;
   }
 
   page(importId: string, filter: RowFilter, offset: number, limit: number): { rows: StoredRow[]; total: number } {
@@ -198,7 +199,9 @@ export class ImportRows {
 
   summary(importId: string): ImportSummary {
     const groups = this.db
-      .prepare('SELECT dropped, status, count(*) AS n FROM invite_import_rows WHERE import_id = ? GROUP BY dropped, status')
+      .prepare(
+        'SELECT dropped, status, count(*) AS n FROM invite_import_rows WHERE import_id = ? GROUP BY dropped, status',
+      )
       .all(importId) as { dropped: number; status: RowStatus; n: number }[];
     const summary: ImportSummary = {
       rows: 0,
@@ -245,7 +248,9 @@ export class ImportRows {
   }
 
   clearRemote(importId: string): void {
-    this.db.prepare('UPDATE invite_import_rows SET remote = NULL WHERE import_id = ? AND remote IS NOT NULL').run(importId);
+    this.db
+      .prepare('UPDATE invite_import_rows SET remote = NULL WHERE import_id = ? AND remote IS NOT NULL')
+      .run(importId);
   }
 
   setRemote(importId: string, keys: readonly string[], remote: 'invited' | 'member'): void {
@@ -272,9 +277,13 @@ export class ImportRows {
         .run(importId, line, field, value);
       if (before.email_key !== after.email_key) {
         // A new address has not been checked against the platform yet.
-        this.db.prepare('UPDATE invite_import_rows SET remote = NULL WHERE import_id = ? AND line = ?').run(importId, line);
+        this.db
+          .prepare('UPDATE invite_import_rows SET remote = NULL WHERE import_id = ? AND line = ?')
+          .run(importId, line);
         if (!after.email_key) {
-          this.db.prepare('UPDATE invite_import_rows SET dup_of = NULL WHERE import_id = ? AND line = ?').run(importId, line);
+          this.db
+            .prepare('UPDATE invite_import_rows SET dup_of = NULL WHERE import_id = ? AND line = ?')
+            .run(importId, line);
         }
         const keys = [before.email_key, after.email_key].filter((k): k is string => !!k);
         this.remarkKeys(importId, keys);

@@ -65,16 +65,29 @@ export function sniff(head: Head, choices: SniffChoices, memory: ReadonlyMap<str
     if (end > 0) text = text.slice(0, end);
   }
   if (!text.trim()) {
-    throw new EngineError('validation', head.complete ? 'The file is empty: there is nothing to import.' : 'The file starts with a megabyte of blank space: is it really a CSV file?');
+    throw new EngineError(
+      'validation',
+      head.complete
+        ? 'The file is empty: there is nothing to import.'
+        : 'The file starts with a megabyte of blank space: is it really a CSV file?',
+    );
   }
   const newline = detectNewline(text);
   const delimiter = choices.delimiter ?? detectDelimiter(text, newline);
-  const records = Papa.parse<string[]>(text, { delimiter, newline: newline as '\n', quoteChar: '"', preview: 200 }).data;
+  const records = Papa.parse<string[]>(text, {
+    delimiter,
+    newline: newline as '\n',
+    quoteChar: '"',
+    preview: 200,
+  }).data;
   // A trailing newline leaves one empty record: not a row.
   while (records.length && records[records.length - 1]!.every((cell) => cell === '')) records.pop();
   const headerRow = choices.headerRow === undefined ? detectHeaderRow(records) : choices.headerRow;
   if (headerRow !== null && headerRow >= records.length) {
-    throw new EngineError('validation', `The file has only ${records.length} records at its start: row ${headerRow + 1} cannot be the header.`);
+    throw new EngineError(
+      'validation',
+      `The file has only ${records.length} records at its start: row ${headerRow + 1} cannot be the header.`,
+    );
   }
   const dataRows = records.slice(headerRow === null ? 0 : headerRow + 1).filter((row) => row.some((c) => c.trim()));
   // The header says how many columns there are (longer rows are ragged); without one, the widest of the first rows.
@@ -87,8 +100,14 @@ export function sniff(head: Head, choices: SniffChoices, memory: ReadonlyMap<str
   const samples = headers.map((_, index) =>
     dataRows.slice(0, SAMPLE_ROWS).map((row) => (row[index] ?? '').slice(0, CELL_CHARS)),
   );
-  const matched = matchColumns(headerRow === null ? headers.map(() => '') : headers, headerRow === null ? new Map() : memory, samples);
-  const mapping = choices.mapping ? headers.map((_, index) => choices.mapping![index] ?? null) : matched.map((c) => c.field);
+  const matched = matchColumns(
+    headerRow === null ? headers.map(() => '') : headers,
+    headerRow === null ? new Map() : memory,
+    samples,
+  );
+  const mapping = choices.mapping
+    ? headers.map((_, index) => choices.mapping![index] ?? null)
+    : matched.map((c) => c.field);
   return {
     encoding,
     bomBytes,

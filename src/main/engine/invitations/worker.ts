@@ -49,4 +49,6 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+main().catch((error: unknown) =>
+  post({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+);

@@ -50,7 +50,11 @@ export function jobHandlers(deps: {
       const job = runner.present(id);
       const report = deps.reports[job.kind] ?? genericReport;
       const target =
-        path ?? join(defaultExportDir(deps.dataDir), `mentor-admin-${job.kind}-report-${id.slice(0, 8)}-${new Date().toISOString().slice(0, 10)}.csv`);
+        path ??
+        join(
+          defaultExportDir(deps.dataDir),
+          `mentor-admin-${job.kind}-report-${id.slice(0, 8)}-${new Date().toISOString().slice(0, 10)}.csv`,
+        );
       async function* batches() {
         for (let offset = 0; ; offset += 1000) {
           const { rows } = store.items(id, { limit: 1000, offset });

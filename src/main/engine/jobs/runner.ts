@@ -4,7 +4,7 @@ import { notFound, conflict } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Limiter } from './limiter';
 import { ProgressMeter } from './progress';
-import { JobStore, presentJob, type JobRow } from './store';
+import { type JobStore, presentJob, type JobRow } from './store';
 
 /** What a job kind gets while it runs. */
 export interface JobContext {
@@ -135,7 +135,8 @@ export class JobRunner {
 
   async pause(id: string): Promise<Job> {
     const row = this.requireJob(id);
-    if (['completed', 'failed', 'cancelled'].includes(row.state)) throw conflict(`The job has already ${row.state === 'completed' ? 'completed' : row.state}`);
+    if (['completed', 'failed', 'cancelled'].includes(row.state))
+      throw conflict(`The job has already ${row.state === 'completed' ? 'completed' : row.state}`);
     await this.stopRun(id, 'pause');
     this.clearWait(id);
     this.waitSteps.delete(id);
@@ -230,12 +231,17 @@ export class JobRunner {
       this.changed(id);
       return;
     }
-    if (error instanceof NetworkError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500)) {
+    if (
+      error instanceof NetworkError ||
+      error instanceof TimeoutError ||
+      (error instanceof ApiError && error.status >= 500)
+    ) {
       this.waitAndRetry(id, error);
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof JobFailed)) this.deps.log(`job ${id} failed: ${error instanceof Error ? error.stack : message}`);
+    if (!(error instanceof JobFailed))
+      this.deps.log(`job ${id} failed: ${error instanceof Error ? error.stack : message}`);
     this.store.setState(id, 'failed', { error: message, reason: null });
     this.finish(id);
   }
@@ -283,7 +289,11 @@ export class JobRunner {
     this.lastProgress.set(id, now);
     const row = this.store.job(id);
     if (!row) return;
-    this.deps.emit('jobs.progress', { id, state: row.state, progress: this.meter(id).measure(this.store.totals(id), row.phase) });
+    this.deps.emit('jobs.progress', {
+      id,
+      state: row.state,
+      progress: this.meter(id).measure(this.store.totals(id), row.phase),
+    });
   }
 
   private meter(id: string): ProgressMeter {

@@ -80,7 +80,16 @@ export class JobStore {
           `INSERT INTO jobs (id, kind, profile_id, title, state, params, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, input.kind, input.profileId, input.title, input.state ?? 'queued', JSON.stringify(input.params), at, at);
+        .run(
+          id,
+          input.kind,
+          input.profileId,
+          input.title,
+          input.state ?? 'queued',
+          JSON.stringify(input.params),
+          at,
+          at,
+        );
       for (const item of input.items) {
         insertItem.run(
           id,
@@ -102,7 +111,10 @@ export class JobStore {
     return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  list(filter: { kind?: JobKind; states?: JobState[]; limit: number; offset: number }): { rows: JobRow[]; total: number } {
+  list(filter: { kind?: JobKind; states?: JobState[]; limit: number; offset: number }): {
+    rows: JobRow[];
+    total: number;
+  } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.kind) {
@@ -169,7 +181,9 @@ export class JobStore {
       params.push(like, like);
     }
     const clause = where.join(' AND ');
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }).n;
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }
+    ).n;
     const rows = this.db
       .prepare(`SELECT * FROM job_items WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`)
       .all(...params, filter.limit, filter.offset) as ItemRow[];
@@ -190,11 +204,20 @@ export class JobStore {
   /** Updates an item; `data` is merged into what the item already holds. */
   updateItem(
     id: number,
-    change: { state?: ItemState; phase?: string; error?: string | null; bytes?: number; attempt?: boolean; data?: Record<string, unknown> },
+    change: {
+      state?: ItemState;
+      phase?: string;
+      error?: string | null;
+      bytes?: number;
+      attempt?: boolean;
+      data?: Record<string, unknown>;
+    },
   ): void {
     const current = this.item(id);
     if (!current) return;
-    const data = change.data ? JSON.stringify({ ...(JSON.parse(current.data) as object), ...change.data }) : current.data;
+    const data = change.data
+      ? JSON.stringify({ ...(JSON.parse(current.data) as object), ...change.data })
+      : current.data;
     this.db
       .prepare(
         `UPDATE job_items SET state = ?, phase = ?, error = ?, bytes = ?, attempts = attempts + ?, data = ?, updated_at = ?
@@ -225,7 +248,9 @@ export class JobStore {
       return changed;
     }
     return this.db
-      .prepare(`UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND state = 'failed'`)
+      .prepare(
+        `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND state = 'failed'`,
+      )
       .run(now(), jobId).changes;
   }
 

@@ -51,12 +51,10 @@ function nextDay(date: string): string {
 }
 
 /**
- * Up to this many search hits, the search index leads (each hit is looked up and sorted); beyond, the view's own
- * sorted index leads and each row is checked against the search, stopping once the page is full.
+ * Up to this many search hits, the search index leads (each hit is looked up and sorted); beyond, the hits are
+ * gathered once and the view's own sorted index leads, stopping once the page is full.
  */
-const INDEX_LEADS_UP_TO = 1500;
-/** Deeper than this into a large result, the hits are gathered once instead of checked row by row. */
-const CHECK_EACH_UP_TO = 2000;
+const INDEX_LEADS_UP_TO = 300;
 const TEXT_COLUMNS = '{subject description requester thread}';
 
 interface Built {
@@ -145,11 +143,7 @@ const countHits = (db: Db, match: string, upTo: number) =>
     .get(match, upTo) as number;
 
 /** How a search joins the list: led by the index (few hits) or checked per row of the view (many). */
-function searchPlan(
-  db: Db,
-  b: Built,
-  offset: number,
-): { from: string; where: string[]; params: Record<string, unknown> } {
+function searchPlan(db: Db, b: Built): { from: string; where: string[]; params: Record<string, unknown> } {
   if (!b.match || !b.facetMatch) return { from: 'ticket_cache t', where: b.where, params: b.params };
   const params = { ...b.params, match: b.facetMatch };
   if (countHits(db, b.facetMatch, INDEX_LEADS_UP_TO + 1) <= INDEX_LEADS_UP_TO) {
@@ -159,17 +153,17 @@ function searchPlan(
       params,
     };
   }
-  const check =
-    offset < CHECK_EACH_UP_TO
-      ? 'EXISTS (SELECT 1 FROM ticket_fts WHERE ticket_fts MATCH @match AND ticket_fts.rowid = t.rid)'
-      : 't.rid IN (SELECT rowid FROM ticket_fts WHERE ticket_fts MATCH @match)';
-  return { from: 'ticket_cache t', where: [...b.where, check], params };
+  return {
+    from: 'ticket_cache t',
+    where: [...b.where, 't.rid IN (SELECT rowid FROM ticket_fts WHERE ticket_fts MATCH @match)'],
+    params,
+  };
 }
 
 function count(db: Db, b: Built): number {
   // The tenant, status and mentor are in the index: the count needs no table at all.
   if (b.facetMatch && b.facetOnly) return countHits(db, b.facetMatch, Number.MAX_SAFE_INTEGER);
-  const plan = searchPlan(db, b, Number.MAX_SAFE_INTEGER);
+  const plan = searchPlan(db, b);
   return db
     .prepare(`SELECT count(*) FROM ${plan.from} ${b.needsLocal ? LOCAL_JOIN : ''} WHERE ${plan.where.join(' AND ')}`)
     .pluck()
@@ -179,7 +173,7 @@ function count(db: Db, b: Built): number {
 export function listTickets(db: Db, q: ListQuery): { total: number; rows: TicketView[] } {
   const b = build(q);
   const total = count(db, b);
-  const plan = searchPlan(db, b, q.offset);
+  const plan = searchPlan(db, b);
   const rows = db
     .prepare(
       `SELECT t.*, l.assignee, l.priority, l.tags, l.read_at, l.draft, mn.name AS mentor_name, ${UNREAD_SQL} AS unread
@@ -196,7 +190,7 @@ export function countTickets(
   q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>,
 ): { count: number; unread: number } {
   const b = build(q);
-  const plan = searchPlan(db, b, Number.MAX_SAFE_INTEGER);
+  const plan = searchPlan(db, b);
   return db
     .prepare(
       `SELECT count(*) AS count, coalesce(sum(${UNREAD_SQL}), 0) AS unread FROM ${plan.from} ${LOCAL_JOIN}

@@ -374,14 +374,21 @@ export class TicketSync {
         for (;;) {
           const row = this.cache.syncRow(profileId);
           if (this.closed || row.backfill_next_page <= 0) break;
+          // Two pages at a time: the server reads the next while this side writes the last.
           const page = row.backfill_next_page;
-          const result = await api.messages({ page, pageSize: row.backfill_page_size, signal: this.controller.signal });
-          this.cache.upsertMessages(profileId, result.results);
-          this.cache.updateSync(profileId, { backfill_next_page: page - 1 });
+          const pages = page > 1 ? [page, page - 1] : [page];
+          const results = await Promise.all(
+            pages.map((p) =>
+              api.messages({ page: p, pageSize: row.backfill_page_size, signal: this.controller.signal }),
+            ),
+          );
+          for (const result of results) this.cache.upsertMessages(profileId, result.results);
+          const next = page - pages.length;
+          this.cache.updateSync(profileId, { backfill_next_page: next });
           // Every thread is in: one merged search index answers fastest.
-          if (page === 1) this.cache.optimizeSearch();
+          if (next === 0) this.cache.optimizeSearch();
           this.progress(profileId);
-          if (Date.now() - lastRefresh > 10_000 || page === 1) {
+          if (Date.now() - lastRefresh > 10_000 || next === 0) {
             lastRefresh = Date.now();
             this.ctx.emit('tickets.changed', { profileId, ids: null, reason: 'sync' });
           }

@@ -85,16 +85,18 @@ export const IN_MEMORY_UPLOAD_BYTES = 1024 * 1024;
 export const TINY_FILE_BYTES = 64 * 1024;
 
 /**
- * A file ready to send: its facts and a Blob of exactly the bytes hashed. A small file is read once into memory;
- * a larger one is opened as a file-backed Blob first and hashed after, so that any change to the file after the
- * Blob was made fails every read of it (on the first send and on retries) instead of sending other bytes.
+ * A file ready to send, with exactly the bytes hashed: a small file is read once into memory (`content`); a larger
+ * one is opened as a file-backed Blob first and hashed after, so that any change to the file after the Blob was made
+ * fails every read of it (on the first send and on retries) instead of sending other bytes.
  */
+export type Payload = { facts: FileFacts; content: Buffer; blob?: undefined } | { facts: FileFacts; blob: Blob };
+
 export async function loadForUpload(
   path: string,
   expectedSize: number,
   buffer: Buffer,
   signal?: AbortSignal,
-): Promise<{ facts: FileFacts; blob: Blob }> {
+): Promise<Payload> {
   const loaded = (expectedSize <= TINY_FILE_BYTES && readTinySync(path, TINY_FILE_BYTES)) || (await readSmall(path));
   if (loaded) return loaded;
   const before = await stat(path);
@@ -107,7 +109,7 @@ export async function loadForUpload(
 }
 
 /** The whole file in one read, hashed, when it is small enough to send from memory; null otherwise. */
-async function readSmall(path: string): Promise<{ facts: FileFacts; blob: Blob } | null> {
+async function readSmall(path: string): Promise<Payload | null> {
   const fd = await openFile(path);
   try {
     const stats = await statFile(fd);
@@ -130,7 +132,7 @@ async function readSmall(path: string): Promise<{ facts: FileFacts; blob: Blob }
  * A tiny file read in one go without the thread pool: for thousands of small files the four asynchronous round
  * trips (open, fstat, read, close) cost more CPU than the read itself. Null when the file is larger than `limit`.
  */
-function readTinySync(path: string, limit: number): { facts: FileFacts; blob: Blob } | null {
+function readTinySync(path: string, limit: number): Payload | null {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stats = fstatSync(fd);
@@ -149,9 +151,9 @@ function readTinySync(path: string, limit: number): { facts: FileFacts; blob: Bl
   }
 }
 
-function small(content: Buffer, stats: Stats): { facts: FileFacts; blob: Blob } {
+function small(content: Buffer, stats: Stats): Payload {
   const sha256 = createHash('sha256').update(content).digest('hex');
-  return { facts: { size: content.length, mtimeMs: stats.mtimeMs, sha256 }, blob: new Blob([content]) };
+  return { facts: { size: content.length, mtimeMs: stats.mtimeMs, sha256 }, content };
 }
 
 /** The file changed while it was being read for sending. */

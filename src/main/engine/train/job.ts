@@ -9,8 +9,8 @@
 import { setMaxListeners } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { FileClass, Job } from '../../../shared/contract';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Job } from '../../../shared/contract';
 import {
   ApiError,
   NetworkError,
@@ -27,50 +27,16 @@ import type { Profiles } from '../profiles/profiles';
 import type { Db } from '../store/database';
 import { userScope } from '../tenants';
 import { classifyBySize } from './classify';
-import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts } from './hash';
-import { type TrainJournal } from './journal';
+import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts, type Payload } from './hash';
+import { multipartBody } from './multipart';
+import type { TrainJournal } from './journal';
 import type { JobLeases } from './lease';
 import type { UploadKey, UploadLedger } from './ledger';
-import {
-  deleteDocument,
-  documentsPath,
-  getDocument,
-  listDocuments,
-  taskStatus,
-  type RemoteDocument,
-  type TrainAnswer,
-} from './remote';
+import { TrainingFollower } from './follow';
+import { parseItemData, type TrainItemData, type TrainParams } from './item';
+import { documentsPath, listDocuments, type RemoteDocument, type TrainAnswer } from './remote';
 import { unreadableReason } from './scan';
 import { reconcileCounts } from './summary';
-
-export interface TrainParams {
-  previewId: string;
-  mentor: { uniqueId: string; name: string };
-  concurrency?: number;
-  maxFileBytes: number;
-}
-
-/** What a journal item of a training job holds (its `data`). */
-export interface TrainItemData {
-  path: string;
-  relativePath: string;
-  type: string;
-  size: number;
-  class: FileClass;
-  sha256: string | null;
-  supersedes: string[];
-  mtimeMs?: number | null;
-  /** Set when the file changed between the preview and the upload: the hash the preview saw. */
-  previewSha256?: string;
-  sentAt?: string;
-  documentId?: string;
-  taskId?: string | null;
-  uploadedAt?: string;
-  /** The upload was found on the platform rather than acknowledged. */
-  adopted?: boolean;
-  trainedAt?: string;
-  replaced?: string[];
-}
 
 export interface TrainDeps {
   db: Db;
@@ -86,15 +52,8 @@ const RETRY_POLICY = { baseDelayMs: 500, maxDelayMs: 8_000 };
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** An upload interrupted this recently may still be landing on the platform: wait this long before looking. */
 const LANDING_GRACE_MS = 3_000;
-const POLL_FIRST_MS = 2_000;
-/** While files are still being sent, training is looked at less often: listing documents competes with uploads. */
-const POLL_WHILE_UPLOADING_MS = 10_000;
 /** Counts shown to the admin are written at most this often (the items themselves are written at once). */
 const COUNTS_EVERY_MS = 500;
-const MARKS_PER_TRANSACTION = 200;
-const POLL_MAX_MS = 30_000;
-/** Up to this many documents in training are polled one task at a time; more, through the mentor's list. */
-const POLL_TASKS_UP_TO = 20;
 const FILE_CHANGE_ROUNDS = 3;
 
 export function trainJobKind(deps: TrainDeps): JobKindRunner {
@@ -111,18 +70,14 @@ export function trainJobKind(deps: TrainDeps): JobKindRunner {
   };
 }
 
-export const parseItemData = (item: ItemRow) => JSON.parse(item.data) as TrainItemData;
-
-type Prepared = { blob: Blob; facts: FileFacts } | 'settled' | 'changing';
+type Prepared = Payload | 'settled' | 'changing';
 
 class TrainRun {
   private readonly params: TrainParams;
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
   private fatal: { error: unknown } | null = null;
-  private readonly training = new Map<number, TrainItemData>();
-  private uploadsDone = false;
-  private poke: (() => void) | null = null;
+  private follower!: TrainingFollower;
   private client!: PlatformClient;
   private scope!: Scope;
   private readonly buffers: Buffer[] = [];
@@ -140,9 +95,6 @@ class TrainRun {
   private get journal() {
     return this.deps.journal;
   }
-
-  private uploadsFinished!: () => void;
-  private readonly uploadsOver = new Promise<void>((resolve) => (this.uploadsFinished = resolve));
 
   private pendingCounts: Record<string, number> = {};
   private countsTimer: NodeJS.Timeout | null = null;
@@ -181,20 +133,30 @@ class TrainRun {
     try {
       this.client = await this.ctx.client();
       this.scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
+      this.follower = new TrainingFollower({
+        client: this.client,
+        scope: this.scope,
+        profileId: this.ctx.job.profile_id!,
+        mentorId: this.params.mentor.uniqueId,
+        signal: this.signal,
+        journal: this.journal,
+        ledger: this.deps.ledger,
+        key: (data) => this.key(data),
+        count: (delta) => this.count(delta),
+        progress: () => this.ctx.progress(),
+        phase: (phase) => this.phase(phase),
+      });
       const uploads: ItemRow[] = [];
       for (const item of this.ctx.store.itemsIn(this.jobId, ['pending'])) {
         const data = parseItemData(item);
         if (item.phase === 'failed') this.prepareRetry(item, data);
-        if (data.documentId) this.training.set(item.id, data);
+        if (data.documentId) this.follower.track(item.id, data);
         else uploads.push(this.ctx.store.item(item.id)!);
       }
       this.phase(uploads.length ? 'Uploading' : 'Waiting for training');
-      const uploading = this.uploadAll(uploads).finally(() => {
-        this.uploadsDone = true;
-        this.poke?.();
-        this.uploadsFinished();
-      });
-      await Promise.all([uploading, this.follow()]);
+      const uploading = this.uploadAll(uploads).finally(() => this.follower.noMoreUploads());
+      const following = this.follower.follow().catch((error: unknown) => this.fail(error));
+      await Promise.all([uploading, following]);
       if (this.fatal) throw this.fatal.error;
     } finally {
       lease.release();
@@ -209,7 +171,7 @@ class TrainRun {
     if (this.fatal) return;
     this.fatal = { error };
     this.stop.abort(error);
-    this.poke?.();
+    this.follower?.stop();
   }
 
   /** A failed item the admin retries: its failed document (if any) is replaced by a new upload. */
@@ -293,7 +255,7 @@ class TrainRun {
   private async claimAndSend(
     itemId: number,
     data: TrainItemData,
-    prepared: { blob: Blob; facts: FileFacts },
+    prepared: Payload,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
     const claim = this.deps.ledger.claim(this.key(data), this.jobId, itemId, () =>
       this.journal.item(itemId, {
@@ -328,7 +290,7 @@ class TrainRun {
   /** Re-hashes the file right before sending, holding exactly the bytes hashed for every attempt. */
   private async prepare(itemId: number, data: TrainItemData, round: number): Promise<Prepared> {
     const buffer = this.buffers.pop() ?? Buffer.allocUnsafe(HASH_BUFFER_BYTES);
-    let loaded: { facts: FileFacts; blob: Blob };
+    let loaded: Payload;
     try {
       loaded = await loadForUpload(data.path, data.size, buffer, this.signal);
     } catch (error) {
@@ -369,21 +331,33 @@ class TrainRun {
   private async send(
     itemId: number,
     data: TrainItemData,
-    prepared: { blob: Blob; facts: FileFacts },
+    prepared: Payload,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
-    const metadata = JSON.stringify({
-      content_hash: data.sha256,
-      job_id: this.jobId,
-      relative_path: data.relativePath,
-    });
-    const form = () => {
-      const body = new FormData();
-      body.set('file', prepared.blob, data.relativePath);
-      body.set('pathway', this.params.mentor.uniqueId);
-      body.set('type', data.type);
-      body.set('custom_metadata', metadata);
-      return body;
+    const fields = {
+      pathway: this.params.mentor.uniqueId,
+      type: data.type,
+      custom_metadata: JSON.stringify({
+        content_hash: data.sha256,
+        job_id: this.jobId,
+        relative_path: data.relativePath,
+      }),
     };
+    // In memory: one ready-made body, the same bytes on every attempt. Large: streamed from disk by FormData.
+    let body: () => Buffer | FormData;
+    let headers: Record<string, string> = {};
+    if (prepared.blob) {
+      const blob = prepared.blob;
+      body = () => {
+        const form = new FormData();
+        form.set('file', blob, data.relativePath);
+        for (const [name, value] of Object.entries(fields)) form.set(name, value);
+        return form;
+      };
+    } else {
+      const built = multipartBody(fields, { field: 'file', name: data.relativePath, content: prepared.content });
+      body = () => built.body;
+      headers = { 'Content-Type': built.contentType };
+    }
     // A slow link must not time out a big file: a minute, plus a second per 100 KB.
     const timeoutMs = 60_000 + Math.ceil(prepared.facts.size / 100_000) * 1000;
     for (let attempt = 1; ; attempt++) {
@@ -391,7 +365,8 @@ class TrainRun {
       try {
         const answer = await this.client.request<TrainAnswer>(`${documentsPath(this.scope)}train/`, {
           method: 'POST',
-          body: form,
+          body,
+          headers,
           // Retries are ours: before sending again we look whether the last attempt landed.
           maxAttempts: 1,
           timeoutMs,
@@ -419,10 +394,10 @@ class TrainRun {
           if (attempt >= MAX_SEND_ATTEMPTS) throw error;
           retryAfterMs = error.status === 429 ? error.retryAfterMs : undefined;
         } else if (error instanceof NetworkError || error instanceof TimeoutError) {
-          if (await this.fileChanged(data, prepared.facts)) return 'file-changed';
+          if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
           if (attempt >= MAX_SEND_ATTEMPTS) throw error;
         } else {
-          if (await this.fileChanged(data, prepared.facts)) return 'file-changed';
+          if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
           throw error;
         }
         const delay = retryAfterMs ?? backoffDelay(attempt, RETRY_POLICY);
@@ -464,6 +439,7 @@ class TrainRun {
     return error.detail ?? error.message;
   }
 
+  /** Did a file sent from disk change under the request (its Blob then fails to read)? */
   private async fileChanged(data: TrainItemData, facts: FileFacts): Promise<boolean> {
     try {
       const now = await stat(data.path);
@@ -508,8 +484,7 @@ class TrainRun {
     });
     data.documentId = documentId;
     data.taskId = taskId;
-    this.training.set(itemId, data);
-    this.poke?.();
+    this.follower.track(itemId, data);
     this.ctx.progress();
   }
 
@@ -527,148 +502,5 @@ class TrainRun {
       this.count({ skipped: 1 });
     });
     this.ctx.progress();
-  }
-
-  // ---- following training ---------------------------------------------------------------------------------------
-
-  /** Polls every 2 s while documents train (10 s while files are still being sent), backing off to 30 s. */
-  private async follow(): Promise<void> {
-    let delay = POLL_FIRST_MS;
-    try {
-      for (;;) {
-        if (this.fatal) return;
-        if (!this.training.size) {
-          if (this.uploadsDone) return;
-          await new Promise<void>((resolve) => (this.poke = resolve));
-          this.poke = null;
-          continue;
-        }
-        await this.nap(this.uploadsDone ? delay : Math.max(delay, POLL_WHILE_UPLOADING_MS));
-        if (this.uploadsDone) this.phase('Waiting for training');
-        const changed = await this.pollOnce();
-        delay = changed ? POLL_FIRST_MS : Math.min(POLL_MAX_MS, Math.round(delay * 1.5));
-      }
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  /** Sleeps, but wakes as soon as the last upload is done (training is then followed every 2 s). */
-  private async nap(ms: number): Promise<void> {
-    const cut = new AbortController();
-    const timer = sleep(ms, undefined, { signal: AbortSignal.any([this.signal, cut.signal]) });
-    try {
-      await (this.uploadsDone ? timer : Promise.race([timer, this.uploadsOver]));
-    } finally {
-      cut.abort();
-      timer.catch(() => {});
-    }
-    this.signal.throwIfAborted();
-  }
-
-  /** While a poll settles items, their journal writes are gathered and committed together. */
-  private marks: (() => void)[] | null = null;
-
-  private mark(work: () => void): void {
-    if (this.marks) this.marks.push(work);
-    else this.journal.atomically(work);
-  }
-
-  private async pollOnce(): Promise<boolean> {
-    const marks: (() => void)[] = [];
-    this.marks = marks;
-    try {
-      return await this.pollTraining();
-    } finally {
-      this.marks = null;
-      // A few hundred writes per transaction, yielding between them, so a big batch never stalls the event loop.
-      for (let from = 0; from < marks.length; from += MARKS_PER_TRANSACTION) {
-        if (from) await yieldToEventLoop();
-        this.journal.atomically(() => marks.slice(from, from + MARKS_PER_TRANSACTION).forEach((work) => work()));
-      }
-    }
-  }
-
-  private async pollTraining(): Promise<boolean> {
-    const tracked = [...this.training.entries()];
-    let changed = false;
-    if (tracked.length <= POLL_TASKS_UP_TO) {
-      for (const [itemId, data] of tracked) {
-        const outcome = data.taskId ? await taskStatus(this.client, this.scope, data.taskId, this.signal) : null;
-        if (outcome?.status === 'trained') changed = (await this.trained(itemId, data)) || changed;
-        else if (outcome?.status === 'failed') changed = this.trainingFailed(itemId, data, outcome.message) || changed;
-        else if (!outcome) changed = (await this.settleFromDocument(itemId, data, undefined)) || changed;
-      }
-      return changed;
-    }
-    // The platform lists newest first: the documents being trained are usually all on the first pages.
-    const wanted = new Set(tracked.map(([, data]) => data.documentId!));
-    let seen = 0;
-    const documents = await listDocuments(this.client, this.scope, this.params.mentor.uniqueId, {
-      signal: this.signal,
-      stopWhen: (listed) => {
-        for (; seen < listed.length; seen++) wanted.delete(listed[seen]!.id);
-        return wanted.size === 0;
-      },
-    });
-    const byId = new Map(documents.map((doc) => [doc.id, doc]));
-    for (const [itemId, data] of tracked) {
-      changed = (await this.settleFromDocument(itemId, data, byId.get(data.documentId!) ?? null)) || changed;
-    }
-    return changed;
-  }
-
-  /** Settles an item from its document's status (fetched here when `known` is undefined or missing from a list). */
-  private async settleFromDocument(
-    itemId: number,
-    data: TrainItemData,
-    known: RemoteDocument | null | undefined,
-  ): Promise<boolean> {
-    const doc = known ?? (await getDocument(this.client, this.scope, data.documentId!, this.signal));
-    if (!doc)
-      return this.trainingFailed(itemId, data, 'The document was deleted on the platform before it was trained');
-    if (doc.status === 'trained') return this.trained(itemId, data);
-    if (doc.status === 'failed') {
-      let reason = doc.failureReason;
-      if (!reason && data.taskId) {
-        const task = await taskStatus(this.client, this.scope, data.taskId, this.signal);
-        if (task?.status === 'failed') reason = task.message;
-      }
-      return this.trainingFailed(itemId, data, reason ?? 'The platform gave no reason');
-    }
-    if (doc.status === 'untrained')
-      return this.trainingFailed(itemId, data, 'The document was untrained on the platform');
-    return false;
-  }
-
-  /** Trained: the documents it replaces are deleted, then the item is done. */
-  private async trained(itemId: number, data: TrainItemData): Promise<boolean> {
-    const replaced: string[] = [];
-    for (const old of data.supersedes) {
-      if (old === data.documentId) continue;
-      await deleteDocument(this.client, this.scope, old, this.signal);
-      this.deps.ledger.forgetDocument(this.ctx.job.profile_id!, this.params.mentor.uniqueId, old);
-      replaced.push(old);
-    }
-    const trainedAt = new Date().toISOString();
-    this.mark(() => {
-      this.journal.item(itemId, { state: 'done', phase: 'trained', data: { trainedAt, replaced } });
-      this.deps.ledger.settle(this.key(data), 'trained');
-      this.count({ trained: 1 });
-    });
-    this.training.delete(itemId);
-    this.ctx.progress();
-    return true;
-  }
-
-  private trainingFailed(itemId: number, data: TrainItemData, reason: string): boolean {
-    this.mark(() => {
-      this.journal.item(itemId, { state: 'failed', phase: 'failed', error: `Training failed: ${reason}` });
-      this.deps.ledger.settle(this.key(data), 'failed');
-      this.count({ failed: 1 });
-    });
-    this.training.delete(itemId);
-    this.ctx.progress();
-    return true;
   }
 }

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CHART_COLUMNS,
   CHART_TITLES,
@@ -24,7 +24,8 @@ interface ChartCardProps {
   notes?: string[] | undefined;
   freshness?: Freshness | undefined;
   onRetry(): void;
-  children: ReactNode;
+  /** Draws the chart at the card's size (known before the first paint: no extra frame to measure). */
+  children: (size: { width: number; height: number }) => ReactNode;
   height?: number;
   empty?: string;
 }
@@ -127,7 +128,7 @@ export function ChartCard({
         ) : asTable ? (
           <DataTable columns={CHART_COLUMNS[chart]} rows={rows ?? []} caption={title} />
         ) : (
-          <div style={{ height, width: '100%' }}>{children}</div>
+          <ChartArea height={height}>{children}</ChartArea>
         )}
         {notes?.map((note) => (
           <Text key={note} size="xs" c="dimmed">
@@ -142,5 +143,35 @@ export function ChartCard({
         ) : null}
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * The chart's box: its width is read once before the first paint, then followed with a ResizeObserver. Charts get
+ * a fixed size, so they draw in the same frame as the card instead of waiting for a measuring pass each.
+ */
+function ChartArea({
+  height,
+  children,
+}: {
+  height: number;
+  children: (size: { width: number; height: number }) => ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(Math.floor(element.getBoundingClientRect().width));
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.floor(entry.contentRect.width));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} style={{ height, width: '100%' }}>
+      {width > 0 ? children({ width, height }) : null}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Popover, SegmentedControl, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Group, Popover, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import {
   DateRange,
@@ -32,8 +32,14 @@ function timeZones(): string[] {
 /** Range (presets or custom dates), time zone (always shown), mentor and department, and a refresh button. */
 export function FilterBar({ mentor = true, department = true }: { mentor?: boolean; department?: boolean }) {
   const { filters, setFilters, refresh, refreshing } = useDashboardFilters();
-  const mentors = useAnalytics('analytics.filters', { parts: ['mentors'] }, { enabled: mentor });
-  // Departments are asked for when the list is first opened (or a department is already chosen).
+  // Both lists are asked for when first opened (or when a choice is already made): the Overview's own figures
+  // come first.
+  const [wantMentors, setWantMentors] = useState(false);
+  const mentors = useAnalytics(
+    'analytics.filters',
+    { parts: ['mentors'] },
+    { enabled: mentor && (wantMentors || filters.mentor !== null) },
+  );
   const [wantDepartments, setWantDepartments] = useState(false);
   const departments = useAnalytics(
     'analytics.filters',
@@ -57,18 +63,25 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         <Text size="xs" c="dimmed" id="range-label">
           Range
         </Text>
-        <SegmentedControl
-          aria-labelledby="range-label"
-          size="xs"
-          value={filters.range.preset}
-          data={RANGE_PRESETS.map((p) => ({ value: p, label: SHORT[p] }))}
-          onChange={(preset) => {
-            if (preset === 'custom') {
-              const current = resolved ?? { from: '', to: '' };
-              setFilters({ range: { preset: 'custom', from: current.from, to: current.to } });
-            } else setFilters({ range: { preset: preset as RangePreset } });
-          }}
-        />
+        {/* Buttons rather than a SegmentedControl: its sliding indicator measures the page on every change. */}
+        <Button.Group aria-labelledby="range-label">
+          {RANGE_PRESETS.map((preset) => (
+            <Button
+              key={preset}
+              size="xs"
+              variant={filters.range.preset === preset ? 'filled' : 'default'}
+              aria-pressed={filters.range.preset === preset}
+              onClick={() => {
+                if (preset === 'custom') {
+                  const current = resolved ?? { from: '', to: '' };
+                  setFilters({ range: { preset: 'custom', from: current.from, to: current.to } });
+                } else setFilters({ range: { preset } });
+              }}
+            >
+              {SHORT[preset]}
+            </Button>
+          ))}
+        </Button.Group>
       </Stack>
       {filters.range.preset === 'custom' ? <CustomRange /> : null}
       <Select
@@ -93,6 +106,8 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
           clearable
           placeholder="All mentors"
           data={(mentors.data?.mentors ?? []).map((m) => ({ value: m.id, label: m.name }))}
+          onDropdownOpen={() => setWantMentors(true)}
+          nothingFoundMessage={mentors.isFetching ? 'Loading…' : 'No mentors'}
           value={filters.mentor}
           onChange={(value) => setFilters({ mentor: value })}
         />

@@ -79,7 +79,7 @@ export function OverviewTab() {
         onRetry={() => void activity.refetch()}
         height={280}
       >
-        {activity.data ? <ActivityChart points={activity.data.points} /> : null}
+        {(size) => (activity.data ? <ActivityChart points={activity.data.points} {...size} /> : null)}
       </ChartCard>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <ChartCard
@@ -90,9 +90,11 @@ export function OverviewTab() {
           notes={mentors.data?.notes}
           onRetry={() => void mentors.refetch()}
         >
-          {mentors.data ? (
-            <HorizontalBars rows={mentors.data.rows} label="mentor" value="sessions" name="Sessions" />
-          ) : null}
+          {(size) =>
+            mentors.data ? (
+              <HorizontalBars rows={mentors.data.rows} label="mentor" value="sessions" name="Sessions" {...size} />
+            ) : null
+          }
         </ChartCard>
         <ChartCard
           chart="topics"
@@ -102,9 +104,17 @@ export function OverviewTab() {
           notes={topics.data?.notes}
           onRetry={() => void topics.refetch()}
         >
-          {topics.data ? (
-            <HorizontalBars rows={topics.data.rows} label="topic" value="conversations" name="Conversations" />
-          ) : null}
+          {(size) =>
+            topics.data ? (
+              <HorizontalBars
+                rows={topics.data.rows}
+                label="topic"
+                value="conversations"
+                name="Conversations"
+                {...size}
+              />
+            ) : null
+          }
         </ChartCard>
         <ChartCard
           chart="sentiment"
@@ -119,9 +129,17 @@ export function OverviewTab() {
           notes={sentiment.data?.notes}
           onRetry={() => void sentiment.refetch()}
         >
-          {sentiment.data ? (
-            <Donut rows={sentiment.data.rows} label="sentiment" value="conversations" colors={sentimentColors} />
-          ) : null}
+          {(size) =>
+            sentiment.data ? (
+              <Donut
+                rows={sentiment.data.rows}
+                label="sentiment"
+                value="conversations"
+                colors={sentimentColors}
+                {...size}
+              />
+            ) : null
+          }
         </ChartCard>
         <ChartCard
           chart="costs-by-model"
@@ -131,7 +149,9 @@ export function OverviewTab() {
           notes={costs.data?.notes}
           onRetry={() => void costs.refetch()}
         >
-          {costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money /> : null}
+          {(size) =>
+            costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money {...size} /> : null
+          }
         </ChartCard>
       </SimpleGrid>
       <ChartCard
@@ -142,9 +162,11 @@ export function OverviewTab() {
         onRetry={() => void costs.refetch()}
         height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
       >
-        {costs.data ? (
-          <HorizontalBars rows={costs.data.byMentor} label="mentor" value="cost" name="Cost" money />
-        ) : null}
+        {(size) =>
+          costs.data ? (
+            <HorizontalBars rows={costs.data.byMentor} label="mentor" value="cost" name="Cost" money {...size} />
+          ) : null
+        }
       </ChartCard>
     </Stack>
   );

@@ -1,20 +1,10 @@
-/** The Overview's charts (recharts), each reading the rows its card also shows as a table. */
-import { useComputedColorScheme } from '@mantine/core';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  Legend,
-  Line,
-  LineChart,
-  Pie,
-  PieChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+/**
+ * The Overview's charts (recharts), each reading the rows its card also shows as a table. Axes use fixed tick
+ * intervals and the legends are plain markup: recharts would otherwise measure every label in the DOM, forcing a
+ * layout of the whole page per label on first render.
+ */
+import { Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
+import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatInteger, formatUsd } from './format';
 
 export const PALETTE = [
@@ -40,60 +30,124 @@ const shortDate = (date: string) => {
   return `${Number(d)}/${Number(m)}`;
 };
 
+interface TickProps {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value: unknown };
+  textAnchor?: 'start' | 'middle' | 'end' | 'inherit';
+  fill?: string;
+  verticalAnchor?: string;
+}
+
+/**
+ * An axis label drawn as plain SVG text. Recharts' own labels measure their words in the DOM (to wrap them), which
+ * forces a layout of the page per label on first render.
+ */
+function plainTick(format: (value: unknown) => string, maxLength = 24) {
+  function PlainTick({ x, y, payload, textAnchor, fill, verticalAnchor }: TickProps) {
+    const text = format(payload?.value);
+    const dy = verticalAnchor === 'start' ? '0.71em' : verticalAnchor === 'end' ? '0' : '0.32em';
+    return (
+      <text x={Number(x)} y={Number(y)} dy={dy} textAnchor={textAnchor ?? 'middle'} fill={fill} fontSize={11}>
+        {text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text}
+      </text>
+    );
+  }
+  return PlainTick;
+}
+
+const dateTick = plainTick((v) => shortDate(String(v)));
+const integerTick = plainTick((v) => formatInteger(Number(v)));
+const usdTick = plainTick((v) => formatUsd(Number(v)));
+const labelTick = plainTick((v) => String(v));
+
+/** About `target` labels along an axis of `count` ticks. */
+const every = (count: number, target: number) => Math.max(0, Math.ceil(count / target) - 1);
+
+export function ChartLegend({ items }: { items: { label: string; color: string }[] }) {
+  return (
+    <Group gap="md" justify="center" wrap="wrap">
+      {items.map((item) => (
+        <Group key={item.label} gap={6} wrap="nowrap">
+          <span style={{ width: 10, height: 10, borderRadius: 2, background: item.color, display: 'inline-block' }} />
+          <Text size="xs" c="dimmed">
+            {item.label}
+          </Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
+interface Size {
+  width: number;
+  height: number;
+}
+
+/** Room kept under a chart for its legend. */
+const LEGEND_HEIGHT = 28;
+
 export function ActivityChart({
   points,
-}: {
+  width,
+  height,
+}: Size & {
   points: { date: string; sessions: number; messages: number; activeUsers: number | null }[];
 }) {
   const axis = useAxisColor();
   const hasActive = points.some((p) => p.activeUsers !== null);
+  const legend = [
+    { label: 'Sessions', color: PALETTE[0]! },
+    ...(hasActive ? [{ label: 'Active users', color: PALETTE[1]! }] : []),
+    { label: 'Messages (right axis)', color: PALETTE[4]! },
+  ];
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} />
-        <XAxis dataKey="date" tickFormatter={shortDate} stroke={axis} fontSize={11} minTickGap={16} />
-        <YAxis yAxisId="left" stroke={axis} fontSize={11} width={48} tickFormatter={(v: number) => formatInteger(v)} />
-        <YAxis
-          yAxisId="right"
-          orientation="right"
-          stroke={axis}
-          fontSize={11}
-          width={52}
-          tickFormatter={(v: number) => formatInteger(v)}
-        />
-        <Tooltip formatter={(v) => formatInteger(Number(v))} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Line
-          yAxisId="left"
-          type="monotone"
-          dataKey="sessions"
-          name="Sessions"
-          stroke={PALETTE[0]}
-          dot={false}
-          isAnimationActive={false}
-        />
-        {hasActive ? (
+    <Stack gap={4} h="100%">
+      <div>
+        <LineChart
+          width={width}
+          height={height - LEGEND_HEIGHT}
+          data={points}
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} />
+          <XAxis dataKey="date" tick={dateTick} stroke={axis} interval={every(points.length, 12)} />
+          <YAxis yAxisId="left" stroke={axis} width={48} interval={0} tick={integerTick} />
+          <YAxis yAxisId="right" orientation="right" stroke={axis} width={52} interval={0} tick={integerTick} />
+          <Tooltip formatter={(v) => formatInteger(Number(v))} />
           <Line
             yAxisId="left"
-            type="monotone"
-            dataKey="activeUsers"
-            name="Active users"
-            stroke={PALETTE[1]}
+            type="linear"
+            dataKey="sessions"
+            name="Sessions"
+            stroke={PALETTE[0]}
             dot={false}
             isAnimationActive={false}
           />
-        ) : null}
-        <Line
-          yAxisId="right"
-          type="monotone"
-          dataKey="messages"
-          name="Messages (right axis)"
-          stroke={PALETTE[4]}
-          dot={false}
-          isAnimationActive={false}
-        />
-      </LineChart>
-    </ResponsiveContainer>
+          {hasActive ? (
+            <Line
+              yAxisId="left"
+              type="linear"
+              dataKey="activeUsers"
+              name="Active users"
+              stroke={PALETTE[1]}
+              dot={false}
+              isAnimationActive={false}
+            />
+          ) : null}
+          <Line
+            yAxisId="right"
+            type="linear"
+            dataKey="messages"
+            name="Messages"
+            stroke={PALETTE[4]}
+            dot={false}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </div>
+      <ChartLegend items={legend} />
+    </Stack>
   );
 }
 
@@ -103,7 +157,9 @@ export function HorizontalBars<T extends Record<string, unknown>>({
   value,
   name,
   money = false,
-}: {
+  width,
+  height,
+}: Size & {
   rows: T[];
   label: keyof T & string;
   value: keyof T & string;
@@ -113,15 +169,19 @@ export function HorizontalBars<T extends Record<string, unknown>>({
   const axis = useAxisColor();
   const format = (v: number) => (money ? formatUsd(v) : formatInteger(v));
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} horizontal={false} />
-        <XAxis type="number" stroke={axis} fontSize={11} tickFormatter={format} />
-        <YAxis type="category" dataKey={label as string} stroke={axis} fontSize={11} width={150} interval={0} />
-        <Tooltip formatter={(v) => format(Number(v))} />
-        <Bar dataKey={value as string} name={name} fill={PALETTE[0]} isAnimationActive={false} radius={[0, 3, 3, 0]} />
-      </BarChart>
-    </ResponsiveContainer>
+    <BarChart
+      width={width}
+      height={height}
+      data={rows}
+      layout="vertical"
+      margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+    >
+      <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} horizontal={false} />
+      <XAxis type="number" stroke={axis} tick={money ? usdTick : integerTick} interval={0} />
+      <YAxis type="category" dataKey={label as string} stroke={axis} width={150} interval={0} tick={labelTick} />
+      <Tooltip formatter={(v) => format(Number(v))} />
+      <Bar dataKey={value as string} name={name} fill={PALETTE[0]} isAnimationActive={false} radius={[0, 3, 3, 0]} />
+    </BarChart>
   );
 }
 
@@ -131,7 +191,9 @@ export function Donut<T extends Record<string, unknown>>({
   value,
   money = false,
   colors,
-}: {
+  width,
+  height,
+}: Size & {
   rows: T[];
   label: keyof T & string;
   value: keyof T & string;
@@ -139,18 +201,28 @@ export function Donut<T extends Record<string, unknown>>({
   colors?: Record<string, string>;
 }) {
   const format = (v: number) => (money ? formatUsd(v) : formatInteger(v));
+  const colorOf = (row: T, i: number) => colors?.[String(row[label])] ?? PALETTE[i % PALETTE.length]!;
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <PieChart>
-        <Pie data={rows} dataKey={value} nameKey={label} innerRadius="55%" outerRadius="85%" isAnimationActive={false}>
-          {rows.map((row, i) => (
-            <Cell key={String(row[label])} fill={colors?.[String(row[label])] ?? PALETTE[i % PALETTE.length]} />
-          ))}
-        </Pie>
-        <Tooltip formatter={(v) => format(Number(v))} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-      </PieChart>
-    </ResponsiveContainer>
+    <Stack gap={4} h="100%">
+      <div>
+        <PieChart width={width} height={height - LEGEND_HEIGHT}>
+          <Pie
+            data={rows}
+            dataKey={value}
+            nameKey={label}
+            innerRadius="55%"
+            outerRadius="85%"
+            isAnimationActive={false}
+          >
+            {rows.map((row, i) => (
+              <Cell key={String(row[label])} fill={colorOf(row, i)} />
+            ))}
+          </Pie>
+          <Tooltip formatter={(v) => format(Number(v))} />
+        </PieChart>
+      </div>
+      <ChartLegend items={rows.map((row, i) => ({ label: String(row[label]), color: colorOf(row, i) }))} />
+    </Stack>
   );
 }
 

@@ -56,15 +56,22 @@ export function InvitationsList({ profileId }: { profileId: string | undefined }
     },
     { enabled: ready },
   );
-  const filtersChanged = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const filtersChanged =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
 
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <TargetPicker profileId={profileId} value={target} onChange={filtersChanged(setTarget)} label="Invitations to" />
+        <TargetPicker
+          profileId={profileId}
+          value={target}
+          onChange={filtersChanged(setTarget)}
+          label="Invitations to"
+        />
         <Button leftSection={<PlusIcon size={16} />} onClick={() => setInviting(true)} disabled={!ready}>
           Invite someone
         </Button>
@@ -122,7 +129,9 @@ export function InvitationsList({ profileId }: { profileId: string | undefined }
             <Table.Tbody>
               {list.data.invitations.map((invitation) => (
                 <Table.Tr key={invitation.id} data-testid={`invitation-${invitation.email ?? invitation.id}`}>
-                  <Table.Td>{invitation.email ?? <Text c="dimmed">blank ({invitation.username ?? 'unassigned'})</Text>}</Table.Td>
+                  <Table.Td>
+                    {invitation.email ?? <Text c="dimmed">blank ({invitation.username ?? 'unassigned'})</Text>}
+                  </Table.Td>
                   <Table.Td>
                     <Badge color={STATE_COLORS[invitation.state]} variant="light">
                       {invitation.state}

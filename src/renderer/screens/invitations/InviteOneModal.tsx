@@ -60,7 +60,13 @@ export function InviteOneModal({
           <Text size="sm" c="dimmed">
             The platform emails an invitation to {where}.
           </Text>
-          <TextInput label="Email" required type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <TextInput
+            label="Email"
+            required
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
           <Group grow>
             <TextInput label="First name" value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
             <TextInput label="Last name" value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />

@@ -16,8 +16,16 @@ export function TargetPicker({
   onChange: (target: InviteTarget | { kind: 'course' | 'program'; id: '' }) => void;
   label?: string;
 }) {
-  const courses = useCall('invitations.courses', { ...(profileId && { profileId }) }, { enabled: value.kind === 'course' });
-  const programs = useCall('invitations.programs', { ...(profileId && { profileId }) }, { enabled: value.kind === 'program' });
+  const courses = useCall(
+    'invitations.courses',
+    { ...(profileId && { profileId }) },
+    { enabled: value.kind === 'course' },
+  );
+  const programs = useCall(
+    'invitations.programs',
+    { ...(profileId && { profileId }) },
+    { enabled: value.kind === 'program' },
+  );
   const list = value.kind === 'course' ? courses : programs;
   const items = value.kind === 'course' ? courses.data?.courses : programs.data?.programs;
   return (
@@ -29,7 +37,9 @@ export function TargetPicker({
         <SegmentedControl
           aria-label={label}
           value={value.kind}
-          onChange={(kind) => onChange(kind === 'platform' ? { kind: 'platform' } : { kind: kind as 'course' | 'program', id: '' })}
+          onChange={(kind) =>
+            onChange(kind === 'platform' ? { kind: 'platform' } : { kind: kind as 'course' | 'program', id: '' })
+          }
           data={[
             { value: 'platform', label: 'Platform' },
             { value: 'course', label: 'Course' },

@@ -17,64 +17,55 @@ export function ViewsPanel({ views, current, onSelect, onEdit }: ViewsPanelProps
   const remove = useMutationCall('tickets.deleteView');
   const section = (kind: TicketView['kind']) => views.filter((v) => v.kind === kind);
   const item = (view: TicketView) => (
-    <NavLink
-      key={view.id}
-      component="button"
-      active={view.id === current}
-      aria-current={view.id === current ? 'true' : undefined}
-      onClick={() => onSelect(view.id)}
-      label={
-        <Text size="sm" truncate dir="auto">
-          {view.label}
-        </Text>
-      }
-      title={HOTKEY[view.id] ? `${view.label} (${HOTKEY[view.id]})` : view.label}
-      data-testid={`view-${view.id}`}
-      rightSection={
-        <Group gap={4} wrap="nowrap">
-          {view.unread > 0 && (
-            <Badge size="xs" color="blue" circle={view.unread < 10} aria-label={`${view.unread} unread`}>
-              {view.unread}
-            </Badge>
-          )}
-          <Text size="xs" c="dimmed" aria-label={`${view.count} tickets`}>
-            {view.count.toLocaleString()}
+    <Group key={view.id} gap={2} wrap="nowrap">
+      <NavLink
+        component="button"
+        active={view.id === current}
+        aria-current={view.id === current ? 'true' : undefined}
+        onClick={() => onSelect(view.id)}
+        label={
+          <Text size="sm" truncate dir="auto">
+            {view.label}
           </Text>
-          <Menu position="right-start" withinPortal>
-            <Menu.Target>
-              <ActionIcon
-                size="xs"
-                variant="subtle"
-                component="span"
-                role="button"
-                tabIndex={0}
-                aria-label={`Options for ${view.label}`}
-                onClick={(e: React.MouseEvent) => e.stopPropagation()}
-              >
-                ⋯
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item onClick={() => onEdit(view)}>
-                {view.kind === 'saved' ? 'Edit view…' : 'SLA targets…'}
-              </Menu.Item>
-              {view.kind === 'saved' && (
-                <Menu.Item
-                  color="red"
-                  onClick={() => {
-                    if (view.id === current) onSelect('open');
-                    remove.mutate({ id: view.id }, { onError: (e) => notifyError('Not removed', e) });
-                  }}
-                >
-                  Remove view
-                </Menu.Item>
-              )}
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      }
-      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-    />
+        }
+        title={HOTKEY[view.id] ? `${view.label} (${HOTKEY[view.id]})` : view.label}
+        data-testid={`view-${view.id}`}
+        rightSection={
+          <Group gap={4} wrap="nowrap">
+            {view.unread > 0 && (
+              <Badge size="xs" color="blue" circle={view.unread < 10} aria-label={`${view.unread} unread`}>
+                {view.unread}
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed" aria-label={`${view.count} tickets`}>
+              {view.count.toLocaleString()}
+            </Text>
+          </Group>
+        }
+        style={{ borderRadius: 'var(--mantine-radius-sm)', flex: 1, minWidth: 0 }}
+      />
+      <Menu position="right-start" withinPortal>
+        <Menu.Target>
+          <ActionIcon size="sm" variant="subtle" color="gray" aria-label={`Options for ${view.label}`}>
+            ⋯
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => onEdit(view)}>{view.kind === 'saved' ? 'Edit view…' : 'SLA targets…'}</Menu.Item>
+          {view.kind === 'saved' && (
+            <Menu.Item
+              color="red"
+              onClick={() => {
+                if (view.id === current) onSelect('open');
+                remove.mutate({ id: view.id }, { onError: (e) => notifyError('Not removed', e) });
+              }}
+            >
+              Remove view
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
   );
   return (
     <ScrollArea h="100%" type="auto" aria-label="Views">

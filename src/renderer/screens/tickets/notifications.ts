@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useBridge } from '../../bridge/BridgeContext';
+import { notifyError } from '../../components/notify';
 
 const KEY = 'mentor-admin.tickets.notify';
 
@@ -20,6 +21,11 @@ export function useDesktopNotifications() {
     }
     const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
     if (permission === 'granted') localStorage.setItem(KEY, '1');
+    else
+      notifyError(
+        'Desktop notifications are blocked',
+        'Allow notifications for Mentor Admin in the system or browser settings, then try again.',
+      );
     setState(permission === 'granted');
   }, []);
   return { enabled, setEnabled };

@@ -81,3 +81,12 @@ CREATE TABLE invite_sent (
   at         TEXT NOT NULL,
   PRIMARY KEY (profile_id, target, email_key)
 ) STRICT, WITHOUT ROWID;
+
+-- Chunks of an invite job posted but not yet recorded (one row per chunk, deleted with its answer). After a crash
+-- their rows are asked about on the platform before anything is sent again.
+CREATE TABLE invite_inflight (
+  job_id   TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  chunk    INTEGER NOT NULL,
+  item_ids TEXT NOT NULL CHECK (json_valid(item_ids)),
+  PRIMARY KEY (job_id, chunk)
+) STRICT;

@@ -28,7 +28,8 @@ const NO_HEADER = 'none';
 export function ColumnsStep({ draft }: { draft: ImportDraft }) {
   const configure = useMutationCall('invitations.importConfigure');
   const parse = useMutationCall('invitations.importParse');
-  const change = (input: Omit<Parameters<typeof configure.mutate>[0], 'id'>) => configure.mutate({ id: draft.id, ...input });
+  const change = (input: Omit<Parameters<typeof configure.mutate>[0], 'id'>) =>
+    configure.mutate({ id: draft.id, ...input });
   const mapping = draft.columns.map((c) => c.field);
   const setField = (index: number, field: InviteField | null) => {
     // A field comes from one column: choosing it here clears it elsewhere.
@@ -103,7 +104,9 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
                         { value: IGNORE, label: 'Ignore' },
                         ...INVITE_FIELDS.map((field) => ({ value: field, label: INVITE_FIELD_LABELS[field] })),
                       ]}
-                      onChange={(value) => setField(column.index, !value || value === IGNORE ? null : (value as InviteField))}
+                      onChange={(value) =>
+                        setField(column.index, !value || value === IGNORE ? null : (value as InviteField))
+                      }
                     />
                   </Stack>
                 </Table.Th>
