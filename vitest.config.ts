@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 30_000,
+    // Generous: suites start real servers and browsers on a small shared machine; slowness is not the failure here.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     // Two cores here: keep the number of Chromium and server processes bounded.
     maxWorkers: 2,
