@@ -106,4 +106,26 @@ describe('invitations', () => {
     expect(sizes).toContain(25);
     for (const i of [0, 50, 99]) expect(invitationsOf(server, `big${i}@example.org`)).toBe(1);
   });
+
+  it('waits out "too many requests" that outlast the client\'s retries, then sends every row once', async () => {
+    const server = await sandboxWithInvitations();
+    let refused = 0;
+    const proxy = await bulkProxy(server.url, async () => {
+      // Six refusals in a row: more than the client's five attempts.
+      if (refused < 6) {
+        refused++;
+        return { status: 429, headers: { 'retry-after': '0' }, body: { detail: 'Rate limit exceeded' } };
+      }
+      return 'forward';
+    });
+    const { engine } = await engineFor(server, {}, proxy.url);
+    const rows = Array.from({ length: 20 }, (_, i) => `slow${i}@example.org`).join('\n');
+    const draft = await readyImport(engine, csvFile('slow.csv', `Email\n${rows}\n`));
+    const { jobId } = await engine.invoke('invitations.importStart', { id: draft.id });
+    const job = await settledJob(engine, jobId);
+    expect(job.state).toBe('completed');
+    expect(job.counts.invited).toBe(20);
+    expect(refused).toBe(6);
+    for (const i of [0, 19]) expect(invitationsOf(server, `slow${i}@example.org`)).toBe(1);
+  });
 });

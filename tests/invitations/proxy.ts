@@ -11,7 +11,9 @@ export interface BulkHook {
     body: string;
     rows: number;
     index: number;
-  }): Promise<'forward' | { status: number; body?: unknown } | { afterForward: () => void }>;
+  }): Promise<
+    'forward' | { status: number; body?: unknown; headers?: Record<string, string> } | { afterForward: () => void }
+  >;
 }
 
 const running: { close(): Promise<void> }[] = [];
@@ -49,7 +51,7 @@ export async function bulkProxy(target: string, hook: BulkHook) {
         const rows = (JSON.parse(text) as { invitation_data: unknown[] }).invitation_data.length;
         const decision = await hook({ body: text, rows, index: index++ });
         if (decision !== 'forward' && 'status' in decision) {
-          res.writeHead(decision.status, { 'content-type': 'application/json' });
+          res.writeHead(decision.status, { 'content-type': 'application/json', ...decision.headers });
           res.end(JSON.stringify(decision.body ?? { detail: 'refused by the test proxy' }));
           return;
         }

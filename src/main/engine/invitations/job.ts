@@ -201,6 +201,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
         })();
       }
       let chunks = 0;
+      let slowDowns = 0;
       const sending = new Set<number>();
 
       /** Sends one chunk and records its answer; throws only what ends this run (401, 403, abort, lasting trouble). */
@@ -220,6 +221,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
           const bulk = parseAnswer(BulkAnswer, answer, 'the bulk invitation');
           settle(outcomesOf(bulk, candidates, ctx.log), chunk);
           transportFailures = 0;
+          slowDowns = 0;
           size = nextChunkSize(size, Date.now() - started, params.maxChunk);
           ctx.progress();
         } catch (error) {
@@ -232,6 +234,17 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
               );
             } else dropInflight.run(jobId, chunk);
             size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
+            return;
+          }
+          if (isSlowDown(error) && !ctx.signal.aborted) {
+            // Still "too many requests" after the client's own retries: nothing was applied; wait as asked, then go on.
+            dropInflight.run(jobId, chunk);
+            slowDowns++;
+            ctx.progress('The platform asks to slow down; waiting');
+            await pause(
+              Math.max(error.retryAfterMs ?? 0, Math.min(60_000, 1_000 * 2 ** Math.min(slowDowns, 6))),
+              ctx.signal,
+            );
             return;
           }
           if (isTransient(error) && !ctx.signal.aborted) {
@@ -340,6 +353,11 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
 }
 
 /** No answer, or a server error: the request may or may not have been applied. */
+/** 429 (and 408) refuse before doing anything: safe to send again once the platform says so. */
+function isSlowDown(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.status === 429 || error.status === 408);
+}
+
 function isTransient(error: unknown): error is Error {
   return (
     error instanceof TimeoutError || error instanceof NetworkError || (error instanceof ApiError && error.status >= 500)
@@ -367,7 +385,8 @@ async function retried<T>(read: () => Promise<T>, signal: AbortSignal, attempts 
     try {
       return await read();
     } catch (error) {
-      if (attempt >= attempts || !(error instanceof ApiError && error.status >= 500) || signal.aborted) throw error;
+      const again = error instanceof ApiError && (error.status >= 500 || isSlowDown(error));
+      if (attempt >= attempts || !again || signal.aborted) throw error;
       await pause(100 * 2 ** attempt, signal);
     }
   }

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { BridgeCallError, type TicketReplyOutcome, type TicketSummary } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
@@ -26,7 +26,7 @@ interface TicketPaneProps {
 }
 
 /** One ticket: details, the safe description, the thread, the reply, local fields and the learner's chat beside it. */
-export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: TicketPaneProps) {
+export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: TicketPaneProps) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const input = { id, markRead: true };
@@ -36,6 +36,11 @@ export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: Tic
   const [loadImages, setLoadImages] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [sideReady, setSideReady] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setSideReady(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   /** What the admin saw when opening: the reply's change check compares against it. */
   const seen = useRef<{ id: number; updatedAt: string; messageCount: number } | null>(null);
 
@@ -213,7 +218,6 @@ export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: Tic
         #{ticket.id} · Mentor {ticket.mentorName ?? ticket.mentorId} · Created {dateTime(ticket.createdAt)} · Updated{' '}
         {dateTime(ticket.updatedAt)} · Resolved {dateTime(ticket.resolvedAt)}
       </Text>
-      <LocalFields ticket={sla ? { ...ticket, sla } : ticket} me={me} />
       <div
         style={{
           display: 'grid',
@@ -260,7 +264,13 @@ export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: Tic
             disabled={gone}
           />
         </Stack>
-        <ConversationPanel id={id} />
+        {/* The side column comes a frame later: the ticket and its thread are on screen first. */}
+        {sideReady && (
+          <Stack gap="sm" style={{ minWidth: 0 }}>
+            <LocalFields ticket={sla ? { ...ticket, sla } : ticket} me={me} />
+            <ConversationPanel id={id} />
+          </Stack>
+        )}
       </div>
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title={`Delete ticket #${id}?`}>
         <Text size="sm" mb="md">
@@ -284,4 +294,4 @@ export function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: Tic
       </Modal>
     </Stack>
   );
-}
+});

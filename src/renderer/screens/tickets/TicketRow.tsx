@@ -1,7 +1,7 @@
-import { Badge, Checkbox, Group, Text } from '@mantine/core';
 import { memo } from 'react';
 import type { TicketSort, TicketSummary } from '../../../shared/contract';
 import { relative, STATUS_COLOR, STATUS_LABEL } from './format';
+import classes from './TicketRow.module.css';
 
 export const ROW_HEIGHT = 60;
 
@@ -12,11 +12,16 @@ interface TicketRowProps {
   open: boolean;
   checked: boolean;
   sort: TicketSort;
-  onPick(index: number, open: boolean): void;
-  onCheck(index: number): void;
+  onPick(index: number, id: number): void;
+  onCheck(id: number): void;
 }
 
-/** One line of the queue; a placeholder while its block loads. */
+const PRIORITY_COLOR: Record<string, string> = { urgent: 'red', high: 'orange', low: 'gray' };
+
+/**
+ * One line of the queue (a placeholder while its block loads). Plain elements and CSS classes: rows are drawn by the
+ * dozen on every scroll frame, so they stay cheap.
+ */
 export const TicketRow = memo(function TicketRow({
   index,
   ticket,
@@ -27,108 +32,66 @@ export const TicketRow = memo(function TicketRow({
   onPick,
   onCheck,
 }: TicketRowProps) {
-  if (!ticket) {
-    return (
-      <div
-        style={{
-          height: ROW_HEIGHT,
-          padding: '8px 12px',
-          borderBottom: '1px solid var(--mantine-color-default-border)',
-        }}
-      >
-        <Text size="sm" c="dimmed">
-          …
-        </Text>
-      </div>
-    );
-  }
+  if (!ticket) return <div className={classes.placeholder}>…</div>;
   const when =
     sort === 'waiting' && ticket.waitingSince
       ? `waiting ${relative(ticket.waitingSince).replace(/ ago$/, '')}`
       : relative(sort === 'activity' ? ticket.activityAt : ticket.createdAt);
   const breached = ticket.sla.firstReply.state === 'breached' || ticket.sla.resolution.state === 'breached';
+  const priority = ticket.local.priority;
   return (
     <div
       id={`ticket-row-${ticket.id}`}
       role="option"
       aria-selected={active}
+      className={classes.row}
       data-testid="ticket-row"
       data-ticket={ticket.id}
       data-status={ticket.status}
       data-unread={ticket.unread || undefined}
+      data-active={active || undefined}
+      data-open={open || undefined}
       onMouseDown={(e) => e.preventDefault()}
-      onClick={() => onPick(index, true)}
-      style={{
-        height: ROW_HEIGHT,
-        padding: '6px 10px 6px 6px',
-        display: 'flex',
-        gap: 8,
-        alignItems: 'center',
-        cursor: 'pointer',
-        borderBottom: '1px solid var(--mantine-color-default-border)',
-        borderLeft: `3px solid ${active ? 'var(--mantine-primary-color-filled)' : 'transparent'}`,
-        background: open
-          ? 'var(--mantine-primary-color-light)'
-          : active
-            ? 'var(--mantine-color-default-hover)'
-            : undefined,
-        opacity: ticket.status === 'closed' ? 0.75 : 1,
-      }}
+      onClick={() => onPick(index, ticket.id)}
     >
-      <Checkbox
-        size="xs"
+      <input
+        type="checkbox"
+        className={classes.check}
         checked={checked}
         tabIndex={-1}
         aria-label={`Select ticket ${ticket.id}`}
         onClick={(e) => e.stopPropagation()}
-        onChange={() => onCheck(index)}
+        onChange={() => onCheck(ticket.id)}
       />
-      <span
-        aria-label={ticket.unread ? 'Unread' : undefined}
-        style={{
-          width: 8,
-          height: 8,
-          borderRadius: 4,
-          flexShrink: 0,
-          background: ticket.unread ? 'var(--mantine-color-blue-filled)' : 'transparent',
-        }}
-      />
-      <div style={{ minWidth: 0, flex: 1 }}>
-        <Group gap={6} wrap="nowrap" justify="space-between">
-          <Text size="sm" fw={ticket.unread ? 700 : 500} truncate dir="auto" style={{ minWidth: 0 }}>
+      <span className={classes.dot} aria-label={ticket.unread ? 'Unread' : undefined} />
+      <div className={classes.body}>
+        <div className={classes.line}>
+          <span className={classes.subject} dir="auto">
             {ticket.subject}
-          </Text>
-          <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-            {when}
-          </Text>
-        </Group>
-        <Group gap={6} wrap="nowrap" justify="space-between">
-          <Text size="xs" c="dimmed" truncate dir="auto" style={{ minWidth: 0 }}>
+          </span>
+          <span className={classes.when}>{when}</span>
+        </div>
+        <div className={classes.line}>
+          <span className={classes.meta} dir="auto">
             #{ticket.id} · {ticket.requester.name || ticket.requester.username}
             {ticket.local.assignee ? ` · ${ticket.local.assignee}` : ''}
-          </Text>
-          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+          </span>
+          <span className={classes.badges}>
             {breached && ticket.status !== 'closed' && (
-              <Badge size="xs" color="red" variant="light" title="SLA breached">
+              <span className={classes.badge} data-color="red" title="SLA breached">
                 SLA
-              </Badge>
+              </span>
             )}
-            {ticket.local.priority && ticket.local.priority !== 'normal' && (
-              <Badge
-                size="xs"
-                color={
-                  ticket.local.priority === 'urgent' ? 'red' : ticket.local.priority === 'high' ? 'orange' : 'gray'
-                }
-                variant="outline"
-              >
-                {ticket.local.priority}
-              </Badge>
+            {priority && priority !== 'normal' && (
+              <span className={classes.badge} data-color={PRIORITY_COLOR[priority]} data-outline>
+                {priority}
+              </span>
             )}
-            <Badge size="xs" color={STATUS_COLOR[ticket.status]} variant="light">
+            <span className={classes.badge} data-color={STATUS_COLOR[ticket.status]}>
               {STATUS_LABEL[ticket.status]}
-            </Badge>
-          </Group>
-        </Group>
+            </span>
+          </span>
+        </div>
       </div>
     </div>
   );

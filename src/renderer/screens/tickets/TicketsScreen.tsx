@@ -57,7 +57,7 @@ export function TicketsScreen() {
   const effectiveSort: TicketSort = sort ?? view?.sort ?? 'newest';
   const params = useMemo(() => ({ view: viewId, sort: effectiveSort, search }), [viewId, effectiveSort, search]);
   const rows = useTicketWindow(params);
-  const actions = useTicketActions(rows);
+  const actions = useTicketActions({ patch: rows.patch, refresh: rows.refresh });
   const total = rows.total ?? 0;
 
   // Search follows typing, a beat behind.
@@ -285,26 +285,24 @@ export function TicketsScreen() {
     }
   };
 
+  // Stable handlers (they do not read the rows), so a row re-renders only when its own props change.
   const onPick = useCallback(
-    (index: number) => {
-      openAt(index);
+    (index: number, id: number) => {
+      setCursor(index);
+      setCursorId(id);
+      setOpenId(id);
       focusList();
     },
-    [openAt, focusList],
+    [focusList],
   );
-  const onCheck = useCallback(
-    (index: number) => {
-      const row = rows.row(index);
-      if (!row) return;
-      setChecked((set) => {
-        const next = new Set(set);
-        if (next.has(row.id)) next.delete(row.id);
-        else next.add(row.id);
-        return next;
-      });
-    },
-    [rows],
-  );
+  const onCheck = useCallback((id: number) => {
+    setChecked((set) => {
+      const next = new Set(set);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
   const renderRow = useCallback(
     (index: number) => {
       const ticket = rows.row(index);
@@ -325,7 +323,7 @@ export function TicketsScreen() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [rows, rows.version, clampCursor, openId, checked, effectiveSort, onPick, onCheck],
   );
-  const onRange = useCallback((start: number, end: number) => rows.ensure(start, end), [rows]);
+  const onRange = rows.ensure;
 
   // Focus starts in the queue, and comes back to it whenever it would fall to the page (a row or a dialog that
   // held it went away).

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ActionIcon, Badge, Button, Group, Menu, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import type { TicketView } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
@@ -13,7 +14,7 @@ interface ViewsPanelProps {
 const HOTKEY: Record<string, string> = { open: 'g o', in_progress: 'g p', closed: 'g c', all: 'g a', mine: 'g m' };
 
 /** Built-in views, one per mentor, and saved views, each with its count and unread count. */
-export function ViewsPanel({ views, current, onSelect, onEdit }: ViewsPanelProps) {
+export const ViewsPanel = memo(function ViewsPanel({ views, current, onSelect, onEdit }: ViewsPanelProps) {
   const remove = useMutationCall('tickets.deleteView');
   const section = (kind: TicketView['kind']) => views.filter((v) => v.kind === kind);
   const item = (view: TicketView) => (
@@ -89,4 +90,4 @@ export function ViewsPanel({ views, current, onSelect, onEdit }: ViewsPanelProps
       </Stack>
     </ScrollArea>
   );
-}
+});

@@ -76,20 +76,14 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
     [rowHeight],
   );
 
+  // Rows are keyed by slot, not by index: scrolling reuses the same elements with new content instead of tearing
+  // them down and building new ones. They sit in normal flow inside one block moved to the first row's place, so
+  // a scroll step changes one position, not one per row.
+  const slots = Math.max(64, last - first);
   const rows: ReactNode[] = [];
   for (let index = first; index < last; index++) {
     rows.push(
-      <div
-        key={index}
-        style={{
-          position: 'absolute',
-          top: 0,
-          left: 0,
-          right: 0,
-          height: rowHeight,
-          transform: `translateY(${index * rowHeight}px)`,
-        }}
-      >
+      <div key={index % slots} style={{ height: rowHeight }}>
         {renderRow(index)}
       </div>,
     );
@@ -107,7 +101,9 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
       onKeyDown={onKeyDown}
       style={{ overflowY: 'auto', height: '100%', position: 'relative', outlineOffset: -2, contain: 'strict' }}
     >
-      <div style={{ height: count * rowHeight, position: 'relative' }}>{rows}</div>
+      <div style={{ height: count * rowHeight, position: 'relative' }}>
+        <div style={{ position: 'absolute', top: first * rowHeight, left: 0, right: 0 }}>{rows}</div>
+      </div>
     </div>
   );
 });

@@ -32,7 +32,8 @@ const VERB: Record<TicketStatus, string> = { open: 'reopen', in_progress: 'set i
  * Status changes, subject edits and deletes show at once in the list and the pane; when the platform refuses, the
  * change is undone where it was shown and a notification says why.
  */
-export function useTicketActions(list: TicketWindow): TicketActions {
+export function useTicketActions(list: Pick<TicketWindow, 'patch' | 'refresh'>): TicketActions {
+  const { patch, refresh } = list;
   const bridge = useBridge();
   const queryClient = useQueryClient();
   return useMemo<TicketActions>(
@@ -40,7 +41,7 @@ export function useTicketActions(list: TicketWindow): TicketActions {
       async setStatus(ids, status) {
         const now = new Date().toISOString();
         const change: Partial<TicketSummary> = { status, ...(status === 'closed' ? { resolvedAt: now } : {}) };
-        const undo = new Map(ids.map((id) => [id, [list.patch(id, change), patchDetail(queryClient, id, change)]]));
+        const undo = new Map(ids.map((id) => [id, [patch(id, change), patchDetail(queryClient, id, change)]]));
         const rollback = (id: number) => undo.get(id)?.forEach((fn) => fn());
         try {
           const { results } = await bridge.call('tickets.setStatus', { ids, status });
@@ -62,17 +63,17 @@ export function useTicketActions(list: TicketWindow): TicketActions {
             error,
           );
         }
-        list.refresh();
+        refresh();
       },
       async updateSubject(id, subject) {
-        const undo = [list.patch(id, { subject }), patchDetail(queryClient, id, { subject })];
+        const undo = [patch(id, { subject }), patchDetail(queryClient, id, { subject })];
         try {
           await bridge.call('tickets.update', { id, subject });
         } catch (error) {
           undo.forEach((fn) => fn());
           notifyError(`Could not change the subject of ticket #${id}`, error);
         }
-        list.refresh();
+        refresh();
       },
       async remove(id) {
         try {
@@ -81,9 +82,9 @@ export function useTicketActions(list: TicketWindow): TicketActions {
         } catch (error) {
           notifyError(`Could not delete ticket #${id}`, error);
         }
-        list.refresh();
+        refresh();
       },
     }),
-    [bridge, queryClient, list],
+    [bridge, queryClient, patch, refresh],
   );
 }

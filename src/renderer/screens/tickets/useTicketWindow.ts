@@ -4,6 +4,16 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 
 const BLOCK = 100;
+/** Requests in flight at once: while the list flies past, only the blocks in view when one returns are asked for. */
+const MAX_IN_FLIGHT = 2;
+/** Blocks kept in memory: the ones nearest the view (a long scroll would otherwise keep every row it passed). */
+const MAX_BLOCKS = 24;
+
+const blocksOf = ([start, end]: [number, number]) => {
+  const out: number[] = [];
+  for (let b = Math.floor(start / BLOCK); b <= Math.floor(Math.max(start, end - 1) / BLOCK); b++) out.push(b);
+  return out;
+};
 
 export interface WindowParams {
   view: string;
@@ -60,9 +70,13 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
   const range = useRef<[number, number]>([0, BLOCK]);
   const paramsRef = useRef(params);
 
+  const inFlight = useRef(0);
+  const pumpRef = useRef<() => void>(() => {});
+
   const load = useCallback(
     (block: number, gen: number) => {
       loading.current.add(block);
+      inFlight.current++;
       const key = paramsRef.current;
       const { view, sort, search } = key;
       bridge
@@ -71,7 +85,18 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
           (result) => {
             if (gen !== generation.current) return;
             blocks.current.set(block, result.rows);
-            setAnswer((a) => ({ key, total: result.total, error: null, version: a.version + 1 }));
+            if (blocks.current.size > MAX_BLOCKS) {
+              const [start] = blocksOf(range.current);
+              const far = [...blocks.current.keys()].sort((a, b) => Math.abs(b - start!) - Math.abs(a - start!));
+              for (const b of far.slice(0, blocks.current.size - MAX_BLOCKS)) blocks.current.delete(b);
+            }
+            // A block scrolled past meanwhile is kept for later without drawing anything now.
+            const visible = blocksOf(range.current).includes(block);
+            setAnswer((a) =>
+              !visible && a.key === key && a.total === result.total
+                ? a
+                : { key, total: result.total, error: null, version: a.version + 1 },
+            );
           },
           (failure: unknown) => {
             if (gen === generation.current) {
@@ -85,22 +110,51 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
           },
         )
         .finally(() => {
-          if (gen === generation.current) loading.current.delete(block);
+          if (gen !== generation.current) return;
+          inFlight.current--;
+          loading.current.delete(block);
+          pumpRef.current();
         });
     },
     [bridge],
   );
 
+  /** Asks for the missing blocks of the range in view now (never for ranges already scrolled past). */
+  const pump = useCallback(() => {
+    const gen = generation.current;
+    for (const b of blocksOf(range.current)) {
+      if (inFlight.current >= MAX_IN_FLIGHT) return;
+      if (!blocks.current.has(b) && !loading.current.has(b)) load(b, gen);
+    }
+  }, [load]);
+  useEffect(() => {
+    pumpRef.current = pump;
+  }, [pump]);
+
+  // While the list flies past, blocks are asked for at most every 100 ms (each answer is garbage a moment later);
+  // once it rests, the blocks in view come at once.
+  const lastPump = useRef(0);
+  const pumpTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const ensure = useCallback(
     (start: number, end: number) => {
       range.current = [start, end];
-      const gen = generation.current;
-      for (let b = Math.floor(start / BLOCK); b <= Math.floor(Math.max(start, end - 1) / BLOCK); b++) {
-        if (!blocks.current.has(b) && !loading.current.has(b)) load(b, gen);
-      }
+      clearTimeout(pumpTimer.current);
+      const now = performance.now();
+      if (now - lastPump.current >= 100) {
+        lastPump.current = now;
+        pump();
+      } else
+        pumpTimer.current = setTimeout(
+          () => {
+            lastPump.current = performance.now();
+            pump();
+          },
+          100 - (now - lastPump.current),
+        );
     },
-    [load],
+    [pump],
   );
+  useEffect(() => () => clearTimeout(pumpTimer.current), []);
 
   // A new view, sort or search starts from scratch.
   useEffect(() => {
@@ -108,19 +162,35 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
     generation.current++;
     blocks.current.clear();
     loading.current.clear();
+    inFlight.current = 0;
     ensure(range.current[0], range.current[1]);
   }, [params, ensure]);
 
   const refresh = useCallback(() => {
     const gen = generation.current;
     const [start, end] = range.current;
-    const visible = new Set<number>();
-    for (let b = Math.floor(start / BLOCK); b <= Math.floor(Math.max(start, end - 1) / BLOCK); b++) visible.add(b);
+    const visible = new Set(blocksOf([start, end]));
     // Blocks out of sight are dropped (read again when scrolled to); the visible ones are re-read in place.
     for (const b of [...blocks.current.keys()]) if (!visible.has(b)) blocks.current.delete(b);
     if (!visible.size) visible.add(0);
     for (const b of visible) load(b, gen);
   }, [load]);
+
+  const patch = useCallback(
+    (id: number, change: Partial<TicketSummary>) => {
+      const before = overrides.current.get(id);
+      let base: string | undefined;
+      for (const rows of blocks.current.values()) base ??= rows.find((r) => r.id === id)?.updatedAt;
+      overrides.current.set(id, { change: { ...before?.change, ...change }, base: before?.base ?? base });
+      bump();
+      return () => {
+        if (before) overrides.current.set(id, before);
+        else overrides.current.delete(id);
+        bump();
+      };
+    },
+    [bump],
+  );
 
   return useMemo<TicketWindow>(
     () => ({
@@ -147,19 +217,8 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
         }
         return -1;
       },
-      patch(id, change) {
-        const before = overrides.current.get(id);
-        let base: string | undefined;
-        for (const rows of blocks.current.values()) base ??= rows.find((r) => r.id === id)?.updatedAt;
-        overrides.current.set(id, { change: { ...before?.change, ...change }, base: before?.base ?? base });
-        bump();
-        return () => {
-          if (before) overrides.current.set(id, before);
-          else overrides.current.delete(id);
-          bump();
-        };
-      },
+      patch,
     }),
-    [total, error, version, ensure, refresh, bump],
+    [total, error, version, ensure, refresh, patch],
   );
 }
