@@ -8,7 +8,8 @@ export interface IconProps {
   size?: number;
 }
 
-function lineIcon(displayName: string, shapes: ReactNode) {
+/** Every icon of the app is built here, so they share one size, stroke and accessibility treatment. */
+export function lineIcon(displayName: string, shapes: ReactNode) {
   function Icon({ size = 18 }: IconProps) {
     return (
       <svg

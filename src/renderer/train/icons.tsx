@@ -2,31 +2,7 @@
  * Line icons for mentors, training and jobs, drawn like components/icons.tsx: inline SVG, decorative
  * (`aria-hidden`); the control around an icon carries its accessible name.
  */
-import type { ReactNode } from 'react';
-import type { IconProps } from '../components/icons';
-
-function lineIcon(displayName: string, shapes: ReactNode) {
-  function Icon({ size = 18 }: IconProps) {
-    return (
-      <svg
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={1.8}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
-        {shapes}
-      </svg>
-    );
-  }
-  Icon.displayName = displayName;
-  return Icon;
-}
+import { lineIcon } from '../components/icons';
 
 export const MentorIcon = lineIcon(
   'MentorIcon',

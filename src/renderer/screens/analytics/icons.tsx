@@ -1,29 +1,5 @@
 /** Line icons for the analytics screens, drawn inline like the rest of the app's icons. */
-import type { ReactNode } from 'react';
-import type { IconProps } from '../../components/icons';
-
-function lineIcon(displayName: string, shapes: ReactNode) {
-  function Icon({ size = 18 }: IconProps) {
-    return (
-      <svg
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={1.8}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
-        {shapes}
-      </svg>
-    );
-  }
-  Icon.displayName = displayName;
-  return Icon;
-}
+import { lineIcon } from '../../components/icons';
 
 export const ChartIcon = lineIcon('ChartIcon', <path d="M4 20V4M4 20h16M8 16v-5M12 16V8M16 16v-3M20 16V6" />);
 export const ExportIcon = lineIcon('ExportIcon', <path d="M12 3v12M7 8l5-5 5 5M5 14v5h14v-5" />);
