@@ -22,6 +22,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/electron/main.ts'),
           engine: resolve('src/main/electron/engine-process.ts'),
+          // The invitations parse worker (worker_threads), found beside engine.js by invitations/worker-runner.ts.
+          'invite-worker': resolve('src/main/engine/invitations/worker.ts'),
           // The local sandbox platform, started by the engine as its own process.
           sandbox: resolve('src/server/main.ts'),
         },

@@ -15,6 +15,8 @@ export interface EngineContext {
   dataDir: string;
   shell: Shell;
   env: NodeJS.ProcessEnv;
+  /** The Electron-ABI better-sqlite3 build, when the engine runs inside Electron (worker threads need it too). */
+  nativeBinding?: string | undefined;
   profiles: Profiles;
   settings: SettingsStore;
   clients: TenantClients;

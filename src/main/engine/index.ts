@@ -102,6 +102,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     shell: options.shell,
     env,
+    nativeBinding: options.nativeBinding,
     profiles,
     settings,
     clients,

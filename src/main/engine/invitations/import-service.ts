@@ -172,6 +172,7 @@ export class ImportService {
         this.store.update(id, { rows_read: rows, bytes_read: bytes });
         this.emit(id);
       },
+      { nativeBinding: this.ctx.nativeBinding },
     );
     const work: Work = { controller, read, done: Promise.resolve() };
     work.done = read.done.then(
@@ -406,15 +407,20 @@ export class ImportService {
     const people = summary.willEmail;
     this.store.update(id, { phase: 'Writing the job' });
     this.emit(id, true);
-    const { jobId } = await runTask(this.ctx.db, {
-      task: 'createJob',
-      input: {
-        importId: id,
-        profileId: record.profile_id,
-        title: `Invite ${people} ${people === 1 ? 'person' : 'people'} to ${describeTarget(target)} (${record.name})`,
-        params,
+    const { jobId } = await runTask(
+      this.ctx.db,
+      {
+        task: 'createJob',
+        input: {
+          importId: id,
+          profileId: record.profile_id,
+          title: `Invite ${people} ${people === 1 ? 'person' : 'people'} to ${describeTarget(target)} (${record.name})`,
+          params,
+        },
       },
-    }).done;
+      undefined,
+      { nativeBinding: this.ctx.nativeBinding },
+    ).done;
     this.store.update(id, { state: 'started', phase: '', job_id: jobId });
     this.ctx.jobs.runner.start(jobId);
     this.emit(id, true);

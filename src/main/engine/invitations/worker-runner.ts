@@ -1,9 +1,10 @@
 /**
  * Runs import work (reading a file, writing a job's items) in a worker thread so it never blocks the thread that
- * serves the UI. From the TypeScript sources (dev, browser mode, CLI, tests) the worker loads them through tsx; a
- * build that ships `invite-worker.js` beside the engine uses that. Without either (or when the worker cannot start,
- * e.g. a native module built for another runtime) the work runs in-process: in the Electron app the engine already
- * runs in its own utility process, away from the window.
+ * serves the UI. From the TypeScript sources (dev, browser mode, CLI, tests) the worker loads them through tsx; the
+ * build ships `invite-worker.js` beside the engine (an electron-vite entry) and uses that, opening SQLite with the
+ * Electron-ABI build inside Electron. Without either (or when the worker cannot start, e.g. a native module built
+ * for another runtime) the work runs in-process: in the Electron app the engine already runs in its own utility
+ * process, away from the window.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,24 +52,53 @@ function tsxEsmApi(from: string): string | null {
   }
 }
 
-function workerSource(): { source: string | URL; eval: boolean; extra: Record<string, string> } | null {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const tsxApi = tsxEsmApi(here);
+/** The built parse worker's file name: an entry of electron.vite.config.ts beside the engine's bundle. */
+export const INVITE_WORKER_FILE = 'invite-worker.js';
+
+export type WorkerSource =
+  | { kind: 'tsx'; source: string; eval: true; extra: { tsxApi: string; entry: string } }
+  | { kind: 'built'; source: URL; eval: false; extra: Record<string, never> };
+
+/**
+ * Where the parse worker is for code running at `moduleUrl` (this module's own URL unless a test says otherwise).
+ * From TypeScript sources (tsx: dev, browser mode, CLI, tests) it is worker.ts, loaded through tsx. From a build
+ * (`out/main/engine.js`, packaged inside `app.asar`, which Electron's workers read) it is `invite-worker.js`
+ * beside the bundle, or one folder up when this code was split into `out/main/chunks/`. Null when there is none.
+ */
+export function workerSource(
+  moduleUrl: string = import.meta.url,
+  exists: (path: string) => boolean = existsSync,
+): WorkerSource | null {
+  if (/\.[cm]?ts$/.test(new URL(moduleUrl).pathname)) {
+    const tsxApi = tsxEsmApi(moduleUrl);
     if (!tsxApi) return null;
-    return { source: TS_BOOT, eval: true, extra: { tsxApi, entry: new URL('./worker.ts', here).href } };
+    return {
+      kind: 'tsx',
+      source: TS_BOOT,
+      eval: true,
+      extra: { tsxApi, entry: new URL('./worker.ts', moduleUrl).href },
+    };
   }
-  const built = new URL('./invite-worker.js', here);
-  return existsSync(fileURLToPath(built)) ? { source: built, eval: false, extra: {} } : null;
+  for (const candidate of [`./${INVITE_WORKER_FILE}`, `../${INVITE_WORKER_FILE}`]) {
+    const built = new URL(candidate, moduleUrl);
+    if (exists(fileURLToPath(built))) return { kind: 'built', source: built, eval: false, extra: {} };
+  }
+  return null;
 }
 
 export function runTask<T extends WorkerTask>(
   db: Db,
   job: T,
   onProgress: (rows: number, bytes: number) => void = () => {},
-  options: { nativeBinding?: string; inProcess?: boolean } = {},
+  options: {
+    /** The Electron-ABI better-sqlite3 build the worker's own connection must use inside Electron. */
+    nativeBinding?: string | undefined;
+    inProcess?: boolean;
+    /** Resolve the worker as code at this URL would (tests run the built worker this way). */
+    moduleUrl?: string;
+  } = {},
 ): TaskHandle<ResultOf<T>> {
-  const source = options.inProcess ? null : workerSource();
+  const source = options.inProcess ? null : workerSource(options.moduleUrl);
   if (!source) return runHere(db, job, onProgress);
 
   const data: WorkerInput & Record<string, unknown> = {
