@@ -350,6 +350,20 @@ export const ticketCalls = {
     }),
     'A ticket from the cache (refreshed from the server when asked) with the newest part of its thread',
   ),
+  'tickets.image': call(
+    z
+      .object({
+        ...Tenant,
+        id: TicketId,
+        src: z
+          .string()
+          .max(8192)
+          .regex(/^https?:\/\/[^\s]+$/i, 'Only http(s) images'),
+      })
+      .strict(),
+    z.object({ dataUrl: z.string(), type: z.string(), bytes: z.number().int() }),
+    "One remote image of a ticket's description, fetched by the engine when the admin asks (the window itself never loads remote images)",
+  ),
   'tickets.messages': call(
     z
       .object({

@@ -17,7 +17,9 @@ import { ApiError, RequestAbortedError } from '../platform';
 import type { TicketApi } from './api';
 import { TicketCache, type TicketView } from './cache';
 import { fetchConversation } from './conversation';
+import { fetchRemoteImage, imageSources } from './images';
 import { TicketLocal } from './local';
+import { richText } from './markup';
 import { TicketPoller } from './poller';
 import { toDetail, toMessage, toSummary } from './present';
 import { countTickets, listTickets, viewCounts } from './query';
@@ -285,6 +287,17 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         queued: queuedReplies(profileId, input.id),
         offline,
       };
+    },
+
+    'tickets.image': async (input) => {
+      const profileId = ctx.tenant(input.profileId);
+      const row = cache.view(profileId, input.id, baseline(profileId));
+      if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
+      // Only what this ticket's description shows: the call is not a way to fetch any address.
+      if (!imageSources(richText(row.description).doc).includes(input.src)) {
+        throw notFound(`Ticket #${input.id} shows no image from that address`);
+      }
+      return fetchRemoteImage(input.src);
     },
 
     'tickets.messages': (input) => {

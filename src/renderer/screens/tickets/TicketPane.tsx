@@ -233,7 +233,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
                 Removed for safety: {ticket.removed.join(', ')}
               </Text>
             )}
-            <RichText nodes={ticket.descriptionDoc} loadImages={loadImages} />
+            <RichText nodes={ticket.descriptionDoc} loadImages={loadImages} ticketId={ticket.id} />
             {ticket.remoteImages > 0 && !loadImages && (
               <Button size="compact-xs" variant="subtle" onClick={() => setLoadImages(true)}>
                 Show {ticket.remoteImages} remote image{ticket.remoteImages === 1 ? '' : 's'}
