@@ -234,7 +234,9 @@ describe('mentors.list', () => {
     const again = await c.engine.invoke('mentors.list', {});
     expect(again.freshness.source).toBe('api');
     expect(again.mentors).toEqual(first.mentors);
-    expect(readFileSync(join(c.dataDir, 'logs', 'engine.log'), 'utf8')).toMatch(/cached mentors .* is damaged/);
+    await expect
+      .poll(() => readFileSync(join(c.dataDir, 'logs', 'engine.log'), 'utf8'))
+      .toMatch(/cached mentors .* is damaged/);
   });
 
   it('refuses an answer of an unexpected shape, logs it, and caches nothing', async () => {
@@ -246,7 +248,9 @@ describe('mentors.list', () => {
     const error = await failure(c.engine, 'mentors.list', {});
     expect(error.code).toBe('api');
     expect(error.message).toMatch(/unexpected shape .*results\.0\.unique_id/);
-    expect(readFileSync(join(c.dataDir, 'logs', 'engine.log'), 'utf8')).toMatch(/unexpected shape of the mentor list/);
+    await expect
+      .poll(() => readFileSync(join(c.dataDir, 'logs', 'engine.log'), 'utf8'))
+      .toMatch(/unexpected shape of the mentor list/);
     const db = engineDb(c);
     expect(db.prepare('SELECT count(*) AS n FROM cached_lists').get()).toEqual({ n: 0 });
     expect(db.prepare('SELECT count(*) AS n FROM cached_mentors').get()).toEqual({ n: 0 });

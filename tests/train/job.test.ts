@@ -89,6 +89,32 @@ describe('the train job', () => {
     expect(states).toEqual(['running', 'completed']);
   });
 
+  it('tells open screens the documents changed, and the next read shows them trained', async () => {
+    const { engine, mentor } = await setup();
+    const before = await engine.invoke('documents.list', { mentor });
+    expect(before.documents).toEqual([]);
+    const changes: { mentor: string }[] = [];
+    const off = engine.onEvent((name, payload) => {
+      if (name === 'documents.changed') changes.push(payload as { mentor: string });
+    });
+    const preview = await engine.invoke('train.preview', { mentor, paths: [course()] });
+    const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+    expect((await waitForJob(engine, jobId)).state).toBe('completed');
+    off();
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.every((change) => change.mentor === mentor)).toBe(true);
+    // Well inside the cache's 30 s refresh period, reads show every document trained: the job marked the cached
+    // list stale, so the first read after it refreshes from the tenant (answering the cache meanwhile).
+    const deadline = Date.now() + 5_000;
+    let after = await engine.invoke('documents.list', { mentor });
+    while (after.documents.filter((doc) => doc.status === 'trained').length < 6 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await engine.invoke('documents.list', { mentor });
+    }
+    expect(after.documents).toHaveLength(6);
+    expect(after.documents.every((doc) => doc.status === 'trained')).toBe(true);
+  });
+
   it('uploads a changed file and deletes the document it replaces once the new one is trained', async () => {
     const { server, engine, mentor } = await setup();
     const root = tree({ 'a.md': text('A v1'), 'b.md': text('B') });

@@ -9,7 +9,7 @@ import {
   type EventPayload,
 } from '../../shared/contract';
 import { dispatch, type Handlers } from './dispatch';
-import { createFileLog, type Log } from './log';
+import { createFileLog, logsWritten, type Log } from './log';
 import { testConnection } from './platform/probe';
 import { Profiles } from './profiles/profiles';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './secrets/keychain';
@@ -205,6 +205,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emitter.removeAllListeners();
       await sandbox?.stop();
       db.close();
+      await logsWritten();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFile, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type Log = (line: string) => void;
@@ -12,18 +12,69 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
-/** Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set. */
+/** Lines gathered but not yet written, per log file; written synchronously if the process exits first. */
+const unwritten = new Map<string, string[]>();
+let exitHookSet = false;
+let writesInFlight = 0;
+let whenWritten: (() => void)[] = [];
+
+/** Resolves once every line logged so far is on disk (the engine waits for it when it closes). */
+export function logsWritten(): Promise<void> {
+  if (!writesInFlight && ![...unwritten.values()].some((lines) => lines.length)) return Promise.resolve();
+  return new Promise((resolve) => whenWritten.push(resolve));
+}
+
+function settleIfWritten(): void {
+  if (writesInFlight || [...unwritten.values()].some((lines) => lines.length)) return;
+  const waiting = whenWritten;
+  whenWritten = [];
+  for (const resolve of waiting) resolve();
+}
+
+function writeUnwrittenNow(): void {
+  for (const [file, lines] of unwritten) {
+    try {
+      if (lines.length) appendFileSync(file, lines.join(''));
+    } catch {
+      // Logging must never break the app.
+    }
+  }
+  unwritten.clear();
+}
+
+/**
+ * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set.
+ * Lines are gathered and written together off the event loop (a big job logs every request).
+ */
 export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
   const dir = join(dataDir, 'logs');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'engine.log');
+  if (!exitHookSet) {
+    exitHookSet = true;
+    process.once('exit', writeUnwrittenNow);
+  }
+  let writing = false;
+  const flush = () => {
+    const lines = unwritten.get(file);
+    if (writing || !lines?.length) return;
+    unwritten.delete(file);
+    writing = true;
+    writesInFlight++;
+    // A failed write is dropped rather than retried: logging must never break the app.
+    appendFile(file, lines.join(''), () => {
+      writing = false;
+      writesInFlight--;
+      flush();
+      settleIfWritten();
+    });
+  };
   return (line) => {
     const safe = `${new Date().toISOString()} ${redact(line)}\n`;
-    try {
-      appendFileSync(file, safe);
-    } catch {
-      // Logging must never break the app.
-    }
+    let lines = unwritten.get(file);
+    if (!lines) unwritten.set(file, (lines = []));
+    lines.push(safe);
+    if (lines.length === 1) setImmediate(flush);
     if (env.MENTOR_ADMIN_DEBUG) process.stderr.write(safe);
   };
 }

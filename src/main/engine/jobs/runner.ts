@@ -4,7 +4,7 @@ import { notFound, conflict } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Limiter } from './limiter';
 import { ProgressMeter } from './progress';
-import { type JobStore, presentJob, type JobRow } from './store';
+import { type ItemTotals, type JobStore, presentJob, type JobRow } from './store';
 
 /** What a job kind gets while it runs. */
 export interface JobContext {
@@ -50,6 +50,8 @@ interface ActiveRun {
 
 const WAIT_STEPS_MS = [2_000, 5_000, 10_000, 30_000, 60_000];
 const PROGRESS_EVERY_MS = 250;
+/** Totals are recounted at most this many times their own cost apart, so a huge job never spends its loop counting. */
+const TOTALS_COST_FACTOR = 20;
 
 export interface JobRunnerDeps {
   store: JobStore;
@@ -73,6 +75,7 @@ export class JobRunner {
   private readonly waitSteps = new Map<string, number>();
   private readonly meters = new Map<string, ProgressMeter>();
   private readonly lastProgress = new Map<string, number>();
+  private readonly counted = new Map<string, { at: number; costMs: number; totals: ItemTotals }>();
   private readonly limits: TenantLimits;
   private closed = false;
 
@@ -93,7 +96,8 @@ export class JobRunner {
   present(id: string): Job {
     const row = this.store.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
-    return presentJob(row, this.meter(id).measure(this.store.totals(id), row.phase));
+    // A running job's figures may be a moment old; a settled one's are exact.
+    return presentJob(row, this.meter(id).measure(this.totals(id, !this.active.has(id)), row.phase));
   }
 
   start(id: string): void {
@@ -292,8 +296,18 @@ export class JobRunner {
     this.deps.emit('jobs.progress', {
       id,
       state: row.state,
-      progress: this.meter(id).measure(this.store.totals(id), row.phase),
+      progress: this.meter(id).measure(this.totals(id, force), row.phase),
     });
+  }
+
+  private totals(id: string, fresh: boolean): ItemTotals {
+    const last = this.counted.get(id);
+    const at = performance.now();
+    if (!fresh && last && at - last.at < Math.max(PROGRESS_EVERY_MS, last.costMs * TOTALS_COST_FACTOR))
+      return last.totals;
+    const totals = this.store.totals(id);
+    this.counted.set(id, { at, costMs: performance.now() - at, totals });
+    return totals;
   }
 
   private meter(id: string): ProgressMeter {

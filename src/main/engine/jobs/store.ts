@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemState, Job, JobItem, JobKind, JobState } from '../../../shared/contract';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
 
 export interface JobRow {
@@ -57,7 +58,16 @@ const now = () => new Date().toISOString();
 
 /** The job journal in SQLite. Every write is its own small transaction so a kill -9 loses at most one step. */
 export class JobStore {
+  /** Statements prepared once per SQL text: the runner and the job kinds call these thousands of times a job. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(private readonly db: Db) {}
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
 
   /** Writes the job and every item in one transaction, before anything is sent anywhere. */
   create(input: {
@@ -70,26 +80,24 @@ export class JobStore {
   }): string {
     const id = randomUUID();
     const at = now();
-    const insertItem = this.db.prepare(
+    const insertItem = this.sql(
       `INSERT INTO job_items (job_id, key, label, state, phase, bytes, error, data, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO jobs (id, kind, profile_id, title, state, params, created_at, updated_at)
+      this.sql(
+        `INSERT INTO jobs (id, kind, profile_id, title, state, params, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          input.kind,
-          input.profileId,
-          input.title,
-          input.state ?? 'queued',
-          JSON.stringify(input.params),
-          at,
-          at,
-        );
+      ).run(
+        id,
+        input.kind,
+        input.profileId,
+        input.title,
+        input.state ?? 'queued',
+        JSON.stringify(input.params),
+        at,
+        at,
+      );
       for (const item of input.items) {
         insertItem.run(
           id,
@@ -108,7 +116,7 @@ export class JobStore {
   }
 
   job(id: string): JobRow | undefined {
-    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
   list(filter: { kind?: JobKind; states?: JobState[]; limit: number; offset: number }): {
@@ -126,35 +134,35 @@ export class JobStore {
       params.push(...filter.states);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM jobs ${clause}`).get(...params) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM jobs ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(...params, filter.limit, filter.offset) as JobRow[];
+    const total = (this.sql(`SELECT count(*) AS n FROM jobs ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.sql(`SELECT * FROM jobs ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as JobRow[];
     return { rows, total };
   }
 
   /** Jobs the runner should pick up again at start. */
   unfinished(): JobRow[] {
-    return this.db
-      .prepare(`SELECT * FROM jobs WHERE state IN ('queued', 'running', 'waiting') ORDER BY created_at`)
-      .all() as JobRow[];
+    return this.sql(
+      `SELECT * FROM jobs WHERE state IN ('queued', 'running', 'waiting') ORDER BY created_at`,
+    ).all() as JobRow[];
   }
 
   setState(id: string, state: JobState, extra: { reason?: string | null; error?: string | null } = {}): void {
     const at = now();
     const finished = ['completed', 'failed', 'cancelled'].includes(state);
-    this.db
-      .prepare(
-        `UPDATE jobs SET state = ?, reason = ?, error = coalesce(?, error), updated_at = ?,
+    this.sql(
+      `UPDATE jobs SET state = ?, reason = ?, error = coalesce(?, error), updated_at = ?,
            started_at = CASE WHEN ? = 'running' THEN coalesce(started_at, ?) ELSE started_at END,
            finished_at = CASE WHEN ? THEN ? ELSE NULL END
          WHERE id = ?`,
-      )
-      .run(state, extra.reason ?? null, extra.error ?? null, at, state, at, finished ? 1 : 0, at, id);
+    ).run(state, extra.reason ?? null, extra.error ?? null, at, state, at, finished ? 1 : 0, at, id);
   }
 
   setPhase(id: string, phase: string): void {
-    this.db.prepare('UPDATE jobs SET phase = ?, updated_at = ? WHERE id = ?').run(phase, now(), id);
+    this.sql('UPDATE jobs SET phase = ?, updated_at = ? WHERE id = ?').run(phase, now(), id);
   }
 
   addCounts(id: string, delta: Record<string, number>): void {
@@ -162,7 +170,7 @@ export class JobStore {
     if (!row) return;
     const counts = JSON.parse(row.counts) as Record<string, number>;
     for (const [key, value] of Object.entries(delta)) counts[key] = (counts[key] ?? 0) + value;
-    this.db.prepare('UPDATE jobs SET counts = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(counts), now(), id);
+    this.sql('UPDATE jobs SET counts = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(counts), now(), id);
   }
 
   items(
@@ -181,24 +189,24 @@ export class JobStore {
       params.push(like, like);
     }
     const clause = where.join(' AND ');
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }
-    ).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM job_items WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`)
-      .all(...params, filter.limit, filter.offset) as ItemRow[];
+    const total = (this.sql(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.sql(`SELECT * FROM job_items WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as ItemRow[];
     return { rows, total };
   }
 
   /** Items in the given states, in journal order; the runner's work list. */
   itemsIn(jobId: string, states: ItemState[]): ItemRow[] {
-    return this.db
-      .prepare(`SELECT * FROM job_items WHERE job_id = ? AND state IN (${states.map(() => '?').join(',')}) ORDER BY id`)
-      .all(jobId, ...states) as ItemRow[];
+    return this.sql(
+      `SELECT * FROM job_items WHERE job_id = ? AND state IN (${states.map(() => '?').join(',')}) ORDER BY id`,
+    ).all(jobId, ...states) as ItemRow[];
   }
 
   item(id: number): ItemRow | undefined {
-    return this.db.prepare('SELECT * FROM job_items WHERE id = ?').get(id) as ItemRow | undefined;
+    return this.sql('SELECT * FROM job_items WHERE id = ?').get(id) as ItemRow | undefined;
   }
 
   /** Updates an item; `data` is merged into what the item already holds. */
@@ -218,27 +226,25 @@ export class JobStore {
     const data = change.data
       ? JSON.stringify({ ...(JSON.parse(current.data) as object), ...change.data })
       : current.data;
-    this.db
-      .prepare(
-        `UPDATE job_items SET state = ?, phase = ?, error = ?, bytes = ?, attempts = attempts + ?, data = ?, updated_at = ?
+    this.sql(
+      `UPDATE job_items SET state = ?, phase = ?, error = ?, bytes = ?, attempts = attempts + ?, data = ?, updated_at = ?
          WHERE id = ?`,
-      )
-      .run(
-        change.state ?? current.state,
-        change.phase ?? current.phase,
-        change.error === undefined ? current.error : change.error,
-        change.bytes ?? current.bytes,
-        change.attempt ? 1 : 0,
-        data,
-        now(),
-        id,
-      );
+    ).run(
+      change.state ?? current.state,
+      change.phase ?? current.phase,
+      change.error === undefined ? current.error : change.error,
+      change.bytes ?? current.bytes,
+      change.attempt ? 1 : 0,
+      data,
+      now(),
+      id,
+    );
   }
 
   /** Failed items (all, or the given ones) go back to pending for another try. */
   resetFailed(jobId: string, itemIds?: number[]): number {
     if (itemIds?.length) {
-      const update = this.db.prepare(
+      const update = this.sql(
         `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND id = ? AND state = 'failed'`,
       );
       let changed = 0;
@@ -247,22 +253,19 @@ export class JobStore {
       })();
       return changed;
     }
-    return this.db
-      .prepare(
-        `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND state = 'failed'`,
-      )
-      .run(now(), jobId).changes;
+    return this.sql(
+      `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND state = 'failed'`,
+    ).run(now(), jobId).changes;
   }
 
   /** Items left `active` by a crash are pending again; their kind decides how to resume them safely. */
   reviveActive(jobId: string): void {
-    this.db.prepare(`UPDATE job_items SET state = 'pending' WHERE job_id = ? AND state = 'active'`).run(jobId);
+    this.sql(`UPDATE job_items SET state = 'pending' WHERE job_id = ? AND state = 'active'`).run(jobId);
   }
 
   totals(jobId: string): ItemTotals {
-    return this.db
-      .prepare(
-        `SELECT count(*) AS total,
+    return this.sql(
+      `SELECT count(*) AS total,
            coalesce(sum(state = 'done'), 0) AS done,
            coalesce(sum(state = 'failed'), 0) AS failed,
            coalesce(sum(state = 'skipped'), 0) AS skipped,
@@ -270,8 +273,7 @@ export class JobStore {
            coalesce(sum(CASE WHEN state != 'skipped' THEN bytes ELSE 0 END), 0) AS bytesTotal,
            coalesce(sum(CASE WHEN state = 'done' THEN bytes ELSE 0 END), 0) AS bytesDone
          FROM job_items WHERE job_id = ?`,
-      )
-      .get(jobId) as ItemTotals;
+    ).get(jobId) as ItemTotals;
   }
 }
 

@@ -32,6 +32,8 @@ export interface FollowerDeps {
   count(delta: Record<string, number>): void;
   progress(): void;
   phase(phase: string): void;
+  /** Documents were trained, failed or replaced on the tenant. */
+  documentsChanged(): void;
 }
 
 export class TrainingFollower {
@@ -77,6 +79,7 @@ export class TrainingFollower {
       await this.nap(this.uploadsDone ? delay : Math.max(delay, POLL_WHILE_UPLOADING_MS));
       if (this.uploadsDone) this.deps.phase('Waiting for training');
       const changed = await this.pollOnce();
+      if (changed) this.deps.documentsChanged();
       delay = changed ? POLL_FIRST_MS : Math.min(POLL_MAX_MS, Math.round(delay * 1.5));
     }
   }

@@ -3,6 +3,7 @@ import type { trainCalls } from '../../../shared/contract/train';
 import type { EngineArea, EngineContext } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
+import { documentsChanged } from '../mentors';
 import type { ItemReport } from '../jobs/handlers';
 import type { NewItem } from '../jobs/store';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
@@ -80,7 +81,19 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
   const ledger = new UploadLedger(ctx.db);
   const leases = new JobLeases(ctx.db);
   const journal = new TrainJournal(ctx.db);
-  const kind = trainJobKind({ db: ctx.db, journal, profiles: ctx.profiles, ledger, leases, log: ctx.log });
+  const kind = trainJobKind({
+    db: ctx.db,
+    journal,
+    profiles: ctx.profiles,
+    ledger,
+    leases,
+    log: ctx.log,
+    // The mentor's cached document list is stale: the next read goes to the tenant, and open screens refetch.
+    documentsChanged: (profileId, mentor) => {
+      documentsChanged(ctx.db, profileId, mentor);
+      ctx.emit('documents.changed', { profileId, mentor });
+    },
+  });
 
   return {
     kinds: [kind],

@@ -45,6 +45,8 @@ export interface TrainDeps {
   ledger: UploadLedger;
   leases: JobLeases;
   log: Log;
+  /** Documents of the mentor were added, trained or removed on the tenant. */
+  documentsChanged(profileId: string, mentorId: string): void;
 }
 
 const MAX_SEND_ATTEMPTS = 6;
@@ -55,6 +57,8 @@ const LANDING_GRACE_MS = 3_000;
 /** Counts shown to the admin are written at most this often (the items themselves are written at once). */
 const COUNTS_EVERY_MS = 500;
 const FILE_CHANGE_ROUNDS = 3;
+/** The mentor's document list is said to have changed at most this often while a job runs. */
+const DOCUMENTS_CHANGED_EVERY_MS = 2_000;
 
 export function trainJobKind(deps: TrainDeps): JobKindRunner {
   return {
@@ -116,6 +120,22 @@ class TrainRun {
     if (Object.keys(delta).length) this.journal.count(this.jobId, delta);
   }
 
+  private documentsTimer: NodeJS.Timeout | null = null;
+
+  /** Throttled: screens showing the mentor's documents refetch every few seconds while the job changes them. */
+  private documentsChanged(): void {
+    if (this.documentsTimer) return;
+    this.documentsTimer = setTimeout(() => this.flushDocumentsChanged(), DOCUMENTS_CHANGED_EVERY_MS);
+    this.documentsTimer.unref();
+  }
+
+  private flushDocumentsChanged(): void {
+    if (!this.documentsTimer) return;
+    clearTimeout(this.documentsTimer);
+    this.documentsTimer = null;
+    this.deps.documentsChanged(this.ctx.job.profile_id!, this.params.mentor.uniqueId);
+  }
+
   private currentPhase = '';
   /** The phase shown to the admin; written only when it changes (progress itself is throttled by the runner). */
   private phase(phase: string): void {
@@ -145,6 +165,7 @@ class TrainRun {
         count: (delta) => this.count(delta),
         progress: () => this.ctx.progress(),
         phase: (phase) => this.phase(phase),
+        documentsChanged: () => this.documentsChanged(),
       });
       const uploads: ItemRow[] = [];
       for (const item of this.ctx.store.itemsIn(this.jobId, ['pending'])) {
@@ -161,6 +182,7 @@ class TrainRun {
     } finally {
       lease.release();
       this.flushCounts();
+      this.flushDocumentsChanged();
       reconcileCounts(this.deps.db, this.jobId);
       this.ctx.progress();
     }
@@ -485,6 +507,7 @@ class TrainRun {
     data.documentId = documentId;
     data.taskId = taskId;
     this.follower.track(itemId, data);
+    this.documentsChanged();
     this.ctx.progress();
   }
 
