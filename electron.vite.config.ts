@@ -24,6 +24,8 @@ export default defineConfig({
           engine: resolve('src/main/electron/engine-process.ts'),
           // The invitations parse worker (worker_threads), found beside engine.js by invitations/worker-runner.ts.
           'invite-worker': resolve('src/main/engine/invitations/worker.ts'),
+          // SQLite's WAL checkpoints off the engine's thread, found beside engine.js by store/checkpointer.ts.
+          'checkpoint-worker': resolve('src/main/engine/store/checkpoint-worker.ts'),
           // The local sandbox platform, started by the engine as its own process.
           sandbox: resolve('src/server/main.ts'),
         },

@@ -23,6 +23,8 @@ export interface EngineContext {
   jobs: { runner: JobRunner; store: JobStore };
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
+  /** Bulk writes are coming (a job, a ticket sync): SQLite's checkpoints move off the engine's thread. */
+  bulkWrites(): void;
   /** The given profile, or the active one; a clear error when there is none. */
   tenant(profileId?: string): string;
 }

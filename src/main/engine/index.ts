@@ -17,6 +17,7 @@ import { SettingsStore } from './settings/settings';
 import { openDatabase, schemaVersion } from './store/database';
 import { jobHandlers, type ItemReport } from './jobs/handlers';
 import { JobRunner } from './jobs/runner';
+import { startCheckpointer, type Checkpointer } from './store/checkpointer';
 import type { EngineContext } from './context';
 import { EngineError } from './errors';
 import { mentorsArea } from './mentors';
@@ -95,8 +96,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});
   };
   const clients = new TenantClients({ profiles, log, ready });
+  // Started at the first bulk write rather than with every engine: a worker thread costs a moment to start.
+  let checkpointer: Checkpointer | null = null;
+  const bulkWrites = () => {
+    checkpointer ??= startCheckpointer(db, { nativeBinding: options.nativeBinding, log });
+  };
   const jobStore = new JobStore(db);
-  const runner = new JobRunner({ store: jobStore, clients: (id) => clients.get(id), emit, log });
+  const runner = new JobRunner({
+    store: jobStore,
+    clients: (id) => clients.get(id),
+    emit,
+    log,
+    beforeRun: bulkWrites,
+  });
   const context: EngineContext = {
     db,
     dataDir: options.dataDir,
@@ -109,6 +121,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     jobs: { runner, store: jobStore },
     emit,
     log,
+    bulkWrites,
     tenant: (profileId) => {
       const id = profileId ?? profiles.activeId();
       if (!id) throw new EngineError('validation', 'No tenant is active: add one in Settings → Tenants');
@@ -204,6 +217,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       for (const area of areas) await area.close?.();
       emitter.removeAllListeners();
       await sandbox?.stop();
+      await checkpointer?.stop();
       db.close();
       await logsWritten();
     },

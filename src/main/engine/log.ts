@@ -12,6 +12,9 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
+/** Gathered lines are written this often: one append per batch, not one per line. */
+const WRITE_EVERY_MS = 100;
+
 /** Lines gathered but not yet written, per log file; written synchronously if the process exits first. */
 const unwritten = new Map<string, string[]>();
 let exitHookSet = false;
@@ -44,7 +47,7 @@ function writeUnwrittenNow(): void {
 
 /**
  * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set.
- * Lines are gathered and written together off the event loop (a big job logs every request).
+ * Lines are gathered and written together off the event loop (a big job logs every request), at most every 100 ms.
  */
 export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
   const dir = join(dataDir, 'logs');
@@ -74,7 +77,7 @@ export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
     let lines = unwritten.get(file);
     if (!lines) unwritten.set(file, (lines = []));
     lines.push(safe);
-    if (lines.length === 1) setImmediate(flush);
+    if (lines.length === 1) setTimeout(flush, WRITE_EVERY_MS).unref();
     if (env.MENTOR_ADMIN_DEBUG) process.stderr.write(safe);
   };
 }

@@ -6,12 +6,10 @@
  * for another runtime) the work runs in-process: in the Electron app the engine already runs in its own utility
  * process, away from the window.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/database';
+import { locateWorker, type WorkerSource } from '../workers';
 import { createInviteJob } from './job-items';
 import { readImport, type ReadImportResult } from './read-import';
 import type { WorkerInput, WorkerMessage, WorkerTask } from './worker';
@@ -27,63 +25,18 @@ export interface TaskHandle<T> {
 
 type ResultOf<T extends WorkerTask> = T extends { task: 'read' } ? ReadImportResult : { jobId: string };
 
-/** Loads tsx in the worker, then the worker module itself (workers do not inherit the parent's loader hooks). */
-const TS_BOOT = `
-const { workerData, parentPort } = require('node:worker_threads');
-(async () => {
-  const tsx = await import(workerData.tsxApi);
-  tsx.register();
-  await import(workerData.entry);
-})().catch((error) => parentPort.postMessage({ type: 'error', message: String((error && error.stack) || error) }));`;
-
-/** tsx's ESM register API (require.resolve would find its CommonJS build, which cannot register ESM hooks). */
-function tsxEsmApi(from: string): string | null {
-  try {
-    const require = createRequire(from);
-    const manifest = require.resolve('tsx/package.json');
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
-      exports?: Record<string, { import?: { default?: string } | string }>;
-    };
-    const entry = pkg.exports?.['./esm/api']?.import;
-    const relative = typeof entry === 'string' ? entry : entry?.default;
-    return relative ? pathToFileURL(join(dirname(manifest), relative)).href : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The built parse worker's file name: an entry of electron.vite.config.ts beside the engine's bundle. */
 export const INVITE_WORKER_FILE = 'invite-worker.js';
 
-export type WorkerSource =
-  | { kind: 'tsx'; source: string; eval: true; extra: { tsxApi: string; entry: string } }
-  | { kind: 'built'; source: URL; eval: false; extra: Record<string, never> };
-
 /**
- * Where the parse worker is for code running at `moduleUrl` (this module's own URL unless a test says otherwise).
- * From TypeScript sources (tsx: dev, browser mode, CLI, tests) it is worker.ts, loaded through tsx. From a build
- * (`out/main/engine.js`, packaged inside `app.asar`, which Electron's workers read) it is `invite-worker.js`
- * beside the bundle, or one folder up when this code was split into `out/main/chunks/`. Null when there is none.
+ * Where the parse worker is for code running at `moduleUrl` (this module's own URL unless a test says otherwise):
+ * worker.ts under tsx, `invite-worker.js` beside (or one folder above) a built bundle; null when there is none.
  */
 export function workerSource(
   moduleUrl: string = import.meta.url,
   exists: (path: string) => boolean = existsSync,
 ): WorkerSource | null {
-  if (/\.[cm]?ts$/.test(new URL(moduleUrl).pathname)) {
-    const tsxApi = tsxEsmApi(moduleUrl);
-    if (!tsxApi) return null;
-    return {
-      kind: 'tsx',
-      source: TS_BOOT,
-      eval: true,
-      extra: { tsxApi, entry: new URL('./worker.ts', moduleUrl).href },
-    };
-  }
-  for (const candidate of [`./${INVITE_WORKER_FILE}`, `../${INVITE_WORKER_FILE}`]) {
-    const built = new URL(candidate, moduleUrl);
-    if (exists(fileURLToPath(built))) return { kind: 'built', source: built, eval: false, extra: {} };
-  }
-  return null;
+  return locateWorker(moduleUrl, './worker.ts', INVITE_WORKER_FILE, exists);
 }
 
 export function runTask<T extends WorkerTask>(

@@ -59,6 +59,8 @@ export interface JobRunnerDeps {
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
   defaultConcurrency?: number;
+  /** Called before a job runs (the engine moves SQLite checkpoints off its thread then). */
+  beforeRun?: () => void;
 }
 
 /**
@@ -107,6 +109,7 @@ export class JobRunner {
     const kind = this.kinds.get(row.kind);
     if (!kind) throw new Error(`No runner for jobs of kind '${row.kind}'`);
     this.clearWait(id);
+    this.deps.beforeRun?.();
     this.store.reviveActive(id);
     this.store.setState(id, 'running');
     this.changed(id);

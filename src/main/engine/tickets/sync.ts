@@ -134,6 +134,7 @@ export class TicketSync {
 
   /** One sync at a time per tenant; callers joining a running one get its result. Never throws. */
   sync(profileId: string, options: { full?: boolean } = {}): Promise<SyncResult> {
+    this.ctx.bulkWrites();
     const s = this.of(profileId);
     if (s.running) return s.running;
     const run = this.run(profileId, !!options.full).finally(() => {
