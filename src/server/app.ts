@@ -6,7 +6,7 @@ import { openSandboxDb, type Db } from './db';
 import { decideFault, latencyMs, parseFaults, type Faults } from './faults';
 import { readForm, readJsonLike } from './http/body';
 import { forbidden, HttpError, notFound, unauthorized } from './http/errors';
-import { Router, type Method, type RequestContext } from './http/router';
+import { JsonText, Router, type Method, type RequestContext } from './http/router';
 import { Rng } from './rng';
 import { coreArea, sandboxCredentials, seedCore, type SandboxCredentials } from './areas/core';
 import { allAreas } from './areas';
@@ -48,7 +48,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     res.writeHead(status, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),

@@ -655,6 +655,15 @@ describe('costs', () => {
     for (const mentor of body.mentor_data) {
       expect(mentor.mentor_name).toBe(scalar('SELECT name FROM mentors WHERE unique_id = ?', mentor.mentor_unique_id));
       expect(mentor.mentor_sessions.reduce((s, x) => s + x.cost, 0)).toBeCloseTo(mentor.total_cost, 3);
+      // Every conversation of the range, most expensive first.
+      expect(mentor.mentor_sessions).toEqual(
+        rows<{ session_id: string; cost: number }>(
+          `SELECT session_id, cost FROM chat_sessions WHERE org = 'northbridge' AND mentor_unique_id = ?
+           AND started_at >= '2026-10-01T00:00:00.000Z' AND started_at <= '2026-10-15T23:59:59.000Z'
+           ORDER BY cost DESC, session_id`,
+          mentor.mentor_unique_id,
+        ),
+      );
     }
     expect(body.tenant_total_cost).toBeCloseTo(
       expected.reduce((s, e) => s + e.cost, 0),

@@ -3,6 +3,7 @@ import type { Rng } from '../rng';
 import { chatHistoryRoutes } from './analytics/chat-history';
 import { conversationRoutes } from './analytics/conversations';
 import { costRoutes } from './analytics/costs';
+import { rebuildDerived } from './analytics/derived';
 import { learningRoutes } from './analytics/learning';
 import { analyticsSchema } from './analytics/schema';
 import { seedChats } from './analytics/seed-chat';
@@ -13,7 +14,7 @@ const BULK_DROPPED = [...analyticsSchema.matchAll(/CREATE (INDEX|TRIGGER) IF NOT
   name: m[2]!,
 }));
 
-/** Loads the generated rows with secondary indexes and triggers off, then rebuilds them and derived tables. */
+/** Loads the generated rows with secondary indexes and triggers off, then rebuilds them and the derived tables. */
 function seedAnalytics(deps: AreaDeps, size: 'demo' | 'large', rng: Rng): void {
   const { db } = deps;
   for (const { kind, name } of BULK_DROPPED) db.exec(`DROP ${kind} IF EXISTS ${name}`);
@@ -28,7 +29,9 @@ function seedAnalytics(deps: AreaDeps, size: 'demo' | 'large', rng: Rng): void {
   db.exec(analyticsSchema);
   // Planner statistics for the rebuilt indexes (sampled, so it stays fast on the large data set).
   db.pragma('analysis_limit = 400');
+  rebuildDerived(db);
   for (const table of [
+    'users',
     'chat_sessions',
     'chat_messages',
     'chat_session_topics',

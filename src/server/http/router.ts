@@ -20,7 +20,12 @@ export interface RequestContext {
   form(): Promise<FormData>;
 }
 
-/** What a handler returns: a JSON body with a status, or nothing (204). */
+/** A body already serialised as JSON (large answers whose parts SQLite writes as text): sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** What a handler returns: a JSON body (a value, or JsonText) with a status, or nothing (204). */
 export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 

@@ -3,6 +3,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors';
 import { legacyPage } from '../../http/pagination';
 import type { RequestContext, Router } from '../../http/router';
 import { DAY_MS, dayOf, INVALID_PARAMETERS, percentChange, queryRange, startOfDay } from './dates';
+import { derivedTables, type DerivedTables } from './derived';
 import { StatementCache } from './sql';
 
 const A = '/api/ai-analytics';
@@ -100,22 +101,30 @@ export function learningRoutes(router: Router, deps: AreaDeps): void {
   const admin = { auth: 'admin' as const };
   const now = () => deps.now().getTime();
 
-  const activeUsers = (scope: Scope) => (startMs: number, endMs: number) =>
-    sql
+  const derived = derivedTables(db);
+  /** The department filter on the derived tables, which carry each learner's department. */
+  const departmentKey = (scope: Scope) => (scope.department === null ? '' : ' AND department_id = @department');
+
+  // Learners active in [start, end): each counted once, at their first active day in the range (learning_activity_gaps).
+  const activeUsers = (scope: Scope) => (startMs: number, endMs: number) => {
+    derived.ensure();
+    return sql
       .get(
-        `SELECT count(DISTINCT user_id) FROM learning_activity WHERE org = @org AND day >= @start AND day < @end
-         ${inDepartment(scope, 'user_id')}`,
+        `SELECT coalesce(sum(users), 0) FROM learning_activity_gaps WHERE org = @org AND day >= @start AND day < @end
+         AND prev_day < @start${departmentKey(scope)}`,
       )
       .pluck()
       .get({ ...scope, start: dayOf(startMs), end: dayOf(endMs) }) as number;
+  };
 
   const activeUsersOverTime = (ctx: RequestContext) => {
     const scope = scopeOf(ctx);
     const { startMs, endMs } = dayRange(ctx, now()) as { startMs: number; endMs: number };
+    derived.ensure();
     const rows = sql
       .get(
-        `SELECT day, count(*) AS n FROM learning_activity WHERE org = @org AND day >= @start AND day < @end
-         ${inDepartment(scope, 'user_id')} GROUP BY day`,
+        `SELECT day, sum(users) AS n FROM learning_activity_gaps WHERE org = @org AND day >= @start AND day < @end
+         ${departmentKey(scope)} GROUP BY day`,
       )
       .raw()
       .all({ ...scope, start: dayOf(startMs), end: dayOf(endMs) }) as [string, number][];
@@ -425,7 +434,7 @@ export function learningRoutes(router: Router, deps: AreaDeps): void {
     admin,
   );
 
-  groupRoutes(router, deps, sql);
+  groupRoutes(router, sql, derived);
 }
 
 /** A list query parameter given repeated, comma-separated or as a "['a', 'b']" literal. */
@@ -443,9 +452,10 @@ function listParam(query: URLSearchParams, name: string): string[] {
 }
 
 /** Departments and user groups with their members' learning totals (GroupList). */
-function groupRoutes(router: Router, deps: AreaDeps, sql: StatementCache): void {
+function groupRoutes(router: Router, sql: StatementCache, derived: DerivedTables): void {
+  // A department's members are the users pointing at it (groups not listed are dropped below).
   const members = {
-    departments: 'SELECT d.id AS group_id, u.id AS user_id FROM departments d JOIN users u ON u.department_id = d.id',
+    departments: 'SELECT u.department_id AS group_id, u.id AS user_id FROM users u',
     groups: 'SELECT m.group_id, u.id AS user_id FROM user_group_members m JOIN users u ON u.id = m.user_id',
   };
   const list = (kind: 'departments' | 'groups') => (ctx: RequestContext) => {
@@ -480,13 +490,14 @@ function groupRoutes(router: Router, deps: AreaDeps, sql: StatementCache): void 
       joinedFrom: joined.startMs === undefined ? null : new Date(joined.startMs).toISOString(),
       joinedTo: joined.endMs === undefined ? null : new Date(joined.endMs).toISOString(),
     };
+    // Each member's totals come from learner_totals: one row per member, not one per enrollment or study day.
+    derived.ensure();
     const stats = sql
       .get(
         `WITH members AS (${members[kind]} WHERE ${memberFilter})
-         SELECT m.group_id, count(e.id), count(e.completed_at), coalesce(sum(e.passed), 0),
-           (SELECT coalesce(sum(t.seconds), 0) FROM learning_time t WHERE t.user_id IN
-             (SELECT user_id FROM members x WHERE x.group_id = m.group_id))
-         FROM members m LEFT JOIN learning_enrollments e ON e.user_id = m.user_id GROUP BY m.group_id`,
+         SELECT m.group_id, coalesce(sum(t.enrollments), 0), coalesce(sum(t.completions), 0),
+           coalesce(sum(t.passed), 0), coalesce(sum(t.seconds), 0)
+         FROM members m LEFT JOIN learner_totals t ON t.user_id = m.user_id GROUP BY m.group_id`,
       )
       .raw()
       .all(params) as [number, number, number, number, number][];
