@@ -25,7 +25,7 @@ export default defineConfig({
           // The invitations parse worker (worker_threads), found beside engine.js by invitations/worker-runner.ts.
           'invite-worker': resolve('src/main/engine/invitations/worker.ts'),
           // SQLite's WAL checkpoints off the engine's thread, found beside engine.js by store/checkpointer.ts.
-          'checkpoint-worker': resolve('src/main/engine/store/checkpoint-worker.ts'),
+          'checkpoint-worker': resolve('src/main/engine/store/checkpoint-worker.mjs'),
           // The local sandbox platform, started by the engine as its own process.
           sandbox: resolve('src/server/main.ts'),
         },

@@ -40,7 +40,7 @@ function tsxEsmApi(from: string): string | null {
 
 /**
  * @param moduleUrl the calling module's URL (`import.meta.url`)
- * @param tsEntry the worker's .ts file, relative to the calling module's source
+ * @param tsEntry the worker's source file (.ts, or plain .mjs), relative to the calling module's source
  * @param builtFile the worker's file name in the build (its electron-vite entry name + `.js`)
  */
 export function locateWorker(
@@ -50,6 +50,9 @@ export function locateWorker(
   exists: (path: string) => boolean = existsSync,
 ): WorkerSource | null {
   if (/\.[cm]?ts$/.test(new URL(moduleUrl).pathname)) {
+    // A worker written in plain JavaScript starts as it is; a TypeScript one through tsx.
+    if (/\.[cm]?js$/.test(tsEntry))
+      return { kind: 'built', source: new URL(tsEntry, moduleUrl), eval: false, extra: {} };
     const tsxApi = tsxEsmApi(moduleUrl);
     if (!tsxApi) return null;
     return { kind: 'tsx', source: TS_BOOT, eval: true, extra: { tsxApi, entry: new URL(tsEntry, moduleUrl).href } };

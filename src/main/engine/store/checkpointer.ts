@@ -6,8 +6,18 @@
 import { Worker } from 'node:worker_threads';
 import type { Log } from '../log';
 import { locateWorker } from '../workers';
-import type { CheckpointMessage, CheckpointWorkerInput } from './checkpoint-worker';
 import type { Db } from './database';
+
+/** What checkpoint-worker.mjs is given. */
+interface CheckpointWorkerInput {
+  dbPath: string;
+  everyMs: number;
+  nativeBinding?: string;
+}
+
+/** What checkpoint-worker.mjs says. */
+type CheckpointMessage =
+  { type: 'ready' } | { type: 'checkpointed'; frames: number } | { type: 'error'; message: string };
 
 /** The built worker's file name: an entry of electron.vite.config.ts beside the engine's bundle. */
 export const CHECKPOINT_WORKER_FILE = 'checkpoint-worker.js';
@@ -28,7 +38,7 @@ export function startCheckpointer(
   db: Db,
   options: { nativeBinding?: string | undefined; log?: Log; moduleUrl?: string; everyMs?: number } = {},
 ): Checkpointer {
-  const source = locateWorker(options.moduleUrl ?? import.meta.url, './checkpoint-worker.ts', CHECKPOINT_WORKER_FILE);
+  const source = locateWorker(options.moduleUrl ?? import.meta.url, './checkpoint-worker.mjs', CHECKPOINT_WORKER_FILE);
   const state = { running: false, framesCheckpointed: 0, stopping: false };
   const selfCheckpointing = () => {
     state.running = false;
