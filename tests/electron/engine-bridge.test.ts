@@ -100,10 +100,11 @@ describe('EngineClient + serveEngine', () => {
     const seen: unknown[] = [];
     client.onEvent((name, payload) => seen.push([name, payload]));
     await client.call('app.info', undefined); // the engine is up
-    emit('settings.changed', { theme: 'dark' });
+    const settings = { theme: 'dark', notifyNewTickets: true, notifyJobEnds: true } as const;
+    emit('settings.changed', settings);
     emit('no.such.event' as EventName, {} as never);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(seen).toEqual([['settings.changed', { theme: 'dark' }]]);
+    expect(seen).toEqual([['settings.changed', settings]]);
   });
 
   it('answers every call with an internal error when the engine cannot start', async () => {

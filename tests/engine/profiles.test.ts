@@ -84,12 +84,16 @@ describe('profiles with the real OS keychain', () => {
     const service = uniqueService();
     const first = await open({ dataDir, service });
     await first.engine.invoke('profiles.add', { ...tenant, secret: SECRET });
-    await first.engine.invoke('settings.set', { theme: 'dark' });
+    await first.engine.invoke('settings.set', { theme: 'dark', notifyNewTickets: true });
     await first.engine.close();
     const second = await open({ dataDir, service });
     const [profile] = await second.engine.invoke('profiles.list', {});
     expect(profile).toMatchObject({ name: 'Main campus', hasSecret: true });
-    expect(await second.engine.invoke('settings.get', {})).toEqual({ theme: 'dark' });
+    expect(await second.engine.invoke('settings.get', {})).toEqual({
+      theme: 'dark',
+      notifyNewTickets: true,
+      notifyJobEnds: true,
+    });
   });
 
   it('emits events for changes', async () => {
@@ -137,7 +141,11 @@ describe('malformed calls answer a typed validation error and change nothing', (
     expect(result.error.code).toBe('validation');
     expect(result.error.message).toMatch(message);
     expect(await engine.invoke('profiles.list', {})).toEqual([]);
-    expect(await engine.invoke('settings.get', {})).toEqual({ theme: 'system' });
+    expect(await engine.invoke('settings.get', {})).toEqual({
+      theme: 'system',
+      notifyNewTickets: false,
+      notifyJobEnds: true,
+    });
   });
 
   it('refuses a duplicate name (any case) with a conflict and keeps the first', async () => {

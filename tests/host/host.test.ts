@@ -115,7 +115,11 @@ describe('browser mode host', () => {
       }),
     );
     await exchange(ws, JSON.stringify({ id: 1, name: 'settings.set', input: { theme: 'dark' } }));
-    expect(await event).toEqual({ kind: 'event', name: 'settings.changed', payload: { theme: 'dark' } });
+    expect(await event).toEqual({
+      kind: 'event',
+      name: 'settings.changed',
+      payload: { theme: 'dark', notifyNewTickets: false, notifyJobEnds: true },
+    });
     ws.close();
   });
 });

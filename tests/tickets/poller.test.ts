@@ -7,10 +7,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function harness(results: (Partial<SyncResult> | 'pending')[]) {
+function harness(results: (Partial<SyncResult> | 'pending')[], options: { pollWhileHidden?: () => boolean } = {}) {
   const calls: number[] = [];
   const reconnected: string[] = [];
   const poller = new TicketPoller({
+    ...options,
     sync: async () => {
       calls.push(Date.now());
       const next = results.shift() ?? {};
@@ -60,6 +61,31 @@ describe('TicketPoller', () => {
     poller.watch('p', true);
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(2);
+    poller.close();
+  });
+
+  it('keeps looking every hiddenMs while hidden when the admin wants new-ticket notifications', async () => {
+    vi.useFakeTimers();
+    let notify = true;
+    const { poller, calls } = harness(
+      Array.from({ length: 10 }, () => ({})),
+      { pollWhileHidden: () => notify },
+    );
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    poller.watch('p', false);
+    expect(poller.intervalFor('p')).toBe(POLL.hiddenMs);
+    await vi.advanceTimersByTimeAsync(POLL.hiddenMs - 1);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(POLL.hiddenMs);
+    expect(calls).toHaveLength(3);
+    // Turned off: the look already planned is the last one.
+    notify = false;
+    expect(poller.intervalFor('p')).toBe(0);
+    await vi.advanceTimersByTimeAsync(10 * POLL.hiddenMs);
+    expect(calls).toHaveLength(4);
     poller.close();
   });
 

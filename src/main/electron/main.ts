@@ -5,12 +5,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, ipcMain, Menu, session, type BrowserWindow } from 'electron';
+import { APP_HREF } from '../../shared/contract';
 import { IPC_EVENT_CHANNEL } from '../../shared/transport';
 import { APP_DIR_NAME } from '../engine/paths';
 import { EngineClient } from './engine-client';
 import { forkEngineProcess } from './engine-fork';
 import { registerContractHandlers } from './ipc-bridge';
 import { menuTemplate } from './menu';
+import { showNotification } from './notifications';
+import { DesktopNotifier } from './notifier';
 import { electronNativeBindingPath, rendererEntry } from './paths';
 import { guardAllWebContents, hardenSession } from './security';
 import { createMainWindow } from './window';
@@ -26,6 +29,8 @@ const entry = rendererEntry({
 
 // Before ready: every renderer is sandboxed, whatever a future window's options say.
 app.enableSandbox();
+// Windows shows toasts only for an app with an identity; the installer registers this one (electron-builder appId).
+if (process.platform === 'win32') app.setAppUserModelId('org.mentoradmin.desktop');
 // The folder browser mode and the CLI use too (engine/paths.ts); unpackaged, Electron would name it after
 // package.json's "name". Set before the single-instance lock, which is keyed on it.
 app.setPath('userData', join(app.getPath('appData'), APP_DIR_NAME));
@@ -52,12 +57,51 @@ function startApp(): void {
     }),
   );
 
-  const openWindow = (): BrowserWindow => {
-    const window = createMainWindow({ preloadPath: join(outDir, 'preload', 'index.cjs'), entry, dev });
+  const notifier = new DesktopNotifier({
+    call: (name, input) => engine.call(name, input),
+    show: showNotification,
+    looking: () =>
+      !!mainWindow &&
+      !mainWindow.isDestroyed() &&
+      mainWindow.isVisible() &&
+      !mainWindow.isMinimized() &&
+      mainWindow.isFocused(),
+    open: (href) => showAt(href),
+    platform: process.platform,
+    log: (line) => console.warn(line),
+  });
+
+  const openWindow = (href?: string): BrowserWindow => {
+    const window = createMainWindow({
+      preloadPath: join(outDir, 'preload', 'index.cjs'),
+      entry,
+      dev,
+      ...(href ? { href } : {}),
+    });
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined;
     });
+    // The admin is looking again: what the desktop said is seen.
+    window.on('focus', () => notifier.onLooking());
     return window;
+  };
+
+  /** Brings the window forward at a route of the app (a clicked notification), opening one if there is none. */
+  const showAt = (href: string): void => {
+    if (!APP_HREF.test(href)) return;
+    if (!mainWindow || mainWindow.isDestroyed()) {
+      mainWindow = openWindow(href);
+      return;
+    }
+    const window = mainWindow;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+    const navigate = () => {
+      if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, 'app.navigate', { href });
+    };
+    if (window.webContents.isLoading()) window.webContents.once('did-finish-load', navigate);
+    else navigate();
   };
 
   guardAllWebContents(entry.url);
@@ -91,8 +135,10 @@ function startApp(): void {
     registerContractHandlers(ipcMain, engine, entry.url);
     engine.onEvent((name, payload) => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, name, payload);
+      notifier.onEvent(name, payload);
     });
     engine.start();
+    notifier.start();
     mainWindow = openWindow();
     app.on('activate', () => {
       if (!mainWindow) mainWindow = openWindow();

@@ -3,7 +3,13 @@ import { BrowserWindow } from 'electron';
 import type { RendererEntry } from './paths';
 import { secureWebPreferences } from './policies';
 
-export function createMainWindow(options: { preloadPath: string; entry: RendererEntry; dev: boolean }): BrowserWindow {
+export function createMainWindow(options: {
+  preloadPath: string;
+  entry: RendererEntry;
+  dev: boolean;
+  /** A route of the app to open at (`#/tickets/12`), e.g. from a desktop notification. */
+  href?: string;
+}): BrowserWindow {
   const window = new BrowserWindow({
     title: 'Mentor Admin',
     width: 1280,
@@ -22,8 +28,11 @@ export function createMainWindow(options: { preloadPath: string; entry: Renderer
     lastReload = Date.now();
     window.reload();
   });
+  const hash = options.href?.replace(/^#/, '');
   const loading =
-    options.entry.kind === 'file' ? window.loadFile(options.entry.path) : window.loadURL(options.entry.url);
+    options.entry.kind === 'file'
+      ? window.loadFile(options.entry.path, hash ? { hash } : {})
+      : window.loadURL(hash ? `${options.entry.url.replace(/#.*$/, '')}#${hash}` : options.entry.url);
   loading.catch((error: unknown) => console.error('The window could not load the app:', error));
   return window;
 }

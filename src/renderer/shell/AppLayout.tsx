@@ -9,6 +9,7 @@ import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
 import { TopBar } from './TopBar';
 import { useHashRoute } from './useHashRoute';
+import { useShellNavigation } from './useShellNavigation';
 import { useWorkEventSync } from './useWorkEventSync';
 
 export function AppLayout() {
@@ -17,6 +18,7 @@ export function AppLayout() {
   const screen = findScreen(route);
   useWorkEventSync();
   useJobEndNotifications();
+  useShellNavigation();
 
   function goTo(id: string) {
     navigate(id);

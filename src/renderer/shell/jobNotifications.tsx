@@ -1,54 +1,58 @@
 import { Anchor, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Job } from '../../shared/contract';
+import {
+  describeEnding,
+  jobEndedNote,
+  lookedAgain,
+  NO_JOB_NOTES,
+  type JobNoteState,
+} from '../../shared/desktop-notify';
 import { useBridge } from '../bridge/BridgeContext';
 import { CheckCircleIcon, WarningIcon } from '../components/icons';
-import { KIND_LABELS } from '../screens/jobs/jobPresentation';
-import { plural } from '../train/format';
+import { useCall } from '../queries/useCall';
 import { jobHref, navigateTo } from './routes';
+
+export { describeEnding } from '../../shared/desktop-notify';
 
 const ENDINGS = new Set(['completed', 'failed']);
 
 /**
  * Asks for desktop notifications once, from a click (browsers ignore the request otherwise). Electron's window
- * refuses every permission, so there the answer is "denied" and the app notifies in-app.
+ * refuses every permission: there the shell shows desktop notifications itself, and the page says it in-app.
  */
 export function requestDesktopNotifications(): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
   void Notification.requestPermission().catch(() => undefined);
 }
 
-export function describeEnding(job: Job): { title: string; message: string; ok: boolean } {
-  const kind = KIND_LABELS[job.kind];
-  const { done, failed, skipped, total } = job.progress;
-  if (job.state === 'failed') {
-    return { title: `${kind} failed`, message: `${job.title}: ${job.error ?? 'it could not go on'}`, ok: false };
-  }
-  const parts = [`${done} done`];
-  if (failed) parts.push(`${failed} failed`);
-  if (skipped) parts.push(`${skipped} skipped`);
-  return {
-    title: failed ? `${kind} finished with ${plural(failed, 'failure')}` : `${kind} finished`,
-    message: `${job.title} — ${parts.join(', ')}${failed || skipped ? ` of ${total}` : ''}.`,
-    ok: failed === 0,
-  };
-}
-
 /** The window is not in front: the admin looks elsewhere, so the desktop is the place to say it. */
 const windowInBackground = () => document.hidden || !document.hasFocus();
 
-function notify(job: Job): void {
+/** Browser mode's desktop note (the same decision as the desktop app's shell), or false to say it in-app. */
+function notifyOnDesktop(state: { current: JobNoteState }, job: Job, enabled: boolean): boolean {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
+  const decided = jobEndedNote(state.current, job, {
+    enabled,
+    looking: !windowInBackground(),
+    now: Date.now(),
+  });
+  state.current = decided.state;
+  const note = decided.note;
+  if (!note) return false;
+  const desktop = new Notification(note.title, { body: note.body, tag: note.tag, silent: note.silent });
+  desktop.onclick = () => {
+    window.focus();
+    state.current = lookedAgain(state.current);
+    navigateTo(note.href);
+    desktop.close();
+  };
+  return true;
+}
+
+function notifyInApp(job: Job): void {
   const ending = describeEnding(job);
-  if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && windowInBackground()) {
-    const desktop = new Notification(ending.title, { body: ending.message, tag: `job-${job.id}` });
-    desktop.onclick = () => {
-      window.focus();
-      navigateTo(jobHref(job.id));
-      desktop.close();
-    };
-    return;
-  }
   notifications.show({
     title: ending.title,
     color: ending.ok ? 'teal' : job.state === 'failed' ? 'red' : 'orange',
@@ -68,9 +72,18 @@ function notify(job: Job): void {
 /** Says when a job ends (completed or failed), once per ending: a retried job that ends again says so again. */
 export function useJobEndNotifications(): void {
   const bridge = useBridge();
+  const settings = useCall('settings.get', {});
+  const enabled = settings.data?.notifyJobEnds ?? true;
+  const desktop = useRef(NO_JOB_NOTES);
+  const desktopEnabled = useRef(enabled);
   useEffect(() => {
+    desktopEnabled.current = enabled;
+  }, [enabled]);
+  useEffect(() => {
+    const seen = () => void (desktop.current = lookedAgain(desktop.current));
+    window.addEventListener('focus', seen);
     const lastState = new Map<string, string>();
-    return bridge.onEvent((event) => {
+    const off = bridge.onEvent((event) => {
       if (event.name !== 'jobs.changed') return;
       const { id, state } = event.payload;
       const previous = lastState.get(id);
@@ -78,10 +91,16 @@ export function useJobEndNotifications(): void {
       if (!ENDINGS.has(state) || previous === state) return;
       bridge.call('jobs.get', { id }).then(
         (job) => {
-          if (ENDINGS.has(job.state)) notify(job);
+          if (!ENDINGS.has(job.state)) return;
+          // In the desktop app the shell puts it on the desktop; the page says it in-app either way there.
+          if (bridge.kind === 'electron' || !notifyOnDesktop(desktop, job, desktopEnabled.current)) notifyInApp(job);
         },
         () => undefined,
       );
     });
+    return () => {
+      window.removeEventListener('focus', seen);
+      off();
+    };
   }, [bridge]);
 }

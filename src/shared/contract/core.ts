@@ -128,6 +128,10 @@ export type ProfileTestResult = z.infer<typeof ProfileTestResult>;
 
 export const Settings = z.object({
   theme: Theme,
+  /** A desktop notification when new support tickets arrive while the window is in the background (opt-in). */
+  notifyNewTickets: z.boolean(),
+  /** A desktop notification when a job (training, invitations, an export) ends while the window is in the background. */
+  notifyJobEnds: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -165,7 +169,12 @@ export const coreCalls = {
   'settings.set': call(SettingsPatch, Settings, 'Change application settings'),
 } as const;
 
+/** A hash route of the app (`#/tickets/12`): where the shell may send the window, e.g. from a notification. */
+export const APP_HREF = /^#\/[A-Za-z0-9._~%/-]{0,300}$/;
+
 export const coreEvents = {
   'profiles.changed': z.object({ reason: z.enum(['added', 'updated', 'removed', 'activated']), id: z.string() }),
   'settings.changed': Settings,
+  /** From the Electron shell, never the engine: show this route (the admin clicked a desktop notification). */
+  'app.navigate': z.object({ href: z.string().regex(APP_HREF) }),
 } as const;

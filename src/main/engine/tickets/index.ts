@@ -48,6 +48,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     sync: (profileId) => sync.sync(profileId),
     reconnected: (profileId) => sendQueuedReplies(profileId),
     log: ctx.log,
+    pollWhileHidden: () => ctx.settings.get().notifyNewTickets,
   });
   sync.pollMs = (profileId) => poller.intervalFor(profileId);
   const conversations = new Map<string, TicketConversation>();

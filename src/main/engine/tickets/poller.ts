@@ -9,6 +9,8 @@ export const POLL = {
   idleMaxMs: 60_000,
   /** Unreachable: double up to this. */
   offlineMaxMs: 60_000,
+  /** Hidden while the admin wants desktop notifications of new tickets: look now and then, not at all otherwise. */
+  hiddenMs: 60_000,
 };
 
 export interface PollerDeps {
@@ -16,11 +18,14 @@ export interface PollerDeps {
   /** The tenant answered again after failures (queued replies go now). */
   reconnected(profileId: string): void;
   log(line: string): void;
+  /** Keep polling (slowly) while the window is hidden: the admin opted in to new-ticket notifications. */
+  pollWhileHidden?(): boolean;
 }
 
 /**
  * Polls the tenant that the window shows, adaptively: soon after activity, slower and slower while idle, backing off
- * while unreachable, and not at all while the window is hidden (the renderer says so through tickets.watch).
+ * while unreachable, and not at all while the window is hidden (the renderer says so through tickets.watch) — unless
+ * the admin asked for desktop notifications of new tickets, which then come from a poll every `hiddenMs`.
  */
 export class TicketPoller {
   private profileId: string | null = null;
@@ -35,7 +40,17 @@ export class TicketPoller {
 
   /** The interval now in use for a tenant; 0 when paused or not watched. */
   intervalFor(profileId: string): number {
-    return this.visible && this.profileId === profileId && !this.closed ? Math.round(this.interval) : 0;
+    if (this.profileId !== profileId || this.closed) return 0;
+    if (this.visible) return Math.round(this.interval);
+    return this.background() ? Math.round(Math.max(this.interval, POLL.hiddenMs)) : 0;
+  }
+
+  private background(): boolean {
+    try {
+      return this.deps.pollWhileHidden?.() ?? false;
+    } catch {
+      return false;
+    }
   }
 
   watch(profileId: string, visible: boolean): void {
@@ -45,7 +60,9 @@ export class TicketPoller {
     const wasVisible = this.visible;
     this.visible = visible;
     if (!visible) {
-      this.clear();
+      // Hidden: stop, or carry on at the hidden pace for the admin's desktop notifications.
+      if (switched) this.interval = POLL.startMs;
+      this.schedule();
       return;
     }
     if (switched) this.interval = POLL.startMs;
@@ -63,8 +80,10 @@ export class TicketPoller {
 
   private schedule(): void {
     this.clear();
-    if (!this.visible || this.closed || !this.profileId) return;
-    this.timer = setTimeout(() => void this.poll(), this.interval);
+    if (this.closed || !this.profileId) return;
+    const delay = this.intervalFor(this.profileId);
+    if (!delay) return;
+    this.timer = setTimeout(() => void this.poll(), delay);
     this.timer.unref?.();
   }
 

@@ -1,12 +1,9 @@
 import type { MantineColor } from '@mantine/core';
 import type { ItemState, Job, JobKind, JobProgress, JobState } from '../../../shared/contract';
+import { JOB_KIND_LABELS } from '../../../shared/desktop-notify';
 
-export const KIND_LABELS: Record<JobKind, string> = {
-  train: 'Training',
-  invite: 'Invitations',
-  export: 'Export',
-  'ticket-reply': 'Ticket replies',
-};
+/** The kinds' names, shared with the desktop notifications so both say the same. */
+export const KIND_LABELS: Record<JobKind, string> = JOB_KIND_LABELS;
 
 export const STATE_INFO: Record<JobState, { label: string; color: MantineColor }> = {
   queued: { label: 'Queued', color: 'gray' },

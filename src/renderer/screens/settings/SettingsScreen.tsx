@@ -1,5 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { AppearanceSection } from './AppearanceSection';
+import { NotificationsSection } from './NotificationsSection';
 import { TenantsSection } from './TenantsSection';
 
 export function SettingsScreen() {
@@ -10,11 +11,12 @@ export function SettingsScreen() {
           Settings
         </Title>
         <Text c="dimmed" size="sm">
-          Tenant connections and how the app looks.
+          Tenant connections, how the app looks and what it tells you on the desktop.
         </Text>
       </div>
       <TenantsSection />
       <AppearanceSection />
+      <NotificationsSection />
     </Stack>
   );
 }

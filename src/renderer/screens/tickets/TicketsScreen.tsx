@@ -4,6 +4,7 @@ import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../.
 import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { useCall } from '../../queries/useCall';
+import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
 import { dateTime } from './format';
 import { useDesktopNotifications } from './notifications';
@@ -52,6 +53,24 @@ export function TicketsScreen() {
   const replyRef = useRef<HTMLTextAreaElement>(null);
   const notifications = useDesktopNotifications();
   useWatchTickets(true);
+
+  // A route from a desktop notification: #/tickets/<id> opens that ticket, #/tickets/<view> shows that view.
+  const routedTo = useSubRoute()[0] ?? '';
+  const [routed, setRouted] = useState('');
+  if (routedTo !== routed) {
+    setRouted(routedTo);
+    if (/^\d{1,15}$/.test(routedTo)) {
+      setCursorId(Number(routedTo));
+      setOpenId(Number(routedTo));
+    } else if (Object.values(G_VIEWS).includes(routedTo)) {
+      setViewId(routedTo);
+      setSort(null);
+    }
+  }
+  // Then back to the plain route, so the same notification target works again.
+  useEffect(() => {
+    if (routedTo) navigateTo('#/tickets');
+  }, [routedTo]);
 
   const view = views.data?.views.find((v) => v.id === viewId);
   const effectiveSort: TicketSort = sort ?? view?.sort ?? 'newest';

@@ -1,54 +1,102 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { newTicketsNote, NO_TICKET_NOTES, lookedAgain, type DesktopNote } from '../../../shared/desktop-notify';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
+import { callKey, useCall, useMutationCall } from '../../queries/useCall';
+import { navigateTo } from '../../shell/routes';
 
-const KEY = 'mentor-admin.tickets.notify';
+const pageNotificationsAllowed = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
 
-function enabledNow(): boolean {
-  return (
-    typeof Notification !== 'undefined' && Notification.permission === 'granted' && localStorage.getItem(KEY) === '1'
-  );
-}
+/** The window is shown and focused: the admin sees the badge and the queue, so the desktop says nothing. */
+export const lookingAtWindow = () => !document.hidden && document.hasFocus();
 
-/** The opt-in switch: off until the admin turns it on (and the system grants permission). */
+/**
+ * The opt-in switch, kept in the app's settings. In the desktop app the shell shows the notifications (the window
+ * itself is refused every permission); in a browser the page does, once the browser grants permission.
+ */
 export function useDesktopNotifications() {
-  const [enabled, setState] = useState(enabledNow);
-  const setEnabled = useCallback(async (on: boolean) => {
-    if (!on || typeof Notification === 'undefined') {
-      localStorage.removeItem(KEY);
-      setState(false);
-      return;
-    }
-    const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-    if (permission === 'granted') localStorage.setItem(KEY, '1');
-    else
-      notifyError(
-        'Desktop notifications are blocked',
-        'Allow notifications for Mentor Admin in the system or browser settings, then try again.',
+  const bridge = useBridge();
+  const settings = useCall('settings.get', {});
+  const save = useMutationCall('settings.set');
+  const queryClient = useQueryClient();
+  const shellNotifies = bridge.kind === 'electron';
+  const saved = settings.data?.notifyNewTickets ?? false;
+  const enabled = (save.isPending ? save.variables?.notifyNewTickets : undefined) ?? saved;
+  const setEnabled = useCallback(
+    async (on: boolean) => {
+      if (on && !shellNotifies) {
+        const permission =
+          typeof Notification === 'undefined'
+            ? 'denied'
+            : Notification.permission === 'granted'
+              ? 'granted'
+              : await Notification.requestPermission().catch(() => 'denied' as const);
+        if (permission !== 'granted') {
+          notifyError(
+            'Desktop notifications are blocked',
+            'Allow notifications for Mentor Admin in the system or browser settings, then try again.',
+          );
+          return;
+        }
+      }
+      save.mutate(
+        { notifyNewTickets: on },
+        {
+          onSuccess: (next) => queryClient.setQueryData(callKey('settings.get', {}), next),
+          onError: (error) => notifyError('Notification setting not saved', error),
+        },
       );
-    setState(permission === 'granted');
-  }, []);
+    },
+    [save, queryClient, shellNotifies],
+  );
   return { enabled, setEnabled };
 }
 
-/** A desktop notification for each batch of new tickets, when the admin opted in. */
+function showInPage(note: DesktopNote): Notification {
+  const shown = new Notification(note.title, { body: note.body, tag: note.tag, silent: note.silent });
+  shown.onclick = () => {
+    window.focus();
+    navigateTo(note.href);
+    shown.close();
+  };
+  return shown;
+}
+
+/**
+ * Browser mode: a desktop notification for new tickets when the admin opted in and is looking elsewhere, gathered
+ * into one while they stay away (the same decisions the desktop app's shell makes). In the desktop app the shell
+ * notifies instead.
+ */
 export function useNewTicketNotifier(): void {
   const bridge = useBridge();
-  useEffect(
-    () =>
-      bridge.onEvent((event) => {
-        if (event.name !== 'tickets.new' || !event.payload.tickets.length || !enabledNow()) return;
-        const [first] = event.payload.tickets;
-        const more = event.payload.tickets.length - 1;
-        const note = new Notification(more ? `${more + 1} new support tickets` : 'New support ticket', {
-          body: `${first!.subject} — ${first!.requester}${more ? ` and ${more} more` : ''}`,
-          tag: 'mentor-admin-tickets',
-        });
-        note.onclick = () => {
-          window.focus();
-          window.location.hash = '/tickets';
-        };
-      }),
-    [bridge],
-  );
+  const settings = useCall('settings.get', {});
+  const enabled = settings.data?.notifyNewTickets ?? false;
+  const state = useRef(NO_TICKET_NOTES);
+  const shown = useRef<Notification | null>(null);
+  useEffect(() => {
+    if (bridge.kind === 'electron') return;
+    const seen = () => {
+      state.current = lookedAgain(state.current);
+      shown.current?.close();
+      shown.current = null;
+    };
+    window.addEventListener('focus', seen);
+    const off = bridge.onEvent((event) => {
+      if (event.name !== 'tickets.new') return;
+      const decided = newTicketsNote(state.current, event.payload.tickets, {
+        enabled: enabled && pageNotificationsAllowed(),
+        looking: lookingAtWindow(),
+        now: Date.now(),
+      });
+      state.current = decided.state;
+      if (!decided.note) return;
+      shown.current?.close();
+      shown.current = showInPage(decided.note);
+    });
+    return () => {
+      window.removeEventListener('focus', seen);
+      off();
+    };
+  }, [bridge, enabled]);
 }
