@@ -5,6 +5,7 @@ import { conversationRoutes } from './analytics/conversations';
 import { costRoutes } from './analytics/costs';
 import { rebuildDerived } from './analytics/derived';
 import { learningRoutes } from './analytics/learning';
+import { perLearnerRoutes } from './analytics/perlearner';
 import { analyticsSchema } from './analytics/schema';
 import { seedChats } from './analytics/seed-chat';
 import { seedLearning } from './analytics/seed-learning';
@@ -46,7 +47,7 @@ function seedAnalytics(deps: AreaDeps, size: 'demo' | 'large', rng: Rng): void {
 /**
  * Analytics: chat sessions and messages with topics, sentiment, ratings and LLM costs (conversation analytics under
  * /api/ai-analytics/orgs/{org}/users/{user_id}/…), and courses, enrollments, grades and time spent (learning
- * analytics under /api/ai-analytics/{overview,audience,engagement,departments,user-groups}/…).
+ * analytics under /api/ai-analytics/{overview,audience,engagement,departments,user-groups,perlearner}/…).
  */
 export const analyticsArea: Area = {
   name: 'analytics',
@@ -56,6 +57,7 @@ export const analyticsArea: Area = {
     conversationRoutes(router, deps);
     costRoutes(router, deps);
     learningRoutes(router, deps);
+    perLearnerRoutes(router, deps);
   },
   seed: seedAnalytics,
 };

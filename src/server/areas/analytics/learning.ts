@@ -7,15 +7,15 @@ import { derivedTables, type DerivedTables } from './derived';
 import { StatementCache } from './sql';
 
 const A = '/api/ai-analytics';
-const round = (n: number | null | undefined, digits = 2) => Math.round((n ?? 0) * 10 ** digits) / 10 ** digits;
+export const round = (n: number | null | undefined, digits = 2) => Math.round((n ?? 0) * 10 ** digits) / 10 ** digits;
 
 /** The learning-analytics query parameters every operation shares: format, include_main_platform, department_id. */
-interface Scope {
+export interface Scope {
   org: string;
   department: number | null;
 }
 
-function scopeOf(ctx: RequestContext): Scope {
+export function scopeOf(ctx: RequestContext): Scope {
   const q = ctx.query;
   const format = q.get('format');
   if (format !== null && format !== 'json') throw badRequest(INVALID_PARAMETERS);
@@ -33,7 +33,7 @@ const inDepartment = (scope: Scope, column: string) =>
     : ` AND ${column} IN (SELECT id FROM users WHERE org = @org AND department_id = @department)`;
 
 /** A day range [startDay, endDay) from start_date/end_date; the last 7 days (today included) when none is given. */
-function dayRange(ctx: RequestContext, now: number, fallbackDays: number | null = 7) {
+export function dayRange(ctx: RequestContext, now: number, fallbackDays: number | null = 7) {
   const range = queryRange(ctx.query, { dateTime: true });
   const today = startOfDay(now);
   let startMs = range.startMs === undefined ? undefined : startOfDay(range.startMs);
@@ -45,7 +45,7 @@ function dayRange(ctx: RequestContext, now: number, fallbackDays: number | null 
   return { startMs, endMs };
 }
 
-const daysBetween = (startMs: number, endMs: number) => {
+export const daysBetween = (startMs: number, endMs: number) => {
   const days: string[] = [];
   for (let t = startMs; t < endMs && days.length < 20_000; t += DAY_MS) days.push(dayOf(t));
   return days;
@@ -86,14 +86,14 @@ function overtime(
   };
 }
 
-interface LearnerRow {
+export interface LearnerRow {
   id: number;
   username: string;
   email: string;
   first_name: string;
   last_name: string;
 }
-const fullName = (u: LearnerRow) => `${u.first_name} ${u.last_name}`.trim() || u.username;
+export const fullName = (u: LearnerRow) => `${u.first_name} ${u.last_name}`.trim() || u.username;
 
 export function learningRoutes(router: Router, deps: AreaDeps): void {
   const { db } = deps;
