@@ -152,6 +152,18 @@ export const LearnerRow = z.object({
 });
 export type LearnerRow = z.infer<typeof LearnerRow>;
 
+/** One of a learner's courses: grades in percent, the course's average over its graded learners, time spent. */
+export const LearnerCourse = z.object({
+  courseId: z.string(),
+  course: z.string(),
+  grade: z.number().nullable(),
+  classAverage: z.number().nullable(),
+  timeSpentSeconds: z.number().nullable(),
+  daysAccessed: z.number().nullable(),
+  lastAccess: z.string().nullable(),
+});
+export type LearnerCourse = z.infer<typeof LearnerCourse>;
+
 export const CourseActivity = z.object({
   courseId: z.string(),
   name: z.string(),
@@ -389,17 +401,35 @@ export const analyticsCalls = {
     'Registered or active learners, paged',
   ),
   'analytics.learner': call(
-    z.object({ ...Tenant, username: z.string().min(1).max(200), refresh: z.boolean().optional() }).strict(),
+    z
+      .object({
+        ...Tenant,
+        username: z.string().min(1).max(200),
+        /** The period of the time-per-day series. */
+        range: DateRange.default({ preset: '30d' }),
+        timeZone: TimeZone.optional(),
+        refresh: z.boolean().optional(),
+      })
+      .strict(),
     z.object({
       info: LearnerRow.nullable(),
       email: z.string().nullable(),
+      /** Registration and last activity, as the platform reports them (ISO 8601). */
+      joined: z.string().nullable(),
+      lastActivity: z.string().nullable(),
+      /** All time spent, in seconds. */
+      totalTimeSeconds: z.number().nullable(),
+      /** Mean grade over graded enrollments, in percent. */
       averageGrade: z.number().nullable(),
-      grades: z.array(z.object({ courseId: z.string(), course: z.string(), grade: z.number().nullable() })).nullable(),
+      grades: z.array(LearnerCourse).nullable(),
+      /** Seconds per day over the range (per UTC day, as the platform counts them). */
       time: z.array(z.object({ date: z.string(), seconds: z.number() })).nullable(),
+      timeTotalSeconds: z.number().nullable(),
+      range: RangeResolved,
       notes: z.array(z.string()),
       freshness: Freshness,
     }),
-    "One learner: information, grades per course and time over time (what the tenant's API offers)",
+    "One learner: information, grades and time per course, and time per day over a range (what the tenant's API offers)",
   ),
 
   'analytics.datasets': call(Empty, z.object({ datasets: z.array(DatasetInfo) }), 'What can be exported to CSV'),

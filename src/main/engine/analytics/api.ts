@@ -180,6 +180,34 @@ export const ApiGradePerCourse = z.object({
   course_name: text.optional(),
   grade: num.nullish(),
   percent: num.nullish(),
+  class_average: num.nullish(),
+});
+/** LearnerInformationAPI (only what the app shows). */
+export const ApiLearnerInfo = z.object({
+  data: z.object({
+    username: text,
+    name: text,
+    email: text,
+    date_joined: text,
+    last_activity: text,
+    total_time_spent: num.nullish(),
+    course_completions: num.nullish(),
+  }),
+});
+/** ActivityAPI: time, active days and last access per course. */
+export const ApiLearnerActivity = z.object({
+  data: z
+    .array(
+      z.object({
+        course_id: text,
+        name: text,
+        time_invested: num,
+        days_accessed: num,
+        last_access_date: text,
+      }),
+    )
+    .optional(),
+  total: num,
 });
 
 // ----- requests --------------------------------------------------------------------------------------------------
@@ -331,6 +359,22 @@ export class AnalyticsApi {
     return this.get(
       `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/grades/per-course`,
       z.union([z.array(ApiGradePerCourse), z.object({ data: z.array(ApiGradePerCourse) })]),
+      {},
+      options,
+    );
+  }
+  learnerInfo(username: string, options?: ReadOptions) {
+    return this.get(
+      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/info`,
+      ApiLearnerInfo,
+      {},
+      options,
+    );
+  }
+  learnerActivity(username: string, options?: ReadOptions) {
+    return this.get(
+      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/activity/`,
+      ApiLearnerActivity,
       {},
       options,
     );

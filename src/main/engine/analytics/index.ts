@@ -116,9 +116,18 @@ export function analyticsArea(
       },
       'analytics.learner': async (input) => {
         const profileId = ctx.tenant(input.profileId);
+        const timeZone = services.timeZone(input.timeZone);
         const { value, freshness } = await services.cache.answer(
-          { profileId, call: 'learner', params: { username: input.username }, refresh: input.refresh },
-          async () => learnerPage(await services.api(profileId), input.username),
+          {
+            profileId,
+            call: 'learner',
+            params: { username: input.username, range: input.range, timeZone },
+            refresh: input.refresh,
+          },
+          async () => {
+            const r = await services.resolve({ profileId, range: input.range, timeZone });
+            return { ...(await learnerPage(r, input.username)), range: r.range };
+          },
         );
         return { ...value, freshness };
       },

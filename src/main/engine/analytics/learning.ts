@@ -1,5 +1,5 @@
 /** Learning pages: learners, registrations, completions, average grade, most active courses, one learner. */
-import { percentChange, type Kpi, type LearnerRow } from '../../../shared/contract';
+import { percentChange, type Kpi, type LearnerCourse, type LearnerRow } from '../../../shared/contract';
 import { ApiError } from '../platform';
 import type { AnalyticsApi } from './api';
 import type { Resolved } from './services';
@@ -114,33 +114,84 @@ async function optional<T>(read: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export async function learnerPage(api: AnalyticsApi, username: string) {
-  const [list, average, grades, time] = await Promise.all([
+/** A 0–1 grade as a percent with one decimal. */
+const percent = (grade: number | null | undefined) => (grade == null ? null : Math.round(grade * 1000) / 10);
+
+/**
+ * One learner: who (the learner list's row and the per-learner information), grades and time per course, and time
+ * per day over the range. Per-learner endpoints a tenant does not offer leave their part empty with a note.
+ */
+export async function learnerPage(r: Resolved, username: string) {
+  const { api, range } = r;
+  const [list, info, average, grades, activity, time] = await Promise.all([
     api.learners({ search: username, page: 1, length: 50 }, quick),
+    optional(() => api.learnerInfo(username, quick)),
     optional(() => api.averageGrade({ learner_id: username }, quick)),
     optional(() => api.learnerGrades(username, quick)),
-    optional(() => api.learnerTime(username, {}, quick)),
+    optional(() => api.learnerActivity(username, quick)),
+    optional(() => api.learnerTime(username, { start_date: range.from, end_date: range.to }, quick)),
   ]);
-  const found = list.data.find((l) => l.username.toLowerCase() === username.toLowerCase());
+  const wanted = username.toLowerCase();
+  const found = list.data.find(
+    (l) => l.username.toLowerCase() === wanted || l.username.toLowerCase() === info?.data.username.toLowerCase(),
+  );
   const notes: string[] = [];
   if (grades === null) notes.push('Grades per course are not available from this tenant.');
+  if (activity === null) notes.push('Time per course is not available from this tenant.');
   if (time === null) notes.push('Time over time is not available from this tenant.');
-  const gradeRows = grades === null ? null : Array.isArray(grades) ? grades : grades.data;
+  else if (r.timeZone !== 'UTC') notes.push('Time per day is counted per UTC day, as the platform does.');
+
+  // Courses from both answers, by course id: the grade from one, the time from the other.
+  const courses = new Map<string, LearnerCourse>();
+  const course = (courseId: string, name: string) => {
+    let row = courses.get(courseId);
+    if (!row) {
+      row = {
+        courseId,
+        course: name,
+        grade: null,
+        classAverage: null,
+        timeSpentSeconds: null,
+        daysAccessed: null,
+        lastAccess: null,
+      };
+      courses.set(courseId, row);
+    }
+    return row;
+  };
+  const gradeRows = grades === null ? [] : Array.isArray(grades) ? grades : grades.data;
+  for (const g of gradeRows) {
+    const row = course(g.course_id ?? g.name ?? g.course_name ?? '', g.name ?? g.course_name ?? g.course_id ?? '');
+    row.grade = g.grade != null ? percent(g.grade) : (g.percent ?? null);
+    row.classAverage = percent(g.class_average);
+  }
+  for (const a of activity?.data ?? []) {
+    const row = course(a.course_id, a.name);
+    row.timeSpentSeconds = a.time_invested;
+    row.daysAccessed = a.days_accessed;
+    row.lastAccess = a.last_access_date || null;
+  }
+  const series = time
+    ? Object.entries(time.data)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([date, s]) => ({ date, seconds: s }))
+    : null;
+  const seconds = info?.data.total_time_spent;
   return {
     info: found ? toLearnerRow(found) : null,
-    email: null,
-    averageGrade: average?.data.average == null ? null : Math.round(average.data.average * 1000) / 10,
+    email: info?.data.email || null,
+    joined: info?.data.date_joined || null,
+    lastActivity: info?.data.last_activity || null,
+    totalTimeSeconds: seconds ?? (found ? toLearnerRow(found).timeSpentSeconds : null),
+    averageGrade: percent(average?.data.average),
     grades:
-      gradeRows?.map((g) => ({
-        courseId: g.course_id ?? '',
-        course: g.name ?? g.course_name ?? g.course_id ?? '',
-        grade: g.grade ?? g.percent ?? null,
-      })) ?? null,
-    time: time
-      ? Object.entries(time.data)
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([date, s]) => ({ date, seconds: s }))
-      : null,
+      grades === null && activity === null
+        ? null
+        : [...courses.values()].sort(
+            (a, b) => a.course.localeCompare(b.course) || a.courseId.localeCompare(b.courseId),
+          ),
+    time: series,
+    timeTotalSeconds: time ? time.total : null,
     notes,
   };
 }
