@@ -1,6 +1,7 @@
 /**
  * Analytics in browser mode, end to end: the built renderer served by the real host over the real engine, against
- * a real sandbox. The admin opens the Overview, changes the range, reads a chart as a table and exports its data.
+ * a real sandbox. The admin opens the Overview, changes the range, reads a chart as a table and exports its data,
+ * and opens a learner's page.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -136,6 +137,32 @@ describe('the analytics screens in browser mode', () => {
     expect(await transcript.locator('.mantine-Paper-root').count()).toBeGreaterThan(1);
     await shot('analytics-transcript');
     await page.keyboard.press('Escape');
+  });
+
+  it('opens a learner’s page from the Learning tab: grades and time per course, time per day', async () => {
+    // The first learner on the list's first page (by username) who takes courses.
+    const username = server.db
+      .prepare(
+        `SELECT username FROM (SELECT id, username FROM users WHERE org = ? AND role = 'student' ORDER BY username LIMIT 25)
+         WHERE id IN (SELECT user_id FROM learning_enrollments) ORDER BY username LIMIT 1`,
+      )
+      .pluck()
+      .get(server.org) as string;
+    await page.getByRole('tab', { name: 'Learning' }).click();
+    const link = page.getByTestId('learning').getByRole('row').filter({ hasText: username }).getByRole('link');
+    await visible(link, 30_000);
+    await link.click();
+    await page.locator('[data-testid="learner-page"][data-state="ready"]').waitFor({ timeout: 20_000 });
+    const expected = await host.engine.invoke('analytics.learner', {
+      username,
+      range: { preset: 'custom', from: '2026-10-01', to: '2026-10-31' },
+      timeZone: 'Europe/Paris',
+    });
+    const courses = page.getByRole('table', { name: 'Grades and time per course' });
+    await visible(courses);
+    expect(await courses.locator('tbody tr').count()).toBe(expected.grades!.length);
+    expect(await page.getByTestId('learner-time-total').innerText()).toContain('from 2026-10-01 to 2026-10-31');
+    await shot('analytics-learner');
   });
 
   it('exports a dataset from the Exports tab and lists it in the history', async () => {

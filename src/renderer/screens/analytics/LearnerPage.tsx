@@ -1,35 +1,49 @@
 import { Alert, Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { errorMessage } from '../../bridge/errors';
 import { ArrowLeftIcon } from '../../train/icons';
 import { PALETTE } from './charts';
-import { formatDecimal, formatInteger, formatSeconds } from './format';
+import { useDashboardFilters } from './DashboardFilters';
+import { FilterBar } from './FilterBar';
+import { formatDecimal, formatInteger, formatPercent, formatSeconds, formatWhen } from './format';
 import { AsOf, OfflineBanner } from './OverviewTab';
 import { useAnalytics } from './useAnalytics';
 
+/** Axis ticks: hours or minutes, short enough for the axis. */
+const axisTime = (seconds: number) =>
+  seconds >= 3600 ? `${Math.round((seconds / 3600) * 10) / 10} h` : `${Math.round(seconds / 60)} min`;
+
 function Fact({ label, value }: { label: string; value: string }) {
   return (
-    <Stack gap={0}>
+    <Stack gap={0} miw={0} data-testid={`fact-${label.toLowerCase().replace(/\W+/g, '-')}`}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={600}>{value}</Text>
+      <Text fw={600} truncate="end" title={value}>
+        {value}
+      </Text>
     </Stack>
   );
 }
 
-/** One learner: information, grades per course and time over time, as far as the tenant's API offers them. */
+/**
+ * One learner: who they are, their grades and time per course, and their time per day over the range chosen in the
+ * filter bar, as far as the tenant's API offers them (what it does not is said, not left blank).
+ */
 export function LearnerPage({ username }: { username: string }) {
-  const learner = useAnalytics('analytics.learner', { username });
+  const { input } = useDashboardFilters();
+  const learner = useAnalytics('analytics.learner', { username, range: input.range, timeZone: input.timeZone });
   const data = learner.data;
+  const timeZone = data?.range.timeZone ?? input.timeZone;
   return (
-    <Stack gap="md" data-testid="learner-page">
+    <Stack gap="md" data-testid="learner-page" data-state={data ? 'ready' : learner.error ? 'error' : 'loading'}>
       <Anchor href="#/analytics/learning" size="sm">
         <Group gap={4}>
           <ArrowLeftIcon size={14} /> Learning
         </Group>
       </Anchor>
       <Title order={3}>{data?.info?.name ?? username}</Title>
+      <FilterBar mentor={false} department={false} />
       <OfflineBanner freshness={[data?.freshness]} />
       <AsOf freshness={[data?.freshness]} />
       {learner.error && !data ? <Alert color="red">{errorMessage(learner.error)}</Alert> : null}
@@ -37,66 +51,95 @@ export function LearnerPage({ username }: { username: string }) {
         <Skeleton height={160} />
       ) : (
         <>
-          {!data.info ? <Alert color="yellow">No learner named {username} on this tenant.</Alert> : null}
+          {!data.info && !data.email ? <Alert color="yellow">No learner named {username} on this tenant.</Alert> : null}
+          {data.notes.length ? (
+            <Text size="xs" c="dimmed" data-testid="learner-notes">
+              {data.notes.join(' ')}
+            </Text>
+          ) : null}
           <Card withBorder radius="md">
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
-              <Fact label="Username" value={username} />
+              <Fact label="Username" value={data.info?.username ?? username} />
+              <Fact label="Email" value={data.email ?? '—'} />
+              <Fact label="Registered" value={formatWhen(data.joined, timeZone)} />
+              <Fact label="Last active" value={data.info?.lastActive ?? formatWhen(data.lastActivity, timeZone)} />
               <Fact label="Enrollments" value={formatInteger(data.info?.enrollments)} />
               <Fact label="Completions" value={formatInteger(data.info?.completions)} />
-              <Fact
-                label="Average grade"
-                value={data.averageGrade === null ? '—' : `${formatDecimal(data.averageGrade)} %`}
-              />
-              <Fact label="Last active" value={data.info?.lastActive ?? '—'} />
-              <Fact label="Time spent" value={formatSeconds(data.info?.timeSpentSeconds)} />
+              <Fact label="Average grade" value={formatPercent(data.averageGrade)} />
+              <Fact label="Time spent" value={formatSeconds(data.totalTimeSeconds ?? data.info?.timeSpentSeconds)} />
               <Fact label="Engagement index" value={formatDecimal(data.info?.engagementIndex)} />
               <Fact label="Performance index" value={formatDecimal(data.info?.performanceIndex)} />
             </SimpleGrid>
           </Card>
-          <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Card withBorder radius="md">
-              <Title order={4} fz="md" mb="xs">
-                Grades per course
+          <Card withBorder radius="md">
+            <Title order={4} fz="md" mb="xs">
+              Grades and time per course
+            </Title>
+            {data.grades?.length ? (
+              <Table fz="sm" striped aria-label="Grades and time per course">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Course</Table.Th>
+                    <Table.Th>Grade</Table.Th>
+                    <Table.Th>Class average</Table.Th>
+                    <Table.Th>Time spent</Table.Th>
+                    <Table.Th>Days active</Table.Th>
+                    <Table.Th>Last access</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.grades.map((g) => (
+                    <Table.Tr key={g.courseId || g.course}>
+                      <Table.Td>
+                        {g.course}{' '}
+                        <Text span size="xs" c="dimmed">
+                          {g.courseId}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>{formatPercent(g.grade)}</Table.Td>
+                      <Table.Td>{formatPercent(g.classAverage)}</Table.Td>
+                      <Table.Td>{formatSeconds(g.timeSpentSeconds)}</Table.Td>
+                      <Table.Td>{formatInteger(g.daysAccessed)}</Table.Td>
+                      <Table.Td>{g.lastAccess ?? '—'}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            ) : (
+              <Text c="dimmed" size="sm">
+                {data.grades ? 'No courses.' : 'Not available from this tenant.'}
+              </Text>
+            )}
+          </Card>
+          <Card withBorder radius="md" data-testid="learner-time">
+            <Group justify="space-between" mb="xs">
+              <Title order={4} fz="md">
+                Time spent per day
               </Title>
-              {data.grades ? (
-                <Table fz="sm" aria-label="Grades per course">
-                  <Table.Tbody>
-                    {data.grades.map((g) => (
-                      <Table.Tr key={g.courseId || g.course}>
-                        <Table.Td>{g.course}</Table.Td>
-                        <Table.Td>{formatDecimal(g.grade)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              ) : (
-                <Text c="dimmed" size="sm">
-                  Not available from this tenant.
+              {data.timeTotalSeconds !== null ? (
+                <Text size="sm" c="dimmed" data-testid="learner-time-total">
+                  {formatSeconds(data.timeTotalSeconds)} from {data.range.from} to {data.range.to}
                 </Text>
-              )}
-            </Card>
-            <Card withBorder radius="md">
-              <Title order={4} fz="md" mb="xs">
-                Time spent over time
-              </Title>
-              {data.time?.length ? (
-                <div style={{ height: 220 }}>
-                  <ResponsiveContainer width="100%" height="100%">
-                    <LineChart data={data.time}>
-                      <XAxis dataKey="date" fontSize={11} />
-                      <YAxis fontSize={11} width={48} tickFormatter={(v: number) => formatSeconds(v)} />
-                      <Tooltip formatter={(v) => formatSeconds(Number(v))} />
-                      <Line dataKey="seconds" stroke={PALETTE[0]} dot={false} isAnimationActive={false} />
-                    </LineChart>
-                  </ResponsiveContainer>
-                </div>
-              ) : (
-                <Text c="dimmed" size="sm">
-                  {data.time ? 'No time recorded.' : 'Not available from this tenant.'}
-                </Text>
-              )}
-            </Card>
-          </SimpleGrid>
+              ) : null}
+            </Group>
+            {data.time?.some((p) => p.seconds > 0) ? (
+              <div style={{ height: 240 }}>
+                <ResponsiveContainer width="100%" height="100%">
+                  <BarChart data={data.time}>
+                    <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+                    <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                    <YAxis fontSize={11} width={56} tickFormatter={axisTime} />
+                    <Tooltip formatter={(v) => formatSeconds(Number(v))} />
+                    <Bar dataKey="seconds" name="Time spent" fill={PALETTE[0]} isAnimationActive={false} />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+            ) : (
+              <Text c="dimmed" size="sm">
+                {data.time ? 'No time recorded in this range.' : 'Not available from this tenant.'}
+              </Text>
+            )}
+          </Card>
         </>
       )}
     </Stack>
