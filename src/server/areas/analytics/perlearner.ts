@@ -28,8 +28,14 @@ export function perLearnerRoutes(router: Router, deps: AreaDeps): void {
     const id = ctx.params.user_id!;
     const learner = sql
       .get(
-        `SELECT id, username, email, first_name, last_name, department_id, date_joined FROM users
-         WHERE org = @org AND (username = @id OR email = @id COLLATE NOCASE) ORDER BY username = @id DESC LIMIT 1`,
+        // By username, else by email: each branch one index lookup (an OR of both would scan the tenant's users).
+        `SELECT * FROM (
+           SELECT 0 AS rank, id, username, email, first_name, last_name, department_id, date_joined FROM users
+           WHERE username = @id AND org = @org
+           UNION ALL
+           SELECT 1, id, username, email, first_name, last_name, department_id, date_joined FROM users
+           WHERE org = @org AND email = @id COLLATE NOCASE
+         ) ORDER BY rank LIMIT 1`,
       )
       .get({ org: scope.org, id }) as Learner | undefined;
     if (!learner || (scope.department !== null && learner.department_id !== scope.department)) {
