@@ -325,4 +325,42 @@ describe('training a mentor from a folder in browser mode', () => {
     await preview.getByRole('button', { name: 'Cancel' }).click();
     await preview.waitFor({ state: 'hidden' });
   });
+
+  it('deletes a document, then the mentor, each only once the admin confirms', async () => {
+    await dismissNotifications();
+    await page.getByRole('link', { name: 'Mentors' }).first().click();
+    await page.getByRole('link', { name: MENTOR }).click();
+    const doc = 'Biology course/intro.txt';
+    const row = page.getByTestId(`document-row-${doc}`);
+    await visible(row);
+    const askToDelete = async () => {
+      await row.getByRole('button', { name: `Actions for ${doc}` }).click();
+      await page.getByRole('menuitem', { name: 'Delete…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete document?' });
+      await visible(dialog);
+      return dialog;
+    };
+
+    let dialog = await askToDelete();
+    expect(await dialog.innerText()).toContain(`Delete ${doc} from ${MENTOR}?`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(row);
+
+    dialog = await askToDelete();
+    await dialog.getByRole('button', { name: 'Delete document' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    await visible(page.getByText(`${MENTOR} no longer uses ${doc}.`));
+
+    await dismissNotifications();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    dialog = page.getByRole('dialog', { name: 'Delete mentor?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: `Delete ${MENTOR}` }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByRole('heading', { name: 'Mentors', exact: true }));
+    await visible(page.getByText(`${MENTOR} is gone.`));
+    await page.getByTestId(`mentor-row-${MENTOR}`).waitFor({ state: 'detached', timeout: 15_000 });
+  });
 });

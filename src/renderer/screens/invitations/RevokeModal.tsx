@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { Invitation } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
 
@@ -15,43 +15,33 @@ export function RevokeModal({
   onClose: () => void;
 }) {
   const revoke = useMutationCall('invitations.revoke');
-  const close = () => {
-    revoke.reset();
-    onClose();
-  };
   return (
-    <Modal opened={!!invitation} onClose={close} title="Revoke invitation" centered>
-      {invitation && (
-        <Stack gap="md">
-          <Text size="sm">
-            Revoke the invitation of <b>{invitation.email ?? 'this blank invitation'}</b>? The link it was sent stops
-            working. This cannot be undone.
-          </Text>
-          {revoke.isError && <Alert color="red">{errorMessage(revoke.error)}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Keep it
-            </Button>
-            <Button
-              color="red"
-              loading={revoke.isPending}
-              onClick={() =>
-                revoke.mutate(
-                  { ...(profileId && { profileId }), target: invitation.target, id: invitation.id },
-                  {
-                    onSuccess: () => {
-                      notifySuccess('Invitation revoked', invitation.email ?? `#${invitation.id}`);
-                      close();
-                    },
-                  },
-                )
-              }
-            >
-              Revoke
-            </Button>
-          </Group>
-        </Stack>
+    <ConfirmModal
+      target={invitation}
+      title="Revoke invitation"
+      mutation={revoke}
+      failedTitle="Not revoked"
+      cancelLabel="Keep it"
+      confirmLabel="Revoke"
+      onClose={onClose}
+      onConfirm={(target, close) =>
+        revoke.mutate(
+          { ...(profileId && { profileId }), target: target.target, id: target.id },
+          {
+            onSuccess: () => {
+              notifySuccess('Invitation revoked', target.email ?? `#${target.id}`);
+              close();
+            },
+          },
+        )
+      }
+    >
+      {(target) => (
+        <Text size="sm">
+          Revoke the invitation of <b>{target.email ?? 'this blank invitation'}</b>? The link it was sent stops working.
+          This cannot be undone.
+        </Text>
       )}
-    </Modal>
+    </ConfirmModal>
   );
 }

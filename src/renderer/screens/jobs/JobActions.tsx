@@ -1,7 +1,8 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { WarningIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
@@ -92,30 +93,22 @@ function CancelJobModal({ job, opened, onClose }: { job: Job; opened: boolean; o
   const cancel = useMutationCall('jobs.cancel');
   const left = job.progress.total - job.progress.done - job.progress.failed - job.progress.skipped;
   return (
-    <Modal opened={opened} onClose={onClose} title="Cancel this job?" centered>
-      <Stack gap="md">
+    <ConfirmModal
+      target={opened ? job : null}
+      title="Cancel this job?"
+      mutation={cancel}
+      failedTitle="Not cancelled"
+      cancelLabel="Keep going"
+      confirmLabel="Cancel job"
+      onClose={onClose}
+      onConfirm={(target, close) => cancel.mutate({ id: target.id }, { onSuccess: close })}
+    >
+      {(target) => (
         <Text>
-          Cancel <strong>{job.title}</strong>? {left > 0 ? `${plural(left, 'item')} will not be done. ` : ''}What is
+          Cancel <strong>{target.title}</strong>? {left > 0 ? `${plural(left, 'item')} will not be done. ` : ''}What is
           done stays done.
         </Text>
-        {cancel.isError && (
-          <Alert color="red" title="Not cancelled" icon={<WarningIcon />}>
-            {errorMessage(cancel.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            Keep going
-          </Button>
-          <Button
-            color="red"
-            loading={cancel.isPending}
-            onClick={() => cancel.mutate({ id: job.id }, { onSuccess: onClose })}
-          >
-            Cancel job
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      )}
+    </ConfirmModal>
   );
 }

@@ -1,7 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { MentorDocument } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
 
@@ -15,46 +14,31 @@ interface DeleteDocumentModalProps {
 /** Asks before deleting a document, naming it and its mentor. */
 export function DeleteDocumentModal({ profileId, mentor, document, onClose }: DeleteDocumentModalProps) {
   const remove = useMutationCall('documents.delete');
-
-  function close() {
-    remove.reset();
-    onClose();
-  }
-
-  function confirm(target: MentorDocument) {
-    remove.mutate(
-      { profileId, mentor: mentor.uniqueId, documentId: target.id },
-      {
-        onSuccess: () => {
-          notifySuccess('Document deleted', `${mentor.name} no longer uses ${target.name}.`);
-          close();
-        },
-      },
-    );
-  }
-
   return (
-    <Modal opened={document !== null} onClose={close} title="Delete document?" centered>
-      {document && (
-        <Stack gap="md">
-          <Text>
-            Delete <strong>{document.name}</strong> from {mentor.name}? The mentor stops using it in answers.
-          </Text>
-          {remove.isError && (
-            <Alert color="red" title="Not deleted" icon={<WarningIcon />}>
-              {errorMessage(remove.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => confirm(document)}>
-              Delete document
-            </Button>
-          </Group>
-        </Stack>
+    <ConfirmModal
+      target={document}
+      title="Delete document?"
+      mutation={remove}
+      failedTitle="Not deleted"
+      confirmLabel="Delete document"
+      onClose={onClose}
+      onConfirm={(target, close) =>
+        remove.mutate(
+          { profileId, mentor: mentor.uniqueId, documentId: target.id },
+          {
+            onSuccess: () => {
+              notifySuccess('Document deleted', `${mentor.name} no longer uses ${target.name}.`);
+              close();
+            },
+          },
+        )
+      }
+    >
+      {(target) => (
+        <Text>
+          Delete <strong>{target.name}</strong> from {mentor.name}? The mentor stops using it in answers.
+        </Text>
       )}
-    </Modal>
+    </ConfirmModal>
   );
 }
