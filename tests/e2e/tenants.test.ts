@@ -113,6 +113,22 @@ describe('tenants in browser mode', () => {
     expect(await tenantRow().innerText()).toContain('Key in keychain');
   });
 
+  it('shows what the engine refuses under its field, and saves nothing', async () => {
+    await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
+    await visible(dialog);
+    const org = dialog.getByRole('textbox', { name: 'Org (tenant key)' });
+    await org.fill('e2e org');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await visible(dialog.getByText("Org (tenant key) must not contain spaces, '/', '?' or '#'"));
+    // Under the field, not in the form's alert.
+    expect(await org.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByText('Not saved').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await tenantRow().innerText()).toContain('e2e-org');
+  });
+
   it('removes it after confirming', async () => {
     await page.getByRole('button', { name: `Remove ${TENANT}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove tenant?' });

@@ -1,8 +1,8 @@
-import { Alert, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { AUTH_SCHEMES, AuthScheme, BridgeCallError, type Profile } from '../../shared/contract';
-import { errorMessage } from '../bridge/errors';
-import { WarningIcon } from '../components/icons';
+import { AUTH_SCHEMES, AuthScheme, type Profile } from '../../shared/contract';
+import { saveErrors } from '../bridge/errors';
+import { FormFooter } from '../components/FormFooter';
 import { notifySuccess } from '../components/notify';
 import { useMutationCall } from '../queries/useCall';
 import { API_KEY_ENV_VAR } from './keyStatus';
@@ -41,13 +41,9 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   }
 
   function showError(error: unknown) {
-    if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
-      const { fields, other } = splitIssues(error.issues);
-      setFieldErrors(fields);
-      setFormError(other.length ? other.join('\n') : null);
-    } else {
-      setFormError(errorMessage(error));
-    }
+    const { fields, form } = saveErrors(error, splitIssues);
+    setFieldErrors(fields);
+    setFormError(form);
   }
 
   async function submit(event: FormEvent) {
@@ -146,19 +142,12 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             onChange={(event) => setField('makeActive', event.currentTarget.checked)}
           />
         )}
-        {formError && (
-          <Alert color="red" title="Not saved" icon={<WarningIcon />} style={{ whiteSpace: 'pre-line' }}>
-            {formError}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {editing ? 'Save changes' : 'Add tenant'}
-          </Button>
-        </Group>
+        <FormFooter
+          error={formError}
+          saving={saving}
+          submitLabel={editing ? 'Save changes' : 'Add tenant'}
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

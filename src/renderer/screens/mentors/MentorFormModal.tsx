@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { BridgeCallError, MentorVisibility, type Mentor } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { MentorVisibility, type BridgeError, type Mentor } from '../../../shared/contract';
+import { saveErrors } from '../../bridge/errors';
+import { FormFooter } from '../../components/FormFooter';
 import { notifySuccess } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
 import { MENTOR_VISIBILITIES } from '../../../shared/contract';
@@ -18,6 +18,18 @@ interface MentorFormModalProps {
 }
 
 type Field = 'name' | 'description' | 'visibility';
+
+/** Issues about a field go under it (the first one each); the rest go to the form's alert. */
+function splitIssues(issues: NonNullable<BridgeError['issues']>) {
+  const fields: Partial<Record<Field, string>> = {};
+  const other: string[] = [];
+  for (const issue of issues) {
+    const field = issue.path.split('.')[0] as Field;
+    if (field === 'name' || field === 'description' || field === 'visibility') fields[field] ??= issue.message;
+    else other.push(issue.message);
+  }
+  return { fields, other };
+}
 
 /** Create a mentor, or edit its name, description and visibility. */
 export function MentorFormModal({ profileId, target, onClose, onSaved }: MentorFormModalProps) {
@@ -64,17 +76,9 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
   const saving = create.isPending || update.isPending;
 
   function showError(error: unknown) {
-    if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
-      const fields: Partial<Record<Field, string>> = {};
-      const other: string[] = [];
-      for (const issue of error.issues) {
-        const field = issue.path.split('.')[0] as Field;
-        if (field === 'name' || field === 'description' || field === 'visibility') fields[field] ??= issue.message;
-        else other.push(issue.message);
-      }
-      setErrors(fields);
-      setFormError(other.length ? other.join('\n') : null);
-    } else setFormError(errorMessage(error));
+    const { fields, form } = saveErrors(error, splitIssues);
+    setErrors(fields);
+    setFormError(form);
   }
 
   async function submit(event: FormEvent) {
@@ -144,19 +148,12 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
             ))}
           </Stack>
         </Radio.Group>
-        {formError && (
-          <Alert color="red" title="Not saved" icon={<WarningIcon />} style={{ whiteSpace: 'pre-line' }}>
-            {formError}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {editing ? 'Save changes' : 'Create mentor'}
-          </Button>
-        </Group>
+        <FormFooter
+          error={formError}
+          saving={saving}
+          submitLabel={editing ? 'Save changes' : 'Create mentor'}
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

@@ -1,0 +1,31 @@
+import { Alert, Button, Group } from '@mantine/core';
+import { WarningIcon } from './icons';
+
+interface FormFooterProps {
+  /** Why the last save failed, shown above the buttons (line breaks kept). */
+  error: string | null;
+  saving: boolean;
+  submitLabel: string;
+  onCancel(): void;
+}
+
+/** The end of an editing form: what went wrong, then Cancel (off while saving) and the submit button. */
+export function FormFooter({ error, saving, submitLabel, onCancel }: FormFooterProps) {
+  return (
+    <>
+      {error && (
+        <Alert color="red" title="Not saved" icon={<WarningIcon />} style={{ whiteSpace: 'pre-line' }}>
+          {error}
+        </Alert>
+      )}
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onCancel} disabled={saving}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={saving}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </>
+  );
+}
