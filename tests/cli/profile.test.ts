@@ -79,6 +79,8 @@ describe('mentor-admin profile', () => {
     const cases: [string[], RegExp][] = [
       [[], /Usage: mentor-admin/],
       [['frobnicate'], /Unknown command 'frobnicate'/],
+      // A name every object has is no command either.
+      [['constructor'], /Unknown command 'constructor'/],
       [['profile'], /profile needs a command/],
       [['profile', 'add', 'X', '--url', 'https://x'], /profile add needs --org/],
       [

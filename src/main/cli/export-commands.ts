@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DATASETS, RANGE_PRESETS, type CallInput, type ExportInfo } from '../../shared/contract';
 import type { Engine } from '../engine';
+import { commandArgs, type Command } from './command';
 import { UsageError, type CliIo, type Output } from './io';
-import { resolveProfile } from './profile-commands';
+import { profileIdOf } from './profile-commands';
 
 export const EXPORT_HELP = `Analytics exports (CSV):
   export DATASET --from DATE --to DATE [--mentor ID] [--department ID] [--tz ZONE] [--no-bom]
@@ -105,30 +105,20 @@ async function follow(engine: Engine, id: string, out: Output, io: CliIo): Promi
   });
 }
 
-export async function runExportCommand(
-  engine: Engine,
-  args: string[],
-  out: Output,
-  io: CliIo,
-  globals: { profile?: string | undefined },
-): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      list: { type: 'boolean' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      range: { type: 'string' },
-      mentor: { type: 'string' },
-      department: { type: 'string' },
-      tz: { type: 'string' },
-      'no-bom': { type: 'boolean' },
-      delimiter: { type: 'string' },
-      columns: { type: 'string' },
-      out: { type: 'string' },
-      'page-size': { type: 'string' },
-    },
+export const runExportCommand: Command = async (engine, args, out, io, globals) => {
+  const { values, positionals } = commandArgs(args, {
+    list: { type: 'boolean' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    range: { type: 'string' },
+    mentor: { type: 'string' },
+    department: { type: 'string' },
+    tz: { type: 'string' },
+    'no-bom': { type: 'boolean' },
+    delimiter: { type: 'string' },
+    columns: { type: 'string' },
+    out: { type: 'string' },
+    'page-size': { type: 'string' },
   });
   if (values.list) {
     if (positionals.length) throw new UsageError('export --list takes no dataset');
@@ -166,7 +156,7 @@ export async function runExportCommand(
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
       throw new UsageError('--page-size must be between 1 and 1000');
   }
-  const profile = globals.profile ? await resolveProfile(engine, globals.profile) : undefined;
+  const profileId = await profileIdOf(engine, globals);
   const isFolder = existsSync(values.out) && statSync(values.out).isDirectory();
   const columns = values.columns
     ?.split(',')
@@ -174,7 +164,7 @@ export async function runExportCommand(
     .filter(Boolean);
 
   const started = await engine.invoke('analytics.exportStart', {
-    ...(profile ? { profileId: profile.id } : {}),
+    ...(profileId && { profileId }),
     dataset,
     range,
     ...(values.tz ? { timeZone: values.tz } : {}),
@@ -206,4 +196,4 @@ export async function runExportCommand(
     `Wrote ${info.rows.toLocaleString('en-US')} rows to ${info.path}`,
   );
   return 0;
-}
+};

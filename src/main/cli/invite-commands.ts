@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   INVITE_FIELDS,
   type ImportDraft,
@@ -9,8 +8,9 @@ import {
 } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { writeCsvAtomically } from '../engine/csv';
+import { commandArgs, type Command } from './command';
 import { UsageError, type CliIo, type Output } from './io';
-import { resolveProfile } from './profile-commands';
+import { profileIdOf } from './profile-commands';
 
 export const INVITE_HELP = `Invitations:
   invite FILE (--platform | --course ID | --program ID) [--map "Header=field"]... [--dry-run] [--skip-invalid]
@@ -103,32 +103,22 @@ const totalsOf = (job: Job): Totals => ({
 
 const finished = (p: JobProgress) => p.done + p.failed + p.skipped;
 
-export async function runInviteCommand(
-  engine: Engine,
-  args: string[],
-  out: Output,
-  io: CliIo,
-  globals: { profile?: string | undefined },
-): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      platform: { type: 'boolean' },
-      course: { type: 'string' },
-      program: { type: 'string' },
-      map: { type: 'string', multiple: true },
-      'dry-run': { type: 'boolean' },
-      'skip-invalid': { type: 'boolean' },
-      report: { type: 'string' },
-      'redirect-to': { type: 'string' },
-      inactive: { type: 'boolean' },
-    },
+export const runInviteCommand: Command = async (engine, args, out, io, globals) => {
+  const { values, positionals } = commandArgs(args, {
+    platform: { type: 'boolean' },
+    course: { type: 'string' },
+    program: { type: 'string' },
+    map: { type: 'string', multiple: true },
+    'dry-run': { type: 'boolean' },
+    'skip-invalid': { type: 'boolean' },
+    report: { type: 'string' },
+    'redirect-to': { type: 'string' },
+    inactive: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('invite takes exactly one FILE');
   const target = parseTarget(values);
   const skipInvalid = !!values['skip-invalid'];
-  const profileId = globals.profile ? (await resolveProfile(engine, globals.profile)).id : undefined;
+  const profileId = await profileIdOf(engine, globals);
 
   let draft = await engine.invoke('invitations.importOpen', { ...(profileId && { profileId }), path: positionals[0]! });
   try {
@@ -212,7 +202,7 @@ export async function runInviteCommand(
   );
   const ok = job.state === 'completed' && totals.failed === 0 && (skipInvalid || totals.invalid === 0);
   return ok ? 0 : 1;
-}
+};
 
 /** The rows that will not be sent because of a problem, with why (first 50 for people, all with --json). */
 async function printProblems(engine: Engine, draft: ImportDraft, out: Output): Promise<void> {

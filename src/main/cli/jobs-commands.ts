@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { JobKind, JobState, type Job, type JobProgress } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
+import { commandArgs } from './command';
 import { UsageError, type CliIo, type Output } from './io';
 
 export const JOBS_HELP = `Jobs (training uploads and other long operations):
@@ -152,10 +152,9 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
   const [sub, ...rest] = args;
   switch (sub) {
     case 'list': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { kind: { type: 'string' }, state: { type: 'string', multiple: true } },
+      const { values, positionals } = commandArgs(rest, {
+        kind: { type: 'string' },
+        state: { type: 'string', multiple: true },
       });
       if (positionals.length) throw new UsageError('jobs list takes no arguments');
       const kind = values.kind === undefined ? undefined : JobKind.safeParse(values.kind);
@@ -176,11 +175,7 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
       return 0;
     }
     case 'show': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { items: { type: 'boolean' } },
-      });
+      const { values, positionals } = commandArgs(rest, { items: { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('jobs show takes exactly one ID');
       const job = await resolveJob(engine, positionals[0]!);
       out.record({ event: 'job', ...job }, describeJob(job));

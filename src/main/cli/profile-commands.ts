@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { AUTH_SCHEMES, type Profile } from '../../shared/contract';
 import type { Engine } from '../engine';
+import { commandArgs, type Globals } from './command';
 import { readAll, UsageError, type CliIo, type Output } from './io';
 
 export const PROFILE_HELP = `Tenant connections:
@@ -22,6 +22,11 @@ export async function resolveProfile(engine: Engine, nameOrId: string): Promise<
     throw new UsageError(`No tenant named '${nameOrId}' (known: ${names})`);
   }
   return found;
+}
+
+/** The `profileId` of a command's calls: the tenant `--profile` names, or none for the active one. */
+export async function profileIdOf(engine: Engine, globals: Globals): Promise<string | undefined> {
+  return globals.profile ? (await resolveProfile(engine, globals.profile)).id : undefined;
 }
 
 function describe(profile: Profile): string {
@@ -52,17 +57,13 @@ export async function runProfileCommand(engine: Engine, args: string[], out: Out
   const [sub, ...rest] = args;
   switch (sub) {
     case 'add': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          url: { type: 'string' },
-          org: { type: 'string' },
-          user: { type: 'string' },
-          auth: { type: 'string' },
-          'key-stdin': { type: 'boolean' },
-          activate: { type: 'boolean' },
-        },
+      const { values, positionals } = commandArgs(rest, {
+        url: { type: 'string' },
+        org: { type: 'string' },
+        user: { type: 'string' },
+        auth: { type: 'string' },
+        'key-stdin': { type: 'boolean' },
+        activate: { type: 'boolean' },
       });
       const name = positionals[0];
       if (!name || positionals.length > 1) throw new UsageError('profile add takes exactly one NAME');

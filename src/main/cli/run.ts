@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { BridgeCallError } from '../../shared/contract';
 import { createEngine, type Engine } from '../engine';
 import { defaultDataDir } from '../engine/paths';
+import type { Command } from './command';
 import { Output, UsageError, type CliIo } from './io';
 import { EXPORT_HELP, runExportCommand } from './export-commands';
 import { PROFILE_HELP, runProfileCommand } from './profile-commands';
@@ -30,6 +31,15 @@ Global options:
   --profile NAME   the tenant to use instead of the active one
 
 Exit status: 0 success, 1 failure, 2 usage error.`;
+
+const COMMANDS = new Map<string, Command>([
+  ['profile', runProfileCommand],
+  ['export', runExportCommand],
+  ['train', runTrainCommand],
+  ['jobs', runJobsCommand],
+  ['invite', runInviteCommand],
+  ['tickets', runTicketsCommand],
+]);
 
 export interface CliOptions {
   /** Tests pass their own keychain service so they never touch a user's entries. */
@@ -76,8 +86,8 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
   let engine: Engine | undefined;
   try {
     const [area, ...rest] = command;
-    if (!['profile', 'export', 'train', 'jobs', 'invite', 'tickets'].includes(area!))
-      throw new UsageError(`Unknown command '${area}'`);
+    const run = COMMANDS.get(area!);
+    if (!run) throw new UsageError(`Unknown command '${area}'`);
     engine = await createEngine({
       dataDir: globals['data-dir'] ?? defaultDataDir(io.env),
       shell: 'cli',
@@ -87,12 +97,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
       ensureTenant: area !== 'profile' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
-    if (area === 'export') return await runExportCommand(engine, rest, out, io, { profile: globals.profile });
-    if (area === 'train') return await runTrainCommand(engine, rest, out, io, { profile: globals.profile });
-    if (area === 'jobs') return await runJobsCommand(engine, rest, out, io);
-    if (area === 'invite') return await runInviteCommand(engine, rest, out, io, { profile: globals.profile });
-    if (area === 'tickets') return await runTicketsCommand(engine, rest, out, io, { profile: globals.profile });
-    return await runProfileCommand(engine, rest, out, io);
+    return await run(engine, rest, out, io, { profile: globals.profile });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       out.error(`${(error as Error).message}\nRun 'mentor-admin --help' for usage.`);

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   TICKET_SORTS,
   TICKET_STATUSES,
@@ -11,8 +10,9 @@ import {
   type TicketSummary,
 } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { readAll, UsageError, type CliIo, type Output } from './io';
-import { resolveProfile } from './profile-commands';
+import { commandArgs, type Command } from './command';
+import { readAll, UsageError } from './io';
+import { profileIdOf } from './profile-commands';
 
 export const TICKETS_HELP = `Support tickets (read from a local cache that each command brings up to date first):
   tickets list [--status open|in_progress|closed] [--mentor ID|NAME] [--search TEXT] [--sort ${TICKET_SORTS.join('|')}]
@@ -101,30 +101,20 @@ function sender(m: TicketMessage, t: TicketDetail): string {
   return m.mine ? 'you (staff)' : `staff #${m.sender}`;
 }
 
-export async function runTicketsCommand(
-  engine: Engine,
-  args: string[],
-  out: Output,
-  io: CliIo,
-  globals: { profile?: string | undefined },
-): Promise<number> {
+export const runTicketsCommand: Command = async (engine, args, out, io, globals) => {
   const [sub, ...rest] = args;
-  const profileId = globals.profile ? (await resolveProfile(engine, globals.profile)).id : undefined;
+  const profileId = await profileIdOf(engine, globals);
   const tenant = profileId ? { profileId } : {};
 
   switch (sub) {
     case 'list': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          status: { type: 'string' },
-          mentor: { type: 'string' },
-          search: { type: 'string' },
-          sort: { type: 'string' },
-          limit: { type: 'string' },
-          cached: { type: 'boolean' },
-        },
+      const { values, positionals } = commandArgs(rest, {
+        status: { type: 'string' },
+        mentor: { type: 'string' },
+        search: { type: 'string' },
+        sort: { type: 'string' },
+        limit: { type: 'string' },
+        cached: { type: 'boolean' },
       });
       if (positionals.length) throw new UsageError('tickets list takes no positional arguments');
       if (values.status && !(TICKET_STATUSES as readonly string[]).includes(values.status)) {
@@ -205,11 +195,7 @@ export async function runTicketsCommand(
     }
 
     case 'reply': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { message: { type: 'string' }, stdin: { type: 'boolean' } },
-      });
+      const { values, positionals } = commandArgs(rest, { message: { type: 'string' }, stdin: { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('tickets reply takes exactly one ticket ID');
       const id = ticketId(positionals[0], 'reply');
       if (!!values.message === !!values.stdin) throw new UsageError('tickets reply needs --message TEXT or --stdin');
@@ -249,7 +235,7 @@ export async function runTicketsCommand(
         sub ? `Unknown tickets command '${sub}'` : 'tickets needs a command: list, show, reply or close',
       );
   }
-}
+};
 
 /** A mentor by unique id or (cached) name, as the views list them. */
 async function mentorId(engine: Engine, tenant: { profileId?: string }, ref: string): Promise<string> {

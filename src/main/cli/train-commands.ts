@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import type { Preview, PreviewFile } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
+import { commandArgs, type Command } from './command';
 import { followJob, summaryOf } from './jobs-commands';
-import { UsageError, type CliIo, type Output } from './io';
-import { resolveProfile } from './profile-commands';
+import { UsageError, type Output } from './io';
+import { profileIdOf } from './profile-commands';
 
 export const TRAIN_HELP = `Training:
   train PATH... --mentor UNIQUE_ID|NAME [--dry-run] [--include GLOB]... [--exclude GLOB]...
@@ -64,25 +64,15 @@ async function printFiles(engine: Engine, preview: Preview, out: Output, dryRun:
     out.text(`  … and ${total - HUMAN_FILE_LINES} more (--json lists them all)`);
 }
 
-export async function runTrainCommand(
-  engine: Engine,
-  args: string[],
-  out: Output,
-  io: CliIo,
-  globals: { profile?: string },
-): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      mentor: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      include: { type: 'string', multiple: true },
-      exclude: { type: 'string', multiple: true },
-      concurrency: { type: 'string' },
-      'max-size': { type: 'string' },
-      'no-wait': { type: 'boolean' },
-    },
+export const runTrainCommand: Command = async (engine, args, out, io, globals) => {
+  const { values, positionals } = commandArgs(args, {
+    mentor: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    include: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    'max-size': { type: 'string' },
+    'no-wait': { type: 'boolean' },
   });
   if (!positionals.length) throw new UsageError('train needs at least one PATH (a file or a folder)');
   if (!values.mentor) throw new UsageError('train needs --mentor UNIQUE_ID|NAME');
@@ -100,7 +90,7 @@ export async function runTrainCommand(
       throw new UsageError('--max-size must be a positive number of MB');
     maxFileBytes = Math.round(megabytes * 1024 * 1024);
   }
-  const profileId = globals.profile ? (await resolveProfile(engine, globals.profile)).id : undefined;
+  const profileId = await profileIdOf(engine, globals);
 
   const preview = await engine.invoke('train.preview', {
     ...(profileId && { profileId }),
@@ -142,4 +132,4 @@ export async function runTrainCommand(
       await check();
     },
   );
-}
+};

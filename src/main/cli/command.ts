@@ -1,0 +1,16 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import type { Engine } from '../engine';
+import type { CliIo, Output } from './io';
+
+/** The global options a command sees; `runCli` takes them out of its arguments. */
+export interface Globals {
+  profile?: string | undefined;
+}
+
+/** One area of the command line (`export`, `train` …): its own arguments in, the exit code out. */
+export type Command = (engine: Engine, args: string[], out: Output, io: CliIo, globals: Globals) => Promise<number>;
+
+/** A command's options and positional arguments; an unknown option is a usage error. */
+export function commandArgs<const O extends ParseArgsOptionsConfig>(args: string[], options: O) {
+  return parseArgs({ args, allowPositionals: true, options });
+}
