@@ -8,35 +8,20 @@
  *   Chromium (every KPI and chart drawn), answered by the sandbox (cold) and by the engine's cache (warm, after a
  *   page reload so the page itself remembers nothing).
  * Exports run in child processes so their memory is theirs alone. The large data is generated once into
- * `.bench-data/large` and shared with server-chat-history.ts while the server's sources are unchanged.
+ * `.bench-data/large` (bench/lib/large.ts) and shared with other suites while the server's sources are unchanged.
  *
  * `npx tsx bench/export.ts` prints one JSON object per line.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import type { Engine } from '../src/main/engine';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
+import { largeSandbox, ROOT } from './lib/large';
+import type { BenchResult } from './lib/suite';
 
 export const metrics = [
   'export.vs_raw',
@@ -46,49 +31,9 @@ export const metrics = [
   'dashboard.warm_ms',
 ];
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const DATA_DIR = join(ROOT, '.bench-data', 'large');
-const MARKER = join(DATA_DIR, 'generated.json');
 const SELF = fileURLToPath(import.meta.url);
 /** Conversations per page: the app's default for chat history (both sides fetch the same pages). */
 const PAGE_SIZE = Number(process.env.BENCH_PAGE_SIZE) || 250;
-
-/** The same fingerprint as server-chat-history.ts: the data is reused while the server's sources are unchanged. */
-function sourceFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir).sort()) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (path.endsWith('.ts')) hash.update(path.slice(ROOT.length)).update(readFileSync(path));
-    }
-  };
-  walk(join(ROOT, 'src', 'server'));
-  return hash.digest('hex');
-}
-
-async function largeSandbox(log: (line: string) => void) {
-  const { startSandbox } = await import('../src/server/app');
-  const fingerprint = sourceFingerprint();
-  let marker: { fingerprint: string } | null = null;
-  try {
-    marker = JSON.parse(readFileSync(MARKER, 'utf8')) as { fingerprint: string };
-  } catch {
-    marker = null;
-  }
-  if (!marker || marker.fingerprint !== fingerprint) {
-    if (existsSync(DATA_DIR)) rmSync(DATA_DIR, { recursive: true, force: true });
-    mkdirSync(DATA_DIR, { recursive: true });
-    log('generating the large data set into .bench-data/large (once)…');
-    const started = performance.now();
-    const server = await startSandbox({ dataDir: DATA_DIR, seed: 'large', log: () => {} });
-    const seconds = Math.round((performance.now() - started) / 100) / 10;
-    await server.close();
-    writeFileSync(MARKER, JSON.stringify({ fingerprint, seconds }));
-    log(`generated in ${seconds} s`);
-  }
-  return startSandbox({ dataDir: DATA_DIR, log: () => {} });
-}
 
 interface Target {
   url: string;
@@ -366,7 +311,7 @@ export async function run(
   only?: string[],
 ): Promise<BenchResult[]> {
   const want = (name: string) => !only || only.includes(name);
-  const server = await largeSandbox(log);
+  const { server } = await largeSandbox(log);
   const results: BenchResult[] = [];
   try {
     const last = (

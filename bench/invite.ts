@@ -22,13 +22,7 @@ import { DEFAULT_CHUNK, MAX_CHUNK } from '../src/main/engine/invitations/import-
 import { nextChunkSize } from '../src/main/engine/invitations/job';
 import { readRows } from '../src/main/engine/invitations/parse';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
+import type { BenchResult } from './lib/suite';
 
 export const metrics = ['invite.parse_validate_vs_papaparse', 'invite.send_vs_raw', 'invite.peak_rss_mb_1m'];
 

@@ -5,17 +5,12 @@
  *
  * A suite is a module here exporting `run(log, only?)` that resolves to those objects; it may export `metrics`
  * (the names it reports) so `npm run bench -- scan` finds `scan.vs_find` in train.ts and runs only that part.
+ * Helpers the suites share live in bench/lib/, which is not read for suites.
  */
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-
-interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
+import type { BenchResult } from './lib/suite';
 
 interface Suite {
   run: (log: (line: string) => void, only?: string[]) => Promise<BenchResult[]>;

@@ -6,68 +6,14 @@
  *
  * `npx tsx bench/server-chat-history.ts` prints one JSON object per line.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startSandbox, type Sandbox } from '../src/server/app';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Rng } from '../src/server/rng';
+import { largeSandbox } from './lib/large';
+import { percentile, type BenchResult } from './lib/suite';
 
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const DATA_DIR = join(ROOT, '.bench-data', 'large');
-const MARKER = join(DATA_DIR, 'generated.json');
 const PAGES = 200;
 const PAGE_SIZE = 100;
-
-/** A fingerprint of everything that shapes the generated data: reuse the folder only while it is unchanged. */
-function sourceFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir).sort()) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (path.endsWith('.ts')) hash.update(path.slice(ROOT.length)).update(readFileSync(path));
-    }
-  };
-  walk(join(ROOT, 'src', 'server'));
-  return hash.digest('hex');
-}
-
-/** Opens the cached large data set, generating it first (timed) when missing or stale. */
-async function largeSandbox(log: (line: string) => void): Promise<{ server: Sandbox; seedSeconds: number }> {
-  const fingerprint = sourceFingerprint();
-  let marker: { fingerprint: string; seconds: number } | null = null;
-  try {
-    marker = JSON.parse(readFileSync(MARKER, 'utf8')) as { fingerprint: string; seconds: number };
-  } catch {
-    marker = null;
-  }
-  if (!marker || marker.fingerprint !== fingerprint) {
-    if (existsSync(DATA_DIR)) rmSync(DATA_DIR, { recursive: true, force: true });
-    mkdirSync(DATA_DIR, { recursive: true });
-    log('generating the large data set into .bench-data/large (once)…');
-    const started = performance.now();
-    const server = await startSandbox({ dataDir: DATA_DIR, seed: 'large', log: () => {} });
-    const seconds = Math.round((performance.now() - started) / 100) / 10;
-    await server.close();
-    marker = { fingerprint, seconds };
-    writeFileSync(MARKER, JSON.stringify(marker));
-    log(`generated in ${seconds} s`);
-  }
-  return { server: await startSandbox({ dataDir: DATA_DIR, log: () => {} }), seedSeconds: marker.seconds };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 export async function run(
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),

@@ -12,13 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/server/app';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
+import type { BenchResult } from './lib/suite';
 
 const UPLOADS = 2000;
 const WARMUP = 100;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createEngine } from '../src/main/engine';
 import { startHost } from '../src/main/host/server';
-import type { BenchResult } from './tickets';
+import type { BenchResult } from './lib/suite';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

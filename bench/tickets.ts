@@ -12,49 +12,34 @@
  * `npx tsx bench/tickets.ts [--only sync,search,open,scroll]` prints one JSON object per line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createEngine } from '../src/main/engine';
 import { defaultMigrationsDir } from '../src/main/engine/store/database';
 import { loadMigrations } from '../src/main/engine/store/migrations';
-import { startSandbox } from '../src/server/app';
+import { BENCH_DATA, generateLarge, LARGE_DATA_DIR, ROOT } from './lib/large';
+import { percentile, type BenchResult, type Log } from './lib/suite';
 import { searchQueries } from './tickets-queries';
 
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const BENCH = join(ROOT, '.bench-data');
-const DATA_DIR = join(BENCH, 'tickets-large');
-const SHARED_LARGE = join(BENCH, 'large');
-const ENGINE_DIR = join(BENCH, 'tickets-engine');
+const DATA_DIR = join(BENCH_DATA, 'tickets-large');
+const ENGINE_DIR = join(BENCH_DATA, 'tickets-engine');
 const ENGINE_MARKER = join(ENGINE_DIR, 'complete.json');
-
-type Log = (line: string) => void;
 
 /** The large sandbox data: ours, else a copy of the shared one, else generated once. */
 async function largeData(log: Log): Promise<void> {
   if (existsSync(join(DATA_DIR, 'generated.json'))) return;
   rmSync(DATA_DIR, { recursive: true, force: true });
-  if (existsSync(join(SHARED_LARGE, 'generated.json'))) {
+  if (existsSync(join(LARGE_DATA_DIR, 'generated.json'))) {
     log('copying .bench-data/large to .bench-data/tickets-large (once)…');
-    cpSync(SHARED_LARGE, DATA_DIR, { recursive: true });
+    cpSync(LARGE_DATA_DIR, DATA_DIR, { recursive: true });
     return;
   }
-  log('generating the large data set into .bench-data/tickets-large (once, about a minute)…');
-  mkdirSync(DATA_DIR, { recursive: true });
-  const started = performance.now();
-  const server = await startSandbox({ dataDir: DATA_DIR, seed: 'large', log: () => {} });
-  await server.close();
-  writeFileSync(join(DATA_DIR, 'generated.json'), JSON.stringify({ seconds: (performance.now() - started) / 1000 }));
+  const seconds = await generateLarge(DATA_DIR, log);
+  writeFileSync(join(DATA_DIR, 'generated.json'), JSON.stringify({ seconds }));
 }
 
 interface ServerProcess {
@@ -201,11 +186,6 @@ async function measureSync(server: ServerProcess, log: Log): Promise<number> {
       writeFileSync(ENGINE_MARKER, JSON.stringify({ at: new Date().toISOString() }));
     } else rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 async function measureSearch(dir: string, log: Log): Promise<number> {

@@ -38,14 +38,7 @@ import { HASH_BUFFER_BYTES, inspectFile } from '../src/main/engine/train/hash';
 import { TaskPool } from '../src/main/engine/train/pool';
 import { HASH_CONCURRENCY, resolveRoots } from '../src/main/engine/train/preview';
 import { scanRoots } from '../src/main/engine/train/scan';
-
-interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-}
-type Log = (line: string) => void;
+import type { BenchResult, Log } from './lib/suite';
 
 export const metrics = [
   'train.vs_raw',
