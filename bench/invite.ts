@@ -29,6 +29,8 @@ export const metrics = ['invite.parse_validate_vs_papaparse', 'invite.send_vs_ra
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const DATA = join(ROOT, '.bench-data');
 const SEND_ROWS = 20_000;
+/** Rounds of baseline and job, alternating; the medians are compared (single rounds vary by half on a busy machine). */
+const ROUNDS = 7;
 /** Bump when `generate` changes, so stale files are not reused. */
 const FILE_VERSION = 2;
 
@@ -237,7 +239,7 @@ async function sendRatio(log: (line: string) => void): Promise<BenchResult> {
   const server = { url: platform.url, org: platform.org, user: platform.user, apiKey: platform.apiKey };
   const engine = await engineOn(server, join(dir, 'app'));
   try {
-    const files = [0, 1, 2].map((round) => join(dir, `round${round}.csv`));
+    const files = Array.from({ length: ROUNDS }, (_, round) => join(dir, `round${round}.csv`));
     for (const [round, file] of files.entries()) {
       const out = createWriteStream(file);
       out.write('Email,First name,Last name\n');
@@ -248,10 +250,11 @@ async function sendRatio(log: (line: string) => void): Promise<BenchResult> {
     await rawSend(server, 'warmup');
     const raw: number[] = [];
     const ours: number[] = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       raw.push(await rawSend(server, `raw${round}`));
       ours.push(await jobSend(engine, files[round]!));
     }
+    log(`   rounds: job ${ours.map((v) => v.toFixed(0)).join(' ')}; raw ${raw.map((v) => v.toFixed(0)).join(' ')}`);
     log(`   send ${SEND_ROWS} rows: job ${median(ours).toFixed(0)} ms, bare fetch loop ${median(raw).toFixed(0)} ms`);
     return {
       name: 'invite.send_vs_raw',
