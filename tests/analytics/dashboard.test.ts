@@ -10,7 +10,7 @@ import { AnalyticsApi } from '../../src/main/engine/analytics/api';
 import { createPlatformClient } from '../../src/main/engine/platform';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { connect, failure, until } from './setup';
+import { connect, failure, proxy, until } from './setup';
 
 let server: Sandbox;
 beforeAll(async () => {
@@ -286,5 +286,64 @@ describe('the answer cache', () => {
       range: { preset: 'custom', from: '2026-09-01', to: '2026-09-30' },
     });
     expect(missing.code).toBe('unreachable');
+  });
+});
+
+describe('the Overview in one call', () => {
+  it('answers every cached panel at once, null for the others, without asking the tenant', async () => {
+    const own = await sandbox({ seed: 'demo' });
+    const front = await proxy(own);
+    const { engine, dataDir, events } = await connect(own, { baseUrl: front.url });
+
+    // Nothing cached yet: every panel null, and not one request to the tenant.
+    expect(await engine.invoke('analytics.overview', input)).toEqual({
+      kpis: null,
+      activity: null,
+      topMentors: null,
+      topics: null,
+      sentiment: null,
+      costs: null,
+    });
+    expect(front.requests).toEqual([]);
+
+    // Two panels asked for on their own: the overview serves exactly what their calls serve from the cache.
+    const kpis = await engine.invoke('analytics.kpis', input);
+    const topics = await engine.invoke('analytics.topics', input);
+    front.requests.length = 0;
+    const overview = await engine.invoke('analytics.overview', input);
+    expect(overview.kpis).toEqual({ ...kpis, freshness: { ...kpis.freshness, source: 'cache' } });
+    expect(overview.topics).toEqual({ ...topics, freshness: { ...topics.freshness, source: 'cache' } });
+    expect(overview.kpis).toEqual(await engine.invoke('analytics.kpis', input));
+    expect([overview.activity, overview.topMentors, overview.sentiment, overview.costs]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    // Other filters are other answers.
+    expect((await engine.invoke('analytics.overview', { ...input, timeZone: 'UTC' })).kpis).toBeNull();
+    expect(front.requests).toEqual([]);
+
+    // A stale panel is served at once and refreshed behind, like its own call does.
+    const db = new Database(join(dataDir, 'mentor-admin.sqlite'));
+    db.prepare("UPDATE analytics_cache SET as_of = ? WHERE call = 'topics'").run(
+      new Date(Date.now() - 3_600_000).toISOString(),
+    );
+    db.close();
+    const stale = await engine.invoke('analytics.overview', input);
+    expect(stale.topics?.rows).toEqual(topics.rows);
+    expect(stale.topics?.freshness.source).toBe('cache');
+    await until('the background refresh', () =>
+      events.some((e) => e.name === 'analytics.changed' && (e.payload as { call: string }).call === 'topics'),
+    );
+    expect(front.requests.length).toBeGreaterThan(0);
+
+    // The tenant gone: the overview still answers from the cache, at once.
+    await own.close();
+    const offline = await engine.invoke('analytics.overview', input);
+    expect(offline.kpis?.kpis).toEqual(kpis.kpis);
+    expect(offline.costs).toBeNull();
+    // A refresh is the panels' business: the overview refuses the flag rather than ignore it.
+    expect((await failure(engine, 'analytics.overview', { ...input, refresh: true } as never)).code).toBe('validation');
   });
 });

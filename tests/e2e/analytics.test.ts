@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
@@ -81,6 +81,42 @@ describe('the analytics screens in browser mode', () => {
     const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!;
     expect(await kpiValue('sessions')).toBe(sessions.toLocaleString('en-US'));
     await shot('analytics-overview');
+  });
+
+  it('draws a warm Overview from one call to the engine; asks for each panel only when it is not cached', async () => {
+    const panels = [
+      'analytics.kpis',
+      'analytics.activity',
+      'analytics.topMentors',
+      'analytics.topics',
+      'analytics.sentiment',
+      'analytics.costs',
+    ];
+    const asked: string[] = [];
+    const listen = (ws: WebSocket) =>
+      ws.on('framesent', ({ payload }) => {
+        const name = String((JSON.parse(String(payload)) as { name?: unknown }).name);
+        if (name.startsWith('analytics.')) asked.push(name);
+      });
+    page.on('websocket', listen);
+    try {
+      // A fresh page over a warm engine (the first test asked for the last 30 days): one call, every panel drawn.
+      await page.reload();
+      await overviewReady();
+      for (const chart of ['activity', 'top-mentors', 'topics', 'sentiment', 'costs-by-model', 'costs-by-mentor'])
+        await visible(page.getByTestId(`chart-${chart}`).locator('svg.recharts-surface').first());
+      expect(asked).toEqual(['analytics.overview']);
+
+      // A range nothing is cached for: the one call answers nothing, then each panel is asked for on its own.
+      asked.length = 0;
+      await page.getByText('7 d', { exact: true }).click();
+      await expect.poll(() => page.getByTestId('range-summary').innerText()).toContain('Last 7 days');
+      await overviewReady();
+      expect(asked[0]).toBe('analytics.overview');
+      expect(asked.slice(1).sort()).toEqual([...panels].sort());
+    } finally {
+      page.off('websocket', listen);
+    }
   });
 
   it('changes the range and shows the new figures; refuses a reversed custom range', async () => {

@@ -13,17 +13,10 @@ import { useShellNavigation } from './useShellNavigation';
 import { useWorkEventSync } from './useWorkEventSync';
 
 export function AppLayout() {
-  const [route, navigate] = useHashRoute();
   const [navigationOpened, navigation] = useDisclosure(false);
-  const screen = findScreen(route);
   useWorkEventSync();
   useJobEndNotifications();
   useShellNavigation();
-
-  function goTo(id: string) {
-    navigate(id);
-    navigation.close();
-  }
 
   return (
     <TrainFlowProvider>
@@ -36,17 +29,41 @@ export function AppLayout() {
           <TopBar navigationOpened={navigationOpened} onToggleNavigation={navigation.toggle} />
         </AppShell.Header>
         <AppShell.Navbar>
-          <Sidebar current={screen} onNavigate={goTo} />
+          <RoutedSidebar onNavigated={navigation.close} />
         </AppShell.Navbar>
         <AppShell.Main>
           <ConnectionBanner />
-          {/* Keyed by screen so leaving a crashed screen clears the error. */}
-          <ErrorBoundary key={screen.id} area={`The ${screen.label} screen`}>
-            <screen.Component />
-          </ErrorBoundary>
+          <CurrentScreen />
         </AppShell.Main>
       </AppShell>
       <WindowDrop />
     </TrainFlowProvider>
+  );
+}
+
+// The route is read by the two parts that change with it, so moving between screens leaves the rest of the shell
+// (header, tenant switcher, layout) as it is instead of drawing it again.
+
+function RoutedSidebar({ onNavigated }: { onNavigated(): void }) {
+  const [route, navigate] = useHashRoute();
+  return (
+    <Sidebar
+      current={findScreen(route)}
+      onNavigate={(id) => {
+        navigate(id);
+        onNavigated();
+      }}
+    />
+  );
+}
+
+function CurrentScreen() {
+  const [route] = useHashRoute();
+  const screen = findScreen(route);
+  return (
+    // Keyed by screen so leaving a crashed screen clears the error.
+    <ErrorBoundary key={screen.id} area={`The ${screen.label} screen`}>
+      <screen.Component />
+    </ErrorBoundary>
   );
 }

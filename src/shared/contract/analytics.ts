@@ -298,6 +298,45 @@ export const Schedule = z.object({
 });
 export type Schedule = z.infer<typeof Schedule>;
 
+// ----- the Overview's panels --------------------------------------------------------------------------------------
+
+const KpisAnswer = z.object({ kpis: z.array(Kpi), ...Answer });
+const ActivityAnswer = z.object({
+  points: z.array(ActivityPoint),
+  granularity: z.enum(['day', 'week']),
+  ...Answer,
+});
+const TopMentorsAnswer = z.object({ rows: z.array(MentorUsage), ...Answer });
+const TopicsAnswer = z.object({ rows: z.array(TopicCount), ...Answer });
+const SentimentAnswer = z.object({ rows: z.array(SentimentShare), ...Answer });
+const CostsAnswer = z.object({
+  total: z.number(),
+  byModel: z.array(ModelCost),
+  byMentor: z.array(MentorCost),
+  ...Answer,
+});
+
+/** The Overview's panels and the call that answers each on its own. */
+export const OVERVIEW_PANELS = {
+  kpis: 'analytics.kpis',
+  activity: 'analytics.activity',
+  topMentors: 'analytics.topMentors',
+  topics: 'analytics.topics',
+  sentiment: 'analytics.sentiment',
+  costs: 'analytics.costs',
+} as const;
+export type OverviewPanel = keyof typeof OVERVIEW_PANELS;
+
+export const OverviewAnswer = z.object({
+  kpis: KpisAnswer.nullable(),
+  activity: ActivityAnswer.nullable(),
+  topMentors: TopMentorsAnswer.nullable(),
+  topics: TopicsAnswer.nullable(),
+  sentiment: SentimentAnswer.nullable(),
+  costs: CostsAnswer.nullable(),
+});
+export type OverviewAnswer = z.infer<typeof OverviewAnswer>;
+
 const Ref = z.object({ id: z.string().min(1) }).strict();
 
 export const analyticsCalls = {
@@ -319,27 +358,16 @@ export const analyticsCalls = {
     }),
     'Mentors, departments and topics to filter analytics by',
   ),
-  'analytics.kpis': call(DashboardInput, z.object({ kpis: z.array(Kpi), ...Answer }), 'Key figures with their change'),
-  'analytics.activity': call(
-    DashboardInput,
-    z.object({ points: z.array(ActivityPoint), granularity: z.enum(['day', 'week']), ...Answer }),
-    'Sessions, messages and active users over time',
-  ),
-  'analytics.topMentors': call(
-    DashboardInput,
-    z.object({ rows: z.array(MentorUsage), ...Answer }),
-    'Mentors by sessions',
-  ),
-  'analytics.topics': call(DashboardInput, z.object({ rows: z.array(TopicCount), ...Answer }), 'Most discussed topics'),
-  'analytics.sentiment': call(
-    DashboardInput,
-    z.object({ rows: z.array(SentimentShare), ...Answer }),
-    'Conversations by sentiment',
-  ),
-  'analytics.costs': call(
-    DashboardInput,
-    z.object({ total: z.number(), byModel: z.array(ModelCost), byMentor: z.array(MentorCost), ...Answer }),
-    'LLM costs by model and by mentor',
+  'analytics.kpis': call(DashboardInput, KpisAnswer, 'Key figures with their change'),
+  'analytics.activity': call(DashboardInput, ActivityAnswer, 'Sessions, messages and active users over time'),
+  'analytics.topMentors': call(DashboardInput, TopMentorsAnswer, 'Mentors by sessions'),
+  'analytics.topics': call(DashboardInput, TopicsAnswer, 'Most discussed topics'),
+  'analytics.sentiment': call(DashboardInput, SentimentAnswer, 'Conversations by sentiment'),
+  'analytics.costs': call(DashboardInput, CostsAnswer, 'LLM costs by model and by mentor'),
+  'analytics.overview': call(
+    DashboardInput.omit({ refresh: true }),
+    OverviewAnswer,
+    "Every Overview panel the engine already holds for these filters, in one answer (null: not fetched yet; ask the panel's own call). Nothing waits on the tenant; stale panels are refreshed behind, as the panel calls do",
   ),
   'analytics.conversations': call(
     DashboardInput.extend({

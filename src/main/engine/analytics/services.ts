@@ -165,14 +165,30 @@ export class AnalyticsServices {
     input: DashboardInput,
     compute: (resolved: Resolved) => Promise<T>,
   ): Promise<Cached<{ value: T; range: ResolvedRange }>> {
+    const { profileId, params, fetch } = this.dashboardRequest(call, input, compute);
+    return this.cache.answer({ profileId, call, params, refresh: input.refresh }, fetch);
+  }
+
+  /** The cached dashboard answer, if any (a stale one is refreshed behind); the tenant is not waited for. */
+  dashboardCached<T>(
+    call: string,
+    input: DashboardInput,
+    compute: (resolved: Resolved) => Promise<T>,
+  ): Cached<{ value: T; range: ResolvedRange }> | undefined {
+    const { profileId, params, fetch } = this.dashboardRequest(call, input, compute);
+    return this.cache.cached({ profileId, call, params }, fetch);
+  }
+
+  private dashboardRequest<T>(call: string, input: DashboardInput, compute: (resolved: Resolved) => Promise<T>) {
     const profileId = this.ctx.tenant(input.profileId);
-    const { refresh: _refresh, profileId: _profile, ...params } = input;
+    const { refresh: _refresh, profileId: _profile, ...rest } = input;
     // Keyed by the range as asked ("last 30 days"), not by its dates: yesterday's answer still stands in offline,
     // and it carries the dates it covers.
-    const key = { ...params, timeZone: this.timeZone(input.timeZone) };
-    return this.cache.answer({ profileId, call, params: key, refresh: input.refresh }, async () => {
+    const params = { ...rest, timeZone: this.timeZone(input.timeZone) };
+    const fetch = async () => {
       const resolved = await this.resolve(input);
       return { value: await compute(resolved), range: resolved.range };
-    });
+    };
+    return { profileId, call, params, fetch };
   }
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CHART_COLUMNS,
@@ -84,17 +84,17 @@ export function ChartCard({
           {title}
         </Title>
         <Group gap={4} wrap="nowrap">
-          <Tooltip label={asTable ? 'Show the chart' : 'Show the numbers as a table'} withArrow>
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              leftSection={asTable ? <ChartIcon size={14} /> : <TableIcon size={14} />}
-              onClick={() => setAsTable((t) => !t)}
-              disabled={state !== 'ready'}
-            >
-              {asTable ? 'View as chart' : 'View as table'}
-            </Button>
-          </Tooltip>
+          {/* A native hint: a floating tooltip per card would measure the page as every card mounts. */}
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            title={asTable ? 'Show the chart' : 'Show the numbers as a table'}
+            leftSection={asTable ? <ChartIcon size={14} /> : <TableIcon size={14} />}
+            onClick={() => setAsTable((t) => !t)}
+            disabled={state !== 'ready'}
+          >
+            {asTable ? 'View as chart' : 'View as table'}
+          </Button>
           <Button
             size="compact-xs"
             variant="subtle"

@@ -1,4 +1,4 @@
-import { Button, Group, Popover, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Group, Popover, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import {
   DateRange,
@@ -29,6 +29,12 @@ function timeZones(): string[] {
   }
 }
 
+/**
+ * The lists open in a portal and exist only while open: kept mounted (Mantine's default) each would be drawn and
+ * positioned, hidden, every time the screen opens.
+ */
+const LIST_PROPS = { withinPortal: true, keepMounted: false } as const;
+
 /** Range (presets or custom dates), time zone (always shown), mentor and department, and a refresh button. */
 export function FilterBar({ mentor = true, department = true }: { mentor?: boolean; department?: boolean }) {
   const { filters, setFilters, refresh, refreshing } = useDashboardFilters();
@@ -46,7 +52,9 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
     { parts: ['departments'] },
     { enabled: department && (wantDepartments || filters.department !== null) },
   );
-  const zones = useMemo(() => timeZones(), []);
+  // The ~400 zones are listed once the list is first opened; until then the current one is all it needs.
+  const [wantZones, setWantZones] = useState(false);
+  const zones = useMemo(() => (wantZones ? timeZones() : [filters.timeZone]), [wantZones, filters.timeZone]);
   // Today, as the page opened (a label; the engine resolves ranges itself).
   const [now] = useState(() => Date.now());
   const resolved = useMemo(() => {
@@ -90,12 +98,13 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         w={190}
         searchable
         data={zones}
+        onDropdownOpen={() => setWantZones(true)}
         // Type to find a zone: 400 options in the page would slow every render down.
         limit={40}
         value={filters.timeZone}
         onChange={(zone) => zone && setFilters({ timeZone: zone })}
         allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
+        comboboxProps={LIST_PROPS}
       />
       {mentor ? (
         <Select
@@ -105,6 +114,7 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
           searchable
           clearable
           placeholder="All mentors"
+          comboboxProps={LIST_PROPS}
           data={(mentors.data?.mentors ?? []).map((m) => ({ value: m.id, label: m.name }))}
           onDropdownOpen={() => setWantMentors(true)}
           nothingFoundMessage={mentors.isFetching ? 'Loading…' : 'No mentors'}
@@ -119,6 +129,7 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
           w={180}
           clearable
           placeholder="All departments"
+          comboboxProps={LIST_PROPS}
           data={(departments.data?.departments ?? []).map((d) => ({ value: d.id, label: d.name }))}
           onDropdownOpen={() => setWantDepartments(true)}
           nothingFoundMessage={departments.isFetching ? 'Loading…' : 'No departments'}
@@ -126,17 +137,16 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
           onChange={(value) => setFilters({ department: value ? Number(value) : null })}
         />
       ) : null}
-      <Tooltip label="Ask the tenant again for everything on screen" withArrow>
-        <Button
-          size="xs"
-          variant="default"
-          leftSection={<RefreshIcon size={14} />}
-          loading={refreshing}
-          onClick={() => void refresh()}
-        >
-          Refresh
-        </Button>
-      </Tooltip>
+      <Button
+        size="xs"
+        variant="default"
+        title="Ask the tenant again for everything on screen"
+        leftSection={<RefreshIcon size={14} />}
+        loading={refreshing}
+        onClick={() => void refresh()}
+      >
+        Refresh
+      </Button>
       <Text size="xs" c="dimmed" data-testid="range-summary">
         {resolved ? `${RANGE_LABELS[filters.range.preset]}: ${describeRange(resolved)} (${filters.timeZone})` : ''}
       </Text>

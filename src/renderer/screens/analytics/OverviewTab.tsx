@@ -7,7 +7,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { formatWhen } from './format';
 import { KpiGrid } from './KpiCards';
-import { useAnalytics } from './useAnalytics';
+import { useCachedFirst, useOverview } from './useOverview';
 
 /** The tenant could not be reached: what is on screen is the last saved answer. */
 export function OfflineBanner({ freshness }: { freshness: (Freshness | undefined)[] }) {
@@ -43,14 +43,19 @@ export function AsOf({ freshness }: { freshness: (Freshness | undefined)[] }) {
   );
 }
 
+/** How long the Overview waits for the engine's cached answers before it draws skeletons instead. */
+const CACHED_FIRST_MS = 250;
+
 export function OverviewTab() {
   const { input } = useDashboardFilters();
-  const kpis = useAnalytics('analytics.kpis', input);
-  const activity = useAnalytics('analytics.activity', input);
-  const mentors = useAnalytics('analytics.topMentors', input);
-  const topics = useAnalytics('analytics.topics', input);
-  const sentiment = useAnalytics('analytics.sentiment', input);
-  const costs = useAnalytics('analytics.costs', input);
+  // A few milliseconds with an empty panel, then the figures in one go (or skeletons, if the engine is slow).
+  if (!useCachedFirst(input, CACHED_FIRST_MS)) return <div data-testid="overview" data-state="loading" />;
+  return <Overview />;
+}
+
+function Overview() {
+  const { input } = useDashboardFilters();
+  const { kpis, activity, topMentors: mentors, topics, sentiment, costs } = useOverview(input);
   const all = [kpis, activity, mentors, topics, sentiment, costs];
   const ready = all.every((q) => q.data && !q.isPlaceholderData);
 
@@ -61,7 +66,7 @@ export function OverviewTab() {
       <Group justify="space-between">
         <AsOf freshness={all.map((q) => q.data?.freshness)} />
       </Group>
-      <KpiGrid kpis={kpis.data?.kpis} loading={kpis.isLoading} error={kpis.error} onRetry={() => void kpis.refetch()} />
+      <KpiGrid kpis={kpis.data?.kpis} loading={kpis.isLoading} error={kpis.error} onRetry={kpis.refetch} />
       {kpis.data?.notes.length ? (
         <Text size="xs" c="dimmed">
           {kpis.data.notes.join(' ')}
@@ -76,7 +81,7 @@ export function OverviewTab() {
           (activity.data.points.some((p) => p.sessions || p.activeUsers) ? chartTable('activity', activity.data) : [])
         }
         notes={activity.data?.notes}
-        onRetry={() => void activity.refetch()}
+        onRetry={activity.refetch}
         height={280}
       >
         {(size) => (activity.data ? <ActivityChart points={activity.data.points} {...size} /> : null)}
@@ -88,7 +93,7 @@ export function OverviewTab() {
           error={mentors.error}
           rows={mentors.data && chartTable('top-mentors', { mentors: mentors.data.rows })}
           notes={mentors.data?.notes}
-          onRetry={() => void mentors.refetch()}
+          onRetry={mentors.refetch}
         >
           {(size) =>
             mentors.data ? (
@@ -102,7 +107,7 @@ export function OverviewTab() {
           error={topics.error}
           rows={topics.data && chartTable('topics', { topics: topics.data.rows })}
           notes={topics.data?.notes}
-          onRetry={() => void topics.refetch()}
+          onRetry={topics.refetch}
         >
           {(size) =>
             topics.data ? (
@@ -127,7 +132,7 @@ export function OverviewTab() {
               : [])
           }
           notes={sentiment.data?.notes}
-          onRetry={() => void sentiment.refetch()}
+          onRetry={sentiment.refetch}
         >
           {(size) =>
             sentiment.data ? (
@@ -147,7 +152,7 @@ export function OverviewTab() {
           error={costs.error}
           rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-model', costs.data) : [])}
           notes={costs.data?.notes}
-          onRetry={() => void costs.refetch()}
+          onRetry={costs.refetch}
         >
           {(size) =>
             costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money {...size} /> : null
@@ -159,7 +164,7 @@ export function OverviewTab() {
         loading={costs.isLoading}
         error={costs.error}
         rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-mentor', costs.data) : [])}
-        onRetry={() => void costs.refetch()}
+        onRetry={costs.refetch}
         height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
       >
         {(size) =>

@@ -4,7 +4,21 @@
  * layout of the whole page per label on first render.
  */
 import { Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
-import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { useState } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Line,
+  LineChart,
+  Pie,
+  PieChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type CartesianGridProps,
+} from 'recharts';
 import { formatInteger, formatUsd } from './format';
 
 export const PALETTE = [
@@ -64,6 +78,47 @@ const labelTick = plainTick((v) => String(v));
 /** About `target` labels along an axis of `count` ticks. */
 const every = (count: number, target: number) => Math.max(0, Math.ceil(count / target) - 1);
 
+type VerticalCoordinatesGenerator = NonNullable<CartesianGridProps['verticalCoordinatesGenerator']>;
+type HorizontalCoordinatesGenerator = NonNullable<CartesianGridProps['horizontalCoordinatesGenerator']>;
+type GridAxis = Parameters<VerticalCoordinatesGenerator>[0]['xAxis'];
+
+/**
+ * Grid lines at an axis's ticks (every `interval + 1`-th, as the axis draws its labels) and at both edges. Recharts'
+ * own generator measures every label in the DOM when an axis's `interval` is not a number, which is the case for the
+ * stand-in axis it uses in the pass before the chart's axes register: one forced layout of the page per label, for
+ * lines that pass never shows. Our axes always have a numeric interval; before they register there are no lines.
+ */
+export function gridLines(axis: GridAxis, from: number, to: number): number[] {
+  const scale = axis?.scale;
+  if (!axis || !scale || typeof axis.interval !== 'number') return [];
+  const step = axis.interval + 1;
+  const explicit = axis.ticks ?? axis.niceTicks;
+  const values: readonly unknown[] = explicit ?? (axis.isCategorical ? axis.categoricalDomain : null) ?? scale.domain();
+  const lines: number[] = [];
+  values.forEach((value, i) => {
+    if (i % step) return;
+    const at = scale.map(explicit && axis.duplicateDomain ? axis.duplicateDomain.indexOf(value) : value);
+    if (typeof at === 'number' && Number.isFinite(at) && at !== from && at !== to) lines.push(at);
+  });
+  return [from, ...lines, to];
+}
+
+const verticalGrid: VerticalCoordinatesGenerator = ({ xAxis, offset }) =>
+  gridLines(xAxis, offset.left ?? 0, (offset.left ?? 0) + (offset.width ?? 0));
+const horizontalGrid: HorizontalCoordinatesGenerator = ({ yAxis, offset }) =>
+  gridLines(yAxis, offset.top ?? 0, (offset.top ?? 0) + (offset.height ?? 0));
+
+/**
+ * Recharts' tooltip is a good part of a chart's first draw (it subscribes to the chart's state and lays out its box)
+ * though no one has pointed at anything yet: it is added when the pointer or the keyboard focus first reaches the
+ * chart, and follows from the next move.
+ */
+function useTooltipOnDemand() {
+  const [wanted, setWanted] = useState(false);
+  const want = () => setWanted(true);
+  return [wanted, { onPointerEnter: want, onFocus: want }] as const;
+}
+
 export function ChartLegend({ items }: { items: { label: string; color: string }[] }) {
   return (
     <Group gap="md" justify="center" wrap="wrap">
@@ -95,6 +150,7 @@ export function ActivityChart({
   points: { date: string; sessions: number; messages: number; activeUsers: number | null }[];
 }) {
   const axis = useAxisColor();
+  const [tooltip, reach] = useTooltipOnDemand();
   const hasActive = points.some((p) => p.activeUsers !== null);
   const legend = [
     { label: 'Sessions', color: PALETTE[0]! },
@@ -103,18 +159,25 @@ export function ActivityChart({
   ];
   return (
     <Stack gap={4} h="100%">
-      <div>
+      <div {...reach}>
         <LineChart
           width={width}
           height={height - LEGEND_HEIGHT}
           data={points}
           margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
         >
-          <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} />
+          <CartesianGrid
+            yAxisId="left"
+            strokeDasharray="3 3"
+            stroke={axis}
+            strokeOpacity={0.3}
+            verticalCoordinatesGenerator={verticalGrid}
+            horizontalCoordinatesGenerator={horizontalGrid}
+          />
           <XAxis dataKey="date" tick={dateTick} stroke={axis} interval={every(points.length, 12)} />
           <YAxis yAxisId="left" stroke={axis} width={48} interval={0} tick={integerTick} />
           <YAxis yAxisId="right" orientation="right" stroke={axis} width={52} interval={0} tick={integerTick} />
-          <Tooltip formatter={(v) => formatInteger(Number(v))} />
+          {tooltip ? <Tooltip formatter={(v) => formatInteger(Number(v))} /> : null}
           <Line
             yAxisId="left"
             type="linear"
@@ -167,21 +230,31 @@ export function HorizontalBars<T extends Record<string, unknown>>({
   money?: boolean;
 }) {
   const axis = useAxisColor();
+  const [tooltip, reach] = useTooltipOnDemand();
   const format = (v: number) => (money ? formatUsd(v) : formatInteger(v));
   return (
-    <BarChart
-      width={width}
-      height={height}
-      data={rows}
-      layout="vertical"
-      margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
-    >
-      <CartesianGrid strokeDasharray="3 3" stroke={axis} strokeOpacity={0.3} horizontal={false} />
-      <XAxis type="number" stroke={axis} tick={money ? usdTick : integerTick} interval={0} />
-      <YAxis type="category" dataKey={label as string} stroke={axis} width={150} interval={0} tick={labelTick} />
-      <Tooltip formatter={(v) => format(Number(v))} />
-      <Bar dataKey={value as string} name={name} fill={PALETTE[0]} isAnimationActive={false} radius={[0, 3, 3, 0]} />
-    </BarChart>
+    <div {...reach}>
+      <BarChart
+        width={width}
+        height={height}
+        data={rows}
+        layout="vertical"
+        margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+      >
+        <CartesianGrid
+          strokeDasharray="3 3"
+          stroke={axis}
+          strokeOpacity={0.3}
+          horizontal={false}
+          verticalCoordinatesGenerator={verticalGrid}
+          horizontalCoordinatesGenerator={horizontalGrid}
+        />
+        <XAxis type="number" stroke={axis} tick={money ? usdTick : integerTick} interval={0} />
+        <YAxis type="category" dataKey={label as string} stroke={axis} width={150} interval={0} tick={labelTick} />
+        {tooltip ? <Tooltip formatter={(v) => format(Number(v))} /> : null}
+        <Bar dataKey={value as string} name={name} fill={PALETTE[0]} isAnimationActive={false} radius={[0, 3, 3, 0]} />
+      </BarChart>
+    </div>
   );
 }
 
@@ -200,11 +273,12 @@ export function Donut<T extends Record<string, unknown>>({
   money?: boolean;
   colors?: Record<string, string>;
 }) {
+  const [tooltip, reach] = useTooltipOnDemand();
   const format = (v: number) => (money ? formatUsd(v) : formatInteger(v));
   const colorOf = (row: T, i: number) => colors?.[String(row[label])] ?? PALETTE[i % PALETTE.length]!;
   return (
     <Stack gap={4} h="100%">
-      <div>
+      <div {...reach}>
         <PieChart width={width} height={height - LEGEND_HEIGHT}>
           <Pie
             data={rows}
@@ -218,7 +292,7 @@ export function Donut<T extends Record<string, unknown>>({
               <Cell key={String(row[label])} fill={colorOf(row, i)} />
             ))}
           </Pie>
-          <Tooltip formatter={(v) => format(Number(v))} />
+          {tooltip ? <Tooltip formatter={(v) => format(Number(v))} /> : null}
         </PieChart>
       </div>
       <ChartLegend items={rows.map((row, i) => ({ label: String(row[label]), color: colorOf(row, i) }))} />
