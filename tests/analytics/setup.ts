@@ -1,66 +1,14 @@
 /** An engine connected to a real sandbox for analytics tests (the key comes from the environment: no keychain). */
-import { afterEach, expect } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import type { BridgeError, CallInput, CallName, EventName } from '../../src/shared/contract';
+import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
-import { tempDir, uniqueService } from '../helpers/temp';
+import { connect as connectEngine, until, type ConnectOptions } from '../helpers/engine';
 import { startServer } from '../platform/test-server';
 
-const engines: Engine[] = [];
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((engine) => engine.close()));
-});
+export { failure, until, type Connected } from '../helpers/engine';
 
-export interface Connected {
-  engine: Engine;
-  profileId: string;
-  dataDir: string;
-  events: { name: EventName; payload: unknown }[];
-}
-
-export async function connect(
-  server: Sandbox,
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv; keep?: boolean; baseUrl?: string } = {},
-): Promise<Connected> {
-  const dataDir = options.dataDir ?? tempDir();
-  const engine = await createEngine({
-    dataDir,
-    shell: 'test',
-    keychainService: uniqueService(),
-    env: { MENTOR_ADMIN_API_KEY: server.apiKey, ...options.env },
-  });
-  if (!options.keep) engines.push(engine);
-  const events: Connected['events'] = [];
-  engine.onEvent((name, payload) => events.push({ name, payload }));
-  const existing = (await engine.invoke('profiles.list', {})).find((p) => p.name === 'Sandbox');
-  const profile =
-    existing ??
-    (await engine.invoke('profiles.add', {
-      name: 'Sandbox',
-      baseUrl: options.baseUrl ?? server.url,
-      org: server.org,
-      username: server.user,
-      makeActive: true,
-    }));
-  events.length = 0;
-  return { engine, profileId: profile.id, dataDir, events };
-}
-
-/** The error a call answers (it must fail). */
-export async function failure<N extends CallName>(engine: Engine, name: N, input: CallInput<N>): Promise<BridgeError> {
-  const result = await engine.call(name, input);
-  expect(result.ok, `${name} should have failed`).toBe(false);
-  return (result as { ok: false; error: BridgeError }).error;
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** An engine on `server`, its key in MENTOR_ADMIN_API_KEY. */
+export function connect(server: Sandbox, options: Omit<ConnectOptions, 'key'> = {}) {
+  return connectEngine(server, { key: 'env', ...options });
 }
 
 /**

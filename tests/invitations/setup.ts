@@ -1,49 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import type { SecretStore } from '../../src/main/engine/secrets/keychain';
+import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
 import { invitationsArea } from '../../src/server/areas/invitations';
+import { connect, waitForJob } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
-
-const engines: Engine[] = [];
-
-/** Keys come from MENTOR_ADMIN_API_KEY in these tests: nothing is stored. */
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((engine) => engine.close()));
-});
 
 /** A real sandbox (core + catalog invitations, demo data) and an engine whose active tenant points at it. */
 export async function sandboxWithInvitations(): Promise<Sandbox> {
   return sandbox({ seed: 'demo', areas: [invitationsArea] });
 }
 
+/** Keys come from MENTOR_ADMIN_API_KEY in these tests: nothing is stored, no keychain is needed. */
 export async function engineFor(server: Sandbox, env: NodeJS.ProcessEnv = {}, baseUrl = server.url) {
-  const dataDir = tempDir();
-  // The key comes from the environment: no keychain needed.
-  const engine = await createEngine({
-    dataDir,
-    shell: 'test',
-    env: { MENTOR_ADMIN_API_KEY: server.apiKey, ...env },
-    secrets: noKeychain,
-  });
-  engines.push(engine);
-  const profile = await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl,
-    org: server.org,
-    username: server.user,
-    makeActive: true,
-  });
-  return { engine, dataDir, profileId: profile.id };
+  const { engine, dataDir, profileId } = await connect(server, { key: 'env-only', env, baseUrl });
+  return { engine, dataDir, profileId };
 }
 
 export function csvFile(name: string, content: string | Buffer): string {
@@ -64,14 +36,8 @@ export function invitationsOf(server: Sandbox, email: string, kind = 'platform')
 type AnyEngine = Engine;
 
 /** Polls a job until it completes, fails, pauses or is cancelled. */
-export async function settledJob(engine: AnyEngine, id: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await engine.invoke('jobs.get', { id });
-    if (['completed', 'failed', 'paused', 'cancelled'].includes(job.state)) return job;
-    if (Date.now() > until) throw new Error(`job ${id} still ${job.state} (${job.reason ?? ''})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export function settledJob(engine: AnyEngine, id: string, timeoutMs = 20_000) {
+  return waitForJob(engine, id, ['completed', 'failed', 'paused', 'cancelled'], timeoutMs);
 }
 
 /** Opens, reads and targets a file the way the wizard does; answers the ready draft. */

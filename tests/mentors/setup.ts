@@ -1,60 +1,11 @@
 /** An engine with a tenant connection to a real sandbox, and the events it emits. */
-import { afterEach, expect } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import type { BridgeError, CallInput, CallName, EventName } from '../../src/shared/contract';
+import { expect } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call } from '../helpers/sandbox';
-import { tempDir, uniqueService } from '../helpers/temp';
 import { startServer, type TestServer } from '../platform/test-server';
 
-const engines: Engine[] = [];
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((engine) => engine.close()));
-});
-
-export interface Connected {
-  engine: Engine;
-  profileId: string;
-  dataDir: string;
-  events: { name: EventName; payload: unknown }[];
-}
-
-export async function connect(
-  server: Sandbox,
-  as: { org?: string; username?: string; secret?: string } = {},
-): Promise<Connected> {
-  const dataDir = tempDir();
-  const engine = await createEngine({ dataDir, shell: 'test', keychainService: uniqueService(), env: {} });
-  engines.push(engine);
-  const events: Connected['events'] = [];
-  engine.onEvent((name, payload) => events.push({ name, payload }));
-  const profile = await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl: server.url,
-    org: as.org ?? server.org,
-    username: as.username ?? server.user,
-    secret: as.secret ?? server.apiKey,
-  });
-  events.length = 0;
-  return { engine, profileId: profile.id, dataDir, events };
-}
-
-/** The error a call answers (it must fail). */
-export async function failure<N extends CallName>(engine: Engine, name: N, input: CallInput<N>): Promise<BridgeError> {
-  const result = await engine.call(name, input);
-  expect(result.ok, `${name} should have failed`).toBe(false);
-  return (result as { ok: false; error: BridgeError }).error;
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The key is stored in the OS keychain of the test. */
+export { connect, failure, until, type Connected } from '../helpers/engine';
 
 const mentorsPath = (server: Sandbox) => `/api/ai-mentor/orgs/${server.org}/users/${server.user}/`;
 export const documentsPath = (server: Sandbox) => `/api/ai-index/orgs/${server.org}/users/${server.user}/documents/`;

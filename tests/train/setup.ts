@@ -1,17 +1,13 @@
 /** Shared by the training tests: a real sandbox, a real engine with a profile on it, a mentor, and file trees. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
-import type { Job } from '../../src/shared/contract';
-import { createEngine, type Engine } from '../../src/main/engine';
+import type { Engine } from '../../src/main/engine';
 import type { Sandbox, SandboxOptions } from '../../src/server/app';
+import { connect } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
-import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
+import { tempDir } from '../helpers/temp';
 
-const engines: Engine[] = [];
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((engine) => engine.close()));
-});
+export { waitForJob, waitUntil } from '../helpers/engine';
 
 export interface ServerDocument {
   id: number;
@@ -29,23 +25,14 @@ export async function createMentor(server: Sandbox, name: string): Promise<strin
   return (created.body as { unique_id: string }).unique_id;
 }
 
+/** An engine on `server`, the key stored in the OS keychain of the test. */
 export async function newEngine(
   server: Sandbox,
   dataDir = tempDir(),
   secret = server.apiKey,
 ): Promise<{ engine: Engine; profileId: string }> {
-  requireKeychainSession();
-  const engine = await createEngine({ dataDir, shell: 'test', keychainService: uniqueService(), env: {} });
-  engines.push(engine);
-  const profile = await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl: server.url,
-    org: server.org,
-    username: server.user,
-    secret,
-    makeActive: true,
-  });
-  return { engine, profileId: profile.id };
+  const { engine, profileId } = await connect(server, { dataDir, secret });
+  return { engine, profileId };
 }
 
 export async function setup(options: Partial<SandboxOptions> & { mentor?: string } = {}) {
@@ -83,40 +70,6 @@ export function tree(files: Record<string, string | Buffer>, name = 'course'): s
     writeFileSync(join(root, path), content);
   }
   return root;
-}
-
-/** Waits until the job reaches one of `states` (the runner may go through waiting and back by itself). */
-export async function waitForJob(
-  engine: Engine,
-  id: string,
-  states: Job['state'][] = ['completed', 'failed', 'cancelled'],
-  timeoutMs = 60_000,
-): Promise<Job> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await engine.invoke('jobs.get', { id });
-    if (states.includes(job.state)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`job ${id} still ${job.state} (${job.reason ?? ''}) after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Waits until `predicate` holds for the job (e.g. some files uploaded). */
-export async function waitUntil(
-  engine: Engine,
-  id: string,
-  predicate: (job: Job) => boolean,
-  timeoutMs = 30_000,
-): Promise<Job> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await engine.invoke('jobs.get', { id });
-    if (predicate(job)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`job ${id} never got there (${job.state}, ${JSON.stringify(job.counts)})`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export async function allItems(engine: Engine, id: string) {
