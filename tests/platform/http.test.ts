@@ -104,6 +104,20 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('retries a GET after a 500, but not a POST (it may have done part of the work)', async () => {
+    const server = await startServer((_req, res, { index }) => {
+      if (index === 0 || index === 2) sendJson(res, 500, { detail: 'Internal server error' });
+      else sendJson(res, 200, { ok: true });
+    });
+    const client = clientFor(server.url);
+    await expect(client.request('/api/thing/')).resolves.toEqual({ ok: true });
+    expect(server.requests).toHaveLength(2);
+
+    const error = await rejectionOf(client.request('/api/thing/', { method: 'POST', json: { a: 1 } }));
+    expect(error).toMatchObject({ status: 500 });
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('retries a POST on 503 and resends the same body', async () => {
     const server = await startServer((_req, res, { index }) => {
       if (index === 0) sendJson(res, 503, {});

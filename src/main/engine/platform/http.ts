@@ -43,6 +43,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   retryUnsafe: false,
 });
 
+/** A 500 may have done part of the work: only a request that is safe to repeat is sent again after one. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -155,7 +156,9 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
     try {
       const response = await attemptOnce({ ...request, method, headers, signal }, timeoutMs);
       log?.(`${tag} -> ${response.status} ${response.statusText} in ${now() - started} ms`);
-      if (!policy.retryStatuses.includes(response.status) || attempt >= policy.maxAttempts) return response;
+      const retryableStatus =
+        policy.retryStatuses.includes(response.status) || (response.status === 500 && IDEMPOTENT_METHODS.has(method));
+      if (!retryableStatus || attempt >= policy.maxAttempts) return response;
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
       delayMs =
         retryAfterMs === undefined
