@@ -50,7 +50,11 @@ interface ActiveRun {
 
 const WAIT_STEPS_MS = [2_000, 5_000, 10_000, 30_000, 60_000];
 const PROGRESS_EVERY_MS = 250;
-/** Totals are recounted at most this many times their own cost apart, so a huge job never spends its loop counting. */
+/**
+ * A running job's totals are recounted at most twice a second, or this many times their own cost apart when that is
+ * longer, so a huge job never spends its loop counting (rates and ETA come from a sliding window anyway).
+ */
+const TOTALS_EVERY_MS = 500;
 const TOTALS_COST_FACTOR = 20;
 
 export interface JobRunnerDeps {
@@ -306,7 +310,7 @@ export class JobRunner {
   private totals(id: string, fresh: boolean): ItemTotals {
     const last = this.counted.get(id);
     const at = performance.now();
-    if (!fresh && last && at - last.at < Math.max(PROGRESS_EVERY_MS, last.costMs * TOTALS_COST_FACTOR))
+    if (!fresh && last && at - last.at < Math.max(TOTALS_EVERY_MS, last.costMs * TOTALS_COST_FACTOR))
       return last.totals;
     const totals = this.store.totals(id);
     this.counted.set(id, { at, costMs: performance.now() - at, totals });
