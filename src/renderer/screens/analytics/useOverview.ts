@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
   OVERVIEW_PANELS,
@@ -43,6 +43,8 @@ export function useCachedFirst(input: Input, maxWaitMs: number): boolean {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const [query] = useState(() => overviewQuery(bridge, input));
+  // Sent while this render is still going (the answer is usually back before it ends), not after it is committed.
+  usePrefetchQuery(query);
   const [waiting, setWaiting] = useState(() => queryClient.getQueryData(query.queryKey) === undefined);
   useEffect(() => {
     if (!waiting) return;
