@@ -84,7 +84,12 @@ describe('exporting a dataset', () => {
     expect(done.pagesTotal).toBe(done.pagesDone);
     expect(readdirSync(folder)).toEqual([basename(done.path)]);
     // "Show in folder": where the file is.
-    expect(await engine.invoke('analytics.reveal', { id: done.id })).toEqual({ path: done.path, folder, exists: true });
+    expect(await engine.invoke('analytics.reveal', { id: done.id })).toEqual({
+      path: done.path,
+      folder,
+      exists: true,
+      shown: false,
+    });
     // The same export again never overwrites the first file.
     const again = await settled(
       engine,

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, ipcMain, Menu, session, type BrowserWindow } from 'electron';
+import { app, ipcMain, Menu, session, shell, type BrowserWindow } from 'electron';
 import { APP_HREF } from '../../shared/contract';
 import { IPC_EVENT_CHANNEL } from '../../shared/transport';
 import { APP_DIR_NAME } from '../engine/paths';
@@ -13,6 +13,7 @@ import { forkEngineProcess } from './engine-fork';
 import { registerContractHandlers } from './ipc-bridge';
 import { menuTemplate } from './menu';
 import { showNotification } from './notifications';
+import { withShowInFolder } from './reveal';
 import { DesktopNotifier } from './notifier';
 import { electronNativeBindingPath, rendererEntry } from './paths';
 import { guardAllWebContents, hardenSession } from './security';
@@ -132,7 +133,12 @@ function startApp(): void {
     // The relaxed development CSP only for the Vite dev server; `npm start` runs the built files under the strict one.
     hardenSession(session.defaultSession, { dev: entry.kind === 'url' });
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ isMac: process.platform === 'darwin', dev })));
-    registerContractHandlers(ipcMain, engine, entry.url);
+    // "Show in folder" is the one call the shell finishes itself: it opens the exported file's folder.
+    registerContractHandlers(
+      ipcMain,
+      withShowInFolder(engine, (path) => shell.showItemInFolder(path)),
+      entry.url,
+    );
     engine.onEvent((name, payload) => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, name, payload);
       notifier.onEvent(name, payload);

@@ -5,6 +5,7 @@
  * "App entry" below is the URL the main window loads: `file:///…/out/renderer/index.html` in a build, or the
  * electron-vite dev server (`http://localhost:5173/`) in development.
  */
+import { posix, win32 } from 'node:path';
 
 /** The `webPreferences` every window gets. Structurally checked against Electron's type where it is used. */
 export interface HardenedWebPreferences {
@@ -137,4 +138,42 @@ export function permissionDecision(): false {
  */
 export function isTrustedSender(frameUrl: unknown, appEntry: string): boolean {
   return isAppUrl(frameUrl, appEntry);
+}
+
+/**
+ * "Show in folder" may open only a file the app itself exported: the export job the page named (by id, never by
+ * path) has finished, recorded this very path, and the file is there; the path is a plain absolute local one.
+ * `answer` is the engine's `analytics.reveal` for that id and `recorded` its `analytics.export`: both come from the
+ * engine, nothing from the page but the id.
+ */
+export type RevealDecision = { show: true; path: string } | { show: false; reason: string };
+
+export function revealDecision(facts: {
+  id: unknown;
+  answer: unknown;
+  recorded: unknown;
+  platform: string;
+}): RevealDecision {
+  const refuse = (reason: string): RevealDecision => ({ show: false, reason });
+  const answer = facts.answer as { path?: unknown; exists?: unknown } | null | undefined;
+  const recorded = facts.recorded as { id?: unknown; state?: unknown; path?: unknown } | null | undefined;
+  if (typeof facts.id !== 'string' || !facts.id) return refuse('no export named');
+  if (!recorded || recorded.id !== facts.id || typeof recorded.path !== 'string')
+    return refuse('not an export this app made');
+  if (recorded.state !== 'completed') return refuse('the export has not finished');
+  if (!answer || answer.path !== recorded.path) return refuse('not the file the export wrote');
+  if (answer.exists !== true) return refuse('the file is not there any more');
+  if (!isPlainLocalPath(recorded.path, facts.platform)) return refuse('not a plain local file path');
+  return { show: true, path: recorded.path };
+}
+
+/**
+ * An absolute, already normal path (no `.`/`..` segments, no doubled separators) without NUL. On Windows only a
+ * drive path (`C:\…`): never a network share (`\\server\share`, which Explorer would connect to) nor a device
+ * (`\\?\`, `\\.\`) path.
+ */
+export function isPlainLocalPath(path: string, platform: string): boolean {
+  if (!path || path.includes('\0')) return false;
+  if (platform === 'win32') return /^[A-Za-z]:\\/.test(path) && win32.normalize(path) === path;
+  return path.startsWith('/') && !path.startsWith('//') && posix.normalize(path) === path;
 }

@@ -473,8 +473,14 @@ export const analyticsCalls = {
   'analytics.export': call(Ref, ExportInfo, 'One export with its progress'),
   'analytics.reveal': call(
     Ref,
-    z.object({ path: z.string(), folder: z.string(), exists: z.boolean() }),
-    'Where an export is on disk ("show in folder")',
+    z.object({
+      path: z.string(),
+      folder: z.string(),
+      exists: z.boolean(),
+      /** The desktop app opened the folder with the file selected; elsewhere the page shows the path instead. */
+      shown: z.boolean(),
+    }),
+    'Where an export is on disk ("show in folder"); the desktop app also opens that folder',
   ),
   'analytics.schedules': call(
     z

@@ -225,9 +225,15 @@ export class Exports implements ExportProgressSink {
     return rows.map((row) => this.present(row));
   }
 
-  reveal(id: string): { path: string; folder: string; exists: boolean } {
+  /** Where the file is. Opening its folder is the desktop shell's part (the engine has no windows): `shown` is false. */
+  reveal(id: string): { path: string; folder: string; exists: boolean; shown: boolean } {
     const info = this.get(id);
-    return { path: info.path, folder: dirname(info.path), exists: info.state === 'completed' && existsSync(info.path) };
+    return {
+      path: info.path,
+      folder: dirname(info.path),
+      exists: info.state === 'completed' && existsSync(info.path),
+      shown: false,
+    };
   }
 
   present(row: JobRow): ExportInfo {

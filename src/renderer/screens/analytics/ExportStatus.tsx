@@ -15,10 +15,14 @@ export function exportPercent(info: ExportInfo): number {
   return Math.min(100, Math.round((info.pagesDone / info.pagesTotal) * 100));
 }
 
-/** "Show in folder": where the file is, with a copy button (the desktop shell opens the folder itself). */
+/**
+ * "Show in folder". The desktop app opens the folder with the file selected (the shell checks it is a file this app
+ * exported); in a browser, which cannot open folders, the path is shown with buttons to copy it and its folder.
+ */
 export function RevealButton({ id }: { id: string }) {
   const bridge = useBridge();
   const [where, setWhere] = useState<{ path: string; folder: string; exists: boolean } | null>(null);
+  const [shown, setShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <Popover
@@ -28,16 +32,27 @@ export function RevealButton({ id }: { id: string }) {
       onChange={(o) => !o && (setWhere(null), setError(null))}
     >
       <Popover.Target>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<FolderOpenIcon size={14} />}
-          onClick={() => {
-            bridge.call('analytics.reveal', { id }).then(setWhere, (e: unknown) => setError(errorMessage(e)));
-          }}
-        >
-          Show in folder
-        </Button>
+        <Group gap={6} wrap="nowrap">
+          {shown ? (
+            <Text size="xs" c="dimmed" role="status" data-testid="export-shown">
+              Opened in the file manager
+            </Text>
+          ) : null}
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<FolderOpenIcon size={14} />}
+            onClick={() => {
+              setShown(false);
+              bridge.call('analytics.reveal', { id }).then(
+                (answer) => (answer.shown ? setShown(true) : setWhere(answer)),
+                (e: unknown) => setError(errorMessage(e)),
+              );
+            }}
+          >
+            Show in folder
+          </Button>
+        </Group>
       </Popover.Target>
       <Popover.Dropdown maw={480}>
         {where ? (
