@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CHART_COLUMNS,
@@ -14,6 +14,7 @@ import { DataTable } from './DataTable';
 import { useDashboardFilters } from './DashboardFilters';
 import { ExportStatus } from './ExportStatus';
 import { ChartIcon, ExportIcon, TableIcon } from './icons';
+import classes from './Overview.module.css';
 
 interface ChartCardProps {
   chart: ChartId;
@@ -70,43 +71,34 @@ export function ChartCard({
     }
   }
 
+  // Plain elements with the look of Mantine's Card, Title and subtle Buttons: six cards are drawn at once.
   return (
-    <Card
-      withBorder
-      radius="md"
-      padding="md"
-      data-testid={`chart-${chart}`}
-      data-state={state}
-      aria-busy={state === 'loading'}
-    >
-      <Group justify="space-between" mb="xs" wrap="nowrap">
-        <Title order={4} fz="md">
-          {title}
-        </Title>
-        <Group gap={4} wrap="nowrap">
-          {/* A native hint: a floating tooltip per card would measure the page as every card mounts. */}
-          <Button
-            size="compact-xs"
-            variant="subtle"
+    <div className={classes.card} data-testid={`chart-${chart}`} data-state={state} aria-busy={state === 'loading'}>
+      <div className={classes.head}>
+        <h4 className={classes.title}>{title}</h4>
+        <div className={classes.actions}>
+          <button
+            type="button"
+            className={classes.action}
             title={asTable ? 'Show the chart' : 'Show the numbers as a table'}
-            leftSection={asTable ? <ChartIcon size={14} /> : <TableIcon size={14} />}
             onClick={() => setAsTable((t) => !t)}
             disabled={state !== 'ready'}
           >
+            {asTable ? <ChartIcon size={14} /> : <TableIcon size={14} />}
             {asTable ? 'View as chart' : 'View as table'}
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            leftSection={<ExportIcon size={14} />}
+          </button>
+          <button
+            type="button"
+            className={classes.action}
             onClick={() => void exportCsv()}
             disabled={state === 'loading'}
           >
+            <ExportIcon size={14} />
             Export CSV
-          </Button>
-        </Group>
-      </Group>
-      <Stack gap="xs">
+          </button>
+        </div>
+      </div>
+      <div className={classes.body}>
         {state === 'loading' ? (
           <Skeleton height={height} radius="sm" data-testid="chart-skeleton" />
         ) : state === 'error' ? (
@@ -131,9 +123,9 @@ export function ChartCard({
           <ChartArea height={height}>{children}</ChartArea>
         )}
         {notes?.map((note) => (
-          <Text key={note} size="xs" c="dimmed">
+          <p key={note} className={classes.note}>
             {note}
-          </Text>
+          </p>
         ))}
         {exportId ? <ExportStatus id={exportId} compact /> : null}
         {exportError ? (
@@ -141,8 +133,8 @@ export function ChartCard({
             {exportError}
           </Text>
         ) : null}
-      </Stack>
-    </Card>
+      </div>
+    </div>
   );
 }
 

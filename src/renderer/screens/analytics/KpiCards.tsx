@@ -1,7 +1,8 @@
-import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Text } from '@mantine/core';
+import { Alert, Button, SimpleGrid, Skeleton, Text } from '@mantine/core';
 import type { Kpi } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { formatChange, formatKpi } from './format';
+import classes from './Overview.module.css';
 
 /** Costs going up is not good news: the change badge reads accordingly. */
 const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
@@ -14,27 +15,22 @@ const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
   cost: false,
 };
 
+/** One key figure (plain elements: the Overview draws seven at once each time it opens). */
 export function KpiCard({ kpi }: { kpi: Kpi }) {
   const good = kpi.change === null || kpi.change === 0 ? null : kpi.change > 0 === UP_IS_GOOD[kpi.key];
   return (
-    <Card withBorder radius="md" padding="sm" data-testid={`kpi-${kpi.key}`}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {kpi.label}
-      </Text>
-      <Text fz={26} fw={700} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="kpi-value">
+    <div className={classes.kpi} data-testid={`kpi-${kpi.key}`}>
+      <p className={classes.kpiLabel}>{kpi.label}</p>
+      <p className={classes.kpiValue} data-testid="kpi-value">
         {formatKpi(kpi, kpi.value)}
-      </Text>
-      <Group gap={6}>
-        <Text size="xs" fw={600} c={good === null ? 'dimmed' : good ? 'teal' : 'red'} data-testid="kpi-change">
+      </p>
+      <div className={classes.kpiChange}>
+        <strong data-testid="kpi-change" data-good={good === null ? undefined : String(good)}>
           {formatChange(kpi.change)}
-        </Text>
-        {kpi.previous !== null ? (
-          <Text size="xs" c="dimmed">
-            vs {formatKpi(kpi, kpi.previous)} before
-          </Text>
-        ) : null}
-      </Group>
-    </Card>
+        </strong>
+        {kpi.previous !== null ? <span>vs {formatKpi(kpi, kpi.previous)} before</span> : null}
+      </div>
+    </div>
   );
 }
 

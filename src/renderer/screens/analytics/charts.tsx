@@ -3,7 +3,7 @@
  * intervals and the legends are plain markup: recharts would otherwise measure every label in the DOM, forcing a
  * layout of the whole page per label on first render.
  */
-import { Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
+import { Stack, useComputedColorScheme } from '@mantine/core';
 import { useState } from 'react';
 import {
   Bar,
@@ -20,6 +20,7 @@ import {
   type CartesianGridProps,
 } from 'recharts';
 import { formatInteger, formatUsd } from './format';
+import classes from './Overview.module.css';
 
 export const PALETTE = [
   '#228be6',
@@ -121,16 +122,14 @@ function useTooltipOnDemand() {
 
 export function ChartLegend({ items }: { items: { label: string; color: string }[] }) {
   return (
-    <Group gap="md" justify="center" wrap="wrap">
+    <div className={classes.legend}>
       {items.map((item) => (
-        <Group key={item.label} gap={6} wrap="nowrap">
-          <span style={{ width: 10, height: 10, borderRadius: 2, background: item.color, display: 'inline-block' }} />
-          <Text size="xs" c="dimmed">
-            {item.label}
-          </Text>
-        </Group>
+        <span key={item.label} className={classes.legendItem}>
+          <span className={classes.swatch} style={{ background: item.color }} />
+          {item.label}
+        </span>
       ))}
-    </Group>
+    </div>
   );
 }
 
