@@ -214,4 +214,22 @@ describe('the analytics screens in browser mode', () => {
     expect(readdirSync(exportDir).some((f) => f.startsWith(`${server.org}-users-current-`))).toBe(true);
     await shot('analytics-exports');
   });
+
+  it('filters the Overview by a mentor picked from the filter bar', async () => {
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByText('30 d', { exact: true }).click();
+    await overviewReady();
+    // The lists are plain fields until used: pressing one opens the real list with the tenant's mentors.
+    await page.getByLabel('Mentor', { exact: true }).click();
+    await page.getByRole('option', { name: 'Calculus Coach' }).click();
+    await expect.poll(() => page.getByLabel('Mentor', { exact: true }).inputValue()).toBe('Calculus Coach');
+    await overviewReady();
+    const expected = await host.engine.invoke('analytics.kpis', {
+      range: { preset: '30d' },
+      timeZone: 'Europe/Paris',
+      mentor: 'Calculus Coach',
+    });
+    const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!.toLocaleString('en-US');
+    await expect.poll(() => kpiValue('sessions')).toBe(sessions);
+  });
 });

@@ -1,4 +1,14 @@
-import { Button, Group, Popover, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  ComboboxChevron,
+  Group,
+  Popover,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  type SelectProps,
+} from '@mantine/core';
 import { useMemo, useState } from 'react';
 import {
   DateRange,
@@ -92,7 +102,8 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         </Button.Group>
       </Stack>
       {filters.range.preset === 'custom' ? <CustomRange /> : null}
-      <Select
+      <LazySelect
+        shown={filters.timeZone}
         label="Time zone"
         size="xs"
         w={190}
@@ -107,7 +118,8 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         comboboxProps={LIST_PROPS}
       />
       {mentor ? (
-        <Select
+        <LazySelect
+          shown={mentors.data?.mentors.find((m) => m.id === filters.mentor)?.name ?? filters.mentor ?? ''}
           label="Mentor"
           size="xs"
           w={200}
@@ -123,7 +135,11 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         />
       ) : null}
       {department ? (
-        <Select
+        <LazySelect
+          shown={
+            departments.data?.departments.find((d) => d.id === String(filters.department))?.name ??
+            (filters.department ? String(filters.department) : '')
+          }
           label="Department"
           size="xs"
           w={180}
@@ -151,6 +167,40 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         {resolved ? `${RANGE_LABELS[filters.range.preset]}: ${describeRange(resolved)} (${filters.timeZone})` : ''}
       </Text>
     </Group>
+  );
+}
+
+/**
+ * A filter list drawn as a plain field until it is first used. Mantine's Select sets up its list, popover and
+ * positioning as it mounts (a few milliseconds each), and the bar's three are drawn every time a tab opens though
+ * most visits never touch them. Pressing it, or tabbing to it, puts the real Select in its place, focused (and open,
+ * when pressed); a list with a choice made is real from the start.
+ */
+function LazySelect({ shown, ...props }: SelectProps & { shown: string }) {
+  const [live, setLive] = useState<'idle' | 'mounted' | 'focus' | 'open'>(() =>
+    props.clearable && props.value != null ? 'mounted' : 'idle',
+  );
+  if (live !== 'idle')
+    return <Select {...props} autoFocus={live !== 'mounted'} defaultDropdownOpened={live === 'open'} />;
+  return (
+    <TextInput
+      label={props.label}
+      size={props.size}
+      w={props.w}
+      value={shown}
+      placeholder={props.placeholder}
+      readOnly
+      aria-haspopup="listbox"
+      rightSection={<ComboboxChevron size={props.size} />}
+      rightSectionPointerEvents="none"
+      onFocus={() => setLive('focus')}
+      onPointerDown={(event) => {
+        // Not focused first: the Select that replaces it takes the focus and opens.
+        event.preventDefault();
+        props.onDropdownOpen?.();
+        setLive('open');
+      }}
+    />
   );
 }
 
