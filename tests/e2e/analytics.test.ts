@@ -95,8 +95,9 @@ describe('the analytics screens in browser mode', () => {
     const asked: string[] = [];
     const listen = (ws: WebSocket) =>
       ws.on('framesent', ({ payload }) => {
-        const name = String((JSON.parse(String(payload)) as { name?: unknown }).name);
-        if (name.startsWith('analytics.')) asked.push(name);
+        const request = JSON.parse(String(payload)) as { name?: unknown; input?: { refresh?: boolean } };
+        const name = String(request.name);
+        if (name.startsWith('analytics.')) asked.push(request.input?.refresh ? `${name} (refresh)` : name);
       });
     page.on('websocket', listen);
     try {
@@ -114,6 +115,14 @@ describe('the analytics screens in browser mode', () => {
       await overviewReady();
       expect(asked[0]).toBe('analytics.overview');
       expect(asked.slice(1).sort()).toEqual([...panels].sort());
+
+      // Refresh asks the tenant again for every panel on screen, each with its own call.
+      asked.length = 0;
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect
+        .poll(() => asked.filter((name) => panels.some((panel) => name === `${panel} (refresh)`)).sort())
+        .toEqual(panels.map((name) => `${name} (refresh)`).sort());
+      await overviewReady();
     } finally {
       page.off('websocket', listen);
     }

@@ -81,6 +81,7 @@ export function useOverview(input: Input): OverviewPanels {
   const usePanel = <P extends OverviewPanel>(panel: P): Panel<NonNullable<OverviewAnswer[P]>> => {
     type T = NonNullable<OverviewAnswer[P]>;
     const cached = (current?.[panel] ?? undefined) as T | undefined;
+    // The six calls take the same input; one of them stands for all in the types (the answer is `T` for this one).
     const own = useAnalytics(OVERVIEW_PANELS[panel] as 'analytics.kpis', input, { enabled: settled && !cached });
     const ownData = own.data as unknown as T | undefined;
     const fresh = newer(own.isPlaceholderData ? undefined : ownData, cached);
