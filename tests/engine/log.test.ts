@@ -34,4 +34,21 @@ describe('the engine log file', () => {
     expect(run.status, run.stderr).toBe(3);
     expect(readFileSync(logFile(dataDir), 'utf8')).toMatch(/last words before exit\n$/);
   });
+
+  it('waiting for the lines to be written writes them now: the wait never outlives an idle process', () => {
+    // The CLI awaits logsWritten() in engine.close() and then sets its exit code; a wait on an unref'd timer let
+    // the process end first, with exit code 0.
+    const dataDir = tempDir('log-wait-');
+    const script = `
+      import { createFileLog, logsWritten } from ${JSON.stringify(join(process.cwd(), 'src/main/engine/log.ts'))};
+      const log = createFileLog(process.argv[1], {});
+      log('written before the exit code is set');
+      await logsWritten();
+      process.exitCode = 130;`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dataDir], {
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(130);
+    expect(readFileSync(logFile(dataDir), 'utf8')).toMatch(/written before the exit code is set\n$/);
+  });
 });

@@ -20,9 +20,12 @@ const unwritten = new Map<string, string[]>();
 let exitHookSet = false;
 let writesInFlight = 0;
 let whenWritten: (() => void)[] = [];
+/** Each log file's flush: waiting for the lines starts their write now, as the batching timer does not hold the process. */
+const flushes = new Map<string, () => void>();
 
 /** Resolves once every line logged so far is on disk (the engine waits for it when it closes). */
 export function logsWritten(): Promise<void> {
+  for (const flush of flushes.values()) flush();
   if (!writesInFlight && ![...unwritten.values()].some((lines) => lines.length)) return Promise.resolve();
   return new Promise((resolve) => whenWritten.push(resolve));
 }
@@ -72,6 +75,7 @@ export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
       settleIfWritten();
     });
   };
+  flushes.set(file, flush);
   return (line) => {
     const safe = `${new Date().toISOString()} ${redact(line)}\n`;
     let lines = unwritten.get(file);
