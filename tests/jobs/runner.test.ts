@@ -61,7 +61,9 @@ async function setup(options: { secret?: string } = {}) {
   const events: { name: EventName; payload: unknown }[] = [];
   let secret = options.secret ?? server.apiKey;
   const seen: string[] = [];
+  const bulkRuns: string[] = [];
   const runner = new JobRunner({
+    beforeBulkRun: () => bulkRuns.push('bulk'),
     store,
     clients: async () =>
       createPlatformClient({
@@ -82,10 +84,30 @@ async function setup(options: { secret?: string } = {}) {
       params,
       items: Array.from({ length: count }, (_, i) => ({ key: `job-key-${i}`, label: `Key ${i}` })),
     });
-  return { server, store, runner, events, seen, create, setSecret: (s: string) => (secret = s) };
+  return { server, store, runner, events, seen, bulkRuns, create, setSecret: (s: string) => (secret = s) };
 }
 
 describe('job runner', () => {
+  it('moves checkpoints off the thread only for kinds that write in bulk', async () => {
+    const { runner, store, create, bulkRuns, server } = await setup();
+    const id = create(2);
+    runner.start(id);
+    await runner.settled(id);
+    // The key-making kind commits rarely: no checkpoint worker is asked for.
+    expect(bulkRuns).toEqual([]);
+    runner.register({ ...keyMakingKind(server, []), kind: 'train', bulkWrites: true });
+    const bulk = store.create({
+      kind: 'train',
+      profileId: 'p1',
+      title: 'Bulk',
+      params: {},
+      items: [{ key: 'k', label: 'K' }],
+    });
+    runner.start(bulk);
+    await runner.settled(bulk);
+    expect(bulkRuns).toEqual(['bulk']);
+  });
+
   it('writes the job and its items before running, runs every item once and completes', async () => {
     const { runner, store, create, seen, events } = await setup();
     const id = create(12);

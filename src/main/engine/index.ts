@@ -107,7 +107,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clients: (id) => clients.get(id),
     emit,
     log,
-    beforeRun: bulkWrites,
+    beforeBulkRun: bulkWrites,
   });
   const context: EngineContext = {
     db,

@@ -147,6 +147,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
 
   return {
     kind: 'invite',
+    bulkWrites: true,
     finished: (job) => deps.onFinished?.(job.profileId),
     async run(ctx: JobContext) {
       const params = ctx.params as InviteJobParams;

@@ -26,6 +26,11 @@ export interface JobContext {
 export interface JobKindRunner {
   kind: JobKind;
   run(ctx: JobContext): Promise<void>;
+  /**
+   * Its jobs commit one journal row per item, thousands in a row (training, invitations): the engine then moves
+   * SQLite's checkpoints off its thread. Others (exports, replies) commit rarely and spare the worker's memory.
+   */
+  bulkWrites?: boolean;
   /** Called when a job finishes, for notifications and follow-up work. */
   finished?(job: Job): void;
 }
@@ -63,8 +68,8 @@ export interface JobRunnerDeps {
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
   defaultConcurrency?: number;
-  /** Called before a job runs (the engine moves SQLite checkpoints off its thread then). */
-  beforeRun?: () => void;
+  /** Called before a job of a kind that writes in bulk runs (the engine moves SQLite checkpoints off its thread). */
+  beforeBulkRun?: () => void;
 }
 
 /**
@@ -113,7 +118,7 @@ export class JobRunner {
     const kind = this.kinds.get(row.kind);
     if (!kind) throw new Error(`No runner for jobs of kind '${row.kind}'`);
     this.clearWait(id);
-    this.deps.beforeRun?.();
+    if (kind.bulkWrites) this.deps.beforeBulkRun?.();
     this.store.reviveActive(id);
     this.store.setState(id, 'running');
     this.changed(id);

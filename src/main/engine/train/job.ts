@@ -63,6 +63,7 @@ const DOCUMENTS_CHANGED_EVERY_MS = 2_000;
 export function trainJobKind(deps: TrainDeps): JobKindRunner {
   return {
     kind: 'train',
+    bulkWrites: true,
     run: (ctx) => new TrainRun(deps, ctx).run(),
     finished(job: Job) {
       const counts = Object.entries(job.counts)
