@@ -108,6 +108,9 @@ export async function browserFigures(
     }
 
     if (only.includes('scroll')) {
+      // BENCH_TRACE=file.json records a Chromium trace of the scroll (open it in DevTools' Performance panel).
+      const trace = process.env.BENCH_TRACE;
+      if (trace) await browser.startTracing(page, { path: trace, screenshots: false });
       const figures = (await page.evaluate(`(async () => {
         const list = document.querySelector('[data-testid="ticket-list"]');
         const longTasks = [];
@@ -152,6 +155,7 @@ export async function browserFigures(
         const rows = document.querySelectorAll('[data-testid="ticket-row"]').length;
         return { longTasks, longestFrame, longestGap, max, rows };
       })()`)) as { longTasks: number[]; longestFrame: number; longestGap: number; max: number; rows: number };
+      if (trace) await browser.stopTracing();
       const longest = Math.max(figures.longestGap, ...figures.longTasks);
       log(
         `scroll: ${figures.longTasks.length} long tasks (longest ${figures.longTasks.length ? Math.max(...figures.longTasks).toFixed(1) : '—'} ms), longest main-thread stretch ${figures.longestGap.toFixed(1)} ms, longest frame ${figures.longestFrame.toFixed(1)} ms over ${Math.round(figures.max / 1000)}k px; ${figures.rows} rows in the DOM`,
