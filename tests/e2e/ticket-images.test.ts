@@ -4,24 +4,21 @@
  * page (the CSP allows no remote images); after the admin asks, the images arrive (fetched by the engine, shown from
  * data: URLs), each once, with no referrer and no cookies.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import { startHost, type Host } from '../../src/main/host/server';
+import type { Engine } from '../../src/main/engine';
+import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { tempDir, uniqueService } from '../helpers/temp';
 import { launchChromium } from './browser';
+import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types */
 declare const document: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const RENDERER_DIR = resolve('out/renderer');
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -40,9 +37,7 @@ let page: Page;
 const hits = (path: string) => requests.filter((r) => r.path === path).length;
 
 beforeAll(async () => {
-  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first');
-  }
+  requireBuiltRenderer();
   images = createServer((req, res) => {
     requests.push({ path: req.url ?? '', headers: req.headers });
     res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length, 'Set-Cookie': 'seen=1' });
@@ -63,22 +58,7 @@ beforeAll(async () => {
       `<p>It breaks here:</p><img src="${imageBase}/x.png" alt="screenshot"><p>and here <img src="${imageBase}/y.png"></p>`,
       id,
     );
-  const dataDir = tempDir('tickets-images-');
-  engine = await createEngine({
-    dataDir,
-    shell: 'test',
-    keychainService: uniqueService(),
-    env: { MENTOR_ADMIN_API_KEY: server.apiKey },
-  });
-  await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl: server.url,
-    org: server.org,
-    username: server.user,
-    makeActive: true,
-  });
-  await engine.invoke('tickets.sync', { wait: true });
-  host = await startHost({ dataDir, rendererDir: RENDERER_DIR, engine });
+  ({ engine, host } = await ticketsHost(server, 'tickets-images-'));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (error) => console.error('page error:', error));

@@ -3,23 +3,19 @@
  * switch is saved in the app's settings, a ticket filed on the server while the admin looks elsewhere raises one
  * notification (the page's Notification API, permission granted by the browser), and clicking it opens the ticket.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import { startHost, type Host } from '../../src/main/host/server';
+import type { Engine } from '../../src/main/engine';
+import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { tempDir, uniqueService } from '../helpers/temp';
 import { launchChromium } from './browser';
+import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types */
 declare const window: any;
 declare const document: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
-
-const RENDERER_DIR = resolve('out/renderer');
 
 let browser: Browser;
 let context: BrowserContext;
@@ -29,26 +25,9 @@ let host: Host;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first');
-  }
+  requireBuiltRenderer();
   server = await sandbox({ seed: 'demo', simulateRate: 60 });
-  const dataDir = tempDir('tickets-notify-');
-  engine = await createEngine({
-    dataDir,
-    shell: 'test',
-    keychainService: uniqueService(),
-    env: { MENTOR_ADMIN_API_KEY: server.apiKey },
-  });
-  await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl: server.url,
-    org: server.org,
-    username: server.user,
-    makeActive: true,
-  });
-  await engine.invoke('tickets.sync', { wait: true });
-  host = await startHost({ dataDir, rendererDir: RENDERER_DIR, engine });
+  ({ engine, host } = await ticketsHost(server, 'tickets-notify-'));
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.grantPermissions(['notifications'], { origin: new URL(host.url).origin });

@@ -4,24 +4,20 @@
  * render inert; a ticket deleted on the server while open says so; with the simulator on, a new ticket appears in
  * the open queue without a reload.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
-import { startHost, type Host } from '../../src/main/host/server';
+import type { Engine } from '../../src/main/engine';
+import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
 import { sandbox } from '../helpers/sandbox';
-import { tempDir, uniqueService } from '../helpers/temp';
 import { launchChromium } from './browser';
+import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types */
 declare const document: any;
 declare const window: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
-
-const RENDERER_DIR = resolve('out/renderer');
 
 interface Stage {
   server: Sandbox;
@@ -34,9 +30,7 @@ let browser: Browser;
 const stages: Stage[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first');
-  }
+  requireBuiltRenderer();
   browser = await launchChromium();
 });
 
@@ -56,22 +50,7 @@ async function stage(options: { simulateRate?: number; prepare?: (server: Sandbo
     ...(options.simulateRate ? { simulateRate: options.simulateRate } : {}),
   });
   options.prepare?.(server);
-  const dataDir = tempDir('tickets-e2e-');
-  const engine = await createEngine({
-    dataDir,
-    shell: 'test',
-    keychainService: uniqueService(),
-    env: { MENTOR_ADMIN_API_KEY: server.apiKey },
-  });
-  await engine.invoke('profiles.add', {
-    name: 'Sandbox',
-    baseUrl: server.url,
-    org: server.org,
-    username: server.user,
-    makeActive: true,
-  });
-  await engine.invoke('tickets.sync', { wait: true });
-  const host = await startHost({ dataDir, rendererDir: RENDERER_DIR, engine });
+  const { engine, host } = await ticketsHost(server, 'tickets-e2e-');
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (error) => console.error('page error:', error));
   // Anything that gets to run script reports here.
