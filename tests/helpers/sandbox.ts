@@ -45,3 +45,18 @@ export async function call(
   }
   return { status: res.status, body: parsed, headers: res.headers };
 }
+
+/**
+ * Reads on the sandbox's own database, the figures its answers must match. `server` is asked at each call, so the
+ * sandbox may be started in a `beforeAll` after these are made.
+ */
+export function sandboxQueries(server: () => Sandbox) {
+  const prepare = (sql: string) => server().db.prepare(sql);
+  return {
+    scalar: <T = number>(sql: string, ...params: unknown[]) =>
+      prepare(sql)
+        .pluck()
+        .get(...params) as T,
+    rows: <T>(sql: string, ...params: unknown[]) => prepare(sql).all(...params) as T[],
+  };
+}

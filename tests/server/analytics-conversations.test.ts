@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { analyticsArea } from '../../src/server/areas/analytics';
-import { call, type Call, sandbox } from '../helpers/sandbox';
+import { call, type Call, sandbox, sandboxQueries } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 
 const T = '/api/ai-analytics/orgs/{org}/users/{user_id}/';
@@ -20,12 +20,7 @@ beforeAll(async () => {
 });
 
 const get = (path: string, key?: string | null) => call(server, 'GET', base + path, key === undefined ? {} : { key });
-const scalar = <T = number>(sql: string, ...params: unknown[]) =>
-  server.db
-    .prepare(sql)
-    .pluck()
-    .get(...params) as T;
-const rows = <T>(sql: string, ...params: unknown[]) => server.db.prepare(sql).all(...params) as T[];
+const { scalar, rows } = sandboxQueries(() => server);
 /** A 200 whose body matches the spec's schema for the operation. */
 function ok(res: Call, op: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);

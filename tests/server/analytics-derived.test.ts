@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { analyticsArea } from '../../src/server/areas/analytics';
 import { DERIVED_VERSION, rebuildDerived } from '../../src/server/areas/analytics/derived';
-import { call, sandbox } from '../helpers/sandbox';
+import { call, sandbox, sandboxQueries } from '../helpers/sandbox';
 
 /**
  * The derived learning tables (each learner's totals; active days by the previous active day) answer departments,
@@ -16,11 +16,7 @@ beforeAll(async () => {
   server = await sandbox({ seed: 'demo', areas: [analyticsArea] });
 });
 
-const scalar = <T = number>(sql: string, ...params: unknown[]) =>
-  server.db
-    .prepare(sql)
-    .pluck()
-    .get(...params) as T;
+const { scalar } = sandboxQueries(() => server);
 const derivedRows = () => ({
   totals: server.db.prepare('SELECT * FROM learner_totals WHERE enrollments + seconds > 0 ORDER BY user_id').all(),
   gaps: server.db.prepare('SELECT * FROM learning_activity_gaps ORDER BY org, day, prev_day, department_id').all(),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { analyticsArea } from '../../src/server/areas/analytics';
-import { call, type Call, sandbox } from '../helpers/sandbox';
+import { call, type Call, sandbox, sandboxQueries } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 
 const A = '/api/ai-analytics/';
@@ -31,12 +31,7 @@ const raw = (op: string, query = '', options: { key?: string | null; org?: strin
     `${A}${op.replace('{org}', options.org ?? server.org)}${query ? `?${query}` : ''}`,
     options.key === undefined ? {} : { key: options.key },
   );
-const scalar = <T = number>(sql: string, ...params: unknown[]) =>
-  server.db
-    .prepare(sql)
-    .pluck()
-    .get(...params) as T;
-const rows = <T>(sql: string, ...params: unknown[]) => server.db.prepare(sql).all(...params) as T[];
+const { scalar, rows } = sandboxQueries(() => server);
 
 interface Overtime {
   data: Record<string, number>;

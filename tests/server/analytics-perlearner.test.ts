@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { analyticsArea } from '../../src/server/areas/analytics';
-import { call, type Call, sandbox } from '../helpers/sandbox';
+import { call, type Call, sandbox, sandboxQueries } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 
 /** The per-learner endpoints against the spec's response schemas and the same figures computed here in SQL. */
@@ -40,12 +40,7 @@ async function ok<T>(op: string, query = '', options: { user?: string; key?: str
   expectSpecValid('get', P + op, 200, res.body);
   return res.body as T;
 }
-const scalar = <T = number>(sql: string, ...params: unknown[]) =>
-  server.db
-    .prepare(sql)
-    .pluck()
-    .get(...params) as T;
-const rows = <T>(sql: string, ...params: unknown[]) => server.db.prepare(sql).all(...params) as T[];
+const { scalar, rows } = sandboxQueries(() => server);
 
 describe('per-learner analytics', () => {
   it('tells who the learner is, by username or email', async () => {
