@@ -1,11 +1,16 @@
 /**
  * One learner's page (`analytics.learner`) against the same figures computed here, independently, from the sandbox's
- * own SQLite: information, average grade, grades and time per course, time per day over the range.
+ * own SQLite: information, average grade, grades and time per course, time per day over the range; and the export
+ * of its time-per-day chart.
  */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { connect, proxy } from './setup';
+import { tempDir } from '../helpers/temp';
+import { connect, failure, proxy, settled } from './setup';
 
 let server: Sandbox;
 let learner: { id: number; username: string; email: string; date_joined: string };
@@ -116,5 +121,79 @@ describe('a learner’s page', () => {
       'Time per course is not available from this tenant.',
       'Time over time is not available from this tenant.',
     ]);
+  });
+});
+
+describe('exporting a learner’s time per day (the learner page’s chart)', () => {
+  const exportTime = async (engine: Awaited<ReturnType<typeof connect>>['engine'], username: string) => {
+    const started = await engine.invoke('analytics.exportStart', {
+      dataset: 'chart.learner-time',
+      learner: username,
+      folder: tempDir(),
+      ...october,
+    });
+    return settled(engine, started.id);
+  };
+
+  it('writes one line per day of the range with the seconds the sandbox recorded that day', async () => {
+    const { engine } = await connect(server);
+    const done = await exportTime(engine, learner.username);
+    expect(done.state, done.error ?? '').toBe('completed');
+    expect(basename(done.path)).toBe(
+      `${server.org}-chart.learner-time-${learner.username}-2026-10-01_2026-10-31-UTC.csv`,
+    );
+
+    const perDay = new Map(
+      all<{ day: string; seconds: number }>(
+        `SELECT day, sum(seconds) AS seconds FROM learning_time WHERE user_id = ? AND day >= '2026-10-01'
+         AND day <= '2026-10-31' GROUP BY day`,
+        learner.id,
+      ).map((d) => [d.day, d.seconds]),
+    );
+    const expected = Array.from({ length: 31 }, (_, i) => {
+      const day = `2026-10-${String(i + 1).padStart(2, '0')}`;
+      return [day, String(perDay.get(day) ?? 0)];
+    });
+    const text = readFileSync(done.path, 'utf8');
+    expect(text.startsWith('\uFEFFDate,Time spent (s)\r\n')).toBe(true);
+    expect(text.split('\r\n').filter(Boolean)).toHaveLength(31 + 1);
+    const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data.slice(1);
+    expect(rows).toEqual(expected);
+    expect(done.rows).toBe(31);
+    // The same numbers the page's chart draws.
+    const page = await engine.invoke('analytics.learner', { username: learner.username, ...october });
+    expect(page.time!.map((p) => [p.date, String(p.seconds)])).toEqual(expected);
+  });
+
+  it('writes only the header for a learner with no time in the range, as the chart is empty', async () => {
+    const idle = one<string>(
+      `SELECT username FROM users u WHERE org = ? AND role = 'student' AND NOT EXISTS
+         (SELECT 1 FROM learning_time t WHERE t.user_id = u.id AND t.day >= '2026-10-01' AND t.day <= '2026-10-31')
+       ORDER BY id LIMIT 1`,
+      server.org,
+    );
+    const { engine } = await connect(server);
+    const page = await engine.invoke('analytics.learner', { username: idle, ...october });
+    expect(page.time!.every((p) => p.seconds === 0)).toBe(true);
+    const done = await exportTime(engine, idle);
+    expect(done.state, done.error ?? '').toBe('completed');
+    expect(done.rows).toBe(0);
+    expect(readFileSync(done.path, 'utf8')).toBe('\uFEFFDate,Time spent (s)\r\n');
+  });
+
+  it('needs a learner, takes one only for a learner’s data, and fails on a learner the tenant does not know', async () => {
+    const { engine } = await connect(server);
+    const missing = await failure(engine, 'analytics.exportStart', { dataset: 'chart.learner-time', ...october });
+    expect(missing.code).toBe('validation');
+    expect(missing.message).toBe("Chart: Time spent per day (one learner) is one learner's: say whose (learner)");
+    const extra = await failure(engine, 'analytics.exportStart', {
+      dataset: 'chart.topics',
+      learner: learner.username,
+      ...october,
+    });
+    expect(extra.message).toBe("Chart: Most discussed topics is not one learner's: it takes no learner");
+    const nobody = await exportTime(engine, 'nobody');
+    expect(nobody.state).toBe('failed');
+    expect(nobody.error).toContain('User not found');
   });
 });

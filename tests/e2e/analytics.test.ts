@@ -1,7 +1,7 @@
 /**
  * Analytics in browser mode, end to end: the built renderer served by the real host over the real engine, against
  * a real sandbox. The admin opens the Overview, changes the range, reads a chart as a table and exports its data,
- * and opens a learner's page.
+ * and opens a learner's page and does the same with its time chart.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -185,11 +185,13 @@ describe('the analytics screens in browser mode', () => {
   });
 
   it('opens a learner’s page from the Learning tab: grades and time per course, time per day', async () => {
-    // The first learner on the list's first page (by username) who takes courses.
+    // The first learner on the list's first page (by username) who takes courses and spent time in October.
     const username = server.db
       .prepare(
         `SELECT username FROM (SELECT id, username FROM users WHERE org = ? AND role = 'student' ORDER BY username LIMIT 25)
-         WHERE id IN (SELECT user_id FROM learning_enrollments) ORDER BY username LIMIT 1`,
+         WHERE id IN (SELECT user_id FROM learning_enrollments)
+         AND id IN (SELECT user_id FROM learning_time WHERE day BETWEEN '2026-10-01' AND '2026-10-31')
+         ORDER BY username LIMIT 1`,
       )
       .pluck()
       .get(server.org) as string;
@@ -206,8 +208,47 @@ describe('the analytics screens in browser mode', () => {
     const courses = page.getByRole('table', { name: 'Grades and time per course' });
     await visible(courses);
     expect(await courses.locator('tbody tr').count()).toBe(expected.grades!.length);
-    expect(await page.getByTestId('learner-time-total').innerText()).toContain('from 2026-10-01 to 2026-10-31');
+    const time = page.getByTestId('chart-learner-time');
+    expect(await time.getAttribute('data-state')).toBe('ready');
+    expect(await time.innerText()).toContain('from 2026-10-01 to 2026-10-31');
+    await visible(time.locator('svg.recharts-surface').first());
     await shot('analytics-learner');
+
+    // The time chart as a table, then its rows exported: one line per day, as the page has them.
+    await time.getByRole('button', { name: 'View as table' }).click();
+    const table = time.getByRole('table', { name: 'Time spent per day' });
+    await visible(table);
+    const perDay = expected.time!.map((p) => [p.date, String(p.seconds)]);
+    const shown = (await table.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t'));
+    expect(shown.map(([date, seconds]) => [date, seconds!.replace(/,/g, '')])).toEqual(perDay);
+    await time.getByRole('button', { name: 'Export CSV' }).click();
+    await visible(time.getByTestId('export-done'), 30_000);
+    const path = join(exportDir, `${server.org}-chart.learner-time-${username}-2026-10-01_2026-10-31-Europe-Paris.csv`);
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('\uFEFFDate,Time spent (s)\r\n')).toBe(true);
+    expect(Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data.slice(1)).toEqual(perDay);
+  });
+
+  it('shows an idle learner’s time chart as empty, and exports only its header', async () => {
+    const idle = server.db
+      .prepare(
+        `SELECT username FROM users u WHERE org = ? AND role = 'student' AND NOT EXISTS
+           (SELECT 1 FROM learning_time t WHERE t.user_id = u.id AND t.day BETWEEN '2026-10-01' AND '2026-10-31')
+         ORDER BY username LIMIT 1`,
+      )
+      .pluck()
+      .get(server.org) as string;
+    // A new hash in the same page: the range chosen earlier stays.
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/analytics/learning/${encodeURIComponent(idle)}`)}`);
+    await page.locator('[data-testid="learner-page"][data-state="ready"]').waitFor({ timeout: 20_000 });
+    const time = page.getByTestId('chart-learner-time');
+    expect(await time.getAttribute('data-state')).toBe('empty');
+    await visible(time.getByText('No time recorded in this range.'));
+    expect(await time.getByRole('button', { name: 'View as table' }).isDisabled()).toBe(true);
+    await time.getByRole('button', { name: 'Export CSV' }).click();
+    await visible(time.getByTestId('export-done'), 30_000);
+    const path = join(exportDir, `${server.org}-chart.learner-time-${idle}-2026-10-01_2026-10-31-Europe-Paris.csv`);
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFDate,Time spent (s)\r\n');
   });
 
   it('exports a dataset from the Exports tab and lists it in the history', async () => {
@@ -215,6 +256,9 @@ describe('the analytics screens in browser mode', () => {
     const form = page.getByTestId('export-form');
     await visible(form);
     await form.getByLabel('Dataset', { exact: true }).click();
+    // A learner's chart is exported from that learner's page, not from this form (it has no learner to give).
+    await visible(page.getByRole('option', { name: 'Chart: Most discussed topics' }));
+    expect(await page.getByRole('option', { name: /one learner/ }).count()).toBe(0);
     await page.getByRole('option', { name: 'Registered users' }).click();
     await shot('analytics-export-form');
     await form.getByRole('button', { name: 'Export CSV' }).click();

@@ -5,7 +5,7 @@ export interface Column {
   label: string;
 }
 
-export const CHART_IDS = [
+export const OVERVIEW_CHART_IDS = [
   'kpis',
   'activity',
   'top-mentors',
@@ -14,11 +14,14 @@ export const CHART_IDS = [
   'costs-by-model',
   'costs-by-mentor',
 ] as const;
+/** Charts of a learner's page: their data is that one learner's. */
+export const LEARNER_CHART_IDS = ['learner-time'] as const;
+export const CHART_IDS = [...OVERVIEW_CHART_IDS, ...LEARNER_CHART_IDS] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
 const col = (key: string, label: string): Column => ({ key, label });
 
-/** The table behind each chart of the Overview (what "view as table" shows and "export CSV" writes). */
+/** The table behind each chart (what "view as table" shows and "export CSV" writes). */
 export const CHART_COLUMNS: Record<ChartId, Column[]> = {
   kpis: [
     col('metric', 'Metric'),
@@ -47,6 +50,7 @@ export const CHART_COLUMNS: Record<ChartId, Column[]> = {
     col('cost', 'Cost (USD)'),
     col('share', 'Share (%)'),
   ],
+  'learner-time': [col('date', 'Date'), col('time_spent_seconds', 'Time spent (s)')],
 };
 
 export const CHART_TITLES: Record<ChartId, string> = {
@@ -57,6 +61,7 @@ export const CHART_TITLES: Record<ChartId, string> = {
   sentiment: 'Sentiment',
   'costs-by-model': 'Costs by model',
   'costs-by-mentor': 'Costs by mentor',
+  'learner-time': 'Time spent per day',
 };
 
 export interface DatasetSpec {
@@ -69,13 +74,18 @@ export interface DatasetSpec {
   /** Filters the platform applies to this data. */
   mentorFilter: boolean;
   departmentFilter: boolean;
+  /** One learner's rows: an export names the learner. */
+  perLearner: boolean;
   /** Columns holding instants, written in the export's time zone. */
   timeColumns: string[];
 }
 
-const spec = (s: Omit<DatasetSpec, 'timeColumns' | 'mentorFilter' | 'departmentFilter'> & Partial<DatasetSpec>) => ({
+const spec = (
+  s: Omit<DatasetSpec, 'timeColumns' | 'mentorFilter' | 'departmentFilter' | 'perLearner'> & Partial<DatasetSpec>,
+) => ({
   mentorFilter: false,
   departmentFilter: false,
+  perLearner: false,
   timeColumns: [],
   ...s,
 });
@@ -255,7 +265,7 @@ export const DATASETS: readonly DatasetSpec[] = [
     ranged: false,
     departmentFilter: true,
   }),
-  ...CHART_IDS.map((chart) =>
+  ...OVERVIEW_CHART_IDS.map((chart) =>
     spec({
       id: `chart.${chart}`,
       label: `Chart: ${CHART_TITLES[chart]}`,
@@ -266,6 +276,14 @@ export const DATASETS: readonly DatasetSpec[] = [
       departmentFilter: chart === 'kpis' || chart === 'activity',
     }),
   ),
+  spec({
+    id: 'chart.learner-time',
+    label: `Chart: ${CHART_TITLES['learner-time']} (one learner)`,
+    description: `The table behind a learner's “${CHART_TITLES['learner-time']}” chart (per UTC day, as the platform counts them); empty when no time was recorded.`,
+    columns: CHART_COLUMNS['learner-time'],
+    ranged: true,
+    perLearner: true,
+  }),
 ];
 
 export const DATASET_IDS = DATASETS.map((d) => d.id);
@@ -287,10 +305,11 @@ export function chooseColumns(dataset: DatasetSpec, chosen?: readonly string[]):
   return [...new Set(chosen)].map((key) => dataset.columns.find((c) => c.key === key)!);
 }
 
-/** A file name that says what is inside: tenant, dataset, range and time zone. */
+/** A file name that says what is inside: tenant, dataset (and its learner), range and time zone. */
 export function exportFileName(input: {
   tenant: string;
   dataset: string;
+  learner?: string;
   from?: string;
   to?: string;
   timeZone: string;
@@ -301,5 +320,6 @@ export function exportFileName(input: {
       .replace(/-+/g, '-')
       .replace(/^-|-$/g, '');
   const range = input.from && input.to ? `${input.from}_${input.to}` : 'current';
-  return `${safe(input.tenant)}-${safe(input.dataset)}-${range}-${safe(input.timeZone)}.csv`;
+  const learner = input.learner ? `-${safe(input.learner)}` : '';
+  return `${safe(input.tenant)}-${safe(input.dataset)}${learner}-${range}-${safe(input.timeZone)}.csv`;
 }

@@ -1,5 +1,5 @@
 /**
- * The table behind each Overview chart, keyed like CHART_COLUMNS: what "view as table" shows and what the chart's
+ * The table behind each chart, keyed like CHART_COLUMNS: what "view as table" shows and what the chart's
  * CSV export writes. Structural types keep this module free of the contract's schemas.
  */
 import type { ChartId } from './datasets';
@@ -22,6 +22,8 @@ export interface ChartData {
   sentiment?: { sentiment: string; conversations: number; share: number }[];
   byModel?: { model: string; cost: number; share: number }[];
   byMentor?: { mentorId: string; mentor: string; cost: number; share: number }[];
+  /** A learner's seconds per day. */
+  time?: { date: string; seconds: number }[] | null;
 }
 
 export function chartTable(chart: ChartId, data: ChartData): TableRow[] {
@@ -64,6 +66,11 @@ export function chartTable(chart: ChartId, data: ChartData): TableRow[] {
         cost: m.cost,
         share: m.share,
       }));
+    case 'learner-time':
+      // Days with no time at all are no data: the chart is empty and so is its file (header only).
+      return data.time?.some((p) => p.seconds > 0)
+        ? data.time.map((p) => ({ date: p.date, time_spent_seconds: p.seconds }))
+        : [];
   }
 }
 

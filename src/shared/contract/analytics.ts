@@ -197,6 +197,8 @@ export const ExportRequest = z
     timeZone: TimeZone.optional(),
     mentor: z.string().min(1).max(200).optional(),
     department: z.number().int().positive().optional(),
+    /** Whose rows, for a per-learner dataset (a username or an email); refused for the others. */
+    learner: z.string().min(1).max(200).optional(),
     ...ExportOptions.shape,
     /** The file to write (replaced when it exists), or a folder to write a named file into; Downloads by default. */
     path: z.string().min(1).max(4096).optional(),
@@ -241,6 +243,8 @@ export const DatasetInfo = z.object({
   ranged: z.boolean(),
   mentorFilter: z.boolean(),
   departmentFilter: z.boolean(),
+  /** One learner's rows: an export needs `learner`. */
+  perLearner: z.boolean(),
 });
 
 // ----- scheduled exports -----------------------------------------------------------------------------------------

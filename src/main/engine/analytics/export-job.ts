@@ -26,6 +26,7 @@ export const ExportParams = z.object({
   timeZone: z.string(),
   mentorId: z.string().optional(),
   department: z.number().optional(),
+  learner: z.string().optional(),
   bom: z.boolean(),
   delimiter: z.string(),
   /** Column keys, in the file's order. */
@@ -214,6 +215,7 @@ async function runExport(
       timeZone: params.timeZone,
       mentorId: params.mentorId,
       department: params.department,
+      learner: params.learner,
       pageSize: params.pageSize,
       mentorNames: params.mentorNames,
     },

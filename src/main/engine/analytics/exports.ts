@@ -74,10 +74,15 @@ export class Exports implements ExportProgressSink {
       throw new EngineError('validation', `${dataset.label} cannot be filtered by mentor (the platform cannot)`);
     if (input.department && !dataset.departmentFilter)
       throw new EngineError('validation', `${dataset.label} cannot be filtered by department (the platform cannot)`);
+    if (dataset.perLearner && !input.learner)
+      throw new EngineError('validation', `${dataset.label} is one learner's: say whose (learner)`);
+    if (input.learner && !dataset.perLearner)
+      throw new EngineError('validation', `${dataset.label} is not one learner's: it takes no learner`);
     const scope = await userScope(this.ctx.profiles, resolved.profileId);
     const path = await this.target(input, {
       tenant: scope.org,
       dataset: dataset.id,
+      learner: input.learner,
       range: dataset.ranged ? resolved.range : null,
       timeZone: resolved.timeZone,
     });
@@ -90,6 +95,7 @@ export class Exports implements ExportProgressSink {
       timeZone: resolved.timeZone,
       ...(resolved.mentorId ? { mentorId: resolved.mentorId } : {}),
       ...(input.department ? { department: input.department } : {}),
+      ...(input.learner ? { learner: input.learner } : {}),
       bom: input.bom,
       delimiter: input.delimiter,
       columns: columns.map((c) => c.key),
@@ -108,7 +114,8 @@ export class Exports implements ExportProgressSink {
     }
     const title =
       options.title ??
-      `${dataset.label}${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
+      `${dataset.label}${input.learner ? ` · ${input.learner}` : ''}` +
+        `${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
     const id = this.ctx.jobs.store.create({
       kind: 'export',
       profileId: resolved.profileId,
@@ -122,7 +129,7 @@ export class Exports implements ExportProgressSink {
 
   /** An unfinished export writing the same data to the same file (a crashed or killed run of the same command). */
   private unfinishedLike(params: ExportParams): JobRow | undefined {
-    const same = (p: ExportParams) =>
+    const identity = (p: ExportParams) =>
       JSON.stringify([
         p.dataset,
         p.profileId,
@@ -131,24 +138,13 @@ export class Exports implements ExportProgressSink {
         p.timeZone,
         p.mentorId,
         p.department,
+        p.learner,
         p.bom,
         p.delimiter,
         p.columns,
         p.pageSize,
-      ]) ===
-      JSON.stringify([
-        params.dataset,
-        params.profileId,
-        params.range.from,
-        params.range.to,
-        params.timeZone,
-        params.mentorId,
-        params.department,
-        params.bom,
-        params.delimiter,
-        params.columns,
-        params.pageSize,
       ]);
+    const same = (p: ExportParams) => identity(p) === identity(params);
     const rows = this.ctx.db
       .prepare(
         `SELECT * FROM jobs WHERE kind = 'export' AND state IN ('queued', 'running', 'waiting', 'paused')
@@ -164,7 +160,13 @@ export class Exports implements ExportProgressSink {
   /** The file an export writes: the path given, or a free name in the folder given (Downloads by default). */
   private async target(
     input: Pick<StartInput, 'path' | 'folder'>,
-    name: { tenant: string; dataset: string; range: ResolvedRange | null; timeZone: string },
+    name: {
+      tenant: string;
+      dataset: string;
+      learner: string | undefined;
+      range: ResolvedRange | null;
+      timeZone: string;
+    },
   ): Promise<string> {
     if (input.path && !(existsSync(input.path) && statSync(input.path).isDirectory())) {
       const path = resolve(input.path);
@@ -178,6 +180,7 @@ export class Exports implements ExportProgressSink {
     const file = exportFileName({
       tenant: name.tenant,
       dataset: name.dataset,
+      ...(name.learner ? { learner: name.learner } : {}),
       timeZone: name.timeZone,
       ...(name.range ? { from: name.range.from, to: name.range.to } : {}),
     });

@@ -114,6 +114,18 @@ async function optional<T>(read: () => Promise<T>): Promise<T | null> {
   }
 }
 
+/** `over-time`'s seconds per day, in day order. */
+export function timeSeries(answer: { data: Record<string, number> }) {
+  return Object.entries(answer.data)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, seconds]) => ({ date, seconds }));
+}
+
+/** One learner's seconds per day over the range: what the learner page's chart draws and its export writes. */
+export function learnerTime(r: Pick<Resolved, 'api' | 'range'>, username: string, options?: typeof quick) {
+  return r.api.learnerTime(username, { start_date: r.range.from, end_date: r.range.to }, options);
+}
+
 /** A 0–1 grade as a percent with one decimal. */
 const percent = (grade: number | null | undefined) => (grade == null ? null : Math.round(grade * 1000) / 10);
 
@@ -122,14 +134,14 @@ const percent = (grade: number | null | undefined) => (grade == null ? null : Ma
  * per day over the range. Per-learner endpoints a tenant does not offer leave their part empty with a note.
  */
 export async function learnerPage(r: Resolved, username: string) {
-  const { api, range } = r;
+  const { api } = r;
   const [list, info, average, grades, activity, time] = await Promise.all([
     api.learners({ search: username, page: 1, length: 50 }, quick),
     optional(() => api.learnerInfo(username, quick)),
     optional(() => api.averageGrade({ learner_id: username }, quick)),
     optional(() => api.learnerGrades(username, quick)),
     optional(() => api.learnerActivity(username, quick)),
-    optional(() => api.learnerTime(username, { start_date: range.from, end_date: range.to }, quick)),
+    optional(() => learnerTime(r, username, quick)),
   ]);
   const wanted = username.toLowerCase();
   const found = list.data.find(
@@ -171,11 +183,6 @@ export async function learnerPage(r: Resolved, username: string) {
     row.daysAccessed = a.days_accessed;
     row.lastAccess = a.last_access_date || null;
   }
-  const series = time
-    ? Object.entries(time.data)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([date, s]) => ({ date, seconds: s }))
-    : null;
   const seconds = info?.data.total_time_spent;
   return {
     info: found ? toLearnerRow(found) : null,
@@ -190,7 +197,7 @@ export async function learnerPage(r: Resolved, username: string) {
         : [...courses.values()].sort(
             (a, b) => a.course.localeCompare(b.course) || a.courseId.localeCompare(b.courseId),
           ),
-    time: series,
+    time: time ? timeSeries(time) : null,
     timeTotalSeconds: time ? time.total : null,
     notes,
   };

@@ -14,6 +14,7 @@ import {
   type ResolvedRange,
   type TableRow,
 } from '../../../shared/contract';
+import { EngineError } from '../errors';
 import { parseTranscript, type AnalyticsApi, type ApiConversation } from './api';
 import {
   computeActivity,
@@ -24,6 +25,7 @@ import {
   computeTopMentors,
   inclusiveEnd,
 } from './dashboard';
+import { learnerTime, timeSeries } from './learning';
 import type { Resolved } from './services';
 
 export type Cell = string | number | boolean | null;
@@ -35,6 +37,8 @@ export interface ExportPlan {
   timeZone: string;
   mentorId?: string | undefined;
   department?: number | undefined;
+  /** The learner of a per-learner dataset. */
+  learner?: string | undefined;
   pageSize: number;
   mentorNames: Record<string, string>;
 }
@@ -98,7 +102,7 @@ export function pageReader(api: AnalyticsApi, plan: ExportPlan, now: () => numbe
         mentorId: plan.mentorId,
         department: plan.department,
       };
-      const table = await chartRows(chart, resolved);
+      const table = await chartRows(chart, resolved, plan.learner);
       return one(table.map((row) => CHART_COLUMNS[chart].map((c) => row[c.key] ?? null)));
     };
   }
@@ -289,8 +293,8 @@ export function pageReader(api: AnalyticsApi, plan: ExportPlan, now: () => numbe
   }
 }
 
-/** The table behind an Overview chart, computed as the Overview computes it. */
-export async function chartRows(chart: ChartId, r: Resolved): Promise<TableRow[]> {
+/** The table behind a chart, computed as its screen computes it (`learner`: whose, for a learner's chart). */
+export async function chartRows(chart: ChartId, r: Resolved, learner?: string): Promise<TableRow[]> {
   switch (chart) {
     case 'kpis':
       return chartTable(chart, await computeKpis(r));
@@ -305,5 +309,8 @@ export async function chartRows(chart: ChartId, r: Resolved): Promise<TableRow[]
     case 'costs-by-model':
     case 'costs-by-mentor':
       return chartTable(chart, await computeCosts(r));
+    case 'learner-time':
+      if (!learner) throw new EngineError('validation', 'Whose time? This chart is one learner’s');
+      return chartTable(chart, { time: timeSeries(await learnerTime(r, learner)) });
   }
 }

@@ -29,11 +29,15 @@ interface ChartCardProps {
   children: (size: { width: number; height: number }) => ReactNode;
   height?: number;
   empty?: string;
+  /** What to try when it is empty; none when null. */
+  hint?: string | null;
+  /** Whose data, for a learner's chart (exported with it). */
+  learner?: string;
 }
 
 /**
  * A chart with its skeleton, empty and error states, "view as table" and "export CSV" (the table behind the chart,
- * exported as a job with the current range, zone and filters).
+ * exported as a job with the current range, zone and filters, and the learner of a learner's chart).
  */
 export function ChartCard({
   chart,
@@ -45,6 +49,8 @@ export function ChartCard({
   children,
   height = 260,
   empty,
+  hint = 'Try a longer range or another mentor.',
+  learner,
 }: ChartCardProps) {
   const bridge = useBridge();
   const { input } = useDashboardFilters();
@@ -64,6 +70,7 @@ export function ChartCard({
         timeZone: input.timeZone,
         ...(dataset.mentorFilter && input.mentor ? { mentor: input.mentor } : {}),
         ...(dataset.departmentFilter && input.department ? { department: input.department } : {}),
+        ...(dataset.perLearner && learner ? { learner } : {}),
       });
       setExportId(started.id);
     } catch (e) {
@@ -113,9 +120,11 @@ export function ChartCard({
             <Text c="dimmed" size="sm">
               {empty ?? 'No data in this range.'}
             </Text>
-            <Text c="dimmed" size="xs">
-              Try a longer range or another mentor.
-            </Text>
+            {hint ? (
+              <Text c="dimmed" size="xs">
+                {hint}
+              </Text>
+            ) : null}
           </Stack>
         ) : asTable ? (
           <DataTable columns={CHART_COLUMNS[chart]} rows={rows ?? []} caption={title} />

@@ -39,7 +39,11 @@ export const DATASET_OPTIONS = [
   { group: 'Conversations', items: ['chat-history', 'conversations', 'topics', 'sentiment', 'usage'] },
   { group: 'Costs', items: ['costs', 'costs-by-mentor', 'costs-by-model'] },
   { group: 'Learning', items: ['users', 'learners', 'completions', 'courses', 'departments'] },
-  { group: 'Overview charts', items: DATASETS.filter((d) => d.id.startsWith('chart.')).map((d) => d.id) },
+  // A learner's chart is exported from that learner's page: this form has no learner to give.
+  {
+    group: 'Overview charts',
+    items: DATASETS.filter((d) => d.id.startsWith('chart.') && !d.perLearner).map((d) => d.id),
+  },
 ].map(({ group, items }) => ({ group, items: items.map((id) => ({ value: id, label: findDataset(id)!.label })) }));
 
 const STATE_COLOR: Record<string, string> = {

@@ -1,7 +1,9 @@
 import { Alert, Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { chartTable } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ArrowLeftIcon } from '../../train/icons';
+import { ChartCard } from './ChartCard';
 import { PALETTE } from './charts';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
@@ -111,35 +113,32 @@ export function LearnerPage({ username }: { username: string }) {
               </Text>
             )}
           </Card>
-          <Card withBorder radius="md" data-testid="learner-time">
-            <Group justify="space-between" mb="xs">
-              <Title order={4} fz="md">
-                Time spent per day
-              </Title>
-              {data.timeTotalSeconds !== null ? (
-                <Text size="sm" c="dimmed" data-testid="learner-time-total">
-                  {formatSeconds(data.timeTotalSeconds)} from {data.range.from} to {data.range.to}
-                </Text>
-              ) : null}
-            </Group>
-            {data.time?.some((p) => p.seconds > 0) ? (
-              <div style={{ height: 240 }}>
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={data.time}>
-                    <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                    <XAxis dataKey="date" fontSize={11} minTickGap={16} />
-                    <YAxis fontSize={11} width={56} tickFormatter={axisTime} />
-                    <Tooltip formatter={(v) => formatSeconds(Number(v))} />
-                    <Bar dataKey="seconds" name="Time spent" fill={PALETTE[0]} isAnimationActive={false} />
-                  </BarChart>
-                </ResponsiveContainer>
-              </div>
-            ) : (
-              <Text c="dimmed" size="sm">
-                {data.time ? 'No time recorded in this range.' : 'Not available from this tenant.'}
-              </Text>
+          <ChartCard
+            chart="learner-time"
+            learner={username}
+            loading={false}
+            error={null}
+            rows={chartTable('learner-time', data)}
+            notes={
+              data.timeTotalSeconds !== null
+                ? [`${formatSeconds(data.timeTotalSeconds)} from ${data.range.from} to ${data.range.to}`]
+                : undefined
+            }
+            onRetry={() => void learner.refetch()}
+            empty={data.time ? 'No time recorded in this range.' : 'Not available from this tenant.'}
+            hint={data.time ? 'Try a longer range.' : null}
+            height={240}
+          >
+            {(size) => (
+              <BarChart data={data.time ?? []} {...size}>
+                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+                <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                <YAxis fontSize={11} width={56} tickFormatter={axisTime} />
+                <Tooltip formatter={(v) => formatSeconds(Number(v))} />
+                <Bar dataKey="seconds" name="Time spent" fill={PALETTE[0]} isAnimationActive={false} />
+              </BarChart>
             )}
-          </Card>
+          </ChartCard>
         </>
       )}
     </Stack>
