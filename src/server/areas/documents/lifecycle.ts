@@ -30,6 +30,31 @@ export interface NewDocument {
   customMetadata: Record<string, unknown> | null;
 }
 
+/** The columns a document row takes from its NewDocument, filled by `newDocumentValues` in this order. */
+const NEW_DOCUMENT_COLUMNS = `org, pathway, mentor_id, username, document_name, document_type, source_kind, url, file_path,
+  file_size, content_hash, access, custom_metadata`;
+const NEW_DOCUMENT_PLACEHOLDERS = NEW_DOCUMENT_COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ');
+
+function newDocumentValues(doc: NewDocument) {
+  return [
+    doc.org,
+    doc.pathway,
+    doc.mentorId,
+    doc.username,
+    doc.name,
+    doc.type,
+    doc.sourceKind,
+    doc.url,
+    doc.filePath,
+    doc.fileSize,
+    doc.contentHash,
+    doc.access,
+    doc.customMetadata ? JSON.stringify(doc.customMetadata) : null,
+  ];
+}
+
 function finishPendingTasks(
   db: Db,
   documentId: number,
@@ -65,27 +90,9 @@ export function insertPendingDocument(db: Db, doc: NewDocument, now: string): { 
     const id = Number(
       stmt(
         db,
-        `INSERT INTO documents (org, pathway, mentor_id, username, document_name, document_type, source_kind, url, file_path,
-             file_size, content_hash, access, training_status, generation, custom_metadata, task_id, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 1, ?, ?, ?, ?)`,
-      ).run(
-        doc.org,
-        doc.pathway,
-        doc.mentorId,
-        doc.username,
-        doc.name,
-        doc.type,
-        doc.sourceKind,
-        doc.url,
-        doc.filePath,
-        doc.fileSize,
-        doc.contentHash,
-        doc.access,
-        doc.customMetadata ? JSON.stringify(doc.customMetadata) : null,
-        taskId,
-        now,
-        now,
-      ).lastInsertRowid,
+        `INSERT INTO documents (${NEW_DOCUMENT_COLUMNS}, training_status, generation, task_id, created_at, updated_at)
+           VALUES (${NEW_DOCUMENT_PLACEHOLDERS}, 'pending', 1, ?, ?, ?)`,
+      ).run(...newDocumentValues(doc), taskId, now, now).lastInsertRowid,
     );
     insertTask(db, doc.org, id, 1, now, taskId);
     return { id, taskId };
@@ -186,28 +193,15 @@ export function insertFinishedDocument(
   const id = Number(
     stmt(
       db,
-      `INSERT INTO documents (org, pathway, mentor_id, username, document_name, document_type, source_kind, url, file_path,
-           file_size, content_hash, access, training_status, generation, tokens, chunk_count, failure_reason, custom_metadata,
+      `INSERT INTO documents (${NEW_DOCUMENT_COLUMNS}, training_status, generation, tokens, chunk_count, failure_reason,
            task_id, created_at, updated_at, last_trained_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (${NEW_DOCUMENT_PLACEHOLDERS}, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      doc.org,
-      doc.pathway,
-      doc.mentorId,
-      doc.username,
-      doc.name,
-      doc.type,
-      doc.sourceKind,
-      doc.url,
-      doc.filePath,
-      doc.fileSize,
-      doc.contentHash,
-      doc.access,
+      ...newDocumentValues(doc),
       state.status,
       state.tokens,
       state.status === 'trained' ? state.chunks.length : 0,
       state.failureReason,
-      doc.customMetadata ? JSON.stringify(doc.customMetadata) : null,
       taskId,
       state.createdAt,
       state.trainedAt ?? state.createdAt,
