@@ -118,6 +118,31 @@ describe('mentor-admin export', () => {
     expect(human.stdout).toMatch(/Wrote [\d,]+ rows to .*northbridge-users-current-/);
   });
 
+  it("exports one learner's time per day with --learner, and asks whose without it", async () => {
+    const dir = await dataDirFor(server.url);
+    const learner = server.db
+      .prepare(
+        `SELECT u.username, sum(t.seconds) AS seconds FROM users u JOIN learning_time t ON t.user_id = u.id
+         WHERE u.org = 'northbridge' AND t.day BETWEEN '2026-10-01' AND '2026-10-31' GROUP BY u.id ORDER BY u.id LIMIT 1`,
+      )
+      .get() as { username: string; seconds: number };
+    const out = join(tempDir(), 'time.csv');
+    const range = ['--from', '2026-10-01', '--to', '2026-10-31', '--tz', 'UTC', '--no-bom', '--out', out];
+    const result = await cli(
+      ['--data-dir', dir, 'export', 'chart.learner-time', '--learner', learner.username, ...range, '--json'],
+      { env: env() },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Date,Time spent (s)');
+    // One line per day of October; together they hold the learner's October time.
+    expect(lines).toHaveLength(32);
+    expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',')[1]), 0)).toBe(learner.seconds);
+    const whose = await cli(['--data-dir', dir, 'export', 'chart.learner-time', ...range], { env: env() });
+    expect(whose.code).toBe(1);
+    expect(whose.stderr).toContain("is one learner's: say whose (learner)");
+  });
+
   it('answers bad input with exit 2 (usage) or 1 (refused), and the reason', async () => {
     const dir = await dataDirFor(server.url);
     const run = (...args: string[]) => cli(['--data-dir', dir, ...args], { env: env() });

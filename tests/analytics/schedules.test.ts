@@ -73,6 +73,9 @@ describe('scheduled exports', () => {
     expect((await failure(engine, 'analytics.scheduleSave', { ...schedule(folder), time: '25:00' })).message).toContain(
       'Use a time such as 06:30',
     );
+    expect(
+      (await failure(engine, 'analytics.scheduleSave', { ...schedule(folder), dataset: 'chart.learner-time' })).message,
+    ).toBe("One learner's data cannot be scheduled: export it from the learner's page");
     await engine.invoke('analytics.scheduleRemove', { id: saved.id });
     expect((await engine.invoke('analytics.schedules', {})).schedules).toEqual([]);
     expect((await failure(engine, 'analytics.scheduleRemove', { id: saved.id })).code).toBe('not_found');

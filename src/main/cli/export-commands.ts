@@ -6,14 +6,15 @@ import { UsageError, type CliIo, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
 export const EXPORT_HELP = `Analytics exports (CSV):
-  export DATASET --from DATE --to DATE [--mentor ID] [--department ID] [--tz ZONE] [--no-bom]
+  export DATASET --from DATE --to DATE [--mentor ID] [--department ID] [--learner USER] [--tz ZONE] [--no-bom]
          [--delimiter ,|;|tab|'|'] [--columns a,b,…] --out FILE|FOLDER
   export DATASET --range today|7d|30d|90d|all …    instead of --from/--to
   export --list                                     the datasets and their columns
 
 Dates are YYYY-MM-DD, inclusive, in the time zone (--tz, an IANA name such as Europe/Paris; the computer's own by
 default); timestamps are written in it with their offset. Running the same command again after an interruption
-(Ctrl-C, kill, a crash) continues the unfinished export where it stopped.`;
+(Ctrl-C, kill, a crash) continues the unfinished export where it stopped. One learner's datasets (chart.learner-time)
+need --learner, a username or an email.`;
 
 const DELIMITER_NAMES: Record<string, ',' | ';' | '\t' | '|'> = {
   ',': ',',
@@ -40,6 +41,7 @@ function listDatasets(out: Output): number {
         ranged: d.ranged,
         mentorFilter: d.mentorFilter,
         departmentFilter: d.departmentFilter,
+        perLearner: d.perLearner,
       },
       `${d.id.padEnd(24)} ${d.label}\n${' '.repeat(25)}columns: ${d.columns.map((c) => c.key).join(', ')}`,
     );
@@ -113,6 +115,7 @@ export const runExportCommand: Command = async (engine, args, out, io, globals) 
     range: { type: 'string' },
     mentor: { type: 'string' },
     department: { type: 'string' },
+    learner: { type: 'string' },
     tz: { type: 'string' },
     'no-bom': { type: 'boolean' },
     delimiter: { type: 'string' },
@@ -170,6 +173,7 @@ export const runExportCommand: Command = async (engine, args, out, io, globals) 
     ...(values.tz ? { timeZone: values.tz } : {}),
     ...(values.mentor ? { mentor: values.mentor } : {}),
     ...(department ? { department } : {}),
+    ...(values.learner ? { learner: values.learner } : {}),
     bom: !values['no-bom'],
     delimiter,
     ...(columns?.length ? { columns } : {}),

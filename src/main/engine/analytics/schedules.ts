@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   addDays,
+  findDataset,
   localDate,
   localTimeZone,
   weekday,
@@ -138,6 +139,11 @@ export class Schedules {
     if (input.cadence === 'weekly' && input.weekday === undefined)
       throw new EngineError('validation', 'A weekly export needs a day of the week', {
         issues: [{ path: 'weekday', message: 'Choose a day' }],
+      });
+    // A schedule has no learner to name: each run of a per-learner dataset would fail.
+    if (findDataset(input.dataset)?.perLearner)
+      throw new EngineError('validation', "One learner's data cannot be scheduled: export it from the learner's page", {
+        issues: [{ path: 'dataset', message: 'Choose a dataset that is not one learner’s' }],
       });
     const at = new Date(this.clock()).toISOString();
     const options: Options = { bom: input.bom, delimiter: input.delimiter, columns: input.columns ?? null };
