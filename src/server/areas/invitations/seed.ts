@@ -94,80 +94,55 @@ export function seedInvitations(deps: AreaDeps, rng: Rng): void {
       : {};
     const redirect = rng.chance(0.3) ? 'https://learn.northbridge.example/welcome' : null;
     const source = fromCsv ? 'csv-import' : ADMIN_USER;
-    const state = rng.next();
-    if (state < 0.4) {
-      // Pending: sent, not yet accepted; some have lapsed.
+    /** One invitation of this draw; what varies is who holds it, whether it is active, and when it started or ended. */
+    const add = (row: {
+      email: string | null;
+      learner?: { username: string; id: number };
+      source?: string;
+      active: 0 | 1;
+      metadata?: Record<string, unknown>;
+      started?: string | null;
+      expired?: string | null;
+    }) =>
       insert.run(
         kind,
         MAIN_ORG,
         target,
-        invitee,
-        null,
-        null,
-        source,
+        row.email,
+        row.learner?.username ?? null,
+        row.learner?.id ?? null,
+        row.source ?? source,
         redirect,
-        1,
-        JSON.stringify(metadata),
+        row.active,
+        JSON.stringify(row.metadata ?? metadata),
         iso(created),
-        null,
-        future(created + 60 * DAY),
+        row.started ?? null,
+        row.expired ?? null,
       );
+    const state = rng.next();
+    if (state < 0.4) {
+      // Pending: sent, not yet accepted; some have lapsed.
+      add({ email: invitee, active: 1, expired: future(created + 60 * DAY) });
     } else if (state < 0.65) {
       // Accepted by a learner who joined (and, for courses and programs, enrolled).
       const learner = rng.pick(learners);
       const started = iso(created + rng.int(1, 14) * DAY);
-      insert.run(
-        kind,
-        MAIN_ORG,
-        target,
-        learner.email,
-        learner.username,
-        learner.id,
-        source,
-        redirect,
-        0,
-        JSON.stringify(metadata),
-        iso(created),
-        started,
-        null,
-      );
+      add({ email: learner.email, learner, active: 0, started });
       if (kind !== 'platform') enroll.run(kind, target, learner.id, started);
     } else if (state < 0.8) {
       // Revoked by an admin.
-      insert.run(
-        kind,
-        MAIN_ORG,
-        target,
-        invitee,
-        null,
-        null,
-        source,
-        redirect,
-        0,
-        JSON.stringify(metadata),
-        iso(created),
-        null,
-        iso(created + rng.int(1, 20) * DAY),
-      );
+      add({ email: invitee, active: 0, expired: iso(created + rng.int(1, 20) * DAY) });
     } else {
       // Blank campaign invitations; some already redeemed for an address.
       const campaign = rng.pick(CAMPAIGNS);
       const redeemed = state >= 0.93;
-      insert.run(
-        kind,
-        MAIN_ORG,
-        target,
-        redeemed ? invitee : null,
-        null,
-        null,
-        campaign,
-        redirect,
-        1,
-        JSON.stringify({ campaign }),
-        iso(created),
-        redeemed ? iso(created + rng.int(1, 30) * DAY) : null,
-        null,
-      );
+      add({
+        email: redeemed ? invitee : null,
+        source: campaign,
+        active: 1,
+        metadata: { campaign },
+        started: redeemed ? iso(created + rng.int(1, 30) * DAY) : null,
+      });
     }
   });
 }
