@@ -24,11 +24,18 @@ function mentorFields(row: MentorRow, settings: Record<string, unknown>) {
   return fields;
 }
 
-/** `Mentor`: categories as objects; the sandbox has no mentor types, subjects or MCP servers, so those are empty. */
-export function presentMentor(row: MentorRow, categories: MentorCategory[]) {
-  const settings = settingsOf(row.settings);
+/**
+ * What `Mentor` and `MentorCreate` share, in their order: `createOnly` holds the create-time fields only
+ * `MentorCreate` carries, and `categories` are objects in one and ids in the other. The sandbox has no mentor types,
+ * subjects or MCP servers, so those are empty.
+ */
+function mentorBody<C, E extends object>(
+  row: MentorRow,
+  settings: Record<string, unknown>,
+  categories: C,
+  createOnly: E,
+) {
   return {
-    id: row.id,
     name: row.name,
     unique_id: row.unique_id,
     flow: null,
@@ -36,6 +43,7 @@ export function presentMentor(row: MentorRow, categories: MentorCategory[]) {
     platform: row.org,
     metadata: parseMetadata(row),
     ...mentorFields(row, settings),
+    ...createOnly,
     categories,
     types: [],
     is_featured: row.is_featured === 1,
@@ -48,28 +56,15 @@ export function presentMentor(row: MentorRow, categories: MentorCategory[]) {
   };
 }
 
+/** `Mentor`: categories as objects. */
+export function presentMentor(row: MentorRow, categories: MentorCategory[]) {
+  return { id: row.id, ...mentorBody(row, settingsOf(row.settings), categories, {}) };
+}
+
 /** `MentorCreate` (what PATCH answers): the same fields with categories, types, subjects and MCP servers as ids. */
 export function presentMentorCreate(row: MentorRow, categoryIds: number[]) {
   const settings = settingsOf(row.settings);
-  return {
-    name: row.name,
-    unique_id: row.unique_id,
-    flow: null,
-    slug: row.slug,
-    platform: row.org,
-    metadata: parseMetadata(row),
-    ...mentorFields(row, settings),
-    disable_chathistory: settings.disable_chathistory === true,
-    categories: categoryIds,
-    types: [],
-    is_featured: row.is_featured === 1,
-    subjects: [],
-    mcp_servers: [],
-    recently_accessed_at: (settings.recently_accessed_at as string | undefined) ?? null,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return mentorBody(row, settings, categoryIds, { disable_chathistory: settings.disable_chathistory === true });
 }
 
 /** `MentorSettingsPublic`: what the chat UI needs; no prompts or other secrets. */
