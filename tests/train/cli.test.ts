@@ -39,6 +39,35 @@ function notes(count: number) {
 
 const documentsOf = (server: Sandbox, mentor: string) => serverDocuments(server, mentor);
 
+/**
+ * `mentor-admin train` as a real process (two uploads at a time), stopped with `signal` once its job has
+ * `uploaded` documents on the server; answers the job's id, the exit code and all the process wrote to stderr.
+ */
+async function interruptedTrain(
+  run: { server: Sandbox; mentor: string; env: NodeJS.ProcessEnv; root: string },
+  uploaded: number,
+  signal: NodeJS.Signals,
+) {
+  const { server, mentor, env, root } = run;
+  const child = spawn(
+    process.execPath,
+    ['bin/mentor-admin.mjs', '--json', 'train', root, '--mentor', mentor, '--concurrency', '2'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let jobId = '';
+  for await (const line of createInterface({ input: child.stdout })) {
+    const event = JSON.parse(line) as { event?: string; job?: string };
+    if (event.event === 'started') jobId = event.job!;
+    if (jobId && documentsOf(server, mentor).length >= uploaded) break;
+  }
+  child.kill(signal);
+  const code = await exited;
+  return { jobId, code, stderr };
+}
+
 describe('mentor-admin train', () => {
   beforeAll(requireKeychainSession);
 
@@ -163,22 +192,8 @@ describe('mentor-admin train', () => {
     const { server, mentor, env } = await cliSetup();
     const root = notes(20);
     server.setFaults('latency=30-30ms');
-    const child = spawn(
-      process.execPath,
-      ['bin/mentor-admin.mjs', '--json', 'train', root, '--mentor', mentor, '--concurrency', '2'],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    let jobId = '';
-    for await (const line of createInterface({ input: child.stdout })) {
-      const event = JSON.parse(line) as { event?: string; job?: string };
-      if (event.event === 'started') jobId = event.job!;
-      if (jobId && documentsOf(server, mentor).length >= 3) break;
-    }
-    child.kill('SIGINT');
-    expect(await exited, stderr).toBe(130);
+    const { jobId, code, stderr } = await interruptedTrain({ server, mentor, env, root }, 3, 'SIGINT');
+    expect(code, stderr).toBe(130);
     expect(stderr).toContain(`Resume it with: mentor-admin jobs resume ${jobId.slice(0, 8)}`);
     server.setFaults('');
     const shown = await cli(['jobs', 'show', jobId, '--json'], { env });
@@ -193,26 +208,8 @@ describe('mentor-admin train', () => {
     const { server, mentor, env } = await cliSetup();
     const root = notes(40);
     server.setFaults('latency=30-30ms');
-    const child = spawn(
-      process.execPath,
-      ['bin/mentor-admin.mjs', '--json', 'train', root, '--mentor', mentor, '--concurrency', '2'],
-      {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    let jobId = '';
-    for await (const line of createInterface({ input: child.stdout })) {
-      const event = JSON.parse(line) as { event?: string; job?: string };
-      if (event.event === 'started') jobId = event.job!;
-      if (jobId && documentsOf(server, mentor).length >= 8) break;
-    }
+    const { jobId, stderr } = await interruptedTrain({ server, mentor, env, root }, 8, 'SIGKILL');
     expect(jobId, stderr).not.toBe('');
-    child.kill('SIGKILL');
-    await exited;
     const before = documentsOf(server, mentor).length;
     expect(before).toBeGreaterThanOrEqual(8);
     expect(before).toBeLessThan(40);
