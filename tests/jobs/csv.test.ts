@@ -7,7 +7,20 @@ import { toCsv, writeCsvAtomically } from '../../src/main/engine/csv';
 import { tempDir } from '../helpers/temp';
 
 describe('CSV written by the app', () => {
-  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://evil","x")'])(
+  it.each([
+    '=1+1',
+    '+1',
+    '-1',
+    '@SUM(A1)',
+    '\tx',
+    '\rx',
+    '=HYPERLINK("http://evil","x")',
+    // Line breaks inside the cell (papaparse's own pattern misses these).
+    '=HYPERLINK("http://evil","x")\nsecond line',
+    '@a\r\nb',
+    '-x\ny',
+    '\r\n=2',
+  ])(
     'neutralises a cell starting with %j',
     (cell) => {
       const text = toCsv([[cell, 'plain']]);

@@ -12,13 +12,20 @@ export interface CsvOptions {
 }
 
 /**
+ * A cell a spreadsheet could run as a formula. papaparse's own pattern for `escapeFormulae: true` ends in `.*$`
+ * without the `s` flag, so it misses any cell holding a line break (chat messages, names from a CSV with quoted
+ * newlines): only the first character matters.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
  * Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` (papaparse's escapeFormulae), so a
  * spreadsheet never runs them as formulas (CSV injection). Every CSV the app writes goes through here.
  */
 export function toCsv(rows: readonly (readonly unknown[])[], options: CsvOptions = {}): string {
   return Papa.unparse(rows as unknown[][], {
     delimiter: options.delimiter ?? ',',
-    escapeFormulae: true,
+    escapeFormulae: FORMULA_START,
     newline: '\r\n',
     header: false,
   });
