@@ -194,6 +194,21 @@ describe('job runner', () => {
     expect(runner.present(id).state).toBe('completed');
   });
 
+  it('tries a waiting job again at once when woken (after sleep or a network change)', async () => {
+    const { runner, create, server } = await setup();
+    server.setFaults('error5xx=1');
+    const id = create(2);
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'waiting' });
+    server.setFaults('');
+    // Without waking, the next try is 2 s away; woken, it runs now.
+    expect(runner.wakeWaiting()).toBe(1);
+    await runner.settled(id);
+    expect(runner.present(id).state).toBe('completed');
+    expect(runner.wakeWaiting()).toBe(0);
+  });
+
   it('fails a job with the message the kind gives', async () => {
     const { runner, create } = await setup();
     const id = create(1, { failAtEnd: true });

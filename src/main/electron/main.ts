@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, ipcMain, Menu, session, shell, type BrowserWindow } from 'electron';
+import { app, ipcMain, Menu, powerMonitor, session, shell, type BrowserWindow } from 'electron';
 import { APP_HREF } from '../../shared/contract';
 import { IPC_EVENT_CHANNEL } from '../../shared/transport';
 import { APP_DIR_NAME } from '../engine/paths';
@@ -145,6 +145,8 @@ function startApp(): void {
     });
     engine.start();
     notifier.start();
+    // After sleep a job waiting for the tenant may be a minute from its next try: it tries again now.
+    powerMonitor.on('resume', () => void engine.call('jobs.wake', {}));
     mainWindow = openWindow();
     app.on('activate', () => {
       if (!mainWindow) mainWindow = openWindow();

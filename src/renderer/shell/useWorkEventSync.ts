@@ -78,4 +78,10 @@ export function useWorkEventSync(): void {
       }
     });
   }, [bridge, queryClient]);
+  // The network is back: jobs waiting for an unreachable tenant try again now rather than at their next timed try.
+  useEffect(() => {
+    const wake = () => void bridge.call('jobs.wake', {});
+    window.addEventListener('online', wake);
+    return () => window.removeEventListener('online', wake);
+  }, [bridge]);
 }

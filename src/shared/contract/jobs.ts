@@ -115,6 +115,11 @@ export const jobCalls = {
   'jobs.pause': call(JobRef, Job, 'Pause a job; it keeps its place'),
   'jobs.resume': call(JobRef, Job, 'Resume a paused or waiting job'),
   'jobs.cancel': call(JobRef, Job, 'Cancel a job; what was done stays done'),
+  'jobs.wake': call(
+    z.object({}).strict(),
+    z.object({ woken: z.number().int() }),
+    'The computer woke from sleep or the network came back: jobs waiting for an unreachable tenant try again now',
+  ),
   'jobs.retry': call(JobRetryInput, Job, 'Retry failed items (all, or the ones given)'),
   'jobs.exportReport': call(
     JobReportInput,

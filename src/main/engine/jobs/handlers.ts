@@ -45,6 +45,7 @@ export function jobHandlers(deps: {
     'jobs.pause': ({ id }) => runner.pause(id),
     'jobs.resume': ({ id }) => runner.resume(id),
     'jobs.cancel': ({ id }) => runner.cancel(id),
+    'jobs.wake': () => ({ woken: runner.wakeWaiting() }),
     'jobs.retry': ({ id, itemIds }) => runner.retry(id, itemIds),
     'jobs.exportReport': async ({ id, path }) => {
       const job = runner.present(id);

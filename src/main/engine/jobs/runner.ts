@@ -169,6 +169,20 @@ export class JobRunner {
     return this.present(id);
   }
 
+  /**
+   * Jobs waiting for an unreachable tenant try again now, their back-off started over: after sleep or a network
+   * change the next timed try may be a minute away. Answers how many were woken.
+   */
+  wakeWaiting(): number {
+    const waiting = [...this.waits.keys()];
+    for (const id of waiting) {
+      this.clearWait(id);
+      this.waitSteps.delete(id);
+      if (this.store.job(id)?.state === 'waiting') this.start(id);
+    }
+    return waiting.length;
+  }
+
   async cancel(id: string): Promise<Job> {
     const row = this.requireJob(id);
     if (['completed', 'cancelled'].includes(row.state)) return this.present(id);
