@@ -8,6 +8,14 @@ import { basename, join } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
+import {
+  chartTable,
+  CHART_COLUMNS,
+  datasetFilters,
+  findDataset,
+  OVERVIEW_CHART_IDS,
+  type TableRow,
+} from '../../src/shared/contract';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
 import { connect, failure, proxy, settled, until } from './setup';
@@ -262,6 +270,49 @@ describe('exporting a dataset', () => {
     const shown = await engine.invoke('analytics.topics', { range: OCTOBER, timeZone: 'UTC' });
     expect(chart.header).toEqual(['Topic', 'Conversations']);
     expect(chart.rows).toEqual(shown.rows.map((r) => [r.topic, String(r.conversations)]));
+  });
+
+  it("writes each Overview chart's table as the chart shows it, narrowed by the same mentor and department", async () => {
+    const { engine } = await connect(server);
+    const folder = tempDir();
+    const mentor = one<string>("SELECT unique_id FROM mentors WHERE org = ? AND name = 'Calculus Coach'", server.org);
+    const department = one('SELECT id FROM departments WHERE org = ? ORDER BY id LIMIT 1', server.org);
+    const input = { range: OCTOBER, timeZone: 'Europe/Paris', mentor, department };
+    // Each chart's table as the Overview draws it: its panel's own answer, through chartTable.
+    const shown: Record<(typeof OVERVIEW_CHART_IDS)[number], () => Promise<TableRow[]>> = {
+      kpis: async () => chartTable('kpis', await engine.invoke('analytics.kpis', input)),
+      activity: async () => chartTable('activity', await engine.invoke('analytics.activity', input)),
+      'top-mentors': async () =>
+        chartTable('top-mentors', { mentors: (await engine.invoke('analytics.topMentors', input)).rows }),
+      topics: async () => chartTable('topics', { topics: (await engine.invoke('analytics.topics', input)).rows }),
+      sentiment: async () =>
+        chartTable('sentiment', { sentiment: (await engine.invoke('analytics.sentiment', input)).rows }),
+      'costs-by-model': async () => chartTable('costs-by-model', await engine.invoke('analytics.costs', input)),
+      'costs-by-mentor': async () => chartTable('costs-by-mentor', await engine.invoke('analytics.costs', input)),
+    };
+    const exported: Record<string, string[][]> = {};
+    for (const chart of OVERVIEW_CHART_IDS) {
+      const table = await shown[chart]();
+      expect(table.length, chart).toBeGreaterThan(0);
+      // Exported as the chart's "Export CSV" asks: with the filters its dataset takes.
+      const dataset = findDataset(`chart.${chart}`)!;
+      const started = await engine.invoke('analytics.exportStart', {
+        dataset: dataset.id,
+        range: input.range,
+        timeZone: input.timeZone,
+        ...datasetFilters(dataset, input),
+        folder,
+      });
+      const done = await settled(engine, started.id);
+      expect(done.state, `${chart}: ${done.error}`).toBe('completed');
+      const file = parse(done.path);
+      expect(file.header, chart).toEqual(CHART_COLUMNS[chart].map((c) => c.label));
+      const cells = table.map((row) => CHART_COLUMNS[chart].map((c) => (row[c.key] == null ? '' : String(row[c.key]))));
+      expect(file.rows, chart).toEqual(cells);
+      exported[chart] = file.rows;
+    }
+    // The mentor's own cost only, as its chart shows it.
+    expect(exported['costs-by-mentor']).toEqual([[mentor, 'Calculus Coach', expect.any(String), expect.any(String)]]);
   });
 });
 

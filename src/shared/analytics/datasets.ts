@@ -53,6 +53,23 @@ export const CHART_COLUMNS: Record<ChartId, Column[]> = {
   'learner-time': [col('date', 'Date'), col('time_spent_seconds', 'Time spent (s)')],
 };
 
+/**
+ * The filters each chart's figures are narrowed by (see the engine's dashboard computations): its table is, so its
+ * export must be too. The rest the platform cannot filter; the chart says so in a note.
+ */
+const CHART_FILTERS: Record<ChartId, Pick<DatasetSpec, 'mentorFilter' | 'departmentFilter'>> = {
+  kpis: { mentorFilter: true, departmentFilter: true },
+  activity: { mentorFilter: true, departmentFilter: true },
+  'top-mentors': { mentorFilter: true, departmentFilter: false },
+  topics: { mentorFilter: true, departmentFilter: false },
+  sentiment: { mentorFilter: true, departmentFilter: false },
+  // Costs per model come from the tenant's total: the platform cannot split them by mentor.
+  'costs-by-model': { mentorFilter: false, departmentFilter: false },
+  // The platform gives every mentor's cost: the chart keeps only the chosen mentor's row.
+  'costs-by-mentor': { mentorFilter: true, departmentFilter: false },
+  'learner-time': { mentorFilter: false, departmentFilter: false },
+};
+
 export const CHART_TITLES: Record<ChartId, string> = {
   kpis: 'Key figures',
   activity: 'Activity over time',
@@ -272,8 +289,7 @@ export const DATASETS: readonly DatasetSpec[] = [
       description: `The table behind the Overview's “${CHART_TITLES[chart]}” chart.`,
       columns: CHART_COLUMNS[chart],
       ranged: true,
-      mentorFilter: chart !== 'costs-by-model' && chart !== 'costs-by-mentor',
-      departmentFilter: chart === 'kpis' || chart === 'activity',
+      ...CHART_FILTERS[chart],
     }),
   ),
   spec({
@@ -282,6 +298,7 @@ export const DATASETS: readonly DatasetSpec[] = [
     description: `The table behind a learner's “${CHART_TITLES['learner-time']}” chart (per UTC day, as the platform counts them); empty when no time was recorded.`,
     columns: CHART_COLUMNS['learner-time'],
     ranged: true,
+    ...CHART_FILTERS['learner-time'],
     perLearner: true,
   }),
 ];
@@ -290,6 +307,17 @@ export const DATASET_IDS = DATASETS.map((d) => d.id);
 
 export function findDataset(id: string): DatasetSpec | undefined {
   return DATASETS.find((d) => d.id === id);
+}
+
+/** The filters of the screen that a dataset takes: what its export is asked with (it cannot apply the others). */
+export function datasetFilters(
+  dataset: Pick<DatasetSpec, 'mentorFilter' | 'departmentFilter'>,
+  filters: { mentor?: string | undefined; department?: number | undefined },
+): { mentor?: string; department?: number } {
+  return {
+    ...(dataset.mentorFilter && filters.mentor ? { mentor: filters.mentor } : {}),
+    ...(dataset.departmentFilter && filters.department ? { department: filters.department } : {}),
+  };
 }
 
 /** The columns a file will have: the chosen ones in the order given, or all of them in the dataset's order. */

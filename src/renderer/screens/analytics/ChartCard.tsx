@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CHART_COLUMNS,
   CHART_TITLES,
+  datasetFilters,
   findDataset,
   type ChartId,
   type Freshness,
@@ -68,8 +69,7 @@ export function ChartCard({
         dataset: dataset.id,
         range: input.range,
         timeZone: input.timeZone,
-        ...(dataset.mentorFilter && input.mentor ? { mentor: input.mentor } : {}),
-        ...(dataset.departmentFilter && input.department ? { department: input.department } : {}),
+        ...datasetFilters(dataset, input),
         ...(dataset.perLearner && learner ? { learner } : {}),
       });
       setExportId(started.id);

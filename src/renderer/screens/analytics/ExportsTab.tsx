@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
-import { DATASETS, findDataset, type ExportInfo } from '../../../shared/contract';
+import { DATASETS, datasetFilters, findDataset, type ExportInfo } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
@@ -77,8 +77,7 @@ function ExportForm() {
         dataset,
         range: input.range,
         timeZone: input.timeZone,
-        ...(spec.mentorFilter && input.mentor ? { mentor: input.mentor } : {}),
-        ...(spec.departmentFilter && input.department ? { department: input.department } : {}),
+        ...datasetFilters(spec, input),
         bom,
         delimiter: delimiter as ',',
         ...(columns.length ? { columns } : {}),
