@@ -2,8 +2,10 @@
  * The ticket queue's engine against the real sandbox platform: the cache, views and counts, search, sorts, local
  * fields, replies through the job journal with the change check, status changes, and the bad inputs of the issue.
  */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BridgeCallError, expandCannedReply } from '../../src/shared/contract';
+import { BridgeCallError, expandCannedReply, localDate, localTimeZone } from '../../src/shared/contract';
 import { rig, serverMessages, serverTicket } from './helpers';
 
 const byStatus = (server: Awaited<ReturnType<typeof rig>>['server'], status: string) =>
@@ -148,8 +150,9 @@ describe('cache, views and search', async () => {
         statuses: [some.status],
         mentorId: some.mentorId,
         requester: some.requester.username,
-        createdFrom: some.createdAt.slice(0, 10),
-        createdTo: some.createdAt.slice(0, 10),
+        // Days are the admin's local days (this machine's zone).
+        createdFrom: localDate(Date.parse(some.createdAt), localTimeZone()),
+        createdTo: localDate(Date.parse(some.createdAt), localTimeZone()),
       },
       sort: 'oldest',
       sla: { firstReplyHours: 1, resolutionHours: 2 },
@@ -199,6 +202,74 @@ describe('cache, views and search', async () => {
     expect(text).toBe('Hi Uma, I am checking what Statistics Buddy told you. {unknown} stays.');
     await engine.invoke('tickets.deleteCannedReply', { id: saved.id });
     expect((await engine.invoke('tickets.cannedReplies', {})).replies).toEqual([]);
+  });
+});
+
+describe('saved-view dates', async () => {
+  const r = await rig();
+  const { engine, server, dataDir, profileId } = r;
+  // 20:00 UTC on 1 November is 09:00 on 2 November in Auckland (NZDT, UTC+13).
+  const late = server.db
+    .prepare(`SELECT id FROM support_tickets WHERE org = ? ORDER BY id LIMIT 1`)
+    .pluck()
+    .get(server.org) as number;
+  server.db.prepare('UPDATE support_tickets SET created_at = ? WHERE id = ?').run('2026-11-01T20:00:00Z', late);
+  await engine.invoke('tickets.sync', { wait: true });
+  const createdOn = async (day: string) =>
+    (
+      await engine.invoke('tickets.list', { view: 'all', filter: { createdFrom: day, createdTo: day }, limit: 1000 })
+    ).rows.map((t) => t.id);
+
+  it('refuses impossible dates with a clear message', async () => {
+    for (const date of ['2026-02-30', '2026-13-01', '2025-02-29', '2026-04-31']) {
+      await expect(engine.invoke('tickets.saveView', { name: 'Bad', filter: { createdFrom: date } })).rejects.toThrow(
+        `Invalid date format: '${date}' is not a date (use YYYY-MM-DD)`,
+      );
+      await expect(engine.invoke('tickets.list', { view: 'all', filter: { createdTo: date } })).rejects.toThrow(
+        `'${date}' is not a date`,
+      );
+    }
+    // Real days, leap day included, are fine.
+    await expect(
+      engine.invoke('tickets.saveView', {
+        name: 'Leap',
+        filter: { createdFrom: '2028-02-29', createdTo: '2028-03-01' },
+      }),
+    ).resolves.toMatchObject({ filter: { createdFrom: '2028-02-29', createdTo: '2028-03-01' } });
+  });
+
+  it('a view saved with an impossible date before dates were checked keeps the rest of its filter', async () => {
+    const db = new Database(join(dataDir, 'mentor-admin.sqlite'));
+    try {
+      db.prepare(
+        `INSERT INTO ticket_views (profile_id, id, name, filter, sort, created_at) VALUES (?, 'saved:900', 'Old', ?, NULL, ?)`,
+      ).run(profileId, JSON.stringify({ statuses: ['closed'], createdTo: '2026-02-30' }), new Date().toISOString());
+    } finally {
+      db.close();
+    }
+    const old = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'saved:900')!;
+    expect(old.filter).toEqual({ statuses: ['closed'] });
+    expect(old.count).toBe(
+      server.db
+        .prepare(`SELECT count(*) FROM support_tickets WHERE org = ? AND status = 'closed'`)
+        .pluck()
+        .get(server.org),
+    );
+  });
+
+  it("compares the admin's local day, not the UTC day", async () => {
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'Pacific/Auckland';
+      expect(await createdOn('2026-11-02')).toContain(late);
+      expect(await createdOn('2026-11-01')).not.toContain(late);
+      process.env.TZ = 'UTC';
+      expect(await createdOn('2026-11-01')).toContain(late);
+      expect(await createdOn('2026-11-02')).not.toContain(late);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
 

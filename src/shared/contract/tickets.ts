@@ -3,6 +3,7 @@
  * with counts, local-only triage fields, replies through the job journal, and live updates by adaptive polling.
  */
 import { z } from 'zod';
+import { CalendarDate } from './analytics';
 import { call, Ok } from './kit';
 
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -190,7 +191,8 @@ export const TicketSlaTargets = z.object({
 });
 export type TicketSlaTargets = z.infer<typeof TicketSlaTargets>;
 
-export const TicketDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'Use a date like 2026-11-01');
+/** A calendar day (YYYY-MM-DD) that exists: 2026-02-30 is refused, as analytics refuses it. */
+export const TicketDate = CalendarDate;
 
 /** What a saved view selects. Every field narrows; absent fields do not. */
 export const TicketFilter = z

@@ -16,6 +16,22 @@ export interface SavedViewRow {
 
 const now = () => new Date().toISOString();
 
+/**
+ * A saved view's filter as far as it is still valid. A field the schema refuses today (an impossible date such as
+ * 2026-02-30, saved before dates were checked) is dropped on its own rather than the whole filter, which would turn
+ * the view into "everything".
+ */
+function storedFilter(raw: unknown): TicketFilter {
+  const parsed = TicketFilterSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  if (!raw || typeof raw !== 'object') return {};
+  const refused = new Set(
+    parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0])])),
+  );
+  const kept = TicketFilterSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !refused.has(k))));
+  return kept.success ? kept.data : {};
+}
+
 export class TicketLocal {
   constructor(private readonly db: Db) {}
 
@@ -105,17 +121,14 @@ export class TicketLocal {
       first_reply_hours: number | null;
       resolution_hours: number | null;
     }[];
-    return rows.map((r) => {
-      const parsed = TicketFilterSchema.safeParse(JSON.parse(r.filter));
-      return {
-        id: r.id,
-        name: r.name,
-        filter: parsed.success ? parsed.data : {},
-        sort: (r.sort as TicketSort | null) ?? null,
-        firstReplyHours: r.first_reply_hours,
-        resolutionHours: r.resolution_hours,
-      };
-    });
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      filter: storedFilter(JSON.parse(r.filter)),
+      sort: (r.sort as TicketSort | null) ?? null,
+      firstReplyHours: r.first_reply_hours,
+      resolutionHours: r.resolution_hours,
+    }));
   }
 
   view(profileId: string, id: string): SavedViewRow | undefined {

@@ -1,4 +1,4 @@
-import type { TicketFilter, TicketSort } from '../../../shared/contract';
+import { addDays, localTimeZone, startOfLocalDay, type TicketFilter, type TicketSort } from '../../../shared/contract';
 import type { Db } from '../store/database';
 import { facet, type TicketView } from './cache';
 
@@ -42,12 +42,14 @@ export function ftsTerms(search: string): string[] {
   });
 }
 
-/** The day after a YYYY-MM-DD date, for inclusive "created to" bounds on ISO timestamps. */
-function nextDay(date: string): string {
-  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return date;
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
+/**
+ * Where a calendar day starts in the zone, as a UTC timestamp cut to the second so it compares as text with the
+ * API's ISO timestamps (a ticket created at that very second, with or without milliseconds, sorts after it).
+ * The list shows times in the admin's zone, so a ticket created at 01:00 on 2 November in Auckland is a
+ * 2 November ticket, although in UTC it was created on 1 November.
+ */
+function dayStart(date: string, timeZone: string): string {
+  return new Date(startOfLocalDay(date, timeZone)).toISOString().slice(0, 19);
 }
 
 /**
@@ -69,6 +71,8 @@ interface Built {
 }
 
 function build(q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>): Built {
+  // "Created from/to" are days where the admin sits: the engine runs on their machine (browser mode only on 127.0.0.1).
+  const timeZone = localTimeZone();
   const where = ['t.profile_id = @profile'];
   const params: Record<string, unknown> = { profile: q.profileId, baseline: q.baseline };
   let needsLocal = false;
@@ -94,12 +98,13 @@ function build(q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>): Built {
   }
   if (f.createdFrom) {
     where.push('t.created_at >= @createdFrom');
-    params.createdFrom = f.createdFrom.slice(0, 10);
+    params.createdFrom = dayStart(f.createdFrom, timeZone);
     facetOnly = false;
   }
   if (f.createdTo) {
     where.push('t.created_at < @createdTo');
-    params.createdTo = nextDay(f.createdTo);
+    // Inclusive: up to the start of the next day.
+    params.createdTo = dayStart(addDays(f.createdTo, 1), timeZone);
     facetOnly = false;
   }
   if (f.mine) {
