@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Area, AreaDeps, SandboxConfig, SeedSize } from './area';
 import { authenticate } from './auth';
 import { openSandboxDb, type Db } from './db';
-import { decideFault, latencyMs, parseFaults, type Faults } from './faults';
+import { decideFault, latencyMs, parseFaults, uploadRefusal, type Faults } from './faults';
 import { readForm, readJsonLike } from './http/body';
 import { forbidden, HttpError, notFound, unauthorized } from './http/errors';
 import { JsonText, Router, type Method, type RequestContext } from './http/router';
@@ -69,7 +69,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     options.dataDir,
     areas.map((a) => a.schema),
   );
-  const deps: AreaDeps = { db, config, now: () => new Date() };
+  let faults =
+    typeof options.faults === 'string' || options.faults === undefined ? parseFaults(options.faults) : options.faults;
+  const deps: AreaDeps = {
+    db,
+    config,
+    now: () => new Date(),
+    refusedUpload: (uploadName) => uploadRefusal(faults, uploadName),
+  };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const seeded = db.prepare('SELECT count(*) AS n FROM orgs').get() as { n: number };
@@ -88,8 +95,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const router = new Router();
   for (const area of areas) area.routes(router, deps);
-  let faults =
-    typeof options.faults === 'string' || options.faults === undefined ? parseFaults(options.faults) : options.faults;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -149,7 +154,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     } catch (error) {
       if (error instanceof HttpError) {
         if (!req.complete) req.resume();
-        send(res, error.status, { detail: error.detail }, error.headers);
+        send(res, error.status, error.detail ? { detail: error.detail } : {}, error.headers);
         return;
       }
       throw error;

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import type { Router } from './http/router';
+import type { UploadRefusal } from './faults';
 import type { Rng } from './rng';
 
 export type SeedSize = 'none' | 'demo' | 'large';
@@ -17,6 +18,8 @@ export interface AreaDeps {
   config: SandboxConfig;
   /** Fixed "now" for seeding so the same seed gives the same data; the live clock elsewhere. */
   now: () => Date;
+  /** Fault injection: the refusal the sandbox answers to an upload of this name, if it is told to refuse it. */
+  refusedUpload?(uploadName: string): UploadRefusal | undefined;
 }
 
 /** One part of the platform: its tables, its routes, its demo data and its background work. */

@@ -1,6 +1,7 @@
 /**
- * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`.
- * Also read from SANDBOX_FAULTS. Token minting is exempt so clients can always authenticate.
+ * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`, and
+ * `refuseUpload=NAME:STATUS[:DETAIL]` (repeatable). Also read from SANDBOX_FAULTS. Token minting is exempt so clients
+ * can always authenticate.
  */
 export interface Faults {
   latencyMinMs: number;
@@ -9,6 +10,17 @@ export interface Faults {
   rate429: number;
   retryAfterS: number;
   reset: number;
+  /** Uploads refused every time, by file name: "the platform will not take this one file". */
+  refuseUploads?: UploadRefusal[];
+}
+
+export interface UploadRefusal {
+  /** The uploaded file's name without its folders. */
+  fileName: string;
+  /** A 4xx status. */
+  status: number;
+  /** The answer's `detail`; without one the answer is a bare `{}`, as some gateways send. */
+  detail?: string;
 }
 
 export const NO_FAULTS: Faults = {
@@ -57,11 +69,26 @@ export function parseFaults(spec: string | undefined): Faults {
         faults.retryAfterS = n;
         break;
       }
+      case 'refuseUpload':
+        (faults.refuseUploads ??= []).push(parseRefusal(value));
+        break;
       default:
-        throw new Error(`Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset)`);
+        throw new Error(`Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset, refuseUpload)`);
     }
   }
   return faults;
+}
+
+function parseRefusal(value: string): UploadRefusal {
+  const m = /^([^:]+):(4\d\d)(?::(.+))?$/.exec(value);
+  if (!m) throw new Error(`Fault 'refuseUpload' must look like notes.md:422[:detail], got '${value}'`);
+  return { fileName: m[1]!, status: Number(m[2]), ...(m[3] && { detail: m[3] }) };
+}
+
+/** The refusal for an upload named `uploadName` (folders and all, as the multipart part names it), if any. */
+export function uploadRefusal(faults: Faults, uploadName: string): UploadRefusal | undefined {
+  const fileName = uploadName.slice(uploadName.lastIndexOf('/') + 1);
+  return faults.refuseUploads?.find((refusal) => refusal.fileName === fileName);
 }
 
 export type FaultDecision =

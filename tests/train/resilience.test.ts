@@ -3,12 +3,12 @@
  * revoked, the mentor deleted, the server going away and coming back, pause/resume/cancel. Each ends with the
  * platform's own list of documents: every file trained exactly once, or a clear reason why not.
  */
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/server/app';
+import { NO_FAULTS } from '../../src/server/faults';
 import { call } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
+import { answer, isUpload, proxy, uploadRecorder } from './proxy';
 import {
   allItems,
   createMentor,
@@ -36,49 +36,26 @@ async function unreliableProxy(target: string, options: { drops: number; failedL
   let drops = options.drops;
   let failedLookups = 0;
   const seen = { dropped: 0, refusedLookups: 0 };
-  const body = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  };
-  const proxy = createServer((req, res) => {
-    void (async () => {
-      const payload = await body(req);
-      const isUpload = req.method === 'POST' && req.url!.includes('/documents/train/');
-      const isLookup = req.method === 'GET' && req.url!.includes('/documents/pathways/');
-      if (isLookup && failedLookups > 0) {
-        failedLookups--;
-        seen.refusedLookups++;
-        res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"Service Unavailable"}');
-        return;
-      }
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
-      ) as Record<string, string>;
-      const answer = await fetch(target + req.url, {
-        method: req.method!,
-        headers,
-        ...(payload.length ? { body: payload } : {}),
-      });
-      const text = Buffer.from(await answer.arrayBuffer());
-      if (isUpload && drops > 0) {
-        drops--;
-        seen.dropped++;
-        // The first lost answer also makes the look-ups fail for a while: the job must go on from its journal.
-        if (seen.dropped === 1) failedLookups = options.failedLookups;
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-      res.end(text);
-    })();
+  const unreliable = await proxy(target, async (req, res, _payload, forward) => {
+    const isLookup = req.method === 'GET' && req.url!.includes('/documents/pathways/');
+    if (isLookup && failedLookups > 0) {
+      failedLookups--;
+      seen.refusedLookups++;
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"Service Unavailable"}');
+      return;
+    }
+    const forwarded = await forward();
+    if (isUpload(req) && drops > 0) {
+      drops--;
+      seen.dropped++;
+      // The first lost answer also makes the look-ups fail for a while: the job must go on from its journal.
+      if (seen.dropped === 1) failedLookups = options.failedLookups;
+      req.socket.destroy();
+      return;
+    }
+    answer(res, forwarded);
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
-  };
+  return { ...unreliable, seen };
 }
 
 describe('training when things go wrong', () => {
@@ -142,6 +119,65 @@ describe('training when things go wrong', () => {
     const big = (await allItems(engine, jobId)).find((item) => item.label === 'course/big.txt')!;
     expect(big).toMatchObject({ state: 'failed', error: 'File too large', attempts: 1 });
     expect(serverDocuments(server, mentor).map((doc) => doc.document_name)).toEqual(['course/small.md']);
+  });
+
+  it("fails a file the platform refuses with another 4xx with the platform's message, sent once; the others train", async () => {
+    const { server, mentor } = await setup();
+    const recorder = await uploadRecorder(server.url);
+    try {
+      const { engine } = await newEngine({ ...server, url: recorder.url });
+      // `message`: what the item says when the answer carries no detail (the spec's catalogue for the status).
+      const refused: Record<string, { status: number; detail?: string; message?: string }> = {
+        'note-003.md': { status: 422, detail: 'Unprocessable: the document has no text to learn from' },
+        'note-006.md': { status: 409, detail: 'A document is already being trained from this source' },
+        'note-008.md': { status: 400, message: 'Bad Request' },
+        'note-010.md': {
+          status: 415,
+          message: 'Generic Error: status: 415; status text: Unsupported Media Type; body: {}',
+        },
+      };
+      server.setFaults({
+        ...NO_FAULTS,
+        refuseUploads: Object.entries(refused).map(([fileName, { status, detail }]) => ({
+          fileName,
+          status,
+          ...(detail && { detail }),
+        })),
+      });
+      const root = notes(12);
+      const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      const job = await waitForJob(engine, jobId);
+      expect(job.state).toBe('completed');
+      expect(job.counts).toMatchObject({ uploaded: 8, trained: 8, failed: 4 });
+
+      const expected = Object.entries(refused).map(([fileName, refusal]) => ({
+        label: `course/notes/${fileName}`,
+        state: 'failed',
+        error: refusal.detail ?? refusal.message,
+        attempts: 1,
+      }));
+      const failedInJournal = (await allItems(engine, jobId)).filter((item) => item.state === 'failed');
+      expect(failedInJournal).toMatchObject(expected);
+      const needsAttention = await engine.invoke('jobs.items', { id: jobId, states: ['failed'] });
+      expect(needsAttention.total).toBe(4);
+      expect(needsAttention.items).toMatchObject(expected);
+      // Refused is final: each refused file reached the platform exactly once; the others once each too.
+      for (const fileName of Object.keys(refused)) {
+        expect(recorder.sent.filter((name) => name === `course/notes/${fileName}`)).toHaveLength(1);
+      }
+      expect(recorder.sent).toHaveLength(12);
+      const docs = serverDocuments(server, mentor);
+      expect(docs.map((doc) => doc.document_name).sort()).toEqual(
+        preview.files
+          .map((file) => file.relativePath)
+          .filter((path) => !(path.split('/').pop()! in refused))
+          .sort(),
+      );
+      expect(docs.every((doc) => doc.training_status === 'trained')).toBe(true);
+    } finally {
+      await recorder.close();
+    }
   });
 
   it('pauses with "Authentication failed" when the key is revoked, and goes on once a new key is entered', async () => {

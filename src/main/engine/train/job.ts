@@ -438,8 +438,10 @@ class TrainRun {
   }
 
   /**
-   * What an error answer means for one file: a message when the file is refused (the job goes on), nothing when it
-   * is worth retrying. Errors about the whole job are thrown.
+   * What an error answer means for one file: a message when the file is refused (the job goes on, the file is not
+   * sent again), nothing when it is worth retrying. Errors about the whole job are thrown: every file goes to the same
+   * tenant, user and mentor, so a 401, 403 (not an admin of the tenant) or 404 (mentor or tenant gone) would be the
+   * answer to each of them.
    */
   private refused(error: ApiError): string | null {
     if (error.status === 413) return 'File too large';

@@ -1,6 +1,6 @@
 import type { AreaDeps } from '../../area';
 import { formToObject } from '../../http/body';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound } from '../../http/errors';
 import type { RequestContext } from '../../http/router';
 import { stmt } from '../mentors/sql';
 import { readMultipart, type UploadedFile } from './multipart';
@@ -28,6 +28,10 @@ export async function readFields(ctx: RequestContext, deps: AreaDeps): Promise<R
       deps.config.uploadLimitBytes + 1024 * 1024,
       'File too large',
     );
+    for (const file of Object.values(files)) {
+      const refusal = deps.refusedUpload?.(file.name);
+      if (refusal) throw new HttpError(refusal.status, refusal.detail ?? '');
+    }
     return { ...fields, ...files };
   }
   const body = type === 'application/x-www-form-urlencoded' ? formToObject(await ctx.form()) : await ctx.json();

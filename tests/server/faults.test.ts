@@ -1,0 +1,52 @@
+/**
+ * The sandbox's fault injection that targets one file: `refuseUpload` answers a 4xx for every upload of that file
+ * name (with the given detail, or a bare `{}`), and leaves every other upload and request alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { NO_FAULTS, parseFaults } from '../../src/server/faults';
+import { call, sandbox } from '../helpers/sandbox';
+import { createMentor } from '../train/setup';
+
+describe('refuseUpload fault', () => {
+  it('is parsed from the --faults text, repeatable, 4xx only', () => {
+    expect(parseFaults('refuseUpload=bad.md:422:Unsupported content,refuseUpload=odd.txt:400').refuseUploads).toEqual([
+      { fileName: 'bad.md', status: 422, detail: 'Unsupported content' },
+      { fileName: 'odd.txt', status: 400 },
+    ]);
+    expect(parseFaults('latency=5ms').refuseUploads).toBeUndefined();
+    expect(() => parseFaults('refuseUpload=bad.md:500')).toThrow(/notes\.md:422\[:detail\]/);
+    expect(() => parseFaults('refuseUpload=bad.md')).toThrow(/refuseUpload/);
+  });
+
+  it('refuses every upload of that file name, in any folder, and nothing else', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Algebra');
+    server.setFaults({
+      ...NO_FAULTS,
+      refuseUploads: [
+        { fileName: 'bad.md', status: 422, detail: 'Unsupported content' },
+        { fileName: 'bare.md', status: 400 },
+      ],
+    });
+    const upload = (name: string) => {
+      const form = new FormData();
+      form.set('file', new Blob(['Some notes about algebra.']), name);
+      form.set('pathway', mentor);
+      form.set('type', 'file');
+      return call(server, 'POST', `/api/ai-index/orgs/${server.org}/users/${server.user}/documents/train/`, { form });
+    };
+
+    for (const name of ['bad.md', 'course/unit 1/bad.md']) {
+      expect(await upload(name)).toMatchObject({ status: 422, body: { detail: 'Unsupported content' } });
+    }
+    expect(await upload('bad.md')).toMatchObject({ status: 422 });
+    expect(await upload('course/bare.md')).toMatchObject({ status: 400, body: {} });
+    expect(await upload('course/good.md')).toMatchObject({ status: 200, body: { document_id: expect.any(String) } });
+    expect(await upload('course/bad.md.txt')).toMatchObject({ status: 200 });
+    const stored = server.db.prepare('SELECT document_name FROM documents WHERE pathway = ? ORDER BY id').pluck();
+    expect(stored.all(mentor)).toEqual(['course/good.md', 'course/bad.md.txt']);
+
+    server.setFaults('');
+    expect(await upload('bad.md')).toMatchObject({ status: 200 });
+  });
+});
