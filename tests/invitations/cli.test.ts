@@ -7,27 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/engine/store/database';
-import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
 import { tempDir } from '../helpers/temp';
 import { bulkProxy } from './proxy';
-import { csvFile, invitationsOf, sandboxWithInvitations } from './setup';
-
-async function setup(server: Sandbox, baseUrl = server.url) {
-  const dataDir = tempDir();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MENTOR_ADMIN_HOME: dataDir,
-    MENTOR_ADMIN_API_KEY: server.apiKey,
-    MENTOR_ADMIN_SANDBOX: 'off',
-  };
-  const added = await cli(
-    ['profile', 'add', 'Sandbox', '--url', baseUrl, '--org', server.org, '--user', server.user, '--activate'],
-    { env },
-  );
-  expect(added.code, added.stderr).toBe(0);
-  return { dataDir, env };
-}
+import { cliTenant, csvFile, invitationsOf, sandboxWithInvitations } from './setup';
 
 const cohort = (n: number, prefix: string) =>
   `Email,First name,Last name\n${Array.from({ length: n }, (_, i) => `${prefix}${i}@example.org,First${i},Last${i}`).join('\n')}\n`;
@@ -37,7 +20,7 @@ const last = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as
 describe('mentor-admin invite', () => {
   it('invites a file, writes the report, and invites nobody when run again', async () => {
     const server = await sandboxWithInvitations();
-    const { env } = await setup(server);
+    const { env } = await cliTenant(server);
     const file = csvFile('cohort.csv', cohort(120, 'cli'));
     const report = join(tempDir(), 'report.csv');
 
@@ -64,7 +47,7 @@ describe('mentor-admin invite', () => {
 
   it('counts invalid rows as failed unless --skip-invalid', async () => {
     const server = await sandboxWithInvitations();
-    const { env } = await setup(server);
+    const { env } = await cliTenant(server);
     const file = csvFile('mixed.csv', 'email\nok1@example.org\nnot-an-address\nok2@example.org\nOK1@example.org\n');
     const strict = await cli(['invite', file, '--platform', '--json'], { env });
     expect(strict.code).toBe(1);
@@ -82,7 +65,7 @@ describe('mentor-admin invite', () => {
 
   it('--dry-run validates and reports but sends nothing', async () => {
     const server = await sandboxWithInvitations();
-    const { env } = await setup(server);
+    const { env } = await cliTenant(server);
     const report = join(tempDir(), 'plan.csv');
     const file = csvFile('dry.csv', 'Email\ndry1@example.org\nlearner0004@northbridge.example\nbad\n');
     const run = await cli(['invite', file, '--platform', '--dry-run', '--skip-invalid', '--json', '--report', report], {
@@ -104,7 +87,7 @@ describe('mentor-admin invite', () => {
 
   it('finds an unnamed email column by its values; --map names columns or ignores them', async () => {
     const server = await sandboxWithInvitations();
-    const { env } = await setup(server);
+    const { env } = await cliTenant(server);
     const file = csvFile('odd.csv', 'Work address,Known as\nmap1@example.org,Mo\n');
     const ignored = await cli(['invite', file, '--platform', '--map', 'Work address=ignore'], { env });
     expect(ignored.code).toBe(1);
@@ -124,7 +107,7 @@ describe('mentor-admin invite', () => {
 
   it('sends to a program, refuses an unknown course, and explains wrong command lines', async () => {
     const server = await sandboxWithInvitations();
-    const { env } = await setup(server);
+    const { env } = await cliTenant(server);
     const file = csvFile('p.csv', 'email\nprog1@example.org\n');
     const program = (
       server.db.prepare(`SELECT program_key FROM programs WHERE org = ? LIMIT 1`).get(server.org) as {
@@ -161,7 +144,7 @@ describe('mentor-admin invite', () => {
       }
       return 'forward';
     });
-    const { env, dataDir } = await setup(server, proxy.url);
+    const { env, dataDir } = await cliTenant(server, proxy.url);
     const file = csvFile('kill.csv', cohort(500, 'k'));
     const run = () =>
       new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
 import { invitationsArea } from '../../src/server/areas/invitations';
+import { cli } from '../helpers/cli';
 import { connect, waitForJob } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
@@ -10,6 +12,26 @@ import { tempDir } from '../helpers/temp';
 /** A real sandbox (core + catalog invitations, demo data) and an engine whose active tenant points at it. */
 export async function sandboxWithInvitations(): Promise<Sandbox> {
   return sandbox({ seed: 'demo', areas: [invitationsArea] });
+}
+
+/**
+ * A data folder for `mentor-admin` runs whose active tenant is `server`, reached at `baseUrl` (a proxy in front of it,
+ * say); the key comes from the environment, so nothing is stored.
+ */
+export async function cliTenant(server: Sandbox, baseUrl = server.url) {
+  const dataDir = tempDir();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MENTOR_ADMIN_HOME: dataDir,
+    MENTOR_ADMIN_API_KEY: server.apiKey,
+    MENTOR_ADMIN_SANDBOX: 'off',
+  };
+  const added = await cli(
+    ['profile', 'add', 'Sandbox', '--url', baseUrl, '--org', server.org, '--user', server.user, '--activate'],
+    { env },
+  );
+  expect(added.code, added.stderr).toBe(0);
+  return { dataDir, env };
 }
 
 /** Keys come from MENTOR_ADMIN_API_KEY in these tests: nothing is stored, no keychain is needed. */

@@ -14,3 +14,10 @@ export type Command = (engine: Engine, args: string[], out: Output, io: CliIo, g
 export function commandArgs<const O extends ParseArgsOptionsConfig>(args: string[], options: O) {
   return parseArgs({ args, allowPositionals: true, options });
 }
+
+/** How a job ended, as the command that started it reports it: its summary (the last line) and whether it succeeded. */
+export interface JobOutcome {
+  summary: Record<string, unknown>;
+  human: string;
+  ok: boolean;
+}

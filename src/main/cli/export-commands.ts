@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { DATASETS, RANGE_PRESETS, type CallInput, type ExportInfo } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { commandArgs, type Command } from './command';
+import { commandArgs, type Command, type JobOutcome } from './command';
 import { UsageError, type CliIo, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
@@ -61,6 +61,19 @@ const seconds = (s: number | null) =>
 function describeProgress(info: ExportInfo): string {
   const pages = info.pagesTotal ? `page ${info.pagesDone}/${info.pagesTotal}` : `page ${info.pagesDone}`;
   return `${pages}, ${info.rows.toLocaleString('en-US')} rows, ${info.rowsPerSecond.toLocaleString('en-US')} rows/s, ETA ${seconds(info.etaSeconds)}`;
+}
+
+/** The last line of `export` (and of `jobs show|resume|cancel` on an export job); only a written file is success. */
+export function exportOutcome(info: ExportInfo): JobOutcome {
+  const rows = info.rows.toLocaleString('en-US');
+  return {
+    summary: { job: info.id, dataset: info.dataset, rows: info.rows, file: info.path },
+    human:
+      info.state === 'completed'
+        ? `Wrote ${rows} rows to ${info.path}`
+        : `Export ${info.id.slice(0, 8)} of ${info.dataset} ${info.state}: ${rows} rows so far → ${info.path}`,
+    ok: info.state === 'completed',
+  };
 }
 
 /** Follows the job until it ends; a tenant that cannot be reached is waited for (the job retries by itself). */
@@ -195,9 +208,7 @@ export const runExportCommand: Command = async (engine, args, out, io, globals) 
     );
     return 1;
   }
-  out.record(
-    { job: info.id, dataset, rows: info.rows, file: info.path },
-    `Wrote ${info.rows.toLocaleString('en-US')} rows to ${info.path}`,
-  );
+  const outcome = exportOutcome(info);
+  out.record(outcome.summary, outcome.human);
   return 0;
 };

@@ -8,7 +8,7 @@ import {
 } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { writeCsvAtomically } from '../engine/csv';
-import { commandArgs, type Command } from './command';
+import { commandArgs, type Command, type JobOutcome } from './command';
 import { UsageError, type CliIo, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
@@ -103,6 +103,21 @@ const totalsOf = (job: Job): Totals => ({
 
 const finished = (p: JobProgress) => p.done + p.failed + p.skipped;
 
+/**
+ * The last line of `invite` (and of `jobs show|resume|cancel` on an invite job). It succeeded only when no row failed;
+ * invalid rows count as failed unless the job was started with --skip-invalid.
+ */
+export function inviteOutcome(job: Job): JobOutcome {
+  const totals = totalsOf(job);
+  return {
+    summary: { job: job.id, ...totals },
+    human:
+      `Job ${job.id.slice(0, 8)} ${job.state}: ${totals.rows} rows, ${totals.invited} invited, ${totals.already} ` +
+      `already invited or members, ${totals.invalid} invalid, ${totals.failed} failed`,
+    ok: job.state === 'completed' && totals.failed === 0 && (!!job.skipInvalid || totals.invalid === 0),
+  };
+}
+
 export const runInviteCommand: Command = async (engine, args, out, io, globals) => {
   const { values, positionals } = commandArgs(args, {
     platform: { type: 'boolean' },
@@ -177,7 +192,7 @@ export const runInviteCommand: Command = async (engine, args, out, io, globals) 
     return totals.invalid > 0 && !skipInvalid ? 1 : 0;
   }
 
-  const { jobId, resumed } = await engine.invoke('invitations.importStart', { id: draft.id });
+  const { jobId, resumed } = await engine.invoke('invitations.importStart', { id: draft.id, skipInvalid });
   out.record(
     { event: 'started', job: jobId, resumed },
     resumed
@@ -189,19 +204,14 @@ export const runInviteCommand: Command = async (engine, args, out, io, globals) 
     const report = await engine.invoke('jobs.exportReport', { id: jobId, path: values.report });
     out.text(`Report: ${report.path} (${report.rows} rows)`);
   }
-  const totals = totalsOf(job);
   if (job.state === 'paused')
     out.error(`The job is paused: ${job.reason ?? 'Paused'}. Run the same command again to resume it.`);
   else if (job.state === 'waiting')
     out.error(`${job.reason ?? 'The tenant is unreachable'}. Run the same command again to resume.`);
   else if (job.state === 'failed') out.error(`The job failed: ${job.error ?? 'unknown error'}`);
-  out.record(
-    { job: jobId, ...totals },
-    `Job ${jobId.slice(0, 8)} ${job.state}: ${totals.rows} rows, ${totals.invited} invited, ${totals.already} already ` +
-      `invited or members, ${totals.invalid} invalid, ${totals.failed} failed`,
-  );
-  const ok = job.state === 'completed' && totals.failed === 0 && (skipInvalid || totals.invalid === 0);
-  return ok ? 0 : 1;
+  const outcome = inviteOutcome(job);
+  out.record(outcome.summary, outcome.human);
+  return outcome.ok ? 0 : 1;
 };
 
 /** The rows that will not be sent because of a problem, with why (first 50 for people, all with --json). */

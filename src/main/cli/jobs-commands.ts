@@ -1,7 +1,9 @@
 import { JobKind, JobState, type Job, type JobProgress } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
-import { commandArgs } from './command';
+import { commandArgs, type JobOutcome } from './command';
+import { exportOutcome } from './export-commands';
+import { inviteOutcome } from './invite-commands';
 import { UsageError, type CliIo, type Output } from './io';
 
 export const JOBS_HELP = `Jobs (training uploads and other long operations):
@@ -10,7 +12,9 @@ export const JOBS_HELP = `Jobs (training uploads and other long operations):
   jobs resume ID                run a paused, waiting or interrupted job here until it ends
   jobs cancel ID
 
-ID may be the first characters of a job id when they are unique. Ctrl-C while a job runs pauses it.`;
+ID may be the first characters of a job id when they are unique. Ctrl-C while a job runs pauses it. show, resume and
+cancel end with the summary line of the command that started the job (train, invite, export), and resume exits as
+that command would.`;
 
 const SETTLED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'paused']);
 
@@ -27,9 +31,12 @@ export async function resolveJob(engine: Engine, ref: string): Promise<Job> {
   throw new UsageError(`No job '${ref}' (see: mentor-admin jobs list)`);
 }
 
-function progressLine(progress: JobProgress): string {
+/** What a job's items are, for people. */
+const UNITS: Record<JobKind, string> = { train: 'files', invite: 'rows', export: 'pages', 'ticket-reply': 'replies' };
+
+function progressLine(progress: JobProgress, unit: string): string {
   const finished = progress.done + progress.failed + progress.skipped;
-  const parts = [`${progress.phase || 'Working'}: ${finished}/${progress.total} files`];
+  const parts = [`${progress.phase || 'Working'}: ${finished}/${progress.total} ${unit}`];
   if (progress.bytesTotal) parts.push(`${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`);
   if (progress.bytesPerSecond > 0) parts.push(`${formatBytes(Math.round(progress.bytesPerSecond))}/s`);
   if (progress.failed) parts.push(`${progress.failed} failed`);
@@ -37,10 +44,10 @@ function progressLine(progress: JobProgress): string {
   return parts.join(' · ');
 }
 
-/** The last line of `train` and `jobs resume`: counts from the job (a training job's are kept exact). */
-export function summaryOf(job: Job) {
+/** The last line of `train`: counts from the job (a training job's are kept exact). Exit 0 only when none failed. */
+export function trainOutcome(job: Job): JobOutcome {
   const count = (key: string, fallback: number) => job.counts[key] ?? fallback;
-  return {
+  const summary = {
     job: job.id,
     total: job.progress.total,
     uploaded: count('uploaded', job.progress.done),
@@ -48,6 +55,37 @@ export function summaryOf(job: Job) {
     trained: count('trained', job.progress.done),
     failed: count('failed', job.progress.failed),
   };
+  return {
+    summary,
+    human:
+      `Job ${job.id.slice(0, 8)} ${job.state}: ${summary.total} files, ${summary.uploaded} uploaded, ` +
+      `${summary.skipped} skipped, ${summary.trained} trained, ${summary.failed} failed`,
+    ok: job.state === 'completed' && summary.failed === 0,
+  };
+}
+
+/** A queued ticket reply (no command of its own prints one): its items and how many failed. */
+function itemsOutcome(job: Job): JobOutcome {
+  const { total, done, failed } = job.progress;
+  return {
+    summary: { job: job.id, total, done, failed },
+    human: `Job ${job.id.slice(0, 8)} ${job.state}: ${done} of ${total} done, ${failed} failed`,
+    ok: job.state === 'completed' && failed === 0,
+  };
+}
+
+/** A job's last line and exit code in the shape of the command that starts jobs of its kind. */
+async function outcomeOf(engine: Engine, job: Job): Promise<JobOutcome> {
+  switch (job.kind) {
+    case 'train':
+      return trainOutcome(job);
+    case 'invite':
+      return inviteOutcome(job);
+    case 'export':
+      return exportOutcome(await engine.invoke('analytics.export', { id: job.id }));
+    default:
+      return itemsOutcome(job);
+  }
 }
 
 /**
@@ -65,12 +103,16 @@ export async function followJob(
   const id = typeof job === 'string' ? () => job : job;
   let interrupted = false;
   let lastHuman = 0;
+  let unit = 'items';
   const tty = !!(io.stderr as { isTTY?: boolean }).isTTY;
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
   const check = async () => {
     const result = await engine.call('jobs.get', { id: id() });
-    if (result.ok && SETTLED.has((result.value as Job).state)) settle();
+    if (!result.ok) return;
+    const job = result.value as Job;
+    unit = UNITS[job.kind];
+    if (SETTLED.has(job.state)) settle();
   };
   const unsubscribe = engine.onEvent((name, payload) => {
     const event = payload as { id?: string };
@@ -81,7 +123,8 @@ export async function followJob(
       if (out.json) out.record({ event: 'progress', job: jobId, state, ...progress }, '');
       else if (tty || Date.now() - lastHuman > 2000) {
         lastHuman = Date.now();
-        io.stderr.write(tty ? `\r\x1b[K${progressLine(progress)}` : `${progressLine(progress)}\n`);
+        const line = progressLine(progress, unit);
+        io.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
       }
     }
     if (name === 'jobs.changed') {
@@ -122,24 +165,20 @@ export async function followJob(
   }
   for (const item of failed) {
     out.record(
-      { event: 'failed', job: jobId, file: item.label, error: item.error },
+      { event: 'failed', job: jobId, [final.kind === 'train' ? 'file' : 'item']: item.label, error: item.error },
       `  failed  ${item.label}: ${item.error ?? ''}`,
     );
   }
-  const summary = summaryOf(final);
+  const outcome = await outcomeOf(engine, final);
   if (final.state === 'paused') {
     out.error(
       `${interrupted ? 'Paused' : `The job is paused: ${final.reason ?? 'Paused'}`}. ` +
         `Resume it with: mentor-admin jobs resume ${final.id.slice(0, 8)}`,
     );
   } else if (final.state === 'failed') out.error(`The job failed: ${final.error ?? 'unknown error'}`);
-  out.record(
-    summary,
-    `Job ${final.id.slice(0, 8)} ${final.state}: ${summary.total} files, ${summary.uploaded} uploaded, ` +
-      `${summary.skipped} skipped, ${summary.trained} trained, ${summary.failed} failed`,
-  );
+  out.record(outcome.summary, outcome.human);
   if (interrupted) return 130;
-  return final.state === 'completed' && summary.failed === 0 ? 0 : 1;
+  return outcome.ok ? 0 : 1;
 }
 
 function describeJob(job: Job): string {
@@ -202,17 +241,20 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
         }
         if (items.length < 1000) break;
       }
+      const outcome = await outcomeOf(engine, job);
+      out.record(outcome.summary, outcome.human);
       return 0;
     }
     case 'resume': {
       if (rest.length !== 1) throw new UsageError('jobs resume takes exactly one ID');
       const job = await resolveJob(engine, rest[0]!);
       if (job.state === 'completed' || job.state === 'cancelled') {
+        const outcome = await outcomeOf(engine, job);
         out.record(
-          summaryOf(job),
-          `The job has already ${job.state === 'completed' ? 'completed' : 'been cancelled'}.`,
+          outcome.summary,
+          `The job has already ${job.state === 'completed' ? 'completed' : 'been cancelled'}. ${outcome.human}`,
         );
-        return job.state === 'completed' && summaryOf(job).failed === 0 ? 0 : 1;
+        return outcome.ok ? 0 : 1;
       }
       return followJob(engine, job.id, out, io, async (check) => {
         await engine.invoke('jobs.resume', { id: job.id });
@@ -224,7 +266,7 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
       const job = await resolveJob(engine, rest[0]!);
       const cancelled = await engine.invoke('jobs.cancel', { id: job.id });
       out.record(
-        { event: 'cancelled', ...summaryOf(cancelled), state: cancelled.state },
+        { event: 'cancelled', ...(await outcomeOf(engine, cancelled)).summary, state: cancelled.state },
         `Job ${cancelled.id.slice(0, 8)} is ${cancelled.state}.`,
       );
       return 0;

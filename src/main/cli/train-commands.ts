@@ -2,7 +2,7 @@ import type { Preview, PreviewFile } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
 import { commandArgs, type Command } from './command';
-import { followJob, summaryOf } from './jobs-commands';
+import { followJob, trainOutcome } from './jobs-commands';
 import { UsageError, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
@@ -115,7 +115,7 @@ export const runTrainCommand: Command = async (engine, args, out, io, globals) =
     });
     const job = await engine.invoke('jobs.get', { id: jobId });
     out.record(
-      summaryOf(job),
+      trainOutcome(job).summary,
       `Started job ${jobId.slice(0, 8)}: it goes on in the app, or run: mentor-admin jobs resume ${jobId.slice(0, 8)}`,
     );
     return 0;

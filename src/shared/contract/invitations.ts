@@ -311,7 +311,16 @@ export const invitationCalls = {
     'Leave rows out of the import (or bring them back)',
   ),
   'invitations.importStart': call(
-    ImportRef,
+    z
+      .object({
+        id: z.string().min(1),
+        /**
+         * Invalid rows were left out on purpose (`invite --skip-invalid`): they do not count as failures of the job.
+         * Kept with the job (a resumed one takes the latest choice), so `jobs resume` judges it the same way.
+         */
+        skipInvalid: z.boolean().optional(),
+      })
+      .strict(),
     z.object({ jobId: z.string(), resumed: z.boolean() }),
     'Confirmed: start the invite job (resumes an unfinished job for the same file and target)',
   ),

@@ -48,6 +48,8 @@ export const Job = z.object({
   /** Kind-specific counts for reports (e.g. uploaded, trained, invited, already). */
   counts: z.record(z.string(), z.number()),
   progress: JobProgress,
+  /** Invite jobs: started with --skip-invalid, so invalid rows do not count as failures. */
+  skipInvalid: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   startedAt: z.string().nullable(),

@@ -370,7 +370,10 @@ export class ImportService {
   }
 
   /** Confirmed by the admin: writes the job (every row an item) and starts it. */
-  async start(id: string): Promise<{ jobId: string; resumed: boolean }> {
+  async start(
+    id: string,
+    choices: { skipInvalid?: boolean | undefined } = {},
+  ): Promise<{ jobId: string; resumed: boolean }> {
     const record = this.store.get(id);
     if (record.state === 'started' && record.job_id) throw conflict('This import was already confirmed: see its job');
     if (record.state !== 'ready') {
@@ -386,6 +389,11 @@ export class ImportService {
     const scope = await userScope(this.ctx.profiles, record.profile_id);
     const resumable = this.unfinishedJob(record, targetKey(target, scope.org));
     if (resumable) {
+      if (choices.skipInvalid !== undefined) {
+        this.ctx.db
+          .prepare(`UPDATE jobs SET params = json_set(params, '$.skipInvalid', json(?)) WHERE id = ?`)
+          .run(String(choices.skipInvalid), resumable);
+      }
       this.store.update(id, { state: 'started', job_id: resumable });
       this.ctx.jobs.runner.start(resumable);
       this.emit(id, true);
@@ -401,6 +409,7 @@ export class ImportService {
       target,
       redirectTo: options.redirectTo,
       active: options.active,
+      skipInvalid: choices.skipInvalid ?? false,
       chunkSize: this.options.chunkSize ?? DEFAULT_CHUNK,
       maxChunk: this.options.maxChunk ?? MAX_CHUNK,
     };

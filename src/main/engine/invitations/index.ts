@@ -141,7 +141,7 @@ export function invitationsArea(
       'invitations.importRows': ({ id, filter, offset, limit }) => imports.rowsPage(id, filter, offset, limit),
       'invitations.importEditRow': ({ id, line, field, value }) => imports.editRow(id, line, field, value),
       'invitations.importDropRows': ({ id, lines, dropped }) => ({ changed: imports.dropRows(id, lines, dropped) }),
-      'invitations.importStart': ({ id }) => imports.start(id),
+      'invitations.importStart': ({ id, skipInvalid }) => imports.start(id, { skipInvalid }),
       'invitations.importDiscard': async ({ id }) => {
         await imports.discard(id);
         return { ok: true as const };

@@ -39,6 +39,8 @@ export interface InviteJobParams {
   target: InviteTarget;
   redirectTo: string | null;
   active: boolean;
+  /** Invalid rows were left out on purpose: they do not make the job a failure (see Job.skipInvalid). */
+  skipInvalid?: boolean;
   chunkSize: number;
   maxChunk: number;
 }

@@ -292,6 +292,11 @@ export function presentItem(row: ItemRow): JobItem {
   };
 }
 
+/** What an invite job's params say about judging it; the rest of them is the invitations area's business. */
+interface InviteChoices {
+  skipInvalid?: boolean;
+}
+
 export function presentJob(row: JobRow, progress: Job['progress']): Job {
   return {
     id: row.id,
@@ -303,6 +308,7 @@ export function presentJob(row: JobRow, progress: Job['progress']): Job {
     error: row.error,
     counts: JSON.parse(row.counts) as Record<string, number>,
     progress,
+    ...(row.kind === 'invite' && { skipInvalid: (JSON.parse(row.params) as InviteChoices).skipInvalid === true }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     startedAt: row.started_at,
