@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter } from '../../src/main/engine/jobs/limiter';
+import { Limiter, TenantLimits, type Slots } from '../../src/main/engine/jobs/limiter';
 import { ProgressMeter } from '../../src/main/engine/jobs/progress';
 
 describe('Limiter', () => {
@@ -34,6 +34,58 @@ describe('Limiter', () => {
     release();
     await holder;
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+  });
+});
+
+describe('TenantLimits', () => {
+  /** Runs `count` 10 ms tasks through `slots`; answers the most of them at once, and counts into `tenant` too. */
+  async function peakOf(slots: Slots, count: number, tenant = { running: 0, peak: 0 }): Promise<number> {
+    let running = 0;
+    let peak = 0;
+    const task = () =>
+      slots.run(async () => {
+        peak = Math.max(peak, ++running);
+        tenant.peak = Math.max(tenant.peak, ++tenant.running);
+        await new Promise((r) => setTimeout(r, 10));
+        running--;
+        tenant.running--;
+      });
+    await Promise.all(Array.from({ length: count }, task));
+    return peak;
+  }
+
+  it("applies a job's own concurrency while it runs, then the tenant is back at its default", async () => {
+    const limits = new TenantLimits(4);
+    const slow = limits.join('p1', 1);
+    expect(await peakOf(slow.slots, 8)).toBe(1);
+    slow.release();
+    expect(await peakOf(limits.join('p1').slots, 12)).toBe(4);
+    const fast = limits.join('p1', 8);
+    expect(await peakOf(fast.slots, 24)).toBe(8);
+    fast.release();
+    fast.release();
+    expect(await peakOf(limits.join('p1').slots, 12)).toBe(4);
+  });
+
+  it('shares the tenant between jobs running at once: each within its own limit, all within the largest', async () => {
+    const limits = new TenantLimits(4);
+    const tenant = { running: 0, peak: 0 };
+    const fast = limits.join('p1', 8);
+    const plain = limits.join('p1');
+    const gentle = limits.join('p1', 1);
+    const other = limits.join('p2');
+    const peaks = await Promise.all([
+      peakOf(fast.slots, 40, tenant),
+      peakOf(plain.slots, 40, tenant),
+      peakOf(gentle.slots, 10, tenant),
+      peakOf(other.slots, 12),
+    ]);
+    expect(peaks[0]).toBeLessThanOrEqual(8);
+    expect(peaks[1]).toBeLessThanOrEqual(4);
+    expect(peaks[2]).toBe(1);
+    // Another tenant has its own limit.
+    expect(peaks[3]).toBe(4);
+    expect(tenant.peak).toBe(8);
   });
 });
 

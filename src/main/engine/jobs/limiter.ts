@@ -48,18 +48,50 @@ function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('Request aborted');
 }
 
-/** One limiter per tenant: every job against the same tenant shares its concurrency. */
+/** What a job runs its requests through. */
+export interface Slots {
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** A job's place in its tenant's concurrency, held while one run of the job lasts. */
+export interface JobShare {
+  slots: Slots;
+  /** The run ended: the tenant goes back to what its other running jobs ask for, or to its default. */
+  release(): void;
+}
+
+/**
+ * One limiter per tenant: every job against the same tenant shares its concurrency (default 4). A job may ask for
+ * its own concurrency (train --concurrency N): it then never runs more than N at once, and the tenant's limit is
+ * raised to N while it runs, so a faster job is not held at the default. The adjustment is the job's, not the
+ * tenant's: once the job's run ends the tenant is back at its default for every later job (there is no per-tenant
+ * setting to keep).
+ */
 export class TenantLimits {
-  private readonly limiters = new Map<string, Limiter>();
+  private readonly tenants = new Map<string, { limiter: Limiter; asked: number[] }>();
   constructor(private readonly defaultCapacity = 4) {}
 
-  for(profileId: string | null, capacity?: number): Limiter {
+  join(profileId: string | null, capacity?: number): JobShare {
     const key = profileId ?? '';
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      limiter = new Limiter(capacity ?? this.defaultCapacity);
-      this.limiters.set(key, limiter);
-    } else if (capacity) limiter.setCapacity(capacity);
-    return limiter;
+    let tenant = this.tenants.get(key);
+    if (!tenant) this.tenants.set(key, (tenant = { limiter: new Limiter(this.defaultCapacity), asked: [] }));
+    const { limiter, asked } = tenant;
+    const own = new Limiter(capacity ?? this.defaultCapacity);
+    const fit = () => limiter.setCapacity(Math.max(this.defaultCapacity, ...asked));
+    if (capacity) {
+      asked.push(capacity);
+      fit();
+    }
+    let released = false;
+    return {
+      // The job's own slot first: a job at its own limit does not hold one of the tenant's.
+      slots: { run: (task, signal) => own.run(() => limiter.run(task, signal), signal) },
+      release: () => {
+        if (released || !capacity) return;
+        released = true;
+        asked.splice(asked.indexOf(capacity), 1);
+        fit();
+      },
+    };
   }
 }

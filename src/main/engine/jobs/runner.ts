@@ -2,7 +2,7 @@ import type { EventName, EventPayload, Job, JobKind } from '../../../shared/cont
 import { ApiError, NetworkError, RequestAbortedError, TimeoutError, type PlatformClient } from '../platform';
 import { notFound, conflict } from '../errors';
 import type { Log } from '../log';
-import { TenantLimits, type Limiter } from './limiter';
+import { TenantLimits, type Slots } from './limiter';
 import { ProgressMeter } from './progress';
 import { type ItemTotals, type JobStore, presentJob, type JobRow } from './store';
 
@@ -15,8 +15,8 @@ export interface JobContext {
   signal: AbortSignal;
   /** The platform client of the job's tenant. */
   client(): Promise<PlatformClient>;
-  /** The tenant's shared concurrency. */
-  limiter: Limiter;
+  /** The job's concurrency within its tenant's shared one. */
+  limiter: Slots;
   /** Sets the phase shown to the admin and emits progress (throttled). */
   progress(phase?: string): void;
   log: Log;
@@ -125,7 +125,7 @@ export class JobRunner {
 
     const controller = new AbortController();
     const run: ActiveRun = { controller, done: Promise.resolve() };
-    const limiter = this.limits.for(row.profile_id, concurrencyOf(row));
+    const share = this.limits.join(row.profile_id, concurrencyOf(row));
     const ctx: JobContext = {
       job: row,
       params: JSON.parse(row.params) as unknown,
@@ -135,7 +135,7 @@ export class JobRunner {
         if (!row.profile_id) throw new JobFailed('This job has no tenant connection (it was removed)');
         return this.deps.clients(row.profile_id);
       },
-      limiter,
+      limiter: share.slots,
       progress: (phase) => this.progress(id, phase),
       log: this.deps.log,
     };
@@ -145,7 +145,10 @@ export class JobRunner {
         () => this.settle(id, run, null),
         (error: unknown) => this.settle(id, run, error),
       )
-      .finally(() => this.active.delete(id));
+      .finally(() => {
+        share.release();
+        this.active.delete(id);
+      });
     this.active.set(id, run);
   }
 
