@@ -11,6 +11,7 @@ import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
 import { sandbox } from '../helpers/sandbox';
+import { serverMessages } from '../tickets/helpers';
 import { launchChromium } from './browser';
 import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
@@ -289,6 +290,40 @@ describe('hostile descriptions and a ticket deleted while open', () => {
     expect(await page.getByTestId('ticket-pane').locator('h2').innerText()).toBe(subject);
     expect(await page.getByRole('textbox', { name: 'Reply' }).inputValue()).toBe('Half-written answer');
     await expect.poll(() => rowIds(page), { timeout: 10_000 }).not.toContain(id);
+  });
+});
+
+describe('a queued reply the change check paused', () => {
+  it('is sent anyway from the thread, by keyboard, and the server has it', async () => {
+    const { page, server, engine } = await stage();
+    const [id] = await rowIds(page);
+    const opened = await engine.invoke('tickets.get', { id: id!, refresh: true });
+    server.db
+      .prepare(
+        'INSERT INTO support_ticket_messages (ticket_id, org, sender, message, timestamp) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(id, server.org, opened.ticket.requester.userId, 'One more thing…', new Date().toISOString());
+    const message = 'Written before the learner wrote again';
+    const outcome = await engine.invoke('tickets.reply', {
+      id: id!,
+      message,
+      seen: { updatedAt: opened.ticket.updatedAt, messageCount: opened.messageTotal },
+    });
+    expect(outcome.state).toBe('changed');
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(id);
+    await page.getByTestId('ticket-thread').getByText('waiting for your decision').waitFor();
+    // Tab from the queue to the thread's "Send anyway", and press it.
+    const focusedText = () => page.evaluate(() => (document.activeElement?.textContent ?? '').trim() as string);
+    for (let tabs = 0; tabs < 40 && (await focusedText()) !== 'Send anyway'; tabs++) await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Send anyway');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => serverMessages(server, id!).at(-1)?.message, { timeout: 10_000 }).toBe(message);
+    await page.getByTestId('ticket-thread').getByText('waiting for your decision').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('ticket-thread').innerText()).toContain(message);
+    // The button went away with the bubble: focus is back on the queue, not lost.
+    await expect.poll(() => focused(page)).toBe('ticket-list');
   });
 });
 

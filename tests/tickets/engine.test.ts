@@ -535,7 +535,7 @@ describe('live', () => {
 });
 
 describe('offline', () => {
-  it('keeps the cached queue readable, queues replies in the journal and sends them on reconnect after the change check', async () => {
+  it('keeps the cached queue readable, queues replies in the journal and sends them on reconnect after the change check; one it paused is sent anyway when the admin says so', async () => {
     const r = await rig();
     const { engine, server, profileId } = r;
     await engine.invoke('tickets.sync', { wait: true });
@@ -589,6 +589,21 @@ describe('offline', () => {
       .toBe('paused');
     expect(serverMessages(server, u!.id).at(-1)!.message).toBe('Are you there?');
     expect((await engine.invoke('tickets.get', { id: t!.id })).queued).toEqual([]);
+    const paused = (await engine.invoke('tickets.get', { id: u!.id })).queued[0]!;
+    expect(paused).toMatchObject({ jobId: other.jobId, changed: true, reason: expect.stringMatching(/send anyway/) });
+
+    // The admin reads what changed and sends it anyway: the same job goes out, past the change check.
+    const sent = await engine.invoke('tickets.sendQueued', { jobId: paused.jobId });
+    expect(sent).toMatchObject({ state: 'sent', jobId: other.jobId, sent: { message: 'Also written offline' } });
+    expect(serverMessages(server, u!.id).at(-1)!.message).toBe('Also written offline');
+    expect(serverMessages(server, u!.id).filter((m) => m.message === 'Also written offline')).toHaveLength(1);
+    expect((await engine.invoke('tickets.get', { id: u!.id })).queued).toEqual([]);
+    expect((await engine.invoke('jobs.get', { id: other.jobId })).state).toBe('completed');
+    // Only a reply waiting for that decision can be sent anyway.
+    await expect(engine.invoke('tickets.sendQueued', { jobId: other.jobId })).rejects.toThrow(
+      /not waiting for a decision/,
+    );
+    await expect(engine.invoke('tickets.sendQueued', { jobId: 'no-such-job' })).rejects.toThrow(/No queued reply/);
     await engine.invoke('tickets.watch', { visible: false });
   });
 });

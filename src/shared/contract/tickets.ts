@@ -296,6 +296,8 @@ export const QueuedReply = z.object({
   message: z.string(),
   state: z.enum(['queued', 'running', 'paused', 'waiting', 'failed']),
   reason: z.string().nullable(),
+  /** Paused because the ticket changed on the server after it was written: it may be sent anyway (tickets.sendQueued). */
+  changed: z.boolean(),
   createdAt: z.string(),
 });
 export type QueuedReply = z.infer<typeof QueuedReply>;
@@ -317,6 +319,8 @@ export const TicketListInput = z
 export type TicketListInput = z.input<typeof TicketListInput>;
 
 const Ref = z.object({ ...Tenant, id: TicketId }).strict();
+/** How long a reply call waits for the server before answering 'queued' (the job goes on). */
+const ReplyWaitMs = z.number().int().min(0).max(120_000).default(15_000);
 const Ids = z.array(TicketId).min(1, 'Select at least one ticket').max(1000);
 
 export const ticketCalls = {
@@ -394,12 +398,23 @@ export const ticketCalls = {
         seen: z.object({ updatedAt: z.string(), messageCount: z.number().int().min(0) }).optional(),
         /** Send even though the ticket changed on the server. */
         force: z.boolean().optional(),
-        /** How long to wait for the server before answering 'queued' (the job goes on). */
-        waitMs: z.number().int().min(0).max(120_000).default(15_000),
+        waitMs: ReplyWaitMs,
       })
       .strict(),
     TicketReplyOutcome,
     'Reply on a ticket: written to the job journal first, sent after a change check',
+  ),
+  'tickets.sendQueued': call(
+    z
+      .object({
+        ...Tenant,
+        /** The queued reply's job (QueuedReply.jobId). */
+        jobId: z.string().min(1).max(100),
+        waitMs: ReplyWaitMs,
+      })
+      .strict(),
+    TicketReplyOutcome,
+    'Send anyway: a queued reply paused because the ticket changed on the server goes out as written, in the same job',
   ),
   'tickets.setStatus': call(
     z.object({ ...Tenant, ids: Ids, status: TicketStatus }).strict(),

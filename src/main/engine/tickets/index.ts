@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/contract';
 import type { EngineArea, EngineContext } from '../context';
 import type { HandlersOf } from '../dispatch';
-import { EngineError, notFound } from '../errors';
+import { conflict, EngineError, notFound } from '../errors';
 import { ApiError, RequestAbortedError } from '../platform';
 import type { TicketApi } from './api';
 import { TicketCache, type TicketView } from './cache';
@@ -23,7 +23,7 @@ import { richText } from './markup';
 import { TicketPoller } from './poller';
 import { toDetail, toMessage, toSummary } from './present';
 import { countTickets, listTickets, viewCounts } from './query';
-import { replyJobKind, type ReplyParams } from './reply-job';
+import { CHANGED_PHASE, replyJobKind, type ReplyParams } from './reply-job';
 import { describeFailure, isOffline, TicketSync } from './sync';
 
 /** SLA targets of views that set none of their own. */
@@ -119,25 +119,75 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
   function queuedReplies(profileId: string, ticketId: number): QueuedReply[] {
     const rows = ctx.db
       .prepare(
-        `SELECT id, state, reason, error, params, created_at FROM jobs
-         WHERE kind = 'ticket-reply' AND profile_id = ? AND state IN ('queued', 'running', 'paused', 'waiting', 'failed')
-           AND json_extract(params, '$.ticketId') = ? ORDER BY created_at`,
+        `SELECT id, state, reason, error, params, created_at,
+           state = 'paused' AND EXISTS (SELECT 1 FROM job_items i
+             WHERE i.job_id = jobs.id AND i.state = 'pending' AND i.phase = @changed) AS changed
+         FROM jobs
+         WHERE kind = 'ticket-reply' AND profile_id = @profileId AND state IN ('queued', 'running', 'paused', 'waiting', 'failed')
+           AND json_extract(params, '$.ticketId') = @ticketId ORDER BY created_at`,
       )
-      .all(profileId, ticketId) as {
+      .all({ profileId, ticketId, changed: CHANGED_PHASE }) as {
       id: string;
       state: QueuedReply['state'];
       reason: string | null;
       error: string | null;
       params: string;
       created_at: string;
+      changed: 0 | 1;
     }[];
     return rows.map((r) => ({
       jobId: r.id,
       message: (JSON.parse(r.params) as ReplyParams).message,
       state: r.state,
       reason: r.error ?? r.reason,
+      changed: r.changed === 1,
       createdAt: r.created_at,
     }));
+  }
+
+  /** Waits for a reply job up to `waitMs`, then says where it stands (sent, queued, changed or failed). */
+  async function replyOutcome(profileId: string, ticketId: number, jobId: string, waitMs: number) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([runner.settled(jobId), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+    const job = runner.present(jobId);
+    const outcome = (state: TicketReplyOutcome['state'], message: string | null): TicketReplyOutcome => ({
+      state,
+      jobId,
+      message,
+      sent: null,
+    });
+    switch (job.state) {
+      case 'completed': {
+        const [item] = store.itemsIn(jobId, ['done']);
+        const messageId = item ? (JSON.parse(item.data) as { messageId?: number }).messageId : undefined;
+        const row = cache.view(profileId, ticketId, baseline(profileId));
+        const sent =
+          messageId === undefined
+            ? undefined
+            : (ctx.db
+                .prepare(
+                  'SELECT mid, id, ticket_id, sender, message, timestamp FROM ticket_messages WHERE profile_id = ? AND id = ?',
+                )
+                .get(profileId, messageId) as Parameters<typeof toMessage>[0] | undefined);
+        return {
+          ...outcome('sent', null),
+          sent: sent ? toMessage(sent, row, cache.syncRow(profileId).my_user_id) : null,
+        };
+      }
+      case 'paused':
+        return outcome('changed', job.reason);
+      case 'failed':
+      case 'cancelled':
+        return outcome('failed', job.error ?? job.reason);
+      default:
+        return outcome(
+          'queued',
+          job.state === 'waiting'
+            ? 'The tenant is unreachable: the reply waits in the job journal and is sent when it answers again'
+            : 'Still sending: the reply is in the job journal',
+        );
+    }
   }
 
   /** Replies that waited for the tenant go as soon as it answers again (after their change check). */
@@ -367,50 +417,26 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         items: [{ key: 'reply', label: `Reply on ticket #${input.id}` }],
       });
       runner.start(jobId);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        runner.settled(jobId),
-        new Promise((resolve) => (timer = setTimeout(resolve, input.waitMs))),
-      ]);
-      clearTimeout(timer);
-      const job = runner.present(jobId);
-      const outcome = (state: TicketReplyOutcome['state'], message: string | null): TicketReplyOutcome => ({
-        state,
-        jobId,
-        message,
-        sent: null,
-      });
-      switch (job.state) {
-        case 'completed': {
-          const [item] = store.itemsIn(jobId, ['done']);
-          const messageId = item ? (JSON.parse(item.data) as { messageId?: number }).messageId : undefined;
-          const row = cache.view(profileId, input.id, baseline(profileId));
-          const sent =
-            messageId === undefined
-              ? undefined
-              : (ctx.db
-                  .prepare(
-                    'SELECT mid, id, ticket_id, sender, message, timestamp FROM ticket_messages WHERE profile_id = ? AND id = ?',
-                  )
-                  .get(profileId, messageId) as Parameters<typeof toMessage>[0] | undefined);
-          return {
-            ...outcome('sent', null),
-            sent: sent ? toMessage(sent, row, cache.syncRow(profileId).my_user_id) : null,
-          };
-        }
-        case 'paused':
-          return outcome('changed', job.reason);
-        case 'failed':
-        case 'cancelled':
-          return outcome('failed', job.error ?? job.reason);
-        default:
-          return outcome(
-            'queued',
-            job.state === 'waiting'
-              ? 'The tenant is unreachable: the reply waits in the job journal and is sent when it answers again'
-              : 'Still sending: the reply is in the job journal',
-          );
+      return replyOutcome(profileId, input.id, jobId, input.waitMs);
+    },
+
+    'tickets.sendQueued': async (input) => {
+      const profileId = ctx.tenant(input.profileId);
+      const job = store.job(input.jobId);
+      if (!job || job.kind !== 'ticket-reply' || job.profile_id !== profileId) {
+        throw notFound(`No queued reply '${input.jobId}'`);
       }
+      const ticketId = (JSON.parse(job.params) as ReplyParams).ticketId;
+      const [item] = store.itemsIn(job.id, ['pending']);
+      if (job.state !== 'paused' || !item || item.phase !== CHANGED_PHASE) {
+        throw conflict(
+          'This reply is not waiting for a decision: only a reply paused because the ticket changed can be sent anyway',
+        );
+      }
+      // The admin has decided: this job skips the change check from now on, whatever happens next (offline again…).
+      store.updateItem(item.id, { data: { force: true } });
+      runner.resume(job.id);
+      return replyOutcome(profileId, ticketId, job.id, input.waitMs);
     },
 
     'tickets.setStatus': async (input) => {

@@ -16,6 +16,9 @@ export interface ReplyParams {
 export const CHANGED_REASON =
   'The ticket changed on the server since you opened it: read the new messages, then send again (or send anyway)';
 
+/** The phase of a reply paused by the change check: it waits for the admin to send it anyway or dismiss it. */
+export const CHANGED_PHASE = 'changed';
+
 export interface ReplyDeps {
   ctx: EngineContext;
   cache: TicketCache;
@@ -38,6 +41,7 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
       if (!profileId) throw new JobFailed('This reply has no tenant connection (it was removed)');
       const [item] = job.store.itemsIn(job.job.id, ['pending', 'active']);
       if (!item) return;
+      // force: the admin chose "send anyway" on this paused reply (tickets.sendQueued).
       const data = JSON.parse(item.data) as { posting?: boolean; force?: boolean };
       job.store.updateItem(item.id, { state: 'active', phase: 'checking', attempt: true, error: null });
       job.progress('Checking the ticket');
@@ -83,7 +87,7 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
           const thread = await api.thread(id, job.signal);
           deps.cache.replaceThread(profileId, id, thread);
           deps.ctx.emit('tickets.changed', { profileId, ids: [id], reason: 'sync' });
-          job.store.updateItem(item.id, { state: 'pending', phase: 'changed', error: CHANGED_REASON });
+          job.store.updateItem(item.id, { state: 'pending', phase: CHANGED_PHASE, error: CHANGED_REASON });
           throw new JobNeedsAttention(CHANGED_REASON);
         }
       }

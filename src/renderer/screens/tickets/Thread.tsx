@@ -19,13 +19,16 @@ interface ThreadProps {
   queued: QueuedReply[];
   pending: PendingReply[];
   onDismissQueued(jobId: string): void;
+  /** Sends a reply paused because the ticket changed, as written (the admin has read what changed). */
+  onSendQueued(jobId: string): Promise<void>;
 }
 
 /** The thread in time order: requester on the left, staff on the right, the platform's own notes in the middle. */
-export function Thread({ ticket, messages, total, queued, pending, onDismissQueued }: ThreadProps) {
+export function Thread({ ticket, messages, total, queued, pending, onDismissQueued, onSendQueued }: ThreadProps) {
   const bridge = useBridge();
   const [earlier, setEarlier] = useState<TicketMessage[]>([]);
   const [loading, setLoading] = useState(false);
+  const [sendingJob, setSendingJob] = useState<string | null>(null);
   const shown = earlier.length + messages.length;
   const start = total - shown;
 
@@ -57,11 +60,31 @@ export function Thread({ ticket, messages, total, queued, pending, onDismissQueu
             <Text size="xs" c="dimmed">
               You · {q.state === 'failed' ? 'not sent' : q.state === 'paused' ? 'waiting for your decision' : 'queued'}
             </Text>
-            {(q.state === 'failed' || q.state === 'paused') && (
-              <Button size="compact-xs" variant="subtle" onClick={() => onDismissQueued(q.jobId)}>
-                Dismiss
-              </Button>
-            )}
+            <Group gap={4}>
+              {q.changed && (
+                <Button
+                  size="compact-xs"
+                  color="orange"
+                  loading={sendingJob === q.jobId}
+                  onClick={() => {
+                    setSendingJob(q.jobId);
+                    void onSendQueued(q.jobId).finally(() => setSendingJob(null));
+                  }}
+                >
+                  Send anyway
+                </Button>
+              )}
+              {(q.state === 'failed' || q.state === 'paused') && (
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() => onDismissQueued(q.jobId)}
+                  disabled={sendingJob === q.jobId}
+                >
+                  Dismiss
+                </Button>
+              )}
+            </Group>
           </Group>
           <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {q.message}

@@ -108,15 +108,32 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
           list.map((p) => (p.key === key ? { ...p, state: 'failed', error: outcome.message ?? '' } : p)),
         );
       } else setPending((list) => list.filter((p) => p.key !== key));
-      if (outcome.state === 'sent') notifySuccess('Reply sent', `Ticket #${id}`);
-      if (outcome.state === 'queued')
-        notifySuccess('Reply queued', outcome.message ?? 'It is sent when the tenant answers again');
+      announce(outcome);
       return outcome;
     } catch (error) {
       setPending((list) =>
         list.map((p) => (p.key === key ? { ...p, state: 'failed', error: errorMessage(error) } : p)),
       );
       throw error;
+    }
+  }
+
+  function announce(outcome: TicketReplyOutcome) {
+    if (outcome.state === 'sent') notifySuccess('Reply sent', `Ticket #${id}`);
+    if (outcome.state === 'queued')
+      notifySuccess('Reply queued', outcome.message ?? 'It is sent when the tenant answers again');
+  }
+
+  /** "Send anyway" on a queued reply that the change check paused: the same job goes out without the check. */
+  async function sendQueued(jobId: string) {
+    try {
+      const outcome = await bridge.call('tickets.sendQueued', { jobId });
+      announce(outcome);
+      if (outcome.state === 'failed') notifyError('Reply not sent', new Error(outcome.message ?? 'Refused'));
+    } catch (error) {
+      notifyError('Could not send', error);
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) });
     }
   }
 
@@ -252,6 +269,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
                 .then(() => queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) }))
                 .catch((error: unknown) => notifyError('Could not dismiss', error));
             }}
+            onSendQueued={sendQueued}
           />
           <ReplyBox
             ref={replyRef}

@@ -27,6 +27,12 @@ function typingIn(target: EventTarget | null): boolean {
   );
 }
 
+/** Enter and Space on a button or link press it: the queue's Enter (open) must not take them. */
+function pressing(event: React.KeyboardEvent): boolean {
+  if (event.key !== 'Enter' && event.key !== ' ') return false;
+  return !!(event.target as HTMLElement | null)?.closest?.('button, a[href]');
+}
+
 /**
  * The support queue: views with counts, a windowed list that stays smooth at 100,000 tickets, full-text search, and
  * the ticket beside it. Everything works from the keyboard (press ? for the keys) and focus always lands somewhere
@@ -187,7 +193,7 @@ export function TicketsScreen() {
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typingIn(event.target)) return;
+    if (typingIn(event.target) || pressing(event)) return;
     const key = event.key;
     if (gPending.current && Date.now() - gPending.current < 1500) {
       gPending.current = 0;
