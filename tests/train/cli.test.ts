@@ -4,11 +4,14 @@
  * the exact counts and the platform's list: no document twice.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { createEngine } from '../../src/main/engine';
 import { cli, cliProcess } from '../helpers/cli';
+import { until } from '../helpers/engine';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 import { sandbox } from '../helpers/sandbox';
 import { createMentor, duplicatesOf, serverDocuments, text, tree } from './setup';
@@ -38,6 +41,20 @@ function notes(count: number) {
 }
 
 const documentsOf = (server: Sandbox, mentor: string) => serverDocuments(server, mentor);
+
+/** The `mentor-admin jobs resume JOB` processes that `train --no-wait` left running (Linux /proc). */
+function backgroundProcesses(jobId: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`\0jobs\0resume\0${jobId}`);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
 
 /**
  * `mentor-admin train` as a real process (two uploads at a time), stopped with `signal` once its job has
@@ -186,6 +203,41 @@ describe('mentor-admin train', () => {
     const result = await cli(['--json', 'train', notes(3), '--mentor', 'Sandbox Course'], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.lines.at(-1)).toMatchObject({ total: 5, uploaded: 3, skipped: 2, trained: 3, failed: 0 });
+  }, 90_000);
+
+  it('--no-wait returns at once; a background process trains every file once, its output in the engine log', async () => {
+    const { server, mentor, env } = await cliSetup();
+    const root = notes(12);
+    // Slow enough that the job outlasts the command.
+    server.setFaults('latency=30-30ms');
+    const run = await cliProcess(['--json', 'train', root, '--mentor', mentor, '--concurrency', '2', '--no-wait'], {
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = run.lines.at(-1)!.job as string;
+    expect(run.lines.at(-1)).toEqual({ job: jobId, state: 'running' });
+    try {
+      expect(documentsOf(server, mentor).length).toBeLessThan(12);
+      let shown = await cli(['jobs', 'show', jobId, '--json'], { env });
+      for (let i = 0; shown.lines[0]?.state !== 'completed'; i++) {
+        expect(i, JSON.stringify(shown.lines[0])).toBeLessThan(240);
+        expect(shown.lines[0]?.state).toMatch(/^(queued|running)$/);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        shown = await cli(['jobs', 'show', jobId, '--json'], { env });
+      }
+      expect(shown.lines.at(-1)).toEqual({ job: jobId, total: 14, uploaded: 12, skipped: 2, trained: 12, failed: 0 });
+      const docs = documentsOf(server, mentor);
+      expect(docs).toHaveLength(12);
+      expect(duplicatesOf(docs)).toEqual([]);
+      // The background process ends with the job, its summary written to the engine log.
+      const log = join(env.MENTOR_ADMIN_HOME!, 'logs', 'engine.log');
+      await until('the summary in the engine log', () =>
+        readFileSync(log, 'utf8').includes(`Job ${jobId.slice(0, 8)} completed: 14 files, 12 uploaded`),
+      );
+      await until('the background process to end', () => backgroundProcesses(jobId).length === 0);
+    } finally {
+      for (const pid of backgroundProcesses(jobId)) process.kill(pid, 'SIGKILL');
+    }
   }, 90_000);
 
   it('Ctrl-C pauses the job cleanly (exit 130); jobs resume finishes it', async () => {

@@ -5,6 +5,13 @@ import type { CliIo, Output } from './io';
 /** The global options a command sees; `runCli` takes them out of its arguments. */
 export interface Globals {
   profile?: string | undefined;
+  /** The data folder the engine uses. */
+  dataDir: string;
+  /**
+   * Work for once the command has answered and the engine has closed (its jobs stopped, the database released): a
+   * process that takes a job over. A failure there is printed, and the exit status becomes 1.
+   */
+  afterClose(action: () => Promise<void>): void;
 }
 
 /** One area of the command line (`export`, `train` …): its own arguments in, the exit code out. */

@@ -128,6 +128,7 @@ export async function followJob(
       }
     }
     if (name === 'jobs.changed') {
+      unit = UNITS[(payload as { kind: JobKind }).kind];
       void engine.call('jobs.get', { id: jobId }).then((result) => {
         if (!result.ok) return;
         const job = result.value as Job;

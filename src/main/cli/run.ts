@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { BridgeCallError } from '../../shared/contract';
 import { createEngine, type Engine } from '../engine';
 import { defaultDataDir } from '../engine/paths';
-import type { Command } from './command';
+import type { Command, Globals } from './command';
 import { Output, UsageError, type CliIo } from './io';
 import { EXPORT_HELP, runExportCommand } from './export-commands';
 import { PROFILE_HELP, runProfileCommand } from './profile-commands';
@@ -83,13 +83,39 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     return globals.help ? 0 : 2;
   }
 
+  const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
+  const afterClose: (() => Promise<void>)[] = [];
+  const code = await runCommand(command, io, out, options, {
+    profile: globals.profile,
+    dataDir,
+    afterClose: (action) => afterClose.push(action),
+  });
+  for (const action of afterClose) {
+    try {
+      await action();
+    } catch (error) {
+      out.error(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+  }
+  return code;
+}
+
+/** One command over an engine of its own, closed before this answers. */
+async function runCommand(
+  command: string[],
+  io: CliIo,
+  out: Output,
+  options: CliOptions,
+  globals: Globals,
+): Promise<number> {
   let engine: Engine | undefined;
   try {
     const [area, ...rest] = command;
     const run = COMMANDS.get(area!);
     if (!run) throw new UsageError(`Unknown command '${area}'`);
     engine = await createEngine({
-      dataDir: globals['data-dir'] ?? defaultDataDir(io.env),
+      dataDir: globals.dataDir,
       shell: 'cli',
       env: io.env,
       resumeJobs: false,
@@ -97,7 +123,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
       ensureTenant: area !== 'profile' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
-    return await run(engine, rest, out, io, { profile: globals.profile });
+    return await run(engine, rest, out, io, globals);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       out.error(`${(error as Error).message}\nRun 'mentor-admin --help' for usage.`);

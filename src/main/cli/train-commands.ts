@@ -2,7 +2,8 @@ import type { Preview, PreviewFile } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
 import { commandArgs, type Command } from './command';
-import { followJob, trainOutcome } from './jobs-commands';
+import { startDetached } from './background';
+import { followJob } from './jobs-commands';
 import { UsageError, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
@@ -15,7 +16,8 @@ export const TRAIN_HELP = `Training:
       --include/--exclude  globs on the relative path (*.pdf matches at any depth; exclude wins)
       --concurrency  uploads at once for this tenant (default 4)
       --max-size     files above this many MB are not sent (default 25, the platform's limit)
-      --no-wait      start the job and return; the app (or 'jobs resume ID') carries it on`;
+      --no-wait      journal the job and return at once: a background process of its own runs it to the end
+                     (its output goes to the engine log); 'jobs show ID' follows it`;
 
 const HUMAN_FILE_LINES = 200;
 
@@ -109,14 +111,31 @@ export const runTrainCommand: Command = async (engine, args, out, io, globals) =
   }
 
   if (values['no-wait']) {
+    // Journalled here, run by a process of its own: this one's engine would stop the job as the command returns.
     const { jobId } = await engine.invoke('train.start', {
       previewId: preview.id,
       ...(concurrency && { concurrency }),
+      queue: true,
     });
-    const job = await engine.invoke('jobs.get', { id: jobId });
+    const short = jobId.slice(0, 8);
+    globals.afterClose(async () => {
+      try {
+        const pid = await startDetached(['jobs', 'resume', jobId], {
+          dataDir: globals.dataDir,
+          profile: globals.profile,
+          env: io.env,
+        });
+        out.text(`It runs in process ${pid} ('kill -INT ${pid}' pauses it).`);
+      } catch (error) {
+        throw new Error(
+          `Job ${short} is journalled but could not be started in the background (${(error as Error).message}); ` +
+            `run: mentor-admin jobs resume ${short}`,
+        );
+      }
+    });
     out.record(
-      trainOutcome(job).summary,
-      `Started job ${jobId.slice(0, 8)}: it goes on in the app, or run: mentor-admin jobs resume ${jobId.slice(0, 8)}`,
+      { job: jobId, state: 'running' },
+      `Started job ${short} in the background. Follow it with: mentor-admin jobs show ${short}`,
     );
     return 0;
   }

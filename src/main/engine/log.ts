@@ -48,14 +48,19 @@ function writeUnwrittenNow(): void {
   unwritten.clear();
 }
 
+/** `<dataDir>/logs/engine.log`, its folder made if need be. */
+export function engineLogFile(dataDir: string): string {
+  const dir = join(dataDir, 'logs');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, 'engine.log');
+}
+
 /**
  * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set.
  * Lines are gathered and written together off the event loop (a big job logs every request), at most every 100 ms.
  */
 export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
-  const dir = join(dataDir, 'logs');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'engine.log');
+  const file = engineLogFile(dataDir);
   if (!exitHookSet) {
     exitHookSet = true;
     process.once('exit', writeUnwrittenNow);

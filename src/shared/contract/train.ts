@@ -88,7 +88,17 @@ export const trainCalls = {
     'Page through the files of a preview',
   ),
   'train.start': call(
-    z.object({ previewId: z.string().min(1), concurrency: z.number().int().min(1).max(32).optional() }).strict(),
+    z
+      .object({
+        previewId: z.string().min(1),
+        concurrency: z.number().int().min(1).max(32).optional(),
+        /**
+         * Only journal the job (queued), without running it in this process: `train --no-wait` hands it to a process
+         * of its own. A queued job is also run by the app at its next start.
+         */
+        queue: z.boolean().optional(),
+      })
+      .strict(),
     z.object({ jobId: z.string() }),
     'Start the training job for a confirmed preview',
   ),

@@ -107,7 +107,7 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
         return { files: rows.map(toPreviewFile), total };
       },
 
-      'train.start': ({ previewId, concurrency }) => {
+      'train.start': ({ previewId, concurrency, queue }) => {
         const preview = previews.get(previewId);
         if (!preview) throw notFound('That preview has expired or does not exist: scan again');
         if (preview.jobId) return { jobId: preview.jobId };
@@ -147,7 +147,7 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
           if (error instanceof JobAlreadyStarted) return { jobId: error.jobId };
           throw error;
         }
-        ctx.jobs.runner.start(id);
+        if (!queue) ctx.jobs.runner.start(id);
         return { jobId: id };
       },
     },
