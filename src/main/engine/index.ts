@@ -16,6 +16,7 @@ import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './se
 import { SettingsStore } from './settings/settings';
 import { openDatabase, schemaVersion } from './store/database';
 import { jobHandlers, type ItemReport } from './jobs/handlers';
+import { followJobsElsewhere } from './jobs/elsewhere';
 import { JobRunner } from './jobs/runner';
 import { startCheckpointer, type Checkpointer } from './store/checkpointer';
 import type { EngineContext } from './context';
@@ -54,6 +55,8 @@ export interface EngineOptions {
   ensureTenant?: boolean;
   /** Resume unfinished jobs at start (default); the CLI's `jobs` commands decide for themselves. */
   resumeJobs?: boolean;
+  /** Announce jobs that other processes run on the same data folder (default: in the app, not the CLI or tests). */
+  followJobsElsewhere?: boolean;
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -136,7 +139,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const areas = [mentors, training, analytics, invitations, tickets];
   const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
   for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
+  const elsewhere =
+    (options.followJobsElsewhere ?? (options.shell === 'electron' || options.shell === 'browser'))
+      ? followJobsElsewhere({ db, runner, emit })
+      : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
+    if (name === 'jobs.changed') {
+      const { id, state } = payload as EventPayload<'jobs.changed'>;
+      elsewhere?.seen(id, state);
+    }
     if (name !== 'profiles.changed') return;
     const { id } = payload as EventPayload<'profiles.changed'>;
     clients.invalidate(id);
@@ -213,6 +224,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       if (closed) return;
       closed = true;
+      elsewhere?.stop();
       await runner.close();
       for (const area of areas) await area.close?.();
       emitter.removeAllListeners();
