@@ -1,7 +1,7 @@
 /**
  * Analytics in browser mode, end to end: the built renderer served by the real host over the real engine, against
  * a real sandbox. The admin opens the Overview, changes the range, reads a chart as a table and exports its data,
- * and opens a learner's page and does the same with its time chart.
+ * does the same on the Learning tab and a learner's page, and sees the Learning cards fail with the tenant.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,6 +31,22 @@ async function shot(name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Closes the in-app notes ("Export finished"): they pile up in the corner over the buttons there, and stay open while
+ * the pointer rests on them.
+ */
+async function closeNotes(): Promise<void> {
+  const close = page.locator('.mantine-Notification-root .mantine-Notification-closeButton');
+  for (let tries = 0; tries < 10 && (await close.count()) > 0; tries++) {
+    // One may close by itself meanwhile: then the next is closed, or none is left.
+    await close
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => {});
+  }
+  expect(await close.count()).toBe(0);
 }
 
 const overviewReady = () => page.locator('[data-testid="overview"][data-state="ready"]').waitFor({ timeout: 20_000 });
@@ -184,6 +200,40 @@ describe('the analytics screens in browser mode', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('shows the Learning tab’s completions per day as a table and exports them, one line per day', async () => {
+    await page.getByRole('tab', { name: 'Learning' }).click();
+    expect(await page.getByTestId('range-summary').innerText()).toContain('2026-10-01 → 2026-10-31');
+    const expected = await host.engine.invoke('analytics.learning', {
+      range: { preset: 'custom', from: '2026-10-01', to: '2026-10-31' },
+      timeZone: 'Europe/Paris',
+    });
+    const perDay = expected.completionSeries.map((p) => [p.date, String(p.completions)]);
+    expect(perDay).toHaveLength(31);
+    const completions = page.getByTestId('chart-completions');
+    await expect.poll(() => completions.getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    await visible(completions.locator('svg.recharts-surface').first());
+    const courses = page.getByTestId('most-active-courses');
+    expect(await courses.getAttribute('data-state')).toBe('ready');
+    expect(await courses.locator('tbody tr').count()).toBe(expected.courses.length);
+    await shot('analytics-learning');
+
+    await completions.getByRole('button', { name: 'View as table' }).click();
+    const table = completions.getByRole('table', { name: 'Course completions per day' });
+    await visible(table);
+    const shown = (await table.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t'));
+    expect(shown.map(([date, count]) => [date, count!.replace(/,/g, '')])).toEqual(perDay);
+    await completions.getByRole('button', { name: 'Export CSV' }).click();
+    await visible(completions.getByTestId('export-done'), 30_000);
+    const text = readFileSync(
+      join(exportDir, `${server.org}-chart.completions-2026-10-01_2026-10-31-Europe-Paris.csv`),
+      'utf8',
+    );
+    expect(text.startsWith('\uFEFFDate,Completions\r\n')).toBe(true);
+    expect(Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data.slice(1)).toEqual(perDay);
+    await visible(page.locator('.mantine-Notification-root', { hasText: 'Chart: Course completions per day' }));
+    await closeNotes();
+  });
+
   it('opens a learner’s page from the Learning tab: grades and time per course, time per day', async () => {
     // The first learner on the list's first page (by username) who takes courses and spent time in October.
     const username = server.db
@@ -249,6 +299,28 @@ describe('the analytics screens in browser mode', () => {
     await visible(time.getByTestId('export-done'), 30_000);
     const path = join(exportDir, `${server.org}-chart.learner-time-${idle}-2026-10-01_2026-10-31-Europe-Paris.csv`);
     expect(readFileSync(path, 'utf8')).toBe('\uFEFFDate,Time spent (s)\r\n');
+  });
+
+  it('shows the Learning tab’s cards as failed while the tenant fails, and their figures after "Try again"', async () => {
+    await page.getByRole('tab', { name: 'Learning' }).click();
+    const completions = page.getByTestId('chart-completions');
+    const courses = page.getByTestId('most-active-courses');
+    await expect.poll(() => completions.getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    server.setFaults('error5xx=1');
+    try {
+      // A range the engine has no saved answer for, so none can stand in.
+      await page.getByText('90 d', { exact: true }).click();
+      await expect.poll(() => completions.getAttribute('data-state'), { timeout: 30_000 }).toBe('error');
+      await visible(completions.getByText('Course completions per day could not be loaded'));
+      expect(await courses.getAttribute('data-state')).toBe('error');
+      await visible(courses.getByText('Most active courses could not be loaded'));
+      await shot('analytics-learning-error');
+    } finally {
+      server.setFaults('');
+    }
+    await completions.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => completions.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    expect(await courses.getAttribute('data-state')).toBe('ready');
   });
 
   it('exports a dataset from the Exports tab and lists it in the history', async () => {

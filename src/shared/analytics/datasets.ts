@@ -14,9 +14,11 @@ export const OVERVIEW_CHART_IDS = [
   'costs-by-model',
   'costs-by-mentor',
 ] as const;
+/** Charts of the Learning tab. */
+export const LEARNING_CHART_IDS = ['completions'] as const;
 /** Charts of a learner's page: their data is that one learner's. */
 export const LEARNER_CHART_IDS = ['learner-time'] as const;
-export const CHART_IDS = [...OVERVIEW_CHART_IDS, ...LEARNER_CHART_IDS] as const;
+export const CHART_IDS = [...OVERVIEW_CHART_IDS, ...LEARNING_CHART_IDS, ...LEARNER_CHART_IDS] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
 const col = (key: string, label: string): Column => ({ key, label });
@@ -50,6 +52,7 @@ export const CHART_COLUMNS: Record<ChartId, Column[]> = {
     col('cost', 'Cost (USD)'),
     col('share', 'Share (%)'),
   ],
+  completions: [col('date', 'Date'), col('completions', 'Completions')],
   'learner-time': [col('date', 'Date'), col('time_spent_seconds', 'Time spent (s)')],
 };
 
@@ -67,6 +70,7 @@ const CHART_FILTERS: Record<ChartId, Pick<DatasetSpec, 'mentorFilter' | 'departm
   'costs-by-model': { mentorFilter: false, departmentFilter: false },
   // The platform gives every mentor's cost: the chart keeps only the chosen mentor's row.
   'costs-by-mentor': { mentorFilter: true, departmentFilter: false },
+  completions: { mentorFilter: false, departmentFilter: true },
   'learner-time': { mentorFilter: false, departmentFilter: false },
 };
 
@@ -78,6 +82,7 @@ export const CHART_TITLES: Record<ChartId, string> = {
   sentiment: 'Sentiment',
   'costs-by-model': 'Costs by model',
   'costs-by-mentor': 'Costs by mentor',
+  completions: 'Course completions per day',
   'learner-time': 'Time spent per day',
 };
 
@@ -106,6 +111,19 @@ const spec = (
   timeColumns: [],
   ...s,
 });
+
+const UTC_DAYS = ' (per UTC day, as the platform counts them)';
+
+/** The dataset of the table behind a chart: `on` says where the chart is, `more` what else to know. */
+const chartDataset = (chart: ChartId, on: string, more = '') =>
+  spec({
+    id: `chart.${chart}`,
+    label: `Chart: ${CHART_TITLES[chart]}`,
+    description: `The table behind ${on} “${CHART_TITLES[chart]}” chart${more}.`,
+    columns: CHART_COLUMNS[chart],
+    ranged: true,
+    ...CHART_FILTERS[chart],
+  });
 
 export const DATASETS: readonly DatasetSpec[] = [
   spec({
@@ -247,7 +265,7 @@ export const DATASETS: readonly DatasetSpec[] = [
     id: 'completions',
     label: 'Course completions per day',
     description: 'Course completions per day in the range.',
-    columns: [col('date', 'Date'), col('completions', 'Completions')],
+    columns: CHART_COLUMNS.completions,
     ranged: true,
     departmentFilter: true,
   }),
@@ -282,25 +300,15 @@ export const DATASETS: readonly DatasetSpec[] = [
     ranged: false,
     departmentFilter: true,
   }),
-  ...OVERVIEW_CHART_IDS.map((chart) =>
-    spec({
-      id: `chart.${chart}`,
-      label: `Chart: ${CHART_TITLES[chart]}`,
-      description: `The table behind the Overview's “${CHART_TITLES[chart]}” chart.`,
-      columns: CHART_COLUMNS[chart],
-      ranged: true,
-      ...CHART_FILTERS[chart],
-    }),
+  ...OVERVIEW_CHART_IDS.map((chart) => chartDataset(chart, "the Overview's")),
+  ...LEARNING_CHART_IDS.map((chart) =>
+    chartDataset(chart, "the Learning tab's", `${UTC_DAYS}; empty when there were none`),
   ),
-  spec({
-    id: 'chart.learner-time',
+  {
+    ...chartDataset('learner-time', "a learner's", `${UTC_DAYS}; empty when no time was recorded`),
     label: `Chart: ${CHART_TITLES['learner-time']} (one learner)`,
-    description: `The table behind a learner's “${CHART_TITLES['learner-time']}” chart (per UTC day, as the platform counts them); empty when no time was recorded.`,
-    columns: CHART_COLUMNS['learner-time'],
-    ranged: true,
-    ...CHART_FILTERS['learner-time'],
     perLearner: true,
-  }),
+  },
 ];
 
 export const DATASET_IDS = DATASETS.map((d) => d.id);

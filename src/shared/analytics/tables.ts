@@ -22,6 +22,8 @@ export interface ChartData {
   sentiment?: { sentiment: string; conversations: number; share: number }[];
   byModel?: { model: string; cost: number; share: number }[];
   byMentor?: { mentorId: string; mentor: string; cost: number; share: number }[];
+  /** Course completions per day. */
+  completionSeries?: { date: string; completions: number }[];
   /** A learner's seconds per day. */
   time?: { date: string; seconds: number }[] | null;
 }
@@ -66,8 +68,13 @@ export function chartTable(chart: ChartId, data: ChartData): TableRow[] {
         cost: m.cost,
         share: m.share,
       }));
+    case 'completions':
+      // Days with no completion at all are no data: the chart is empty and so is its file (header only).
+      return data.completionSeries?.some((p) => p.completions > 0)
+        ? data.completionSeries.map((p) => ({ date: p.date, completions: p.completions }))
+        : [];
     case 'learner-time':
-      // Days with no time at all are no data: the chart is empty and so is its file (header only).
+      // As for completions: days with no time at all are no data.
       return data.time?.some((p) => p.seconds > 0)
         ? data.time.map((p) => ({ date: p.date, time_spent_seconds: p.seconds }))
         : [];

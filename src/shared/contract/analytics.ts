@@ -170,6 +170,7 @@ export const CourseActivity = z.object({
   timeSpentSeconds: z.number(),
   averageTimeSeconds: z.number(),
 });
+export type CourseActivity = z.infer<typeof CourseActivity>;
 
 export const FILTER_PARTS = ['mentors', 'departments', 'topics'] as const;
 export type FilterPart = (typeof FILTER_PARTS)[number];

@@ -21,9 +21,24 @@ function overtimeKpi(
   return { key, label, unit: 'count', value: o.total, previous, change: percentChange(o.total, previous) };
 }
 
+/** What the learning endpoints are asked for: the range's days (the platform counts UTC days) and the department. */
+export const learningDates = (r: Pick<Resolved, 'range' | 'department'>) => ({
+  start_date: r.range.from,
+  end_date: r.range.to,
+  department_id: r.department,
+});
+
+/** A per-day answer's values in day order. */
+const inDayOrder = (values: Record<string, number>) => Object.entries(values).sort(([a], [b]) => a.localeCompare(b));
+
+/** `completions`' count per day: what the Learning tab's chart draws and its export writes. */
+export function completionSeries(answer: { data: { overtime: Record<string, number> } }) {
+  return inDayOrder(answer.data.overtime).map(([date, completions]) => ({ date, completions }));
+}
+
 export async function learningOverview(r: Resolved) {
   const { api, range } = r;
-  const dates = { start_date: range.from, end_date: range.to, department_id: r.department };
+  const dates = learningDates(r);
   const [active, registered, completions, grade, courses] = await Promise.all([
     api.activeUsers(dates, quick),
     api.registeredUsers(dates, quick),
@@ -46,9 +61,7 @@ export async function learningOverview(r: Resolved) {
     },
     completionRate: completions.data.completed_percent,
     averageGrade: grade.data.average === null ? null : Math.round(grade.data.average * 1000) / 10,
-    completionSeries: Object.entries(completions.data.overtime)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([date, n]) => ({ date, completions: n })),
+    completionSeries: completionSeries(completions),
     courses: courses.data.map((c) => ({
       courseId: c.course_id,
       name: c.name,
@@ -116,9 +129,7 @@ async function optional<T>(read: () => Promise<T>): Promise<T | null> {
 
 /** `over-time`'s seconds per day, in day order. */
 export function timeSeries(answer: { data: Record<string, number> }) {
-  return Object.entries(answer.data)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, seconds]) => ({ date, seconds }));
+  return inDayOrder(answer.data).map(([date, seconds]) => ({ date, seconds }));
 }
 
 /** One learner's seconds per day over the range: what the learner page's chart draws and its export writes. */

@@ -25,7 +25,7 @@ import {
   computeTopMentors,
   inclusiveEnd,
 } from './dashboard';
-import { learnerTime, timeSeries } from './learning';
+import { completionSeries, learnerTime, learningDates, timeSeries } from './learning';
 import type { Resolved } from './services';
 
 export type Cell = string | number | boolean | null;
@@ -255,11 +255,7 @@ export function pageReader(api: AnalyticsApi, plan: ExportPlan, now: () => numbe
     case 'completions':
       return async (_page, signal) => {
         const answer = await api.completions({ ...dates, ...dept }, { signal });
-        return one(
-          Object.entries(answer.data.overtime)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([day, n]) => [day, n]),
-        );
+        return one(completionSeries(answer).map((p) => [p.date, p.completions]));
       };
     case 'courses':
       return async (page, signal) => {
@@ -309,6 +305,8 @@ export async function chartRows(chart: ChartId, r: Resolved, learner?: string): 
     case 'costs-by-model':
     case 'costs-by-mentor':
       return chartTable(chart, await computeCosts(r));
+    case 'completions':
+      return chartTable(chart, { completionSeries: completionSeries(await r.api.completions(learningDates(r))) });
     case 'learner-time':
       if (!learner) throw new EngineError('validation', 'Whose time? This chart is one learner’s');
       return chartTable(chart, { time: timeSeries(await learnerTime(r, learner)) });

@@ -1,4 +1,4 @@
-import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Skeleton, Stack, Text } from '@mantine/core';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CHART_COLUMNS,
@@ -16,6 +16,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { ExportStatus } from './ExportStatus';
 import { ChartIcon, ExportIcon, TableIcon } from './icons';
 import classes from './Overview.module.css';
+import { LoadError, panelState } from './PanelState';
 
 interface ChartCardProps {
   chart: ChartId;
@@ -59,7 +60,7 @@ export function ChartCard({
   const [exportId, setExportId] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const title = CHART_TITLES[chart];
-  const state = loading && !rows ? 'loading' : error && !rows ? 'error' : !rows?.length ? 'empty' : 'ready';
+  const state = panelState(loading, error, rows);
 
   async function exportCsv() {
     setExportError(null);
@@ -109,12 +110,7 @@ export function ChartCard({
         {state === 'loading' ? (
           <Skeleton height={height} radius="sm" data-testid="chart-skeleton" />
         ) : state === 'error' ? (
-          <Alert color="red" variant="light" title={`${title} could not be loaded`}>
-            <Text size="sm">{errorMessage(error)}</Text>
-            <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
-              Try again
-            </Button>
-          </Alert>
+          <LoadError title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
         ) : state === 'empty' ? (
           <Stack h={Math.min(height, 160)} align="center" justify="center" gap={4} data-testid="chart-empty">
             <Text c="dimmed" size="sm">

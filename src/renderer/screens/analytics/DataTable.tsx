@@ -1,4 +1,5 @@
 import { ScrollArea, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { Column, TableRow } from '../../../shared/contract';
 import { formatCell } from './format';
 
@@ -28,5 +29,17 @@ export function DataTable({ columns, rows, caption }: { columns: Column[]; rows:
         </Table.Tbody>
       </Table>
     </ScrollArea.Autosize>
+  );
+}
+
+/** A cell naming something (a course, a learner), with its id beside the name in small grey letters. */
+export function NameCell({ name, id }: { name: ReactNode; id: string }) {
+  return (
+    <Table.Td>
+      {name}{' '}
+      <Text span size="xs" c="dimmed">
+        {id}
+      </Text>
+    </Table.Td>
   );
 }

@@ -41,7 +41,7 @@ export const DATASET_OPTIONS = [
   { group: 'Learning', items: ['users', 'learners', 'completions', 'courses', 'departments'] },
   // A learner's chart is exported from that learner's page: this form has no learner to give.
   {
-    group: 'Overview charts',
+    group: 'Charts',
     items: DATASETS.filter((d) => d.id.startsWith('chart.') && !d.perLearner).map((d) => d.id),
   },
 ].map(({ group, items }) => ({ group, items: items.map((id) => ({ value: id, label: findDataset(id)!.label })) }));

@@ -1,8 +1,8 @@
-import { Alert, Button, SimpleGrid, Skeleton, Text } from '@mantine/core';
+import { SimpleGrid, Skeleton } from '@mantine/core';
 import type { Kpi } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
 import { formatChange, formatKpi } from './format';
 import classes from './Overview.module.css';
+import { LoadError } from './PanelState';
 
 /** Costs going up is not good news: the change badge reads accordingly. */
 const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
@@ -48,14 +48,7 @@ export function KpiGrid({
   count?: number;
 }) {
   if (!kpis && error) {
-    return (
-      <Alert color="red" variant="light" title="The key figures could not be loaded">
-        <Text size="sm">{errorMessage(error)}</Text>
-        <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <LoadError title="The key figures could not be loaded" error={error} onRetry={onRetry} />;
   }
   return (
     <SimpleGrid

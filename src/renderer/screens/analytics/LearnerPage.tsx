@@ -4,6 +4,7 @@ import { chartTable } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ArrowLeftIcon } from '../../train/icons';
 import { ChartCard } from './ChartCard';
+import { NameCell } from './DataTable';
 import { PALETTE } from './charts';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
@@ -92,12 +93,7 @@ export function LearnerPage({ username }: { username: string }) {
                 <Table.Tbody>
                   {data.grades.map((g) => (
                     <Table.Tr key={g.courseId || g.course}>
-                      <Table.Td>
-                        {g.course}{' '}
-                        <Text span size="xs" c="dimmed">
-                          {g.courseId}
-                        </Text>
-                      </Table.Td>
+                      <NameCell name={g.course} id={g.courseId} />
                       <Table.Td>{formatPercent(g.grade)}</Table.Td>
                       <Table.Td>{formatPercent(g.classAverage)}</Table.Td>
                       <Table.Td>{formatSeconds(g.timeSpentSeconds)}</Table.Td>

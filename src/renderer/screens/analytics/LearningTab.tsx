@@ -16,15 +16,18 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Kpi } from '../../../shared/contract';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { chartTable, type CourseActivity, type Kpi } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { ChartCard } from './ChartCard';
+import { NameCell } from './DataTable';
 import { PALETTE } from './charts';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { formatDecimal, formatInteger, formatPercent, formatSeconds } from './format';
 import { KpiGrid } from './KpiCards';
 import { AsOf, OfflineBanner } from './OverviewTab';
+import { LoadError, panelState } from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
@@ -35,6 +38,7 @@ export function LearningTab() {
   const { input } = useDashboardFilters();
   const learning = useAnalytics('analytics.learning', input);
   const data = learning.data;
+  const retry = () => void learning.refetch();
   const kpis: Kpi[] | undefined = data && [
     data.activeUsers,
     data.registeredUsers,
@@ -54,13 +58,7 @@ export function LearningTab() {
       <FilterBar mentor={false} />
       <OfflineBanner freshness={[data?.freshness]} />
       <AsOf freshness={[data?.freshness]} />
-      <KpiGrid
-        kpis={kpis}
-        loading={learning.isLoading}
-        error={learning.error}
-        onRetry={() => void learning.refetch()}
-        count={5}
-      />
+      <KpiGrid kpis={kpis} loading={learning.isLoading} error={learning.error} onRetry={retry} count={5} />
       {data ? (
         <Text size="xs" c="dimmed">
           Completion rate: completions as a share of enrollments ({formatPercent(data.completionRate)}). Average grade
@@ -68,65 +66,93 @@ export function LearningTab() {
         </Text>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Card withBorder radius="md">
-          <Title order={4} fz="md" mb="xs">
-            Course completions per day
-          </Title>
-          {data ? (
-            data.completionSeries.some((p) => p.completions) ? (
-              <div style={{ height: 240 }}>
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={data.completionSeries}>
-                    <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                    <XAxis dataKey="date" fontSize={11} minTickGap={16} />
-                    <YAxis fontSize={11} width={40} />
-                    <Tooltip />
-                    <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false} />
-                  </BarChart>
-                </ResponsiveContainer>
-              </div>
-            ) : (
-              <Text c="dimmed">No completions in this range.</Text>
-            )
-          ) : (
-            <Skeleton height={240} />
-          )}
-        </Card>
-        <Card withBorder radius="md">
-          <Title order={4} fz="md" mb="xs">
-            Most active courses
-          </Title>
-          {data ? (
-            <Table fz="sm" striped aria-label="Most active courses">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Course</Table.Th>
-                  <Table.Th>Time spent</Table.Th>
-                  <Table.Th>Per learner</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.courses.map((c) => (
-                  <Table.Tr key={c.courseId}>
-                    <Table.Td>
-                      {c.name}{' '}
-                      <Text span size="xs" c="dimmed">
-                        {c.courseId}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
-                    <Table.Td>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          ) : (
-            <Skeleton height={240} />
-          )}
-        </Card>
+        <ChartCard
+          chart="completions"
+          loading={learning.isLoading}
+          error={learning.error}
+          rows={data && chartTable('completions', data)}
+          onRetry={retry}
+          empty="No completions in this range."
+          hint="Try a longer range or another department."
+          height={240}
+        >
+          {(size) =>
+            data ? (
+              <BarChart data={data.completionSeries} {...size}>
+                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+                <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                <YAxis fontSize={11} width={40} allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false} />
+              </BarChart>
+            ) : null
+          }
+        </ChartCard>
+        <MostActiveCourses
+          courses={data?.courses}
+          loading={learning.isLoading}
+          error={learning.error}
+          onRetry={retry}
+        />
       </SimpleGrid>
       <LearnersTable />
     </Stack>
+  );
+}
+
+/** The courses with the most time spent in the range; empty when no course had any. */
+function MostActiveCourses({
+  courses,
+  loading,
+  error,
+  onRetry,
+}: {
+  courses: CourseActivity[] | undefined;
+  loading: boolean;
+  error: unknown;
+  onRetry(): void;
+}) {
+  const title = 'Most active courses';
+  const state = panelState(loading, error, courses && (courses.some((c) => c.timeSpentSeconds > 0) ? courses : []));
+  return (
+    <Card withBorder radius="md" data-testid="most-active-courses" data-state={state} aria-busy={state === 'loading'}>
+      <Title order={4} fz="md" mb="xs">
+        {title}
+      </Title>
+      {state === 'loading' ? (
+        <Skeleton height={240} />
+      ) : state === 'error' ? (
+        <LoadError title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
+      ) : state === 'empty' ? (
+        <Stack h={160} align="center" justify="center" gap={4}>
+          <Text c="dimmed" size="sm">
+            No time spent in any course in this range.
+          </Text>
+          <Text c="dimmed" size="xs">
+            Try a longer range or another department.
+          </Text>
+        </Stack>
+      ) : (
+        <Table fz="sm" striped aria-label={title}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Course</Table.Th>
+              <Table.Th>Time spent</Table.Th>
+              <Table.Th>Per learner</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {courses!.map((c) => (
+              <Table.Tr key={c.courseId}>
+                <NameCell name={c.name} id={c.courseId} />
+                <Table.Td>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
+                <Table.Td>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
   );
 }
 
@@ -195,14 +221,14 @@ function LearnersTable() {
           <Table.Tbody>
             {(learners.data?.rows ?? []).map((l) => (
               <Table.Tr key={l.username}>
-                <Table.Td>
-                  <Anchor href={learnerHref(l.username)} size="sm">
-                    {l.name}
-                  </Anchor>{' '}
-                  <Text span size="xs" c="dimmed">
-                    {l.username}
-                  </Text>
-                </Table.Td>
+                <NameCell
+                  name={
+                    <Anchor href={learnerHref(l.username)} size="sm">
+                      {l.name}
+                    </Anchor>
+                  }
+                  id={l.username}
+                />
                 <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
                 <Table.Td>{formatInteger(l.completions)}</Table.Td>
                 <Table.Td>{l.lastActive ?? '—'}</Table.Td>
