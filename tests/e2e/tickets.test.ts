@@ -80,6 +80,13 @@ const rowIds = async (page: Page) =>
 
 const paneTicket = async (page: Page) => Number(await page.getByTestId('ticket-pane').getAttribute('data-ticket'));
 
+/** r, then the text, in the reply box of the ticket under the cursor. */
+async function typeReply(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('r');
+  await expect.poll(() => focused(page)).toBe('Reply');
+  await page.keyboard.type(text);
+}
+
 describe('the queue from the keyboard', () => {
   it('opens the first open ticket, replies, closes, and goes to the next — the server has both', async () => {
     const { page, server } = await stage();
@@ -90,10 +97,8 @@ describe('the queue from the keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => paneTicket(page)).toBe(first);
 
-    await page.keyboard.press('r');
-    await expect.poll(() => focused(page)).toBe('Reply');
     const reply = 'Thanks — looking into it now 👍 שלום مرحبا';
-    await page.keyboard.type(reply);
+    await typeReply(page, reply);
     await page.keyboard.press('Control+Enter');
     await expect
       .poll(
@@ -153,6 +158,17 @@ describe('the queue from the keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toBe('ticket-list');
     await expect.poll(async () => await page.getByTestId('ticket-row').first().innerText()).toContain('الوصول');
+  });
+
+  it('r on another ticket than the open one opens it and puts the cursor in its reply box', async () => {
+    const { page } = await stage();
+    const [first, second] = await rowIds(page);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(first);
+    await page.keyboard.press('j');
+    await page.keyboard.press('r');
+    await expect.poll(() => paneTicket(page)).toBe(second);
+    await expect.poll(() => focused(page)).toBe('Reply');
   });
 });
 

@@ -241,9 +241,12 @@ export function TicketsScreen() {
         handled();
         const row = rows.row(clampCursor);
         if (row && row.id !== openId) setOpenId(row.id);
-        // The reply box exists once the pane has the ticket.
+        const target = String(row?.id ?? openId);
+        // The reply box exists once the pane has the ticket (until then the ref may still hold the previous
+        // ticket's box, which is about to go).
         const focusReply = (tries: number) => {
-          if (replyRef.current && !replyRef.current.disabled) replyRef.current.focus();
+          const box = replyRef.current;
+          if (box && !box.disabled && box.closest('[data-ticket]')?.getAttribute('data-ticket') === target) box.focus();
           else if (tries > 0) setTimeout(() => focusReply(tries - 1), 30);
         };
         focusReply(60);
