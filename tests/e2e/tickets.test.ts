@@ -309,6 +309,56 @@ describe('hostile descriptions and a ticket deleted while open', () => {
   });
 });
 
+describe('drafts', () => {
+  it('keeps every word typed just before leaving the ticket (Esc j Enter, Esc e, a click away, the window hiding)', async () => {
+    const { page, engine } = await stage();
+    const draftOf = async (id: number) => (await engine.invoke('tickets.get', { id })).ticket.draft;
+    const replyBox = page.getByRole('textbox', { name: 'Reply' });
+    const [first, second, third] = (await rowIds(page)) as [number, number, number];
+
+    // Type, and at once Esc, j, Enter (another ticket), then k, Enter (back): well inside the half-second pause.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(first);
+    const words = 'Thanks for waiting — the last words count 🙂';
+    await typeReply(page, words);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(second);
+    await page.keyboard.press('k');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(first);
+    expect(await replyBox.inputValue()).toBe(words);
+    await expect.poll(() => draftOf(first)).toBe(words);
+
+    // Type on the second ticket, then Esc and e: it is closed and the pane moves on.
+    await page.keyboard.press('j');
+    await typeReply(page, 'Closing this, but my note stays');
+    expect(await paneTicket(page)).toBe(second);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('e');
+    await expect.poll(() => paneTicket(page)).toBe(third);
+    await expect.poll(() => draftOf(second)).toBe('Closing this, but my note stays');
+
+    // A click on another ticket leaves the reply box focused until the pane goes: the draft is saved as it goes.
+    await typeReply(page, 'Written, then clicked away');
+    await page.locator(`[data-testid="ticket-row"][data-ticket="${first}"]`).click();
+    await expect.poll(() => paneTicket(page)).toBe(first);
+    await expect.poll(() => draftOf(third)).toBe('Written, then clicked away');
+
+    // The window hides while typing: nothing left the box, and the draft is saved all the same.
+    await page.keyboard.press('r');
+    await expect.poll(() => focused(page)).toBe('Reply');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' And one more line.');
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await expect.poll(() => draftOf(first)).toBe(`${words} And one more line.`);
+  });
+});
+
 describe('a queued reply the change check paused', () => {
   it('is sent anyway from the thread, by keyboard, and the server has it', async () => {
     const { page, server, engine } = await stage();

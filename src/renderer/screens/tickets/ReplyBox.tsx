@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Kbd, Menu, Text, Textarea } from '@mantine/core';
-import { forwardRef, useEffect, useRef, useState } from 'react';
+import { forwardRef, useCallback, useEffect, useRef, useState } from 'react';
 import { expandCannedReply, type TicketDetail, type TicketReplyOutcome } from '../../../shared/contract';
-import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
 import { CannedRepliesModal } from './CannedRepliesModal';
@@ -14,6 +13,8 @@ interface ReplyBoxProps {
   onReviewed(): void;
   /** Back to the list (Escape, or after sending). */
   onDone(): void;
+  /** Keeps the draft on this computer (empty text removes it). */
+  saveDraft(text: string): void;
   disabled?: boolean;
 }
 
@@ -22,10 +23,9 @@ interface ReplyBoxProps {
  * {first_name} and {mentor}. A ticket that changed since it was opened asks before anything is sent.
  */
 export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function ReplyBox(
-  { ticket, send, onReviewed, onDone, disabled },
+  { ticket, send, onReviewed, onDone, saveDraft, disabled },
   ref,
 ) {
-  const bridge = useBridge();
   const canned = useCall('tickets.cannedReplies', {});
   const [text, setText] = useState(ticket.draft ?? '');
   const [changed, setChanged] = useState<string | null>(null);
@@ -34,22 +34,48 @@ export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function 
   const [manage, setManage] = useState(false);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastSaved = useRef(ticket.draft ?? '');
+  /** Typed but not saved yet (the save waits for a pause in typing). */
+  const unsaved = useRef<string | null>(null);
+
+  const flush = useCallback(() => {
+    clearTimeout(saveTimer.current);
+    const value = unsaved.current;
+    unsaved.current = null;
+    if (value === null || value === lastSaved.current) return;
+    lastSaved.current = value;
+    saveDraft(value);
+  }, [saveDraft]);
 
   function update(value: string) {
     setText(value);
+    unsaved.current = value;
     clearTimeout(saveTimer.current);
-    saveTimer.current = setTimeout(() => {
-      if (value === lastSaved.current) return;
-      lastSaved.current = value;
-      void bridge.call('tickets.saveDraft', { id: ticket.id, text: value }).catch(() => {});
-    }, 500);
+    saveTimer.current = setTimeout(flush, 500);
   }
-  useEffect(() => () => clearTimeout(saveTimer.current), []);
+
+  // What was typed last is saved when the box goes away (another ticket, Esc then e), the window hides or the page
+  // unloads: the pause in typing may never come.
+  useEffect(() => {
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', flush);
+    window.addEventListener('beforeunload', flush);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', flush);
+      window.removeEventListener('beforeunload', flush);
+      flush();
+    };
+  }, [flush]);
 
   async function submit(force: boolean) {
     const message = text.trim();
     if (!message || sending) return;
+    // The engine keeps the message as the draft until it is sent.
     clearTimeout(saveTimer.current);
+    unsaved.current = null;
     setSending(true);
     setProblem(null);
     try {
@@ -107,6 +133,7 @@ export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function 
         ref={ref}
         value={text}
         onChange={(event) => update(event.currentTarget.value)}
+        onBlur={flush}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
             event.preventDefault();

@@ -1,7 +1,12 @@
 import { Alert, Badge, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useRef, useState, type RefObject } from 'react';
-import { BridgeCallError, type TicketReplyOutcome, type TicketSummary } from '../../../shared/contract';
+import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import {
+  BridgeCallError,
+  type CallOutput,
+  type TicketReplyOutcome,
+  type TicketSummary,
+} from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { notifyError, notifySuccess } from '../../components/notify';
@@ -75,6 +80,21 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
       live = false;
     };
   }, [id, bridge, queryClient]);
+
+  /**
+   * The draft goes to the engine and into the cached ticket, so coming back to this ticket at once (the pane is
+   * rebuilt per ticket) shows every word rather than the draft as it was when the ticket was first read.
+   */
+  const saveDraft = useCallback(
+    (text: string) => {
+      queryClient.setQueryData<CallOutput<'tickets.get'>>(
+        callKey('tickets.get', { id, markRead: true }),
+        (cached) => cached && { ...cached, ticket: { ...cached.ticket, draft: text || null } },
+      );
+      void bridge.call('tickets.saveDraft', { id, text }).catch(() => {});
+    },
+    [id, bridge, queryClient],
+  );
 
   const gone =
     detail.error instanceof BridgeCallError && (detail.error.code === 'not_found' || detail.error.status === 403);
@@ -279,6 +299,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
               seen.current = { id, updatedAt: ticket.updatedAt, messageCount: data.messageTotal };
             }}
             onDone={onBackToList}
+            saveDraft={saveDraft}
             disabled={gone}
           />
         </Stack>
