@@ -20,16 +20,13 @@ describe('CSV written by the app', () => {
     '@a\r\nb',
     '-x\ny',
     '\r\n=2',
-  ])(
-    'neutralises a cell starting with %j',
-    (cell) => {
-      const text = toCsv([[cell, 'plain']]);
-      const [row] = Papa.parse<string[]>(text).data;
-      expect(row![0]!.startsWith("'")).toBe(true);
-      expect(row![0]!.slice(1)).toBe(cell);
-      expect(row![1]).toBe('plain');
-    },
-  );
+  ])('neutralises a cell starting with %j', (cell) => {
+    const text = toCsv([[cell, 'plain']]);
+    const [row] = Papa.parse<string[]>(text).data;
+    expect(row![0]!.startsWith("'")).toBe(true);
+    expect(row![0]!.slice(1)).toBe(cell);
+    expect(row![1]).toBe('plain');
+  });
 
   it('keeps quotes, delimiters, newlines, emoji and right-to-left text intact', () => {
     const cells = ['a,b', 'say "hi"', 'two\nlines', 'ünïcödé 🎓', 'مرحبا', 42, null];
