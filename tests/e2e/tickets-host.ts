@@ -17,11 +17,16 @@ export function requireBuiltRenderer(): void {
 
 /**
  * An engine on a fresh data folder (named with `dataDirPrefix`) with a profile on `server` (key from the
- * environment), its tickets synced, and the host serving the built renderer. The caller closes both.
+ * environment; at `baseUrl` when a proxy stands in front of it), its tickets synced, and the host serving the built
+ * renderer. The caller closes both.
  */
-export async function ticketsHost(server: Sandbox, dataDirPrefix: string): Promise<{ engine: Engine; host: Host }> {
+export async function ticketsHost(
+  server: Sandbox,
+  dataDirPrefix: string,
+  baseUrl?: string,
+): Promise<{ engine: Engine; host: Host }> {
   const dataDir = tempDir(dataDirPrefix);
-  const { engine } = await connect(server, { key: 'env', dataDir, keep: true });
+  const { engine } = await connect(server, { key: 'env', dataDir, keep: true, ...(baseUrl ? { baseUrl } : {}) });
   try {
     await engine.invoke('tickets.sync', { wait: true });
     const host = await startHost({ dataDir, rendererDir: RENDERER_DIR, engine });

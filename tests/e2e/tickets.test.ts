@@ -11,7 +11,8 @@ import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
 import { sandbox } from '../helpers/sandbox';
-import { serverMessages } from '../tickets/helpers';
+import { serverMessages, serverTicket } from '../tickets/helpers';
+import { answer, proxy } from '../train/proxy';
 import { launchChromium } from './browser';
 import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
@@ -25,6 +26,8 @@ interface Stage {
   engine: Engine;
   host: Host;
   page: Page;
+  /** A proxy the engine reaches the sandbox through, if the test put one in front of it. */
+  front?: { close(): Promise<void> };
 }
 
 let browser: Browser;
@@ -40,18 +43,29 @@ afterAll(async () => {
     await stage.page.close().catch(() => {});
     await stage.host.close();
     await stage.engine.close();
+    await stage.front?.close();
   }
   await browser?.close();
 });
 
-/** A sandbox, an engine with a profile on it (key from the environment), the host, and a page on the queue. */
-async function stage(options: { simulateRate?: number; prepare?: (server: Sandbox) => void } = {}): Promise<Stage> {
+/**
+ * A sandbox, an engine with a profile on it (key from the environment), the host, and a page on the queue. `front`
+ * puts a proxy between the engine and the sandbox (for refusals the sandbox would not make).
+ */
+async function stage(
+  options: {
+    simulateRate?: number;
+    prepare?: (server: Sandbox) => void;
+    front?: (server: Sandbox) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
+): Promise<Stage> {
   const server = await sandbox({
     seed: 'demo',
     ...(options.simulateRate ? { simulateRate: options.simulateRate } : {}),
   });
   options.prepare?.(server);
-  const { engine, host } = await ticketsHost(server, 'tickets-e2e-');
+  const front = await options.front?.(server);
+  const { engine, host } = await ticketsHost(server, 'tickets-e2e-', front?.url);
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (error) => console.error('page error:', error));
   // Anything that gets to run script reports here.
@@ -62,7 +76,7 @@ async function stage(options: { simulateRate?: number; prepare?: (server: Sandbo
   });
   await page.goto(`${host.url}#/tickets`);
   await page.getByTestId('ticket-row').first().waitFor({ timeout: 20_000 });
-  const s = { server, engine, host, page };
+  const s = { server, engine, host, page, ...(front ? { front } : {}) };
   stages.push(s);
   return s;
 }
@@ -77,6 +91,21 @@ const rowIds = async (page: Page) =>
   (await page
     .getByTestId('ticket-row')
     .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-ticket'))))) as number[];
+
+/** Where focus is: in the queue's list, in the ticket pane, in a dialog, or lost to the page. */
+const focusArea = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'lost';
+    if (el.closest('[data-testid="ticket-list"]')) return 'queue';
+    if (el.closest('[role="region"][aria-label="Ticket"]')) return 'pane';
+    if (el.closest('[role="dialog"]')) return 'dialog';
+    return `elsewhere: ${el.tagName} ${el.getAttribute('aria-label') ?? ''}`;
+  });
+
+const expectFocusKept = async (page: Page) => expect(await focusArea(page)).toMatch(/^(queue|pane)$/);
+
+const row = (page: Page, id: number) => page.locator(`[data-testid="ticket-row"][data-ticket="${id}"]`);
 
 const paneTicket = async (page: Page) => Number(await page.getByTestId('ticket-pane').getAttribute('data-ticket'));
 
@@ -193,6 +222,50 @@ describe('bulk actions and refusals', () => {
     expect(status(b)).toBeUndefined();
     await expect.poll(() => rowIds(page), { timeout: 10_000 }).not.toContain(a);
     expect(await focused(page)).toBe('ticket-list');
+  });
+
+  it('e on a ticket the tenant will not close: Closed at once, then back to Open with an error; the server keeps it open', async () => {
+    let refused = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { page, server } = await stage({
+      // The tenant refuses to close one ticket, and takes its time saying so.
+      front: (s) =>
+        proxy(s.url, async (req, res, _payload, send) => {
+          if (req.method === 'POST' && req.url?.endsWith(`/support-tickets/${refused}/close/`)) {
+            await held;
+            res
+              .writeHead(403, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ detail: 'You do not have permission to perform this action.' }));
+            return;
+          }
+          answer(res, await send());
+        }),
+    });
+    const [id, next] = (await rowIds(page)) as [number, number];
+    refused = id;
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(id);
+
+    await page.keyboard.press('e');
+    await expect.poll(() => row(page, id).getAttribute('data-status')).toBe('closed');
+    expect(await row(page, id).textContent()).toContain('Closed');
+    expect(serverTicket(server, id)!.status).toBe('open');
+    // Meanwhile the queue moved on, as after any close.
+    await expect.poll(() => paneTicket(page)).toBe(next);
+    await expectFocusKept(page);
+
+    release();
+    const notice = page.getByRole('alert').filter({ hasText: `Could not close ticket #${id}` });
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.innerText()).toMatch(/refused.*403/);
+    await expect.poll(() => row(page, id).getAttribute('data-status')).toBe('open');
+    expect(await row(page, id).textContent()).toContain('Open');
+    // Still open after the list is read again, and on the server.
+    await page.waitForTimeout(500);
+    expect(await row(page, id).getAttribute('data-status')).toBe('open');
+    expect(serverTicket(server, id)).toMatchObject({ status: 'open', resolved_at: null });
+    await expectFocusKept(page);
   });
 });
 
