@@ -10,7 +10,7 @@ import type { Engine } from '../../src/main/engine';
 import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
-import { sandbox } from '../helpers/sandbox';
+import { call, sandbox } from '../helpers/sandbox';
 import { serverMessages, serverTicket } from '../tickets/helpers';
 import { answer, proxy } from '../train/proxy';
 import { launchChromium } from './browser';
@@ -478,5 +478,44 @@ describe('live', () => {
     const fresh = (await rowIds(page)).find((id) => !before.has(id))!;
     expect(await page.locator(`[data-ticket="${fresh}"]`).getAttribute('data-unread')).toBe('true');
     await page.getByTestId('tickets-badge').waitFor({ timeout: 10_000 });
+  });
+
+  it('shows a learner message on a ticket in its thread after a sync, with an unread marker that opening clears', async () => {
+    let id = 0;
+    const { page, server, engine } = await stage({
+      prepare: (s) => {
+        id = s.db
+          .prepare(`SELECT id FROM support_tickets WHERE org = ? AND username = ? AND status = 'open' LIMIT 1`)
+          .pluck()
+          .get(s.org, s.studentUser) as number;
+        s.db.prepare('UPDATE support_tickets SET subject = ? WHERE id = ?').run('unreadcase: certificate missing', id);
+      },
+    });
+    await page.keyboard.press('/');
+    await page.keyboard.type('unreadcase');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rowIds(page)).toEqual([id]);
+    expect(await row(page, id).getAttribute('data-unread')).toBeNull();
+
+    // The learner writes again, through the platform; the next sync brings it in without a reload.
+    const text = 'Still stuck — any news? 🙏';
+    const url = page.url();
+    const posted = await call(
+      server,
+      'POST',
+      `/api/ai-mentor/orgs/${server.org}/users/${server.studentUser}/support-ticket-messages/`,
+      { key: server.studentKey, json: { ticket: id, message: text } },
+    );
+    expect(posted.status).toBe(201);
+    await engine.invoke('tickets.sync', { wait: true });
+    await expect.poll(() => row(page, id).getAttribute('data-unread'), { timeout: 10_000 }).toBe('true');
+    expect(page.url()).toBe(url);
+
+    // Opening it shows the message and clears the marker.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(id);
+    await expect.poll(() => page.getByTestId('ticket-thread').innerText()).toContain(text);
+    await expect.poll(() => row(page, id).getAttribute('data-unread')).toBeNull();
+    await expectFocusKept(page);
   });
 });

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BridgeCallError, expandCannedReply, localDate, localTimeZone } from '../../src/shared/contract';
+import { call } from '../helpers/sandbox';
 import { rig, serverMessages, serverTicket } from './helpers';
 
 const byStatus = (server: Awaited<ReturnType<typeof rig>>['server'], status: string) =>
@@ -522,6 +523,54 @@ describe('live', () => {
     // Hidden window: polling pauses.
     const hidden = await r.engine.invoke('tickets.watch', { visible: false });
     expect(hidden.pollMs).toBe(0);
+  });
+
+  it('a learner message on a cached ticket reaches its thread at the next poll and marks it unread until opened', async () => {
+    const r = await rig();
+    const { engine, server } = r;
+    await engine.invoke('tickets.sync', { wait: true });
+    const id = server.db
+      .prepare(`SELECT id FROM support_tickets WHERE org = ? AND username = ? AND status = 'open' ORDER BY id LIMIT 1`)
+      .pluck()
+      .get(server.org, server.studentUser) as number;
+    const unread = async () =>
+      (await engine.invoke('tickets.list', { view: 'open', limit: 1000 })).rows.find((t) => t.id === id)!.unread;
+    const opened = await engine.invoke('tickets.get', { id, refresh: true, markRead: true });
+    expect(await unread()).toBe(false);
+
+    // The learner writes again, through the platform as the learner would.
+    const text = 'Still stuck — any news? 🙏 لا يزال';
+    const posted = await call(
+      server,
+      'POST',
+      `/api/ai-mentor/orgs/${server.org}/users/${server.studentUser}/support-ticket-messages/`,
+      {
+        key: server.studentKey,
+        json: { ticket: id, message: text },
+      },
+    );
+    expect(posted.status).toBe(201);
+
+    // The next poll brings it into the cached thread: read from the cache, not asked of the server.
+    const changed = r.next('tickets.changed', (p) => p.ids === null || p.ids.includes(id));
+    await engine.invoke('tickets.watch', { visible: true });
+    await changed;
+    const cached = await engine.invoke('tickets.get', { id });
+    expect(cached.messageTotal).toBe(opened.messageTotal + 1);
+    expect(cached.messages.at(-1)).toMatchObject({ message: text });
+    expect(await unread()).toBe(true);
+    const openView = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'open')!;
+    expect(openView.unread).toBeGreaterThan(0);
+
+    // Opening it clears the marker, and the queue hears of it; reading it again announces nothing.
+    const cleared = r.next('tickets.changed', (p) => p.ids?.includes(id) ?? false);
+    await engine.invoke('tickets.get', { id, markRead: true });
+    await cleared;
+    expect(await unread()).toBe(false);
+    const after = r.events.length;
+    await engine.invoke('tickets.get', { id, markRead: true });
+    expect(r.events.slice(after).filter((e) => e.name === 'tickets.changed')).toEqual([]);
+    await engine.invoke('tickets.watch', { visible: false });
   });
 
   it('reports the slower idle pace after a quiet poll', async () => {

@@ -323,7 +323,13 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
           offline = refused.message;
         }
       }
-      if (input.markRead) local.markRead(profileId, [input.id], true);
+      if (input.markRead) {
+        // Opening clears the queue's unread marker: the queue hears of it, once (reading a read ticket again says
+        // nothing, or every refetch would announce a change and be refetched).
+        const wasUnread = !!cache.view(profileId, input.id, baseline(profileId))?.unread;
+        local.markRead(profileId, [input.id], true);
+        if (wasUnread) ctx.emit('tickets.changed', { profileId, ids: [input.id], reason: 'local' });
+      }
       const row = cache.view(profileId, input.id, baseline(profileId));
       if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
       const total = cache.threadTotal(profileId, input.id);
