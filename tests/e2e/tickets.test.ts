@@ -199,6 +199,113 @@ describe('the queue from the keyboard', () => {
     await expect.poll(() => paneTicket(page)).toBe(second);
     await expect.poll(() => focused(page)).toBe('Reply');
   });
+
+  it('i, g then p / o, Shift+O, u, ? and Escape: the server has each status, the views show their tickets and counts, and focus stays put', async () => {
+    const { page, server } = await stage();
+    const status = (id: number) => serverTicket(server, id)?.status;
+    /** The newest tickets of a status on the server, as many as the list draws. */
+    const serverNewest = (s: string, n: number) =>
+      server.db
+        .prepare(
+          'SELECT id FROM support_tickets WHERE org = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?',
+        )
+        .pluck()
+        .all(server.org, s, n) as number[];
+    const serverCount = (s: string) =>
+      server.db
+        .prepare('SELECT count(*) FROM support_tickets WHERE org = ? AND status = ?')
+        .pluck()
+        .get(server.org, s) as number;
+    /** The count under the search box ("42 tickets · Open") and the one beside the view's name. */
+    const counts = async (view: string) => ({
+      list: Number((await page.getByText(/^[\d,]+ tickets? · /).innerText()).split(' ')[0]!.replace(/,/g, '')),
+      panel: Number(
+        (await page
+          .getByTestId(`view-${view}`)
+          .getByLabel(/^\d+ tickets$/)
+          .getAttribute('aria-label'))!.split(' ')[0],
+      ),
+    });
+    /** g then a key; the view is current and shows the server's newest tickets of its status, with its count. */
+    const goTo = async (key: string, view: string) => {
+      await page.keyboard.press('g');
+      await page.keyboard.press(key);
+      await expect.poll(() => page.getByTestId(`view-${view}`).getAttribute('aria-current')).toBe('true');
+      await expect
+        .poll(async () => {
+          const ids = await rowIds(page);
+          return ids.length > 0 && JSON.stringify(ids) === JSON.stringify(serverNewest(view, ids.length));
+        })
+        .toBe(true);
+      const expected = serverCount(view);
+      await expect.poll(() => counts(view)).toEqual({ list: expected, panel: expected });
+      await expectFocusKept(page);
+    };
+    await expectFocusKept(page);
+
+    // i on the ticket under the cursor: in progress on the server, and it leaves the Open view.
+    const [first] = await rowIds(page);
+    await page.keyboard.press('i');
+    await expect.poll(() => status(first!), { timeout: 10_000 }).toBe('in_progress');
+    await expect.poll(() => rowIds(page)).not.toContain(first);
+    await expectFocusKept(page);
+
+    // i on the open ticket: the pane says so too.
+    await page.keyboard.press('Enter');
+    const second = await paneTicket(page);
+    expect(second).toBe((await rowIds(page))[0]);
+    await page.keyboard.press('i');
+    await expect.poll(() => status(second), { timeout: 10_000 }).toBe('in_progress');
+    await expect.poll(() => page.getByTestId('ticket-pane').getAttribute('data-status')).toBe('in_progress');
+    await expectFocusKept(page);
+
+    // g then p: In progress, with both; g then o: back to Open, without them.
+    await goTo('p', 'in_progress');
+    await goTo('o', 'open');
+    expect(await rowIds(page)).not.toContain(first);
+    expect(await rowIds(page)).not.toContain(second);
+
+    // Shift+O in the Closed view reopens the ticket under the cursor.
+    await goTo('c', 'closed');
+    const [closed] = await rowIds(page);
+    await page.keyboard.press('Shift+O');
+    await expect.poll(() => status(closed!), { timeout: 10_000 }).toBe('open');
+    await expect.poll(() => rowIds(page)).not.toContain(closed);
+    await expectFocusKept(page);
+    await goTo('o', 'open');
+
+    // u marks the ticket under the cursor unread, and read again (as the cheat sheet says; local only).
+    const [target] = await rowIds(page);
+    const unread = (id: number) => row(page, id).getAttribute('data-unread');
+    expect(await unread(target!)).toBeNull();
+    await page.keyboard.press('u');
+    await expect.poll(() => unread(target!)).toBe('true');
+    await expectFocusKept(page);
+    await page.keyboard.press('u');
+    await expect.poll(() => unread(target!)).toBeNull();
+    // On the open ticket (which marks itself read while shown): marked unread, it is put away and stays unread.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => paneTicket(page)).toBe(target);
+    await page.keyboard.press('u');
+    await expect.poll(() => unread(target!)).toBe('true');
+    await page.getByTestId('ticket-pane').waitFor({ state: 'detached' });
+    await page.waitForTimeout(1500);
+    expect(await unread(target!)).toBe('true');
+    await expectFocusKept(page);
+    await page.keyboard.press('u');
+    await expect.poll(() => unread(target!)).toBeNull();
+    expect(status(target!)).toBe('open');
+
+    // ? opens the cheat sheet (it has focus); Escape closes it and focus is back on the queue.
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
+    await expect.poll(() => focusArea(page)).toBe('dialog');
+    expect(await sheet.textContent()).toContain('Mark unread / read');
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+    await expect.poll(() => focusArea(page)).toBe('queue');
+  });
 });
 
 describe('bulk actions and refusals', () => {

@@ -13,7 +13,7 @@ export const SHORTCUTS: [keys: string[], what: string][] = [
   [['Shift', 'O'], 'Reopen'],
   [['x'], 'Select for bulk actions'],
   [['a'], 'Claim / unclaim (local only)'],
-  [['u'], 'Mark unread / read'],
+  [['u'], 'Mark unread / read (marked unread, the open ticket is put away)'],
   [['/'], 'Search'],
   [['g', 'o'], 'Go to Open'],
   [['g', 'p'], 'Go to In progress'],

@@ -288,7 +288,11 @@ export function TicketsScreen() {
       case 'u': {
         handled();
         const row = rows.row(clampCursor);
-        if (row) void bridge.call('tickets.markRead', { ids: targets(), read: row.unread }).catch(() => {});
+        if (!row) break;
+        const ids = targets();
+        void bridge.call('tickets.markRead', { ids, read: row.unread }).catch(() => {});
+        // An open ticket marks itself read while it is shown: marking it unread puts it away, as mail does.
+        if (!row.unread && openId !== null && ids.includes(openId)) setOpenId(null);
         break;
       }
       case '/':
