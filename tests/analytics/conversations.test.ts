@@ -118,6 +118,15 @@ describe('the Conversations browser', () => {
     expect(times).toEqual([...times].sort().reverse());
   });
 
+  it('keeps the count on a page past the end (the range got shorter while on a late page)', async () => {
+    const { engine } = await connect(server);
+    const want = expected({ range: OCTOBER });
+    const past = Math.ceil(want.length / 25) + 3;
+    const answer = await engine.invoke('analytics.conversations', { range: OCTOBER, timeZone: 'UTC', page: past });
+    expect(answer.rows).toEqual([]);
+    expect(answer.count).toBe(want.length);
+  });
+
   it('filters by mentor, given by name or by id', async () => {
     const { engine } = await connect(server);
     const id = mentorId('Calculus Coach');

@@ -51,6 +51,23 @@ async function closeNotes(): Promise<void> {
 
 const overviewReady = () => page.locator('[data-testid="overview"][data-state="ready"]').waitFor({ timeout: 20_000 });
 const kpiValue = (key: string) => page.getByTestId(`kpi-${key}`).getByTestId('kpi-value').innerText();
+const calculusCoach = () =>
+  server.db
+    .prepare("SELECT unique_id FROM mentors WHERE org = ? AND name = 'Calculus Coach'")
+    .pluck()
+    .get(server.org) as string;
+/** The learners of the Conversations rows on screen, and of a page the engine answers (Calculus Coach, in Paris). */
+const shownLearners = async () =>
+  (await page.getByTestId('conversations').locator('tbody tr').allInnerTexts()).map((row) => row.split('\t')[1]);
+const learnersOf = async (preset: '30d' | '90d', pageNumber = 1) =>
+  (
+    await host.engine.invoke('analytics.conversations', {
+      range: { preset },
+      timeZone: 'Europe/Paris',
+      mentor: calculusCoach(),
+      page: pageNumber,
+    })
+  ).rows.map((r) => r.learner);
 
 beforeAll(async () => {
   if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
@@ -357,4 +374,14 @@ describe('the analytics screens in browser mode', () => {
     const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!.toLocaleString('en-US');
     await expect.poll(() => kpiValue('sessions')).toBe(sessions);
   });
+  it('starts the conversations again at their first page when the range changes', async () => {
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    await page.getByText('90 d', { exact: true }).click();
+    await expect.poll(shownLearners, { timeout: 20_000 }).toEqual(await learnersOf('90d'));
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(shownLearners).toEqual(await learnersOf('90d', 2));
+    await page.getByText('30 d', { exact: true }).click();
+    await expect.poll(shownLearners).toEqual(await learnersOf('30d'));
+  });
+
 });

@@ -35,29 +35,28 @@ export interface ConversationFilters {
 }
 
 export async function browseConversations(r: Resolved, filters: ConversationFilters, mentorNames: Map<string, string>) {
+  const query = {
+    start_date: r.range.from,
+    end_date: r.range.to,
+    mentor: r.mentorId,
+    sentiment: filters.sentiment,
+    topics: filters.topics?.length ? filters.topics.join(',') : undefined,
+    filter_user_id: filters.learner,
+  };
+  const notes: string[] = [];
+  if (r.timeZone !== 'UTC') notes.push('Dates are whole UTC days, as the platform filters conversations by date.');
   try {
     const page = await r.api.conversationsPage(
-      {
-        page: filters.page,
-        page_size: filters.pageSize,
-        start_date: r.range.from,
-        end_date: r.range.to,
-        mentor: r.mentorId,
-        sentiment: filters.sentiment,
-        topics: filters.topics?.length ? filters.topics.join(',') : undefined,
-        filter_user_id: filters.learner,
-      },
+      { ...query, page: filters.page, page_size: filters.pageSize },
       { quick: true },
     );
-    return {
-      count: page.count,
-      rows: page.results.map((c) => toConversationRow(c, mentorNames)),
-      notes: r.timeZone === 'UTC' ? [] : ['Dates are whole UTC days, as the platform filters conversations by date.'],
-    };
+    return { count: page.count, rows: page.results.map((c) => toConversationRow(c, mentorNames)), notes };
   } catch (error) {
-    // DRF answers a page past the end with 404 'Invalid page.': there is simply nothing there.
-    if (error instanceof ApiError && error.status === 404 && filters.page > 1) return { count: 0, rows: [], notes: [] };
-    throw error;
+    if (!(error instanceof ApiError && error.status === 404 && filters.page > 1)) throw error;
+    // DRF answers a page past the end with 404 'Invalid page.': no rows there, but the count still stands (the
+    // screen shows it and pages back), so it is asked for with the smallest page.
+    const first = await r.api.conversationsPage({ ...query, page: 1, page_size: 1 }, { quick: true });
+    return { count: first.count, rows: [], notes };
   }
 }
 

@@ -35,7 +35,11 @@ export function ConversationsTab() {
   const [topics, setTopics] = useState<string[]>([]);
   const [learner, setLearner] = useState('');
   const [debouncedLearner] = useDebouncedValue(learner.trim(), 400);
-  const [page, setPage] = useState(1);
+  // The page belongs to the filters it was chosen under: another range, zone or mentor starts again at page 1.
+  const shared = JSON.stringify(input);
+  const [paging, setPaging] = useState({ shared, page: 1 });
+  const page = paging.shared === shared ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ shared, page: next });
   const [open, setOpen] = useState<ConversationRow | null>(null);
   const query = {
     ...input,
