@@ -1,6 +1,7 @@
 /**
  * The Conversations browser against the sandbox's own SQLite: each filter (mentor, sentiment, topics, learner, dates)
- * gives exactly the conversations the data holds, newest first, paged with the full count.
+ * gives exactly the conversations the data holds, newest first, paged with the full count; a department (shared with
+ * the Overview) is not something the platform can filter conversations by, and the answer says so.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -227,4 +228,17 @@ describe('the Conversations browser', () => {
     );
   });
 
+  it('says the department does not apply (the platform cannot filter conversations by department)', async () => {
+    const { engine } = await connect(server);
+    const department = db.scalar('SELECT id FROM departments WHERE org = ? ORDER BY id LIMIT 1', server.org);
+    const input = { range: OCTOBER, timeZone: 'UTC', pageSize: 25 };
+    const without = await engine.invoke('analytics.conversations', input);
+    const withDepartment = await engine.invoke('analytics.conversations', { ...input, department });
+    expect(withDepartment.count).toBe(without.count);
+    expect(withDepartment.rows).toEqual(without.rows);
+    expect(without.notes).toEqual([]);
+    expect(withDepartment.notes).toEqual([
+      'Not filtered by department: the platform cannot filter conversations by department.',
+    ]);
+  });
 });

@@ -384,4 +384,40 @@ describe('the analytics screens in browser mode', () => {
     await expect.poll(shownLearners).toEqual(await learnersOf('30d'));
   });
 
+  it('keeps the department chosen on the Overview; Conversations says it cannot filter by it', async () => {
+    const department = server.db
+      .prepare('SELECT id, name FROM departments WHERE org = ? ORDER BY id LIMIT 1')
+      .get(server.org) as { id: number; name: string };
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await overviewReady();
+    await page.getByLabel('Department', { exact: true }).click();
+    await page.getByRole('option', { name: department.name }).click();
+    await expect.poll(() => page.getByLabel('Department', { exact: true }).inputValue()).toBe(department.name);
+    await overviewReady();
+
+    // No department field here, and a note that the one chosen does not apply: the list is the one without it.
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    await visible(
+      page
+        .getByTestId('conversation-note')
+        .filter({ hasText: 'Not filtered by department: the platform cannot filter conversations by department.' }),
+    );
+    expect(await page.getByTestId('filter-bar').getByLabel('Department', { exact: true }).count()).toBe(0);
+    await expect.poll(shownLearners).toEqual(await learnersOf('30d'));
+    const all = await host.engine.invoke('analytics.conversations', {
+      range: { preset: '30d' },
+      timeZone: 'Europe/Paris',
+      mentor: calculusCoach(),
+    });
+    expect(await page.getByTestId('conversation-count').innerText()).toBe(
+      `${all.count.toLocaleString('en-US')} conversations`,
+    );
+    await shot('analytics-conversations-department');
+
+    // Back on the Overview the department is still chosen.
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await overviewReady();
+    expect(await page.getByLabel('Department', { exact: true }).inputValue()).toBe(department.name);
+  });
+
 });

@@ -45,6 +45,8 @@ export async function browseConversations(r: Resolved, filters: ConversationFilt
   };
   const notes: string[] = [];
   if (r.timeZone !== 'UTC') notes.push('Dates are whole UTC days, as the platform filters conversations by date.');
+  // The chat-history endpoint takes no department (see the spec): the Overview's department must not look applied.
+  if (r.department) notes.push('Not filtered by department: the platform cannot filter conversations by department.');
   try {
     const page = await r.api.conversationsPage(
       { ...query, page: filters.page, page_size: filters.pageSize },

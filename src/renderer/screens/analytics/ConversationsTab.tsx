@@ -96,7 +96,7 @@ export function ConversationsTab() {
       </Group>
       <OfflineBanner freshness={[list.data?.freshness]} />
       {list.data?.notes.map((note) => (
-        <Text key={note} size="xs" c="dimmed">
+        <Text key={note} size="xs" c="dimmed" data-testid="conversation-note">
           {note}
         </Text>
       ))}
