@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { cli, cliProcess } from '../helpers/cli';
@@ -141,6 +142,46 @@ describe('mentor-admin export', () => {
     const whose = await cli(['--data-dir', dir, 'export', 'chart.learner-time', ...range], { env: env() });
     expect(whose.code).toBe(1);
     expect(whose.stderr).toContain("is one learner's: say whose (learner)");
+  });
+
+  it("exports with --mentor ID only that mentor's rows: chat history and topics", async () => {
+    const dir = await dataDirFor(server.url);
+    const mentor = server.db
+      .prepare("SELECT unique_id FROM mentors WHERE org = ? AND name = 'Calculus Coach'")
+      .pluck()
+      .get(server.org) as string;
+    const run = async (dataset: string) => {
+      const out = join(tempDir(), `${dataset}.csv`);
+      const range = ['--from', '2026-10-01', '--to', '2026-10-31', '--tz', 'UTC'];
+      const args = ['--data-dir', dir, 'export', dataset, ...range, '--mentor', mentor, '--no-bom', '--out', out];
+      const result = await cli([...args, '--json'], { env: env() });
+      expect(result.code, result.stderr).toBe(0);
+      const [header, ...rows] = Papa.parse<string[]>(readFileSync(out, 'utf8'), { skipEmptyLines: true }).data;
+      expect(result.lines.at(-1)).toMatchObject({ dataset, rows: rows.length, file: out });
+      return { header: header!, rows };
+    };
+    const october =
+      "s.org = ? AND s.mentor_unique_id = ? AND s.started_at >= '2026-10-01' AND s.started_at < '2026-11-01'";
+
+    const history = await run('chat-history');
+    const messages = server.db
+      .prepare(
+        `SELECT s.session_id, m.content FROM chat_messages m JOIN chat_sessions s ON s.id = m.session_pk
+         WHERE ${october} ORDER BY s.started_at DESC, s.id DESC, m.id`,
+      )
+      .all(server.org, mentor) as { session_id: string; content: string }[];
+    expect(messages.length).toBeGreaterThan(100);
+    expect(history.rows.map((r) => [r[0], r[4]])).toEqual(messages.map((m) => [m.session_id, m.content]));
+    expect(new Set(history.rows.map((r) => r[5]))).toEqual(new Set([mentor]));
+
+    const topics = await run('topics');
+    const perTopic = server.db
+      .prepare(
+        `SELECT json_extract(t.value, '$.name') AS name, count(*) AS n FROM chat_sessions s, json_each(s.topics) t
+         WHERE ${october} GROUP BY name ORDER BY n DESC, name`,
+      )
+      .all(server.org, mentor) as { name: string; n: number }[];
+    expect(topics.rows.map((r) => [r[0], Number(r[1])])).toEqual(perTopic.map((t) => [t.name, t.n]));
   });
 
   it('answers bad input with exit 2 (usage) or 1 (refused), and the reason', async () => {

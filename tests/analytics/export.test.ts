@@ -11,6 +11,7 @@ import type { Sandbox } from '../../src/server/app';
 import {
   chartTable,
   CHART_COLUMNS,
+  type CallInput,
   datasetFilters,
   findDataset,
   OVERVIEW_CHART_IDS,
@@ -313,6 +314,87 @@ describe('exporting a dataset', () => {
     }
     // The mentor's own cost only, as its chart shows it.
     expect(exported['costs-by-mentor']).toEqual([[mentor, 'Calculus Coach', expect.any(String), expect.any(String)]]);
+  });
+});
+
+describe('exports narrowed to a mentor', () => {
+  const calculus = () =>
+    one<string>("SELECT unique_id FROM mentors WHERE org = ? AND name = 'Calculus Coach'", server.org);
+  /** Exports October (unless told otherwise) into a new folder, and reads the file back. */
+  const exported = async (request: Omit<CallInput<'analytics.exportStart'>, 'range'> & { range?: typeof OCTOBER }) => {
+    const { engine } = await connect(server);
+    const info = await settled(
+      engine,
+      (await engine.invoke('analytics.exportStart', { range: OCTOBER, folder: tempDir(), ...request })).id,
+    );
+    expect(info.state, `${request.dataset}: ${info.error}`).toBe('completed');
+    return { info, ...parse(info.path) };
+  };
+
+  it("chat history: only that mentor's messages, every one of them, in the zone's range", async () => {
+    const mentor = calculus();
+    const { info: done, ...file } = await exported({
+      dataset: 'chat-history',
+      timeZone: 'Europe/Paris',
+      mentor: 'Calculus Coach',
+      pageSize: 100,
+    });
+    // October in Paris, from the sandbox's own tables.
+    const messages = all<{ session_id: string; content: string }>(
+      `SELECT s.session_id, m.content FROM chat_messages m JOIN chat_sessions s ON s.id = m.session_pk
+       WHERE s.org = ? AND s.mentor_unique_id = ? AND s.started_at >= '2026-09-30T22:00:00.000Z'
+         AND s.started_at < '2026-10-31T23:00:00.000Z'
+       ORDER BY s.started_at DESC, s.id DESC, m.id`,
+      server.org,
+      mentor,
+    );
+    const everyone = one(
+      `SELECT count(*) FROM chat_messages m JOIN chat_sessions s ON s.id = m.session_pk
+       WHERE s.org = ? AND s.started_at >= '2026-09-30T22:00:00.000Z' AND s.started_at < '2026-10-31T23:00:00.000Z'`,
+      server.org,
+    );
+    expect(messages.length).toBeGreaterThan(100);
+    expect(messages.length).toBeLessThan(everyone);
+    expect(done.rows).toBe(messages.length);
+    expect(file.rows.map((r) => [r[0], r[4]])).toEqual(messages.map((m) => [m.session_id, m.content]));
+    expect(new Set(file.rows.map((r) => `${r[5]} ${r[6]}`))).toEqual(new Set([`${mentor} Calculus Coach`]));
+  });
+
+  it("conversations and topics: that mentor's rows only, with its own figures", async () => {
+    const mentor = calculus();
+    const exportOf = async (dataset: 'conversations' | 'topics') =>
+      (await exported({ dataset, timeZone: 'UTC', mentor, pageSize: 7 })).rows;
+
+    const sessions = all<{ session_id: string }>(
+      `SELECT session_id FROM chat_sessions WHERE org = ? AND mentor_unique_id = ? AND started_at >= '2026-10-01'
+         AND started_at < '2026-11-01' ORDER BY started_at DESC, id DESC`,
+      server.org,
+      mentor,
+    );
+    const conversations = await exportOf('conversations');
+    expect(conversations.map((r) => r[0])).toEqual(sessions.map((s) => s.session_id));
+    expect(new Set(conversations.map((r) => r[2]))).toEqual(new Set([mentor]));
+
+    // Per topic, from each session's own topic list: the mentor's conversations and messages on it.
+    const topics = all<{ name: string; conversations: number; messages: number }>(
+      `SELECT json_extract(t.value, '$.name') AS name, count(*) AS conversations, sum(s.message_count) AS messages
+       FROM chat_sessions s, json_each(s.topics) t
+       WHERE s.org = ? AND s.mentor_unique_id = ? AND s.started_at >= '2026-10-01' AND s.started_at < '2026-11-01'
+       GROUP BY name ORDER BY conversations DESC, name`,
+      server.org,
+      mentor,
+    );
+    const allTopics = one(
+      `SELECT count(DISTINCT json_extract(t.value, '$.name')) FROM chat_sessions s, json_each(s.topics) t
+       WHERE s.org = ? AND s.started_at >= '2026-10-01' AND s.started_at < '2026-11-01'`,
+      server.org,
+    );
+    expect(topics.length).toBeGreaterThan(3);
+    expect(topics.length).toBeLessThan(allTopics);
+    const perTopic = await exportOf('topics');
+    expect(perTopic.map((r) => [r[0], Number(r[1]), Number(r[2])])).toEqual(
+      topics.map((t) => [t.name, t.conversations, t.messages]),
+    );
   });
 });
 
