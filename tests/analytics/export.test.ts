@@ -398,6 +398,81 @@ describe('exports narrowed to a mentor', () => {
   });
 });
 
+describe('export progress', () => {
+  it('reports rows/s and an ETA while it runs, plausible and falling to 0 at the end', async () => {
+    const slow = await proxy(server, 120);
+    const { engine, events } = await connect(server, { baseUrl: slow.url });
+    const began = Date.now();
+    const started = await engine.invoke('analytics.exportStart', {
+      dataset: 'conversations',
+      range: { preset: 'custom', from: '2026-09-01', to: '2026-10-31' },
+      timeZone: 'UTC',
+      folder: tempDir(),
+      pageSize: 40,
+    });
+    // What the Exports tab would read, a few times a second, while the job runs.
+    const seen: {
+      at: number;
+      rows: number;
+      rowsPerSecond: number;
+      etaSeconds: number | null;
+      pagesTotal: number | null;
+    }[] = [];
+    const done = await until(
+      'the export to end',
+      async () => {
+        const info = await engine.invoke('analytics.export', { id: started.id });
+        if (info.state === 'running') seen.push({ at: Date.now(), ...info });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return info.state === 'completed' ? info : null;
+      },
+      60_000,
+    );
+    const seconds = (Date.now() - began) / 1000;
+    expect(done.pagesTotal).toBeGreaterThan(20);
+    expect(seconds).toBeGreaterThan(2);
+
+    // Once the first pages are in, every reading has a rate and an ETA.
+    const measured = seen.filter((s) => s.at - began > 1000 && s.pagesTotal !== null);
+    expect(measured.length).toBeGreaterThan(5);
+    const average = done.rows / seconds;
+    for (const s of measured) {
+      expect(s.rowsPerSecond).toBeGreaterThan(0);
+      // Within a factor of three of the export's overall pace.
+      expect(s.rowsPerSecond).toBeGreaterThan(average / 3);
+      expect(s.rowsPerSecond).toBeLessThan(average * 3);
+      expect(s.etaSeconds).not.toBeNull();
+    }
+    // The ETA falls as the pages come in, and is near the time the export really still took.
+    const etas = measured.map((s) => s.etaSeconds!);
+    expect(etas.at(-1)!).toBeLessThan(etas[0]!);
+    expect(etas.at(-1)!).toBeLessThanOrEqual(2);
+    const ended = began + seconds * 1000;
+    for (const s of measured) {
+      const left = (ended - s.at) / 1000;
+      expect(s.etaSeconds!).toBeLessThanOrEqual(left * 2 + 2);
+      expect(s.etaSeconds!).toBeGreaterThanOrEqual(left / 2 - 2);
+    }
+    expect(done.etaSeconds).toBe(0);
+    expect(done.rowsPerSecond).toBe(0);
+
+    // The screens hear the same: analytics.exportProgress while running, and jobs.progress with pages per second.
+    const progress = events
+      .filter((e) => e.name === 'analytics.exportProgress')
+      .map((e) => e.payload as { id: string; state: string; rowsPerSecond: number; etaSeconds: number | null })
+      .filter((p) => p.id === started.id && p.state === 'running');
+    expect(progress.some((p) => p.rowsPerSecond > 0 && p.etaSeconds !== null && p.etaSeconds > 0)).toBe(true);
+    const jobs = events
+      .filter((e) => e.name === 'jobs.progress')
+      .map(
+        (e) =>
+          e.payload as { id: string; state: string; progress: { itemsPerSecond: number; etaSeconds: number | null } },
+      )
+      .filter((p) => p.id === started.id && p.state === 'running');
+    expect(jobs.some((p) => p.progress.itemsPerSecond > 0 && p.progress.etaSeconds !== null)).toBe(true);
+  });
+});
+
 describe('exports that meet trouble', () => {
   it('waits while the tenant fails mid-export and resumes into the same bytes', async () => {
     const slow = await proxy(server);
