@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
+import { formatWhen } from '../../src/renderer/screens/analytics/format';
 import { launchChromium } from './browser';
 
 const RENDERER_DIR = resolve('out/renderer');
@@ -22,6 +24,7 @@ let host: Host;
 let browser: Browser;
 let page: Page;
 let exportDir: string;
+let dataDir: string;
 
 async function visible(locator: Locator, timeout = 15_000): Promise<void> {
   await locator.waitFor({ state: 'visible', timeout });
@@ -81,7 +84,8 @@ beforeAll(async () => {
     MENTOR_ADMIN_API_KEY: server.apiKey,
     MENTOR_ADMIN_EXPORT_DIR: exportDir,
   };
-  host = await startHost({ dataDir: tempDir(), rendererDir: RENDERER_DIR, keychainService: uniqueService(), env });
+  dataDir = tempDir();
+  host = await startHost({ dataDir, rendererDir: RENDERER_DIR, keychainService: uniqueService(), env });
   await host.engine.invoke('profiles.add', {
     name: 'Sandbox University',
     baseUrl: server.url,
@@ -420,4 +424,46 @@ describe('the analytics screens in browser mode', () => {
     expect(await page.getByLabel('Department', { exact: true }).inputValue()).toBe(department.name);
   });
 
+  it('shows the last figures, the offline banner and their time when the tenant cannot be reached', async () => {
+    // A first load with the filters a new window starts with.
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.reload();
+    await overviewReady();
+    const sessions = await kpiValue('sessions');
+    expect(await page.getByTestId('offline-banner').count()).toBe(0);
+    // The saved answers are two hours old (stale: the engine asks the tenant again when they are shown)…
+    const asOf = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 2 * 3_600_000).toISOString();
+    const db = new Database(join(dataDir, 'mentor-admin.sqlite'));
+    db.prepare('UPDATE analytics_cache SET as_of = ?').run(asOf);
+    db.close();
+    // …and the tenant fails every request.
+    server.setFaults('error5xx=1');
+    try {
+      await page.reload();
+      await overviewReady();
+      const banner = page.getByTestId('offline-banner');
+      await visible(banner, 30_000);
+      expect(await banner.innerText()).toContain('Offline: showing the last saved figures');
+      expect(await banner.innerText()).toContain(`These figures are as of ${formatWhen(asOf, 'Europe/Paris')}`);
+      expect(await page.getByTestId('as-of').innerText()).toBe(`As of ${formatWhen(asOf, 'Europe/Paris')}`);
+      expect(await kpiValue('sessions')).toBe(sessions);
+      for (const chart of ['activity', 'top-mentors', 'topics', 'sentiment', 'costs-by-model', 'costs-by-mentor'])
+        expect(await page.getByTestId(`chart-${chart}`).getAttribute('data-state'), chart).toBe('ready');
+      await shot('analytics-offline');
+
+      // Refresh while still offline keeps the figures and the banner.
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Refresh' }).getAttribute('data-loading')).toBeNull();
+      await visible(banner);
+      expect(await kpiValue('sessions')).toBe(sessions);
+    } finally {
+      server.setFaults('');
+    }
+    // The tenant back: a refresh brings new figures and the banner goes.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 30_000 });
+    await expect
+      .poll(() => page.getByTestId('as-of').innerText())
+      .not.toBe(`As of ${formatWhen(asOf, 'Europe/Paris')}`);
+  });
 });
