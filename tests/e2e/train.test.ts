@@ -3,24 +3,23 @@
  * engine, against a real sandbox platform. An admin creates a mentor, chooses a folder (which the page reads and
  * stages on the host), checks the preview, confirms, follows the job to the end and finds the documents trained.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type Host } from '../../src/main/host/server';
+import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
-import { launchChromium } from './browser';
+import { tempDir } from '../helpers/temp';
+import { dismissNotifications, openApp, visible, type OpenApp } from './app';
 
-const RENDERER_DIR = resolve('out/renderer');
 const MENTOR = 'Biology 101';
 /** Where to save screenshots of the main screens (set E2E_SCREENSHOTS=dir to keep them). */
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let server: Sandbox;
+let app: OpenApp;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let folder: string;
 let jobUrl = '';
@@ -60,17 +59,6 @@ function courseFolder(): string {
   return root;
 }
 
-async function visible(locator: Locator, timeout = 15_000): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout });
-}
-
-/** Toasts sit over the bottom-right corner, where modals keep their buttons. */
-async function dismissNotifications(): Promise<void> {
-  for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) {
-    await close.click().catch(() => undefined);
-  }
-}
-
 async function shot(name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -78,34 +66,16 @@ async function shot(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  requireKeychainSession();
-  if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first');
-  }
   server = await sandbox({ seed: 'none', uploadLimitBytes: UPLOAD_LIMIT });
-  const env: NodeJS.ProcessEnv = { ...process.env, MENTOR_ADMIN_SANDBOX: 'off' };
-  delete env.MENTOR_ADMIN_API_KEY;
-  dataDir = tempDir();
-  host = await startHost({ dataDir, rendererDir: RENDERER_DIR, keychainService: uniqueService(), env });
-  await host.engine.invoke('profiles.add', {
-    name: 'Sandbox University',
-    baseUrl: server.url,
-    org: server.org,
-    username: server.user,
-    secret: server.apiKey,
-    makeActive: true,
-  });
+  app = await openApp(server);
+  ({ host, page, dataDir } = app);
   folder = courseFolder();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
-  page.on('pageerror', (error) => console.error('page error:', error));
-  await page.goto(`${host.url}#/mentors`);
+  await app.open('#/mentors');
   await visible(page.getByRole('heading', { name: 'Mentors', exact: true }));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await app?.close();
 });
 
 describe('training a mentor from a folder in browser mode', () => {
@@ -262,7 +232,7 @@ describe('training a mentor from a folder in browser mode', () => {
   });
 
   it('sends only the file that failed when the same folder is chosen again', async () => {
-    await dismissNotifications();
+    await dismissNotifications(page);
     await page.getByRole('tab', { name: 'Documents' }).click();
     await page.getByRole('button', { name: 'Add documents…' }).click();
     await visible(page.getByTestId('drop-zone'));
@@ -290,7 +260,7 @@ describe('training a mentor from a folder in browser mode', () => {
   });
 
   it('previews files dropped on a mentor row, and leaves nothing staged when cancelled', async () => {
-    await dismissNotifications();
+    await dismissNotifications(page);
     await page.getByRole('link', { name: 'Mentors' }).first().click();
     const row = page.getByTestId(`mentor-row-${MENTOR}`);
     await visible(row);
@@ -308,7 +278,7 @@ describe('training a mentor from a folder in browser mode', () => {
   });
 
   it('asks which mentor when files are dropped where no mentor is meant', async () => {
-    await dismissNotifications();
+    await dismissNotifications(page);
     await page.getByRole('link', { name: 'Jobs' }).first().click();
     await visible(page.getByRole('heading', { name: 'Jobs', exact: true }));
     await dropFilesOn(page.locator('main'));
@@ -327,7 +297,7 @@ describe('training a mentor from a folder in browser mode', () => {
   });
 
   it('deletes a document, then the mentor, each only once the admin confirms', async () => {
-    await dismissNotifications();
+    await dismissNotifications(page);
     await page.getByRole('link', { name: 'Mentors' }).first().click();
     await page.getByRole('link', { name: MENTOR }).click();
     const doc = 'Biology course/intro.txt';
@@ -353,7 +323,7 @@ describe('training a mentor from a folder in browser mode', () => {
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     await visible(page.getByText(`${MENTOR} no longer uses ${doc}.`));
 
-    await dismissNotifications();
+    await dismissNotifications(page);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     dialog = page.getByRole('dialog', { name: 'Delete mentor?' });
     await visible(dialog);
