@@ -358,6 +358,10 @@ describe('exports narrowed to a mentor', () => {
     expect(done.rows).toBe(messages.length);
     expect(file.rows.map((r) => [r[0], r[4]])).toEqual(messages.map((m) => [m.session_id, m.content]));
     expect(new Set(file.rows.map((r) => `${r[5]} ${r[6]}`))).toEqual(new Set([`${mentor} Calculus Coach`]));
+    // The file name says whose rows these are, beside tenant, dataset, range and zone.
+    expect(basename(done.path)).toBe(
+      `${server.org}-chat-history-mentor-Calculus-Coach-2026-10-01_2026-10-31-Europe-Paris.csv`,
+    );
   });
 
   it("conversations and topics: that mentor's rows only, with its own figures", async () => {

@@ -341,10 +341,12 @@ export function chooseColumns(dataset: DatasetSpec, chosen?: readonly string[]):
   return [...new Set(chosen)].map((key) => dataset.columns.find((c) => c.key === key)!);
 }
 
-/** A file name that says what is inside: tenant, dataset (and its learner), range and time zone. */
+/** A file name that says what is inside: tenant, dataset (and its mentor, department or learner), range and zone. */
 export function exportFileName(input: {
   tenant: string;
   dataset: string;
+  mentor?: string;
+  department?: number;
   learner?: string;
   from?: string;
   to?: string;
@@ -356,6 +358,9 @@ export function exportFileName(input: {
       .replace(/-+/g, '-')
       .replace(/^-|-$/g, '');
   const range = input.from && input.to ? `${input.from}_${input.to}` : 'current';
-  const learner = input.learner ? `-${safe(input.learner)}` : '';
-  return `${safe(input.tenant)}-${safe(input.dataset)}${learner}-${range}-${safe(input.timeZone)}.csv`;
+  const filters =
+    (input.mentor ? `-mentor-${safe(input.mentor)}` : '') +
+    (input.department ? `-department-${input.department}` : '') +
+    (input.learner ? `-${safe(input.learner)}` : '');
+  return `${safe(input.tenant)}-${safe(input.dataset)}${filters}-${range}-${safe(input.timeZone)}.csv`;
 }

@@ -79,14 +79,17 @@ export class Exports implements ExportProgressSink {
     if (input.learner && !dataset.perLearner)
       throw new EngineError('validation', `${dataset.label} is not one learner's: it takes no learner`);
     const scope = await userScope(this.ctx.profiles, resolved.profileId);
+    const mentorNames = Object.fromEntries(await this.services.mentorNames(resolved.profileId));
+    const mentorName = resolved.mentorId ? (mentorNames[resolved.mentorId] ?? resolved.mentorId) : undefined;
     const path = await this.target(input, {
       tenant: scope.org,
       dataset: dataset.id,
+      mentor: mentorName,
+      department: input.department,
       learner: input.learner,
       range: dataset.ranged ? resolved.range : null,
       timeZone: resolved.timeZone,
     });
-    const mentorNames = Object.fromEntries(await this.services.mentorNames(resolved.profileId));
     const params: ExportParams = {
       dataset: dataset.id,
       profileId: resolved.profileId,
@@ -114,7 +117,8 @@ export class Exports implements ExportProgressSink {
     }
     const title =
       options.title ??
-      `${dataset.label}${input.learner ? ` · ${input.learner}` : ''}` +
+      `${dataset.label}${mentorName ? ` · ${mentorName}` : ''}${input.department ? ` · department ${input.department}` : ''}` +
+        `${input.learner ? ` · ${input.learner}` : ''}` +
         `${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
     const id = this.ctx.jobs.store.create({
       kind: 'export',
@@ -163,6 +167,8 @@ export class Exports implements ExportProgressSink {
     name: {
       tenant: string;
       dataset: string;
+      mentor: string | undefined;
+      department: number | undefined;
       learner: string | undefined;
       range: ResolvedRange | null;
       timeZone: string;
@@ -180,6 +186,8 @@ export class Exports implements ExportProgressSink {
     const file = exportFileName({
       tenant: name.tenant,
       dataset: name.dataset,
+      ...(name.mentor ? { mentor: name.mentor } : {}),
+      ...(name.department ? { department: name.department } : {}),
       ...(name.learner ? { learner: name.learner } : {}),
       timeZone: name.timeZone,
       ...(name.range ? { from: name.range.from, to: name.range.to } : {}),
