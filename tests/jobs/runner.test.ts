@@ -180,28 +180,29 @@ describe('job runner', () => {
     expect(runner.present(id).state).toBe('completed');
   });
 
-  it('waits while the tenant is unreachable and resumes by itself', async () => {
+  /** A two-item job left waiting by a tenant that answered 5xx, the tenant answering again. */
+  async function waitingJob() {
     const { runner, create, server } = await setup();
     server.setFaults('error5xx=1');
     const id = create(2);
     runner.start(id);
     await runner.settled(id);
     expect(runner.present(id)).toMatchObject({ state: 'waiting' });
-    expect(runner.present(id).reason).toMatch(/unreachable.*retrying in 2 s/);
+    const reason = runner.present(id).reason;
     server.setFaults('');
+    return { runner, id, reason };
+  }
+
+  it('waits while the tenant is unreachable and resumes by itself', async () => {
+    const { runner, id, reason } = await waitingJob();
+    expect(reason).toMatch(/unreachable.*retrying in 2 s/);
     await new Promise((r) => setTimeout(r, 2300));
     await runner.settled(id);
     expect(runner.present(id).state).toBe('completed');
   });
 
   it('tries a waiting job again at once when woken (after sleep or a network change)', async () => {
-    const { runner, create, server } = await setup();
-    server.setFaults('error5xx=1');
-    const id = create(2);
-    runner.start(id);
-    await runner.settled(id);
-    expect(runner.present(id)).toMatchObject({ state: 'waiting' });
-    server.setFaults('');
+    const { runner, id } = await waitingJob();
     // Without waking, the next try is 2 s away; woken, it runs now.
     expect(runner.wakeWaiting()).toBe(1);
     await runner.settled(id);
