@@ -201,6 +201,19 @@ describe('job runner', () => {
     expect(runner.present(id).state).toBe('completed');
   });
 
+  it('waits, rather than failing, while the tenant keeps answering 429 after the client retried', async () => {
+    const { runner, create, server } = await setup();
+    server.setFaults('rate429=1,retryAfter=0');
+    const id = create(2);
+    runner.start(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'waiting' });
+    server.setFaults('');
+    expect(runner.wakeWaiting()).toBe(1);
+    await runner.settled(id);
+    expect(runner.present(id).state).toBe('completed');
+  });
+
   it('tries a waiting job again at once when woken (after sleep or a network change)', async () => {
     const { runner, id } = await waitingJob();
     // Without waking, the next try is 2 s away; woken, it runs now.

@@ -98,7 +98,7 @@ describe('training when things go wrong', () => {
     const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
     const job = await waitForJob(engine, jobId, ['completed', 'failed', 'cancelled'], 90_000);
     server.setFaults('');
-    expect(job.state).toBe('completed');
+    expect(job.state, `${job.error ?? ''} ${job.reason ?? ''}`).toBe('completed');
     expect(job.counts).toMatchObject({ uploaded: 60, trained: 60, failed: 0 });
     const docs = serverDocuments(server, mentor);
     expect(duplicatesOf(docs)).toEqual([]);

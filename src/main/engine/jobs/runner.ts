@@ -267,7 +267,8 @@ export class JobRunner {
     if (
       error instanceof NetworkError ||
       error instanceof TimeoutError ||
-      (error instanceof ApiError && error.status >= 500)
+      // Still rate-limited after the client's retries: the tenant is busy, not refusing the job.
+      (error instanceof ApiError && (error.status >= 500 || error.status === 429))
     ) {
       this.waitAndRetry(id, error);
       return;
