@@ -8,15 +8,21 @@ import type { Bridge } from './bridge/types';
 import { createQueryClient } from './queries/queryClient';
 import { useEngineEventSync } from './queries/useEngineEventSync';
 import { AppLayout } from './shell/AppLayout';
+import { FormatLocale } from './shell/FormatLocale';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { MissingTokenPage } from './shell/MissingTokenPage';
 import { ThemeSync } from './shell/ThemeSync';
 import { TenantEditorProvider } from './tenants/TenantEditorContext';
-import { colorSchemeManager, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export function App({ startup }: { startup: BridgeStartup }) {
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+    >
       <Notifications position="bottom-right" />
       <ErrorBoundary area="Mentor Admin">
         {startup.ok ? <ConnectedApp bridge={startup.bridge} /> : <MissingTokenPage />}
@@ -32,9 +38,11 @@ function ConnectedApp({ bridge }: { bridge: Bridge }) {
       <QueryClientProvider client={queryClient}>
         <EngineEventSync />
         <ThemeSync />
-        <TenantEditorProvider>
-          <AppLayout />
-        </TenantEditorProvider>
+        <FormatLocale>
+          <TenantEditorProvider>
+            <AppLayout />
+          </TenantEditorProvider>
+        </FormatLocale>
       </QueryClientProvider>
     </BridgeProvider>
   );

@@ -1,4 +1,11 @@
-import { createTheme, localStorageColorSchemeManager, Modal, Notification } from '@mantine/core';
+import {
+  createTheme,
+  defaultCssVariablesResolver,
+  localStorageColorSchemeManager,
+  Modal,
+  Notification,
+  type CSSVariablesResolver,
+} from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -18,6 +25,22 @@ export const theme = createTheme({
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
 });
+
+/**
+ * Mantine 9 draws the text of `light`, `subtle` and `transparent` controls in the dark scheme with shade 0 of their
+ * colour, which is nearly white: a red delete icon or an indigo "Sync now" lost its colour. The dark scheme uses
+ * shade 4 instead (the shade Mantine already uses for coloured text there), so actions keep their meaning.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (resolvedTheme) => {
+  const variables = defaultCssVariablesResolver(resolvedTheme);
+  const darkActionText = Object.fromEntries(
+    Object.keys(resolvedTheme.colors).map((name) => [
+      `--mantine-color-${name}-light-color`,
+      `var(--mantine-color-${name}-4)`,
+    ]),
+  );
+  return { ...variables, dark: { ...variables.dark, ...darkActionText } };
+};
 
 /** The engine's `settings.theme` is the truth; this copy only avoids a flash of the wrong scheme at start. */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'mentor-admin-color-scheme' });

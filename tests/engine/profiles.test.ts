@@ -1,6 +1,7 @@
 import { AsyncEntry } from '@napi-rs/keyring';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/main/engine';
+import { Settings } from '../../src/shared/contract';
 import { filesContaining, requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 
 const SECRET = 'sk-test-7f3a9c0e1b2d4f6a8c0e2b4d6f8a0c2e';
@@ -93,6 +94,24 @@ describe('profiles with the real OS keychain', () => {
       theme: 'dark',
       notifyNewTickets: true,
       notifyJobEnds: true,
+      navigation: 'auto',
+      formatLocale: 'system',
+    });
+  });
+
+  it('keeps every setting a patch leaves out, and reads one saved before a setting existed', async () => {
+    const { engine } = await open();
+    await engine.invoke('settings.set', { navigation: 'rail', formatLocale: 'de-DE' });
+    await engine.invoke('settings.set', { theme: 'dark' });
+    expect(await engine.invoke('settings.get', {})).toMatchObject({
+      theme: 'dark',
+      navigation: 'rail',
+      formatLocale: 'de-DE',
+    });
+    // A settings.changed event from an engine older than these settings.
+    expect(Settings.parse({ theme: 'light', notifyNewTickets: false, notifyJobEnds: true })).toMatchObject({
+      navigation: 'auto',
+      formatLocale: 'system',
     });
   });
 
@@ -131,6 +150,8 @@ describe('malformed calls answer a typed validation error and change nothing', (
     ['profiles.add', 'not an object', /Invalid input/],
     ['profiles.get', {}, /id/],
     ['settings.set', { theme: 'purple' }, /theme/],
+    ['settings.set', { navigation: 'sideways' }, /navigation/],
+    ['settings.set', { formatLocale: 'not a locale!' }, /formatLocale: Not a locale this computer knows/],
     ['no.such.call', {}, /Unknown call 'no.such.call'/],
   ];
   it.each(bad)('%s %j', async (name, input, message) => {
@@ -145,6 +166,8 @@ describe('malformed calls answer a typed validation error and change nothing', (
       theme: 'system',
       notifyNewTickets: false,
       notifyJobEnds: true,
+      navigation: 'auto',
+      formatLocale: 'system',
     });
   });
 

@@ -92,3 +92,19 @@ export const AppMark = lineIcon(
     <path d="M12 7.5l1 2.5 2.5 1-2.5 1-1 2.5-1-2.5-2.5-1 2.5-1z" />
   </>,
 );
+
+/** A panel edge with an arrow: collapse (pointing left) or expand (pointing right) the sidebar. */
+export const CollapseIcon = lineIcon(
+  'CollapseIcon',
+  <>
+    <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+    <path d="M9 4.5v15M16 9.5 13.5 12l2.5 2.5" />
+  </>,
+);
+export const ExpandIcon = lineIcon(
+  'ExpandIcon',
+  <>
+    <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+    <path d="M9 4.5v15M13.5 9.5 16 12l-2.5 2.5" />
+  </>,
+);

@@ -1,43 +1,108 @@
-import { AppShell, NavLink, Text } from '@mantine/core';
-import { useCall } from '../queries/useCall';
+import { ActionIcon, AppShell, Box, NavLink, Text, Tooltip } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { CollapseIcon, ExpandIcon, WarningIcon } from '../components/icons';
+import { notifyError } from '../components/notify';
+import { callKey, useCall, useMutationCall } from '../queries/useCall';
+import { toggledMode } from './navigationMode';
 import { SCREENS, type ScreenDefinition } from './screens';
 
 interface SidebarProps {
   current: ScreenDefinition;
+  /** Icons only, each named by a tooltip and its accessible name. */
+  rail: boolean;
   onNavigate(id: string): void;
 }
 
-export function Sidebar({ current, onNavigate }: SidebarProps) {
+export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
   return (
     <>
-      <AppShell.Section grow component="nav" aria-label="Screens" p="sm">
-        {SCREENS.map((screen) => (
-          <NavLink
-            key={screen.id}
-            href={`#/${screen.id}`}
-            label={screen.label}
-            leftSection={<screen.icon />}
-            rightSection={screen.badge ? <screen.badge /> : undefined}
-            active={screen.id === current.id}
-            aria-current={screen.id === current.id ? 'page' : undefined}
-            onClick={() => onNavigate(screen.id)}
-            variant="light"
-            style={{ borderRadius: 'var(--mantine-radius-md)' }}
-          />
-        ))}
+      <AppShell.Section grow component="nav" aria-label="Screens" p={rail ? 'xs' : 'sm'}>
+        {SCREENS.map((screen) => {
+          const active = screen.id === current.id;
+          const link = (
+            <NavLink
+              key={screen.id}
+              href={`#/${screen.id}`}
+              label={rail ? undefined : screen.label}
+              aria-label={rail ? screen.label : undefined}
+              leftSection={<screen.icon />}
+              rightSection={!rail && screen.badge ? <screen.badge /> : undefined}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              onClick={() => onNavigate(screen.id)}
+              variant="light"
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+              styles={rail ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined}
+            />
+          );
+          if (!rail) return link;
+          return (
+            <Box key={screen.id} pos="relative">
+              <Tooltip label={screen.label} position="right" withArrow openDelay={300}>
+                {link}
+              </Tooltip>
+              {screen.badge && (
+                // Always mounted (a badge may keep polling); drawn over the icon's corner.
+                <Box pos="absolute" top={0} right={0} style={{ pointerEvents: 'none', transform: 'scale(0.8)' }}>
+                  <screen.badge />
+                </Box>
+              )}
+            </Box>
+          );
+        })}
       </AppShell.Section>
-      <AppShell.Section p="md">
-        <AppInfoFooter />
+      <AppShell.Section p={rail ? 'xs' : 'md'}>
+        <AppInfoFooter rail={rail} />
+        <CollapseToggle rail={rail} />
       </AppShell.Section>
     </>
   );
 }
 
+/** Saves the opposite of what is shown as the admin's choice (Settings → Appearance can put it back to automatic). */
+function CollapseToggle({ rail }: { rail: boolean }) {
+  const save = useMutationCall('settings.set');
+  const queryClient = useQueryClient();
+  const label = rail ? 'Expand sidebar' : 'Collapse sidebar';
+  return (
+    <Tooltip label={label} position="right" withArrow openDelay={300}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        mt="xs"
+        aria-label={label}
+        visibleFrom="sm"
+        onClick={() =>
+          save.mutate(
+            { navigation: toggledMode(rail) },
+            {
+              onSuccess: (saved) => queryClient.setQueryData(callKey('settings.get', {}), saved),
+              onError: (error) => notifyError('The sidebar setting was not saved', error),
+            },
+          )
+        }
+      >
+        {rail ? <ExpandIcon /> : <CollapseIcon />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
 /** Version and mode at the foot of the sidebar; a warning when the keychain is out of reach. */
-function AppInfoFooter() {
+function AppInfoFooter({ rail }: { rail: boolean }) {
   const info = useCall('app.info', {});
   if (!info.data) return null;
   const { version, shell, keychain } = info.data;
+  const mode = `Version ${version} · ${shell === 'browser' ? 'browser mode' : shell}`;
+  if (rail) {
+    return keychain.available ? null : (
+      <Tooltip label={`Keychain unavailable: ${keychain.message}`} position="right" multiline w={260}>
+        <Box c="orange" aria-label="Keychain unavailable" role="img" ta="center">
+          <WarningIcon />
+        </Box>
+      </Tooltip>
+    );
+  }
   return (
     <>
       {!keychain.available && (
@@ -46,7 +111,7 @@ function AppInfoFooter() {
         </Text>
       )}
       <Text size="xs" c="dimmed">
-        Version {version} · {shell === 'browser' ? 'browser mode' : shell}
+        {mode}
       </Text>
     </>
   );

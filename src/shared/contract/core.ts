@@ -126,16 +126,45 @@ export const ProfileTestResult = z.object({
 });
 export type ProfileTestResult = z.infer<typeof ProfileTestResult>;
 
-export const Settings = z.object({
+/** The sidebar: `auto` shows icons only in a narrow window, `full` always shows labels, `rail` always icons only. */
+export const NavigationMode = z.enum(['auto', 'full', 'rail']);
+export type NavigationMode = z.infer<typeof NavigationMode>;
+
+/** `system` follows the operating system's locale; otherwise a BCP 47 tag such as `en-GB` or `de-DE`. */
+export const FormatLocale = z.union([
+  z.literal('system'),
+  z.string().refine(isKnownLocale, { message: 'Not a locale this computer knows (e.g. en-GB, de-DE)' }),
+]);
+
+function isKnownLocale(tag: string): boolean {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag]).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const settingsFields = {
   theme: Theme,
   /** A desktop notification when new support tickets arrive while the window is in the background (opt-in). */
   notifyNewTickets: z.boolean(),
   /** A desktop notification when a job (training, invitations, an export) ends while the window is in the background. */
   notifyJobEnds: z.boolean(),
+  navigation: NavigationMode,
+  /** How dates and numbers are written on every screen. */
+  formatLocale: FormatLocale,
+};
+
+/** Fields added after the first release have defaults, so settings sent by an older engine still read. */
+export const Settings = z.object({
+  ...settingsFields,
+  navigation: NavigationMode.default('auto'),
+  formatLocale: FormatLocale.default('system'),
 });
 export type Settings = z.infer<typeof Settings>;
 
-export const SettingsPatch = Settings.partial().strict();
+/** Built from the fields without defaults: a patch that leaves a field out must not reset it. */
+export const SettingsPatch = z.object(settingsFields).partial().strict();
 
 export const AppInfo = z.object({
   name: z.string(),

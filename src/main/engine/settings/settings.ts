@@ -3,7 +3,13 @@ import { Settings, SettingsPatch } from '../../../shared/contract';
 import type { Db } from '../store/database';
 
 /** New-ticket notifications are opt-in; a job that ends is told by default (only while the window is in the background). */
-const DEFAULTS: Settings = { theme: 'system', notifyNewTickets: false, notifyJobEnds: true };
+const DEFAULTS: Settings = {
+  theme: 'system',
+  notifyNewTickets: false,
+  notifyJobEnds: true,
+  navigation: 'auto',
+  formatLocale: 'system',
+};
 
 /** Application settings, one JSON value per key; unknown or malformed stored values fall back to defaults. */
 export class SettingsStore {

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  formatAsOf,
+  formatBytes,
+  formatChange,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatLocale,
+  formatPercent,
+  formatRelative,
+  formatUsd,
+  plural,
+  setFormatLocale,
+} from '../../src/renderer/format';
+
+afterEach(() => setFormatLocale('system'));
+
+describe('one date and number format for every screen', () => {
+  it('writes in the chosen locale and back in the system one', () => {
+    setFormatLocale('de-DE');
+    expect(formatLocale()).toBe('de-DE');
+    expect(formatCount(12480)).toBe('12.480');
+    expect(formatDate('2026-11-25T12:00:00Z', 'UTC')).toBe('25.11.2026');
+    setFormatLocale('en-US');
+    expect(formatCount(12480)).toBe('12,480');
+    expect(formatDateTime('2026-11-25T19:31:00Z', 'UTC')).toBe('Nov 25, 2026, 7:31 PM');
+    setFormatLocale('system');
+    expect(formatLocale()).toBe(new Intl.DateTimeFormat().resolvedOptions().locale);
+  });
+
+  it('counts bytes honestly: 726 B is 726 B', () => {
+    setFormatLocale('en-US');
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(726)).toBe('726 B');
+    expect(formatBytes(1413)).toBe('1.4 KB');
+    expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB');
+    expect(formatBytes(null)).toBe('—');
+  });
+
+  it('puts the percent sign on rates and changes, and a dash where there is no figure', () => {
+    setFormatLocale('en-US');
+    expect(formatPercent(6.04)).toBe('6%');
+    expect(formatPercent(62.55)).toBe('62.6%');
+    expect(formatChange(12.5)).toBe('+12.5%');
+    expect(formatChange(-3)).toBe('-3%');
+    expect(formatChange(0)).toBe('0%');
+    expect(formatChange(null)).toBe('—');
+    expect(formatPercent(Number.NaN)).toBe('—');
+    setFormatLocale('fr-FR');
+    expect(formatPercent(6.5)).toBe('6,5\u00a0%');
+  });
+
+  it('writes money, plurals, durations and relative times', () => {
+    setFormatLocale('en-US');
+    expect(formatUsd(1234.5)).toBe('$1,234.50');
+    expect(formatUsd(0.0042)).toBe('$0.0042');
+    expect(plural(1, 'row')).toBe('1 row');
+    expect(plural(1204, 'row')).toBe('1,204 rows');
+    expect(formatDuration(0.2)).toBe('a moment');
+    expect(formatDuration(80 * 60)).toBe('1 h 20 min');
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    expect(formatRelative('2026-11-25T09:00:00Z', now)).toBe('3 hours ago');
+    expect(formatRelative(null, now)).toBe('—');
+  });
+
+  it('says "as of" with the time alone today and the date otherwise', () => {
+    setFormatLocale('en-GB');
+    const now = new Date(2026, 10, 25, 20, 0);
+    expect(formatAsOf(new Date(2026, 10, 25, 19, 31).toISOString(), now)).toBe('19:31');
+    expect(formatAsOf(new Date(2026, 10, 24, 19, 31).toISOString(), now)).toBe('24 Nov 2026, 19:31');
+    expect(formatAsOf(null, now)).toBe('never');
+  });
+});
