@@ -30,7 +30,7 @@ export default defineConfig({
           'invite-worker': resolve('src/main/engine/invitations/worker.ts'),
           // SQLite's WAL checkpoints off the engine's thread, found beside engine.js by store/checkpointer.ts.
           'checkpoint-worker': resolve('src/main/engine/store/checkpoint-worker.mjs'),
-          // The local sandbox platform, started by the engine as its own process.
+          // The local sandbox platform, run by the Electron engine in a worker thread (sandbox/launcher.ts).
           sandbox: resolve('src/server/main.ts'),
         },
       },
