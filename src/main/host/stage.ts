@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TOKEN_PARAM } from '../../shared/transport';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../engine/private-files';
 import { isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
 import { resolveInside } from './static';
 
@@ -194,8 +195,9 @@ export class Staging {
     const part = `${target}.${randomBytes(6).toString('hex')}${PART_SUFFIX}`;
     const limit = new ByteLimit(Math.min(this.maxFileBytes, room), declared > room ? overBudget : tooLarge);
     try {
-      await mkdir(join(target, '..'), { recursive: true });
-      await pipeline(req, limit, createWriteStream(part, { flags: 'wx' }));
+      // Inside the data folder: owner-only, like the rest of it.
+      await mkdir(join(target, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await pipeline(req, limit, createWriteStream(part, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       await rename(part, target);
     } catch (error) {
       this.used.set(id, (this.used.get(id) ?? reserved) - reserved);

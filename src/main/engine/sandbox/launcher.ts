@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { ensurePrivateDir } from '../private-files';
 import { locateWorker } from '../workers';
 
 /** The built server's file name: an entry of electron.vite.config.ts beside the engine's bundle. */
@@ -175,7 +176,7 @@ export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSan
   const runner = options.runner ?? defaultSandboxRunner();
   const dataDir = resolve(options.dataDir);
   const args = ['--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--seed', options.seed ?? 'demo'];
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const env = sandboxEnvironment(process.env, options.env);
   let handle: SandboxHandle;
   try {
