@@ -18,6 +18,10 @@ describe('electron-builder.yml fuses', () => {
     });
   });
 
+  it('gives file:// pages no extra privileges: the renderer is served from app://', () => {
+    expect(config.electronFuses?.grantFileProtocolExtraPrivileges).toBe(false);
+  });
+
   it('encrypts cookies and loads only the integrity-checked app.asar', () => {
     expect(config.electronFuses).toMatchObject({
       enableCookieEncryption: true,

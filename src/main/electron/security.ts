@@ -2,7 +2,8 @@
  * Attaches the policies of `policies.ts` to Electron: the session (CSP header, permissions) and every
  * webContents ever created (navigation, new windows, webviews).
  */
-import { app, shell, type Session, type WebContents } from 'electron';
+import { app, protocol, shell, type Session, type WebContents } from 'electron';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, handleAppRequest } from './app-protocol';
 import {
   contentSecurityPolicy,
   isAllowedNavigation,
@@ -17,10 +18,21 @@ function openExternally(url: string): void {
   shell.openExternal(url).catch((error: unknown) => console.warn('Could not open the link in the browser:', error));
 }
 
+/** Before `ready`: the `app://` scheme the built renderer is served from, with only the privileges it needs. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }]);
+}
+
+/** Serves the built renderer's folder on `app://renderer/`, every answer with the app's CSP header. */
+export function serveRenderer(session: Session, rendererDir: string): void {
+  const csp = contentSecurityPolicy({ dev: false });
+  session.protocol.handle(APP_SCHEME, (request) => handleAppRequest(request, rendererDir, csp));
+}
+
 export function hardenSession(session: Session, options: { dev: boolean }): void {
   const csp = contentSecurityPolicy(options);
-  // Sure to apply to http(s) responses (the dev server). Whether webRequest sees file:// documents has varied
-  // between Electron versions, so the built renderer's index.html also carries the policy in a <meta> tag.
+  // The dev server's http responses; `app://` answers carry the header themselves (serveRenderer), and the built
+  // index.html has the same policy as a <meta> tag too.
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });

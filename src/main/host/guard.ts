@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { contentSecurityPolicy } from '../../shared/csp';
 
 /** Browser mode's loopback checks as pure functions: token, Origin and Host (DNS rebinding). */
 export function tokensMatch(expected: string, given: string | null | undefined): boolean {
@@ -28,19 +29,7 @@ export function isAllowedOrigin(origin: string | undefined, port: number): boole
   }
 }
 
-/** The page's CSP in browser mode: same rules as the Electron window, plus the bridge WebSocket. */
+/** The page's CSP in browser mode: the Electron window's policy (src/shared/csp.ts) plus the bridge WebSocket. */
 export function browserModeCsp(port: number): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    // Mantine and React inject style attributes and tags at run time; styles cannot run code.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
+  return contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] });
 }
