@@ -74,9 +74,9 @@ describe('the data folder', () => {
       60_000,
     );
     await engine.invoke('invitations.importOpen', { name: 'cohort.csv', text: 'email\nada@example.org\n' });
-    const staged = await fetch(`${host.origin}/stage/perm-test-1/files/notes/a.md?token=${host.token}`, {
+    const staged = await fetch(`${host.origin}/stage/perm-test-1/files/notes/a.md`, {
       method: 'POST',
-      headers: { origin: host.origin },
+      headers: { origin: host.origin, cookie: host.sessionCookie },
       body: '# Notes',
     });
     expect(staged.status).toBe(200);
