@@ -38,6 +38,7 @@ describe('secureWebPreferences', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
       devTools: false,
     });
   });

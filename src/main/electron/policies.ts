@@ -24,6 +24,7 @@ export interface HardenedWebPreferences {
   navigateOnDragDrop: false;
   safeDialogs: true;
   spellcheck: false;
+  disableBlinkFeatures: 'Auxclick';
   devTools: boolean;
 }
 
@@ -48,6 +49,8 @@ export function secureWebPreferences(
     // Chromium's spellchecker downloads dictionaries from a Google CDN; the forms here hold URLs, keys and
     // names, so it would be noise and a network call the admin did not ask for.
     spellcheck: false,
+    // A middle click never even tries to open a window (every window is refused anyway: windowOpenDecision).
+    disableBlinkFeatures: 'Auxclick',
     devTools: options.devTools ?? false,
   };
 }

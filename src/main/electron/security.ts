@@ -1,16 +1,11 @@
 /**
- * Attaches the policies of `policies.ts` to Electron: the session (CSP header, permissions) and every
- * webContents ever created (navigation, new windows, webviews).
+ * Attaches the policies of `policies.ts` to Electron: the session (the app:// protocol, CSP header, permissions)
+ * and every webContents ever created (guards.ts: navigation, new windows, webviews).
  */
-import { app, protocol, shell, type Session, type WebContents } from 'electron';
+import { app, protocol, shell, type Session } from 'electron';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, handleAppRequest } from './app-protocol';
-import {
-  contentSecurityPolicy,
-  isAllowedNavigation,
-  isSafeExternalUrl,
-  permissionDecision,
-  windowOpenDecision,
-} from './policies';
+import { guardWebContents } from './guards';
+import { contentSecurityPolicy, isSafeExternalUrl, permissionDecision } from './policies';
 
 function openExternally(url: string): void {
   // Checked again here so no caller can hand shell.openExternal anything but a plain http(s) link.
@@ -41,25 +36,7 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
   session.setDevicePermissionHandler(() => permissionDecision());
 }
 
-function guardWebContents(contents: WebContents, appEntry: string): void {
-  contents.on('will-navigate', (event) => {
-    if (isAllowedNavigation(event.url, appEntry)) return;
-    event.preventDefault();
-    // A plain link clicked inside the app belongs in the browser, not in the app window.
-    openExternally(event.url);
-  });
-  contents.on('will-redirect', (event) => {
-    if (!isAllowedNavigation(event.url, appEntry)) event.preventDefault();
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    const decision = windowOpenDecision(url);
-    if (decision.openExternally) openExternally(url);
-    return { action: decision.action };
-  });
-}
-
 /** Every webContents, including ones nobody planned for, gets the same guards. Call before any window opens. */
 export function guardAllWebContents(appEntry: string): void {
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appEntry));
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appEntry, openExternally));
 }
