@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { cspMetaTag } from './src/shared/csp';
 
 /** The store reads its numbered .sql migrations from disk beside the bundle; copy them there. */
 function copyMigrations(): Plugin {
@@ -11,6 +12,17 @@ function copyMigrations(): Plugin {
     closeBundle() {
       cpSync(resolve('src/main/engine/store/migrations'), resolve('out/main/migrations'), { recursive: true });
     },
+  };
+}
+
+/**
+ * The renderer's CSP as a <meta> tag, first in index.html's head, from the same function as the headers the Electron
+ * protocol handler and browser mode send (the dev server's policy under `electron-vite dev`).
+ */
+function cspMeta(): Plugin {
+  return {
+    name: 'csp-meta',
+    transformIndexHtml: { order: 'pre', handler: (_html, context) => [cspMetaTag({ dev: !!context.server })] },
   };
 }
 
@@ -30,7 +42,7 @@ export default defineConfig({
           'invite-worker': resolve('src/main/engine/invitations/worker.ts'),
           // SQLite's WAL checkpoints off the engine's thread, found beside engine.js by store/checkpointer.ts.
           'checkpoint-worker': resolve('src/main/engine/store/checkpoint-worker.mjs'),
-          // The local sandbox platform, started by the engine as its own process.
+          // The local sandbox platform, run by the Electron engine in a worker thread (sandbox/launcher.ts).
           sandbox: resolve('src/server/main.ts'),
         },
       },
@@ -49,7 +61,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    plugins: [react(), cspMeta()],
     build: {
       rollupOptions: {
         input: { index: resolve('src/renderer/index.html') },

@@ -6,10 +6,10 @@ import { App } from './App';
 import { createBridge } from './bridge/createBridge';
 
 // One bridge for the page's lifetime, made outside React so StrictMode's double render cannot open two sockets.
-const startup = createBridge();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App startup={startup} />
-  </StrictMode>,
+void createBridge().then((startup) =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App startup={startup} />
+    </StrictMode>,
+  ),
 );

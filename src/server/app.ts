@@ -5,7 +5,8 @@ import { authenticate } from './auth';
 import { openSandboxDb, type Db } from './db';
 import { decideFault, latencyMs, parseFaults, uploadRefusal, type Faults } from './faults';
 import { readForm, readJsonLike } from './http/body';
-import { forbidden, HttpError, notFound, unauthorized } from './http/errors';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from './http/errors';
+import { isAllowedSandboxHost } from './http/host';
 import { JsonText, Router, type Method, type RequestContext } from './http/router';
 import { Rng } from './rng';
 import { coreArea, sandboxCredentials, seedCore, type SandboxCredentials } from './areas/core';
@@ -104,8 +105,27 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   server.keepAliveTimeout = 30_000;
 
+  const listenHost = options.host ?? '127.0.0.1';
+
+  /** The request's URL, once its Host passed the rebinding check; a malformed target is a 400, never a 500. */
+  function requestUrl(req: IncomingMessage): URL {
+    if (!isAllowedSandboxHost(req.headers.host, listenHost)) throw badRequest();
+    try {
+      return new URL(req.url ?? '/', `http://${req.headers.host}`);
+    } catch {
+      throw badRequest();
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    let url: URL;
+    try {
+      url = requestUrl(req);
+    } catch (error) {
+      req.resume();
+      send(res, 400, { detail: (error as HttpError).detail }, { connection: 'close' });
+      return;
+    }
     const exempt = FAULT_EXEMPT.includes(url.pathname) || url.pathname.startsWith('/_sandbox/');
     if (!exempt) {
       const delay = latencyMs(faults);
@@ -176,12 +196,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
   let closing: Promise<void> | null = null;
 
   return {
     ...sandboxCredentials(db),
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`,
     port,
     db,
     setFaults(next) {

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parentPort } from 'node:worker_threads';
 import { startSandbox } from './app';
 import type { SeedSize } from './area';
 import { parseFaults } from './faults';
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({
+      // Explicit: as a worker thread the runtime's own flags (execArgv) must not change where the arguments start.
+      args: process.argv.slice(2),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
@@ -73,6 +76,10 @@ async function main(): Promise<void> {
   // Handlers go in before the line is printed: a supervisor may signal as soon as it reads it.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Run as a worker thread (inside the Electron app) it gets no signals: the engine asks with this message instead.
+  parentPort?.on('message', (message: { type?: unknown } | null) => {
+    if (message?.type === 'mentor-admin-sandbox-stop') stop();
+  });
   const { url, org, user, apiKey, studentUser, studentKey } = sandbox;
   process.stdout.write(`${JSON.stringify({ url, org, user, apiKey, studentUser, studentKey })}\n`);
 }

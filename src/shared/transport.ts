@@ -43,7 +43,9 @@ export type PreloadApi = {
   pathForFile: (file: File) => string;
 };
 
-/** Query parameter that carries the per-run browser-mode token. */
+/** Query parameter of the printed browser-mode address: the per-run token, exchanged for a session cookie. */
 export const TOKEN_PARAM = 'token';
+/** Browser mode: answers 204 to a page holding this run's session cookie, 401 to any other. */
+export const SESSION_PATH = '/session';
 /** Path of the WebSocket endpoint in browser mode. */
 export const BRIDGE_PATH = '/bridge';

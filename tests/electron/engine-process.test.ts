@@ -4,7 +4,7 @@
  * used, so no `nativeBinding` is passed except to check that a bad one is reported, not fatal.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,10 @@ const cleanups: (() => void)[] = [];
 
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
-function startEngine(options: Partial<EngineProcessOptions> = {}) {
+function startEngine(
+  options: Partial<EngineProcessOptions> = {},
+  env: NodeJS.ProcessEnv = { MENTOR_ADMIN_SANDBOX: 'off' },
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'mentor-admin-engine-'));
   const child: ChildProcess = fork(shim, [engineOptionsArg({ dataDir, shell: 'electron', ...options })], {
     execArgv: ['--import', 'tsx'],
@@ -25,8 +28,8 @@ function startEngine(options: Partial<EngineProcessOptions> = {}) {
       ...process.env,
       ENGINE_ENTRY: entry,
       MENTOR_ADMIN_KEYCHAIN_SERVICE: 'mentor-admin-test-electron-shell',
-      // The engine would start the local sandbox platform for the 'electron' shell; not needed here.
-      MENTOR_ADMIN_SANDBOX: 'off',
+      // The engine would start the local sandbox platform for the 'electron' shell; most tests do not need it.
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -91,4 +94,26 @@ describe('engine-process (utility entry)', () => {
     const answer = await next((m) => m.kind === 'result' && m.id === 7);
     expect(answer).toMatchObject({ result: { ok: false, error: { code: 'internal' } } });
   });
+
+  it('runs the local sandbox in a worker thread of its own process, never as a child running the app binary', async () => {
+    const { child, next, exited } = startEngine({}, { MENTOR_ADMIN_SANDBOX: 'on' });
+    let sandbox: { state: string; url?: string } = { state: 'starting' };
+    for (let id = 100; sandbox.state === 'starting' || sandbox.state === 'off'; id++) {
+      expect(id, 'the sandbox never started').toBeLessThan(400);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      child.send({ kind: 'call', id, name: 'app.info', input: undefined });
+      const info = await next((m) => m.kind === 'result' && m.id === id);
+      sandbox = (info as { result: { value: { sandbox: typeof sandbox } } }).result.value.sandbox;
+    }
+    expect(sandbox).toMatchObject({ state: 'running', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect((await fetch(`${sandbox.url}/_sandbox/health`)).status).toBe(200);
+    // No process of its own: the engine's process has no children (Linux /proc).
+    const children = readdirSync(`/proc/${child.pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${child.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+    );
+    expect(children).toEqual([]);
+    child.send({ kind: 'close' });
+    await expect(exited).resolves.toBe(0);
+    await expect(fetch(`${sandbox.url}/_sandbox/health`)).rejects.toThrow();
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { callNames, type BridgeResult } from '../../src/shared/contract';
 import { ipcChannelFor } from '../../src/shared/transport';
 import { REFUSED_SENDER, registerContractHandlers } from '../../src/main/electron/ipc-bridge';
 
-const ENTRY = 'file:///opt/app/out/renderer/index.html';
+const ENTRY = 'app://renderer/index.html';
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
 
 function fakeIpc() {
@@ -54,7 +54,8 @@ describe('registerContractHandlers', () => {
 
   it.each([
     ['another page', { url: 'https://evil.example/', parent: null }],
-    ['another local file', { url: 'file:///tmp/evil.html', parent: null }],
+    ['a local file', { url: 'file:///tmp/evil.html', parent: null }],
+    ['the app loaded from file://', { url: 'file:///opt/app/out/renderer/index.html', parent: null }],
     ['an iframe inside the app', { url: ENTRY, parent: { url: ENTRY } }],
     ['a destroyed frame', null],
   ])('refuses %s without reaching the engine', async (_label, frame) => {

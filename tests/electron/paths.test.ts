@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { electronNativeBindingPath, rendererEntry } from '../../src/main/electron/paths';
 
@@ -23,10 +22,9 @@ describe('electronNativeBindingPath', () => {
 
 describe('rendererEntry', () => {
   const rendererDir = '/work/app/out/renderer';
-  const file = join(rendererDir, 'index.html');
-  const fileEntry = { kind: 'file', path: file, url: pathToFileURL(file).href };
+  const fileEntry = { kind: 'app', dir: rendererDir, url: 'app://renderer/index.html' };
 
-  it('loads the built index.html by default', () => {
+  it('loads the built index.html from the app:// protocol (never file://) by default', () => {
     expect(rendererEntry({ isPackaged: true, rendererDir })).toEqual(fileEntry);
     expect(rendererEntry({ isPackaged: false, rendererDir })).toEqual(fileEntry);
   });

@@ -9,7 +9,8 @@ import {
   windowOpenDecision,
 } from '../../src/main/electron/policies';
 
-const FILE_ENTRY = 'file:///opt/mentor-admin/out/renderer/index.html';
+const APP_ENTRY = 'app://renderer/index.html';
+const OLD_FILE_ENTRY = 'file:///opt/mentor-admin/out/renderer/index.html';
 const DEV_ENTRY = 'http://localhost:5173/';
 
 function directives(csp: string): Map<string, string[]> {
@@ -37,6 +38,7 @@ describe('secureWebPreferences', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
       devTools: false,
     });
   });
@@ -100,23 +102,29 @@ describe('contentSecurityPolicy', () => {
 });
 
 describe('isAllowedNavigation', () => {
-  describe('built app (file entry)', () => {
+  describe('built app (app:// entry)', () => {
     it.each([
-      FILE_ENTRY,
-      `${FILE_ENTRY}#/profiles`,
-      `${FILE_ENTRY}?tab=2#/tickets`,
-      'FILE:///opt/mentor-admin/out/renderer/index.html', // same URL, scheme case does not matter
-      'file:///opt/mentor-admin/out/renderer/../renderer/index.html', // normalises to the same file
+      APP_ENTRY,
+      `${APP_ENTRY}#/profiles`,
+      `${APP_ENTRY}?tab=2#/tickets`,
+      'APP://renderer/index.html', // same URL, scheme case does not matter
+      'app://renderer/assets/../index.html', // normalises to the same file
     ])('allows %s', (url) => {
-      expect(isAllowedNavigation(url, FILE_ENTRY)).toBe(true);
+      expect(isAllowedNavigation(url, APP_ENTRY)).toBe(true);
     });
 
     it.each([
+      OLD_FILE_ENTRY, // the app is never shown from file:// any more
+      `${OLD_FILE_ENTRY}#/profiles`,
       'file:///etc/passwd',
-      'file:///opt/mentor-admin/out/renderer/other.html',
-      'file:///opt/mentor-admin/out/renderer/',
-      'file:///opt/mentor-admin/out/renderer/index.html.evil',
-      'file://evil-host/opt/mentor-admin/out/renderer/index.html',
+      'app://renderer/other.html',
+      'app://renderer/',
+      'app://renderer/index.html.evil',
+      'app://renderer/assets/index.js',
+      'app://evil/index.html',
+      'app://renderer.evil/index.html',
+      'app://renderer:8080/index.html',
+      'app://user:pass@renderer/index.html',
       'FILE:///etc/passwd',
       'http://localhost:5173/',
       'https://example.org/',
@@ -125,20 +133,20 @@ describe('isAllowedNavigation', () => {
       'JaVaScRiPt:alert(1)',
       'data:text/html,<script>alert(1)</script>',
       'DATA:text/html,hi',
-      'blob:file:///1234',
+      'blob:app://renderer/1234',
       'about:blank',
       'chrome://settings',
       'devtools://devtools/bundled/inspector.html',
       '',
       'not a url',
     ])('denies %s', (url) => {
-      expect(isAllowedNavigation(url, FILE_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(url, APP_ENTRY)).toBe(false);
     });
 
     it('denies non-strings', () => {
-      expect(isAllowedNavigation(undefined, FILE_ENTRY)).toBe(false);
-      expect(isAllowedNavigation(null, FILE_ENTRY)).toBe(false);
-      expect(isAllowedNavigation(42, FILE_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(undefined, APP_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(null, APP_ENTRY)).toBe(false);
+      expect(isAllowedNavigation(42, APP_ENTRY)).toBe(false);
     });
   });
 
@@ -161,7 +169,8 @@ describe('isAllowedNavigation', () => {
       'http://user:pass@localhost:5173/',
       'http://user@localhost:5173/',
       'ws://localhost:5173/',
-      'file:///opt/mentor-admin/out/renderer/index.html',
+      APP_ENTRY,
+      OLD_FILE_ENTRY,
       'javascript:alert(1)',
     ])('denies %s', (url) => {
       expect(isAllowedNavigation(url, DEV_ENTRY)).toBe(false);
@@ -175,28 +184,32 @@ describe('isAllowedNavigation', () => {
   });
 
   it('denies everything when the entry itself is not a usable URL', () => {
-    expect(isAllowedNavigation(FILE_ENTRY, 'not a url')).toBe(false);
+    expect(isAllowedNavigation(APP_ENTRY, 'not a url')).toBe(false);
+    // A file:// entry is no entry: nothing is the app under it.
+    expect(isAllowedNavigation(OLD_FILE_ENTRY, OLD_FILE_ENTRY)).toBe(false);
     expect(isAllowedNavigation('data:text/html,x', 'data:text/html,x')).toBe(false);
   });
 });
 
 describe('isTrustedSender', () => {
   it('trusts the app top frame, with any hash route', () => {
-    expect(isTrustedSender(FILE_ENTRY, FILE_ENTRY)).toBe(true);
-    expect(isTrustedSender(`${FILE_ENTRY}#/mentors/42`, FILE_ENTRY)).toBe(true);
+    expect(isTrustedSender(APP_ENTRY, APP_ENTRY)).toBe(true);
+    expect(isTrustedSender(`${APP_ENTRY}#/mentors/42`, APP_ENTRY)).toBe(true);
     expect(isTrustedSender('http://localhost:5173/#/x', DEV_ENTRY)).toBe(true);
   });
 
   it.each([
-    ['another local file', 'file:///tmp/evil.html', FILE_ENTRY],
-    ['a remote page', 'https://evil.example/', FILE_ENTRY],
-    ['the dev server in a build', 'http://localhost:5173/', FILE_ENTRY],
-    ['a file page in development', FILE_ENTRY, DEV_ENTRY],
+    ['a local file', 'file:///tmp/evil.html', APP_ENTRY],
+    ['the old file:// page of the app', OLD_FILE_ENTRY, APP_ENTRY],
+    ['another file of the app protocol', 'app://renderer/assets/x.html', APP_ENTRY],
+    ['a remote page', 'https://evil.example/', APP_ENTRY],
+    ['the dev server in a build', 'http://localhost:5173/', APP_ENTRY],
+    ['the built app in development', APP_ENTRY, DEV_ENTRY],
     ['another loopback port', 'http://localhost:9999/', DEV_ENTRY],
-    ['about:blank', 'about:blank', FILE_ENTRY],
-    ['a data: page', 'data:text/html,x', FILE_ENTRY],
-    ['an empty url', '', FILE_ENTRY],
-    ['no url at all', undefined, FILE_ENTRY],
+    ['about:blank', 'about:blank', APP_ENTRY],
+    ['a data: page', 'data:text/html,x', APP_ENTRY],
+    ['an empty url', '', APP_ENTRY],
+    ['no url at all', undefined, APP_ENTRY],
   ])('refuses %s', (_label, frameUrl, entry) => {
     expect(isTrustedSender(frameUrl, entry)).toBe(false);
   });
@@ -241,7 +254,7 @@ describe('windowOpenDecision', () => {
     expect(windowOpenDecision('https://example.org/')).toEqual({ action: 'deny', openExternally: true });
   });
 
-  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'about:blank', FILE_ENTRY, 'https://u:p@example.org/', ''])(
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'about:blank', APP_ENTRY, 'https://u:p@example.org/', ''])(
     'denies %s without opening it anywhere',
     (url) => {
       expect(windowOpenDecision(url)).toEqual({ action: 'deny', openExternally: false });

@@ -34,10 +34,13 @@ function get(
   });
 }
 
-function connect(options: { token?: string | null; origin?: string | null; host?: string } = {}): Promise<WebSocket> {
-  const token = options.token === undefined ? host.token : options.token;
-  const url = `ws://127.0.0.1:${host.port}/bridge${token === null ? '' : `?token=${encodeURIComponent(token)}`}`;
+function connect(
+  options: { cookie?: string | null; token?: string; origin?: string | null; host?: string } = {},
+): Promise<WebSocket> {
+  const url = `ws://127.0.0.1:${host.port}/bridge${options.token ? `?token=${encodeURIComponent(options.token)}` : ''}`;
   const headers: Record<string, string> = {};
+  const cookie = options.cookie === undefined ? host.sessionCookie : options.cookie;
+  if (cookie !== null) headers.cookie = cookie;
   const origin = options.origin === undefined ? host.origin : options.origin;
   if (origin !== null) headers.origin = origin;
   if (options.host) headers.host = options.host;
@@ -65,6 +68,7 @@ function exchange(ws: WebSocket, frame: string): Promise<Record<string, unknown>
 
 describe('browser mode host', () => {
   it('prints a loopback URL carrying a long random token', () => {
+    // The e2e helpers and tools open exactly this address.
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
   });
 
@@ -81,14 +85,49 @@ describe('browser mode host', () => {
     }
   });
 
+  it('exchanges the printed token, once the page is loaded with it, for an HttpOnly SameSite=Strict session cookie', async () => {
+    const first = await get(`/?token=${host.token}`);
+    expect(first.status).toBe(200);
+    const setCookie = first.headers['set-cookie'] as string[];
+    expect(setCookie).toHaveLength(1);
+    const [pair, ...attributes] = setCookie[0]!.split(';').map((part) => part.trim());
+    expect(pair).toBe(host.sessionCookie);
+    expect(pair).toMatch(new RegExp(`^mentor_admin_session_${host.port}=[A-Za-z0-9_-]{32}$`));
+    // The cookie is not the token: what the address carried is not what the page holds.
+    expect(pair).not.toContain(host.token);
+    expect(attributes.sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict']);
+    expect(String(first.headers['referrer-policy'])).toBe('no-referrer');
+    expect(String(first.headers['cache-control'])).toBe('no-store');
+    // The printed address keeps working for the run (another browser, a second tab); a wrong token gets nothing.
+    expect((await get(`/?token=${host.token}`)).headers['set-cookie']).toEqual(setCookie);
+    expect((await get(`/?token=${'x'.repeat(32)}`)).headers['set-cookie']).toBeUndefined();
+    expect((await get('/')).headers['set-cookie']).toBeUndefined();
+  });
+
+  it('tells the page whether it holds the session cookie', async () => {
+    expect((await get('/session', { cookie: host.sessionCookie })).status).toBe(204);
+    expect((await get('/session', { cookie: `other=1; ${host.sessionCookie}` })).status).toBe(204);
+    expect((await get('/session')).status).toBe(401);
+    expect((await get('/session', { cookie: `${host.sessionCookie.split('=')[0]}=${'x'.repeat(32)}` })).status).toBe(
+      401,
+    );
+    // The token itself is no session.
+    expect((await get(`/session?token=${host.token}`)).status).toBe(401);
+    expect(
+      (await get('/session', { cookie: `mentor_admin_session_1=${host.sessionCookie.split('=')[1]}` })).status,
+    ).toBe(401);
+  });
+
   it.each([
-    ['no token', { token: null }, 'HTTP 401'],
-    ['a wrong token', { token: 'x'.repeat(32) }, 'HTTP 401'],
+    ['no session cookie', { cookie: null }, 'HTTP 401'],
+    ['a wrong session cookie', { cookie: `mentor_admin_session_1=${'x'.repeat(32)}` }, 'HTTP 401'],
+    ['the token but no cookie (the token opens nothing but the page)', { cookie: null, token: 'TOKEN' }, 'HTTP 401'],
     ['another Origin', { origin: 'http://evil.example' }, 'HTTP 403'],
     ['no Origin', { origin: null }, 'HTTP 403'],
     ['a foreign Host', { host: 'evil.example' }, 'HTTP 403'],
   ])('refuses a bridge connection with %s', async (_label, options, message) => {
-    await expect(connect(options)).rejects.toThrow(message);
+    const withToken = 'token' in options ? { ...options, token: host.token } : options;
+    await expect(connect(withToken)).rejects.toThrow(message);
   });
 
   it('answers contract calls, and malformed or unknown ones with a typed validation error', async () => {

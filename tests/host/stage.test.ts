@@ -1,6 +1,6 @@
 /**
  * Browser-mode staging: the page uploads dropped files to the host, which writes them under the data folder for
- * `train.preview`. Every refusal the bridge's WebSocket makes (token, Origin, Host) applies here too, plus safe
+ * `train.preview`. Every refusal the bridge's WebSocket makes (session cookie, Origin, Host) applies here too, plus safe
  * paths and size caps.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
@@ -50,7 +50,10 @@ interface Answer {
 }
 
 interface SendOptions {
-  token?: string | null;
+  /** The Cookie header; the page's session cookie unless given (null: none). */
+  cookie?: string | null;
+  /** A token in the query string, as the printed address carries it. */
+  token?: string;
   origin?: string | null;
   host?: string;
   body?: Buffer | string;
@@ -60,9 +63,10 @@ interface SendOptions {
 
 /** A raw request: the path goes out exactly as written, with no URL normalisation on the way. */
 function send(method: string, path: string, options: SendOptions = {}): Promise<Answer> {
-  const token = options.token === undefined ? host.token : options.token;
-  const fullPath = token === null ? path : `${path}?token=${encodeURIComponent(token)}`;
+  const fullPath = options.token === undefined ? path : `${path}?token=${encodeURIComponent(options.token)}`;
   const headers: Record<string, string> = { host: options.host ?? `127.0.0.1:${host.port}` };
+  const cookie = options.cookie === undefined ? host.sessionCookie : options.cookie;
+  if (cookie !== null) headers.cookie = cookie;
   const origin = options.origin === undefined ? host.origin : options.origin;
   if (origin !== null) headers.origin = origin;
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
@@ -133,15 +137,17 @@ describe('browser-mode staging', () => {
   });
 
   it.each([
-    ['no token', { token: null }, 401],
-    ['a wrong token', { token: 'x'.repeat(32) }, 401],
+    ['no session cookie', { cookie: null }, 401],
+    ['a wrong session cookie', { cookie: `mentor_admin_session_1=${'x'.repeat(32)}` }, 401],
+    ['the printed token but no cookie', { cookie: null, token: 'TOKEN' }, 401],
     ['another Origin', { origin: 'http://evil.example' }, 403],
     ['a look-alike Origin', { origin: 'http://127.0.0.1:1' }, 403],
     ['no Origin', { origin: null }, 403],
     ['a foreign Host', { host: 'evil.example' }, 403],
   ] as const)('refuses an upload with %s and writes nothing', async (_label, options, status) => {
     const id = stagingId();
-    const answer = await send('POST', `/stage/${id}/files/a.txt`, { ...options, body: 'hello' });
+    const sent = 'token' in options ? { ...options, token: host.token } : options;
+    const answer = await send('POST', `/stage/${id}/files/a.txt`, { ...sent, body: 'hello' });
     expect(answer.status).toBe(status);
     expect(typeof answer.body.error).toBe('string');
     expect(existsSync(join(stagingRoot, id))).toBe(false);
@@ -213,7 +219,7 @@ describe('browser-mode staging', () => {
     expect((await send('PUT', `/stage/${id}/files/a.txt`, { body: 'x' })).status).toBe(405);
     await send('POST', `/stage/${id}/files/a.txt`, { body: 'x' });
     expect(existsSync(join(stagingRoot, id, 'a.txt'))).toBe(true);
-    expect((await send('DELETE', `/stage/${id}`, { token: null })).status).toBe(401);
+    expect((await send('DELETE', `/stage/${id}`, { cookie: null })).status).toBe(401);
     expect(await send('DELETE', `/stage/${id}`)).toEqual({ status: 200, body: { ok: true } });
     expect(existsSync(join(stagingRoot, id))).toBe(false);
   });

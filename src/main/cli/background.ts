@@ -1,32 +1,86 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { engineLogFile } from '../engine/log';
+import { createFileLog, type Log } from '../engine/log';
+import type { CliIo } from './io';
 
 /** The `mentor-admin` entry point: the command line always runs from its sources (through tsx). */
 const ENTRY = fileURLToPath(new URL('../../../bin/mentor-admin.mjs', import.meta.url));
 
 /**
+ * Set by `startDetached` for the process it starts: that process has no terminal, so what it prints goes to the engine
+ * log of this data folder, each line redacted like every other line there (`backgroundIo`).
+ */
+export const OUTPUT_TO_LOG_ENV = 'MENTOR_ADMIN_OUTPUT_TO_LOG';
+
+/**
  * Starts `mentor-admin ARGS` as a process of its own that outlives this one: detached and unref'd, on the same data
- * folder, profile and environment, its output appended to the engine log. Answers its pid once it runs.
+ * folder, profile and environment, its output in the engine log. Answers its pid once it runs.
  */
 export async function startDetached(
   args: string[],
   context: { dataDir: string; profile?: string | undefined; env: NodeJS.ProcessEnv },
 ): Promise<number> {
-  const log = openSync(engineLogFile(context.dataDir), 'a');
-  try {
-    const child = spawn(
-      process.execPath,
-      [ENTRY, '--data-dir', context.dataDir, ...(context.profile ? ['--profile', context.profile] : []), ...args],
-      { cwd: context.dataDir, env: context.env, detached: true, stdio: ['ignore', log, log], windowsHide: true },
-    );
-    await once(child, 'spawn');
-    child.unref();
-    return child.pid!;
-  } finally {
-    // The child has its own copy of the descriptor.
-    closeSync(log);
+  const child = spawn(
+    process.execPath,
+    [ENTRY, '--data-dir', context.dataDir, ...(context.profile ? ['--profile', context.profile] : []), ...args],
+    {
+      cwd: context.dataDir,
+      env: { ...context.env, [OUTPUT_TO_LOG_ENV]: context.dataDir },
+      detached: true,
+      // Not the log file itself: the raw bytes would skip redaction. The process logs its own output.
+      stdio: 'ignore',
+      windowsHide: true,
+    },
+  );
+  await once(child, 'spawn');
+  child.unref();
+  return child.pid!;
+}
+
+/** Whole lines to the log, each with `prefix`; a last line without its newline is logged when the stream ends. */
+class LogLines extends Writable {
+  private rest = '';
+  constructor(
+    private readonly log: Log,
+    private readonly prefix: string,
+  ) {
+    super();
   }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    const lines = (this.rest + chunk.toString()).split('\n');
+    this.rest = lines.pop()!;
+    for (const line of lines) if (line.trim()) this.log(`${this.prefix}${line}`);
+    done();
+  }
+  override _final(done: (error?: Error | null) => void): void {
+    this.flushRest();
+    done();
+  }
+  flushRest(): void {
+    if (this.rest.trim()) this.log(`${this.prefix}${this.rest}`);
+    this.rest = '';
+  }
+}
+
+/**
+ * The input and output of a process `startDetached` started: its stdout and stderr lines, and anything that would
+ * have crashed it, go through the engine log's redaction into `<dataDir>/logs/engine.log`.
+ */
+export function backgroundIo(dataDir: string, env: NodeJS.ProcessEnv): CliIo {
+  // Before the log exists: exit listeners run in order, and the log writes what is left in its own.
+  process.once('exit', () => {
+    stdout.flushRest();
+    stderr.flushRest();
+  });
+  const log = createFileLog(dataDir, env);
+  const prefix = `cli ${process.pid}: `;
+  const stdout = new LogLines(log, prefix);
+  const stderr = new LogLines(log, prefix);
+  process.on('uncaughtException', (error) => {
+    log(`${prefix}crashed: ${error.stack ?? String(error)}`);
+    process.exit(1);
+  });
+  return { stdout, stderr, stdin: Readable.from([]), env };
 }

@@ -16,7 +16,7 @@ import { showNotification } from './notifications';
 import { withShowInFolder } from './reveal';
 import { DesktopNotifier } from './notifier';
 import { electronNativeBindingPath, rendererEntry } from './paths';
-import { guardAllWebContents, hardenSession } from './security';
+import { guardAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './security';
 import { createMainWindow } from './window';
 
 /** Developer tools and reload: only when not packaged (`npm start`, `electron-vite dev`). */
@@ -30,6 +30,8 @@ const entry = rendererEntry({
 
 // Before ready: every renderer is sandboxed, whatever a future window's options say.
 app.enableSandbox();
+// Before ready too: the built renderer is served from app://renderer/, never from file://.
+registerAppScheme();
 // Windows shows toasts only for an app with an identity; the installer registers this one (electron-builder appId).
 if (process.platform === 'win32') app.setAppUserModelId('org.mentoradmin.desktop');
 // The folder browser mode and the CLI use too (engine/paths.ts); unpackaged, Electron would name it after
@@ -132,6 +134,7 @@ function startApp(): void {
   void app.whenReady().then(() => {
     // The relaxed development CSP only for the Vite dev server; `npm start` runs the built files under the strict one.
     hardenSession(session.defaultSession, { dev: entry.kind === 'url' });
+    if (entry.kind === 'app') serveRenderer(session.defaultSession, entry.dir);
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ isMac: process.platform === 'darwin', dev })));
     // "Show in folder" is the one call the shell finishes itself: it opens the exported file's folder.
     registerContractHandlers(

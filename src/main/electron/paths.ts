@@ -1,6 +1,6 @@
 /** Where the shell finds its pieces. Pure (no `electron` import) so the rules are unit-tested. */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { APP_ENTRY_URL } from './app-protocol';
 
 /** The Electron-ABI build of better-sqlite3, kept apart from the Node build in node_modules. */
 export const ELECTRON_NATIVE_BINDING = join('native', 'electron', 'better_sqlite3.node');
@@ -15,7 +15,8 @@ export function electronNativeBindingPath(appPath: string): string {
   return join(root, ELECTRON_NATIVE_BINDING);
 }
 
-export type RendererEntry = { kind: 'file'; path: string; url: string } | { kind: 'url'; url: string };
+/** The built renderer, served by the `app://` protocol from its folder; or the dev server in development. */
+export type RendererEntry = { kind: 'app'; dir: string; url: string } | { kind: 'url'; url: string };
 
 function isLoopbackHttp(value: string): boolean {
   try {
@@ -39,6 +40,5 @@ export function rendererEntry(options: {
   if (!isPackaged && devServerUrl && isLoopbackHttp(devServerUrl)) {
     return { kind: 'url', url: new URL(devServerUrl).href };
   }
-  const path = join(rendererDir, 'index.html');
-  return { kind: 'file', path, url: pathToFileURL(path).href };
+  return { kind: 'app', dir: rendererDir, url: APP_ENTRY_URL };
 }

@@ -2,10 +2,12 @@
  * Security policies of the Electron shell, as pure functions (no `electron` import) so that they are unit-tested
  * here even though the Electron binary cannot run. `main.ts` and `security.ts` only wire them to Electron events.
  *
- * "App entry" below is the URL the main window loads: `file:///…/out/renderer/index.html` in a build, or the
- * electron-vite dev server (`http://localhost:5173/`) in development.
+ * "App entry" below is the URL the main window loads: `app://renderer/index.html` in a build (see app-protocol.ts),
+ * or the electron-vite dev server (`http://localhost:5173/`) in development.
  */
 import { posix, win32 } from 'node:path';
+import { contentSecurityPolicy as sharedContentSecurityPolicy } from '../../shared/csp';
+import { APP_SCHEME } from './app-protocol';
 
 /** The `webPreferences` every window gets. Structurally checked against Electron's type where it is used. */
 export interface HardenedWebPreferences {
@@ -22,6 +24,7 @@ export interface HardenedWebPreferences {
   navigateOnDragDrop: false;
   safeDialogs: true;
   spellcheck: false;
+  disableBlinkFeatures: 'Auxclick';
   devTools: boolean;
 }
 
@@ -46,33 +49,15 @@ export function secureWebPreferences(
     // Chromium's spellchecker downloads dictionaries from a Google CDN; the forms here hold URLs, keys and
     // names, so it would be noise and a network call the admin did not ask for.
     spellcheck: false,
+    // A middle click never even tries to open a window (every window is refused anyway: windowOpenDecision).
+    disableBlinkFeatures: 'Auxclick',
     devTools: options.devTools ?? false,
   };
 }
 
-/** Loopback dev-server WebSocket origins Vite uses for hot reload (development only). */
-const DEV_SERVER_SOCKETS = ['ws://localhost:*', 'ws://127.0.0.1:*'];
-
+/** The window's CSP: the shared policy (src/shared/csp.ts), the dev server's additions only in development. */
 export function contentSecurityPolicy({ dev }: { dev: boolean }): string {
-  const directives: Record<string, string[]> = {
-    'default-src': ["'none'"],
-    // Development only: @vitejs/plugin-react injects its Fast Refresh preamble as an inline module script.
-    // Built renderers load only bundled files from the app itself.
-    'script-src': dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-    // Mantine (and Emotion-style CSS-in-JS generally) injects <style> tags and style attributes at run time;
-    // inline styles cannot run code, so this is the accepted trade-off. Scripts stay strict.
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:'],
-    'font-src': ["'self'"],
-    'connect-src': dev ? ["'self'", ...DEV_SERVER_SOCKETS] : ["'self'"],
-    'base-uri': ["'none'"],
-    'form-action': ["'none'"],
-    'frame-ancestors': ["'none'"],
-    'object-src': ["'none'"],
-  };
-  return Object.entries(directives)
-    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
-    .join('; ');
+  return sharedContentSecurityPolicy({ dev });
 }
 
 function parseUrl(value: unknown): URL | undefined {
@@ -85,16 +70,17 @@ function parseUrl(value: unknown): URL | undefined {
 }
 
 /**
- * Whether `url` is the app itself: the very same index.html for a file entry (query and hash may differ, so
- * hash routing works), or the same origin for a dev-server entry. URLs carrying credentials never are.
+ * Whether `url` is the app itself: the very same index.html for the `app://` entry (query and hash may differ, so
+ * hash routing works), or the same origin for a dev-server entry. URLs carrying credentials never are, and no
+ * `file://` URL is: the app is never loaded from one.
  */
 export function isAppUrl(url: unknown, appEntry: string): boolean {
   const target = parseUrl(url);
   const entry = parseUrl(appEntry);
   if (!target || !entry) return false;
   if (target.username || target.password) return false;
-  if (entry.protocol === 'file:') {
-    return target.protocol === 'file:' && target.host === entry.host && target.pathname === entry.pathname;
+  if (entry.protocol === `${APP_SCHEME}:`) {
+    return target.protocol === entry.protocol && target.host === entry.host && target.pathname === entry.pathname;
   }
   if (entry.protocol === 'http:' || entry.protocol === 'https:') {
     return target.origin === entry.origin;

@@ -1,15 +1,11 @@
 /**
- * Attaches the policies of `policies.ts` to Electron: the session (CSP header, permissions) and every
- * webContents ever created (navigation, new windows, webviews).
+ * Attaches the policies of `policies.ts` to Electron: the session (the app:// protocol, CSP header, permissions)
+ * and every webContents ever created (guards.ts: navigation, new windows, webviews).
  */
-import { app, shell, type Session, type WebContents } from 'electron';
-import {
-  contentSecurityPolicy,
-  isAllowedNavigation,
-  isSafeExternalUrl,
-  permissionDecision,
-  windowOpenDecision,
-} from './policies';
+import { app, protocol, shell, type Session } from 'electron';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, handleAppRequest } from './app-protocol';
+import { guardWebContents } from './guards';
+import { contentSecurityPolicy, isSafeExternalUrl, permissionDecision } from './policies';
 
 function openExternally(url: string): void {
   // Checked again here so no caller can hand shell.openExternal anything but a plain http(s) link.
@@ -17,10 +13,21 @@ function openExternally(url: string): void {
   shell.openExternal(url).catch((error: unknown) => console.warn('Could not open the link in the browser:', error));
 }
 
+/** Before `ready`: the `app://` scheme the built renderer is served from, with only the privileges it needs. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }]);
+}
+
+/** Serves the built renderer's folder on `app://renderer/`, every answer with the app's CSP header. */
+export function serveRenderer(session: Session, rendererDir: string): void {
+  const csp = contentSecurityPolicy({ dev: false });
+  session.protocol.handle(APP_SCHEME, (request) => handleAppRequest(request, rendererDir, csp));
+}
+
 export function hardenSession(session: Session, options: { dev: boolean }): void {
   const csp = contentSecurityPolicy(options);
-  // Sure to apply to http(s) responses (the dev server). Whether webRequest sees file:// documents has varied
-  // between Electron versions, so the built renderer's index.html also carries the policy in a <meta> tag.
+  // The dev server's http responses; `app://` answers carry the header themselves (serveRenderer), and the built
+  // index.html has the same policy as a <meta> tag too.
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
@@ -29,25 +36,7 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
   session.setDevicePermissionHandler(() => permissionDecision());
 }
 
-function guardWebContents(contents: WebContents, appEntry: string): void {
-  contents.on('will-navigate', (event) => {
-    if (isAllowedNavigation(event.url, appEntry)) return;
-    event.preventDefault();
-    // A plain link clicked inside the app belongs in the browser, not in the app window.
-    openExternally(event.url);
-  });
-  contents.on('will-redirect', (event) => {
-    if (!isAllowedNavigation(event.url, appEntry)) event.preventDefault();
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    const decision = windowOpenDecision(url);
-    if (decision.openExternally) openExternally(url);
-    return { action: decision.action };
-  });
-}
-
 /** Every webContents, including ones nobody planned for, gets the same guards. Call before any window opens. */
 export function guardAllWebContents(appEntry: string): void {
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appEntry));
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appEntry, openExternally));
 }

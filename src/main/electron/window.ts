@@ -29,10 +29,7 @@ export function createMainWindow(options: {
     window.reload();
   });
   const hash = options.href?.replace(/^#/, '');
-  const loading =
-    options.entry.kind === 'file'
-      ? window.loadFile(options.entry.path, hash ? { hash } : {})
-      : window.loadURL(hash ? `${options.entry.url.replace(/#.*$/, '')}#${hash}` : options.entry.url);
+  const loading = window.loadURL(hash ? `${options.entry.url.replace(/#.*$/, '')}#${hash}` : options.entry.url);
   loading.catch((error: unknown) => console.error('The window could not load the app:', error));
   return window;
 }

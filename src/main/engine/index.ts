@@ -10,6 +10,7 @@ import {
 } from '../../shared/contract';
 import { dispatch, type Handlers } from './dispatch';
 import { createFileLog, logsWritten, type Log } from './log';
+import { ensurePrivateDir } from './private-files';
 import { testConnection } from './platform/probe';
 import { Profiles } from './profiles/profiles';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './secrets/keychain';
@@ -65,6 +66,7 @@ export const APP_VERSION = '0.1.0';
 /** Composes the engine: one database, one keychain, one service per area, one contract. */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const env = options.env ?? process.env;
+  ensurePrivateDir(options.dataDir);
   const log = options.log ?? createFileLog(options.dataDir, env);
   const db = openDatabase(join(options.dataDir, 'mentor-admin.sqlite'), {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),

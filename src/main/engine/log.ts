@@ -1,5 +1,6 @@
-import { appendFile, appendFileSync, mkdirSync } from 'node:fs';
+import { appendFile, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE } from './private-files';
 
 export type Log = (line: string) => void;
 
@@ -40,7 +41,7 @@ function settleIfWritten(): void {
 function writeUnwrittenNow(): void {
   for (const [file, lines] of unwritten) {
     try {
-      if (lines.length) appendFileSync(file, lines.join(''));
+      if (lines.length) appendFileSync(file, lines.join(''), { mode: PRIVATE_FILE_MODE });
     } catch {
       // Logging must never break the app.
     }
@@ -48,11 +49,10 @@ function writeUnwrittenNow(): void {
   unwritten.clear();
 }
 
-/** `<dataDir>/logs/engine.log`, its folder made if need be. */
+/** `<dataDir>/logs/engine.log`, it and its folder made (owner-only) if need be. */
 export function engineLogFile(dataDir: string): string {
-  const dir = join(dataDir, 'logs');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, 'engine.log');
+  const dir = ensurePrivateDir(join(dataDir, 'logs'));
+  return ensurePrivateFile(join(dir, 'engine.log'));
 }
 
 /**
@@ -73,7 +73,7 @@ export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
     writing = true;
     writesInFlight++;
     // A failed write is dropped rather than retried: logging must never break the app.
-    appendFile(file, lines.join(''), () => {
+    appendFile(file, lines.join(''), { mode: PRIVATE_FILE_MODE }, () => {
       writing = false;
       writesInFlight--;
       flush();

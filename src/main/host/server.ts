@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { BRIDGE_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
+import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
 import { createEngine, type Engine } from '../engine';
-import { browserModeCsp, isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
+import { browserModeCsp, hasSession, isAllowedHost, isAllowedOrigin, sessionCookie, tokensMatch } from './guard';
 import { Staging, STAGE_PREFIX, type StagingOptions } from './stage';
 import { serveStatic } from './static';
 
@@ -22,11 +22,14 @@ export interface HostOptions {
 }
 
 export interface Host {
+  /** The address to open: the origin with the per-run token, which the first page load exchanges for a cookie. */
   url: string;
   origin: string;
   token: string;
   port: number;
   engine: Engine;
+  /** The session cookie's `name=value`, as a page that opened `url` holds it (tests). */
+  sessionCookie: string;
   close(): Promise<void>;
 }
 
@@ -38,8 +41,9 @@ function refuse(socket: Socket, status: number, reason: string): void {
 }
 
 /**
- * Browser mode: serves the built renderer and the contract over a WebSocket on 127.0.0.1. Every bridge
- * connection must carry the per-run token, come from the page's own Origin and name a loopback Host.
+ * Browser mode: serves the built renderer and the contract over a WebSocket on 127.0.0.1. The printed address's
+ * token is exchanged for a session cookie; every bridge connection must carry that cookie, come from the page's own
+ * Origin and name a loopback Host.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const env = options.env ?? process.env;
@@ -53,10 +57,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     }));
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
   const token = randomBytes(24).toString('base64url');
+  // What the page holds once it has exchanged the token: a secret of its own, in an HttpOnly cookie.
+  const session = randomBytes(24).toString('base64url');
   let port = 0;
   const staging = new Staging({
     root: join(options.dataDir, 'staging'),
-    token,
+    isSession: (cookie) => hasSession(cookie, port, session),
     port: () => port,
     ...options.staging,
   });
@@ -73,7 +79,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
       res.writeHead(403, headers).end('Forbidden host');
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    if (path === SESSION_PATH) {
+      res.writeHead(hasSession(req.headers.cookie, port, session) ? 204 : 401, {
+        ...headers,
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
     // Files the page stages for training (browser mode cannot hand real paths to the engine).
     if (path.startsWith(STAGE_PREFIX)) {
       staging.handle(req, res, headers).catch(() => res.destroy());
@@ -83,7 +98,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
       res.writeHead(405, headers).end('Method not allowed');
       return;
     }
-    serveStatic(rendererDir, path, res, headers).catch(() => res.destroy());
+    // The printed address: its token is exchanged for the session cookie (the page then drops it from the address).
+    const exchange: Record<string, string> = tokensMatch(token, url.searchParams.get(TOKEN_PARAM))
+      ? { 'set-cookie': sessionCookie(port, session) }
+      : {};
+    serveStatic(rendererDir, path, res, { ...headers, ...exchange }).catch(() => res.destroy());
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -92,7 +111,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (url.pathname !== BRIDGE_PATH) return refuse(socket, 404, 'Not Found');
     if (!isAllowedHost(req.headers.host, port)) return refuse(socket, 403, 'Forbidden');
     if (!isAllowedOrigin(req.headers.origin, port)) return refuse(socket, 403, 'Forbidden');
-    if (!tokensMatch(token, url.searchParams.get(TOKEN_PARAM))) return refuse(socket, 401, 'Unauthorized');
+    if (!hasSession(req.headers.cookie, port, session)) return refuse(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, engine));
   });
 
@@ -109,6 +128,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     token,
     port,
     engine,
+    sessionCookie: sessionCookie(port, session).split(';')[0]!,
     async close() {
       for (const client of wss.clients) client.terminate();
       wss.close();

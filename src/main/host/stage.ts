@@ -3,11 +3,11 @@
  * (dropped, or chosen with "Choose folder…") to the host, which writes them under `<dataDir>/staging/<id>/` and
  * answers the folder's entries; the page then previews and trains those paths like Electron does with real ones.
  *
- *   POST   /stage/<id>/files/<relative path>?token=…   one file, streamed to disk         → {ok, path, bytes}
- *   POST   /stage/<id>/done?token=…                     the staged top-level entries       → {path, paths, files, bytes}
- *   DELETE /stage/<id>?token=…                          forget a staging the admin dropped → {ok}
+ *   POST   /stage/<id>/files/<relative path>   one file, streamed to disk         → {ok, path, bytes}
+ *   POST   /stage/<id>/done                     the staged top-level entries       → {path, paths, files, bytes}
+ *   DELETE /stage/<id>                          forget a staging the admin dropped → {ok}
  *
- * Same checks as the bridge's WebSocket upgrade (Host, Origin, token), plus safe paths and size caps.
+ * Same checks as the bridge's WebSocket upgrade (Host, Origin, session cookie), plus safe paths and size caps.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -16,8 +16,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { TOKEN_PARAM } from '../../shared/transport';
-import { isAllowedHost, isAllowedOrigin, tokensMatch } from './guard';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../engine/private-files';
+import { isAllowedHost, isAllowedOrigin } from './guard';
 import { resolveInside } from './static';
 
 export const STAGE_PREFIX = '/stage/';
@@ -35,7 +35,8 @@ const PART_SUFFIX = '.part';
 export interface StagingOptions {
   /** The folder holding every staging: `<dataDir>/staging`. */
   root: string;
-  token: string;
+  /** Whether a request's Cookie header holds this run's session (guard.ts). */
+  isSession(cookieHeader: string | undefined): boolean;
   /** The host's port, once it listens (Host and Origin are checked against it). */
   port(): number;
   maxFileBytes?: number;
@@ -135,8 +136,7 @@ export class Staging {
 
   async handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     try {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      this.check(req, url);
+      this.check(req);
       // The raw path, not URL's: WHATWG parsing would quietly resolve `..` and `%2e%2e` instead of refusing them.
       const rawPath = (req.url ?? '/').split('?')[0]!;
       if (!rawPath.startsWith(STAGE_PREFIX)) throw new Refusal(400, 'Unsafe file path');
@@ -169,12 +169,12 @@ export class Staging {
     }
   }
 
-  /** The same gate as the bridge's WebSocket: loopback Host, the page's own Origin, the per-run token. */
-  private check(req: IncomingMessage, url: URL): void {
+  /** The same gate as the bridge's WebSocket: loopback Host, the page's own Origin, the session cookie. */
+  private check(req: IncomingMessage): void {
     const port = this.options.port();
     if (!isAllowedHost(req.headers.host, port)) throw new Refusal(403, 'Forbidden host');
     if (!isAllowedOrigin(req.headers.origin, port)) throw new Refusal(403, 'Forbidden origin');
-    if (!tokensMatch(this.options.token, url.searchParams.get(TOKEN_PARAM))) throw new Refusal(401, 'Unauthorized');
+    if (!this.options.isSession(req.headers.cookie)) throw new Refusal(401, 'Unauthorized');
   }
 
   private async receive(req: IncomingMessage, id: string, dir: string, encoded: string) {
@@ -194,8 +194,9 @@ export class Staging {
     const part = `${target}.${randomBytes(6).toString('hex')}${PART_SUFFIX}`;
     const limit = new ByteLimit(Math.min(this.maxFileBytes, room), declared > room ? overBudget : tooLarge);
     try {
-      await mkdir(join(target, '..'), { recursive: true });
-      await pipeline(req, limit, createWriteStream(part, { flags: 'wx' }));
+      // Inside the data folder: owner-only, like the rest of it.
+      await mkdir(join(target, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await pipeline(req, limit, createWriteStream(part, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       await rename(part, target);
     } catch (error) {
       this.used.set(id, (this.used.get(id) ?? reserved) - reserved);

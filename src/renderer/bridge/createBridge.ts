@@ -1,14 +1,17 @@
 import { createElectronBridge, findPreloadApi } from './electronBridge';
 import type { Bridge } from './types';
-import { WebSocketBridge, bridgeSocketUrl, tokenFromLocation } from './websocketBridge';
+import { WebSocketBridge, bridgeSocketUrl, forgetTokenInAddress, hasBrowserSession } from './websocketBridge';
 
 export type BridgeStartup = { ok: true; bridge: Bridge } | { ok: false; reason: 'missing-token' };
 
-/** Chosen once at start: Electron's preload API when present, otherwise the browser-mode WebSocket. */
-export function createBridge(): BridgeStartup {
+/**
+ * Chosen once at start: Electron's preload API when present, otherwise the browser-mode WebSocket, once the page is
+ * known to hold the session cookie its printed address was exchanged for.
+ */
+export async function createBridge(): Promise<BridgeStartup> {
   const preloadApi = findPreloadApi();
   if (preloadApi) return { ok: true, bridge: createElectronBridge(preloadApi) };
-  const token = tokenFromLocation(window.location);
-  if (!token) return { ok: false, reason: 'missing-token' };
-  return { ok: true, bridge: new WebSocketBridge(bridgeSocketUrl(window.location, token)) };
+  forgetTokenInAddress(window.location, window.history);
+  if (!(await hasBrowserSession())) return { ok: false, reason: 'missing-token' };
+  return { ok: true, bridge: new WebSocketBridge(bridgeSocketUrl(window.location)) };
 }

@@ -1,5 +1,5 @@
 import { BridgeCallError, type CallInput, type CallName, type CallOutput } from '../../shared/contract';
-import { BRIDGE_PATH, TOKEN_PARAM, WireMessage, type WireRequest } from '../../shared/transport';
+import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireMessage, type WireRequest } from '../../shared/transport';
 import { ConnectionLostError } from './errors';
 import { ListenerSet } from './listeners';
 import { checkInput, parseEvent, parseOutput } from './parse';
@@ -20,14 +20,31 @@ export function reconnectDelay(attempt: number): number {
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
-/** The browser-mode token travels in the page address, e.g. `http://127.0.0.1:5179/?token=…`. */
-export function tokenFromLocation(location: Location): string | undefined {
-  return new URLSearchParams(location.search).get(TOKEN_PARAM)?.trim() || undefined;
+/**
+ * The printed address (`http://127.0.0.1:5179/?token=…`) has already been exchanged for the session cookie when the
+ * page runs (the host did it as it served the page): the token leaves the address bar and the history entry at once,
+ * the route in the hash stays.
+ */
+export function forgetTokenInAddress(location: Location, history: History): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has(TOKEN_PARAM)) return;
+  url.searchParams.delete(TOKEN_PARAM);
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-export function bridgeSocketUrl(location: Location, token: string): string {
+/** Whether the page holds this run's session cookie (HttpOnly, so only the host can tell). */
+export async function hasBrowserSession(): Promise<boolean> {
+  try {
+    return (await fetch(SESSION_PATH, { cache: 'no-store', credentials: 'same-origin' })).status === 204;
+  } catch {
+    return false;
+  }
+}
+
+/** The bridge's WebSocket: the session cookie goes with it, nothing secret in the URL. */
+export function bridgeSocketUrl(location: Location): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}${BRIDGE_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  return `${scheme}://${location.host}${BRIDGE_PATH}`;
 }
 
 /**

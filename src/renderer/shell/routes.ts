@@ -32,7 +32,7 @@ export const mentorHref = (uniqueId: string) => `#/mentors/${encodeURIComponent(
 export const jobsHref = () => '#/jobs';
 export const jobHref = (id: string) => `#/jobs/${encodeURIComponent(id)}`;
 
-/** Goes to an `href` made above; the query string (browser mode's token) stays as it is. */
+/** Goes to an `href` made above; the query string stays as it is. */
 export function navigateTo(href: string): void {
   window.location.hash = href.replace(/^#/, '');
 }

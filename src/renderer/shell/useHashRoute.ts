@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
-/** The screen id from `#/<id>`; the query string (which carries the browser-mode token) is left untouched. */
+/** The screen id from `#/<id>`; the query string is left untouched. */
 function currentRoute(): string | undefined {
   return window.location.hash.replace(/^#\/?/, '').split('/')[0] || undefined;
 }

@@ -2,8 +2,6 @@
  * Browser mode: copies the files the page was given to the host's staging endpoint (src/main/host/stage.ts), one
  * streamed request per file with a few in flight, and gets back real paths the engine can preview and train.
  */
-import { TOKEN_PARAM } from '../../shared/transport';
-import { tokenFromLocation } from '../bridge/websocketBridge';
 import type { NotCopied, PickedFile } from './collect';
 import { formatBytes } from './format';
 
@@ -34,9 +32,9 @@ function newStagingId(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** Same-origin requests: the session cookie goes with them. */
 function stageUrl(stagingId: string, suffix: string): string {
-  const token = tokenFromLocation(window.location) ?? '';
-  return `/stage/${stagingId}/${suffix}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  return `/stage/${stagingId}/${suffix}`;
 }
 
 const encodePath = (relativePath: string) => relativePath.split('/').map(encodeURIComponent).join('/');
@@ -53,7 +51,7 @@ async function errorOf(response: Response): Promise<string> {
 
 /**
  * Uploads every file; files the host refuses as too large, or the browser cannot read, are reported rather than
- * failing the whole drop. Anything else (token, origin, disk) stops with a StagingError.
+ * failing the whole drop. Anything else (session, origin, disk) stops with a StagingError.
  */
 export async function stageFiles(
   files: PickedFile[],

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../auth';
-import { HttpError, notFound } from './errors';
+import { badRequest, HttpError, notFound } from './errors';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -106,7 +106,12 @@ export class Router {
     if (best) {
       const params: Record<string, string> = {};
       best.route.keys.forEach((key, index) => {
-        params[key] = decodeURIComponent(best.found[index + 1]!);
+        try {
+          params[key] = decodeURIComponent(best.found[index + 1]!);
+        } catch {
+          // A `%` that starts no escape (`/users/50%/`): the client's mistake, not the server's.
+          throw badRequest();
+        }
       });
       return { route: best.route, params };
     }

@@ -10,6 +10,7 @@ import type { ImportDraft, ImportRow, InviteField, InviteTarget, RowFilter } fro
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { conflict, EngineError, invalid } from '../errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { userScope } from '../tenants';
 import { describeTarget, listCourses, listPrograms, targetKey } from './api';
 import { checkInvited, checkMembers } from './checks';
@@ -69,10 +70,11 @@ export class ImportService {
       name = basename(path);
     } else {
       const dir = join(this.ctx.dataDir, 'imports');
-      await mkdir(dir, { recursive: true });
+      // Inside the data folder: owner-only, like the rest of it (pasted rows are names and e-mail addresses).
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       path = join(dir, `${id}.csv`);
       name = input.name ?? 'pasted.csv';
-      await writeFile(path, input.text ?? '', 'utf8');
+      await writeFile(path, input.text ?? '', { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       owned = true;
     }
     try {

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files';
 import { loadMigrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -58,7 +59,10 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   const found = readSchemaVersion(file, options.nativeBinding);
   if (found > latest) throw new NewerDatabaseError(file, found, latest);
 
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDir(dirname(file));
+  // SQLite gives its -wal and -shm files the database file's mode: owner-only from the start.
+  ensurePrivateFile(file);
+  for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
   const db = new Database(file, { timeout: 5000, ...bindingOption(options.nativeBinding) });
   try {
     db.pragma('journal_mode = WAL');

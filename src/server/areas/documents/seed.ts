@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AreaDeps } from '../../area';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db';
 import type { Rng } from '../../rng';
 import { ADMIN_USER, MAIN_ORG, OTHER_ORG } from '../core';
 import { activeMentors, type MentorRow } from '../mentor-store';
@@ -32,10 +33,10 @@ export function seedDocuments(deps: AreaDeps, rng: Rng): void {
 
   const save = (org: string, file: DemoFile): string => {
     const dir = join(filesDir(deps.config.dataDir), org);
-    if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true });
+    if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     madeDirs.add(dir);
     const relative = `${org}/${rng.uuid()}.${file.type}`;
-    writeFileSync(join(filesDir(deps.config.dataDir), relative), file.bytes);
+    writeFileSync(join(filesDir(deps.config.dataDir), relative), file.bytes, { mode: PRIVATE_FILE_MODE });
     return relative;
   };
 

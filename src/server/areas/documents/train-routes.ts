@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db';
 import { badRequest, HttpError, notFound, tooLarge } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 import { mentorByPathway } from '../mentors/store';
@@ -50,12 +51,12 @@ export function trainRoutes(router: Router, { deps, wake }: DocumentsContext): v
   async function store(org: string, bytes: Uint8Array, type: string): Promise<string> {
     const dir = join(filesDir(config.dataDir), org);
     if (!madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       madeDirs.add(dir);
     }
     const extension = /^[a-z0-9]{1,10}$/.test(type) ? `.${type}` : '';
     const relative = `${org}/${randomUUID()}${extension}`;
-    await writeFileAsync(join(filesDir(config.dataDir), relative), bytes);
+    await writeFileAsync(join(filesDir(config.dataDir), relative), bytes, { mode: PRIVATE_FILE_MODE });
     return relative;
   }
 
