@@ -76,6 +76,14 @@ export function zonedInstant(date: string, timeZone: string, hour?: number, minu
     .epochMilliseconds;
 }
 
+/**
+ * The instant `days` calendar days before `ms` at the same wall-clock time in the zone (what "until the same time
+ * yesterday" means across a DST change); a time that day skips comes after the skip.
+ */
+export function sameWallTimeDaysBefore(ms: number, timeZone: string, days: number): number {
+  return instant(ms).toZonedDateTimeISO(timeZone).subtract({ days }).epochMilliseconds;
+}
+
 /** The instant a zone's calendar day starts. */
 export const startOfLocalDay = (date: string, timeZone: string) => zonedInstant(date, timeZone);
 

@@ -18,7 +18,7 @@ import { exportJobKind } from './export-job';
 import { Exports } from './exports';
 import { learnerList, learnerPage, learningOverview } from './learning';
 import { Schedules } from './schedules';
-import { AnalyticsServices, type Resolved } from './services';
+import { ANSWER_SHAPE, AnalyticsServices, type Resolved } from './services';
 
 export interface AnalyticsOptions {
   clock?: () => number;
@@ -137,7 +137,7 @@ export function analyticsArea(
           {
             profileId,
             call: 'learner',
-            params: { username: input.username, range: input.range, timeZone },
+            params: { username: input.username, range: input.range, timeZone, shape: ANSWER_SHAPE },
             refresh: input.refresh,
           },
           async () => {

@@ -1,4 +1,4 @@
-import { SimpleGrid, Skeleton } from '@mantine/core';
+import { SimpleGrid, Skeleton, Tooltip } from '@mantine/core';
 import type { Kpi } from '../../../shared/contract';
 import { formatChange, formatKpi } from './format';
 import classes from './Overview.module.css';
@@ -13,23 +13,50 @@ const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
   avgMessages: true,
   ratings: true,
   cost: false,
+  completions: true,
+  completionRate: true,
+  averageGrade: true,
 };
 
-/** One key figure (plain elements: the Overview draws seven at once each time it opens). */
+/**
+ * One key figure (plain elements: the Overview draws seven at once each time it opens). Its label carries the
+ * figure's definition as a tooltip (focusable, for the keyboard); a note says why there is no change, or what a
+ * partial period is compared with.
+ */
 export function KpiCard({ kpi }: { kpi: Kpi }) {
   const good = kpi.change === null || kpi.change === 0 ? null : kpi.change > 0 === UP_IS_GOOD[kpi.key];
+  const id = `kpi-definition-${kpi.key}`;
   return (
     <div className={classes.kpi} data-testid={`kpi-${kpi.key}`}>
-      <p className={classes.kpiLabel}>{kpi.label}</p>
+      <Tooltip
+        label={kpi.definition}
+        multiline
+        w={300}
+        withArrow
+        openDelay={150}
+        events={{ hover: true, focus: true, touch: true }}
+      >
+        <p className={classes.kpiLabel} tabIndex={0} aria-describedby={id} data-testid="kpi-label">
+          {kpi.label}
+          <span id={id} hidden>
+            {kpi.definition}
+          </span>
+        </p>
+      </Tooltip>
       <p className={classes.kpiValue} data-testid="kpi-value">
         {formatKpi(kpi, kpi.value)}
       </p>
-      <div className={classes.kpiChange}>
+      <div className={classes.kpiChange} title={kpi.note ?? undefined}>
         <strong data-testid="kpi-change" data-good={good === null ? undefined : String(good)}>
-          {formatChange(kpi.change)}
+          {formatChange(kpi.change, kpi.previous)}
         </strong>
         {kpi.previous !== null ? <span>vs {formatKpi(kpi, kpi.previous)} before</span> : null}
       </div>
+      {kpi.note ? (
+        <p className={classes.kpiNote} data-testid="kpi-note">
+          {kpi.note}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -40,14 +67,17 @@ export function KpiGrid({
   error,
   onRetry,
   count = 7,
+  unavailable,
 }: {
   kpis: Kpi[] | undefined;
   loading: boolean;
   error: unknown;
   onRetry(): void;
   count?: number;
+  /** The tenant is out of reach and the page says so once: no box of its own. */
+  unavailable?: boolean;
 }) {
-  if (!kpis && error) {
+  if (!kpis && error && !unavailable) {
     return <LoadError title="The key figures could not be loaded" error={error} onRetry={onRetry} />;
   }
   return (
@@ -55,11 +85,13 @@ export function KpiGrid({
       cols={{ base: 2, sm: 3, lg: count > 5 ? 4 : count, xl: count }}
       spacing="sm"
       data-testid="kpis"
-      data-state={kpis ? 'ready' : 'loading'}
+      data-state={kpis ? 'ready' : unavailable ? 'unavailable' : 'loading'}
     >
       {kpis
         ? kpis.map((kpi) => <KpiCard key={`${kpi.key}-${kpi.label}`} kpi={kpi} />)
-        : Array.from({ length: count }, (_, i) => <Skeleton key={i} height={92} radius="md" visible={loading} />)}
+        : Array.from({ length: count }, (_, i) => (
+            <Skeleton key={i} height={92} radius="md" visible={loading} animate={!unavailable} />
+          ))}
     </SimpleGrid>
   );
 }

@@ -114,7 +114,7 @@ export function LearnerPage({ username }: { username: string }) {
             learner={username}
             loading={false}
             error={null}
-            rows={chartTable('learner-time', data)}
+            rows={data.empty ? [] : chartTable('learner-time', data)}
             notes={
               data.timeTotalSeconds !== null
                 ? [`${formatSeconds(data.timeTotalSeconds)} from ${data.range.from} to ${data.range.to}`]

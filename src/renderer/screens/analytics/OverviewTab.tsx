@@ -76,10 +76,7 @@ function Overview() {
         chart="activity"
         loading={activity.isLoading}
         error={activity.error}
-        rows={
-          activity.data &&
-          (activity.data.points.some((p) => p.sessions || p.activeUsers) ? chartTable('activity', activity.data) : [])
-        }
+        rows={activity.data && (activity.data.empty ? [] : chartTable('activity', activity.data))}
         notes={activity.data?.notes}
         onRetry={activity.refetch}
         height={280}
@@ -91,7 +88,7 @@ function Overview() {
           chart="top-mentors"
           loading={mentors.isLoading}
           error={mentors.error}
-          rows={mentors.data && chartTable('top-mentors', { mentors: mentors.data.rows })}
+          rows={mentors.data && (mentors.data.empty ? [] : chartTable('top-mentors', { mentors: mentors.data.rows }))}
           notes={mentors.data?.notes}
           onRetry={mentors.refetch}
         >
@@ -105,7 +102,7 @@ function Overview() {
           chart="topics"
           loading={topics.isLoading}
           error={topics.error}
-          rows={topics.data && chartTable('topics', { topics: topics.data.rows })}
+          rows={topics.data && (topics.data.empty ? [] : chartTable('topics', { topics: topics.data.rows }))}
           notes={topics.data?.notes}
           onRetry={topics.refetch}
         >
@@ -126,10 +123,7 @@ function Overview() {
           loading={sentiment.isLoading}
           error={sentiment.error}
           rows={
-            sentiment.data &&
-            (sentiment.data.rows.some((r) => r.conversations)
-              ? chartTable('sentiment', { sentiment: sentiment.data.rows })
-              : [])
+            sentiment.data && (sentiment.data.empty ? [] : chartTable('sentiment', { sentiment: sentiment.data.rows }))
           }
           notes={sentiment.data?.notes}
           onRetry={sentiment.refetch}
@@ -150,7 +144,7 @@ function Overview() {
           chart="costs-by-model"
           loading={costs.isLoading}
           error={costs.error}
-          rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-model', costs.data) : [])}
+          rows={costs.data && (costs.data.empty ? [] : chartTable('costs-by-model', costs.data))}
           notes={costs.data?.notes}
           onRetry={costs.refetch}
         >
@@ -163,7 +157,7 @@ function Overview() {
         chart="costs-by-mentor"
         loading={costs.isLoading}
         error={costs.error}
-        rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-mentor', costs.data) : [])}
+        rows={costs.data && (costs.data.empty ? [] : chartTable('costs-by-mentor', costs.data))}
         onRetry={costs.refetch}
         height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
       >
