@@ -243,8 +243,10 @@ export const ExportInfo = z.object({
   pagesTotal: z.number().int().nullable(),
   rowsPerSecond: z.number(),
   etaSeconds: z.number().nullable(),
-  /** Where the file is (or will be, once complete). */
+  /** Where the file is (or will be, once complete), on the computer the engine runs on. */
   path: z.string(),
+  /** The finished file's length in bytes; null until it is complete. */
+  bytes: z.number().int().nullable(),
   timeZone: z.string(),
   from: z.string().nullable(),
   to: z.string().nullable(),
@@ -495,6 +497,11 @@ export const analyticsCalls = {
 
   'analytics.datasets': call(Empty, z.object({ datasets: z.array(DatasetInfo) }), 'What can be exported to CSV'),
   'analytics.exportStart': call(ExportRequest, ExportInfo, 'Export a dataset to CSV as a durable job'),
+  'analytics.exportFolder': call(
+    Empty,
+    z.object({ folder: z.string() }),
+    'Where exports go when no folder is given, on the computer the engine runs on',
+  ),
   'analytics.exports': call(
     z
       .object({ limit: z.number().int().min(1).max(500).default(50), scheduleId: z.string().optional() })

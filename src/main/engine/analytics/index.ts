@@ -151,6 +151,7 @@ export function analyticsArea(
         datasets: DATASETS.map(({ timeColumns: _t, ...dataset }) => dataset),
       }),
       'analytics.exportStart': (input) => exports.start(input),
+      'analytics.exportFolder': () => ({ folder: exports.defaultFolder() }),
       'analytics.exports': (input) => ({ exports: exports.list(input?.limit ?? 50, input?.scheduleId) }),
       'analytics.export': ({ id }) => exports.get(id),
       'analytics.reveal': ({ id }) => exports.reveal(id),
