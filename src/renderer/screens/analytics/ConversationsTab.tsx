@@ -22,6 +22,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
 import { AsOf, OfflineBanner } from './OverviewTab';
+import { isTenantDown, TenantDownBanner } from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
@@ -94,7 +95,11 @@ export function ConversationsTab() {
           }}
         />
       </Group>
-      <OfflineBanner freshness={[list.data?.freshness]} />
+      {list.error && !list.data && isTenantDown(list.error) ? (
+        <TenantDownBanner error={list.error} />
+      ) : (
+        <OfflineBanner freshness={[list.data?.freshness]} />
+      )}
       {list.data?.notes.map((note) => (
         <Text key={note} size="xs" c="dimmed" data-testid="conversation-note">
           {note}
@@ -106,7 +111,7 @@ export function ConversationsTab() {
         </Text>
         <AsOf freshness={[list.data?.freshness]} />
       </Group>
-      {list.error && !list.data ? (
+      {list.error && !list.data && isTenantDown(list.error) ? null : list.error && !list.data ? (
         <Alert color="red" variant="light" title="Conversations could not be loaded">
           {errorMessage(list.error)}
         </Alert>

@@ -21,10 +21,11 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { useDashboardFilters } from './DashboardFilters';
-import { ExportStatus, RevealButton } from './ExportStatus';
+import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
 import { ExportIcon } from './icons';
+import { tenantReach, TenantDownBanner } from './PanelState';
 import { SchedulesPanel } from './SchedulesPanel';
 import { useAnalytics } from './useAnalytics';
 
@@ -68,6 +69,12 @@ function ExportForm() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const spec = findDataset(dataset)!;
+  const defaultFolder = useAnalytics('analytics.exportFolder', {}).data?.folder;
+  // The tenant's mentors (the filter bar's list): whether the tenant answers, so an export would not only wait.
+  const tenant = useAnalytics('analytics.filters', { parts: ['mentors'] });
+  const { down, exportsOff } = tenantReach([
+    { error: tenant.error, hasData: !!tenant.data, offline: tenant.data?.freshness.offline },
+  ]);
 
   async function start() {
     setBusy(true);
@@ -148,15 +155,30 @@ function ExportForm() {
           </Group>
           <TextInput
             label="Folder"
-            description="Where the file goes; your Downloads folder when empty. The name says tenant, dataset, range and time zone."
-            placeholder="Downloads"
+            description={
+              `A folder on the computer running Mentor Admin${defaultFolder ? `; ${defaultFolder} when empty` : ''}. ` +
+              'The file name says tenant, dataset, range and time zone.'
+            }
+            placeholder={defaultFolder ?? ''}
             value={folder}
             onChange={(e) => setFolder(e.currentTarget.value)}
           />
+          {down ? <TenantDownBanner error={down} /> : null}
           <Group>
-            <Button leftSection={<ExportIcon size={16} />} onClick={() => void start()} loading={busy}>
+            <Button
+              leftSection={<ExportIcon size={16} />}
+              onClick={() => void start()}
+              loading={busy}
+              disabled={!!exportsOff}
+              title={exportsOff ?? undefined}
+            >
               Export CSV
             </Button>
+            {exportsOff && !down ? (
+              <Text size="xs" c="dimmed" data-testid="exports-off">
+                {exportsOff}
+              </Text>
+            ) : null}
           </Group>
           {error ? (
             <Text size="sm" c="red" role="alert">
@@ -191,7 +213,7 @@ function HistoryRow({ info }: { info: ExportInfo }) {
           </Badge>
         ) : null}
       </Table.Td>
-      <Table.Td>{formatInteger(info.rows)}</Table.Td>
+      <Table.Td>{info.state === 'completed' ? describeFile(info) : formatInteger(info.rows)}</Table.Td>
       <Table.Td>{formatWhen(info.createdAt)}</Table.Td>
       <Table.Td miw={220}>
         {running ? (
@@ -204,7 +226,7 @@ function HistoryRow({ info }: { info: ExportInfo }) {
             </Button>
           </Group>
         ) : info.state === 'completed' ? (
-          <RevealButton id={info.id} />
+          <FileActions info={info} />
         ) : (
           <Text size="xs" c="red">
             {info.error ?? info.reason ?? ''}
@@ -230,7 +252,7 @@ export function ExportHistory({ scheduleId }: { scheduleId?: string }) {
         <Table.Tr>
           <Table.Th>Export</Table.Th>
           <Table.Th>State</Table.Th>
-          <Table.Th>Rows</Table.Th>
+          <Table.Th>Size</Table.Th>
           <Table.Th>Started</Table.Th>
           <Table.Th />
         </Table.Tr>

@@ -2,7 +2,7 @@ import { SimpleGrid, Skeleton, Tooltip } from '@mantine/core';
 import type { Kpi } from '../../../shared/contract';
 import { formatChange, formatKpi } from './format';
 import classes from './Overview.module.css';
-import { LoadError } from './PanelState';
+import { isTenantDown, LoadError, useTenantReach } from './PanelState';
 
 /** Costs going up is not good news: the change badge reads accordingly. */
 const UP_IS_GOOD: Record<Kpi['key'], boolean> = {
@@ -67,16 +67,15 @@ export function KpiGrid({
   error,
   onRetry,
   count = 7,
-  unavailable,
 }: {
   kpis: Kpi[] | undefined;
   loading: boolean;
   error: unknown;
   onRetry(): void;
   count?: number;
-  /** The tenant is out of reach and the page says so once: no box of its own. */
-  unavailable?: boolean;
 }) {
+  // The tenant out of reach: the page says so once, in its banner; the cards stay as quiet placeholders.
+  const unavailable = useTenantReach().down && !kpis && isTenantDown(error);
   if (!kpis && error && !unavailable) {
     return <LoadError title="The key figures could not be loaded" error={error} onRetry={onRetry} />;
   }

@@ -27,7 +27,16 @@ import { FilterBar } from './FilterBar';
 import { formatDecimal, formatInteger, formatPercent, formatSeconds } from './format';
 import { KpiGrid } from './KpiCards';
 import { AsOf, OfflineBanner } from './OverviewTab';
-import { LoadError, panelState } from './PanelState';
+import {
+  isTenantDown,
+  LoadError,
+  panelState,
+  tenantReach,
+  TenantDownBanner,
+  TenantReach,
+  Unavailable,
+  useTenantReach,
+} from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
@@ -40,55 +49,58 @@ export function LearningTab() {
   const data = learning.data;
   const retry = () => void learning.refetch();
   const kpis: Kpi[] | undefined = data?.kpis;
+  const reach = tenantReach([{ error: learning.error, hasData: !!data, offline: data?.freshness.offline }]);
   return (
-    <Stack gap="md" data-testid="learning">
-      <FilterBar mentor={false} />
-      <OfflineBanner freshness={[data?.freshness]} />
-      <AsOf freshness={[data?.freshness]} />
-      <KpiGrid kpis={kpis} loading={learning.isLoading} error={learning.error} onRetry={retry} count={5} />
-      {data ? (
-        <Text size="xs" c="dimmed">
-          Completion rate: completions as a share of enrollments ({formatPercent(data.completionRate)}). Average grade
-          over graded enrollments, in percent ({formatDecimal(data.averageGrade)}).
-        </Text>
-      ) : null}
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <ChartCard
-          chart="completions"
-          loading={learning.isLoading}
-          error={learning.error}
-          rows={data && (data.empty ? [] : chartTable('completions', data))}
-          onRetry={retry}
-          empty="No completions in this range."
-          hint="Try a longer range or another department."
-          height={240}
-        >
-          {(size) =>
-            data ? (
-              <BarChart data={data.completionSeries} {...size}>
-                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                <XAxis dataKey="date" fontSize={11} minTickGap={16} />
-                <YAxis fontSize={11} width={40} allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false}>
-                  {/* Today's bar is not over yet: drawn faint, not read as a drop. */}
-                  {data.completionSeries.map((p) => (
-                    <Cell key={p.date} fillOpacity={p.partial ? 0.4 : 1} />
-                  ))}
-                </Bar>
-              </BarChart>
-            ) : null
-          }
-        </ChartCard>
-        <MostActiveCourses
-          courses={data?.courses}
-          loading={learning.isLoading}
-          error={learning.error}
-          onRetry={retry}
-        />
-      </SimpleGrid>
-      <LearnersTable />
-    </Stack>
+    <TenantReach.Provider value={{ down: !!reach.down, exportsOff: reach.exportsOff }}>
+      <Stack gap="md" data-testid="learning">
+        <FilterBar mentor={false} />
+        {reach.down ? <TenantDownBanner error={reach.down} /> : <OfflineBanner freshness={[data?.freshness]} />}
+        <AsOf freshness={[data?.freshness]} />
+        <KpiGrid kpis={kpis} loading={learning.isLoading} error={learning.error} onRetry={retry} count={5} />
+        {data ? (
+          <Text size="xs" c="dimmed">
+            Completion rate: completions as a share of enrollments ({formatPercent(data.completionRate)}). Average grade
+            over graded enrollments, in percent ({formatDecimal(data.averageGrade)}).
+          </Text>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <ChartCard
+            chart="completions"
+            loading={learning.isLoading}
+            error={learning.error}
+            rows={data && (data.empty ? [] : chartTable('completions', data))}
+            onRetry={retry}
+            empty="No completions in this range."
+            hint="Try a longer range or another department."
+            height={240}
+          >
+            {(size) =>
+              data ? (
+                <BarChart data={data.completionSeries} {...size}>
+                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+                  <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                  <YAxis fontSize={11} width={40} allowDecimals={false} />
+                  <Tooltip />
+                  <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false}>
+                    {/* Today's bar is not over yet: drawn faint, not read as a drop. */}
+                    {data.completionSeries.map((p) => (
+                      <Cell key={p.date} fillOpacity={p.partial ? 0.4 : 1} />
+                    ))}
+                  </Bar>
+                </BarChart>
+              ) : null
+            }
+          </ChartCard>
+          <MostActiveCourses
+            courses={data?.courses}
+            loading={learning.isLoading}
+            error={learning.error}
+            onRetry={retry}
+          />
+        </SimpleGrid>
+        <LearnersTable />
+      </Stack>
+    </TenantReach.Provider>
   );
 }
 
@@ -105,7 +117,12 @@ function MostActiveCourses({
   onRetry(): void;
 }) {
   const title = 'Most active courses';
-  const state = panelState(loading, error, courses && (courses.some((c) => c.timeSpentSeconds > 0) ? courses : []));
+  const state = panelState(
+    loading,
+    error,
+    courses && (courses.some((c) => c.timeSpentSeconds > 0) ? courses : []),
+    useTenantReach().down,
+  );
   return (
     <Card withBorder radius="md" data-testid="most-active-courses" data-state={state} aria-busy={state === 'loading'}>
       <Title order={4} fz="md" mb="xs">
@@ -113,6 +130,8 @@ function MostActiveCourses({
       </Title>
       {state === 'loading' ? (
         <Skeleton height={240} />
+      ) : state === 'unavailable' ? (
+        <Unavailable height={160} />
       ) : state === 'error' ? (
         <LoadError title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
       ) : state === 'empty' ? (
@@ -164,6 +183,7 @@ function LearnersTable() {
     pageSize: PAGE_SIZE,
   });
   const pages = Math.max(1, Math.ceil((learners.data?.total ?? 0) / PAGE_SIZE));
+  const reach = useTenantReach();
   return (
     <Card withBorder radius="md">
       <Group justify="space-between" mb="sm">
@@ -196,7 +216,9 @@ function LearnersTable() {
           />
         </Group>
       </Group>
-      {learners.error && !learners.data ? <Alert color="red">{errorMessage(learners.error)}</Alert> : null}
+      {learners.error && !learners.data && !(reach.down && isTenantDown(learners.error)) ? (
+        <Alert color="red">{errorMessage(learners.error)}</Alert>
+      ) : null}
       <Paper>
         <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
           <Table.Thead>
