@@ -151,6 +151,10 @@ describe('analytics demo data', () => {
          USING (day) WHERE a.n > coalesce(s.n, 0)`,
       ),
     ).toBe(0);
+    // No learner studies more than a day holds.
+    expect(
+      scalar(first, 'SELECT max(s) FROM (SELECT sum(seconds) AS s FROM learning_time GROUP BY user_id, day)'),
+    ).toBeLessThan(86_400);
     // Learners chat once they have registered.
     expect(
       scalar(

@@ -160,16 +160,10 @@ function planSessions(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rng: Rng)
   const todayHours = cumulative(
     Array.from({ length: Math.max(1, hours) }, (_, h) => HOUR_WEIGHTS[h]! - (HOUR_WEIGHTS[h - 1] ?? 0)),
   );
-  /** A start in the chat window, and after `after` (a learner chats once registered), when the window allows. */
-  const randomStart = (after = 0) => {
-    let start = 0;
-    for (let attempt = 0; attempt < 12; attempt++) {
-      const day = pickIndex(rng, dayWeights);
-      const hour = day === CHAT_DAYS ? pickIndex(rng, todayHours) : pickIndex(rng, HOUR_WEIGHTS);
-      start = Math.min(latestStart, firstDay + day * DAY_MS + hour * 3_600_000 + rng.int(0, 3_599_999));
-      if (start >= after) return start;
-    }
-    return Math.min(latestStart, Math.max(start, after));
+  const randomStart = () => {
+    const day = pickIndex(rng, dayWeights);
+    const hour = day === CHAT_DAYS ? pickIndex(rng, todayHours) : pickIndex(rng, HOUR_WEIGHTS);
+    return Math.min(latestStart, firstDay + day * DAY_MS + hour * 3_600_000 + rng.int(0, 3_599_999));
   };
 
   const learners = loadLearners(deps);
@@ -208,21 +202,16 @@ function planSessions(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rng: Rng)
     const count = learners.main.length;
     while (budget > 0) {
       const mentor = mainMentors[pickIndex(rng, mentorWeights)]!;
-      // A few learners chat a lot and many only now and then: the first learners are the most active.
-      const learner = learners.main[Math.floor(count * rng.next() ** 1.8)]!;
-      // Learners who joined too recently to have chatted (or not yet, at the clock) are not picked.
-      if (learner.joined > latestStart) continue;
-      add(
-        planSession(
-          rng,
-          MAIN_ORG,
-          randomStart(learner.joined),
-          mentor,
-          learner,
-          mentorModel.get(mentor.unique_id)!,
-          poolOf(mentor),
-        ),
-      );
+      // A few learners chat a lot and many only now and then: the first learners are the most active. Only a
+      // learner registered by then chats: the time is drawn first (it keeps the days' shape), then a learner.
+      const start = randomStart();
+      let learner: Learner | undefined;
+      for (let attempt = 0; attempt < 20 && !learner; attempt++) {
+        const candidate = learners.main[Math.floor(count * rng.next() ** 1.8)]!;
+        if (candidate.joined <= start) learner = candidate;
+      }
+      if (!learner) continue;
+      add(planSession(rng, MAIN_ORG, start, mentor, learner, mentorModel.get(mentor.unique_id)!, poolOf(mentor)));
     }
   }
   // Stored in time order, so ids follow time and index inserts append.

@@ -145,9 +145,12 @@ export function seedLearning(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rn
       );
       const lastDay = Math.min(completed ?? today, today);
       const open = daysWithin(chatted.get(learner.id) ?? [], day(enrolled), day(lastDay));
-      const days = rng.int(studyDays[0]!, studyDays[1]!);
-      for (let i = 0; open.length && i < days; i++) {
-        insertTime.run(MAIN_ORG, rng.pick(open), learner.id, course.id, rng.int(300, 5_400));
+      // Distinct days (a partial shuffle): at most one sitting per course and day, so a day's time stays a day's.
+      const days = Math.min(open.length, rng.int(studyDays[0]!, studyDays[1]!));
+      for (let i = 0; i < days; i++) {
+        const j = rng.int(i, open.length - 1);
+        [open[i], open[j]] = [open[j]!, open[i]!];
+        insertTime.run(MAIN_ORG, open[i], learner.id, course.id, rng.int(300, 5_400));
       }
     }
   }
