@@ -438,7 +438,7 @@ describe('a period under way', () => {
     // Figures the platform counts per whole day are not compared while the day is under way.
     const active = answer.kpis.find((k) => k.key === 'activeUsers')!;
     expect(active.change).toBeNull();
-    expect(active.note).toBe('Counted in whole days: compared once today is over.');
+    expect(active.note).toBe('Counted in whole days; compared once today is over.');
     // And they add up: no more active learners than sessions.
     expect(active.value!).toBeLessThanOrEqual(sessions.value!);
 

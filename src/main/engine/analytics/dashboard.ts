@@ -111,11 +111,11 @@ export function partialNote(range: ResolvedRange): string | null {
   const until = timeOfDay(range.previous.end, range.timeZone);
   return range.days === 1
     ? `So far today, against yesterday until ${until}.`
-    : `So far: against the ${range.days} days before, until ${until} on their last day.`;
+    : `So far, against the ${range.days} days before until ${until} on their last day.`;
 }
 
 /** Figures the platform counts in whole days cannot be cut at the same hour: a day under way is not compared. */
-export const WHOLE_DAYS_NOTE = 'Counted in whole days: compared once today is over.';
+export const WHOLE_DAYS_NOTE = 'Counted in whole days; compared once today is over.';
 
 export function kpi(
   key: Kpi['key'],

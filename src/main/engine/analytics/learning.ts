@@ -32,6 +32,9 @@ export function completionSeries(answer: { data: { overtime: Record<string, numb
   }));
 }
 
+/** The platform gives these figures as they stand, with nothing to compare them with. */
+const NOT_COMPARED = 'Not compared: the platform gives it as it stands.';
+
 export async function learningOverview(r: Resolved) {
   const { api, range } = r;
   const dates = learningDates(r);
@@ -63,8 +66,8 @@ export async function learningOverview(r: Resolved) {
       activeUsers,
       registeredUsers,
       completed,
-      kpi('completionRate', 'Completion rate', 'percent', completions.data.completed_percent, null),
-      kpi('averageGrade', 'Average grade', 'percent', averageGrade, null),
+      kpi('completionRate', 'Completion rate', 'percent', completions.data.completed_percent, null, NOT_COMPARED),
+      kpi('averageGrade', 'Average grade', 'percent', averageGrade, null, 'Over all time: not compared.'),
     ],
     completionSeries: series,
     empty: chartIsEmpty('completions', { completionSeries: series }),

@@ -26,6 +26,8 @@ import { isTenantDown, TenantDownBanner } from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
+/** Dates, learners and mentors stay on one line; a narrow window scrolls the table sideways instead. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 const SENTIMENT_COLOR: Record<string, string> = { positive: 'teal', neutral: 'gray', negative: 'red' };
 
 /** The chat-history browser: conversations filtered by mentor, sentiment, topics, learner and dates. */
@@ -140,9 +142,9 @@ export function ConversationsTab() {
                         onClick={() => setOpen(row)}
                         onKeyDown={(e) => e.key === 'Enter' && setOpen(row)}
                       >
-                        <Table.Td>{formatWhen(row.startedAt, filters.timeZone)}</Table.Td>
-                        <Table.Td>{row.learner}</Table.Td>
-                        <Table.Td>{row.mentor || row.mentorId.slice(0, 8)}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{formatWhen(row.startedAt, filters.timeZone)}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{row.learner}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{row.mentor || row.mentorId.slice(0, 8)}</Table.Td>
                         <Table.Td>{row.topics.join(', ')}</Table.Td>
                         <Table.Td>
                           <Badge size="sm" variant="light" color={SENTIMENT_COLOR[row.sentiment] ?? 'gray'}>

@@ -25,7 +25,7 @@ import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
 import { ExportIcon } from './icons';
-import { tenantReach, TenantDownBanner } from './PanelState';
+import { tenantReach, TenantDownBanner, useTenantDownAnywhere } from './PanelState';
 import { SchedulesPanel } from './SchedulesPanel';
 import { useAnalytics } from './useAnalytics';
 
@@ -72,8 +72,10 @@ function ExportForm() {
   const defaultFolder = useAnalytics('analytics.exportFolder', {}).data?.folder;
   // The tenant's mentors (the filter bar's list): whether the tenant answers, so an export would not only wait.
   const tenant = useAnalytics('analytics.filters', { parts: ['mentors'] });
+  const failedElsewhere = useTenantDownAnywhere();
   const { down, exportsOff } = tenantReach([
     { error: tenant.error, hasData: !!tenant.data, offline: tenant.data?.freshness.offline },
+    { error: failedElsewhere, hasData: false },
   ]);
 
   async function start() {
@@ -213,7 +215,9 @@ function HistoryRow({ info }: { info: ExportInfo }) {
           </Badge>
         ) : null}
       </Table.Td>
-      <Table.Td>{info.state === 'completed' ? describeFile(info) : formatInteger(info.rows)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {info.state === 'completed' ? describeFile(info) : formatInteger(info.rows)}
+      </Table.Td>
       <Table.Td>{formatWhen(info.createdAt)}</Table.Td>
       <Table.Td miw={220}>
         {running ? (

@@ -4,7 +4,6 @@ import {
   Card,
   Group,
   Pagination,
-  Paper,
   SegmentedControl,
   SimpleGrid,
   Skeleton,
@@ -63,7 +62,7 @@ export function LearningTab() {
             over graded enrollments, in percent ({formatDecimal(data.averageGrade)}).
           </Text>
         ) : null}
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
           <ChartCard
             chart="completions"
             loading={learning.isLoading}
@@ -148,16 +147,16 @@ function MostActiveCourses({
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Course</Table.Th>
-              <Table.Th>Time spent</Table.Th>
-              <Table.Th>Per learner</Table.Th>
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>Time spent</Table.Th>
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>Per learner</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {courses!.map((c) => (
               <Table.Tr key={c.courseId}>
                 <NameCell name={c.name} id={c.courseId} />
-                <Table.Td>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
-                <Table.Td>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -219,7 +218,7 @@ function LearnersTable() {
       {learners.error && !learners.data && !(reach.down && isTenantDown(learners.error)) ? (
         <Alert color="red">{errorMessage(learners.error)}</Alert>
       ) : null}
-      <Paper>
+      <Table.ScrollContainer minWidth={760}>
         <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
           <Table.Thead>
             <Table.Tr>
@@ -253,7 +252,7 @@ function LearnersTable() {
             ))}
           </Table.Tbody>
         </Table>
-      </Paper>
+      </Table.ScrollContainer>
       <Group justify="space-between" mt="sm">
         <Text size="xs" c="dimmed">
           {learners.data ? `${formatInteger(learners.data.total)} learners` : ''}

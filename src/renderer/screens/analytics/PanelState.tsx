@@ -1,6 +1,6 @@
 import { Alert, Button, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext } from 'react';
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import { BridgeCallError } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { CloudOffIcon } from '../../components/icons';
@@ -49,6 +49,25 @@ export function tenantReach(panels: { error: unknown; hasData: boolean; offline?
   return { down, exportsOff };
 }
 
+/**
+ * The last analytics question that failed because the tenant is down, on any tab (the query cache keeps it until it is
+ * asked again): the Exports tab has no figures of its own to find out with.
+ */
+export function useTenantDownAnywhere(): unknown {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((changed: () => void) => cache.subscribe(changed), [cache]);
+  return useSyncExternalStore(subscribe, () => {
+    const failed = cache.findAll({
+      predicate: (query) =>
+        String(query.queryKey[0]).startsWith('analytics.') &&
+        query.state.status === 'error' &&
+        isTenantDown(query.state.error),
+    });
+    return failed[0]?.state.error ?? null;
+  });
+}
+
 /** What a tab found out about its tenant (see `tenantReach`), for the panels and export buttons inside it. */
 export const TenantReach = createContext<{ down: boolean; exportsOff: string | null }>({
   down: false,
@@ -69,13 +88,18 @@ export function TenantDownBanner({ error }: { error: unknown }) {
       role="alert"
       data-testid="tenant-down"
     >
-      <Text size="sm">{errorMessage(error)} The figures appear once it answers; exports are off until then.</Text>
+      <Text size="sm">
+        {sentence(errorMessage(error))} The figures appear once it answers; exports are off until then.
+      </Text>
       <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
         Try again
       </Button>
     </Alert>
   );
 }
+
+/** "Service Unavailable" → "Service Unavailable." (the platform's words, then ours). */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 /** A panel with nothing to show while the tenant is down (the page's banner says why). */
 export function Unavailable({ height }: { height: number }) {

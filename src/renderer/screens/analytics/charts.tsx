@@ -238,7 +238,7 @@ export function ActivityChart({ points, width, height }: Size & { points: Activi
                   name={`${s.label.replace(' (right axis)', '')} (so far)`}
                   stroke={s.color}
                   strokeDasharray="4 4"
-                  dot={{ r: 2 }}
+                  dot={{ r: points.length === 1 ? 4 : 2 }}
                   tooltipType="none"
                   legendType="none"
                   isAnimationActive={false}
