@@ -113,6 +113,10 @@ describe('date ranges', () => {
       'A custom range needs a start and an end date',
     );
     expect(isCalendarDate('2026-02-29')).toBe(false);
+    // Any year the platform takes: its date parameters have no floor.
+    expect(isCalendarDate('1969-12-31')).toBe(true);
+    expect(isCalendarDate('0999-01-01')).toBe(true);
+    expect(isCalendarDate('26-01-01')).toBe(false);
     expect(isCalendarDate('2028-02-29')).toBe(true);
     expect(addDays('2028-02-28', 2)).toBe('2028-03-01');
     expect(() => resolveRange({ preset: 'custom', from: '2026-10-31', to: '2026-10-01' }, 'UTC', now)).toThrow(

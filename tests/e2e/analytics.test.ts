@@ -118,6 +118,18 @@ describe('the analytics screens in browser mode', () => {
     const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!;
     expect(await kpiValue('sessions')).toBe(sessions.toLocaleString('en-US'));
     await shot('analytics-overview');
+
+    // Each figure says what it counts and where from, reached with the keyboard alone.
+    await page.getByRole('tab', { name: 'Overview' }).focus();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'kpi-label')) break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Active users');
+    const tooltip = page.locator('.mantine-Tooltip-tooltip');
+    await visible(tooltip);
+    expect(await tooltip.innerText()).toContain('/api/ai-analytics/overview/orgs/{org}/active-users');
+    await page.keyboard.press('Escape');
   });
 
   it('draws a warm Overview from one call to the engine; asks for each panel only when it is not cached', async () => {
@@ -244,6 +256,9 @@ describe('the analytics screens in browser mode', () => {
     const courses = page.getByTestId('most-active-courses');
     expect(await courses.getAttribute('data-state')).toBe('ready');
     expect(await courses.locator('tbody tr').count()).toBe(expected.courses.length);
+    // The rate and the grade are percentages, and say so.
+    expect(await kpiValue('completionRate')).toBe(`${expected.completionRate!.toLocaleString('en-US')} %`);
+    expect(await kpiValue('averageGrade')).toMatch(/^\d+(\.\d)? %$/);
     await shot('analytics-learning');
 
     await completions.getByRole('button', { name: 'View as table' }).click();

@@ -31,9 +31,9 @@ export function offsetMinutes(ms: number, timeZone: string): number {
   return Math.round(instant(ms).toZonedDateTimeISO(timeZone).offsetNanoseconds / 60e9);
 }
 
+/** A real `YYYY-MM-DD` date, any year the platform's date parameters take (no floor at 1970: the spec has none). */
 export function isCalendarDate(value: string): boolean {
-  const match = DATE_RE.exec(value);
-  if (!match || Number(match[1]) < 1970) return false;
+  if (!DATE_RE.test(value)) return false;
   try {
     Temporal.PlainDate.from(value, { overflow: 'reject' });
     return true;

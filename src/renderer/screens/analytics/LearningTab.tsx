@@ -218,7 +218,7 @@ function LearnersTable() {
       {learners.error && !learners.data && !(reach.down && isTenantDown(learners.error)) ? (
         <Alert color="red">{errorMessage(learners.error)}</Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={900}>
         <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
           <Table.Thead>
             <Table.Tr>

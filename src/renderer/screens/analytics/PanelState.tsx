@@ -108,7 +108,7 @@ export function Unavailable({ height }: { height: number }) {
       style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
       data-testid="panel-unavailable"
     >
-      <Text c="dimmed" size="sm">
+      <Text c="dimmed" size="sm" ta="center" px="md">
         Not available while the tenant cannot be reached.
       </Text>
     </div>
