@@ -66,6 +66,22 @@ describe('time zones', () => {
     expect(zonedInstant('2026-07-01', 'Europe/Paris', 2, 30)).toBe(at('2026-07-01T00:30:00Z'));
   });
 
+  it('keeps offsets right across a change, asked in any order', () => {
+    const intl = (ms: number, zone: string) => {
+      const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+        .formatToParts(new Date(ms))
+        .find((p) => p.type === 'timeZoneName')!.value;
+      const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+      return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+    };
+    const start = at('2026-10-24T12:00:00Z');
+    const times = Array.from({ length: 48 * 4 }, (_, i) => start + i * 900_000);
+    for (const zone of ['Europe/Paris', 'America/Santiago', 'Australia/Lord_Howe']) {
+      for (const ms of [...times, ...[...times].reverse()])
+        expect(offsetMinutes(ms, zone), `${zone} ${ms}`).toBe(intl(ms, zone));
+    }
+  });
+
   it('writes timestamps as ISO 8601 with the offset of their own date', () => {
     const paris = new ZonedFormatter('Europe/Paris');
     expect(paris.formatIso('2026-07-01T12:00:05.678Z')).toBe('2026-07-01T14:00:05+02:00');

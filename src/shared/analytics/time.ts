@@ -25,10 +25,31 @@ export function localTimeZone(): string {
   return Temporal.Now.timeZoneId() || 'UTC';
 }
 
-/** Minutes to add to UTC to get the zone's wall-clock time at an instant. */
+/** Stretches of time over which a zone keeps one offset: from an instant asked about to the zone's next change. */
+interface Stretch {
+  from: number;
+  to: number;
+  offset: number;
+}
+const stretches = new Map<string, Stretch[]>();
+const STRETCHES_PER_ZONE = 32;
+
+/**
+ * Minutes to add to UTC to get the zone's wall-clock time at an instant. Offsets change a few times a year: the
+ * answer holds until the zone's next change, so a run of instants (a dashboard's hours, an export's rows) costs one
+ * Temporal look-up per change, not one each.
+ */
 export function offsetMinutes(ms: number, timeZone: string): number {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return 0;
-  return Math.round(instant(ms).toZonedDateTimeISO(timeZone).offsetNanoseconds / 60e9);
+  let known = stretches.get(timeZone);
+  if (!known) stretches.set(timeZone, (known = []));
+  for (const stretch of known) if (ms >= stretch.from && ms < stretch.to) return stretch.offset;
+  const zoned = instant(ms).toZonedDateTimeISO(timeZone);
+  const offset = Math.round(zoned.offsetNanoseconds / 60e9);
+  const next = zoned.getTimeZoneTransition('next');
+  if (known.length >= STRETCHES_PER_ZONE) known.shift();
+  known.push({ from: Math.floor(ms), to: next ? next.epochMilliseconds : Number.POSITIVE_INFINITY, offset });
+  return offset;
 }
 
 /** A real `YYYY-MM-DD` date, any year the platform's date parameters take (no floor at 1970: the spec has none). */
@@ -59,7 +80,7 @@ export function daysBetween(from: string, to: string): number {
 
 /** The zone's calendar date at an instant. */
 export function localDate(ms: number, timeZone: string): string {
-  return instant(ms).toZonedDateTimeISO(timeZone).toPlainDate().toString();
+  return new Date(Math.floor(ms) + offsetMinutes(ms, timeZone) * 60_000).toISOString().slice(0, 10);
 }
 
 /**
