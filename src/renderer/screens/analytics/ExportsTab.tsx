@@ -21,6 +21,7 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { useDashboardFilters } from './DashboardFilters';
+import { fileNameOf } from './download';
 import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
@@ -105,7 +106,7 @@ function ExportForm() {
       <Title order={4} fz="md" mb="sm">
         New export
       </Title>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Stack gap="xs">
           <Select
             label="Dataset"
@@ -201,8 +202,8 @@ function HistoryRow({ info }: { info: ExportInfo }) {
     <Table.Tr>
       <Table.Td>
         <Text size="sm">{info.title}</Text>
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          {info.path}
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} title={info.path}>
+          {fileNameOf(info.path)}
         </Text>
       </Table.Td>
       <Table.Td miw={120}>
@@ -218,8 +219,8 @@ function HistoryRow({ info }: { info: ExportInfo }) {
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         {info.state === 'completed' ? describeFile(info) : formatInteger(info.rows)}
       </Table.Td>
-      <Table.Td>{formatWhen(info.createdAt)}</Table.Td>
-      <Table.Td miw={220}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(info.createdAt)}</Table.Td>
+      <Table.Td miw={160}>
         {running ? (
           <Group gap="xs" wrap="nowrap">
             <div style={{ flex: 1 }}>
