@@ -218,41 +218,45 @@ function LearnersTable() {
       {learners.error && !learners.data && !(reach.down && isTenantDown(learners.error)) ? (
         <Alert color="red">{errorMessage(learners.error)}</Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={900}>
-        <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Learner</Table.Th>
-              <Table.Th>Enrollments</Table.Th>
-              <Table.Th>Completions</Table.Th>
-              <Table.Th>Last active</Table.Th>
-              <Table.Th>Time spent</Table.Th>
-              <Table.Th>Engagement</Table.Th>
-              <Table.Th>Performance</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(learners.data?.rows ?? []).map((l) => (
-              <Table.Tr key={l.username}>
-                <NameCell
-                  name={
-                    <Anchor href={learnerHref(l.username)} size="sm">
-                      {l.name}
-                    </Anchor>
-                  }
-                  id={l.username}
-                />
-                <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
-                <Table.Td>{formatInteger(l.completions)}</Table.Td>
-                <Table.Td>{l.lastActive ?? '—'}</Table.Td>
-                <Table.Td>{formatSeconds(l.timeSpentSeconds)}</Table.Td>
-                <Table.Td>{formatDecimal(l.engagementIndex)}</Table.Td>
-                <Table.Td>{formatDecimal(l.performanceIndex)}</Table.Td>
+      {learners.error && !learners.data && reach.down && isTenantDown(learners.error) ? (
+        <Unavailable height={80} />
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Learner</Table.Th>
+                <Table.Th>Enrollments</Table.Th>
+                <Table.Th>Completions</Table.Th>
+                <Table.Th>Last active</Table.Th>
+                <Table.Th>Time spent</Table.Th>
+                <Table.Th>Engagement</Table.Th>
+                <Table.Th>Performance</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            </Table.Thead>
+            <Table.Tbody>
+              {(learners.data?.rows ?? []).map((l) => (
+                <Table.Tr key={l.username}>
+                  <NameCell
+                    name={
+                      <Anchor href={learnerHref(l.username)} size="sm">
+                        {l.name}
+                      </Anchor>
+                    }
+                    id={l.username}
+                  />
+                  <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
+                  <Table.Td>{formatInteger(l.completions)}</Table.Td>
+                  <Table.Td>{l.lastActive ?? '—'}</Table.Td>
+                  <Table.Td>{formatSeconds(l.timeSpentSeconds)}</Table.Td>
+                  <Table.Td>{formatDecimal(l.engagementIndex)}</Table.Td>
+                  <Table.Td>{formatDecimal(l.performanceIndex)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       <Group justify="space-between" mt="sm">
         <Text size="xs" c="dimmed">
           {learners.data ? `${formatInteger(learners.data.total)} learners` : ''}
