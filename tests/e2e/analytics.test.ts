@@ -16,6 +16,11 @@ import { tempDir, uniqueService } from '../helpers/temp';
 import { formatWhen } from '../../src/renderer/screens/analytics/format';
 import { launchChromium } from './browser';
 
+/** The page's document, as `page.evaluate` sees it (these tests type-check against Node, not the DOM). */
+declare const document: {
+  activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null;
+};
+
 const RENDERER_DIR = resolve('out/renderer');
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
