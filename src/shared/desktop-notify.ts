@@ -13,6 +13,7 @@
  * (where notification servers read the body as markup) `&`, `<` and `>` are escaped, so a subject like
  * `<b>urgent</b>` or `<a href=…>` is shown as written, never as markup.
  */
+import { formatBytes } from './bytes';
 import type { Job, JobKind, JobState } from './contract';
 
 export interface DesktopNote {
@@ -158,7 +159,8 @@ export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];
 export const JOBS_TAG = 'mentor-admin-jobs';
 
 export type EndedJob = Pick<Job, 'id' | 'kind' | 'title' | 'state' | 'error'> & {
-  progress: Pick<Job['progress'], 'done' | 'failed' | 'skipped' | 'total'>;
+  progress: Pick<Job['progress'], 'done' | 'failed' | 'skipped' | 'total'> & { bytesDone?: number };
+  counts?: Job['counts'];
 };
 
 /** How a job ended, in words (the in-app toast and the desktop note say the same). */
@@ -167,6 +169,15 @@ export function describeEnding(job: EndedJob): { title: string; message: string;
   const { done, failed, skipped, total } = job.progress;
   if (job.state === 'failed') {
     return { title: `${kind} failed`, message: `${job.title}: ${job.error ?? 'it could not go on'}`, ok: false };
+  }
+  if (job.kind === 'export') {
+    // An export's items are the pages it fetched: what the admin gets is rows in a file of some size.
+    const rows = job.counts?.rows ?? 0;
+    return {
+      title: `${kind} finished`,
+      message: `${job.title} — ${plural(rows, 'row')}, ${formatBytes(job.progress.bytesDone)}.`,
+      ok: true,
+    };
   }
   const parts = [`${done} done`];
   if (failed) parts.push(`${failed} failed`);

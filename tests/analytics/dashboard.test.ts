@@ -3,14 +3,20 @@
  * the answer cache (fresh, stale, offline) and bad input.
  */
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnalyticsApi } from '../../src/main/engine/analytics/api';
 import { createPlatformClient } from '../../src/main/engine/platform';
 import type { Sandbox } from '../../src/server/app';
+import { percentChange } from '../../src/shared/contract';
 import { sandbox } from '../helpers/sandbox';
-import { connect, failure, proxy, until } from './setup';
+import { tempDir } from '../helpers/temp';
+import { connect, failure, proxy, settled, until } from './setup';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 let server: Sandbox;
 beforeAll(async () => {
@@ -345,5 +351,129 @@ describe('the Overview in one call', () => {
     expect(offline.costs).toBeNull();
     // A refresh is the panels' business: the overview refuses the flag rather than ignore it.
     expect((await failure(engine, 'analytics.overview', { ...input, refresh: true } as never)).code).toBe('validation');
+  });
+});
+
+describe('empty charts', () => {
+  const quiet = { range: { preset: 'custom' as const, from: '2020-01-01', to: '2020-01-07' }, timeZone: 'UTC' };
+
+  it('decides once, in the engine: a chart with no data shows none and exports none', async () => {
+    const { engine } = await connect(server);
+    const [activity, mentors, topics, sentiment, costs, kpis] = await Promise.all([
+      engine.invoke('analytics.activity', quiet),
+      engine.invoke('analytics.topMentors', quiet),
+      engine.invoke('analytics.topics', quiet),
+      engine.invoke('analytics.sentiment', quiet),
+      engine.invoke('analytics.costs', quiet),
+      engine.invoke('analytics.kpis', quiet),
+    ]);
+    // Seven days of zeros and three sentiments of none are no data.
+    expect(activity.points).toHaveLength(7);
+    expect(sentiment.rows).toHaveLength(3);
+    for (const answer of [activity, mentors, topics, sentiment, costs]) expect(answer.empty).toBe(true);
+    // 0 before and 0 now: no percentage, and the card says why.
+    expect(kpis.kpis.find((k) => k.key === 'sessions')).toMatchObject({
+      value: 0,
+      previous: 0,
+      change: null,
+      note: 'None in either period.',
+    });
+
+    for (const chart of ['activity', 'top-mentors', 'topics', 'sentiment', 'costs-by-model', 'costs-by-mentor']) {
+      const started = await engine.invoke('analytics.exportStart', {
+        dataset: `chart.${chart}`,
+        ...quiet,
+        folder: tempDir(),
+      });
+      const done = await settled(engine, started.id);
+      expect(done.state, `${chart}: ${done.error ?? ''}`).toBe('completed');
+      expect(done.rows, chart).toBe(0);
+      expect(readFileSync(done.path, 'utf8').split('\r\n').filter(Boolean), chart).toHaveLength(1);
+    }
+
+    // The same charts over October have data, on screen and in the file.
+    const october = await engine.invoke('analytics.activity', input);
+    expect(october.empty).toBe(false);
+    const started = await engine.invoke('analytics.exportStart', {
+      dataset: 'chart.activity',
+      ...input,
+      folder: tempDir(),
+    });
+    expect((await settled(engine, started.id)).rows).toBe(31);
+  });
+});
+
+describe('a period under way', () => {
+  it('compares today so far with yesterday until the same time, and marks the day that is not over', async () => {
+    // Demo data up to this very moment, as the app's own sandbox has it.
+    const live = await sandbox({ seed: 'demo', seedAnchor: new Date() });
+    const { engine } = await connect(live);
+    const today = { range: { preset: 'today' as const }, timeZone: 'UTC' };
+    const asked = Date.now();
+    const answer = await engine.invoke('analytics.kpis', today);
+    const answered = Date.now();
+    const { range } = answer;
+    expect(range.partial).toBe(true);
+    // The day before, cut at the same time of day (what a like-for-like comparison is).
+    const cut = Date.parse(range.previous!.end);
+    expect(cut).toBeGreaterThanOrEqual(asked - DAY);
+    expect(cut).toBeLessThanOrEqual(answered - DAY);
+    expect(range.previous!.start).toBe(new Date(Date.parse(range.start) - DAY).toISOString());
+
+    // The platform counts sessions per hour: an hour counts when it starts before the cut.
+    const hourAfterCut = new Date(Math.floor((cut - 1) / HOUR) * HOUR + HOUR).toISOString();
+    const count = (from: string, to: string) =>
+      live.db
+        .prepare('SELECT count(*) FROM chat_sessions WHERE org = ? AND started_at >= ? AND started_at < ?')
+        .pluck()
+        .get(live.org, from, to) as number;
+    const now = count(range.start, range.end);
+    const before = count(range.previous!.start, hourAfterCut);
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(count(range.previous!.start, range.start));
+    const sessions = answer.kpis.find((k) => k.key === 'sessions')!;
+    expect(sessions).toMatchObject({ value: now, previous: before, change: percentChange(now, before) });
+    const until = new Date(cut).toISOString().slice(11, 16);
+    expect(sessions.note).toBe(`So far today, against yesterday until ${until}.`);
+    // Figures the platform counts per whole day are not compared while the day is under way.
+    const active = answer.kpis.find((k) => k.key === 'activeUsers')!;
+    expect(active.change).toBeNull();
+    expect(active.note).toBe('Counted in whole days; compared once today is over.');
+    // And they add up: no more active learners than sessions.
+    expect(active.value!).toBeLessThanOrEqual(sessions.value!);
+
+    // A week's last day is marked as not over, the others are not.
+    const week = await engine.invoke('analytics.activity', { ...today, range: { preset: '7d' } });
+    expect(week.points.map((p) => p.partial)).toEqual([false, false, false, false, false, false, true]);
+    expect(week.notes).toContain('The last day is not over: its figures are so far.');
+    // A range that ended is whole: nothing partial.
+    const past = await engine.invoke('analytics.activity', input);
+    expect(past.range.partial).toBe(false);
+    expect(past.points.some((p) => p.partial)).toBe(false);
+  });
+});
+
+describe('key figures', () => {
+  it('each say what they count and which endpoint they come from', async () => {
+    const { engine } = await connect(server);
+    const [overview, learning] = await Promise.all([
+      engine.invoke('analytics.kpis', input),
+      engine.invoke('analytics.learning', input),
+    ]);
+    for (const kpi of [...overview.kpis, ...learning.kpis]) {
+      expect(kpi.definition, kpi.key).toMatch(/\/api\/ai-analytics\/\S+/);
+    }
+    expect(overview.kpis.find((k) => k.key === 'sessions')!.definition).toContain('average-messages-per-session/');
+    expect(overview.kpis.find((k) => k.key === 'activeUsers')!.definition).toContain(
+      'overview/orgs/{org}/active-users',
+    );
+    // The Learning tab's rate and grade are percentages.
+    expect(learning.kpis.map((k) => [k.key, k.unit])).toEqual([
+      ['activeUsers', 'count'],
+      ['registeredUsers', 'count'],
+      ['completions', 'count'],
+      ['completionRate', 'percent'],
+      ['averageGrade', 'percent'],
+    ]);
   });
 });

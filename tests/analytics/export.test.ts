@@ -3,7 +3,7 @@
  * papaparse, the options (BOM, delimiter, zone, columns), formula cells neutralised, and the bad cases: the tenant
  * failing mid-export, an unexpected envelope, an unwritable folder, a crash mid-file, a cancelled export.
  */
-import { existsSync, readdirSync, readFileSync, appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +91,14 @@ describe('exporting a dataset', () => {
     });
     expect(new Set(file.rows.map((r) => r[6]))).toContain('Calculus Coach');
     expect(done.pagesTotal).toBe(done.pagesDone);
+    expect(done.pagesTotal).toBeGreaterThan(1);
     expect(readdirSync(folder)).toEqual([basename(done.path)]);
+    // Counted honestly: the job's items are its pages and its bytes the file's, header included (not twice).
+    const size = statSync(done.path).size;
+    expect(done.bytes).toBe(size);
+    const job = await engine.invoke('jobs.get', { id: done.id });
+    expect(job.progress).toMatchObject({ total: done.pagesTotal, done: done.pagesTotal, bytesDone: size });
+    expect(job.counts).toEqual({ rows: messages.length });
     // "Show in folder": where the file is.
     expect(await engine.invoke('analytics.reveal', { id: done.id })).toEqual({
       path: done.path,
@@ -634,5 +641,15 @@ describe('exports that meet trouble', () => {
     await engine.invoke('jobs.cancel', { id: started.id });
     await until('the temporary file to go', () => readdirSync(folder).length === 0);
     expect((await engine.invoke('analytics.export', { id: started.id })).state).toBe('cancelled');
+  });
+});
+
+describe('the default export folder', () => {
+  it('is told as the file system names it, so the form can say where files go', async () => {
+    const folder = tempDir();
+    const { engine } = await connect(server, { env: { MENTOR_ADMIN_EXPORT_DIR: `${folder}/` } });
+    expect(await engine.invoke('analytics.exportFolder', {})).toEqual({ folder });
+    const started = await engine.invoke('analytics.exportStart', { dataset: 'costs-by-model', range: OCTOBER });
+    expect((await settled(engine, started.id)).path.startsWith(`${folder}/${server.org}-costs-by-model-`)).toBe(true);
   });
 });

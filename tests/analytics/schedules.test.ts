@@ -76,6 +76,12 @@ describe('scheduled exports', () => {
     expect(
       (await failure(engine, 'analytics.scheduleSave', { ...schedule(folder), dataset: 'chart.learner-time' })).message,
     ).toBe("One learner's data cannot be scheduled: export it from the learner's page");
+    // The folder as the file system names it: a typed trailing slash (or `..`) is not kept to show later.
+    const slashed = await engine.invoke('analytics.scheduleSave', {
+      ...schedule(`${folder}/sub/../`),
+      id: saved.id,
+    });
+    expect(slashed.folder).toBe(folder);
     await engine.invoke('analytics.scheduleRemove', { id: saved.id });
     expect((await engine.invoke('analytics.schedules', {})).schedules).toEqual([]);
     expect((await failure(engine, 'analytics.scheduleRemove', { id: saved.id })).code).toBe('not_found');

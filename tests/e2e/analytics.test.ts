@@ -4,7 +4,7 @@
  * does the same on the Learning tab and a learner's page, and sees the Learning cards fail with the tenant.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
@@ -15,6 +15,11 @@ import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
 import { formatWhen } from '../../src/renderer/screens/analytics/format';
 import { launchChromium } from './browser';
+
+/** The page's document, as `page.evaluate` sees it (these tests type-check against Node, not the DOM). */
+declare const document: {
+  activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null;
+};
 
 const RENDERER_DIR = resolve('out/renderer');
 const SHOTS = process.env.E2E_SCREENSHOTS;
@@ -118,6 +123,18 @@ describe('the analytics screens in browser mode', () => {
     const sessions = expected.kpis.find((k) => k.key === 'sessions')!.value!;
     expect(await kpiValue('sessions')).toBe(sessions.toLocaleString('en-US'));
     await shot('analytics-overview');
+
+    // Each figure says what it counts and where from, reached with the keyboard alone.
+    await page.getByRole('tab', { name: 'Overview' }).focus();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'kpi-label')) break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Active users');
+    const tooltip = page.locator('.mantine-Tooltip-tooltip');
+    await visible(tooltip);
+    expect(await tooltip.innerText()).toContain('/api/ai-analytics/overview/orgs/{org}/active-users');
+    await page.keyboard.press('Escape');
   });
 
   it('draws a warm Overview from one call to the engine; asks for each panel only when it is not cached', async () => {
@@ -199,9 +216,17 @@ describe('the analytics screens in browser mode', () => {
 
     await topics.getByRole('button', { name: 'Export CSV' }).click();
     await visible(topics.getByTestId('export-done'));
-    await topics.getByRole('button', { name: 'Show in folder' }).click();
-    const path = await page.getByTestId('export-path').innerText();
+    // Where the file is (its name on the card, the whole path on hover), and the browser's own download of it.
+    const where = topics.getByTestId('export-where');
+    const path = (await where.getAttribute('title'))!;
     expect(path).toBe(join(exportDir, `${server.org}-chart.topics-2026-10-01_2026-10-31-Europe-Paris.csv`));
+    expect(await where.innerText()).toBe(basename(path));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      topics.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(basename(path));
+    expect(readFileSync((await download.path())!).equals(readFileSync(path))).toBe(true);
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('\uFEFFTopic,Conversations\r\n')).toBe(true);
     const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data.slice(1);
@@ -236,6 +261,9 @@ describe('the analytics screens in browser mode', () => {
     const courses = page.getByTestId('most-active-courses');
     expect(await courses.getAttribute('data-state')).toBe('ready');
     expect(await courses.locator('tbody tr').count()).toBe(expected.courses.length);
+    // The rate and the grade are percentages, and say so.
+    expect(await kpiValue('completionRate')).toBe(`${expected.completionRate!.toLocaleString('en-US')} %`);
+    expect(await kpiValue('averageGrade')).toMatch(/^\d+(\.\d)? %$/);
     await shot('analytics-learning');
 
     await completions.getByRole('button', { name: 'View as table' }).click();
@@ -322,7 +350,7 @@ describe('the analytics screens in browser mode', () => {
     expect(readFileSync(path, 'utf8')).toBe('\uFEFFDate,Time spent (s)\r\n');
   });
 
-  it('shows the Learning tab’s cards as failed while the tenant fails, and their figures after "Try again"', async () => {
+  it('says once that the tenant fails on the Learning tab, and shows its figures after the one "Try again"', async () => {
     await page.getByRole('tab', { name: 'Learning' }).click();
     const completions = page.getByTestId('chart-completions');
     const courses = page.getByTestId('most-active-courses');
@@ -331,17 +359,55 @@ describe('the analytics screens in browser mode', () => {
     try {
       // A range the engine has no saved answer for, so none can stand in.
       await page.getByText('90 d', { exact: true }).click();
-      await expect.poll(() => completions.getAttribute('data-state'), { timeout: 30_000 }).toBe('error');
-      await visible(completions.getByText('Course completions per day could not be loaded'));
-      expect(await courses.getAttribute('data-state')).toBe('error');
-      await visible(courses.getByText('Most active courses could not be loaded'));
+      const banner = page.getByTestId('tenant-down');
+      await visible(banner, 30_000);
+      expect(await banner.count()).toBe(1);
+      expect(await completions.getAttribute('data-state')).toBe('unavailable');
+      expect(await courses.getAttribute('data-state')).toBe('unavailable');
+      // One banner, one retry: no red box per card, no export that could only wait.
+      expect(await page.getByText('could not be loaded').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+      expect(await completions.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(true);
       await shot('analytics-learning-error');
     } finally {
       server.setFaults('');
     }
-    await completions.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('tenant-down').getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => completions.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     expect(await courses.getAttribute('data-state')).toBe('ready');
+    expect(await page.getByTestId('tenant-down').count()).toBe(0);
+    expect(await completions.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(false);
+  });
+
+  it('fills the Overview with one banner, not a red box per panel, while the tenant fails', async () => {
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await overviewReady();
+    server.setFaults('error5xx=1');
+    try {
+      // Today: nothing saved for it yet.
+      await page.getByText('Today', { exact: true }).click();
+      const banner = page.getByTestId('tenant-down');
+      await visible(banner, 30_000);
+      await expect
+        .poll(() => page.getByTestId('overview').getAttribute('data-state'), { timeout: 30_000 })
+        .toBe('unavailable');
+      await expect.poll(() => page.getByTestId('panel-unavailable').count(), { timeout: 30_000 }).toBe(6);
+      expect(await banner.count()).toBe(1);
+      expect(await page.getByText('could not be loaded').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+      expect(await page.getByTestId('kpis').getAttribute('data-state')).toBe('unavailable');
+      const exports = page.getByRole('button', { name: 'Export CSV' });
+      expect(await exports.count()).toBe(6);
+      for (const button of await exports.all()) expect(await button.isDisabled()).toBe(true);
+      await shot('analytics-overview-tenant-down');
+    } finally {
+      server.setFaults('');
+    }
+    await page.getByTestId('tenant-down').getByRole('button', { name: 'Try again' }).click();
+    await overviewReady();
+    expect(await page.getByTestId('tenant-down').count()).toBe(0);
+    await page.getByText('30 d', { exact: true }).click();
+    await overviewReady();
   });
 
   it('exports a dataset from the Exports tab and lists it in the history', async () => {
@@ -449,6 +515,10 @@ describe('the analytics screens in browser mode', () => {
       expect(await kpiValue('sessions')).toBe(sessions);
       for (const chart of ['activity', 'top-mentors', 'topics', 'sentiment', 'costs-by-model', 'costs-by-mentor'])
         expect(await page.getByTestId(`chart-${chart}`).getAttribute('data-state'), chart).toBe('ready');
+      // The saved figures can be read, not exported: an export asks the tenant.
+      const exportButton = page.getByTestId('chart-topics').getByRole('button', { name: 'Export CSV' });
+      expect(await exportButton.isDisabled()).toBe(true);
+      expect(await exportButton.getAttribute('title')).toContain('Exports are off while the tenant cannot be reached');
       await shot('analytics-offline');
 
       // Refresh while still offline keeps the figures and the banner.

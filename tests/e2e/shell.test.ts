@@ -76,7 +76,9 @@ describe('the dark scheme', () => {
       await page.goto(`${app.host.url}#/mentors`);
       const remove = page.getByRole('button', { name: 'Delete Physics 110' });
       await visible(remove);
-      const color = await remove.evaluate((element) => getComputedStyle(element).color);
+      const color = await remove.evaluate(
+        (element) => element.ownerDocument.defaultView!.getComputedStyle(element).color,
+      );
       const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number) as [number, number, number];
       expect(saturation(color), color).toBeGreaterThan(60);
       expect(r, color).toBeGreaterThan(g + 40);

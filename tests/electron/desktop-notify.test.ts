@@ -148,6 +148,18 @@ describe('jobs that end', () => {
       body: 'Export learners: Forbidden',
     });
     expect(describeEnding(exported).ok).toBe(false);
+    // A finished export says its rows and the file's size, not the pages it fetched ("2 done").
+    const saved = job({
+      kind: 'export',
+      title: 'Topics · 2026-10-01 → 2026-10-31',
+      counts: { rows: 12 },
+      progress: { done: 1, failed: 0, skipped: 0, total: 1, bytesDone: 726 },
+    });
+    expect(describeEnding(saved)).toEqual({
+      title: 'Export finished',
+      message: 'Topics · 2026-10-01 → 2026-10-31 — 12 rows, 726 B.',
+      ok: true,
+    });
   });
 
   it('stays quiet when not wanted, while looking, and for a ticket reply that was sent', () => {

@@ -49,7 +49,8 @@ describe('derived learning tables', () => {
       .prepare(
         `SELECT u.id, u.username, u.email, u.department_id FROM users u
          WHERE u.org = 'northbridge' AND u.role = 'student'
-         AND (SELECT count(*) FROM learning_activity a WHERE a.user_id = u.id) >= 3 ORDER BY u.id LIMIT 1`,
+         AND (SELECT count(*) >= 3 AND julianday(max(day)) - julianday(min(day)) + 1 > count(*)
+              FROM learning_activity a WHERE a.user_id = u.id) ORDER BY u.id LIMIT 1`,
       )
       .get() as { id: number; username: string; email: string; department_id: number };
     const days = server.db

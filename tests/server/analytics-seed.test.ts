@@ -132,6 +132,68 @@ describe('analytics demo data', () => {
     ).toBe(0);
   });
 
+  it('adds up: an active learner of a day had a session that day, after registering, and chats reach the clock', async () => {
+    const main = "org = 'northbridge'";
+    // Every (learner, day) of activity, study time included, has a chat session that day.
+    expect(
+      scalar(
+        first,
+        `SELECT count(*) FROM learning_activity a WHERE NOT EXISTS (SELECT 1 FROM chat_sessions s
+           WHERE s.org = a.org AND s.user_id = a.user_id AND s.started_at >= a.day AND s.started_at < date(a.day, '+1 day'))`,
+      ),
+    ).toBe(0);
+    // So a day never has more active learners than sessions (the issue's "821 active users with 89 sessions").
+    expect(
+      scalar(
+        first,
+        `SELECT count(*) FROM (SELECT day, count(*) AS n FROM learning_activity WHERE ${main} GROUP BY day) a
+         LEFT JOIN (SELECT substr(started_at, 1, 10) AS day, count(*) AS n FROM chat_sessions WHERE ${main} GROUP BY day) s
+         USING (day) WHERE a.n > coalesce(s.n, 0)`,
+      ),
+    ).toBe(0);
+    // No learner studies more than a day holds.
+    expect(
+      scalar(first, 'SELECT max(s) FROM (SELECT sum(seconds) AS s FROM learning_time GROUP BY user_id, day)'),
+    ).toBeLessThan(86_400);
+    // Learners chat once they have registered.
+    expect(
+      scalar(
+        first,
+        `SELECT count(*) FROM chat_sessions s JOIN users u ON u.id = s.user_id
+         WHERE u.role = 'student' AND s.started_at < u.date_joined`,
+      ),
+    ).toBe(0);
+    // The seeding clock's day has its chats so far (2026-11-01 until 12:00), all ended by then.
+    expect(
+      scalar(first, `SELECT count(*) FROM chat_sessions WHERE ${main} AND started_at >= '2026-11-01'`),
+    ).toBeGreaterThan(5);
+    expect(scalar<string>(first, 'SELECT max(ended_at) FROM chat_sessions') < '2026-11-01T12:00:00.000Z').toBe(true);
+
+    // The same through the API: per day, the platform's active learners are the learners who chatted
+    // (usage-summary), never more than its sessions (average-messages-per-session).
+    const range = 'start_date=2026-09-01&end_date=2026-11-01';
+    const base = '/api/ai-analytics/orgs/northbridge/users/admin';
+    const [active, users, sessions] = await Promise.all([
+      call(first, 'GET', `/api/ai-analytics/overview/orgs/northbridge/active-users?${range}`),
+      call(first, 'GET', `${base}/usage-summary/?${range}`),
+      call(first, 'GET', `${base}/average-messages-per-session/?${range}&aggregation=daily`),
+    ]);
+    const activeByDay = (active.body as { data: Record<string, number> }).data;
+    const usersByDay = new Map(
+      (users.body as { date: string; user_count: number }[]).map((u) => [u.date, u.user_count]),
+    );
+    const sessionsByDay = new Map(
+      (sessions.body as { time: string; total_sessions: number }[]).map((r) => [r.time.slice(0, 10), r.total_sessions]),
+    );
+    const days = Object.keys(activeByDay);
+    expect(days).toHaveLength(62);
+    for (const day of days) {
+      expect(activeByDay[day], day).toBe(usersByDay.get(day) ?? 0);
+      expect(activeByDay[day]!, day).toBeLessThanOrEqual(sessionsByDay.get(day) ?? 0);
+    }
+    expect(activeByDay['2026-11-01']).toBeGreaterThan(0);
+  });
+
   it('keeps activity and cached counts in step with chats written after seeding', async () => {
     const path = '/api/ai-analytics/orgs/northbridge/users/admin/chat-history/?page_size=1&filter_user_id=learner0002';
     const before = (await call(twin, 'GET', path)).body as { count: number };

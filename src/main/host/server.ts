@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
 import { createEngine, type Engine } from '../engine';
+import { DOWNLOAD_PREFIX, handleDownload } from './download';
 import { browserModeCsp, hasSession, isAllowedHost, isAllowedOrigin, sessionCookie, tokensMatch } from './guard';
 import { Staging, STAGE_PREFIX, type StagingOptions } from './stage';
 import { serveStatic } from './static';
@@ -92,6 +93,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // Files the page stages for training (browser mode cannot hand real paths to the engine).
     if (path.startsWith(STAGE_PREFIX)) {
       staging.handle(req, res, headers).catch(() => res.destroy());
+      return;
+    }
+    // Finished exports, handed to the page that holds the session (the engine wrote them on this computer).
+    if (path.startsWith(DOWNLOAD_PREFIX)) {
+      handleDownload(req, res, {
+        engine,
+        port,
+        headers,
+        isSession: (cookie) => hasSession(cookie, port, session),
+      }).catch(() => res.destroy());
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

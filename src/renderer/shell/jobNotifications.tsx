@@ -10,6 +10,8 @@ import {
   type JobNoteState,
 } from '../../shared/desktop-notify';
 import { useBridge } from '../bridge/BridgeContext';
+import type { Bridge } from '../bridge/types';
+import { ExportEndedNote } from '../screens/analytics/ExportEndedNote';
 import { CheckCircleIcon, WarningIcon } from '../components/icons';
 import { useCall } from '../queries/useCall';
 import { jobHref, navigateTo } from './routes';
@@ -49,6 +51,21 @@ function notifyOnDesktop(state: { current: JobNoteState }, job: Job, enabled: bo
     desktop.close();
   };
   return true;
+}
+
+/** A finished export says where its file is and offers it (the analytics area draws the note). */
+function notifyExportInApp(bridge: Bridge, job: Job): void {
+  bridge.call('analytics.export', { id: job.id }).then(
+    (info) =>
+      notifications.show({
+        title: describeEnding(job).title,
+        color: 'teal',
+        icon: <CheckCircleIcon size={16} />,
+        autoClose: 15_000,
+        message: <ExportEndedNote info={info} bridge={bridge} jobHref={jobHref(job.id)} />,
+      }),
+    () => notifyInApp(job),
+  );
 }
 
 function notifyInApp(job: Job): void {
@@ -93,7 +110,10 @@ export function useJobEndNotifications(): void {
         (job) => {
           if (!ENDINGS.has(job.state)) return;
           // In the desktop app the shell puts it on the desktop; the page says it in-app either way there.
-          if (bridge.kind === 'electron' || !notifyOnDesktop(desktop, job, desktopEnabled.current)) notifyInApp(job);
+          if (bridge.kind === 'electron' || !notifyOnDesktop(desktop, job, desktopEnabled.current)) {
+            if (job.kind === 'export' && job.state === 'completed') notifyExportInApp(bridge, job);
+            else notifyInApp(job);
+          }
         },
         () => undefined,
       );

@@ -1,5 +1,5 @@
 /** Date ranges as an admin picks them (today, 7 d, 30 d, 90 d, all time, custom) resolved in a time zone. */
-import { addDays, daysBetween, localDate, zonedInstant } from './time';
+import { addDays, daysBetween, localDate, sameWallTimeDaysBefore, zonedInstant } from './time';
 
 export const RANGE_PRESETS = ['today', '7d', '30d', '90d', 'all', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -32,7 +32,13 @@ export interface ResolvedRange extends Period {
   preset: RangePreset;
   timeZone: string;
   days: number;
-  /** The period of the same length just before (for "change against the previous period"); none for all time. */
+  /** The range ends after `now` (it takes in today): its figures are so far, not final. */
+  partial: boolean;
+  /**
+   * The period of the same length just before (for "change against the previous period"); none for all time. For a
+   * partial range only its same part: it ends at the same wall-clock time, as many days before, as `now` does (at
+   * 19:31 "today" compares with yesterday until 19:31), so a day under way does not read as a drop.
+   */
   previous: Period | null;
 }
 
@@ -76,8 +82,16 @@ export function resolveRange(range: RangeInput, timeZone: string, now: number, a
       break;
   }
   const days = daysBetween(from, to) + 1;
-  const previous = range.preset === 'all' ? null : period(addDays(from, -days), addDays(from, -1), timeZone);
-  return { preset: range.preset, timeZone, days, ...period(from, to, timeZone), previous };
+  const current = period(from, to, timeZone);
+  const partial = now < Date.parse(current.end);
+  let previous = range.preset === 'all' ? null : period(addDays(from, -days), addDays(from, -1), timeZone);
+  if (previous && partial) {
+    // Nothing of the range has happened yet (a custom range in the future): nothing of the one before to compare.
+    const cut =
+      now <= Date.parse(current.start) ? Date.parse(previous.start) : sameWallTimeDaysBefore(now, timeZone, days);
+    previous = { ...previous, end: new Date(Math.min(cut, Date.parse(previous.end))).toISOString() };
+  }
+  return { preset: range.preset, timeZone, days, ...current, partial, previous };
 }
 
 /** "2026-10-01 → 2026-10-31" (or one date). */
@@ -85,9 +99,8 @@ export function describeRange(range: Pick<Period, 'from' | 'to'>): string {
   return range.from === range.to ? range.from : `${range.from} → ${range.to}`;
 }
 
-/** Percent change from `previous` to `current`; null when there is nothing to compare with. */
+/** Percent change from `previous` to `current`; null when there is nothing to compare with, or nothing before (x/0, 0/0). */
 export function percentChange(current: number | null, previous: number | null): number | null {
-  if (current === null || previous === null) return null;
-  if (previous === 0) return current === 0 ? 0 : null;
+  if (current === null || previous === null || previous === 0) return null;
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }

@@ -1,6 +1,7 @@
 /**
  * The table behind each chart, keyed like CHART_COLUMNS: what "view as table" shows and what the chart's
- * CSV export writes. Structural types keep this module free of the contract's schemas.
+ * CSV export writes. Whether a chart has data at all is the engine's decision (its answers' `empty`), not this
+ * module's. Structural types keep this module free of the contract's schemas.
  */
 import type { ChartId } from './datasets';
 
@@ -69,15 +70,9 @@ export function chartTable(chart: ChartId, data: ChartData): TableRow[] {
         share: m.share,
       }));
     case 'completions':
-      // Days with no completion at all are no data: the chart is empty and so is its file (header only).
-      return data.completionSeries?.some((p) => p.completions > 0)
-        ? data.completionSeries.map((p) => ({ date: p.date, completions: p.completions }))
-        : [];
+      return (data.completionSeries ?? []).map((p) => ({ date: p.date, completions: p.completions }));
     case 'learner-time':
-      // As for completions: days with no time at all are no data.
-      return data.time?.some((p) => p.seconds > 0)
-        ? data.time.map((p) => ({ date: p.date, time_spent_seconds: p.seconds }))
-        : [];
+      return (data.time ?? []).map((p) => ({ date: p.date, time_spent_seconds: p.seconds }));
   }
 }
 

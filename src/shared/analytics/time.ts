@@ -1,36 +1,19 @@
 /**
- * Calendar dates and time zones without a date library: IANA zones through `Intl`, arithmetic on UTC milliseconds.
- * Shared by the engine (ranges, CSV timestamps) and the renderer (range pickers, labels).
+ * Calendar dates and time zones on the Temporal API (`temporal-polyfill` until Node and Electron ship it): IANA zones,
+ * the start of a zone's day (which is not always midnight), wall-clock times that a DST change skips or repeats.
+ * Shared by the engine (ranges, CSV timestamps, schedules) and the renderer (range pickers, labels).
  */
+import { Temporal } from 'temporal-polyfill';
 
-const DAY_MS = 86_400_000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const instant = (ms: number) => Temporal.Instant.fromEpochMilliseconds(Math.floor(ms));
 
-function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** Whether `Intl` knows the zone (an IANA name such as `Europe/Paris`, or `UTC`). */
+/** Whether the zone is known (an IANA name such as `Europe/Paris`, or `UTC`). */
 export function isTimeZone(value: string): boolean {
   if (!value || value.length > 64) return false;
   try {
-    partsFormatter(value);
+    instant(0).toZonedDateTimeISO(value);
     return true;
   } catch {
     return false;
@@ -39,61 +22,87 @@ export function isTimeZone(value: string): boolean {
 
 /** The zone of the machine the code runs on. */
 export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return Temporal.Now.timeZoneId() || 'UTC';
 }
 
-/** Minutes to add to UTC to get the zone's wall-clock time at an instant. */
+/** Stretches of time over which a zone keeps one offset: from an instant asked about to the zone's next change. */
+interface Stretch {
+  from: number;
+  to: number;
+  offset: number;
+}
+const stretches = new Map<string, Stretch[]>();
+const STRETCHES_PER_ZONE = 32;
+
+/**
+ * Minutes to add to UTC to get the zone's wall-clock time at an instant. Offsets change a few times a year: the
+ * answer holds until the zone's next change, so a run of instants (a dashboard's hours, an export's rows) costs one
+ * Temporal look-up per change, not one each.
+ */
 export function offsetMinutes(ms: number, timeZone: string): number {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return 0;
-  const seconds = Math.floor(ms / 1000) * 1000;
-  const values: Record<string, number> = {};
-  for (const part of partsFormatter(timeZone).formatToParts(new Date(seconds))) {
-    if (part.type !== 'literal') values[part.type] = Number(part.value);
-  }
-  const wall = Date.UTC(values.year!, values.month! - 1, values.day!, values.hour!, values.minute!, values.second!);
-  return Math.round((wall - seconds) / 60_000);
+  let known = stretches.get(timeZone);
+  if (!known) stretches.set(timeZone, (known = []));
+  for (const stretch of known) if (ms >= stretch.from && ms < stretch.to) return stretch.offset;
+  const zoned = instant(ms).toZonedDateTimeISO(timeZone);
+  const offset = Math.round(zoned.offsetNanoseconds / 60e9);
+  const next = zoned.getTimeZoneTransition('next');
+  if (known.length >= STRETCHES_PER_ZONE) known.shift();
+  known.push({ from: Math.floor(ms), to: next ? next.epochMilliseconds : Number.POSITIVE_INFINITY, offset });
+  return offset;
 }
 
+/** A real `YYYY-MM-DD` date, any year the platform's date parameters take (no floor at 1970: the spec has none). */
 export function isCalendarDate(value: string): boolean {
-  const match = DATE_RE.exec(value);
-  if (!match) return false;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return y >= 1970 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  if (!DATE_RE.test(value)) return false;
+  try {
+    Temporal.PlainDate.from(value, { overflow: 'reject' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-function dateParts(date: string): [number, number, number] {
-  const match = DATE_RE.exec(date);
-  if (!match) throw new RangeError(`Invalid date format: '${date}' is not a date (use YYYY-MM-DD)`);
-  return [Number(match[1]), Number(match[2]), Number(match[3])];
+function plainDate(date: string): Temporal.PlainDate {
+  if (!DATE_RE.test(date)) throw new RangeError(`Invalid date format: '${date}' is not a date (use YYYY-MM-DD)`);
+  return Temporal.PlainDate.from(date, { overflow: 'reject' });
 }
 
 /** `YYYY-MM-DD` plus (or minus) whole days. */
 export function addDays(date: string, days: number): string {
-  const [y, m, d] = dateParts(date);
-  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
+  return plainDate(date).add({ days }).toString();
 }
 
 /** Whole days from `from` to `to` (0 when equal). */
 export function daysBetween(from: string, to: string): number {
-  const [y1, m1, d1] = dateParts(from);
-  const [y2, m2, d2] = dateParts(to);
-  return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / DAY_MS);
+  return plainDate(from).until(plainDate(to), { largestUnit: 'days' }).days;
 }
 
 /** The zone's calendar date at an instant. */
 export function localDate(ms: number, timeZone: string): string {
-  return new Date(ms + offsetMinutes(ms, timeZone) * 60_000).toISOString().slice(0, 10);
+  return new Date(Math.floor(ms) + offsetMinutes(ms, timeZone) * 60_000).toISOString().slice(0, 10);
 }
 
-/** The instant at which a wall-clock time happens in the zone (the later one when DST repeats an hour). */
-export function zonedInstant(date: string, timeZone: string, hour = 0, minute = 0): number {
-  const [y, m, d] = dateParts(date);
-  const wall = Date.UTC(y, m - 1, d, hour, minute);
-  const first = offsetMinutes(wall, timeZone);
-  const instant = wall - first * 60_000;
-  const second = offsetMinutes(instant, timeZone);
-  return second === first ? instant : wall - second * 60_000;
+/**
+ * The instant a wall-clock time happens in the zone. Without a time: the first instant of that day, which is not
+ * midnight where a DST change happens at midnight (America/Santiago on 2024-09-08 starts at 01:00). A time that the
+ * clocks skip (02:30 on a spring-forward day) happens as late as the skip: 03:30 after a one-hour jump; a time that
+ * repeats (01:30 on a fall-back day) happens the first time, before the clocks go back. Temporal calls this
+ * disambiguation 'compatible'; it is what calendars and cron do.
+ */
+export function zonedInstant(date: string, timeZone: string, hour?: number, minute = 0): number {
+  const day = plainDate(date);
+  if (hour === undefined) return day.toZonedDateTime({ timeZone }).epochMilliseconds;
+  return day.toPlainDateTime({ hour, minute }).toZonedDateTime(timeZone, { disambiguation: 'compatible' })
+    .epochMilliseconds;
+}
+
+/**
+ * The instant `days` calendar days before `ms` at the same wall-clock time in the zone (what "until the same time
+ * yesterday" means across a DST change); a time that day skips comes after the skip.
+ */
+export function sameWallTimeDaysBefore(ms: number, timeZone: string, days: number): number {
+  return instant(ms).toZonedDateTimeISO(timeZone).subtract({ days }).epochMilliseconds;
 }
 
 /** The instant a zone's calendar day starts. */
@@ -101,8 +110,7 @@ export const startOfLocalDay = (date: string, timeZone: string) => zonedInstant(
 
 /** Day of the week of a date, 0 = Sunday. */
 export function weekday(date: string): number {
-  const [y, m, d] = dateParts(date);
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return plainDate(date).dayOfWeek % 7;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

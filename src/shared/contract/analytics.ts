@@ -52,6 +52,9 @@ export const RangeResolved = PeriodShape.extend({
   preset: z.enum(RANGE_PRESETS),
   timeZone: z.string(),
   days: z.number().int(),
+  /** The range ends after the instant it was resolved at (it takes in today): its figures are so far. */
+  partial: z.boolean().default(false),
+  /** The period compared with; for a partial range, only its same part (its `end` is cut to match). */
   previous: PeriodShape.nullable(),
 });
 
@@ -78,6 +81,12 @@ const Answer = {
   notes: z.array(z.string()),
 };
 
+/**
+ * The engine's one emptiness rule for the chart(s) an answer draws (`src/main/engine/analytics/emptiness.ts`): when
+ * true the chart shows its empty state and its CSV export has a header and no rows.
+ */
+const EmptyFlag = { empty: z.boolean() };
+
 export const KPI_KEYS = [
   'activeUsers',
   'registeredUsers',
@@ -86,15 +95,22 @@ export const KPI_KEYS = [
   'avgMessages',
   'ratings',
   'cost',
+  'completions',
+  'completionRate',
+  'averageGrade',
 ] as const;
 export const Kpi = z.object({
   key: z.enum(KPI_KEYS),
   label: z.string(),
   value: z.number().nullable(),
   previous: z.number().nullable(),
-  /** Percent change against the previous period; null when there is none to compare with. */
+  /** Percent change against the previous period; null when there is none to compare with (or 0 before: x/0). */
   change: z.number().nullable(),
-  unit: z.enum(['count', 'usd', 'ratio']),
+  unit: z.enum(['count', 'usd', 'ratio', 'percent']),
+  /** What the figure counts and which platform endpoint it comes from (the card's tooltip). */
+  definition: z.string().default(''),
+  /** Why there is no change, or what it compares ("so far today, against yesterday until 19:31"). */
+  note: z.string().nullable().default(null),
 });
 export type Kpi = z.infer<typeof Kpi>;
 
@@ -103,6 +119,8 @@ export const ActivityPoint = z.object({
   sessions: z.number(),
   messages: z.number(),
   activeUsers: z.number().nullable(),
+  /** The bucket is not over yet (today, this week): its figures are so far, not a drop. */
+  partial: z.boolean().default(false),
 });
 export const MentorUsage = z.object({
   mentorId: z.string(),
@@ -225,8 +243,10 @@ export const ExportInfo = z.object({
   pagesTotal: z.number().int().nullable(),
   rowsPerSecond: z.number(),
   etaSeconds: z.number().nullable(),
-  /** Where the file is (or will be, once complete). */
+  /** Where the file is (or will be, once complete), on the computer the engine runs on. */
   path: z.string(),
+  /** The finished file's length in bytes; null until it is complete. */
+  bytes: z.number().int().nullable(),
   timeZone: z.string(),
   from: z.string().nullable(),
   to: z.string().nullable(),
@@ -309,15 +329,17 @@ const KpisAnswer = z.object({ kpis: z.array(Kpi), ...Answer });
 const ActivityAnswer = z.object({
   points: z.array(ActivityPoint),
   granularity: z.enum(['day', 'week']),
+  ...EmptyFlag,
   ...Answer,
 });
-const TopMentorsAnswer = z.object({ rows: z.array(MentorUsage), ...Answer });
-const TopicsAnswer = z.object({ rows: z.array(TopicCount), ...Answer });
-const SentimentAnswer = z.object({ rows: z.array(SentimentShare), ...Answer });
+const TopMentorsAnswer = z.object({ rows: z.array(MentorUsage), ...EmptyFlag, ...Answer });
+const TopicsAnswer = z.object({ rows: z.array(TopicCount), ...EmptyFlag, ...Answer });
+const SentimentAnswer = z.object({ rows: z.array(SentimentShare), ...EmptyFlag, ...Answer });
 const CostsAnswer = z.object({
   total: z.number(),
   byModel: z.array(ModelCost),
   byMentor: z.array(MentorCost),
+  ...EmptyFlag,
   ...Answer,
 });
 
@@ -404,7 +426,13 @@ export const analyticsCalls = {
       completions: Kpi,
       completionRate: z.number().nullable(),
       averageGrade: z.number().nullable(),
-      completionSeries: z.array(z.object({ date: z.string(), completions: z.number() })),
+      /** The five cards of the Learning tab, each with its unit and definition. */
+      kpis: z.array(Kpi),
+      completionSeries: z.array(
+        z.object({ date: z.string(), completions: z.number(), partial: z.boolean().default(false) }),
+      ),
+      /** The completions chart has no data (the engine's emptiness rule). */
+      ...EmptyFlag,
       courses: z.array(CourseActivity),
       ...Answer,
     }),
@@ -458,6 +486,8 @@ export const analyticsCalls = {
       /** Seconds per day over the range (per UTC day, as the platform counts them). */
       time: z.array(z.object({ date: z.string(), seconds: z.number() })).nullable(),
       timeTotalSeconds: z.number().nullable(),
+      /** The time-per-day chart has no data (the engine's emptiness rule). */
+      ...EmptyFlag,
       range: RangeResolved,
       notes: z.array(z.string()),
       freshness: Freshness,
@@ -467,6 +497,11 @@ export const analyticsCalls = {
 
   'analytics.datasets': call(Empty, z.object({ datasets: z.array(DatasetInfo) }), 'What can be exported to CSV'),
   'analytics.exportStart': call(ExportRequest, ExportInfo, 'Export a dataset to CSV as a durable job'),
+  'analytics.exportFolder': call(
+    Empty,
+    z.object({ folder: z.string() }),
+    'Where exports go when no folder is given, on the computer the engine runs on',
+  ),
   'analytics.exports': call(
     z
       .object({ limit: z.number().int().min(1).max(500).default(50), scheduleId: z.string().optional() })

@@ -14,6 +14,7 @@ import {
   type ResolvedRange,
 } from '../../../shared/contract';
 import type { AnalyticsApi } from './api';
+import { chartIsEmpty } from './emptiness';
 import type { Resolved } from './services';
 
 const quick = { quick: true };
@@ -78,13 +79,62 @@ async function costIn(api: AnalyticsApi, p: Period, mentorId: string | undefined
   return mentors.mentor_data.find((m) => m.mentor_unique_id.toLowerCase() === mentorId)?.total_cost ?? 0;
 }
 
-const kpi = (
+const CONVERSATIONS = '/api/ai-analytics/orgs/{org}/users/{user_id}';
+const OVERVIEW = '/api/ai-analytics/overview/orgs/{org}';
+
+/** What each key figure counts and where it comes from (the card's tooltip). */
+export const KPI_DEFINITIONS: Record<Kpi['key'], string> = {
+  activeUsers:
+    `Learners active on at least one day of the range (a learner is active on a day they chat with a mentor or ` +
+    `study a course), each counted once; whole UTC days. From ${OVERVIEW}/active-users.`,
+  registeredUsers: `Learners who registered in the range; whole UTC days. From ${OVERVIEW}/registered-users.`,
+  sessions: `Chat sessions (conversations) started in the range. total_sessions of ${CONVERSATIONS}/average-messages-per-session/.`,
+  messages:
+    `Messages of those sessions, the learner's and the mentor's: avg_messages × total_sessions per hour of ` +
+    `${CONVERSATIONS}/average-messages-per-session/ (the platform rounds its averages).`,
+  avgMessages: `Messages divided by sessions, from ${CONVERSATIONS}/average-messages-per-session/.`,
+  ratings: `Ratings (thumbs up or down) learners gave mentors' answers in the range. From ${CONVERSATIONS}/rating-summary/.`,
+  cost:
+    `LLM cost of the conversations in the range, in US dollars. From ${CONVERSATIONS}/costs/model/ ` +
+    `(${CONVERSATIONS}/costs/permentor/ for one mentor).`,
+  completions: `Course completions in the range; whole UTC days. completed_count of ${OVERVIEW}/courses/completions.`,
+  completionRate: `Completions as a share of enrollments, in percent. completed_percent of ${OVERVIEW}/courses/completions.`,
+  averageGrade: `Mean grade over graded enrollments, in percent (all time). From ${OVERVIEW}/average-grade.`,
+};
+
+const timeOfDay = (iso: string, timeZone: string) =>
+  new Date(iso).toLocaleTimeString('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' });
+
+/** How a partial range is compared: with the same part of the period before. */
+export function partialNote(range: ResolvedRange): string | null {
+  if (!range.partial || !range.previous) return null;
+  const until = timeOfDay(range.previous.end, range.timeZone);
+  return range.days === 1
+    ? `So far today, against yesterday until ${until}.`
+    : `So far, against the ${range.days} days before until ${until} on their last day.`;
+}
+
+/** Figures the platform counts in whole days cannot be cut at the same hour: a day under way is not compared. */
+export const WHOLE_DAYS_NOTE = 'Counted in whole days; compared once today is over.';
+
+export function kpi(
   key: Kpi['key'],
   label: string,
   unit: Kpi['unit'],
   value: number | null,
   previous: number | null,
-): Kpi => ({ key, label, unit, value, previous, change: percentChange(value, previous) });
+  note: string | null = null,
+): Kpi {
+  const change = percentChange(value, previous);
+  const why =
+    note ??
+    (previous === 0 && value !== null
+      ? value === 0
+        ? 'None in either period.'
+        : 'None in the period before: no percentage to give.'
+      : null);
+  return { key, label, unit, value, previous, change, definition: KPI_DEFINITIONS[key], note: why };
+}
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
@@ -95,6 +145,22 @@ function filterNotes(r: Resolved, mentorOnly: string[], departmentOnly: string[]
   if (r.department && departmentOnly.length)
     notes.push(`Filtered by department: ${departmentOnly.join(', ')} only (the platform cannot filter the rest).`);
   return notes;
+}
+
+/**
+ * A figure the learning endpoints count per whole day, with the change they give against the range before
+ * (meta.change_range = now − before). While today is under way that compares part of a day with a whole one: no
+ * change then, and the card says why.
+ */
+export function wholeDaysKpi(
+  key: Kpi['key'],
+  label: string,
+  range: ResolvedRange,
+  o: { total: number; meta?: { change_range?: number | undefined } | undefined },
+): Kpi {
+  const previous = range.previous && o.meta?.change_range !== undefined ? o.total - o.meta.change_range : null;
+  if (!range.partial || previous === null) return kpi(key, label, 'count', o.total, previous);
+  return { ...kpi(key, label, 'count', o.total, previous, WHOLE_DAYS_NOTE), change: null };
 }
 
 export async function computeKpis(r: Resolved): Promise<{ kpis: Kpi[]; notes: string[] }> {
@@ -118,23 +184,22 @@ export async function computeKpis(r: Resolved): Promise<{ kpis: Kpi[]; notes: st
   const before = previous ? totals(buckets, previous) : null;
   const ratingsIn = (p: Period) =>
     ratings.reduce((sum, r) => (within(Date.parse(r.time), p) ? sum + r.total_ratings : sum), 0);
-  // The learning endpoints compare with the range before by themselves (meta.change_range = now − before).
-  const earlier = (o: { total: number; meta?: { change_range?: number | undefined } | undefined }) =>
-    previous && o.meta?.change_range !== undefined ? o.total - o.meta.change_range : null;
+  const partly = partialNote(range);
   const kpis = [
-    kpi('activeUsers', 'Active users', 'count', active.total, earlier(active)),
-    kpi('registeredUsers', 'New registered users', 'count', registered.total, earlier(registered)),
-    kpi('sessions', 'Sessions', 'count', now.sessions, before?.sessions ?? null),
-    kpi('messages', 'Messages', 'count', now.messages, before?.messages ?? null),
+    wholeDaysKpi('activeUsers', 'Active users', range, active),
+    wholeDaysKpi('registeredUsers', 'New registered users', range, registered),
+    kpi('sessions', 'Sessions', 'count', now.sessions, before?.sessions ?? null, partly),
+    kpi('messages', 'Messages', 'count', now.messages, before?.messages ?? null, partly),
     kpi(
       'avgMessages',
       'Messages per session',
       'ratio',
       ratio(now.messages, now.sessions),
       before ? ratio(before.messages, before.sessions) : null,
+      partly,
     ),
-    kpi('ratings', 'Ratings given', 'count', ratingsIn(range), previous ? ratingsIn(previous) : null),
-    kpi('cost', 'LLM cost', 'usd', money(cost), costBefore === null ? null : money(costBefore)),
+    kpi('ratings', 'Ratings given', 'count', ratingsIn(range), previous ? ratingsIn(previous) : null, partly),
+    kpi('cost', 'LLM cost', 'usd', money(cost), costBefore === null ? null : money(costBefore), partly),
   ];
   const notes = filterNotes(r, ['active users', 'registered users', 'ratings'], ['active users', 'registered users']);
   if (!from.hourly) notes.push('Long ranges are counted in whole UTC days.');
@@ -156,11 +221,22 @@ export async function computeActivity(r: Resolved) {
       : Promise.resolve(null),
   ]);
   const keyOf = (date: string) => (granularity === 'day' ? date : weekOf(date));
-  const points = new Map<string, { date: string; sessions: number; messages: number; activeUsers: number | null }>();
+  // The bucket holding the instant the range was resolved at is not over: it is marked, not read as a drop.
+  const today = range.partial ? keyOf(localDate(r.now, r.timeZone)) : null;
+  const points = new Map<
+    string,
+    { date: string; sessions: number; messages: number; activeUsers: number | null; partial: boolean }
+  >();
   for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
     const key = keyOf(day);
     if (!points.has(key))
-      points.set(key, { date: key, sessions: 0, messages: 0, activeUsers: active ? (active.data[day] ?? 0) : null });
+      points.set(key, {
+        date: key,
+        sessions: 0,
+        messages: 0,
+        activeUsers: active ? (active.data[day] ?? 0) : null,
+        partial: key === today,
+      });
   }
   for (const b of buckets) {
     if (!within(b.at, range)) continue;
@@ -173,7 +249,10 @@ export async function computeActivity(r: Resolved) {
   if (granularity === 'week') notes.push('Per week (Monday to Sunday); active users are counted per day only.');
   else if (r.timeZone !== 'UTC') notes.push('Active users are counted per UTC day, as the platform does.');
   if (!from.hourly && r.timeZone !== 'UTC') notes.push('Long ranges are counted in whole UTC days.');
-  return { points: [...points.values()], granularity, notes };
+  const series = [...points.values()];
+  if (series.some((p) => p.partial))
+    notes.push(`The last ${granularity === 'day' ? 'day' : 'week'} is not over: its figures are so far.`);
+  return { points: series, granularity, empty: chartIsEmpty('activity', { points: series }), notes };
 }
 
 export async function computeTopMentors(r: Resolved) {
@@ -188,7 +267,7 @@ export async function computeTopMentors(r: Resolved) {
     }))
     .sort((a, b) => b.sessions - a.sessions || a.mentor.localeCompare(b.mentor))
     .slice(0, 10);
-  return { rows, notes: filterNotes(r, [], []) };
+  return { rows, empty: chartIsEmpty('top-mentors', { mentors: rows }), notes: filterNotes(r, [], []) };
 }
 
 export async function computeTopics(r: Resolved) {
@@ -196,13 +275,11 @@ export async function computeTopics(r: Resolved) {
     { start_date: r.range.start, end_date: inclusiveEnd(r.range.end), mentor_id: r.mentorId },
     quick,
   );
-  return {
-    rows: rows
-      .map((t) => ({ topic: t.topic_name, conversations: t.conversation_count }))
-      .sort((a, b) => b.conversations - a.conversations || a.topic.localeCompare(b.topic))
-      .slice(0, 10),
-    notes: filterNotes(r, [], []),
-  };
+  const topics = rows
+    .map((t) => ({ topic: t.topic_name, conversations: t.conversation_count }))
+    .sort((a, b) => b.conversations - a.conversations || a.topic.localeCompare(b.topic))
+    .slice(0, 10);
+  return { rows: topics, empty: chartIsEmpty('topics', { topics }), notes: filterNotes(r, [], []) };
 }
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -220,10 +297,12 @@ export async function computeSentiment(r: Resolved) {
   const total = counts.reduce((a, b) => a + b, 0);
   const notes = filterNotes(r, [], []);
   if (r.timeZone !== 'UTC') notes.push('Counted over UTC days, as the platform filters conversations by date.');
-  return {
-    rows: SENTIMENTS.map((sentiment, i) => ({ sentiment, conversations: counts[i]!, share: share(counts[i]!, total) })),
-    notes,
-  };
+  const rows = SENTIMENTS.map((sentiment, i) => ({
+    sentiment,
+    conversations: counts[i]!,
+    share: share(counts[i]!, total),
+  }));
+  return { rows, empty: chartIsEmpty('sentiment', { sentiment: rows }), notes };
 }
 
 export async function computeCosts(r: Resolved) {
@@ -242,5 +321,11 @@ export async function computeCosts(r: Resolved) {
       share: share(m.total_cost, mentors.tenant_total_cost),
     }))
     .sort((a, b) => b.cost - a.cost || a.mentor.localeCompare(b.mentor));
-  return { total, byModel, byMentor, notes: filterNotes(r, ['costs by model'], []) };
+  return {
+    total,
+    byModel,
+    byMentor,
+    empty: chartIsEmpty('costs-by-model', { byModel, byMentor }),
+    notes: filterNotes(r, ['costs by model'], []),
+  };
 }

@@ -39,6 +39,10 @@ export const ExportParams = z.object({
 });
 export type ExportParams = z.infer<typeof ExportParams>;
 
+/**
+ * The journal's items are the pages (what resuming needs); their bytes add up to the file's length, the header with
+ * the first page. Older journals also had an item for the file itself: it is kept up to date where it exists.
+ */
 export const FILE_ITEM = 'file';
 /** How many pages ahead of the one being written are fetched (bounded memory: this many pages in flight). */
 const READ_AHEAD = 2;
@@ -150,7 +154,8 @@ async function runExport(
   const dataset = findDataset(params.dataset);
   if (!dataset) throw new JobFailed(`Unknown dataset '${params.dataset}'`);
   const fileItem = itemByKey(deps.db, jobId, FILE_ITEM);
-  if (fileItem?.state === 'done') return;
+  // Finished before (the rows are counted once the file is in place).
+  if (fileItem?.state === 'done' || (JSON.parse(jc.job.counts) as { rows?: number }).rows !== undefined) return;
 
   // Where to continue: after the last page of the unbroken run of written pages.
   const pages = pageItems(deps.db, jobId);
@@ -261,7 +266,8 @@ async function runExport(
           journal.ensure(page + 1, result.totalPages);
           known = result.totalPages;
         }
-        const before = length;
+        // The first page's bytes count the header (and byte order mark): the pages add up to the file.
+        const before = page === 1 ? 0 : length;
         length = await csv.append(csvLines(project(result.rows), options));
         journal.written(page, result.rows.length, length, length - before);
         if (length - collectedAt > COLLECT_EVERY_BYTES) {
@@ -289,10 +295,12 @@ async function runExport(
   deps.sink.page(jobId);
 }
 
+/** The file is in place: the job counts its rows (once, should a crash make this run twice). */
 function finishJournal(db: Db, store: JobStore, jobId: string, fileItem: ItemRow | undefined, length: number): void {
   const rows = pageItems(db, jobId).reduce((sum, item) => sum + ((JSON.parse(item.data) as PageData).rows ?? 0), 0);
-  if (fileItem) store.updateItem(fileItem.id, { state: 'done', bytes: length, data: { rows } });
-  store.addCounts(jobId, { rows });
+  if (fileItem) store.updateItem(fileItem.id, { state: 'done', bytes: 0, data: { rows, length } });
+  const counts = JSON.parse(store.job(jobId)?.counts ?? '{}') as Record<string, number>;
+  if (counts.rows === undefined) store.addCounts(jobId, { rows });
 }
 
 /**

@@ -20,7 +20,7 @@ import { defaultExportDir } from '../jobs/handlers';
 import { ProgressMeter } from '../jobs/progress';
 import type { JobRow } from '../jobs/store';
 import { userScope } from '../tenants';
-import { describeFileError, ExportParams, FILE_ITEM, type ExportProgressSink } from './export-job';
+import { describeFileError, ExportParams, type ExportProgressSink } from './export-job';
 import { defaultPageSize } from './sources';
 import type { AnalyticsServices } from './services';
 
@@ -120,13 +120,7 @@ export class Exports implements ExportProgressSink {
       `${dataset.label}${mentorName ? ` · ${mentorName}` : ''}${input.department ? ` · department ${input.department}` : ''}` +
         `${input.learner ? ` · ${input.learner}` : ''}` +
         `${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
-    const id = this.ctx.jobs.store.create({
-      kind: 'export',
-      profileId: resolved.profileId,
-      title,
-      params,
-      items: [{ key: FILE_ITEM, label: path }],
-    });
+    const id = this.ctx.jobs.store.create({ kind: 'export', profileId: resolved.profileId, title, params, items: [] });
     this.ctx.jobs.runner.start(id);
     return this.get(id);
   }
@@ -195,9 +189,9 @@ export class Exports implements ExportProgressSink {
     return this.freeName(folder, file);
   }
 
-  /** MENTOR_ADMIN_EXPORT_DIR when set, else the Downloads folder (else the data folder's exports/). */
-  private defaultFolder(): string {
-    return this.ctx.env.MENTOR_ADMIN_EXPORT_DIR || defaultExportDir(this.ctx.dataDir);
+  /** MENTOR_ADMIN_EXPORT_DIR when set, else the Downloads folder (else the data folder's exports/): a plain path. */
+  defaultFolder(): string {
+    return resolve(this.ctx.env.MENTOR_ADMIN_EXPORT_DIR || defaultExportDir(this.ctx.dataDir));
   }
 
   /** `name.csv`, else `name (2).csv`, …: never over an existing file or one an unfinished export will write. */
@@ -253,10 +247,11 @@ export class Exports implements ExportProgressSink {
     const stats = this.ctx.db
       .prepare(
         `SELECT count(*) AS pages, coalesce(sum(state = 'done'), 0) AS done,
-           coalesce(sum(CASE WHEN state = 'done' THEN json_extract(data, '$.rows') END), 0) AS rows
+           coalesce(sum(CASE WHEN state = 'done' THEN json_extract(data, '$.rows') END), 0) AS rows,
+           max(CASE WHEN state = 'done' THEN json_extract(data, '$.length') END) AS length
          FROM job_items WHERE job_id = ? AND key LIKE 'page:%'`,
       )
-      .get(row.id) as { pages: number; done: number; rows: number };
+      .get(row.id) as { pages: number; done: number; rows: number; length: number | null };
     const running = !FINISHED.includes(row.state);
     const measured = running
       ? this.meter(row.id).measure(
@@ -287,6 +282,7 @@ export class Exports implements ExportProgressSink {
       rowsPerSecond: Math.round(measured?.bytesPerSecond ?? 0),
       etaSeconds: running ? (pagesTotal === null ? null : (measured?.etaSeconds ?? null)) : 0,
       path: params.path ?? '',
+      bytes: row.state === 'completed' ? (stats.length ?? 0) : null,
       timeZone: params.timeZone ?? '',
       from: params.range?.from ?? null,
       to: params.range?.to ?? null,

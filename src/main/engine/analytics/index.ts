@@ -18,7 +18,7 @@ import { exportJobKind } from './export-job';
 import { Exports } from './exports';
 import { learnerList, learnerPage, learningOverview } from './learning';
 import { Schedules } from './schedules';
-import { AnalyticsServices, type Resolved } from './services';
+import { ANSWER_SHAPE, AnalyticsServices, type Resolved } from './services';
 
 export interface AnalyticsOptions {
   clock?: () => number;
@@ -137,7 +137,7 @@ export function analyticsArea(
           {
             profileId,
             call: 'learner',
-            params: { username: input.username, range: input.range, timeZone },
+            params: { username: input.username, range: input.range, timeZone, shape: ANSWER_SHAPE },
             refresh: input.refresh,
           },
           async () => {
@@ -151,6 +151,7 @@ export function analyticsArea(
         datasets: DATASETS.map(({ timeColumns: _t, ...dataset }) => dataset),
       }),
       'analytics.exportStart': (input) => exports.start(input),
+      'analytics.exportFolder': () => ({ folder: exports.defaultFolder() }),
       'analytics.exports': (input) => ({ exports: exports.list(input?.limit ?? 50, input?.scheduleId) }),
       'analytics.export': ({ id }) => exports.get(id),
       'analytics.reveal': ({ id }) => exports.reveal(id),

@@ -1,7 +1,9 @@
 /** Learning pages: learners, registrations, completions, average grade, most active courses, one learner. */
-import { percentChange, type Kpi, type LearnerCourse, type LearnerRow } from '../../../shared/contract';
+import { localDate, type Kpi, type LearnerCourse, type LearnerRow } from '../../../shared/contract';
 import { ApiError } from '../platform';
 import type { AnalyticsApi } from './api';
+import { kpi, wholeDaysKpi, WHOLE_DAYS_NOTE } from './dashboard';
+import { chartIsEmpty } from './emptiness';
 import type { Resolved } from './services';
 
 const quick = { quick: true };
@@ -10,16 +12,6 @@ const seconds = (value: string | number) => {
   const n = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(n) ? n : null;
 };
-
-function overtimeKpi(
-  key: Kpi['key'],
-  label: string,
-  o: { total: number; meta?: { change_range?: number | undefined } | undefined },
-  hasPrevious: boolean,
-): Kpi {
-  const previous = hasPrevious && o.meta?.change_range !== undefined ? o.total - o.meta.change_range : null;
-  return { key, label, unit: 'count', value: o.total, previous, change: percentChange(o.total, previous) };
-}
 
 /** What the learning endpoints are asked for: the range's days (the platform counts UTC days) and the department. */
 export const learningDates = (r: Pick<Resolved, 'range' | 'department'>) => ({
@@ -31,10 +23,17 @@ export const learningDates = (r: Pick<Resolved, 'range' | 'department'>) => ({
 /** A per-day answer's values in day order. */
 const inDayOrder = (values: Record<string, number>) => Object.entries(values).sort(([a], [b]) => a.localeCompare(b));
 
-/** `completions`' count per day: what the Learning tab's chart draws and its export writes. */
-export function completionSeries(answer: { data: { overtime: Record<string, number> } }) {
-  return inDayOrder(answer.data.overtime).map(([date, completions]) => ({ date, completions }));
+/** `completions`' count per day: what the Learning tab's chart draws and its export writes (`today`: not over yet). */
+export function completionSeries(answer: { data: { overtime: Record<string, number> } }, today?: string) {
+  return inDayOrder(answer.data.overtime).map(([date, completions]) => ({
+    date,
+    completions,
+    partial: date === today,
+  }));
 }
+
+/** The platform gives these figures as they stand, with nothing to compare them with. */
+const NOT_COMPARED = 'Not compared: the platform gives it as it stands.';
 
 export async function learningOverview(r: Resolved) {
   const { api, range } = r;
@@ -46,22 +45,32 @@ export async function learningOverview(r: Resolved) {
     api.averageGrade({ department_id: r.department }, quick),
     api.mostActiveCourses({ ...dates, page: 1, length: 10 }, quick),
   ]);
-  const hasPrevious = range.previous !== null;
-  const completionChange = hasPrevious ? (completions.meta?.change_range_percent ?? null) : null;
+  // The platform gives the completions' change in percent only (0 when there were none before: not a change).
+  const before = range.previous ? (completions.meta?.change_range_percent ?? null) : null;
+  const completed: Kpi = {
+    ...kpi('completions', 'Course completions', 'count', completions.data.completed_count, null),
+    change: range.partial || before === 0 ? null : before,
+    note: range.partial && range.previous ? WHOLE_DAYS_NOTE : null,
+  };
+  const averageGrade = grade.data.average === null ? null : Math.round(grade.data.average * 1000) / 10;
+  const activeUsers = wholeDaysKpi('activeUsers', 'Active learners', range, active);
+  const registeredUsers = wholeDaysKpi('registeredUsers', 'New registered users', range, registered);
+  const series = completionSeries(completions, range.partial ? localDate(r.now, r.timeZone) : undefined);
   return {
-    activeUsers: overtimeKpi('activeUsers', 'Active learners', active, hasPrevious),
-    registeredUsers: overtimeKpi('registeredUsers', 'New registered users', registered, hasPrevious),
-    completions: {
-      key: 'sessions' as const,
-      label: 'Course completions',
-      unit: 'count' as const,
-      value: completions.data.completed_count,
-      previous: null,
-      change: completionChange,
-    },
+    activeUsers,
+    registeredUsers,
+    completions: completed,
     completionRate: completions.data.completed_percent,
-    averageGrade: grade.data.average === null ? null : Math.round(grade.data.average * 1000) / 10,
-    completionSeries: completionSeries(completions),
+    averageGrade,
+    kpis: [
+      activeUsers,
+      registeredUsers,
+      completed,
+      kpi('completionRate', 'Completion rate', 'percent', completions.data.completed_percent, null, NOT_COMPARED),
+      kpi('averageGrade', 'Average grade', 'percent', averageGrade, null, 'Over all time: not compared.'),
+    ],
+    completionSeries: series,
+    empty: chartIsEmpty('completions', { completionSeries: series }),
     courses: courses.data.map((c) => ({
       courseId: c.course_id,
       name: c.name,
@@ -210,6 +219,7 @@ export async function learnerPage(r: Resolved, username: string) {
           ),
     time: time ? timeSeries(time) : null,
     timeTotalSeconds: time ? time.total : null,
+    empty: chartIsEmpty('learner-time', { time: time ? timeSeries(time) : null }),
     notes,
   };
 }

@@ -4,6 +4,7 @@
  * app was closed catches up once (the latest missed one). Each run is an export job, so the history is the jobs.
  */
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { z } from 'zod';
 import {
   addDays,
@@ -156,7 +157,8 @@ export class Schedules {
       time: input.time,
       time_zone: input.timeZone ?? localTimeZone(),
       range_days: input.rangeDays,
-      folder: input.folder,
+      // As the file system names it: no trailing slash, no `..` (an export's path is shown from it).
+      folder: resolve(input.folder),
       mentor: input.mentor ?? null,
       options: JSON.stringify(options),
       enabled: input.enabled ? 1 : 0,

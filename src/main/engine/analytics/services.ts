@@ -32,7 +32,12 @@ export interface Resolved {
   /** The mentor's unique id, when filtering by mentor. */
   mentorId: string | undefined;
   department: number | undefined;
+  /** The instant the range was resolved at: what is partial ("so far") is decided against it. */
+  now: number;
 }
+
+/** The shape of cached answers: raised when it changes, so answers of another shape are never served. */
+export const ANSWER_SHAPE = 2;
 
 export class AnalyticsServices {
   readonly cache: AnswerCache;
@@ -144,8 +149,9 @@ export class AnalyticsServices {
     const api = await this.api(profileId);
     const first = input.range.preset === 'all' ? await this.firstDay(profileId, api, timeZone) : undefined;
     let range: ResolvedRange;
+    const now = this.clock();
     try {
-      range = resolveRange(input.range, timeZone, this.clock(), first);
+      range = resolveRange(input.range, timeZone, now, first);
     } catch (error) {
       throw new EngineError('validation', (error as Error).message);
     }
@@ -156,6 +162,7 @@ export class AnalyticsServices {
       timeZone,
       mentorId: await this.mentorId(profileId, input.mentor),
       department: input.department,
+      now,
     };
   }
 
@@ -184,7 +191,7 @@ export class AnalyticsServices {
     const { refresh: _refresh, profileId: _profile, ...rest } = input;
     // Keyed by the range as asked ("last 30 days"), not by its dates: yesterday's answer still stands in offline,
     // and it carries the dates it covers.
-    const params = { ...rest, timeZone: this.timeZone(input.timeZone) };
+    const params = { ...rest, timeZone: this.timeZone(input.timeZone), shape: ANSWER_SHAPE };
     const fetch = async () => {
       const resolved = await this.resolve(input);
       return { value: await compute(resolved), range: resolved.range };

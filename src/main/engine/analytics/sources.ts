@@ -10,6 +10,7 @@ import {
   CHART_COLUMNS,
   daysBetween,
   money,
+  type ChartData,
   type ChartId,
   type ResolvedRange,
   type TableRow,
@@ -25,6 +26,7 @@ import {
   computeTopMentors,
   inclusiveEnd,
 } from './dashboard';
+import { chartIsEmpty } from './emptiness';
 import { completionSeries, learnerTime, learningDates, timeSeries } from './learning';
 import type { Resolved } from './services';
 
@@ -101,6 +103,7 @@ export function pageReader(api: AnalyticsApi, plan: ExportPlan, now: () => numbe
         timeZone: plan.timeZone,
         mentorId: plan.mentorId,
         department: plan.department,
+        now: now(),
       };
       const table = await chartRows(chart, resolved, plan.learner);
       return one(table.map((row) => CHART_COLUMNS[chart].map((c) => row[c.key] ?? null)));
@@ -289,26 +292,34 @@ export function pageReader(api: AnalyticsApi, plan: ExportPlan, now: () => numbe
   }
 }
 
-/** The table behind a chart, computed as its screen computes it (`learner`: whose, for a learner's chart). */
+/**
+ * The table behind a chart, computed as its screen computes it (`learner`: whose, for a learner's chart). A chart the
+ * emptiness rule calls empty exports no rows, as its screen shows none.
+ */
 export async function chartRows(chart: ChartId, r: Resolved, learner?: string): Promise<TableRow[]> {
+  const data = await chartData(chart, r, learner);
+  return chartIsEmpty(chart, data) ? [] : chartTable(chart, data);
+}
+
+async function chartData(chart: ChartId, r: Resolved, learner?: string): Promise<ChartData> {
   switch (chart) {
     case 'kpis':
-      return chartTable(chart, await computeKpis(r));
+      return computeKpis(r);
     case 'activity':
-      return chartTable(chart, await computeActivity(r));
+      return computeActivity(r);
     case 'top-mentors':
-      return chartTable(chart, { mentors: (await computeTopMentors(r)).rows });
+      return { mentors: (await computeTopMentors(r)).rows };
     case 'topics':
-      return chartTable(chart, { topics: (await computeTopics(r)).rows });
+      return { topics: (await computeTopics(r)).rows };
     case 'sentiment':
-      return chartTable(chart, { sentiment: (await computeSentiment(r)).rows });
+      return { sentiment: (await computeSentiment(r)).rows };
     case 'costs-by-model':
     case 'costs-by-mentor':
-      return chartTable(chart, await computeCosts(r));
+      return computeCosts(r);
     case 'completions':
-      return chartTable(chart, { completionSeries: completionSeries(await r.api.completions(learningDates(r))) });
+      return { completionSeries: completionSeries(await r.api.completions(learningDates(r))) };
     case 'learner-time':
       if (!learner) throw new EngineError('validation', 'Whose time? This chart is one learner’s');
-      return chartTable(chart, { time: timeSeries(await learnerTime(r, learner)) });
+      return { time: timeSeries(await learnerTime(r, learner)) };
   }
 }

@@ -16,7 +16,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { ExportStatus } from './ExportStatus';
 import { ChartIcon, ExportIcon, TableIcon } from './icons';
 import classes from './Overview.module.css';
-import { LoadError, panelState } from './PanelState';
+import { LoadError, panelState, Unavailable, useTenantReach } from './PanelState';
 
 interface ChartCardProps {
   chart: ChartId;
@@ -60,7 +60,8 @@ export function ChartCard({
   const [exportId, setExportId] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const title = CHART_TITLES[chart];
-  const state = panelState(loading, error, rows);
+  const reach = useTenantReach();
+  const state = panelState(loading, error, rows, reach.down);
 
   async function exportCsv() {
     setExportError(null);
@@ -99,7 +100,8 @@ export function ChartCard({
             type="button"
             className={classes.action}
             onClick={() => void exportCsv()}
-            disabled={state === 'loading'}
+            disabled={state === 'loading' || !!reach.exportsOff}
+            title={reach.exportsOff ?? undefined}
           >
             <ExportIcon size={14} />
             Export CSV
@@ -109,6 +111,8 @@ export function ChartCard({
       <div className={classes.body}>
         {state === 'loading' ? (
           <Skeleton height={height} radius="sm" data-testid="chart-skeleton" />
+        ) : state === 'unavailable' ? (
+          <Unavailable height={Math.min(height, 160)} />
         ) : state === 'error' ? (
           <LoadError title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
         ) : state === 'empty' ? (

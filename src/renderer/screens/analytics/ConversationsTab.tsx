@@ -22,9 +22,12 @@ import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
 import { AsOf, OfflineBanner } from './OverviewTab';
+import { isTenantDown, TenantDownBanner } from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
+/** Dates, learners and mentors stay on one line; a narrow window scrolls the table sideways instead. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 const SENTIMENT_COLOR: Record<string, string> = { positive: 'teal', neutral: 'gray', negative: 'red' };
 
 /** The chat-history browser: conversations filtered by mentor, sentiment, topics, learner and dates. */
@@ -94,7 +97,11 @@ export function ConversationsTab() {
           }}
         />
       </Group>
-      <OfflineBanner freshness={[list.data?.freshness]} />
+      {list.error && !list.data && isTenantDown(list.error) ? (
+        <TenantDownBanner error={list.error} />
+      ) : (
+        <OfflineBanner freshness={[list.data?.freshness]} />
+      )}
       {list.data?.notes.map((note) => (
         <Text key={note} size="xs" c="dimmed" data-testid="conversation-note">
           {note}
@@ -106,7 +113,7 @@ export function ConversationsTab() {
         </Text>
         <AsOf freshness={[list.data?.freshness]} />
       </Group>
-      {list.error && !list.data ? (
+      {list.error && !list.data && isTenantDown(list.error) ? null : list.error && !list.data ? (
         <Alert color="red" variant="light" title="Conversations could not be loaded">
           {errorMessage(list.error)}
         </Alert>
@@ -135,9 +142,9 @@ export function ConversationsTab() {
                         onClick={() => setOpen(row)}
                         onKeyDown={(e) => e.key === 'Enter' && setOpen(row)}
                       >
-                        <Table.Td>{formatWhen(row.startedAt, filters.timeZone)}</Table.Td>
-                        <Table.Td>{row.learner}</Table.Td>
-                        <Table.Td>{row.mentor || row.mentorId.slice(0, 8)}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{formatWhen(row.startedAt, filters.timeZone)}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{row.learner}</Table.Td>
+                        <Table.Td style={NO_WRAP}>{row.mentor || row.mentorId.slice(0, 8)}</Table.Td>
                         <Table.Td>{row.topics.join(', ')}</Table.Td>
                         <Table.Td>
                           <Badge size="sm" variant="light" color={SENTIMENT_COLOR[row.sentiment] ?? 'gray'}>

@@ -1,10 +1,12 @@
 import { Alert, Anchor, Button, CopyButton, Group, Popover, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { formatBytes } from '../../../shared/bytes';
 import type { ExportInfo } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
+import { downloadExport, fileNameOf } from './download';
 import { formatInteger, formatSeconds } from './format';
-import { FolderOpenIcon } from './icons';
+import { DownloadIcon, FolderOpenIcon } from './icons';
 import { useAnalytics } from './useAnalytics';
 
 const RUNNING = new Set(['queued', 'running', 'waiting']);
@@ -15,9 +17,15 @@ export function exportPercent(info: ExportInfo): number {
   return Math.min(100, Math.round((info.pagesDone / info.pagesTotal) * 100));
 }
 
+/** "1,204 rows · 48 KB". */
+export function describeFile(info: Pick<ExportInfo, 'rows' | 'bytes'>): string {
+  const rows = `${formatInteger(info.rows)} ${info.rows === 1 ? 'row' : 'rows'}`;
+  return info.bytes === null ? rows : `${rows} · ${formatBytes(info.bytes)}`;
+}
+
 /**
- * "Show in folder". The desktop app opens the folder with the file selected (the shell checks it is a file this app
- * exported); in a browser, which cannot open folders, the path is shown with buttons to copy it and its folder.
+ * "Show in folder" in the desktop app: the shell opens the folder with the file selected (it checks the file is one
+ * this app exported). Should it not, the path is shown with buttons to copy it and its folder.
  */
 export function RevealButton({ id }: { id: string }) {
   const bridge = useBridge();
@@ -60,25 +68,7 @@ export function RevealButton({ id }: { id: string }) {
             <Text size="xs" c="dimmed">
               {where.exists ? 'The file is in' : 'The file is not there any more. It was written to'}
             </Text>
-            <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="export-path">
-              {where.path}
-            </Text>
-            <Group gap="xs">
-              <CopyButton value={where.path}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="default" onClick={copy}>
-                    {copied ? 'Copied' : 'Copy path'}
-                  </Button>
-                )}
-              </CopyButton>
-              <CopyButton value={where.folder}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="default" onClick={copy}>
-                    {copied ? 'Copied' : 'Copy folder'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <FilePath path={where.path} folder={where.folder} />
           </Stack>
         ) : (
           <Text size="sm" c="red">
@@ -90,8 +80,82 @@ export function RevealButton({ id }: { id: string }) {
   );
 }
 
+function FilePath({ path, folder }: { path: string; folder?: string }) {
+  return (
+    <>
+      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="export-path">
+        {path}
+      </Text>
+      <Group gap="xs">
+        <CopyButton value={path}>
+          {({ copied, copy }) => (
+            <Button size="xs" variant="default" onClick={copy}>
+              {copied ? 'Copied' : 'Copy path'}
+            </Button>
+          )}
+        </CopyButton>
+        {folder ? (
+          <CopyButton value={folder}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" onClick={copy}>
+                {copied ? 'Copied' : 'Copy folder'}
+              </Button>
+            )}
+          </CopyButton>
+        ) : null}
+      </Group>
+    </>
+  );
+}
+
+/** Browser mode: the host hands the file to this page, which saves it with the browser's downloads. */
+export function DownloadButton({ info }: { info: Pick<ExportInfo, 'id' | 'path'> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Group gap={6} wrap="nowrap">
+      {error ? (
+        <Text size="xs" c="red" role="alert" data-testid="download-error">
+          {error}
+        </Text>
+      ) : null}
+      <Button
+        size="xs"
+        variant="light"
+        loading={busy}
+        leftSection={<DownloadIcon size={14} />}
+        data-testid="export-download"
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          downloadExport(info.id, fileNameOf(info.path))
+            .catch((e: unknown) => setError(errorMessage(e)))
+            .finally(() => setBusy(false));
+        }}
+      >
+        Download
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * What to do with a finished export's file: Download in browser mode (the file is on the computer running Mentor
+ * Admin, which a page cannot open), Show in folder in the desktop app.
+ */
+export function FileActions({ info }: { info: Pick<ExportInfo, 'id' | 'path'> }) {
+  const bridge = useBridge();
+  return bridge.kind === 'electron' ? <RevealButton id={info.id} /> : <DownloadButton info={info} />;
+}
+
+/** Where a finished file is, in words: the browser's page says it is on the computer running Mentor Admin. */
+export function whereSaved(info: Pick<ExportInfo, 'path'>, browser: boolean): string {
+  return browser ? `Saved on the computer running Mentor Admin: ${info.path}` : `Saved to ${info.path}`;
+}
+
 /** One export as it runs and when it ends: progress with rows/s and ETA, then the file or the reason it failed. */
 export function ExportStatus({ id, compact = false }: { id: string; compact?: boolean }) {
+  const bridge = useBridge();
   const info = useAnalytics('analytics.export', { id });
   const data = info.data;
   if (!data) return <Progress value={0} animated size="sm" aria-label="Starting the export" />;
@@ -116,13 +180,16 @@ export function ExportStatus({ id, compact = false }: { id: string; compact?: bo
   }
   if (data.state === 'completed') {
     return (
-      <Group gap="xs" justify="space-between" data-testid="export-done">
-        <Text size="xs" c="teal" style={{ wordBreak: 'break-all' }}>
-          {compact
-            ? `Saved ${formatInteger(data.rows)} rows`
-            : `Saved ${formatInteger(data.rows)} rows to ${data.path}`}
-        </Text>
-        <RevealButton id={data.id} />
+      <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start" data-testid="export-done">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text size="xs" c="teal" fw={500}>
+            Saved {describeFile(data)}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} title={data.path} data-testid="export-where">
+            {compact ? fileNameOf(data.path) : whereSaved(data, bridge.kind !== 'electron')}
+          </Text>
+        </Stack>
+        <FileActions info={data} />
       </Group>
     );
   }

@@ -21,10 +21,12 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { useDashboardFilters } from './DashboardFilters';
-import { ExportStatus, RevealButton } from './ExportStatus';
+import { fileNameOf } from './download';
+import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { formatInteger, formatWhen } from './format';
 import { ExportIcon } from './icons';
+import { tenantReach, TenantDownBanner, useTenantDownAnywhere } from './PanelState';
 import { SchedulesPanel } from './SchedulesPanel';
 import { useAnalytics } from './useAnalytics';
 
@@ -68,6 +70,14 @@ function ExportForm() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const spec = findDataset(dataset)!;
+  const defaultFolder = useAnalytics('analytics.exportFolder', {}).data?.folder;
+  // The tenant's mentors (the filter bar's list): whether the tenant answers, so an export would not only wait.
+  const tenant = useAnalytics('analytics.filters', { parts: ['mentors'] });
+  const failedElsewhere = useTenantDownAnywhere();
+  const { down, exportsOff } = tenantReach([
+    { error: tenant.error, hasData: !!tenant.data, offline: tenant.data?.freshness.offline },
+    { error: failedElsewhere, hasData: false },
+  ]);
 
   async function start() {
     setBusy(true);
@@ -96,7 +106,7 @@ function ExportForm() {
       <Title order={4} fz="md" mb="sm">
         New export
       </Title>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Stack gap="xs">
           <Select
             label="Dataset"
@@ -148,15 +158,30 @@ function ExportForm() {
           </Group>
           <TextInput
             label="Folder"
-            description="Where the file goes; your Downloads folder when empty. The name says tenant, dataset, range and time zone."
-            placeholder="Downloads"
+            description={
+              `A folder on the computer running Mentor Admin${defaultFolder ? `; ${defaultFolder} when empty` : ''}. ` +
+              'The file name says tenant, dataset, range and time zone.'
+            }
+            placeholder={defaultFolder ?? ''}
             value={folder}
             onChange={(e) => setFolder(e.currentTarget.value)}
           />
+          {down ? <TenantDownBanner error={down} /> : null}
           <Group>
-            <Button leftSection={<ExportIcon size={16} />} onClick={() => void start()} loading={busy}>
+            <Button
+              leftSection={<ExportIcon size={16} />}
+              onClick={() => void start()}
+              loading={busy}
+              disabled={!!exportsOff}
+              title={exportsOff ?? undefined}
+            >
               Export CSV
             </Button>
+            {exportsOff && !down ? (
+              <Text size="xs" c="dimmed" data-testid="exports-off">
+                {exportsOff}
+              </Text>
+            ) : null}
           </Group>
           {error ? (
             <Text size="sm" c="red" role="alert">
@@ -177,8 +202,8 @@ function HistoryRow({ info }: { info: ExportInfo }) {
     <Table.Tr>
       <Table.Td>
         <Text size="sm">{info.title}</Text>
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          {info.path}
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} title={info.path}>
+          {fileNameOf(info.path)}
         </Text>
       </Table.Td>
       <Table.Td miw={120}>
@@ -191,9 +216,11 @@ function HistoryRow({ info }: { info: ExportInfo }) {
           </Badge>
         ) : null}
       </Table.Td>
-      <Table.Td>{formatInteger(info.rows)}</Table.Td>
-      <Table.Td>{formatWhen(info.createdAt)}</Table.Td>
-      <Table.Td miw={220}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {info.state === 'completed' ? describeFile(info) : formatInteger(info.rows)}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(info.createdAt)}</Table.Td>
+      <Table.Td miw={160}>
         {running ? (
           <Group gap="xs" wrap="nowrap">
             <div style={{ flex: 1 }}>
@@ -204,7 +231,7 @@ function HistoryRow({ info }: { info: ExportInfo }) {
             </Button>
           </Group>
         ) : info.state === 'completed' ? (
-          <RevealButton id={info.id} />
+          <FileActions info={info} />
         ) : (
           <Text size="xs" c="red">
             {info.error ?? info.reason ?? ''}
@@ -230,7 +257,7 @@ export function ExportHistory({ scheduleId }: { scheduleId?: string }) {
         <Table.Tr>
           <Table.Th>Export</Table.Th>
           <Table.Th>State</Table.Th>
-          <Table.Th>Rows</Table.Th>
+          <Table.Th>Size</Table.Th>
           <Table.Th>Started</Table.Th>
           <Table.Th />
         </Table.Tr>

@@ -4,7 +4,6 @@ import {
   Card,
   Group,
   Pagination,
-  Paper,
   SegmentedControl,
   SimpleGrid,
   Skeleton,
@@ -16,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { chartTable, type CourseActivity, type Kpi } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ChartCard } from './ChartCard';
@@ -27,7 +26,16 @@ import { FilterBar } from './FilterBar';
 import { formatDecimal, formatInteger, formatPercent, formatSeconds } from './format';
 import { KpiGrid } from './KpiCards';
 import { AsOf, OfflineBanner } from './OverviewTab';
-import { LoadError, panelState } from './PanelState';
+import {
+  isTenantDown,
+  LoadError,
+  panelState,
+  tenantReach,
+  TenantDownBanner,
+  TenantReach,
+  Unavailable,
+  useTenantReach,
+} from './PanelState';
 import { useAnalytics } from './useAnalytics';
 
 const PAGE_SIZE = 25;
@@ -39,64 +47,59 @@ export function LearningTab() {
   const learning = useAnalytics('analytics.learning', input);
   const data = learning.data;
   const retry = () => void learning.refetch();
-  const kpis: Kpi[] | undefined = data && [
-    data.activeUsers,
-    data.registeredUsers,
-    { ...data.completions, key: 'sessions' },
-    {
-      key: 'avgMessages',
-      label: 'Completion rate',
-      unit: 'ratio',
-      value: data.completionRate,
-      previous: null,
-      change: null,
-    },
-    { key: 'ratings', label: 'Average grade', unit: 'ratio', value: data.averageGrade, previous: null, change: null },
-  ];
+  const kpis: Kpi[] | undefined = data?.kpis;
+  const reach = tenantReach([{ error: learning.error, hasData: !!data, offline: data?.freshness.offline }]);
   return (
-    <Stack gap="md" data-testid="learning">
-      <FilterBar mentor={false} />
-      <OfflineBanner freshness={[data?.freshness]} />
-      <AsOf freshness={[data?.freshness]} />
-      <KpiGrid kpis={kpis} loading={learning.isLoading} error={learning.error} onRetry={retry} count={5} />
-      {data ? (
-        <Text size="xs" c="dimmed">
-          Completion rate: completions as a share of enrollments ({formatPercent(data.completionRate)}). Average grade
-          over graded enrollments, in percent ({formatDecimal(data.averageGrade)}).
-        </Text>
-      ) : null}
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <ChartCard
-          chart="completions"
-          loading={learning.isLoading}
-          error={learning.error}
-          rows={data && chartTable('completions', data)}
-          onRetry={retry}
-          empty="No completions in this range."
-          hint="Try a longer range or another department."
-          height={240}
-        >
-          {(size) =>
-            data ? (
-              <BarChart data={data.completionSeries} {...size}>
-                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                <XAxis dataKey="date" fontSize={11} minTickGap={16} />
-                <YAxis fontSize={11} width={40} allowDecimals={false} />
-                <Tooltip />
-                <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false} />
-              </BarChart>
-            ) : null
-          }
-        </ChartCard>
-        <MostActiveCourses
-          courses={data?.courses}
-          loading={learning.isLoading}
-          error={learning.error}
-          onRetry={retry}
-        />
-      </SimpleGrid>
-      <LearnersTable />
-    </Stack>
+    <TenantReach.Provider value={{ down: !!reach.down, exportsOff: reach.exportsOff }}>
+      <Stack gap="md" data-testid="learning">
+        <FilterBar mentor={false} />
+        {reach.down ? <TenantDownBanner error={reach.down} /> : <OfflineBanner freshness={[data?.freshness]} />}
+        <AsOf freshness={[data?.freshness]} />
+        <KpiGrid kpis={kpis} loading={learning.isLoading} error={learning.error} onRetry={retry} count={5} />
+        {data ? (
+          <Text size="xs" c="dimmed">
+            Completion rate: completions as a share of enrollments ({formatPercent(data.completionRate)}). Average grade
+            over graded enrollments, in percent ({formatDecimal(data.averageGrade)}).
+          </Text>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          <ChartCard
+            chart="completions"
+            loading={learning.isLoading}
+            error={learning.error}
+            rows={data && (data.empty ? [] : chartTable('completions', data))}
+            onRetry={retry}
+            empty="No completions in this range."
+            hint="Try a longer range or another department."
+            height={240}
+          >
+            {(size) =>
+              data ? (
+                <BarChart data={data.completionSeries} {...size}>
+                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+                  <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                  <YAxis fontSize={11} width={40} allowDecimals={false} />
+                  <Tooltip />
+                  <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false}>
+                    {/* Today's bar is not over yet: drawn faint, not read as a drop. */}
+                    {data.completionSeries.map((p) => (
+                      <Cell key={p.date} fillOpacity={p.partial ? 0.4 : 1} />
+                    ))}
+                  </Bar>
+                </BarChart>
+              ) : null
+            }
+          </ChartCard>
+          <MostActiveCourses
+            courses={data?.courses}
+            loading={learning.isLoading}
+            error={learning.error}
+            onRetry={retry}
+          />
+        </SimpleGrid>
+        <LearnersTable />
+      </Stack>
+    </TenantReach.Provider>
   );
 }
 
@@ -113,7 +116,12 @@ function MostActiveCourses({
   onRetry(): void;
 }) {
   const title = 'Most active courses';
-  const state = panelState(loading, error, courses && (courses.some((c) => c.timeSpentSeconds > 0) ? courses : []));
+  const state = panelState(
+    loading,
+    error,
+    courses && (courses.some((c) => c.timeSpentSeconds > 0) ? courses : []),
+    useTenantReach().down,
+  );
   return (
     <Card withBorder radius="md" data-testid="most-active-courses" data-state={state} aria-busy={state === 'loading'}>
       <Title order={4} fz="md" mb="xs">
@@ -121,6 +129,8 @@ function MostActiveCourses({
       </Title>
       {state === 'loading' ? (
         <Skeleton height={240} />
+      ) : state === 'unavailable' ? (
+        <Unavailable height={160} />
       ) : state === 'error' ? (
         <LoadError title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
       ) : state === 'empty' ? (
@@ -137,16 +147,16 @@ function MostActiveCourses({
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Course</Table.Th>
-              <Table.Th>Time spent</Table.Th>
-              <Table.Th>Per learner</Table.Th>
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>Time spent</Table.Th>
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>Per learner</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {courses!.map((c) => (
               <Table.Tr key={c.courseId}>
                 <NameCell name={c.name} id={c.courseId} />
-                <Table.Td>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
-                <Table.Td>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatSeconds(c.timeSpentSeconds)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatSeconds(c.averageTimeSeconds)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -172,6 +182,7 @@ function LearnersTable() {
     pageSize: PAGE_SIZE,
   });
   const pages = Math.max(1, Math.ceil((learners.data?.total ?? 0) / PAGE_SIZE));
+  const reach = useTenantReach();
   return (
     <Card withBorder radius="md">
       <Group justify="space-between" mb="sm">
@@ -204,42 +215,48 @@ function LearnersTable() {
           />
         </Group>
       </Group>
-      {learners.error && !learners.data ? <Alert color="red">{errorMessage(learners.error)}</Alert> : null}
-      <Paper>
-        <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Learner</Table.Th>
-              <Table.Th>Enrollments</Table.Th>
-              <Table.Th>Completions</Table.Th>
-              <Table.Th>Last active</Table.Th>
-              <Table.Th>Time spent</Table.Th>
-              <Table.Th>Engagement</Table.Th>
-              <Table.Th>Performance</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(learners.data?.rows ?? []).map((l) => (
-              <Table.Tr key={l.username}>
-                <NameCell
-                  name={
-                    <Anchor href={learnerHref(l.username)} size="sm">
-                      {l.name}
-                    </Anchor>
-                  }
-                  id={l.username}
-                />
-                <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
-                <Table.Td>{formatInteger(l.completions)}</Table.Td>
-                <Table.Td>{l.lastActive ?? '—'}</Table.Td>
-                <Table.Td>{formatSeconds(l.timeSpentSeconds)}</Table.Td>
-                <Table.Td>{formatDecimal(l.engagementIndex)}</Table.Td>
-                <Table.Td>{formatDecimal(l.performanceIndex)}</Table.Td>
+      {learners.error && !learners.data && !(reach.down && isTenantDown(learners.error)) ? (
+        <Alert color="red">{errorMessage(learners.error)}</Alert>
+      ) : null}
+      {learners.error && !learners.data && reach.down && isTenantDown(learners.error) ? (
+        <Unavailable height={80} />
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table fz="sm" highlightOnHover aria-label="Learners" data-testid="learners">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Learner</Table.Th>
+                <Table.Th>Enrollments</Table.Th>
+                <Table.Th>Completions</Table.Th>
+                <Table.Th>Last active</Table.Th>
+                <Table.Th>Time spent</Table.Th>
+                <Table.Th>Engagement</Table.Th>
+                <Table.Th>Performance</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Paper>
+            </Table.Thead>
+            <Table.Tbody>
+              {(learners.data?.rows ?? []).map((l) => (
+                <Table.Tr key={l.username}>
+                  <NameCell
+                    name={
+                      <Anchor href={learnerHref(l.username)} size="sm">
+                        {l.name}
+                      </Anchor>
+                    }
+                    id={l.username}
+                  />
+                  <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
+                  <Table.Td>{formatInteger(l.completions)}</Table.Td>
+                  <Table.Td>{l.lastActive ?? '—'}</Table.Td>
+                  <Table.Td>{formatSeconds(l.timeSpentSeconds)}</Table.Td>
+                  <Table.Td>{formatDecimal(l.engagementIndex)}</Table.Td>
+                  <Table.Td>{formatDecimal(l.performanceIndex)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       <Group justify="space-between" mt="sm">
         <Text size="xs" c="dimmed">
           {learners.data ? `${formatInteger(learners.data.total)} learners` : ''}

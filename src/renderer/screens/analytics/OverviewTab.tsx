@@ -7,6 +7,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { formatWhen } from './format';
 import { KpiGrid } from './KpiCards';
+import { tenantReach, TenantDownBanner, TenantReach } from './PanelState';
 import { useCachedFirst, useOverview } from './useOverview';
 
 /** The tenant could not be reached: what is on screen is the last saved answer. */
@@ -58,121 +59,125 @@ function Overview() {
   const { kpis, activity, topMentors: mentors, topics, sentiment, costs } = useOverview(input);
   const all = [kpis, activity, mentors, topics, sentiment, costs];
   const ready = all.every((q) => q.data && !q.isPlaceholderData);
+  const reach = tenantReach(
+    all.map((q) => ({ error: q.error, hasData: !!q.data, offline: q.data?.freshness.offline })),
+  );
 
   return (
-    <Stack gap="md" data-testid="overview" data-state={ready ? 'ready' : 'loading'}>
-      <FilterBar />
-      <OfflineBanner freshness={all.map((q) => q.data?.freshness)} />
-      <Group justify="space-between">
-        <AsOf freshness={all.map((q) => q.data?.freshness)} />
-      </Group>
-      <KpiGrid kpis={kpis.data?.kpis} loading={kpis.isLoading} error={kpis.error} onRetry={kpis.refetch} />
-      {kpis.data?.notes.length ? (
-        <Text size="xs" c="dimmed">
-          {kpis.data.notes.join(' ')}
-        </Text>
-      ) : null}
-      <ChartCard
-        chart="activity"
-        loading={activity.isLoading}
-        error={activity.error}
-        rows={
-          activity.data &&
-          (activity.data.points.some((p) => p.sessions || p.activeUsers) ? chartTable('activity', activity.data) : [])
-        }
-        notes={activity.data?.notes}
-        onRetry={activity.refetch}
-        height={280}
-      >
-        {(size) => (activity.data ? <ActivityChart points={activity.data.points} {...size} /> : null)}
-      </ChartCard>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+    <TenantReach.Provider value={{ down: !!reach.down, exportsOff: reach.exportsOff }}>
+      <Stack gap="md" data-testid="overview" data-state={ready ? 'ready' : reach.down ? 'unavailable' : 'loading'}>
+        <FilterBar />
+        {reach.down ? (
+          <TenantDownBanner error={reach.down} />
+        ) : (
+          <OfflineBanner freshness={all.map((q) => q.data?.freshness)} />
+        )}
+        <Group justify="space-between">
+          <AsOf freshness={all.map((q) => q.data?.freshness)} />
+        </Group>
+        <KpiGrid kpis={kpis.data?.kpis} loading={kpis.isLoading} error={kpis.error} onRetry={kpis.refetch} />
+        {kpis.data?.notes.length ? (
+          <Text size="xs" c="dimmed">
+            {kpis.data.notes.join(' ')}
+          </Text>
+        ) : null}
         <ChartCard
-          chart="top-mentors"
-          loading={mentors.isLoading}
-          error={mentors.error}
-          rows={mentors.data && chartTable('top-mentors', { mentors: mentors.data.rows })}
-          notes={mentors.data?.notes}
-          onRetry={mentors.refetch}
+          chart="activity"
+          loading={activity.isLoading}
+          error={activity.error}
+          rows={activity.data && (activity.data.empty ? [] : chartTable('activity', activity.data))}
+          notes={activity.data?.notes}
+          onRetry={activity.refetch}
+          height={280}
         >
-          {(size) =>
-            mentors.data ? (
-              <HorizontalBars rows={mentors.data.rows} label="mentor" value="sessions" name="Sessions" {...size} />
-            ) : null
-          }
+          {(size) => (activity.data ? <ActivityChart points={activity.data.points} {...size} /> : null)}
         </ChartCard>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <ChartCard
+            chart="top-mentors"
+            loading={mentors.isLoading}
+            error={mentors.error}
+            rows={mentors.data && (mentors.data.empty ? [] : chartTable('top-mentors', { mentors: mentors.data.rows }))}
+            notes={mentors.data?.notes}
+            onRetry={mentors.refetch}
+          >
+            {(size) =>
+              mentors.data ? (
+                <HorizontalBars rows={mentors.data.rows} label="mentor" value="sessions" name="Sessions" {...size} />
+              ) : null
+            }
+          </ChartCard>
+          <ChartCard
+            chart="topics"
+            loading={topics.isLoading}
+            error={topics.error}
+            rows={topics.data && (topics.data.empty ? [] : chartTable('topics', { topics: topics.data.rows }))}
+            notes={topics.data?.notes}
+            onRetry={topics.refetch}
+          >
+            {(size) =>
+              topics.data ? (
+                <HorizontalBars
+                  rows={topics.data.rows}
+                  label="topic"
+                  value="conversations"
+                  name="Conversations"
+                  {...size}
+                />
+              ) : null
+            }
+          </ChartCard>
+          <ChartCard
+            chart="sentiment"
+            loading={sentiment.isLoading}
+            error={sentiment.error}
+            rows={
+              sentiment.data &&
+              (sentiment.data.empty ? [] : chartTable('sentiment', { sentiment: sentiment.data.rows }))
+            }
+            notes={sentiment.data?.notes}
+            onRetry={sentiment.refetch}
+          >
+            {(size) =>
+              sentiment.data ? (
+                <Donut
+                  rows={sentiment.data.rows}
+                  label="sentiment"
+                  value="conversations"
+                  colors={sentimentColors}
+                  {...size}
+                />
+              ) : null
+            }
+          </ChartCard>
+          <ChartCard
+            chart="costs-by-model"
+            loading={costs.isLoading}
+            error={costs.error}
+            rows={costs.data && (costs.data.empty ? [] : chartTable('costs-by-model', costs.data))}
+            notes={costs.data?.notes}
+            onRetry={costs.refetch}
+          >
+            {(size) =>
+              costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money {...size} /> : null
+            }
+          </ChartCard>
+        </SimpleGrid>
         <ChartCard
-          chart="topics"
-          loading={topics.isLoading}
-          error={topics.error}
-          rows={topics.data && chartTable('topics', { topics: topics.data.rows })}
-          notes={topics.data?.notes}
-          onRetry={topics.refetch}
-        >
-          {(size) =>
-            topics.data ? (
-              <HorizontalBars
-                rows={topics.data.rows}
-                label="topic"
-                value="conversations"
-                name="Conversations"
-                {...size}
-              />
-            ) : null
-          }
-        </ChartCard>
-        <ChartCard
-          chart="sentiment"
-          loading={sentiment.isLoading}
-          error={sentiment.error}
-          rows={
-            sentiment.data &&
-            (sentiment.data.rows.some((r) => r.conversations)
-              ? chartTable('sentiment', { sentiment: sentiment.data.rows })
-              : [])
-          }
-          notes={sentiment.data?.notes}
-          onRetry={sentiment.refetch}
-        >
-          {(size) =>
-            sentiment.data ? (
-              <Donut
-                rows={sentiment.data.rows}
-                label="sentiment"
-                value="conversations"
-                colors={sentimentColors}
-                {...size}
-              />
-            ) : null
-          }
-        </ChartCard>
-        <ChartCard
-          chart="costs-by-model"
+          chart="costs-by-mentor"
           loading={costs.isLoading}
           error={costs.error}
-          rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-model', costs.data) : [])}
-          notes={costs.data?.notes}
+          rows={costs.data && (costs.data.empty ? [] : chartTable('costs-by-mentor', costs.data))}
           onRetry={costs.refetch}
+          height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
         >
           {(size) =>
-            costs.data ? <Donut rows={costs.data.byModel} label="model" value="cost" money {...size} /> : null
+            costs.data ? (
+              <HorizontalBars rows={costs.data.byMentor} label="mentor" value="cost" name="Cost" money {...size} />
+            ) : null
           }
         </ChartCard>
-      </SimpleGrid>
-      <ChartCard
-        chart="costs-by-mentor"
-        loading={costs.isLoading}
-        error={costs.error}
-        rows={costs.data && (costs.data.total > 0 ? chartTable('costs-by-mentor', costs.data) : [])}
-        onRetry={costs.refetch}
-        height={Math.max(200, Math.min(420, (costs.data?.byMentor.length ?? 8) * 28))}
-      >
-        {(size) =>
-          costs.data ? (
-            <HorizontalBars rows={costs.data.byMentor} label="mentor" value="cost" name="Cost" money {...size} />
-          ) : null
-        }
-      </ChartCard>
-    </Stack>
+      </Stack>
+    </TenantReach.Provider>
   );
 }

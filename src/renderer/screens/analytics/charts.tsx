@@ -120,12 +120,19 @@ function useTooltipOnDemand() {
   return [wanted, { onPointerEnter: want, onFocus: want }] as const;
 }
 
-export function ChartLegend({ items }: { items: { label: string; color: string }[] }) {
+export function ChartLegend({ items }: { items: { label: string; color: string; dashed?: boolean }[] }) {
   return (
     <div className={classes.legend}>
       {items.map((item) => (
         <span key={item.label} className={classes.legendItem}>
-          <span className={classes.swatch} style={{ background: item.color }} />
+          <span
+            className={classes.swatch}
+            style={
+              item.dashed
+                ? { border: '1.5px dashed currentColor', background: 'transparent' }
+                : { background: item.color }
+            }
+          />
           {item.label}
         </span>
       ))}
@@ -141,20 +148,45 @@ interface Size {
 /** Room kept under a chart for its legend. */
 const LEGEND_HEIGHT = 28;
 
-export function ActivityChart({
-  points,
-  width,
-  height,
-}: Size & {
-  points: { date: string; sessions: number; messages: number; activeUsers: number | null }[];
-}) {
+type ActivityPoint = {
+  date: string;
+  sessions: number;
+  messages: number;
+  activeUsers: number | null;
+  partial?: boolean;
+};
+const ACTIVITY_SERIES = ['sessions', 'activeUsers', 'messages'] as const;
+
+/**
+ * A bucket that is not over (today, this week) is drawn dashed from the last complete one, so a day under way does
+ * not read as a plunge: each series has a solid line over complete buckets and a dashed one into the partial bucket.
+ */
+function withPartialSegments(points: ActivityPoint[]) {
+  const last = points.length - 1;
+  const partial = last >= 0 && points[last]!.partial === true;
+  return points.map((p, i) => {
+    const row: Record<string, unknown> = { ...p };
+    for (const key of ACTIVITY_SERIES) {
+      row[`${key}Done`] = partial && i === last ? null : p[key];
+      row[`${key}SoFar`] = partial && i >= last - 1 ? p[key] : null;
+    }
+    return row;
+  });
+}
+
+export function ActivityChart({ points, width, height }: Size & { points: ActivityPoint[] }) {
   const axis = useAxisColor();
   const [tooltip, reach] = useTooltipOnDemand();
   const hasActive = points.some((p) => p.activeUsers !== null);
+  const partial = points.at(-1)?.partial === true;
+  const series = [
+    { key: 'sessions', label: 'Sessions', color: PALETTE[0]!, axis: 'left' },
+    ...(hasActive ? [{ key: 'activeUsers', label: 'Active users', color: PALETTE[1]!, axis: 'left' }] : []),
+    { key: 'messages', label: 'Messages (right axis)', color: PALETTE[4]!, axis: 'right' },
+  ];
   const legend = [
-    { label: 'Sessions', color: PALETTE[0]! },
-    ...(hasActive ? [{ label: 'Active users', color: PALETTE[1]! }] : []),
-    { label: 'Messages (right axis)', color: PALETTE[4]! },
+    ...series.map(({ label, color }) => ({ label, color })),
+    ...(partial ? [{ label: 'Dashed: not over yet (so far)', color: '', dashed: true }] : []),
   ];
   return (
     <Stack gap={4} h="100%">
@@ -162,7 +194,7 @@ export function ActivityChart({
         <LineChart
           width={width}
           height={height - LEGEND_HEIGHT}
-          data={points}
+          data={withPartialSegments(points)}
           margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
         >
           <CartesianGrid
@@ -176,36 +208,43 @@ export function ActivityChart({
           <XAxis dataKey="date" tick={dateTick} stroke={axis} interval={every(points.length, 12)} />
           <YAxis yAxisId="left" stroke={axis} width={48} interval={0} tick={integerTick} />
           <YAxis yAxisId="right" orientation="right" stroke={axis} width={52} interval={0} tick={integerTick} />
-          {tooltip ? <Tooltip formatter={(v) => formatInteger(Number(v))} /> : null}
-          <Line
-            yAxisId="left"
-            type="linear"
-            dataKey="sessions"
-            name="Sessions"
-            stroke={PALETTE[0]}
-            dot={false}
-            isAnimationActive={false}
-          />
-          {hasActive ? (
+          {tooltip ? (
+            <Tooltip
+              formatter={(v) => formatInteger(Number(v))}
+              labelFormatter={(label) =>
+                points.find((p) => p.date === label)?.partial ? `${String(label)} (so far)` : String(label)
+              }
+            />
+          ) : null}
+          {series.map((s) => (
             <Line
-              yAxisId="left"
+              key={s.key}
+              yAxisId={s.axis}
               type="linear"
-              dataKey="activeUsers"
-              name="Active users"
-              stroke={PALETTE[1]}
+              dataKey={`${s.key}Done`}
+              name={s.label.replace(' (right axis)', '')}
+              stroke={s.color}
               dot={false}
               isAnimationActive={false}
             />
-          ) : null}
-          <Line
-            yAxisId="right"
-            type="linear"
-            dataKey="messages"
-            name="Messages"
-            stroke={PALETTE[4]}
-            dot={false}
-            isAnimationActive={false}
-          />
+          ))}
+          {partial
+            ? series.map((s) => (
+                <Line
+                  key={`${s.key}-so-far`}
+                  yAxisId={s.axis}
+                  type="linear"
+                  dataKey={`${s.key}SoFar`}
+                  name={`${s.label.replace(' (right axis)', '')} (so far)`}
+                  stroke={s.color}
+                  strokeDasharray="4 4"
+                  dot={{ r: points.length === 1 ? 4 : 2 }}
+                  tooltipType="none"
+                  legendType="none"
+                  isAnimationActive={false}
+                />
+              ))
+            : null}
         </LineChart>
       </div>
       <ChartLegend items={legend} />

@@ -23,12 +23,16 @@ export const formatPercent = (n: number | null | undefined) =>
 export function formatKpi(kpi: Pick<Kpi, 'unit'>, value: number | null): string {
   if (kpi.unit === 'usd') return formatUsd(value);
   if (kpi.unit === 'ratio') return formatDecimal(value);
+  if (kpi.unit === 'percent') return formatPercent(value);
   return formatInteger(value);
 }
 
-/** "+12.5 %", "−3 %", "±0 %". */
-export function formatChange(change: number | null): string {
-  if (change === null) return 'no earlier period';
+/**
+ * "+12.5 %", "−3 %", "±0 %"; "—" when there is no percentage to give (nothing before: x/0 or 0/0; a note says
+ * why); "no earlier period" when there is none (all time).
+ */
+export function formatChange(change: number | null, previous: number | null = null, explained = false): string {
+  if (change === null) return previous === null && !explained ? 'no earlier period' : '—';
   if (change === 0) return '±0 %';
   return `${change > 0 ? '+' : '−'}${decimal.format(Math.abs(change))} %`;
 }

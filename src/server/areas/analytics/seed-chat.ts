@@ -14,8 +14,10 @@ import {
 } from './content';
 
 const DAY_MS = 86_400_000;
-/** Conversations span the 180 whole days before the seeding clock's day. */
+/** Conversations span the 180 whole days before the seeding clock's day, and that day until the clock. */
 export const CHAT_DAYS = 180;
+/** A session lasts at most about this long (8 turns of a few minutes): it starts this early before the clock. */
+const LONGEST_SESSION_MS = 30 * 60_000;
 
 export function chatMessageTarget(size: Exclude<SeedSize, 'none'>): number {
   return size === 'large' ? 1_000_000 : 60_000;
@@ -25,6 +27,8 @@ interface Learner {
   id: number;
   username: string;
   email: string;
+  /** When the learner registered: they chat only after it. */
+  joined: number;
 }
 
 interface SessionPlan {
@@ -126,27 +130,41 @@ interface Learners {
 
 function loadLearners(deps: AreaDeps): Learners {
   const rows = (org: string, role: string) =>
-    deps.db
-      .prepare('SELECT id, username, email FROM users WHERE org = ? AND role = ? ORDER BY id')
-      .all(org, role) as Learner[];
+    (
+      deps.db
+        .prepare('SELECT id, username, email, date_joined FROM users WHERE org = ? AND role = ? ORDER BY id')
+        .all(org, role) as (Omit<Learner, 'joined'> & { date_joined: string })[]
+    ).map(({ date_joined, ...learner }) => ({ ...learner, joined: Date.parse(date_joined) }));
   const main = rows(MAIN_ORG, 'student');
-  // The other tenant has no students: its admin tries its mentor, enough for isolation checks.
-  return { main: main.length ? main : rows(MAIN_ORG, 'admin'), other: rows(OTHER_ORG, 'admin') };
+  // The other tenant has no students: its admin tries its mentor, enough for isolation checks (whenever it joined).
+  const other = rows(OTHER_ORG, 'admin').map((admin) => ({ ...admin, joined: 0 }));
+  return { main: main.length ? main : rows(MAIN_ORG, 'admin').map((a) => ({ ...a, joined: 0 })), other };
 }
 
 /** Plans every session (time, mentor, learner, topics, outcome, size) until the message budget is spent. */
 function planSessions(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rng: Rng): SessionPlan[] {
-  const anchorDay = Math.floor(deps.now().getTime() / DAY_MS) * DAY_MS;
+  const anchor = deps.now().getTime();
+  const anchorDay = Math.floor(anchor / DAY_MS) * DAY_MS;
   const firstDay = anchorDay - CHAT_DAYS * DAY_MS;
-  // More chats recently (the platform is growing) and fewer at weekends.
+  // The sessions that have ended by the clock: today's start at least a session's length before it.
+  const latestStart = anchor - LONGEST_SESSION_MS;
+  // More chats recently (the platform is growing) and fewer at weekends; today only as far as the clock.
   const dayWeights = cumulative(
-    Array.from({ length: CHAT_DAYS }, (_, d) => {
+    Array.from({ length: CHAT_DAYS + 1 }, (_, d) => {
       const weekday = new Date(firstDay + d * DAY_MS).getUTCDay();
-      return (0.6 + (0.8 * d) / CHAT_DAYS) * (weekday === 0 || weekday === 6 ? 0.55 : 1);
+      const elapsed = d === CHAT_DAYS ? Math.max(0, latestStart - anchorDay) / DAY_MS : 1;
+      return (0.6 + (0.8 * d) / CHAT_DAYS) * (weekday === 0 || weekday === 6 ? 0.55 : 1) * elapsed;
     }),
   );
-  const randomStart = () =>
-    firstDay + pickIndex(rng, dayWeights) * DAY_MS + pickIndex(rng, HOUR_WEIGHTS) * 3_600_000 + rng.int(0, 3_599_999);
+  const hours = (Math.max(0, latestStart - anchorDay) / 3_600_000) | 0;
+  const todayHours = cumulative(
+    Array.from({ length: Math.max(1, hours) }, (_, h) => HOUR_WEIGHTS[h]! - (HOUR_WEIGHTS[h - 1] ?? 0)),
+  );
+  const randomStart = () => {
+    const day = pickIndex(rng, dayWeights);
+    const hour = day === CHAT_DAYS ? pickIndex(rng, todayHours) : pickIndex(rng, HOUR_WEIGHTS);
+    return Math.min(latestStart, firstDay + day * DAY_MS + hour * 3_600_000 + rng.int(0, 3_599_999));
+  };
 
   const learners = loadLearners(deps);
   const mainMentors = activeMentors(deps, MAIN_ORG);
@@ -184,11 +202,16 @@ function planSessions(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rng: Rng)
     const count = learners.main.length;
     while (budget > 0) {
       const mentor = mainMentors[pickIndex(rng, mentorWeights)]!;
-      // A few learners chat a lot and many only now and then: the first learners are the most active.
-      const learner = learners.main[Math.floor(count * rng.next() ** 1.8)]!;
-      add(
-        planSession(rng, MAIN_ORG, randomStart(), mentor, learner, mentorModel.get(mentor.unique_id)!, poolOf(mentor)),
-      );
+      // A few learners chat a lot and many only now and then: the first learners are the most active. Only a
+      // learner registered by then chats: the time is drawn first (it keeps the days' shape), then a learner.
+      const start = randomStart();
+      let learner: Learner | undefined;
+      for (let attempt = 0; attempt < 20 && !learner; attempt++) {
+        const candidate = learners.main[Math.floor(count * rng.next() ** 1.8)]!;
+        if (candidate.joined <= start) learner = candidate;
+      }
+      if (!learner) continue;
+      add(planSession(rng, MAIN_ORG, start, mentor, learner, mentorModel.get(mentor.unique_id)!, poolOf(mentor)));
     }
   }
   // Stored in time order, so ids follow time and index inserts append.

@@ -44,9 +44,38 @@ function seedCourses(deps: AreaDeps, org: string, list: readonly { code: string;
   }[];
 }
 
+/** Each learner's days with a chat session (UTC), in order: the days they may also study. */
+function chatDays(deps: AreaDeps, org: string): Map<number, string[]> {
+  const days = new Map<number, string[]>();
+  const rows = deps.db
+    .prepare(
+      `SELECT DISTINCT user_id, substr(started_at, 1, 10) AS day FROM chat_sessions
+       WHERE org = ? AND user_id IS NOT NULL ORDER BY user_id, day`,
+    )
+    .raw()
+    .iterate(org) as IterableIterator<[number, string]>;
+  for (const [user, day] of rows) {
+    let list = days.get(user);
+    if (!list) days.set(user, (list = []));
+    list.push(day);
+  }
+  return days;
+}
+
+/** The days of a sorted list within [from, to] (both `YYYY-MM-DD`). */
+function daysWithin(sorted: readonly string[], from: string, to: string): string[] {
+  let lo = 0;
+  while (lo < sorted.length && sorted[lo]! < from) lo++;
+  let hi = lo;
+  while (hi < sorted.length && sorted[hi]! <= to) hi++;
+  return sorted.slice(lo, hi);
+}
+
 /**
  * Courses, enrollments (with completions and grades) and daily time spent for every learner of the main tenant.
- * Learners mostly take their own department's courses; time is spread over the days they were enrolled.
+ * Learners mostly take their own department's courses. Time is spent on days the learner also chatted with a mentor
+ * while enrolled (a learner studies with their mentor at hand), so the platform's active learners of a day are
+ * always learners with a session that day: figures add up. Runs after the chats are seeded.
  */
 export function seedLearning(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rng: Rng): void {
   const { db } = deps;
@@ -81,6 +110,7 @@ export function seedLearning(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rn
   );
   // The large data set keeps fewer study days per enrollment so it still generates quickly.
   const studyDays = size === 'large' ? [1, 5] : [2, 12];
+  const chatted = chatDays(deps, MAIN_ORG);
   const total = ENROLLMENT_WEIGHTS.reduce((a, b) => a + b, 0);
 
   for (const learner of learners) {
@@ -113,12 +143,14 @@ export function seedLearning(deps: AreaDeps, size: Exclude<SeedSize, 'none'>, rn
         passed,
         rng.chance(0.95) ? 1 : 0,
       );
-      const firstDay = Math.floor(enrolled / DAY_MS) * DAY_MS;
-      const lastDay = Math.min(completed ?? today - DAY_MS, today - DAY_MS);
-      const span = Math.max(0, Math.floor((lastDay - firstDay) / DAY_MS));
-      const days = rng.int(studyDays[0]!, studyDays[1]!);
+      const lastDay = Math.min(completed ?? today, today);
+      const open = daysWithin(chatted.get(learner.id) ?? [], day(enrolled), day(lastDay));
+      // Distinct days (a partial shuffle): at most one sitting per course and day, so a day's time stays a day's.
+      const days = Math.min(open.length, rng.int(studyDays[0]!, studyDays[1]!));
       for (let i = 0; i < days; i++) {
-        insertTime.run(MAIN_ORG, day(firstDay + rng.int(0, span) * DAY_MS), learner.id, course.id, rng.int(300, 5_400));
+        const j = rng.int(i, open.length - 1);
+        [open[i], open[j]] = [open[j]!, open[i]!];
+        insertTime.run(MAIN_ORG, open[i], learner.id, course.id, rng.int(300, 5_400));
       }
     }
   }
