@@ -239,15 +239,61 @@ describe('saved-view dates', async () => {
     ).resolves.toMatchObject({ filter: { createdFrom: '2028-02-29', createdTo: '2028-03-01' } });
   });
 
+  it("refuses a view whose 'from' is after its 'to', at the 'to' field, and keeps nothing", async () => {
+    const before = (await engine.invoke('tickets.views', {})).views.length;
+    const refusal = engine.invoke('tickets.saveView', {
+      name: 'Impossible',
+      filter: { createdFrom: '2026-05-02', createdTo: '2026-05-01' },
+    });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'validation',
+      issues: [
+        {
+          path: 'filter.createdTo',
+          message: 'Invalid date range: the start date 2026-05-02 is after the end date 2026-05-01',
+        },
+      ],
+    });
+    expect((await engine.invoke('tickets.views', {})).views.length).toBe(before);
+    // Changing a saved view into an impossible one is refused the same way (the view keeps its dates).
+    const view = await engine.invoke('tickets.saveView', { name: 'May', filter: { createdFrom: '2026-05-01' } });
+    await expect(
+      engine.invoke('tickets.saveView', {
+        id: view.id,
+        filter: { createdFrom: '2026-05-03', createdTo: '2026-05-01' },
+      }),
+    ).rejects.toThrow('the start date 2026-05-03 is after the end date 2026-05-01');
+    expect((await engine.invoke('tickets.views', {})).views.find((v) => v.id === view.id)!.filter).toEqual({
+      createdFrom: '2026-05-01',
+    });
+    // One day (from = to) is a real range.
+    await expect(
+      engine.invoke('tickets.saveView', {
+        name: 'One day',
+        filter: { createdFrom: '2026-05-01', createdTo: '2026-05-01' },
+      }),
+    ).resolves.toMatchObject({ filter: { createdFrom: '2026-05-01', createdTo: '2026-05-01' } });
+  });
+
   it('a view saved with an impossible date before dates were checked keeps the rest of its filter', async () => {
     const db = new Database(join(dataDir, 'mentor-admin.sqlite'));
     try {
       db.prepare(
         `INSERT INTO ticket_views (profile_id, id, name, filter, sort, created_at) VALUES (?, 'saved:900', 'Old', ?, NULL, ?)`,
       ).run(profileId, JSON.stringify({ statuses: ['closed'], createdTo: '2026-02-30' }), new Date().toISOString());
+      // And one saved before ranges were checked: its 'to' (the field refused) goes, its 'from' stays.
+      db.prepare(
+        `INSERT INTO ticket_views (profile_id, id, name, filter, sort, created_at) VALUES (?, 'saved:901', 'Backwards', ?, NULL, ?)`,
+      ).run(
+        profileId,
+        JSON.stringify({ statuses: ['closed'], createdFrom: '2026-03-02', createdTo: '2026-03-01' }),
+        new Date().toISOString(),
+      );
     } finally {
       db.close();
     }
+    const backwards = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'saved:901')!;
+    expect(backwards.filter).toEqual({ statuses: ['closed'], createdFrom: '2026-03-02' });
     const old = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'saved:900')!;
     expect(old.filter).toEqual({ statuses: ['closed'] });
     expect(old.count).toBe(

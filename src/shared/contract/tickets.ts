@@ -209,7 +209,17 @@ export const TicketFilter = z
     priority: TicketPriority.optional(),
     tag: z.string().trim().min(1).max(50).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((filter, ctx) => {
+    // No ticket is created after its 'to' day and before its 'from' day: such a view could only ever be empty.
+    if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['createdTo'],
+        message: `Invalid date range: the start date ${filter.createdFrom} is after the end date ${filter.createdTo}`,
+      });
+    }
+  });
 export type TicketFilter = z.infer<typeof TicketFilter>;
 
 export const TicketView = z.object({

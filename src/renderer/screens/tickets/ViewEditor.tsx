@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import {
   TICKET_SORTS,
@@ -8,7 +8,7 @@ import {
   type TicketStatus,
   type TicketView,
 } from '../../../shared/contract';
-import { notifyError } from '../../components/notify';
+import { saveErrors } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
 
@@ -72,11 +72,30 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
       return next;
     });
   const hours = (v: number | string) => (typeof v === 'number' && v > 0 ? v : null);
+  // The engine refuses a backwards range too; saying it here, at the field, spares a round trip.
+  const backwards =
+    filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo
+      ? `'To' is before 'From': no ticket can be created after ${filter.createdFrom} and before ${filter.createdTo}`
+      : null;
+  const refused = save.error
+    ? saveErrors(save.error, (issues) => {
+        const fields: Record<string, string> = {};
+        const other: string[] = [];
+        for (const issue of issues) {
+          const field = issue.path.replace(/^(filter|sla)\./, '');
+          if (issue.path && !(field in fields)) fields[field] = issue.message;
+          else other.push(issue.message);
+        }
+        return { fields, other };
+      })
+    : null;
+  const fieldError = (field: string) => (refused?.fields as Record<string, string> | undefined)?.[field];
 
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
+        if (backwards) return;
         save.mutate(
           {
             ...(view ? { id: view.id } : {}),
@@ -88,18 +107,23 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               onSaved(saved.id);
               onClose();
             },
-            onError: (error) => notifyError('View not saved', error),
           },
         );
       }}
     >
       <Stack>
+        {refused?.form && (
+          <Alert color="red" role="alert" title="View not saved">
+            {refused.form}
+          </Alert>
+        )}
         {savedView && (
           <>
             <TextInput
               label="Name"
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
+              error={fieldError('name')}
               required
               data-autofocus
             />
@@ -128,6 +152,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               description="Username, email or name (contains)"
               value={filter.requester ?? ''}
               onChange={(e) => set('requester', e.currentTarget.value)}
+              error={fieldError('requester')}
             />
             <Group grow>
               <TextInput
@@ -135,12 +160,14 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
                 label="Created from"
                 value={filter.createdFrom ?? ''}
                 onChange={(e) => set('createdFrom', e.currentTarget.value)}
+                error={fieldError('createdFrom')}
               />
               <TextInput
                 type="date"
                 label="Created to"
                 value={filter.createdTo ?? ''}
                 onChange={(e) => set('createdTo', e.currentTarget.value)}
+                error={backwards ?? fieldError('createdTo')}
               />
             </Group>
             <TextInput
@@ -148,6 +175,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               description="Words in the subject, description, requester or messages"
               value={filter.text ?? ''}
               onChange={(e) => set('text', e.currentTarget.value)}
+              error={fieldError('text')}
             />
             <Group grow>
               <Checkbox
@@ -180,6 +208,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             min={0}
             value={firstReply}
             onChange={setFirstReply}
+            error={fieldError('firstReplyHours')}
             placeholder="None"
           />
           <NumberInput
@@ -187,6 +216,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             min={0}
             value={resolution}
             onChange={setResolution}
+            error={fieldError('resolutionHours')}
             placeholder="None"
           />
         </Group>
@@ -194,7 +224,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!!backwards}>
             Save
           </Button>
         </Group>
