@@ -206,6 +206,81 @@ describe('cache, views and search', async () => {
   });
 });
 
+describe('SLA targets', async () => {
+  const r = await rig();
+  const { engine, server } = r;
+  await engine.invoke('tickets.sync', { wait: true });
+  const open = async () => (await engine.invoke('tickets.list', { view: 'open', limit: 1000 })).rows;
+
+  it('are off until the admin sets them: no clock runs, so no open ticket is "breached" for want of a target', async () => {
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: null, resolutionHours: null });
+    const rows = await open();
+    expect(rows.length).toBe(byStatus(server, 'open'));
+    for (const row of rows)
+      expect(row.sla).toMatchObject({ firstReply: { state: 'none' }, resolution: { state: 'none' } });
+  });
+
+  it("are the tenant's setting, which every view without its own follows, with the time left on each ticket", async () => {
+    const changed = r.next('tickets.changed', (e) => e.reason === 'local');
+    await expect(
+      engine.invoke('tickets.setSlaDefaults', { firstReplyHours: 24 * 365, resolutionHours: 2 }),
+    ).resolves.toEqual({ firstReplyHours: 24 * 365, resolutionHours: 2 });
+    await changed;
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 24 * 365, resolutionHours: 2 });
+    const rows = await open();
+    for (const row of rows) {
+      // Due a year after filing (every demo ticket is younger): still running, or met by a staff reply.
+      expect(row.sla.firstReply.dueAt).toBe(new Date(Date.parse(row.createdAt) + 365 * 86_400_000).toISOString());
+      expect(['pending', 'met']).toContain(row.sla.firstReply.state);
+    }
+    expect(rows.some((row) => row.sla.firstReply.state === 'pending')).toBe(true);
+    // Two hours to resolve: the open tickets older than that are overdue.
+    const old = rows.filter((row) => Date.now() - Date.parse(row.createdAt) > 3 * 3_600_000);
+    expect(old.length).toBeGreaterThan(0);
+    for (const row of old) expect(row.sla.resolution.state).toBe('breached');
+    // The open ticket shows the tenant's targets too.
+    const detail = await engine.invoke('tickets.get', { id: rows[0]!.id });
+    expect(detail.ticket.sla.firstReply.dueAt).toBe(rows[0]!.sla.firstReply.dueAt);
+  });
+
+  it("a view's own target wins; a view without one follows the tenant's", async () => {
+    const view = await engine.invoke('tickets.saveView', {
+      id: 'open',
+      sla: { firstReplyHours: 1, resolutionHours: null },
+    });
+    expect(view.sla).toEqual({ firstReplyHours: 1, resolutionHours: null });
+    const [row] = await open();
+    expect(row!.sla.firstReply.dueAt).toBe(new Date(Date.parse(row!.createdAt) + 3_600_000).toISOString());
+    expect(row!.sla.resolution.dueAt).toBe(new Date(Date.parse(row!.createdAt) + 2 * 3_600_000).toISOString());
+    // Turned off: no clock for views that set none.
+    await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: null, resolutionHours: null });
+    const [again] = await open();
+    expect(again!.sla.resolution.state).toBe('none');
+    expect(again!.sla.firstReply.state).not.toBe('none');
+  });
+
+  it('are kept per tenant, and refuse a target that is not a positive number of hours up to a year', async () => {
+    await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: 8, resolutionHours: null });
+    const other = await engine.invoke('profiles.add', {
+      name: 'Second tenant',
+      baseUrl: server.url,
+      org: server.org,
+      username: server.user,
+    });
+    expect(await engine.invoke('tickets.slaDefaults', { profileId: other.id })).toEqual({
+      firstReplyHours: null,
+      resolutionHours: null,
+    });
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 8, resolutionHours: null });
+    for (const hours of [0, -1, 24 * 365 + 1]) {
+      await expect(
+        engine.invoke('tickets.setSlaDefaults', { firstReplyHours: hours, resolutionHours: null }),
+      ).rejects.toMatchObject({ code: 'validation', issues: [{ path: 'firstReplyHours' }] });
+    }
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 8, resolutionHours: null });
+  });
+});
+
 describe('saved-view dates', async () => {
   const r = await rig();
   const { engine, server, dataDir, profileId } = r;

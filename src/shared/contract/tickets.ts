@@ -231,6 +231,7 @@ export const TicketView = z.object({
   unread: z.number().int(),
   filter: TicketFilter,
   sort: TicketSort.nullable(),
+  /** The view's own targets; a null target follows the tenant's (tickets.slaDefaults). */
   sla: TicketSlaTargets,
 });
 export type TicketView = z.infer<typeof TicketView>;
@@ -475,6 +476,16 @@ export const ticketCalls = {
       .strict(),
     TicketView,
     'Save a custom view (status, mentor, requester, dates, text) or set the SLA targets of a view',
+  ),
+  'tickets.slaDefaults': call(
+    z.object(Tenant).strict().optional(),
+    TicketSlaTargets,
+    "The tenant's SLA targets, for every view that sets none of its own (none until the admin sets them)",
+  ),
+  'tickets.setSlaDefaults': call(
+    z.object({ ...Tenant, ...TicketSlaTargets.shape }).strict(),
+    TicketSlaTargets,
+    "Set the tenant's SLA targets (local only: the platform has no SLA); null turns a clock off",
   ),
   'tickets.deleteView': call(
     z.object({ ...Tenant, id: z.string().min(1).max(40) }).strict(),
