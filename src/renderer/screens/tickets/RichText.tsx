@@ -18,7 +18,12 @@ export function RichText({
   loadImages: boolean;
   ticketId: number;
 }) {
-  return <div className="ticket-rich-text">{render(nodes, { loadImages, ticketId }, 'r')}</div>;
+  // The size of the thread beside it; long words and addresses wrap instead of widening the pane.
+  return (
+    <Text component="div" size="sm" className="ticket-rich-text" style={{ overflowWrap: 'break-word' }}>
+      {render(nodes, { loadImages, ticketId }, 'r')}
+    </Text>
+  );
 }
 
 interface RenderOptions {

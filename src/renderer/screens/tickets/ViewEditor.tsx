@@ -9,8 +9,9 @@ import {
   type TicketView,
 } from '../../../shared/contract';
 import { saveErrors } from '../../bridge/errors';
-import { useMutationCall } from '../../queries/useCall';
+import { useCall, useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
+import { targetText } from './SlaTargets';
 
 const SORT_LABEL: Record<TicketSort, string> = {
   newest: 'Newest',
@@ -60,8 +61,10 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
     () => view?.filter ?? (search ? { text: search } : { statuses: ['open', 'in_progress'] }),
   );
   const [sort, setSort] = useState<TicketSort | null>(view?.sort ?? null);
-  const [firstReply, setFirstReply] = useState<number | string>(view?.sla.firstReplyHours ?? (view ? '' : 24));
-  const [resolution, setResolution] = useState<number | string>(view?.sla.resolutionHours ?? (view ? '' : 72));
+  // Empty: the view follows the tenant's targets (Settings, or "SLA targets…" under the views).
+  const tenant = useCall('tickets.slaDefaults', {}).data;
+  const [firstReply, setFirstReply] = useState<number | string>(view?.sla.firstReplyHours ?? '');
+  const [resolution, setResolution] = useState<number | string>(view?.sla.resolutionHours ?? '');
   const savedView = view === null || view.kind === 'saved';
 
   const set = <K extends keyof TicketFilter>(key: K, value: TicketFilter[K] | undefined | '') =>
@@ -75,7 +78,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
   // The engine refuses a backwards range too; saying it here, at the field, spares a round trip.
   const backwards =
     filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo
-      ? `'To' is before 'From': no ticket can be created after ${filter.createdFrom} and before ${filter.createdTo}`
+      ? `'To' (${filter.createdTo}) is before 'From' (${filter.createdFrom}): no ticket could match`
       : null;
   const refused = save.error
     ? saveErrors(save.error, (issues) => {
@@ -154,7 +157,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               onChange={(e) => set('requester', e.currentTarget.value)}
               error={fieldError('requester')}
             />
-            <Group grow>
+            <Group grow align="flex-start">
               <TextInput
                 type="date"
                 label="Created from"
@@ -199,9 +202,15 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             />
           </>
         )}
-        <Text size="sm" fw={600}>
-          SLA targets (local only)
-        </Text>
+        <div>
+          <Text size="sm" fw={600}>
+            SLA targets (local only)
+          </Text>
+          <Text size="xs" c="dimmed">
+            Empty: the tenant&apos;s targets (first reply {targetText(tenant?.firstReplyHours ?? null)}, resolution{' '}
+            {targetText(tenant?.resolutionHours ?? null)}).
+          </Text>
+        </div>
         <Group grow>
           <NumberInput
             label="First reply within (hours)"
@@ -209,7 +218,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             value={firstReply}
             onChange={setFirstReply}
             error={fieldError('firstReplyHours')}
-            placeholder="None"
+            placeholder="Tenant’s"
           />
           <NumberInput
             label="Resolution within (hours)"
@@ -217,7 +226,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             value={resolution}
             onChange={setResolution}
             error={fieldError('resolutionHours')}
-            placeholder="None"
+            placeholder="Tenant’s"
           />
         </Group>
         <Group justify="flex-end">
