@@ -532,6 +532,31 @@ describe('the ticket and its thread', async () => {
     expect(serverTicket(server, a!.id)!.subject).toBe('Refund — تم 💸');
     await expect(engine.invoke('tickets.update', { id: a!.id, subject: 'x'.repeat(256) })).rejects.toThrow(/255/);
   });
+
+  it('counts a subject as the platform does: 255 emoji fit (510 UTF-16 units), 256 do not', async () => {
+    const [a] = (await engine.invoke('tickets.list', { view: 'open', limit: 1 })).rows;
+    const emoji = '💸'.repeat(255);
+    await expect(engine.invoke('tickets.update', { id: a!.id, subject: emoji })).resolves.toMatchObject({
+      subject: emoji,
+    });
+    expect(serverTicket(server, a!.id)!.subject).toBe(emoji);
+    await expect(engine.invoke('tickets.update', { id: a!.id, subject: `${emoji}💸` })).rejects.toMatchObject({
+      code: 'validation',
+      issues: [{ path: 'subject', message: 'Invalid request data: subject must have at most 255 characters' }],
+    });
+    expect(serverTicket(server, a!.id)!.subject).toBe(emoji);
+  });
+
+  it('sends a reply of any length the platform takes (no 20,000-character cap of its own), draft included', async () => {
+    const [t] = (await engine.invoke('tickets.list', { view: 'open', limit: 1 })).rows;
+    const long = `${'A long, careful answer. '.repeat(2500)}The end.`;
+    expect(long.length).toBeGreaterThan(20_000);
+    await engine.invoke('tickets.saveDraft', { id: t!.id, text: long });
+    expect((await engine.invoke('tickets.get', { id: t!.id })).ticket.draft).toBe(long);
+    const sent = await engine.invoke('tickets.reply', { id: t!.id, message: long, force: true });
+    expect(sent.state).toBe('sent');
+    expect(serverMessages(server, t!.id).at(-1)!.message).toBe(long);
+  });
 });
 
 describe('bad input: deleted tickets, 403 and 404', async () => {

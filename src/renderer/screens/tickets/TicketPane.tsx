@@ -190,7 +190,6 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
             aria-label="Subject"
             value={editing}
             onChange={(e) => setEditing(e.currentTarget.value)}
-            maxLength={255}
             autoFocus
             style={{ flex: 1 }}
             dir="auto"
