@@ -2,7 +2,9 @@
  * Remote images in a ticket's description, in browser mode against the sandbox: the browser requests nothing from the
  * image's host when the ticket opens (counted on a real local HTTP server), not even for an <img> slipped into the
  * page (the CSP allows no remote images); after the admin asks, the images arrive (fetched by the engine, shown from
- * data: URLs), each once, with no referrer and no cookies.
+ * data: URLs), each once, with no referrer and no cookies. The images are the tenant's own (the engine reaches the
+ * sandbox through a front that also serves them: the tenant's origin is trusted whatever its address); an image on
+ * another service of this computer is refused, says so, and is never requested.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,7 @@ import type { Engine } from '../../src/main/engine';
 import type { Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
+import { answer, proxy } from '../train/proxy';
 import { launchChromium } from './browser';
 import { requireBuiltRenderer, ticketsHost } from './tickets-host';
 
@@ -26,9 +29,13 @@ const PNG = Buffer.from(
 );
 
 let browser: Browser;
-let images: Server;
+/** The tenant's origin: the sandbox behind a front that also serves the tenant's media. */
+let tenant: { url: string; close(): Promise<void> };
 let imageBase: string;
 const requests: { path: string; headers: IncomingHttpHeaders }[] = [];
+/** Another service on this computer: a ticket's image must never reach it. */
+let other: Server;
+const otherRequests: string[] = [];
 let server: Sandbox;
 let engine: Engine;
 let host: Host;
@@ -38,15 +45,21 @@ const hits = (path: string) => requests.filter((r) => r.path === path).length;
 
 beforeAll(async () => {
   requireBuiltRenderer();
-  images = createServer((req, res) => {
-    requests.push({ path: req.url ?? '', headers: req.headers });
+  other = createServer((req, res) => {
+    otherRequests.push(req.url ?? '');
+    res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+  });
+  await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+  const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+
+  server = await sandbox({ seed: 'demo' });
+  tenant = await proxy(server.url, async (req, res, _payload, send) => {
+    if (!req.url?.startsWith('/media/')) return answer(res, await send());
+    requests.push({ path: req.url.slice('/media'.length), headers: req.headers });
     res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length, 'Set-Cookie': 'seen=1' });
     res.end(PNG);
   });
-  await new Promise<void>((done) => images.listen(0, '127.0.0.1', done));
-  imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-
-  server = await sandbox({ seed: 'demo' });
+  imageBase = `${tenant.url}/media`;
   const id = server.db
     .prepare(`SELECT id FROM support_tickets WHERE org = ? AND status = 'open' ORDER BY id LIMIT 1`)
     .pluck()
@@ -55,10 +68,10 @@ beforeAll(async () => {
     .prepare('UPDATE support_tickets SET subject = ?, description = ? WHERE id = ?')
     .run(
       'imagecase screenshot',
-      `<p>It breaks here:</p><img src="${imageBase}/x.png" alt="screenshot"><p>and here <img src="${imageBase}/y.png"></p>`,
+      `<p>It breaks here:</p><img src="${imageBase}/x.png" alt="screenshot"><p>and here <img src="${imageBase}/y.png"></p><p>and on the intranet <img src="${otherBase}/z.png" alt="inside"></p>`,
       id,
     );
-  ({ engine, host } = await ticketsHost(server, 'tickets-images-'));
+  ({ engine, host } = await ticketsHost(server, 'tickets-images-', tenant.url));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (error) => console.error('page error:', error));
@@ -69,7 +82,8 @@ afterAll(async () => {
   await browser?.close();
   await host?.close();
   await engine?.close();
-  await new Promise((done) => images?.close(done));
+  await tenant?.close();
+  await new Promise((done) => other?.close(done));
 });
 
 describe('remote images in a description', () => {
@@ -101,8 +115,9 @@ describe('remote images in a description', () => {
     await page.waitForTimeout(1000);
     expect(hits('/slipped.png')).toBe(0);
 
-    // Asked for: both images arrive, from data: URLs, each requested once, without referrer or cookies.
-    await description.getByRole('button', { name: 'Show 2 remote images' }).click();
+    // Asked for: the tenant's two images arrive, from data: URLs, each requested once, without referrer or cookies;
+    // the one on another service of this computer is refused, and says why.
+    await description.getByRole('button', { name: 'Show 3 remote images' }).click();
     await expect.poll(() => description.locator('img').count(), { timeout: 10_000 }).toBe(2);
     await expect
       .poll(() =>
@@ -121,5 +136,7 @@ describe('remote images in a description', () => {
       expect(request.headers.cookie).toBeUndefined();
     }
     expect(hits('/slipped.png')).toBe(0);
+    await description.getByText(/is a loopback address \(this computer\)/).waitFor();
+    expect(otherRequests).toEqual([]);
   });
 });

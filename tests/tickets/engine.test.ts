@@ -206,6 +206,81 @@ describe('cache, views and search', async () => {
   });
 });
 
+describe('SLA targets', async () => {
+  const r = await rig();
+  const { engine, server } = r;
+  await engine.invoke('tickets.sync', { wait: true });
+  const open = async () => (await engine.invoke('tickets.list', { view: 'open', limit: 1000 })).rows;
+
+  it('are off until the admin sets them: no clock runs, so no open ticket is "breached" for want of a target', async () => {
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: null, resolutionHours: null });
+    const rows = await open();
+    expect(rows.length).toBe(byStatus(server, 'open'));
+    for (const row of rows)
+      expect(row.sla).toMatchObject({ firstReply: { state: 'none' }, resolution: { state: 'none' } });
+  });
+
+  it("are the tenant's setting, which every view without its own follows, with the time left on each ticket", async () => {
+    const changed = r.next('tickets.changed', (e) => e.reason === 'local');
+    await expect(
+      engine.invoke('tickets.setSlaDefaults', { firstReplyHours: 24 * 365, resolutionHours: 2 }),
+    ).resolves.toEqual({ firstReplyHours: 24 * 365, resolutionHours: 2 });
+    await changed;
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 24 * 365, resolutionHours: 2 });
+    const rows = await open();
+    for (const row of rows) {
+      // Due a year after filing (every demo ticket is younger): still running, or met by a staff reply.
+      expect(row.sla.firstReply.dueAt).toBe(new Date(Date.parse(row.createdAt) + 365 * 86_400_000).toISOString());
+      expect(['pending', 'met']).toContain(row.sla.firstReply.state);
+    }
+    expect(rows.some((row) => row.sla.firstReply.state === 'pending')).toBe(true);
+    // Two hours to resolve: the open tickets older than that are overdue.
+    const old = rows.filter((row) => Date.now() - Date.parse(row.createdAt) > 3 * 3_600_000);
+    expect(old.length).toBeGreaterThan(0);
+    for (const row of old) expect(row.sla.resolution.state).toBe('breached');
+    // The open ticket shows the tenant's targets too.
+    const detail = await engine.invoke('tickets.get', { id: rows[0]!.id });
+    expect(detail.ticket.sla.firstReply.dueAt).toBe(rows[0]!.sla.firstReply.dueAt);
+  });
+
+  it("a view's own target wins; a view without one follows the tenant's", async () => {
+    const view = await engine.invoke('tickets.saveView', {
+      id: 'open',
+      sla: { firstReplyHours: 1, resolutionHours: null },
+    });
+    expect(view.sla).toEqual({ firstReplyHours: 1, resolutionHours: null });
+    const [row] = await open();
+    expect(row!.sla.firstReply.dueAt).toBe(new Date(Date.parse(row!.createdAt) + 3_600_000).toISOString());
+    expect(row!.sla.resolution.dueAt).toBe(new Date(Date.parse(row!.createdAt) + 2 * 3_600_000).toISOString());
+    // Turned off: no clock for views that set none.
+    await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: null, resolutionHours: null });
+    const [again] = await open();
+    expect(again!.sla.resolution.state).toBe('none');
+    expect(again!.sla.firstReply.state).not.toBe('none');
+  });
+
+  it('are kept per tenant, and refuse a target that is not a positive number of hours up to a year', async () => {
+    await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: 8, resolutionHours: null });
+    const other = await engine.invoke('profiles.add', {
+      name: 'Second tenant',
+      baseUrl: server.url,
+      org: server.org,
+      username: server.user,
+    });
+    expect(await engine.invoke('tickets.slaDefaults', { profileId: other.id })).toEqual({
+      firstReplyHours: null,
+      resolutionHours: null,
+    });
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 8, resolutionHours: null });
+    for (const hours of [0, -1, 24 * 365 + 1]) {
+      await expect(
+        engine.invoke('tickets.setSlaDefaults', { firstReplyHours: hours, resolutionHours: null }),
+      ).rejects.toMatchObject({ code: 'validation', issues: [{ path: 'firstReplyHours' }] });
+    }
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 8, resolutionHours: null });
+  });
+});
+
 describe('saved-view dates', async () => {
   const r = await rig();
   const { engine, server, dataDir, profileId } = r;
@@ -239,15 +314,61 @@ describe('saved-view dates', async () => {
     ).resolves.toMatchObject({ filter: { createdFrom: '2028-02-29', createdTo: '2028-03-01' } });
   });
 
+  it("refuses a view whose 'from' is after its 'to', at the 'to' field, and keeps nothing", async () => {
+    const before = (await engine.invoke('tickets.views', {})).views.length;
+    const refusal = engine.invoke('tickets.saveView', {
+      name: 'Impossible',
+      filter: { createdFrom: '2026-05-02', createdTo: '2026-05-01' },
+    });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'validation',
+      issues: [
+        {
+          path: 'filter.createdTo',
+          message: 'Invalid date range: the start date 2026-05-02 is after the end date 2026-05-01',
+        },
+      ],
+    });
+    expect((await engine.invoke('tickets.views', {})).views.length).toBe(before);
+    // Changing a saved view into an impossible one is refused the same way (the view keeps its dates).
+    const view = await engine.invoke('tickets.saveView', { name: 'May', filter: { createdFrom: '2026-05-01' } });
+    await expect(
+      engine.invoke('tickets.saveView', {
+        id: view.id,
+        filter: { createdFrom: '2026-05-03', createdTo: '2026-05-01' },
+      }),
+    ).rejects.toThrow('the start date 2026-05-03 is after the end date 2026-05-01');
+    expect((await engine.invoke('tickets.views', {})).views.find((v) => v.id === view.id)!.filter).toEqual({
+      createdFrom: '2026-05-01',
+    });
+    // One day (from = to) is a real range.
+    await expect(
+      engine.invoke('tickets.saveView', {
+        name: 'One day',
+        filter: { createdFrom: '2026-05-01', createdTo: '2026-05-01' },
+      }),
+    ).resolves.toMatchObject({ filter: { createdFrom: '2026-05-01', createdTo: '2026-05-01' } });
+  });
+
   it('a view saved with an impossible date before dates were checked keeps the rest of its filter', async () => {
     const db = new Database(join(dataDir, 'mentor-admin.sqlite'));
     try {
       db.prepare(
         `INSERT INTO ticket_views (profile_id, id, name, filter, sort, created_at) VALUES (?, 'saved:900', 'Old', ?, NULL, ?)`,
       ).run(profileId, JSON.stringify({ statuses: ['closed'], createdTo: '2026-02-30' }), new Date().toISOString());
+      // And one saved before ranges were checked: its 'to' (the field refused) goes, its 'from' stays.
+      db.prepare(
+        `INSERT INTO ticket_views (profile_id, id, name, filter, sort, created_at) VALUES (?, 'saved:901', 'Backwards', ?, NULL, ?)`,
+      ).run(
+        profileId,
+        JSON.stringify({ statuses: ['closed'], createdFrom: '2026-03-02', createdTo: '2026-03-01' }),
+        new Date().toISOString(),
+      );
     } finally {
       db.close();
     }
+    const backwards = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'saved:901')!;
+    expect(backwards.filter).toEqual({ statuses: ['closed'], createdFrom: '2026-03-02' });
     const old = (await engine.invoke('tickets.views', {})).views.find((v) => v.id === 'saved:900')!;
     expect(old.filter).toEqual({ statuses: ['closed'] });
     expect(old.count).toBe(
@@ -410,6 +531,31 @@ describe('the ticket and its thread', async () => {
     expect(edited.subject).toBe('Refund — تم 💸');
     expect(serverTicket(server, a!.id)!.subject).toBe('Refund — تم 💸');
     await expect(engine.invoke('tickets.update', { id: a!.id, subject: 'x'.repeat(256) })).rejects.toThrow(/255/);
+  });
+
+  it('counts a subject as the platform does: 255 emoji fit (510 UTF-16 units), 256 do not', async () => {
+    const [a] = (await engine.invoke('tickets.list', { view: 'open', limit: 1 })).rows;
+    const emoji = '💸'.repeat(255);
+    await expect(engine.invoke('tickets.update', { id: a!.id, subject: emoji })).resolves.toMatchObject({
+      subject: emoji,
+    });
+    expect(serverTicket(server, a!.id)!.subject).toBe(emoji);
+    await expect(engine.invoke('tickets.update', { id: a!.id, subject: `${emoji}💸` })).rejects.toMatchObject({
+      code: 'validation',
+      issues: [{ path: 'subject', message: 'Invalid request data: subject must have at most 255 characters' }],
+    });
+    expect(serverTicket(server, a!.id)!.subject).toBe(emoji);
+  });
+
+  it('sends a reply of any length the platform takes (no 20,000-character cap of its own), draft included', async () => {
+    const [t] = (await engine.invoke('tickets.list', { view: 'open', limit: 1 })).rows;
+    const long = `${'A long, careful answer. '.repeat(2500)}The end.`;
+    expect(long.length).toBeGreaterThan(20_000);
+    await engine.invoke('tickets.saveDraft', { id: t!.id, text: long });
+    expect((await engine.invoke('tickets.get', { id: t!.id })).ticket.draft).toBe(long);
+    const sent = await engine.invoke('tickets.reply', { id: t!.id, message: long, force: true });
+    expect(sent.state).toBe('sent');
+    expect(serverMessages(server, t!.id).at(-1)!.message).toBe(long);
   });
 });
 

@@ -3,6 +3,7 @@
  * nodes; nothing here may ever yield a script, a frame, an event handler or a javascript: link.
  */
 import { describe, expect, it } from 'vitest';
+import { pathologicalInputs } from '../../bench/lib/pathological';
 import { RichNode, type RichNode as Node } from '../../src/shared/contract';
 import { richText, searchableText } from '../../src/main/engine/tickets/markup';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
@@ -181,5 +182,205 @@ describe('ordinary descriptions', () => {
     expect(searchableText('<p onclick="x">Refund <b>please</b></p><script>var secret</script>')).not.toMatch(
       /onclick|secret|<b>/,
     );
+  });
+});
+
+describe('what the old hand-written reader got wrong', () => {
+  it('leaves an unknown entity as written instead of looking it up on Object.prototype', () => {
+    for (const name of ['constructor', 'hasOwnProperty', 'toString', 'valueOf']) {
+      expect(safe(`<p>a &${name}; b</p>`).plain).toBe(`a &${name}; b`);
+      expect(safe(`a &${name}; b`).plain).toBe(`a &${name}; b`);
+    }
+  });
+
+  it('knows every HTML named entity, in HTML and in Markdown', () => {
+    const written = '&hearts; &eacute; &frac12; &NotNestedGreaterGreater; &amp;lt; &Aring; &zwj;';
+    const meant = '♥ é ½ \u2aa2\u0338 &lt; Å \u200d';
+    expect(safe(`<p>${written}</p>`).plain).toBe(meant);
+    expect(safe(written).plain).toBe(meant);
+  });
+
+  it('closes a paragraph where the next one opens, as a browser does', () => {
+    const { doc } = safe('<p>a<p>b');
+    expect(doc).toEqual([
+      { t: 'el', tag: 'p', children: [{ t: 'text', v: 'a' }] },
+      { t: 'el', tag: 'p', children: [{ t: 'text', v: 'b' }] },
+    ]);
+  });
+
+  it('reads **bold *it*** as bold with italic inside', () => {
+    const strong = {
+      t: 'el',
+      tag: 'strong',
+      children: [
+        { t: 'text', v: 'bold ' },
+        { t: 'el', tag: 'em', children: [{ t: 'text', v: 'it' }] },
+      ],
+    };
+    expect(safe('**bold *it***').doc).toEqual([{ t: 'el', tag: 'p', children: [strong] }]);
+    // Markdown inside the text of an HTML description too.
+    expect(safe('<div>**bold *it***</div>').doc).toEqual([{ t: 'el', tag: 'div', children: [strong] }]);
+  });
+
+  it('shows HTML text as written: an escaped tag stays text, not Markdown nor markup', () => {
+    const { plain, tags } = safe('<p>Type &lt;b&gt;x&lt;/b&gt; and AT&amp;T &amp;amp;</p>');
+    expect(plain).toBe('Type <b>x</b> and AT&T &amp;');
+    expect(tags).toEqual(['p']);
+  });
+});
+
+describe('cmark pathological inputs at 100 KB', () => {
+  /**
+   * A generous bound, in CPU time (not wall time, so a busy machine does not fail it): each of these takes well under
+   * 100 ms here (bench: `npm run bench -- tickets-markup`); the old reader took 8.5 s for 60 KB of '*a '. Only a
+   * reader that is quadratic somewhere misses it.
+   */
+  const BOUND_MS = 2_000;
+  const cpuMs = (run: () => void) => {
+    const start = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+
+  it.each(pathologicalInputs(100_000).map((c) => [c.name, c]))('%s', (_name, { input, keeps }) => {
+    let result: ReturnType<typeof richText> | undefined;
+    expect(cpuMs(() => (result = richText(input)))).toBeLessThan(BOUND_MS);
+    // A safe tree still, and nothing dropped silently.
+    const { plain } = safe(input);
+    if (keeps) expect(plain).toContain(keeps);
+    expect(result!.doc.length).toBeGreaterThan(0);
+  });
+});
+
+describe('OWASP XSS filter-evasion cases', () => {
+  // From the OWASP XSS Filter Evasion Cheat Sheet, plus the same tricks written as Markdown.
+  const vectors = [
+    '<SCRIPT SRC=https://cdn.jsdelivr.net/gh/Moksh45/host-xss.rocks/index.js></SCRIPT>',
+    `javascript:/*--></title></style></textarea></script></xmp><svg/onload='+/"/+/onmouseover=1/+/[*/[]/+alert(1)//'>`,
+    `<IMG SRC="javascript:alert('XSS');">`,
+    `<IMG SRC=javascript:alert('XSS')>`,
+    `<IMG SRC=JaVaScRiPt:alert('XSS')>`,
+    `<IMG SRC=javascript:alert(&quot;XSS&quot;)>`,
+    '<IMG SRC=`javascript:alert("RSnake says, \'XSS\'")`>',
+    `<a onmouseover="alert(document.cookie)">xxs link</a>`,
+    `<a onmouseover=alert(document.cookie)>xxs link</a>`,
+    `<IMG """><SCRIPT>alert("XSS")</SCRIPT>"\\>`,
+    `<IMG SRC=javascript:alert(String.fromCharCode(88,83,83))>`,
+    `<IMG SRC=# onmouseover="alert('xxs')">`,
+    `<IMG SRC= onmouseover="alert('xxs')">`,
+    `<IMG onmouseover="alert('xxs')">`,
+    `<IMG SRC=/ onerror="alert(String.fromCharCode(88,83,83))"></img>`,
+    `<img src=x onerror="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041">`,
+    `<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>`,
+    `<IMG SRC=&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041>`,
+    `<IMG SRC=&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x27&#x58&#x53&#x53&#x27&#x29>`,
+    `<IMG SRC="jav\tascript:alert('XSS');">`,
+    `<IMG SRC="jav&#x09;ascript:alert('XSS');">`,
+    `<IMG SRC="jav&#x0A;ascript:alert('XSS');">`,
+    `<IMG SRC="jav&#x0D;ascript:alert('XSS');">`,
+    `<IMG SRC=" &#14;  javascript:alert('XSS');">`,
+    `<SCRIPT/XSS SRC="http://xss.rocks/xss.js"></SCRIPT>`,
+    '<BODY onload!#$%&()*~+-_.,:;?@[/|\\]^`=alert("XSS")>',
+    `<SCRIPT/SRC="http://xss.rocks/xss.js"></SCRIPT>`,
+    `<<SCRIPT>alert("XSS");//\\<</SCRIPT>`,
+    `<SCRIPT SRC=http://xss.rocks/xss.js?< B >`,
+    `<SCRIPT SRC=//xss.rocks/.j>`,
+    '<IMG SRC="`<javascript:alert>`(\'XSS\')"',
+    `<iframe src=http://xss.rocks/scriptlet.html <`,
+    `</TITLE><SCRIPT>alert("XSS");</SCRIPT>`,
+    `<INPUT TYPE="IMAGE" SRC="javascript:alert('XSS');">`,
+    `<BODY BACKGROUND="javascript:alert('XSS')">`,
+    `<IMG DYNSRC="javascript:alert('XSS')">`,
+    `<IMG LOWSRC="javascript:alert('XSS')">`,
+    `<STYLE>li {list-style-image: url("javascript:alert('XSS')");}</STYLE><UL><LI>XSS</br>`,
+    `<IMG SRC='vbscript:msgbox("XSS")'>`,
+    `<IMG SRC="livescript:[code]">`,
+    `<svg/onload=alert('XSS')>`,
+    `<BODY ONLOAD=alert('XSS')>`,
+    `<BGSOUND SRC="javascript:alert('XSS');">`,
+    `<BR SIZE="&{alert('XSS')}">`,
+    `<LINK REL="stylesheet" HREF="javascript:alert('XSS');">`,
+    `<STYLE>@import'http://xss.rocks/xss.css';</STYLE>`,
+    `<META HTTP-EQUIV="Link" Content="<http://xss.rocks/xss.css>; REL=stylesheet">`,
+    `<STYLE>BODY{-moz-binding:url("http://xss.rocks/xssmoz.xml#xss")}</STYLE>`,
+    `<XSS STYLE="behavior: url(xss.htc);">`,
+    `<IMG STYLE="xss:expr/*XSS*/ession(alert('XSS'))">`,
+    `<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K">`,
+    `<IFRAME SRC="javascript:alert('XSS');"></IFRAME>`,
+    `<IFRAME SRC=# onmouseover="alert(document.cookie)"></IFRAME>`,
+    `<FRAMESET><FRAME SRC="javascript:alert('XSS');"></FRAMESET>`,
+    `<TABLE BACKGROUND="javascript:alert('XSS')">`,
+    `<TABLE><TD BACKGROUND="javascript:alert('XSS')">`,
+    `<DIV STYLE="background-image: url(javascript:alert('XSS'))">`,
+    `<DIV STYLE="width: expression(alert('XSS'));">`,
+    `<BASE HREF="javascript:alert('XSS');//">`,
+    `<OBJECT TYPE="text/x-scriptlet" DATA="http://xss.rocks/scriptlet.html"></OBJECT>`,
+    `<EMBED SRC="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciPjxzY3JpcHQ+YWxlcnQoMSk8L3NjcmlwdD48L3N2Zz4=" type="image/svg+xml" AllowScriptAccess="always"></EMBED>`,
+    `<SCRIPT a=">" SRC="httx://xss.rocks/xss.js"></SCRIPT>`,
+    `<SCRIPT a=">'>" SRC="httx://xss.rocks/xss.js"></SCRIPT>`,
+    `<SCRIPT "a='>'" SRC="httx://xss.rocks/xss.js"></SCRIPT>`,
+    '<SCRIPT a=`>` SRC="httx://xss.rocks/xss.js"></SCRIPT>',
+    `<A HREF="javascript:document.location='http://www.google.com/'">XSS</A>`,
+    `<A HREF="//www.google.com/">XSS</A>`,
+    `<a href="jAvAsCrIpT&colon;alert(1)">X</a>`,
+    `<a href="javas&Tab;cript:alert(1)">X</a>`,
+    `<a href="&#x6A;avascript&#x3A;alert(1)">X</a>`,
+    `<a href="\u0001javascript:alert(1)">X</a>`,
+    `<svg><script>alert(1)</script></svg>`,
+    `<math><mi xlink:href="javascript:alert(1)">x</mi></math>`,
+    `<form><button formaction="javascript:alert(1)">X</button></form>`,
+    `<isindex type=image src=1 onerror=alert(1)>`,
+    `<video><source onerror="alert(1)">`,
+    `<marquee onstart=alert(1)>x</marquee>`,
+    `<a href="https://ok.example/" style="position:fixed;top:0;left:0;width:100%;height:100%">cover</a>`,
+    // The same tricks in Markdown.
+    '[a](javascript&#58;alert(1))',
+    '[a](JAVASCRIPT:alert(1))',
+    '[a](java%0ascript:alert(1))',
+    '[a](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    '![a](data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=)',
+    '[a](vbscript:alert(1))',
+    'Some text <a href="javascript:alert(1)">raw HTML in Markdown</a> **bold**',
+    '[x][evil]\n\n[evil]: javascript:alert(1)',
+    '[x](javascript:alert(1) "title")',
+    '[x](<javascript:alert(1)>)',
+    '<http://x.example/"onmouseover="alert(1)>',
+    '[x](http://ok.example/" onmouseover="alert(1))',
+    '```\n<script>alert(1)</script>\n```',
+    '<img src="https://ok.example/a.png" onerror="alert(1)">',
+  ];
+
+  it.each(vectors.map((v) => [v]))('%s', (vector) => {
+    const { urls, tags } = safe(vector);
+    // Links and images only to http(s) or mailto, never a dangerous scheme or a protocol-relative address.
+    for (const url of urls) {
+      expect(url).toMatch(/^(https?:\/\/[^\s"'<>]+|mailto:[^\s]+)$/i);
+      expect(url).not.toMatch(/javascript|vbscript|livescript|data:/i);
+    }
+    for (const tag of [
+      'script',
+      'iframe',
+      'frame',
+      'object',
+      'embed',
+      'svg',
+      'math',
+      'style',
+      'base',
+      'meta',
+      'link',
+    ]) {
+      expect(tags).not.toContain(tag);
+    }
+  });
+
+  it('keeps a safe image but never its handler, and code stays code', () => {
+    const image = safe('<img src="https://ok.example/a.png" onerror="alert(1)">');
+    expect(image.urls).toEqual(['https://ok.example/a.png']);
+    expect(image.removed).toContain('event handlers');
+    const fenced = safe('```\n<script>alert(1)</script>\n```');
+    expect(fenced.tags).toEqual(['pre', 'code']);
+    expect(fenced.plain).toBe('<script>alert(1)</script>\n');
   });
 });

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import type { Job } from '../../shared/contract';
 import {
   describeEnding,
+  endingWorthTelling,
   jobEndedNote,
   lookedAgain,
   NO_JOB_NOTES,
@@ -108,7 +109,8 @@ export function useJobEndNotifications(): void {
       if (!ENDINGS.has(state) || previous === state) return;
       bridge.call('jobs.get', { id }).then(
         (job) => {
-          if (!ENDINGS.has(job.state)) return;
+          // A sent ticket reply is told where it was written (the ticket), not again in a corner over the reply box.
+          if (!ENDINGS.has(job.state) || !endingWorthTelling(job)) return;
           // In the desktop app the shell puts it on the desktop; the page says it in-app either way there.
           if (bridge.kind === 'electron' || !notifyOnDesktop(desktop, job, desktopEnabled.current)) {
             if (job.kind === 'export' && job.state === 'completed') notifyExportInApp(bridge, job);

@@ -209,7 +209,17 @@ export const TicketFilter = z
     priority: TicketPriority.optional(),
     tag: z.string().trim().min(1).max(50).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((filter, ctx) => {
+    // No ticket is created after its 'to' day and before its 'from' day: such a view could only ever be empty.
+    if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['createdTo'],
+        message: `Invalid date range: the start date ${filter.createdFrom} is after the end date ${filter.createdTo}`,
+      });
+    }
+  });
 export type TicketFilter = z.infer<typeof TicketFilter>;
 
 export const TicketView = z.object({
@@ -221,6 +231,7 @@ export const TicketView = z.object({
   unread: z.number().int(),
   filter: TicketFilter,
   sort: TicketSort.nullable(),
+  /** The view's own targets; a null target follows the tenant's (tickets.slaDefaults). */
   sla: TicketSlaTargets,
 });
 export type TicketView = z.infer<typeof TicketView>;
@@ -319,6 +330,12 @@ export const TicketListInput = z
 export type TicketListInput = z.input<typeof TicketListInput>;
 
 const Ref = z.object({ ...Tenant, id: TicketId }).strict();
+/** The platform's subject: at most 255 characters as it counts them (code points: an emoji is one, not two). */
+const TicketSubject = z
+  .string()
+  .trim()
+  .min(1, 'Subject is required')
+  .refine((subject) => [...subject].length <= 255, 'Invalid request data: subject must have at most 255 characters');
 /** How long a reply call waits for the server before answering 'queued' (the job goes on). */
 const ReplyWaitMs = z.number().int().min(0).max(120_000).default(15_000);
 const Ids = z.array(TicketId).min(1, 'Select at least one ticket').max(1000);
@@ -393,7 +410,8 @@ export const ticketCalls = {
       .object({
         ...Tenant,
         id: TicketId,
-        message: z.string().trim().min(1, 'Write a reply first').max(20_000),
+        // The platform sets no length on a message (nor on its draft here): the bridge's frame size is the only bound.
+        message: z.string().trim().min(1, 'Write a reply first'),
         /** What the admin saw when writing: the ticket's updated_at and message count. */
         seen: z.object({ updatedAt: z.string(), messageCount: z.number().int().min(0) }).optional(),
         /** Send even though the ticket changed on the server. */
@@ -422,7 +440,7 @@ export const ticketCalls = {
     'Set in progress, close (through close/, which stamps resolved_at) or reopen one or more tickets',
   ),
   'tickets.update': call(
-    z.object({ ...Tenant, id: TicketId, subject: z.string().trim().min(1, 'Subject is required').max(255) }).strict(),
+    z.object({ ...Tenant, id: TicketId, subject: TicketSubject }).strict(),
     TicketSummary,
     "Edit a ticket's subject",
   ),
@@ -447,7 +465,7 @@ export const ticketCalls = {
     'Mark tickets read or unread (kept locally)',
   ),
   'tickets.saveDraft': call(
-    z.object({ ...Tenant, id: TicketId, text: z.string().max(20_000) }).strict(),
+    z.object({ ...Tenant, id: TicketId, text: z.string() }).strict(),
     Ok,
     'Keep a reply draft for a ticket (empty text removes it)',
   ),
@@ -465,6 +483,16 @@ export const ticketCalls = {
       .strict(),
     TicketView,
     'Save a custom view (status, mentor, requester, dates, text) or set the SLA targets of a view',
+  ),
+  'tickets.slaDefaults': call(
+    z.object(Tenant).strict().optional(),
+    TicketSlaTargets,
+    "The tenant's SLA targets, for every view that sets none of its own (none until the admin sets them)",
+  ),
+  'tickets.setSlaDefaults': call(
+    z.object({ ...Tenant, ...TicketSlaTargets.shape }).strict(),
+    TicketSlaTargets,
+    "Set the tenant's SLA targets (local only: the platform has no SLA); null turns a clock off",
   ),
   'tickets.deleteView': call(
     z.object({ ...Tenant, id: z.string().min(1).max(40) }).strict(),

@@ -4,11 +4,16 @@
  * description can make the window contact another host: a tracking pixel stays unrequested until asked for.
  *
  * Only sources the ticket's own (sanitised) description carries are fetched, so the call is not a general-purpose
- * fetcher; no cookies or referrer go with the request; the answer must really be a raster image (checked by its
- * bytes, not its Content-Type), at most a few megabytes, within a time limit.
+ * fetcher; only public addresses or the tenant's own origin are asked, each redirect checked again
+ * (image-address.ts); no cookies or referrer go with the request; the answer must really be a raster image (checked
+ * by its bytes, not its Content-Type), at most a few megabytes, within a time limit.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { RichNode } from '../../../shared/contract';
 import { EngineError } from '../errors';
+import { checkImageUrl, systemResolver, type Resolver } from './image-address';
 
 export const IMAGE_LIMITS = {
   maxBytes: 5 * 1024 * 1024,
@@ -56,83 +61,144 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
   return head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'));
 }
 
-const hostOf = (src: string) => {
+const hostOf = (src: string | URL) => {
   try {
     return new URL(src).host;
   } catch {
-    return src;
+    return String(src);
   }
 };
 
-/** GETs an image, reading at most `maxBytes`; every failure is an EngineError that says what happened. */
-export async function fetchRemoteImage(
-  src: string,
-  options: { maxBytes?: number; timeoutMs?: number; fetch?: typeof fetch } = {},
-): Promise<FetchedImage> {
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8';
+
+export interface ImageFetchOptions {
+  maxBytes?: number;
+  timeoutMs?: number;
+  /** Origins fetched from whatever their address: the tenant's own (see image-address.ts). */
+  trustedOrigins?: readonly string[];
+  /** How host names become addresses (the system's DNS; a stub in tests). */
+  resolve?: Resolver;
+}
+
+/** A lookup that answers with the addresses already checked, so the connection goes where the check looked. */
+function pinnedLookup(addresses: string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  return (_host, options, callback) => {
+    if (options.all) callback(null, entries);
+    else callback(null, entries[0]!.address, entries[0]!.family);
+  };
+}
+
+/** One GET without cookies, referrer or connection reuse, to the checked addresses. */
+function get(url: URL, addresses: string[], signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(
+      url,
+      { method: 'GET', signal, agent: false, headers: { Accept: ACCEPT }, lookup: pinnedLookup(addresses) },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * GETs an image, reading at most `maxBytes`: every hop (the address and each redirect) is checked first
+ * (image-address.ts); every failure is an EngineError that says what happened.
+ */
+export async function fetchRemoteImage(src: string, options: ImageFetchOptions = {}): Promise<FetchedImage> {
   const maxBytes = options.maxBytes ?? IMAGE_LIMITS.maxBytes;
-  const host = hostOf(src);
+  const policy = { resolve: options.resolve ?? systemResolver, trustedOrigins: options.trustedOrigins ?? [] };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? IMAGE_LIMITS.timeoutMs);
+  let url = new URL(src);
+  const host = hostOf(src);
+  const late = () => new EngineError('unreachable', `The image from ${host} took too long to arrive.`);
   try {
-    let response: Response;
-    try {
-      response = await (options.fetch ?? fetch)(src, {
-        signal: controller.signal,
-        redirect: 'follow',
-        referrerPolicy: 'no-referrer',
-        credentials: 'omit',
-        headers: { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8' },
-      });
-    } catch {
-      throw controller.signal.aborted
-        ? new EngineError('unreachable', `The image from ${host} took too long to arrive.`)
-        : new EngineError('unreachable', `The image could not be loaded: ${host} did not answer.`);
-    }
-    if (!response.ok) {
-      void response.body?.cancel().catch(() => {});
-      throw new EngineError(
-        'api',
-        `The image could not be loaded: ${host} answered ${response.status} ${response.statusText}`.trim(),
-        { status: response.status },
-      );
-    }
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      void response.body?.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = response.body?.getReader();
-    try {
-      while (reader) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          void reader.cancel().catch(() => {});
-          throw tooLarge(maxBytes);
-        }
-        chunks.push(value);
+    for (let hop = 0; ; hop++) {
+      const target = await checkImageUrl(url, policy);
+      if (controller.signal.aborted) throw late();
+      let response: IncomingMessage;
+      try {
+        response = await get(url, target.addresses, controller.signal);
+      } catch {
+        throw controller.signal.aborted
+          ? late()
+          : new EngineError('unreachable', `The image could not be loaded: ${url.host} did not answer.`);
       }
-    } catch (error) {
-      if (error instanceof EngineError) throw error;
-      throw new EngineError('unreachable', `The image from ${host} stopped arriving part-way.`);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (REDIRECTS.has(status) && location) {
+        response.destroy();
+        if (hop >= MAX_REDIRECTS) {
+          throw new EngineError('unreachable', `The image from ${host} redirects too many times.`);
+        }
+        url = new URL(location, url);
+        continue;
+      }
+      if (status < 200 || status > 299) {
+        response.destroy();
+        throw new EngineError(
+          'api',
+          `The image could not be loaded: ${url.host} answered ${status} ${response.statusMessage ?? ''}`.trim(),
+          { status },
+        );
+      }
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        response.destroy();
+        throw tooLarge(maxBytes);
+      }
+      return sniffed(await readAtMost(response, maxBytes, url.host, controller.signal), url.host);
     }
-    const bytes = Buffer.concat(chunks);
-    const type = sniffImageType(bytes);
-    if (!type) {
-      throw new EngineError(
-        'validation',
-        looksLikeSvg(bytes)
-          ? `The image from ${host} is an SVG drawing; only photos and screenshots (PNG, JPEG, GIF, WebP) are shown.`
-          : `What ${host} sent is not an image.`,
-      );
-    }
-    return { dataUrl: `data:${type};base64,${bytes.toString('base64')}`, type, bytes: bytes.byteLength };
   } finally {
     clearTimeout(timer);
   }
+}
+
+async function readAtMost(
+  response: IncomingMessage,
+  maxBytes: number,
+  host: string,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response) {
+      size += (chunk as Buffer).byteLength;
+      if (size > maxBytes) {
+        response.destroy();
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    throw new EngineError(
+      'unreachable',
+      signal.aborted
+        ? `The image from ${host} took too long to arrive.`
+        : `The image from ${host} stopped arriving part-way.`,
+    );
+  }
+  return Buffer.concat(chunks);
+}
+
+function sniffed(bytes: Buffer, host: string): FetchedImage {
+  const type = sniffImageType(bytes);
+  if (!type) {
+    throw new EngineError(
+      'validation',
+      looksLikeSvg(bytes)
+        ? `The image from ${host} is an SVG drawing; only photos and screenshots (PNG, JPEG, GIF, WebP) are shown.`
+        : `What ${host} sent is not an image.`,
+    );
+  }
+  return { dataUrl: `data:${type};base64,${bytes.toString('base64')}`, type, bytes: bytes.byteLength };
 }
 
 function tooLarge(maxBytes: number): EngineError {

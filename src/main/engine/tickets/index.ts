@@ -26,8 +26,6 @@ import { countTickets, listTickets, viewCounts } from './query';
 import { CHANGED_PHASE, replyJobKind, type ReplyParams } from './reply-job';
 import { describeFailure, isOffline, TicketSync } from './sync';
 
-/** SLA targets of views that set none of their own. */
-export const DEFAULT_SLA: TicketSlaTargets = { firstReplyHours: 24, resolutionHours: 72 };
 const THREAD_TAIL = 200;
 const ACTIVE: TicketStatus[] = ['open', 'in_progress'];
 
@@ -64,10 +62,20 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     return row.first_synced_at && row.read_baseline ? row.read_baseline : '9999';
   };
 
-  function slaOf(profileId: string, viewId: string): TicketSlaTargets {
+  /** A view's targets as it set them (null: none of its own). */
+  function ownSla(profileId: string, viewId: string): TicketSlaTargets {
     const row = local.view(profileId, viewId);
-    if (!row) return DEFAULT_SLA;
-    return { firstReplyHours: row.firstReplyHours, resolutionHours: row.resolutionHours };
+    return { firstReplyHours: row?.firstReplyHours ?? null, resolutionHours: row?.resolutionHours ?? null };
+  }
+
+  /** The targets a view's clocks run on: its own, else the tenant's (none until the admin sets them). */
+  function slaOf(profileId: string, viewId: string): TicketSlaTargets {
+    const own = ownSla(profileId, viewId);
+    const tenant = local.slaDefaults(profileId);
+    return {
+      firstReplyHours: own.firstReplyHours ?? tenant.firstReplyHours,
+      resolutionHours: own.resolutionHours ?? tenant.resolutionHours,
+    };
   }
 
   function resolveView(profileId: string, viewId: string): ResolvedView {
@@ -236,7 +244,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
       unread: counts.unread,
       filter: view.filter,
       sort: view.sort,
-      sla: view.sla,
+      sla: ownSla(profileId, id),
     };
   }
 
@@ -338,7 +346,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         .thread(profileId, input.id, Math.max(0, total - THREAD_TAIL), THREAD_TAIL)
         .map((m) => toMessage(m, row, myUserId));
       return {
-        ticket: toDetail(row, DEFAULT_SLA),
+        ticket: toDetail(row, local.slaDefaults(profileId)),
         messages,
         messageTotal: total,
         queued: queuedReplies(profileId, input.id),
@@ -354,7 +362,9 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
       if (!imageSources(richText(row.description).doc).includes(input.src)) {
         throw notFound(`Ticket #${input.id} shows no image from that address`);
       }
-      return fetchRemoteImage(input.src);
+      // The tenant's own origin is trusted whatever its address (the sandbox is on loopback); see image-address.ts.
+      const tenant = new URL((await ctx.profiles.get(profileId)).baseUrl).origin;
+      return fetchRemoteImage(input.src, { trustedOrigins: [tenant] });
     },
 
     'tickets.messages': (input) => {
@@ -460,7 +470,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
             local.markRead(profileId, [id], true);
             changed.push(id);
             const row = cache.view(profileId, id, baseline(profileId))!;
-            results.push({ id, ok: true, error: null, ticket: toSummary(row, DEFAULT_SLA) });
+            results.push({ id, ok: true, error: null, ticket: toSummary(row, local.slaDefaults(profileId)) });
           } catch (error) {
             results.push({ id, ok: false, error: ticketError(profileId, id, error).message, ticket: null });
           }
@@ -483,7 +493,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         throw ticketError(profileId, input.id, error);
       }
       ctx.emit('tickets.changed', { profileId, ids: [input.id], reason: 'update' });
-      return toSummary(cache.view(profileId, input.id, baseline(profileId))!, DEFAULT_SLA);
+      return toSummary(cache.view(profileId, input.id, baseline(profileId))!, local.slaDefaults(profileId));
     },
 
     'tickets.delete': async (input) => {
@@ -539,6 +549,18 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         view,
         countTickets(ctx.db, { profileId, me: me(profileId), baseline: baseline(profileId), filter: view.filter }),
       );
+    },
+
+    'tickets.slaDefaults': (input) => local.slaDefaults(ctx.tenant(input?.profileId)),
+
+    'tickets.setSlaDefaults': (input) => {
+      const profileId = ctx.tenant(input.profileId);
+      const saved = local.setSlaDefaults(profileId, {
+        firstReplyHours: input.firstReplyHours,
+        resolutionHours: input.resolutionHours,
+      });
+      ctx.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
+      return saved;
     },
 
     'tickets.deleteView': (input) => {

@@ -1,4 +1,4 @@
-import type { CannedReply, TicketFilter, TicketPriority, TicketSort } from '../../../shared/contract';
+import type { CannedReply, TicketFilter, TicketPriority, TicketSlaTargets, TicketSort } from '../../../shared/contract';
 import { TicketFilter as TicketFilterSchema } from '../../../shared/contract';
 import { notFound } from '../errors';
 import type { Db } from '../store/database';
@@ -15,6 +15,8 @@ export interface SavedViewRow {
 }
 
 const now = () => new Date().toISOString();
+/** The ticket_views row that holds the tenant's SLA targets (not a view: view ids are built-in, mentor: or saved:). */
+const SLA_DEFAULTS = 'sla-defaults';
 
 /**
  * A saved view's filter as far as it is still valid. A field the schema refuses today (an impossible date such as
@@ -185,6 +187,17 @@ export class TicketLocal {
         });
       return id;
     })();
+  }
+
+  /** The tenant's SLA targets for views that set none: kept as the targets of a row no view list shows. */
+  slaDefaults(profileId: string): TicketSlaTargets {
+    const row = this.view(profileId, SLA_DEFAULTS);
+    return { firstReplyHours: row?.firstReplyHours ?? null, resolutionHours: row?.resolutionHours ?? null };
+  }
+
+  setSlaDefaults(profileId: string, sla: TicketSlaTargets): TicketSlaTargets {
+    this.saveView(profileId, { id: SLA_DEFAULTS, sla });
+    return this.slaDefaults(profileId);
   }
 
   deleteView(profileId: string, id: string): void {

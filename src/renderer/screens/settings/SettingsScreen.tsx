@@ -1,4 +1,5 @@
 import { Stack, Text, Title } from '@mantine/core';
+import { TicketSlaSection } from '../tickets/SlaTargets';
 import { AppearanceSection } from './AppearanceSection';
 import { NotificationsSection } from './NotificationsSection';
 import { TenantsSection } from './TenantsSection';
@@ -17,6 +18,7 @@ export function SettingsScreen() {
       <TenantsSection />
       <AppearanceSection />
       <NotificationsSection />
+      <TicketSlaSection />
     </Stack>
   );
 }

@@ -11,6 +11,7 @@ export const SHORTCUTS: [keys: string[], what: string][] = [
   [['e'], 'Close (selected tickets, or this one) and go to the next'],
   [['i'], 'Set in progress'],
   [['Shift', 'O'], 'Reopen'],
+  [['z'], 'Undo the last close, reopen or in progress'],
   [['x'], 'Select for bulk actions'],
   [['a'], 'Claim / unclaim (local only)'],
   [['u'], 'Mark unread / read (marked unread, the open ticket is put away)'],

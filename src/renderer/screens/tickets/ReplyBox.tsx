@@ -16,6 +16,10 @@ interface ReplyBoxProps {
   /** Keeps the draft on this computer (empty text removes it). */
   saveDraft(text: string): void;
   disabled?: boolean;
+  /** What became of the last reply ("Reply sent at 14:02."), shown under the box. */
+  note?: string | null;
+  /** The admin types again: the note about the last reply goes. */
+  onTyping?(): void;
 }
 
 /**
@@ -23,7 +27,7 @@ interface ReplyBoxProps {
  * {first_name} and {mentor}. A ticket that changed since it was opened asks before anything is sent.
  */
 export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function ReplyBox(
-  { ticket, send, onReviewed, onDone, saveDraft, disabled },
+  { ticket, send, onReviewed, onDone, saveDraft, disabled, note, onTyping },
   ref,
 ) {
   const canned = useCall('tickets.cannedReplies', {});
@@ -48,6 +52,7 @@ export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function 
 
   function update(value: string) {
     setText(value);
+    onTyping?.();
     unsaved.current = value;
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(flush, 500);
@@ -177,8 +182,8 @@ export const ReplyBox = forwardRef<HTMLTextAreaElement, ReplyBoxProps>(function 
               <Menu.Item onClick={() => setManage(true)}>Manage canned replies…</Menu.Item>
             </Menu.Dropdown>
           </Menu>
-          <Text size="xs" c="dimmed">
-            Draft kept on this computer
+          <Text size="xs" c={note ? 'teal' : 'dimmed'} role="status" data-testid="reply-note">
+            {note ?? 'Draft kept on this computer'}
           </Text>
         </Group>
         <Button size="xs" onClick={() => void submit(!!changed)} loading={sending} disabled={disabled || !text.trim()}>

@@ -18,7 +18,12 @@ export function RichText({
   loadImages: boolean;
   ticketId: number;
 }) {
-  return <div className="ticket-rich-text">{render(nodes, { loadImages, ticketId }, 'r')}</div>;
+  // The size of the thread beside it; long words and addresses wrap instead of widening the pane.
+  return (
+    <Text component="div" size="sm" className="ticket-rich-text" style={{ overflowWrap: 'break-word' }}>
+      {render(nodes, { loadImages, ticketId }, 'r')}
+    </Text>
+  );
 }
 
 interface RenderOptions {
@@ -51,6 +56,13 @@ const BLOCK_TAGS = new Set([
   'h6',
   'pre',
 ]);
+
+const QUOTE_STYLE = {
+  margin: '4px 0',
+  paddingInlineStart: 10,
+  borderInlineStart: '3px solid var(--mantine-color-default-border)',
+  color: 'var(--mantine-color-dimmed)',
+};
 
 function render(nodes: RichNode[], options: RenderOptions, key: string): ReactNode[] {
   return nodes.map((node, index) => {
@@ -101,7 +113,12 @@ function render(nodes: RichNode[], options: RenderOptions, key: string): ReactNo
         if (!BLOCK_TAGS.has(node.tag)) return <span key={k}>{children}</span>;
         return createElement(
           node.tag,
-          { key: k, dir: node.tag === 'p' || node.tag === 'li' || node.tag === 'blockquote' ? 'auto' : undefined },
+          {
+            key: k,
+            dir: node.tag === 'p' || node.tag === 'li' || node.tag === 'blockquote' ? 'auto' : undefined,
+            // A quote reads as one: a rule at its start side (it flips with right-to-left text).
+            style: node.tag === 'blockquote' ? QUOTE_STYLE : undefined,
+          },
           ...children,
         );
     }

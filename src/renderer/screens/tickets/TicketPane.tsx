@@ -9,7 +9,7 @@ import {
 } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { notifyError } from '../../components/notify';
 import { callKey, useCall } from '../../queries/useCall';
 import { ConversationPanel } from './ConversationPanel';
 import { dateTime, STATUS_COLOR, STATUS_LABEL } from './format';
@@ -42,6 +42,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [sideReady, setSideReady] = useState(false);
+  const [replyNote, setReplyNote] = useState<string | null>(null);
   useEffect(() => {
     const frame = requestAnimationFrame(() => setSideReady(true));
     return () => cancelAnimationFrame(frame);
@@ -138,10 +139,12 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
     }
   }
 
+  /** Said beside the reply box (no notification over it): the reply itself is in the thread. */
   function announce(outcome: TicketReplyOutcome) {
-    if (outcome.state === 'sent') notifySuccess('Reply sent', `Ticket #${id}`);
+    const at = new Date().toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+    if (outcome.state === 'sent') setReplyNote(`Reply sent at ${at}.`);
     if (outcome.state === 'queued')
-      notifySuccess('Reply queued', outcome.message ?? 'It is sent when the tenant answers again');
+      setReplyNote(outcome.message ?? 'Reply queued: it is sent when the tenant answers again.');
   }
 
   /** "Send anyway" on a queued reply that the change check paused: the same job goes out without the check. */
@@ -179,7 +182,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
       )}
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         {editing === null ? (
-          <Title order={2} size="h4" dir="auto" style={{ overflowWrap: 'anywhere' }}>
+          <Title order={2} size="h4" dir="auto" style={{ overflowWrap: 'break-word', minWidth: 0, flex: 1 }}>
             {ticket.subject}
           </Title>
         ) : (
@@ -187,7 +190,6 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
             aria-label="Subject"
             value={editing}
             onChange={(e) => setEditing(e.currentTarget.value)}
-            maxLength={255}
             autoFocus
             style={{ flex: 1 }}
             dir="auto"
@@ -301,6 +303,8 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
             onDone={onBackToList}
             saveDraft={saveDraft}
             disabled={gone}
+            note={replyNote}
+            onTyping={() => setReplyNote(null)}
           />
         </Stack>
         {/* The side column comes a frame later: the ticket and its thread are on screen first. */}

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { TicketSort, TicketSummary } from '../../../shared/contract';
-import { relative, STATUS_COLOR, STATUS_LABEL } from './format';
+import { relative, rowSla, STATUS_COLOR, STATUS_LABEL } from './format';
 import classes from './TicketRow.module.css';
 
 export const ROW_HEIGHT = 60;
@@ -37,7 +37,7 @@ export const TicketRow = memo(function TicketRow({
     sort === 'waiting' && ticket.waitingSince
       ? `waiting ${relative(ticket.waitingSince).replace(/ ago$/, '')}`
       : relative(sort === 'activity' ? ticket.activityAt : ticket.createdAt);
-  const breached = ticket.sla.firstReply.state === 'breached' || ticket.sla.resolution.state === 'breached';
+  const sla = rowSla(ticket);
   const priority = ticket.local.priority;
   return (
     <div
@@ -77,9 +77,15 @@ export const TicketRow = memo(function TicketRow({
             {ticket.local.assignee ? ` · ${ticket.local.assignee}` : ''}
           </span>
           <span className={classes.badges}>
-            {breached && ticket.status !== 'closed' && (
-              <span className={classes.badge} data-color="red" title="SLA breached">
-                SLA
+            {sla && (
+              <span
+                className={classes.badge}
+                data-color={sla.color}
+                data-sla
+                title={sla.title}
+                data-testid="ticket-sla"
+              >
+                {sla.text}
               </span>
             )}
             {priority && priority !== 'normal' && (

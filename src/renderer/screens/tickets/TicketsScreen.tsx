@@ -1,4 +1,19 @@
-import { Alert, Badge, Button, Group, Kbd, Select, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Kbd,
+  Menu,
+  Modal,
+  Select,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
 import { TICKET_SORTS } from '../../../shared/contract';
@@ -6,6 +21,7 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
+import { SlaDefaultsForm } from './SlaTargets';
 import { dateTime } from './format';
 import { useDesktopNotifications } from './notifications';
 import { TicketPane } from './TicketPane';
@@ -53,6 +69,10 @@ export function TicketsScreen() {
   const [cheatSheet, setCheatSheet] = useState(false);
   const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
   const [sync, setSync] = useState<TicketSyncState | null>(null);
+  const [slaTargets, setSlaTargets] = useState(false);
+  // Narrow windows (from 1000 px): the views become a picker above the list, so the ticket keeps room to be read.
+  const { ref: screen, width } = useElementSize();
+  const compact = width > 0 && width < 980;
   const gPending = useRef<number>(0);
   const list = useRef<VirtualListHandle>(null);
   const searchBox = useRef<HTMLInputElement>(null);
@@ -82,7 +102,16 @@ export function TicketsScreen() {
   const effectiveSort: TicketSort = sort ?? view?.sort ?? 'newest';
   const params = useMemo(() => ({ view: viewId, sort: effectiveSort, search }), [viewId, effectiveSort, search]);
   const rows = useTicketWindow(params);
-  const actions = useTicketActions({ patch: rows.patch, refresh: rows.refresh });
+  // Actions read the latest rows (for the status an Undo puts back) without being rebuilt at every change.
+  const latestRows = useRef(rows);
+  useEffect(() => {
+    latestRows.current = rows;
+  }, [rows]);
+  const statusOf = useCallback((id: number) => {
+    const current = latestRows.current;
+    return current.row(current.indexOf(id))?.status;
+  }, []);
+  const actions = useTicketActions({ patch: rows.patch, refresh: rows.refresh, statusOf });
   const total = rows.total ?? 0;
 
   // Search follows typing, a beat behind.
@@ -264,6 +293,11 @@ export function TicketsScreen() {
         handled();
         setStatus('open');
         break;
+      case 'z':
+        handled();
+        actions.undo();
+        focusList();
+        break;
       case 'x': {
         handled();
         const row = rows.row(clampCursor);
@@ -388,35 +422,40 @@ export function TicketsScreen() {
 
   return (
     <div
+      ref={screen}
       onKeyDown={onKeyDown}
       style={{
         display: 'grid',
-        gridTemplateColumns: '210px minmax(300px, 380px) minmax(0, 1fr)',
+        // Every pane keeps a readable width: the list never below 260 px, the ticket never below 360 px.
+        gridTemplateColumns: compact
+          ? 'minmax(260px, 320px) minmax(360px, 1fr)'
+          : '200px minmax(280px, 360px) minmax(380px, 1fr)',
         gridTemplateRows: 'auto minmax(0, 1fr)',
         gap: 12,
         height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-lg))',
+        minWidth: 0,
       }}
     >
-      <Group justify="space-between" style={{ gridColumn: '1 / -1' }} wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
-          <Title order={1} size="h3">
+      <Group justify="space-between" style={{ gridColumn: '1 / -1', minWidth: 0 }} wrap="nowrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+          <Title order={1} size="h3" style={{ whiteSpace: 'nowrap' }}>
             Support tickets
           </Title>
           {(views.data?.newCount ?? 0) > 0 && (
-            <Badge color="blue" aria-label={`${views.data!.newCount} new open tickets`}>
+            <Badge color="blue" aria-label={`${views.data!.newCount} new open tickets`} style={{ flexShrink: 0 }}>
               {views.data!.newCount} new
             </Badge>
           )}
           <SyncLine sync={sync} onSync={() => void bridge.call('tickets.sync', {}).catch(() => {})} />
         </Group>
-        <Group gap="sm" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
           <Switch
             size="xs"
             label="Desktop notifications"
             checked={notifications.enabled}
             onChange={(e) => void notifications.setEnabled(e.currentTarget.checked)}
           />
-          <Button size="xs" variant="subtle" onClick={() => setCheatSheet(true)}>
+          <Button size="xs" variant="subtle" onClick={() => setCheatSheet(true)} style={{ flexShrink: 0 }}>
             Keys{' '}
             <Kbd ml={6} size="xs">
               ?
@@ -425,9 +464,26 @@ export function TicketsScreen() {
         </Group>
       </Group>
 
-      <ViewsPanel views={views.data?.views ?? []} current={viewId} onSelect={selectView} onEdit={setEditing} />
+      {!compact && (
+        <ViewsPanel
+          views={views.data?.views ?? []}
+          current={viewId}
+          onSelect={selectView}
+          onEdit={setEditing}
+          onSlaTargets={() => setSlaTargets(true)}
+        />
+      )}
 
-      <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, gap: 8 }}>
+      <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0, gap: 8 }}>
+        {compact && (
+          <ViewPicker
+            views={views.data?.views ?? []}
+            current={viewId}
+            onSelect={selectView}
+            onEdit={setEditing}
+            onSlaTargets={() => setSlaTargets(true)}
+          />
+        )}
         <TextInput
           ref={searchBox}
           placeholder="Search subject, description, messages…"
@@ -531,7 +587,7 @@ export function TicketsScreen() {
         </div>
       </div>
 
-      <div style={{ overflowY: 'auto', minHeight: 0, paddingRight: 4 }} aria-label="Ticket" role="region">
+      <div style={{ overflowY: 'auto', minHeight: 0, minWidth: 0, paddingRight: 4 }} aria-label="Ticket" role="region">
         {openId ? (
           <TicketPane
             sla={openRow?.sla}
@@ -567,7 +623,84 @@ export function TicketsScreen() {
         }}
         onSaved={(id) => selectView(id)}
       />
+      <Modal
+        opened={slaTargets}
+        onClose={() => {
+          setSlaTargets(false);
+          focusList();
+        }}
+        title="SLA targets of this tenant"
+        size="lg"
+      >
+        <Text size="sm" c="dimmed" mb="sm">
+          Every view without targets of its own runs its clocks on these (local only: the platform has no SLA).
+        </Text>
+        <SlaDefaultsForm
+          onSaved={() => {
+            setSlaTargets(false);
+            focusList();
+          }}
+        />
+      </Modal>
     </div>
+  );
+}
+
+/** The views as one picker (narrow windows): the same views, counts and options as the panel. */
+function ViewPicker({
+  views,
+  current,
+  onSelect,
+  onEdit,
+  onSlaTargets,
+}: {
+  views: TicketView[];
+  current: string;
+  onSelect(id: string): void;
+  onEdit(view: TicketView | null): void;
+  onSlaTargets(): void;
+}) {
+  const group = (kind: TicketView['kind'], label: string) => ({
+    group: label,
+    items: views
+      .filter((v) => v.kind === kind)
+      .map((v) => ({ value: v.id, label: `${v.label} (${v.count.toLocaleString()})` })),
+  });
+  const view = views.find((v) => v.id === current);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Select
+        size="xs"
+        style={{ flex: 1, minWidth: 0 }}
+        aria-label="View"
+        data={[
+          group('builtin', 'Views'),
+          group('saved', 'Saved views'),
+          group('mentor', 'By mentor (unresolved)'),
+        ].filter((g) => g.items.length)}
+        value={current}
+        onChange={(id) => id && onSelect(id)}
+        allowDeselect={false}
+        searchable
+        data-testid="view-picker"
+      />
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon size="md" variant="default" aria-label="View options">
+            ⋯
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {view && (
+            <Menu.Item onClick={() => onEdit(view)}>
+              {view.kind === 'saved' ? 'Edit view…' : 'SLA targets of this view…'}
+            </Menu.Item>
+          )}
+          <Menu.Item onClick={() => onEdit(null)}>New saved view…</Menu.Item>
+          <Menu.Item onClick={onSlaTargets}>SLA targets of the tenant…</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
   );
 }
 
@@ -580,17 +713,30 @@ function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): vo
     );
   } else if (sync.asOf) parts.push(`As of ${dateTime(sync.asOf)}`);
   if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
+  // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
+  const failed = sync.state === 'offline' || sync.state === 'error';
+  const text = failed
+    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${dateTime(sync.asOf)}` : ''}`
+    : parts.join(' · ');
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
       <Text
         size="xs"
-        c={sync.state === 'offline' || sync.state === 'error' ? 'orange' : 'dimmed'}
-        title={sync.message ?? undefined}
+        c={failed ? 'orange' : 'dimmed'}
+        title={failed && sync.message ? sync.message : text}
         aria-live="polite"
+        truncate="end"
+        style={{ minWidth: 0 }}
       >
-        {sync.state === 'offline' || sync.state === 'error' ? `${sync.message ?? 'Offline'}` : parts.join(' · ')}
+        {text}
       </Text>
-      <Button size="compact-xs" variant="subtle" onClick={onSync} disabled={sync.state === 'syncing'}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        onClick={onSync}
+        disabled={sync.state === 'syncing'}
+        style={{ flexShrink: 0 }}
+      >
         Sync now
       </Button>
     </Group>

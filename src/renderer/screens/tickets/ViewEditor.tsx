@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import {
   TICKET_SORTS,
@@ -8,9 +8,10 @@ import {
   type TicketStatus,
   type TicketView,
 } from '../../../shared/contract';
-import { notifyError } from '../../components/notify';
-import { useMutationCall } from '../../queries/useCall';
+import { saveErrors } from '../../bridge/errors';
+import { useCall, useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
+import { targetText } from './SlaTargets';
 
 const SORT_LABEL: Record<TicketSort, string> = {
   newest: 'Newest',
@@ -60,8 +61,10 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
     () => view?.filter ?? (search ? { text: search } : { statuses: ['open', 'in_progress'] }),
   );
   const [sort, setSort] = useState<TicketSort | null>(view?.sort ?? null);
-  const [firstReply, setFirstReply] = useState<number | string>(view?.sla.firstReplyHours ?? (view ? '' : 24));
-  const [resolution, setResolution] = useState<number | string>(view?.sla.resolutionHours ?? (view ? '' : 72));
+  // Empty: the view follows the tenant's targets (Settings, or "SLA targets…" under the views).
+  const tenant = useCall('tickets.slaDefaults', {}).data;
+  const [firstReply, setFirstReply] = useState<number | string>(view?.sla.firstReplyHours ?? '');
+  const [resolution, setResolution] = useState<number | string>(view?.sla.resolutionHours ?? '');
   const savedView = view === null || view.kind === 'saved';
 
   const set = <K extends keyof TicketFilter>(key: K, value: TicketFilter[K] | undefined | '') =>
@@ -72,11 +75,30 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
       return next;
     });
   const hours = (v: number | string) => (typeof v === 'number' && v > 0 ? v : null);
+  // The engine refuses a backwards range too; saying it here, at the field, spares a round trip.
+  const backwards =
+    filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo
+      ? `'To' (${filter.createdTo}) is before 'From' (${filter.createdFrom}): no ticket could match`
+      : null;
+  const refused = save.error
+    ? saveErrors(save.error, (issues) => {
+        const fields: Record<string, string> = {};
+        const other: string[] = [];
+        for (const issue of issues) {
+          const field = issue.path.replace(/^(filter|sla)\./, '');
+          if (issue.path && !(field in fields)) fields[field] = issue.message;
+          else other.push(issue.message);
+        }
+        return { fields, other };
+      })
+    : null;
+  const fieldError = (field: string) => (refused?.fields as Record<string, string> | undefined)?.[field];
 
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
+        if (backwards) return;
         save.mutate(
           {
             ...(view ? { id: view.id } : {}),
@@ -88,18 +110,23 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               onSaved(saved.id);
               onClose();
             },
-            onError: (error) => notifyError('View not saved', error),
           },
         );
       }}
     >
       <Stack>
+        {refused?.form && (
+          <Alert color="red" role="alert" title="View not saved">
+            {refused.form}
+          </Alert>
+        )}
         {savedView && (
           <>
             <TextInput
               label="Name"
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
+              error={fieldError('name')}
               required
               data-autofocus
             />
@@ -128,19 +155,22 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               description="Username, email or name (contains)"
               value={filter.requester ?? ''}
               onChange={(e) => set('requester', e.currentTarget.value)}
+              error={fieldError('requester')}
             />
-            <Group grow>
+            <Group grow align="flex-start">
               <TextInput
                 type="date"
                 label="Created from"
                 value={filter.createdFrom ?? ''}
                 onChange={(e) => set('createdFrom', e.currentTarget.value)}
+                error={fieldError('createdFrom')}
               />
               <TextInput
                 type="date"
                 label="Created to"
                 value={filter.createdTo ?? ''}
                 onChange={(e) => set('createdTo', e.currentTarget.value)}
+                error={backwards ?? fieldError('createdTo')}
               />
             </Group>
             <TextInput
@@ -148,6 +178,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               description="Words in the subject, description, requester or messages"
               value={filter.text ?? ''}
               onChange={(e) => set('text', e.currentTarget.value)}
+              error={fieldError('text')}
             />
             <Group grow>
               <Checkbox
@@ -171,30 +202,38 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             />
           </>
         )}
-        <Text size="sm" fw={600}>
-          SLA targets (local only)
-        </Text>
+        <div>
+          <Text size="sm" fw={600}>
+            SLA targets (local only)
+          </Text>
+          <Text size="xs" c="dimmed">
+            Empty: the tenant&apos;s targets (first reply {targetText(tenant?.firstReplyHours ?? null)}, resolution{' '}
+            {targetText(tenant?.resolutionHours ?? null)}).
+          </Text>
+        </div>
         <Group grow>
           <NumberInput
             label="First reply within (hours)"
             min={0}
             value={firstReply}
             onChange={setFirstReply}
-            placeholder="None"
+            error={fieldError('firstReplyHours')}
+            placeholder="Tenant’s"
           />
           <NumberInput
             label="Resolution within (hours)"
             min={0}
             value={resolution}
             onChange={setResolution}
-            placeholder="None"
+            error={fieldError('resolutionHours')}
+            placeholder="Tenant’s"
           />
         </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!!backwards}>
             Save
           </Button>
         </Group>

@@ -9,12 +9,20 @@ interface ViewsPanelProps {
   current: string;
   onSelect(id: string): void;
   onEdit(view: TicketView | null): void;
+  /** The tenant's SLA targets (views without their own follow them). */
+  onSlaTargets(): void;
 }
 
 const HOTKEY: Record<string, string> = { open: 'g o', in_progress: 'g p', closed: 'g c', all: 'g a', mine: 'g m' };
 
 /** Built-in views, one per mentor, and saved views, each with its count and unread count. */
-export const ViewsPanel = memo(function ViewsPanel({ views, current, onSelect, onEdit }: ViewsPanelProps) {
+export const ViewsPanel = memo(function ViewsPanel({
+  views,
+  current,
+  onSelect,
+  onEdit,
+  onSlaTargets,
+}: ViewsPanelProps) {
   const remove = useMutationCall('tickets.deleteView');
   const section = (kind: TicketView['kind']) => views.filter((v) => v.kind === kind);
   const item = (view: TicketView) => (
@@ -87,6 +95,9 @@ export const ViewsPanel = memo(function ViewsPanel({ views, current, onSelect, o
           </Text>
         )}
         {section('mentor').map(item)}
+        <Button size="compact-xs" variant="subtle" mt="sm" onClick={onSlaTargets} style={{ alignSelf: 'flex-start' }}>
+          SLA targets…
+        </Button>
       </Stack>
     </ScrollArea>
   );

@@ -104,7 +104,8 @@ export function ticketRoutes(router: Router, deps: AreaDeps): void {
         throw badRequest(`Invalid request data: ${field} may not be blank`);
       next[field] = field === 'subject' ? value.trim() : value;
     }
-    if (next.subject.length > SUBJECT_MAX) {
+    // Characters as the platform (and the column's CHECK) count them: code points, so an emoji is one.
+    if ([...next.subject].length > SUBJECT_MAX) {
       throw badRequest(`Invalid request data: subject must have at most ${SUBJECT_MAX} characters`);
     }
     if (body.status !== undefined) {

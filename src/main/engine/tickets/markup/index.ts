@@ -1,6 +1,6 @@
 import type { RichNode } from '../../../../shared/contract';
-import { htmlToRich, looksLikeHtml } from './html';
-import { inline, markdownToRich } from './markdown';
+import { htmlText, htmlToRich, looksLikeHtml } from './html';
+import { inlineMarkdown, markdownToRich } from './markdown';
 
 /** Longer descriptions are cut (the raw text is still in the ticket); keeps parsing bounded. */
 const MAX_INPUT = 100_000;
@@ -16,12 +16,13 @@ export interface RichText {
 /**
  * A description (HTML, Markdown or plain text, possibly hostile) as a tree of whitelisted nodes. Nothing from the
  * input reaches the screen as markup: the renderer draws these nodes with fixed elements and checks links again.
+ * Both readers are maintained parsers that stay linear on hostile input (parse5, markdown-it).
  */
 export function richText(input: string): RichText {
   const source = input.length > MAX_INPUT ? `${input.slice(0, MAX_INPUT)}…` : input;
   const removed = new Set<string>();
   const doc = looksLikeHtml(source)
-    ? htmlToRich(source, (text) => inline(text, { rawHtml: false, removed }), removed)
+    ? htmlToRich(source, { removed, inline: (text) => inlineMarkdown(text, removed) })
     : markdownToRich(source, removed);
   return { doc, remoteImages: countImages(doc), removed: [...removed].sort() };
 }
@@ -36,11 +37,7 @@ function countImages(nodes: RichNode[]): number {
   return n;
 }
 
-/** Words for the search index: tags and their attributes removed, script and style bodies dropped. */
+/** Words for the search index: tags and their attributes removed, entities decoded, script and style bodies dropped. */
 export function searchableText(input: string): string {
-  if (!input.includes('<')) return input;
-  return input
-    .replace(/<(script|style|iframe|svg|object|template)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&[a-z]+;|&#x?[0-9a-f]+;/gi, ' ');
+  return input.includes('<') ? htmlText(input) : input;
 }

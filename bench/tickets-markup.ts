@@ -1,0 +1,34 @@
+/**
+ * Reading hostile ticket descriptions (cmark's pathological inputs and HTML parser stress, 100 KB each, the most a
+ * description is read) into the safe tree, as `tickets.get` does on the engine thread:
+ *   tickets_markup.pathological_max_ms   the slowest input (median of 5 reads each)
+ *   tickets_markup.pathological_p50_ms   the median input
+ *
+ * `npm run bench -- tickets-markup`
+ */
+import { richText } from '../src/main/engine/tickets/markup';
+import { pathologicalInputs } from './lib/pathological';
+import { percentile, type BenchResult, type Log } from './lib/suite';
+
+export const metrics = ['tickets_markup.pathological_max_ms', 'tickets_markup.pathological_p50_ms'];
+
+export async function run(log: Log = () => {}): Promise<BenchResult[]> {
+  const medians: number[] = [];
+  for (const { name, input } of pathologicalInputs(100_000)) {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      richText(input);
+      times.push(performance.now() - started);
+    }
+    const median = percentile(times, 50);
+    medians.push(median);
+    log(`   ${name.padEnd(50)} ${median.toFixed(1)} ms`);
+  }
+  await Promise.resolve();
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return [
+    { name: metrics[0]!, value: round(Math.max(...medians)), unit: 'ms', goal: '<= 100' },
+    { name: metrics[1]!, value: round(percentile(medians, 50)), unit: 'ms', goal: '<= 20' },
+  ];
+}
