@@ -12,6 +12,7 @@ import type { EngineContext } from '../context';
 import { conflict, EngineError, invalid } from '../errors';
 import { userScope } from '../tenants';
 import { describeTarget, listCourses, listPrograms, targetKey } from './api';
+import { batchSource } from './batches';
 import { checkInvited, checkMembers } from './checks';
 import { ImportStore, noticesOf, optionsOf, readKey, settingsOf, targetOf, type ImportRecord } from './imports';
 import type { InviteJobParams } from './job';
@@ -19,6 +20,8 @@ import { runTask, type TaskHandle } from './worker-runner';
 import type { ReadImportResult } from './read-import';
 import { ImportRows, presentRow, type StoredRow } from './rows';
 import { readHead, sniff, type SniffChoices } from './sniff';
+import { KEEP_LINES } from './parse';
+import { asciiEmail } from './validate';
 
 const EMIT_EVERY_MS = 200;
 export const DEFAULT_CHUNK = 100;
@@ -194,7 +197,7 @@ export class ImportService {
           bytes_read: result.stats.bytes,
           sha256: result.stats.sha256,
           parsed_with: key,
-          notices: { read, check: [] },
+          notices: { read, check: [], owners: result.badOwners },
         });
         this.emit(id, true);
         if (targetOf(latest)) await this.check(id, controller.signal);
@@ -313,7 +316,7 @@ export class ImportService {
       state: 'ready',
       phase: '',
       checked_for: checkedFor,
-      notices: { read: notices.read, check: notes },
+      notices: { ...notices, check: notes },
     });
     this.emit(id, true);
   }
@@ -327,13 +330,27 @@ export class ImportService {
   async editRow(id: string, line: number, field: InviteField, value: string): Promise<ImportRow> {
     const record = this.editable(id);
     if (record.state === 'parsing') throw conflict('The file is still being read: fix rows once it is done');
+    const before = field === 'user_group_owner_email' ? this.rows.row(id, line) : undefined;
     const row = this.rows.edit(id, line, field, value);
     if (!row) throw new EngineError('not_found', `There is no row at line ${line}`);
+    if (before) this.recountOwner(record, line, before.user_group_owner_email, row.user_group_owner_email);
     if (field === 'email' && row.email_key && row.remote === null && targetOf(record) && record.checked_for) {
       await this.checkOne(record, row).catch(() => {});
     }
     this.emit(id, true);
     return presentRow(this.rows.row(id, line)!);
+  }
+
+  /** A fixed group owner changes the file's notice about owners that are not addresses, without a scan. */
+  private recountOwner(record: ImportRecord, line: number, before: string, after: string): void {
+    const notices = noticesOf(record);
+    const bad = (owner: string) => owner !== '' && !asciiEmail(owner);
+    if (!notices.owners || bad(before) === bad(after)) return;
+    const lines = notices.owners.lines.filter((l) => l !== line);
+    if (bad(after) && lines.length < KEEP_LINES) lines.push(line);
+    lines.sort((a, b) => a - b);
+    const count = notices.owners.count + (bad(after) ? 1 : -1);
+    this.store.update(record.id, { notices: { ...notices, owners: { count, lines } } });
   }
 
   /** A fixed address is asked about on its own, so the summary stays true. */
@@ -405,7 +422,8 @@ export class ImportService {
       fileName: record.name,
       fileSha256: record.sha256,
       org: scope.org,
-      source: scope.username,
+      source: batchSource(record.name, new Date()),
+      rows: summary.rows,
       target,
       redirectTo: options.redirectTo,
       active: options.active,
