@@ -128,7 +128,20 @@ describe('importing people from a CSV file', () => {
     expect(await page.getByTestId('row-6').getByTestId('row-status').getAttribute('aria-label')).toBe(
       'Row 6: duplicate. The same address as row 3',
     );
-    await badCell.click();
+    // Keyboard only: the grid is one tab stop; arrow keys move between cells, Enter edits.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Edit Email of row 6: E2E-ANN@example.org');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('Row 6: duplicate. The same address as row 3');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="rows-viewport"]'))).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Row 6: duplicate. The same address as row 3');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toMatch(/^Edit Email of row 4: /);
+    await page.keyboard.press('Enter');
     const input = page.getByLabel('Email of row 4');
     await input.fill('e2e-bob@example.org');
     await input.press('Enter');

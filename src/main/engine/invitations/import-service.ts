@@ -4,6 +4,7 @@
  * platform but read-only questions until `start`.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ImportDraft, ImportRow, InviteField, InviteTarget, RowFilter } from '../../../shared/contract';
@@ -258,6 +259,8 @@ export class ImportService {
 
   /** Asks the platform who is already invited (and, for the platform, who is a member). Never fails the import. */
   private async check(id: string, signal: AbortSignal): Promise<void> {
+    // Eight questions at a time (and their retries) listen to the one signal.
+    setMaxListeners(64, signal);
     const record = this.store.get(id);
     const target = targetOf(record);
     if (!target) return;

@@ -69,6 +69,9 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
   const viewport = useRef<HTMLDivElement>(null);
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<{ line: number; field: InviteField } | null>(null);
+  // The grid is one tab stop: this cell (row index in the page, column) takes the focus; arrow keys move it.
+  const [cursor, setCursor] = useState({ index: 0, column: 0 });
+  const moved = useRef(false);
   const edit = useMutationCall('invitations.importEditRow');
   const drop = useMutationCall('invitations.importDropRows');
   // The mapped fields, email first, in the order of the invitation's fields.
@@ -110,6 +113,50 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
   });
   const byBlock = new Map([...blocks].map((block, i) => [block, loaded[i]?.data]));
   const rowAt = (index: number) => byBlock.get(Math.floor(index / BLOCK))?.rows[index % BLOCK];
+  // Focusable columns: the status, each field, the leave-out button.
+  const lastColumn = fields.length + 1;
+  const rendered = items.map((item) => item.index);
+  const tabStop = rendered.includes(cursor.index) ? cursor : { index: rendered[0] ?? 0, column: cursor.column };
+  const cellProps = (index: number, column: number) => ({
+    'data-cell': `${index}:${column}`,
+    tabIndex: tabStop.index === index && tabStop.column === column ? 0 : -1,
+    onFocus: () => {
+      if (cursor.index !== index || cursor.column !== column) setCursor({ index, column });
+    },
+  });
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (editing || (event.target as HTMLElement).tagName === 'INPUT') return;
+    const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const moves: Record<string, () => { index: number; column: number }> = {
+      ArrowDown: () => ({ ...tabStop, index: tabStop.index + 1 }),
+      ArrowUp: () => ({ ...tabStop, index: tabStop.index - 1 }),
+      ArrowRight: () => ({ ...tabStop, column: tabStop.column + 1 }),
+      ArrowLeft: () => ({ ...tabStop, column: tabStop.column - 1 }),
+      PageDown: () => ({ ...tabStop, index: tabStop.index + page }),
+      PageUp: () => ({ ...tabStop, index: tabStop.index - page }),
+      Home: () => (event.ctrlKey ? { index: 0, column: 0 } : { ...tabStop, column: 0 }),
+      End: () => (event.ctrlKey ? { index: pageRows - 1, column: lastColumn } : { ...tabStop, column: lastColumn }),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    const next = move();
+    const index = Math.max(0, Math.min(pageRows - 1, next.index));
+    const column = Math.max(0, Math.min(lastColumn, next.column));
+    moved.current = true;
+    setCursor({ index, column });
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
+  // After a move by keyboard, the focus follows the cursor once its row is rendered.
+  useEffect(() => {
+    if (!moved.current) return;
+    const cell = viewport.current?.querySelector<HTMLElement>(`[data-cell="${cursor.index}:${cursor.column}"]`);
+    if (cell) {
+      moved.current = false;
+      cell.focus();
+    }
+  });
+
   const columns = `64px 140px repeat(${fields.length}, minmax(160px, 1fr)) 48px`;
   const minWidth = 64 + 140 + fields.length * 160 + 48 + (fields.length + 3) * 8 + 24;
 
@@ -122,8 +169,11 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
     );
   };
   const keys = (row: ImportRow, field: InviteField) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' && event.key !== 'Escape') return;
+    // Back to the cell, for the keyboard to go on from there.
+    moved.current = true;
     if (event.key === 'Enter') save(row, field, event.currentTarget.value);
-    if (event.key === 'Escape') setEditing(null);
+    else setEditing(null);
   };
 
   if (first.isPending) return <Loader size="sm" />;
@@ -137,6 +187,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
         data-testid="rows-viewport"
         role="grid"
         aria-label="Rows of the file"
+        onKeyDown={onGridKey}
         aria-rowcount={total + 1}
         style={{
           height: 'clamp(240px, calc(100dvh - 430px), 560px)',
@@ -207,14 +258,14 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
                       color={row.dropped ? 'gray' : status.color}
                       variant="light"
                       data-testid="row-status"
-                      tabIndex={0}
+                      {...cellProps(item.index, 0)}
                       aria-label={`Row ${row.line}: ${row.dropped ? 'dropped' : status.label}. ${reason}`}
                     >
                       {row.dropped ? 'dropped' : status.label}
                     </Badge>
                   </Tooltip>
                 </span>
-                {fields.map((field) => {
+                {fields.map((field, f) => {
                   const problem = row.problems.find((p) => p.field === field);
                   if (editing?.line === row.line && editing.field === field) {
                     return (
@@ -235,7 +286,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
                       role="gridcell"
                       size="sm"
                       truncate
-                      tabIndex={0}
+                      {...cellProps(item.index, f + 1)}
                       aria-label={`Edit ${INVITE_FIELD_LABELS[field]} of row ${row.line}: ${row.values[field] || 'empty'}${problem ? ` (${problem.message})` : ''}`}
                       aria-invalid={problem ? true : undefined}
                       c={problem ? 'red' : undefined}
@@ -247,7 +298,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
                       }}
                       onClick={() => setEditing({ line: row.line, field })}
                       onKeyDown={(event) => {
-                        if (event.key === 'Enter') setEditing({ line: row.line, field });
+                        if (event.key === 'Enter' || event.key === 'F2') setEditing({ line: row.line, field });
                       }}
                     >
                       {row.values[field] || (problem ? '(missing)' : '')}
@@ -268,6 +319,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
                       variant="subtle"
                       color={row.dropped ? 'blue' : 'gray'}
                       aria-label={`${row.dropped ? 'Bring back' : 'Leave out'} row ${row.line}`}
+                      {...cellProps(item.index, lastColumn)}
                       onClick={() => drop.mutate({ id: draft.id, lines: [row.line], dropped: !row.dropped })}
                     >
                       {row.dropped ? '↺' : '✕'}
@@ -284,7 +336,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
           {pages > 1
             ? `Rows ${formatCount(shownFirst)}–${formatCount(shownLast)} of ${formatCount(total)}`
             : `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`}
-          {' · '}Click a cell, or Enter on it, to fix it (Enter saves, Escape cancels).
+          {' · '}Click a cell, or Enter on it, to fix it (Enter saves, Escape cancels); arrow keys move between cells.
         </Text>
         {pages > 1 && (
           <Pagination
