@@ -16,6 +16,10 @@ import { tempDir } from '../helpers/temp';
 import { launchChromium } from './browser';
 
 const RENDERER_DIR = resolve('out/renderer');
+/** The page's document, inside `page.evaluate` (this file is type-checked without the DOM library). */
+declare const document: {
+  activeElement: { getAttribute(name: string): string | null; closest(selector: string): unknown } | null;
+};
 const noKeychain: SecretStore = {
   get: async () => null,
   set: async () => {},

@@ -12,8 +12,9 @@ const Tenant = { profileId: z.string().min(1).optional() };
 
 export const InviteTarget = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('platform') }).strict(),
-  z.object({ kind: z.literal('course'), id: z.string().trim().min(1, 'Choose a course').max(255) }).strict(),
-  z.object({ kind: z.literal('program'), id: z.string().trim().min(1, 'Choose a program').max(255) }).strict(),
+  // The spec puts no length on course ids or program keys: the bound only keeps calls sane.
+  z.object({ kind: z.literal('course'), id: z.string().trim().min(1, 'Choose a course').max(1000) }).strict(),
+  z.object({ kind: z.literal('program'), id: z.string().trim().min(1, 'Choose a program').max(1000) }).strict(),
 ]);
 export type InviteTarget = z.infer<typeof InviteTarget>;
 
@@ -303,8 +304,9 @@ export const invitationCalls = {
         ...Tenant,
         target: InviteTarget,
         email: z.string().trim().min(1, 'Email is required').max(254),
-        firstName: z.string().trim().max(150).optional(),
-        lastName: z.string().trim().max(150).optional(),
+        /** Kept as metadata by the platform, which sets no length on them. */
+        firstName: z.string().trim().max(1000).optional(),
+        lastName: z.string().trim().max(1000).optional(),
         redirectTo: RedirectTo.optional(),
         active: z.boolean().default(true),
       })
