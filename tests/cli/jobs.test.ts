@@ -73,6 +73,7 @@ describe('mentor-admin jobs on invite and export jobs', () => {
       invited: 400,
       already: 0,
       invalid: 2,
+      duplicate: 0,
       failed: 0,
     });
     const sent = server.db
@@ -107,6 +108,7 @@ describe('mentor-admin jobs on invite and export jobs', () => {
       invited: 400,
       already: 0,
       invalid: 1,
+      duplicate: 0,
       failed: 0,
     });
     expect(invitationsOf(server, 'jp399@example.org')).toBe(1);

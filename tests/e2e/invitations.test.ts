@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/main/engine';
 import type { SecretStore } from '../../src/main/engine/secrets/keychain';
@@ -16,6 +16,10 @@ import { tempDir } from '../helpers/temp';
 import { launchChromium } from './browser';
 
 const RENDERER_DIR = resolve('out/renderer');
+/** The page's document, inside `page.evaluate` (this file is type-checked without the DOM library). */
+declare const document: {
+  activeElement: { getAttribute(name: string): string | null; closest(selector: string): unknown } | null;
+};
 const noKeychain: SecretStore = {
   get: async () => null,
   set: async () => {},
@@ -28,6 +32,13 @@ let engine: Engine;
 let host: Host;
 let browser: Browser;
 let page: Page;
+
+/** Focus as the keyboard gives it (tooltips open on focus-visible): onto the element, then Shift+Tab and Tab. */
+async function keyboardFocus(target: Locator): Promise<void> {
+  await target.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+}
 
 const invitations = (email: string) =>
   (
@@ -104,6 +115,7 @@ describe('importing people from a CSV file', () => {
     await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toContain('2 will be emailed');
     expect(await summary.textContent()).toContain('1 invalid');
     expect(await summary.textContent()).toContain('1 duplicate');
+    expect(await summary.textContent()).toContain('of 4 rows');
     expect(invitations('e2e-ann@example.org')).toBe(0);
 
     await page.getByText('Problems', { exact: true }).click();
@@ -111,7 +123,29 @@ describe('importing people from a CSV file', () => {
       name: /Edit Email of row 4: e2e-bob@example \(Not a valid email address\)/,
     });
     await badCell.waitFor();
-    await badCell.click();
+    // Every invalid cell says why: on keyboard focus as on hover, and so does its row's status.
+    await keyboardFocus(badCell);
+    await expect.poll(() => page.getByRole('tooltip').innerText()).toBe('Not a valid email address');
+    expect(await page.getByTestId('row-4').getByTestId('row-status').getAttribute('aria-label')).toBe(
+      'Row 4: invalid. Email: Not a valid email address',
+    );
+    expect(await page.getByTestId('row-6').getByTestId('row-status').getAttribute('aria-label')).toBe(
+      'Row 6: duplicate. The same address as row 3',
+    );
+    // Keyboard only: the grid is one tab stop; arrow keys move between cells, Enter edits.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Edit Email of row 6: E2E-ANN@example.org');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('Row 6: duplicate. The same address as row 3');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="rows-viewport"]'))).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Row 6: duplicate. The same address as row 3');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toMatch(/^Edit Email of row 4: /);
+    await page.keyboard.press('Enter');
     const input = page.getByLabel('Email of row 4');
     await input.fill('e2e-bob@example.org');
     await input.press('Enter');
@@ -126,7 +160,12 @@ describe('importing people from a CSV file', () => {
       .toBe('3 people will be emailed an invitation to the platform.');
     await page.getByRole('button', { name: 'Send 3 invitations' }).click();
 
+    // The result counts as the review did (the duplicate is a duplicate), and the last step gets its check.
     await expect.poll(() => page.getByTestId('send-result').innerText(), { timeout: 20_000 }).toContain('3 invited');
+    expect(await page.getByTestId('send-result').innerText()).toMatch(/^3 invited\s+1 duplicate$/);
+    const steps = page.getByTestId('wizard-steps').locator('.mantine-Stepper-step');
+    expect(await steps.count()).toBe(6);
+    await expect.poll(() => steps.and(page.locator('[data-completed]')).count()).toBe(6);
     expect(invitations('e2e-ann@example.org')).toBe(1);
     expect(invitations('e2e-bob@example.org')).toBe(1);
     expect(invitations('e2e-bob@example')).toBe(0);
@@ -148,8 +187,48 @@ describe('importing people from a CSV file', () => {
 });
 
 describe('the invitations list', () => {
-  it('filters by email, invites one person, and revokes with a confirm', async () => {
-    await page.getByRole('tab', { name: 'Invitations' }).click();
+  it('opens the batch an import sent (plurals right): its person with their name, found again by their tag', async () => {
+    // The wizard is back on its first step (the last test left a refused file there).
+    await page.goto(`${host.url}#/invitations/import`);
+    const csv = 'Email,First name,Last name\r\ne2e-batch1@example.org,Bea,Tran\r\n';
+    await page
+      .getByTestId('invite-file-input')
+      .setInputFiles({ name: 'batch.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('table', { name: 'Column mapping' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('radiogroup', { name: 'Invite to' }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    // One of everything, in the singular.
+    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('of 1 row');
+    expect(await page.getByTestId('import-summary').textContent()).not.toContain('rows');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await page.getByTestId('confirm-summary').innerText()).toBe(
+      '1 person will be emailed an invitation to the platform.',
+    );
+    await page.getByRole('button', { name: 'Send 1 invitation', exact: true }).click();
+    await page.getByRole('button', { name: 'See these invitations' }).click({ timeout: 20_000 });
+
+    const table = page.getByRole('table', { name: 'Invitations' });
+    await table.waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('invitations-count').innerText()).toBe('1 invitation');
+    const row = page.getByTestId('invitation-e2e-batch1@example.org');
+    expect(await row.getByTestId('invitation-name').innerText()).toBe('Bea Tran');
+    expect(await row.innerText()).toContain('CSV import');
+    expect(
+      await page
+        .locator('input')
+        .and(page.getByLabel('Import batch', { exact: true }))
+        .inputValue(),
+    ).toMatch(/^batch\.csv · /);
+    // The state explains itself on keyboard focus.
+    await keyboardFocus(row.getByLabel(/^Pending: /));
+    await expect
+      .poll(() => page.getByRole('tooltip').innerText())
+      .toBe('Sent and not used yet. The link does not expire.');
+  }, 60_000);
+
+  it('searches part of an address, invites one person, and revokes with a confirm', async () => {
+    await page.goto(`${host.url}#/invitations`);
     const table = page.getByRole('table', { name: 'Invitations' });
     await table.waitFor({ timeout: 15_000 });
 
@@ -161,10 +240,14 @@ describe('the invitations list', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(invitations('e2e-single@example.org')).toBe(1);
 
-    await page.getByRole('textbox', { name: 'Email' }).fill('e2e-single@example.org');
+    // Part of an address: matched in the app's copy of the list, and said so.
+    await page.getByRole('textbox', { name: 'Search' }).fill('2e-singl');
     const row = page.getByTestId('invitation-e2e-single@example.org');
     await row.waitFor({ timeout: 10_000 });
+    expect(await row.getByTestId('invitation-name').innerText()).toBe('Sol');
     expect((await row.innerText()).toLowerCase()).toContain('pending');
+    expect(await page.getByTestId('search-note').innerText()).toMatch(/^Matched in this app's copy of the list, read/);
+    expect(await page.getByTestId('invitations-count').innerText()).toBe('1 invitation');
 
     await row.getByRole('button', { name: 'Revoke the invitation of e2e-single@example.org' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke invitation' });

@@ -32,6 +32,7 @@ describe('mentor-admin invite', () => {
       invited: 120,
       already: 0,
       invalid: 0,
+      duplicate: 0,
       failed: 0,
     });
     expect(invitationsOf(server, 'cli7@example.org')).toBe(1);
@@ -45,13 +46,13 @@ describe('mentor-admin invite', () => {
     expect(invitationsOf(server, 'cli7@example.org')).toBe(1);
   });
 
-  it('counts invalid rows as failed unless --skip-invalid', async () => {
+  it('counts invalid rows as failed unless --skip-invalid; a duplicate is its own count, not a failure', async () => {
     const server = await sandboxWithInvitations();
     const { env } = await cliTenant(server);
     const file = csvFile('mixed.csv', 'email\nok1@example.org\nnot-an-address\nok2@example.org\nOK1@example.org\n');
     const strict = await cli(['invite', file, '--platform', '--json'], { env });
     expect(strict.code).toBe(1);
-    expect(last(strict.stdout)).toMatchObject({ rows: 4, invited: 2, invalid: 2, failed: 0 });
+    expect(last(strict.stdout)).toMatchObject({ rows: 4, invited: 2, invalid: 1, duplicate: 1, failed: 0 });
     expect(strict.stdout).toContain('"event":"invalid","line":3,"email":"not-an-address"');
 
     const lenient = await cli(

@@ -55,6 +55,97 @@ describe('invitations', () => {
     );
   });
 
+  it("searches part of an address or a name in the app's copy (the platform filters exactly), and says so", async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const target = { kind: 'platform' } as const;
+    const bulk = (rows: Record<string, unknown>[]) =>
+      fetch(`${server.url}/api/catalog/invitations/platform/bulk/`, {
+        method: 'POST',
+        headers: { authorization: `Api-Key ${server.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ platform_key: server.org, invitation_data: rows }),
+      });
+    await bulk([{ email: 'zeph.okoro@partner.example', first_name: 'Zephyrine', last_name: 'Okoro', source: 's1' }]);
+
+    // The platform's own filter matches whole addresses only.
+    expect((await engine.invoke('invitations.list', { target, email: 'zeph' })).total).toBe(0);
+
+    const byName = await engine.invoke('invitations.list', { target, search: 'okoro' });
+    expect(byName.invitations.map((i) => [i.email, i.name])).toEqual([
+      ['zeph.okoro@partner.example', 'Zephyrine Okoro'],
+    ]);
+    expect(byName.freshness).toMatchObject({ source: 'cache', offline: null });
+    expect(Date.now() - Date.parse(byName.freshness.asOf!)).toBeLessThan(30_000);
+    expect((await engine.invoke('invitations.list', { target, search: 'ZEPH.OK' })).total).toBe(1);
+    // The demo's 500 invitations are all in the copy: a common part of addresses finds them across pages.
+    const demo = await engine.invoke('invitations.list', { target, search: '.example', pageSize: 100, page: 2 });
+    expect(demo.total).toBeGreaterThan(100);
+    expect(demo.invitations).toHaveLength(100);
+
+    // Made elsewhere: found once the copy is read again (it is, when older than a minute or on refresh).
+    await bulk([{ email: 'zeph.two@partner.example', source: 's2' }]);
+    expect((await engine.invoke('invitations.list', { target, search: 'zeph' })).total).toBe(1);
+    const fresh = await engine.invoke('invitations.list', { target, search: 'zeph', refresh: true });
+    expect(fresh.invitations.map((i) => i.email)).toEqual(['zeph.two@partner.example', 'zeph.okoro@partner.example']);
+    expect((await engine.invoke('invitations.list', { target, search: 'zeph', source: 's2' })).total).toBe(1);
+
+    // Revoked here: gone from the copy at once.
+    await engine.invoke('invitations.revoke', { target, id: fresh.invitations[0]!.id });
+    expect((await engine.invoke('invitations.list', { target, search: 'zeph' })).total).toBe(1);
+  });
+
+  it('shows the saved copy, and says so, while the tenant cannot be reached', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const target = { kind: 'platform' } as const;
+    const live = await engine.invoke('invitations.list', { target, pageSize: 10 });
+    expect(live.freshness).toMatchObject({ source: 'api', offline: null });
+    // The first list keeps a copy of the whole list in the background.
+    await expect
+      .poll(async () => (await engine.invoke('invitations.list', { target, search: '@' })).freshness.asOf, {
+        timeout: 10_000,
+      })
+      .not.toBeNull();
+
+    server.setFaults('error5xx=1');
+    const offline = await engine.invoke('invitations.list', { target, pageSize: 10 });
+    server.setFaults('');
+    expect(offline.freshness.source).toBe('cache');
+    expect(offline.freshness.offline).toMatch(
+      /The tenant is not answering \(50\d .*\); showing what was saved earlier\./,
+    );
+    expect(offline.total).toBe(live.total);
+    expect(offline.invitations.map((i) => i.id)).toEqual(live.invitations.map((i) => i.id));
+  }, 30_000);
+
+  it('names the state an admin reads: an expiry date passed is "expired", even when switched off', async () => {
+    const server = await sandboxWithInvitations();
+    const { engine } = await engineFor(server);
+    const target = { kind: 'platform' } as const;
+    const past = new Date(Date.now() - 86_400_000).toISOString();
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    await fetch(`${server.url}/api/catalog/invitations/platform/bulk/`, {
+      method: 'POST',
+      headers: { authorization: `Api-Key ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platform_key: server.org,
+        invitation_data: [
+          { email: 'st.revoked@example.org', active: false, expired: past },
+          { email: 'st.off@example.org', active: false },
+          { email: 'st.lapsed@example.org', expired: past },
+          { email: 'st.waiting@example.org', expired: future },
+        ],
+      }),
+    });
+    const states = await engine.invoke('invitations.list', { target, search: 'st.', pageSize: 10 });
+    expect(Object.fromEntries(states.invitations.map((i) => [i.email, i.state]))).toEqual({
+      'st.revoked@example.org': 'expired',
+      'st.off@example.org': 'inactive',
+      'st.lapsed@example.org': 'expired',
+      'st.waiting@example.org': 'pending',
+    });
+  });
+
   it('lists and revokes course invitations', async () => {
     const server = await sandboxWithInvitations();
     const { engine } = await engineFor(server);

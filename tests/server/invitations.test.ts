@@ -268,6 +268,19 @@ describe('invitations: bulk', () => {
     expect((await list('platform', '&email=bo.new@example.org')).count).toBe(1);
   });
 
+  it('takes a user group without an owner: the owner is optional, the group is kept with the invitation', async () => {
+    // The spec: "Any additional parameters will be added as metadata"; `user_group_owner_email` is optional.
+    const result = await bulk('platform', [
+      { email: 'grouped.alone@example.org', user_group: 'Nursing 2026 — Cohort A' },
+      { email: 'grouped.owned@example.org', user_group: 'Cohort B', user_group_owner_email: 'tutor@example.org' },
+    ]);
+    expect(result).toEqual({ successes: 2, error_codes: [] });
+    const [alone] = (await list('platform', '&email=grouped.alone@example.org')).results;
+    expect(alone!.metadata).toEqual({ user_group: 'Nursing 2026 — Cohort A' });
+    const [owned] = (await list('platform', '&email=grouped.owned@example.org')).results;
+    expect(owned!.metadata).toEqual({ user_group: 'Cohort B', user_group_owner_email: 'tutor@example.org' });
+  });
+
   it('checks course rows against their course and its enrolled members', async () => {
     const enrolled = (await list('course', '&active=false&page_size=500')).results.find((i) => i.user_id && i.email)!;
     const result = await bulk('course', [

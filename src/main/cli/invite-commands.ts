@@ -1,6 +1,10 @@
 import {
+  countOf,
   INVITE_FIELDS,
+  outcomeWords,
+  summaryCounts,
   type ImportDraft,
+  type ImportOutcome,
   type InviteField,
   type InviteTarget,
   type Job,
@@ -33,6 +37,7 @@ interface Totals {
   invited: number;
   already: number;
   invalid: number;
+  duplicate: number;
   failed: number;
 }
 
@@ -77,19 +82,19 @@ export function applyMaps(draft: ImportDraft, maps: readonly string[]): (InviteF
   return mapping;
 }
 
+/** What will not be sent, in the wizard's words (one vocabulary: `outcomeWords`). */
+const NOT_SENT: ImportOutcome[] = ['invalid', 'duplicate', 'alreadyInvited', 'alreadyMember', 'dropped'];
+
 function describeDraft(draft: ImportDraft): string {
-  const s = draft.summary;
+  const counts = summaryCounts(draft.summary);
   const parts = [
-    `${s.rows} rows read from ${draft.name} (${draft.encoding}${draft.bom ? ' with BOM' : ''}, delimiter ${JSON.stringify(draft.delimiter)})`,
-    `  ${s.willEmail} will be emailed`,
+    `${countOf(draft.summary.rows, 'row')} read from ${draft.name} (${draft.encoding}${draft.bom ? ' with BOM' : ''}, delimiter ${JSON.stringify(draft.delimiter)})`,
+    `  ${counts.invited.toLocaleString('en-US')} ${outcomeWords('invited', counts.invited, false)}`,
   ];
-  const others = [
-    [s.invalid, 'invalid'],
-    [s.duplicate, 'duplicates in the file'],
-    [s.alreadyInvited, 'already invited'],
-    [s.alreadyMember, 'already members'],
-  ].filter(([n]) => Number(n) > 0);
-  if (others.length) parts[1] += `; not sent: ${others.map(([n, what]) => `${n} ${what}`).join(', ')}`;
+  const others = NOT_SENT.filter((outcome) => counts[outcome] > 0).map(
+    (outcome) => `${counts[outcome].toLocaleString('en-US')} ${outcomeWords(outcome, counts[outcome], false)}`,
+  );
+  if (others.length) parts[1] += `; not sent: ${others.join(', ')}`;
   return parts.join('\n');
 }
 
@@ -98,6 +103,7 @@ const totalsOf = (job: Job): Totals => ({
   invited: job.counts.invited ?? 0,
   already: (job.counts.alreadyInvited ?? 0) + (job.counts.alreadyMember ?? 0),
   invalid: job.counts.invalid ?? 0,
+  duplicate: job.counts.duplicate ?? 0,
   failed: (job.counts.failed ?? 0) + (job.state === 'completed' ? 0 : job.progress.total - finished(job.progress)),
 });
 
@@ -112,8 +118,8 @@ export function inviteOutcome(job: Job): JobOutcome {
   return {
     summary: { job: job.id, ...totals },
     human:
-      `Job ${job.id.slice(0, 8)} ${job.state}: ${totals.rows} rows, ${totals.invited} invited, ${totals.already} ` +
-      `already invited or members, ${totals.invalid} invalid, ${totals.failed} failed`,
+      `Job ${job.id.slice(0, 8)} ${job.state}: ${countOf(totals.rows, 'row')}, ${totals.invited} invited, ${totals.already} ` +
+      `already invited or members, ${totals.invalid} invalid, ${countOf(totals.duplicate, 'duplicate')}, ${totals.failed} failed`,
     ok: job.state === 'completed' && totals.failed === 0 && (!!job.skipInvalid || totals.invalid === 0),
   };
 }
@@ -183,12 +189,13 @@ export const runInviteCommand: Command = async (engine, args, out, io, globals) 
       rows: s.rows,
       invited: 0,
       already: s.alreadyInvited + s.alreadyMember,
-      invalid: s.invalid + s.duplicate,
+      invalid: s.invalid,
+      duplicate: s.duplicate,
       failed: 0,
       dryRun: true,
       willEmail: s.willEmail,
     };
-    out.record(totals, `Dry run: nothing was sent; ${s.willEmail} would be emailed.`);
+    out.record(totals, `Dry run: nothing was sent; ${s.willEmail.toLocaleString('en-US')} would be emailed.`);
     return totals.invalid > 0 && !skipInvalid ? 1 : 0;
   }
 
@@ -197,7 +204,7 @@ export const runInviteCommand: Command = async (engine, args, out, io, globals) 
     { event: 'started', job: jobId, resumed },
     resumed
       ? `Resuming job ${jobId.slice(0, 8)}, which was sending this file to the same place.`
-      : `Started job ${jobId.slice(0, 8)}: inviting ${draft.summary.willEmail} people.`,
+      : `Started job ${jobId.slice(0, 8)}: inviting ${countOf(draft.summary.willEmail, 'person', 'people')}.`,
   );
   const job = await follow(engine, jobId, out, io);
   if (values.report) {
@@ -233,7 +240,7 @@ async function printProblems(engine: Engine, draft: ImportDraft, out: Output): P
       else if (shown++ < 50) out.text(`  line ${row.line}: ${row.values.email || '(no email)'} — ${why}`);
     }
     if (offset + rows.length >= total) {
-      if (!out.json && total > 50) out.text(`  … and ${total - 50} more rows with problems`);
+      if (!out.json && total > 50) out.text(`  … and ${countOf(total - 50, 'more row')} with problems`);
       return;
     }
   }
@@ -243,7 +250,7 @@ async function writeDryRunReport(engine: Engine, draft: ImportDraft, path: strin
   const RESULT = {
     ok: 'would invite',
     invalid: 'invalid',
-    duplicate: 'invalid',
+    duplicate: 'duplicate',
     already_invited: 'already invited',
     already_member: 'already a member',
   } as const;

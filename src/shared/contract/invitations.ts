@@ -5,14 +5,16 @@
  */
 import { z } from 'zod';
 import { call, Ok } from './kit';
+import { Freshness } from './mentors';
 
 /** Which tenant a call is about; the active one when absent. */
 const Tenant = { profileId: z.string().min(1).optional() };
 
 export const InviteTarget = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('platform') }).strict(),
-  z.object({ kind: z.literal('course'), id: z.string().trim().min(1, 'Choose a course').max(255) }).strict(),
-  z.object({ kind: z.literal('program'), id: z.string().trim().min(1, 'Choose a program').max(255) }).strict(),
+  // The spec puts no length on course ids or program keys: the bound only keeps calls sane.
+  z.object({ kind: z.literal('course'), id: z.string().trim().min(1, 'Choose a course').max(1000) }).strict(),
+  z.object({ kind: z.literal('program'), id: z.string().trim().min(1, 'Choose a program').max(1000) }).strict(),
 ]);
 export type InviteTarget = z.infer<typeof InviteTarget>;
 
@@ -45,11 +47,16 @@ export const Invitation = z.object({
   id: z.number().int(),
   email: z.string().nullable(),
   username: z.string().nullable(),
+  /** "First Last" from the invitation's metadata (where imported names are kept); null when it has none. */
+  name: z.string().nullable(),
   target: InviteTarget,
   source: z.string().nullable(),
   redirectTo: z.string().nullable(),
   active: z.boolean(),
-  /** pending (not used yet), accepted (redeemed), inactive, expired. */
+  /**
+   * accepted (used: started), expired (its expiry date has passed, active or not), inactive (switched off, e.g.
+   * revoked), pending (sent, not used yet).
+   */
   state: InvitationState,
   createdAt: z.string().nullable(),
   startedAt: z.string().nullable(),
@@ -64,6 +71,19 @@ const RedirectTo = z
   .max(2000)
   .refine((value) => value === '' || /^https?:\/\/\S+$/i.test(value), 'Use a full http(s) address')
   .nullable();
+
+/** A CSV import sent by an invite job: its invitations carry `source`, so the list can find them again. */
+export const ImportBatch = z.object({
+  source: z.string(),
+  fileName: z.string(),
+  target: InviteTarget,
+  jobId: z.string(),
+  createdAt: z.string(),
+  /** Rows of the file, and how many of them were invited so far. */
+  rows: z.number().int(),
+  invited: z.number().int(),
+});
+export type ImportBatch = z.infer<typeof ImportBatch>;
 
 export const CatalogItem = z.object({ id: z.string(), name: z.string() });
 export type CatalogItem = z.infer<typeof CatalogItem>;
@@ -123,6 +143,60 @@ export const ImportSummary = z.object({
   willEmail: z.number().int(),
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
+
+/**
+ * What becomes of an import's rows, in one vocabulary for the review, the confirmation, the job's result, its report
+ * and the CLI: the job's counts use these keys, and the review's summary maps onto them (`summaryCounts`).
+ */
+export const IMPORT_OUTCOMES = [
+  'invited',
+  'invalid',
+  'duplicate',
+  'alreadyInvited',
+  'alreadyMember',
+  'dropped',
+  'failed',
+] as const;
+export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
+export type OutcomeCounts = Partial<Record<ImportOutcome, number>>;
+
+/** The words after a count: `sent` once the job has run ("invited"), before it the promise ("will be emailed"). */
+export function outcomeWords(outcome: ImportOutcome, n: number, sent: boolean): string {
+  switch (outcome) {
+    case 'invited':
+      return sent ? 'invited' : 'will be emailed';
+    case 'invalid':
+      return 'invalid';
+    case 'duplicate':
+      return n === 1 ? 'duplicate' : 'duplicates';
+    case 'alreadyInvited':
+      return 'already invited';
+    case 'alreadyMember':
+      return n === 1 ? 'already a member' : 'already members';
+    case 'dropped':
+      return 'left out';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/** The review's summary in the job's terms: what confirming would send is what the job will have invited. */
+export function summaryCounts(summary: ImportSummary): Required<OutcomeCounts> {
+  return {
+    invited: summary.willEmail,
+    invalid: summary.invalid,
+    duplicate: summary.duplicate,
+    alreadyInvited: summary.alreadyInvited,
+    alreadyMember: summary.alreadyMember,
+    dropped: summary.dropped,
+    failed: 0,
+  };
+}
+
+/** "1 row", "2 rows": counts as the admin reads them (the CLI and the screens alike). */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
 
 export const ImportDraft = z.object({
   id: z.string(),
@@ -191,8 +265,17 @@ export const invitationCalls = {
         ...Tenant,
         target: InviteTarget,
         active: z.boolean().optional(),
-        email: z.string().trim().max(254).optional(),
-        source: z.string().trim().max(255).optional(),
+        /** An exact address: the platform filters by it. */
+        email: z.string().trim().max(320).optional(),
+        /**
+         * Part of an address, a username or a name, any case. The platform filters addresses only exactly, so this
+         * is answered from the app's copy of the whole list (read again when older than a minute, or on `refresh`).
+         */
+        search: z.string().trim().max(320).optional(),
+        /** Exact, as the platform filters it: an import batch's tag (see `invitations.batches`), a campaign… */
+        source: z.string().trim().max(1000).optional(),
+        /** Read the list again from the tenant now (the copy behind `search` included). */
+        refresh: z.boolean().optional(),
         page: z.number().int().min(1).default(1),
         pageSize: z.number().int().min(1).max(100).default(25),
       })
@@ -202,8 +285,18 @@ export const invitationCalls = {
       total: z.number().int(),
       page: z.number().int(),
       pageSize: z.number().int(),
+      /** `cache`: from the app's copy (a search, or the tenant could not be reached), as of `asOf`. */
+      freshness: Freshness,
     }),
     'Invitations to the platform, a course or a program, newest first',
+  ),
+  'invitations.batches': call(
+    z
+      .object({ ...Tenant })
+      .strict()
+      .optional(),
+    z.object({ batches: z.array(ImportBatch) }),
+    "The tenant's CSV imports sent from this app, newest first: each one's `source` finds its invitations again",
   ),
   'invitations.create': call(
     z
@@ -211,8 +304,9 @@ export const invitationCalls = {
         ...Tenant,
         target: InviteTarget,
         email: z.string().trim().min(1, 'Email is required').max(254),
-        firstName: z.string().trim().max(150).optional(),
-        lastName: z.string().trim().max(150).optional(),
+        /** Kept as metadata by the platform, which sets no length on them. */
+        firstName: z.string().trim().max(1000).optional(),
+        lastName: z.string().trim().max(1000).optional(),
         redirectTo: RedirectTo.optional(),
         active: z.boolean().default(true),
       })

@@ -75,18 +75,31 @@ export function isLive(invitation: ApiInvitation, now = Date.now()): boolean {
   return true;
 }
 
+/** "First Last" from an invitation's metadata, where the names of imported people are kept. */
+export function nameOf(invitation: Pick<ApiInvitation, 'metadata'>): string | null {
+  const meta = invitation.metadata ?? {};
+  const part = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string).trim() : '');
+  const name = [part('first_name'), part('last_name')].filter(Boolean).join(' ');
+  return name || null;
+}
+
+/**
+ * The state an admin reads: used (accepted) first; then a passed expiry date, whether or not the invitation was also
+ * switched off (revoking stamps the expiry); then switched off; else waiting to be used.
+ */
 export function toInvitation(api: ApiInvitation, target: InviteTarget, now = Date.now()): Invitation {
   const state = api.started
     ? 'accepted'
-    : !api.active
-      ? 'inactive'
-      : api.expired && Date.parse(api.expired) <= now
-        ? 'expired'
+    : api.expired && Date.parse(api.expired) <= now
+      ? 'expired'
+      : !api.active
+        ? 'inactive'
         : 'pending';
   return {
     id: api.id,
     email: api.email ?? null,
     username: api.username ?? null,
+    name: nameOf(api),
     target,
     source: api.source ?? null,
     redirectTo: api.redirect_to ?? null,

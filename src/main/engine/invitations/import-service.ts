@@ -4,6 +4,7 @@
  * platform but read-only questions until `start`.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ImportDraft, ImportRow, InviteField, InviteTarget, RowFilter } from '../../../shared/contract';
@@ -13,6 +14,7 @@ import { conflict, EngineError, invalid } from '../errors';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { userScope } from '../tenants';
 import { describeTarget, listCourses, listPrograms, targetKey } from './api';
+import { batchSource } from './batches';
 import { checkInvited, checkMembers } from './checks';
 import { ImportStore, noticesOf, optionsOf, readKey, settingsOf, targetOf, type ImportRecord } from './imports';
 import type { InviteJobParams } from './job';
@@ -20,6 +22,8 @@ import { runTask, type TaskHandle } from './worker-runner';
 import type { ReadImportResult } from './read-import';
 import { ImportRows, presentRow, type StoredRow } from './rows';
 import { readHead, sniff, type SniffChoices } from './sniff';
+import { KEEP_LINES } from './parse';
+import { asciiEmail } from './validate';
 
 const EMIT_EVERY_MS = 200;
 export const DEFAULT_CHUNK = 100;
@@ -196,7 +200,7 @@ export class ImportService {
           bytes_read: result.stats.bytes,
           sha256: result.stats.sha256,
           parsed_with: key,
-          notices: { read, check: [] },
+          notices: { read, check: [], owners: result.badOwners },
         });
         this.emit(id, true);
         if (targetOf(latest)) await this.check(id, controller.signal);
@@ -257,6 +261,8 @@ export class ImportService {
 
   /** Asks the platform who is already invited (and, for the platform, who is a member). Never fails the import. */
   private async check(id: string, signal: AbortSignal): Promise<void> {
+    // Eight questions at a time (and their retries) listen to the one signal.
+    setMaxListeners(64, signal);
     const record = this.store.get(id);
     const target = targetOf(record);
     if (!target) return;
@@ -315,7 +321,7 @@ export class ImportService {
       state: 'ready',
       phase: '',
       checked_for: checkedFor,
-      notices: { read: notices.read, check: notes },
+      notices: { ...notices, check: notes },
     });
     this.emit(id, true);
   }
@@ -329,13 +335,27 @@ export class ImportService {
   async editRow(id: string, line: number, field: InviteField, value: string): Promise<ImportRow> {
     const record = this.editable(id);
     if (record.state === 'parsing') throw conflict('The file is still being read: fix rows once it is done');
+    const before = field === 'user_group_owner_email' ? this.rows.row(id, line) : undefined;
     const row = this.rows.edit(id, line, field, value);
     if (!row) throw new EngineError('not_found', `There is no row at line ${line}`);
+    if (before) this.recountOwner(record, line, before.user_group_owner_email, row.user_group_owner_email);
     if (field === 'email' && row.email_key && row.remote === null && targetOf(record) && record.checked_for) {
       await this.checkOne(record, row).catch(() => {});
     }
     this.emit(id, true);
     return presentRow(this.rows.row(id, line)!);
+  }
+
+  /** A fixed group owner changes the file's notice about owners that are not addresses, without a scan. */
+  private recountOwner(record: ImportRecord, line: number, before: string, after: string): void {
+    const notices = noticesOf(record);
+    const bad = (owner: string) => owner !== '' && !asciiEmail(owner);
+    if (!notices.owners || bad(before) === bad(after)) return;
+    const lines = notices.owners.lines.filter((l) => l !== line);
+    if (bad(after) && lines.length < KEEP_LINES) lines.push(line);
+    lines.sort((a, b) => a - b);
+    const count = notices.owners.count + (bad(after) ? 1 : -1);
+    this.store.update(record.id, { notices: { ...notices, owners: { count, lines } } });
   }
 
   /** A fixed address is asked about on its own, so the summary stays true. */
@@ -407,7 +427,8 @@ export class ImportService {
       fileName: record.name,
       fileSha256: record.sha256,
       org: scope.org,
-      source: scope.username,
+      source: batchSource(record.name, new Date()),
+      rows: summary.rows,
       target,
       redirectTo: options.redirectTo,
       active: options.active,

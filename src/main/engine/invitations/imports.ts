@@ -11,6 +11,7 @@ import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import { notFound } from '../errors';
 import type { Db } from '../store/database';
 import { normaliseHeader } from './columns';
+import { badOwnerNotice, type BadOwners } from './parse';
 import type { ImportRows } from './rows';
 
 export interface ImportSettings {
@@ -34,6 +35,8 @@ export interface ImportOptions {
 export interface ImportNotices {
   read: string[];
   check: string[];
+  /** Rows whose group owner is not an address: kept apart, because fixing a cell changes it. */
+  owners?: BadOwners;
 }
 
 export interface ImportRecord {
@@ -79,7 +82,8 @@ export function targetOf(record: ImportRecord): InviteTarget | null {
 }
 export function noticesOf(record: ImportRecord): ImportNotices {
   const stored = JSON.parse(record.notices) as Partial<ImportNotices> | unknown[];
-  return Array.isArray(stored) ? { read: [], check: [] } : { read: stored.read ?? [], check: stored.check ?? [] };
+  if (Array.isArray(stored)) return { read: [], check: [] };
+  return { read: stored.read ?? [], check: stored.check ?? [], ...(stored.owners && { owners: stored.owners }) };
 }
 
 /** Notices about the columns: which are ignored, and whether an email column was found. */
@@ -97,10 +101,23 @@ export function columnNotices(settings: ImportSettings): string[] {
   if (!settings.mapping.includes('email')) {
     notes.push('No column is matched to Email: choose the column that holds the email addresses.');
   }
-  const mapped = settings.mapping.filter((f): f is InviteField => !!f);
-  if (mapped.length && mapped.includes('user_group') && !mapped.includes('user_group_owner_email')) {
+  // Doubts about the mapping are told here, once for the column: never as an error on each row.
+  const headerOf = (field: InviteField) => {
+    const index = settings.mapping.indexOf(field);
+    return index === -1 ? null : settings.headers[index]?.trim() || `Column ${index + 1}`;
+  };
+  const group = headerOf('user_group');
+  const owner = headerOf('user_group_owner_email');
+  if (group && !owner) {
     notes.push(
-      `A ${INVITE_FIELD_LABELS.user_group} column needs a ${INVITE_FIELD_LABELS.user_group_owner_email} column.`,
+      `Column "${group}" fills ${INVITE_FIELD_LABELS.user_group}, and no column fills ${INVITE_FIELD_LABELS.user_group_owner_email}: ` +
+        'the groups are sent without an owner, which the platform allows (the owner is optional).',
+    );
+  }
+  if (owner && !group) {
+    notes.push(
+      `Column "${owner}" fills ${INVITE_FIELD_LABELS.user_group_owner_email}, but no column fills ${INVITE_FIELD_LABELS.user_group}: ` +
+        'the owners are sent, yet no group is named.',
     );
   }
   return notes;
@@ -243,7 +260,12 @@ export class ImportStore {
       summary: hasRows
         ? this.rows.summary(record.id)
         : { rows: 0, ok: 0, invalid: 0, duplicate: 0, alreadyInvited: 0, alreadyMember: 0, dropped: 0, willEmail: 0 },
-      notices: [...columnNotices(settings), ...notices.read, ...notices.check],
+      notices: [
+        ...columnNotices(settings),
+        ...notices.read,
+        ...(notices.owners ? [badOwnerNotice(notices.owners)].filter((n): n is string => !!n) : []),
+        ...notices.check,
+      ],
       error: record.error,
       jobId: record.job_id,
       createdAt: record.created_at,

@@ -21,10 +21,19 @@ import {
   targetQuery,
   toInvitation,
 } from './api';
+import type { Freshness } from '../../../shared/contract';
+import { isUnreachable, offlineNote } from '../mentors';
+import { importBatches } from './batches';
 import { ImportService } from './import-service';
+import { InvitationCache, pageReader } from './list-cache';
 import { inviteKind } from './job';
 import { inviteReport } from './report';
 import { asciiEmail } from './validate';
+
+/** A search reads the whole list again when the copy is older than this. */
+const SEARCH_COPY_MAX_AGE_MS = 60_000;
+/** The list screen keeps the copy at most this old, in the background. */
+const BACKGROUND_COPY_MAX_AGE_MS = 10 * 60_000;
 
 export interface InvitationsAreaOptions {
   /** Chunk sizes of the invite job (tests and benchmarks pin them). */
@@ -41,6 +50,7 @@ export function invitationsArea(
     maxChunk: options.maxChunk ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_MAX_CHUNK),
   });
   void imports.removeOld().catch(() => {});
+  const cache = new InvitationCache(ctx.db);
   const kind = inviteKind({
     db: ctx.db,
     onFinished: (profileId) => {
@@ -57,17 +67,59 @@ export function invitationsArea(
   return {
     kinds: [kind],
     reports: { invite: inviteReport },
-    close: () => imports.close(),
+    close: async () => {
+      await imports.close();
+      await cache.idle();
+    },
     handlers: {
       'invitations.list': async (input) => {
-        const { client, scope } = await tenant(input.profileId);
-        const page = await listInvitations(client, scope.org, input);
-        return {
-          invitations: page.results.map((row) => toInvitation(row, input.target)),
-          total: page.count,
+        const { id, client, scope } = await tenant(input.profileId);
+        const key = targetKey(input.target, scope.org);
+        const answer = (rows: ApiInvitation[], total: number, freshness: Freshness) => ({
+          invitations: rows.map((row) => toInvitation(row, input.target)),
+          total,
           page: input.page,
           pageSize: input.pageSize,
+          freshness,
+        });
+        const fromCopy = (offline: string | null) => {
+          const page = cache.page(id, key, input);
+          return answer(page.rows, page.total, { asOf: cache.syncedAt(id, key), source: 'cache', offline });
         };
+        const readWhole = () => cache.sync(id, key, pageReader(client, scope.org, input.target));
+
+        if (input.search) {
+          // The platform matches addresses only exactly: part of one is looked up in the copy, read whole first.
+          const asOf = cache.syncedAt(id, key);
+          if (input.refresh || !asOf || Date.now() - Date.parse(asOf) > SEARCH_COPY_MAX_AGE_MS) {
+            try {
+              await readWhole();
+            } catch (error) {
+              if (!asOf || !isUnreachable(error)) throw error;
+              return fromCopy(offlineNote(error));
+            }
+          }
+          return fromCopy(null);
+        }
+        try {
+          const page = await listInvitations(client, scope.org, input);
+          cache.upsert(id, key, page.results);
+          const asOf = cache.syncedAt(id, key);
+          if (!asOf || Date.now() - Date.parse(asOf) > BACKGROUND_COPY_MAX_AGE_MS) {
+            // Kept ready for a search, and for when the tenant cannot be reached.
+            void readWhole().catch((error: unknown) =>
+              ctx.log(`invitations: copying the ${key} list failed: ${String(error)}`),
+            );
+          }
+          return answer(page.results, page.count, { asOf: new Date().toISOString(), source: 'api', offline: null });
+        } catch (error) {
+          if (!isUnreachable(error) || !cache.syncedAt(id, key) || input.email) throw error;
+          return fromCopy(offlineNote(error));
+        }
+      },
+      'invitations.batches': (input) => {
+        const profileId = ctx.tenant(input?.profileId);
+        return { batches: importBatches(ctx.jobs.store, profileId) };
       },
       'invitations.create': async (input) => {
         const { id, client, scope } = await tenant(input.profileId);
@@ -98,6 +150,7 @@ export function invitationsArea(
           throw error;
         }
         const created = parseAnswer(ApiInvitation, answer, 'the new invitation');
+        cache.upsert(id, targetKey(input.target, scope.org), [created]);
         ctx.db
           .prepare(
             `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at) VALUES (?, ?, ?, NULL, ?)
@@ -121,6 +174,7 @@ export function invitationsArea(
           }
           throw error;
         }
+        cache.remove(id, targetKey(input.target, scope.org), input.id);
         ctx.emit('invitations.changed', { profileId: id });
         return { ok: true as const };
       },

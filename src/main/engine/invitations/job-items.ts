@@ -8,7 +8,7 @@ import { JobStore, type NewItem } from '../jobs/store';
 import type { Db } from '../store/database';
 import type { InviteCounts, InviteItemData } from './job';
 import { ImportRows, type StoredRow } from './rows';
-import { asciiEmail } from './validate';
+import { asciiEmail, type RowValues } from './validate';
 
 export interface CreateJobInput {
   importId: string;
@@ -19,17 +19,25 @@ export interface CreateJobInput {
 
 const OPTIONAL_FIELDS = ['first_name', 'last_name', 'company_name', 'user_group', 'user_group_owner_email'] as const;
 
-/** What the platform gets for a row besides target and source: non-empty fields, addresses in ASCII form. */
-function fieldsOf(row: StoredRow): Record<string, string> {
+/**
+ * What the platform gets for a row besides target and source: non-empty fields, addresses in ASCII form. A group
+ * owner that is not an address is left out (the owner is optional; the person is still invited into the group), as
+ * the import's notice says.
+ */
+export function fieldsOf(row: RowValues): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const field of OPTIONAL_FIELDS) if (row[field]) fields[field] = row[field];
-  if (fields.user_group_owner_email)
-    fields.user_group_owner_email = asciiEmail(fields.user_group_owner_email) ?? fields.user_group_owner_email;
+  if (fields.user_group_owner_email) {
+    const owner = asciiEmail(fields.user_group_owner_email);
+    if (owner) fields.user_group_owner_email = owner;
+    else delete fields.user_group_owner_email;
+  }
   return fields;
 }
 
 const SETTLED: Record<string, keyof InviteCounts> = {
   invalid: 'invalid',
+  duplicate: 'duplicate',
   dropped: 'dropped',
   already_invited: 'alreadyInvited',
   already_member: 'alreadyMember',
@@ -55,7 +63,7 @@ export function itemOf(row: StoredRow): NewItem {
       return settled('invalid', problems.map((p) => p.message).join('; ') || 'Invalid row');
     }
     case 'duplicate':
-      return settled('invalid', `The same address as line ${row.dup_of}`);
+      return settled('duplicate', `The same address as line ${row.dup_of}`);
     case 'already_invited':
       return settled('already_invited', 'Already invited');
     case 'already_member':

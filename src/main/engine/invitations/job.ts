@@ -8,7 +8,7 @@
  *   only the others are sent again.
  * Chunks start at 100 rows and adapt: smaller after a 413 or a timeout, larger while answers come fast.
  */
-import type { InviteTarget } from '../../../shared/contract';
+import type { InviteTarget, OutcomeCounts } from '../../../shared/contract';
 import type { JobContext, JobKindRunner } from '../jobs/runner';
 import { JobFailed } from '../jobs/runner';
 import { ApiError, NetworkError, TimeoutError, type PlatformClient } from '../platform';
@@ -26,7 +26,15 @@ import {
 } from './api';
 import { pool } from './checks';
 
-export const OUTCOMES = ['invited', 'already_invited', 'already_member', 'invalid', 'dropped', 'failed'] as const;
+export const OUTCOMES = [
+  'invited',
+  'already_invited',
+  'already_member',
+  'invalid',
+  'duplicate',
+  'dropped',
+  'failed',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface InviteJobParams {
@@ -34,8 +42,13 @@ export interface InviteJobParams {
   fileName: string;
   fileSha256: string | null;
   org: string;
-  /** The inviting username: the platform's `source` of each invitation. */
+  /**
+   * The platform's `source` of each invitation: the batch's tag (`batchSource`), so its invitations can be found
+   * again. Jobs from before batches were tagged carry the inviting username.
+   */
   source: string;
+  /** Rows of the file (for the list of batches). */
+  rows?: number;
   target: InviteTarget;
   redirectTo: string | null;
   active: boolean;
@@ -57,16 +70,15 @@ export type InviteItemData = {
   message?: string;
 };
 
-/** Job counts, kept in step with the items in the same transactions. */
-export type InviteCounts = Partial<
-  Record<'invited' | 'alreadyInvited' | 'alreadyMember' | 'invalid' | 'dropped' | 'failed', number>
->;
+/** Job counts, kept in step with the items in the same transactions (the review's vocabulary: `IMPORT_OUTCOMES`). */
+export type InviteCounts = OutcomeCounts;
 
 export const COUNT_OF: Record<Outcome, keyof InviteCounts> = {
   invited: 'invited',
   already_invited: 'alreadyInvited',
   already_member: 'alreadyMember',
   invalid: 'invalid',
+  duplicate: 'duplicate',
   dropped: 'dropped',
   failed: 'failed',
 };
@@ -105,7 +117,7 @@ const REFUSALS: Record<string, { outcome: Outcome; message: string }> = {
   already_member: { outcome: 'already_member', message: 'Already a member' },
   invalid_email: { outcome: 'invalid', message: 'The platform says the address is not valid' },
   missing_email: { outcome: 'invalid', message: 'No address' },
-  duplicate_in_request: { outcome: 'invalid', message: 'The same address appears earlier in the file' },
+  duplicate_in_request: { outcome: 'duplicate', message: 'The same address appears earlier in the file' },
 };
 
 export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | null) => void }): JobKindRunner {

@@ -9,7 +9,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import Papa from 'papaparse';
 import type { CsvDelimiter, CsvEncoding, InviteField, RowProblem } from '../../../shared/contract/invitations';
-import { validateRows, type RowValues } from './validate';
+import { asciiEmail, validateRows, type RowValues } from './validate';
 
 export interface ReadSettings {
   encoding: CsvEncoding;
@@ -54,11 +54,17 @@ export interface ReadStats {
   longCount: number;
   quoteProblems: number[];
   quoteProblemCount: number;
+  /** Rows with characters the decoder could not read outside the address (which is checked on its own). */
+  unreadable: number[];
+  unreadableCount: number;
+  /** Rows whose group owner is not an email address (the group is sent without one). */
+  badOwners: number[];
+  badOwnerCount: number;
   bytes: number;
   sha256: string;
 }
 
-const KEEP_LINES = 5;
+export const KEEP_LINES = 5;
 /**
  * Bytes read at a time. Small enough that a chunk's rows die young (a megabyte at a time doubles the garbage
  * collector's work), large enough that each chunk is one cheap SQLite transaction of a few thousand rows.
@@ -102,6 +108,18 @@ class DecodeStream extends Transform {
   }
 }
 
+/** U+FFFD outside the address: the file's encoding was guessed wrong (the address has a problem of its own). */
+const hasUnreadable = (row: RowValues) =>
+  row.first_name.includes('\uFFFD') ||
+  row.last_name.includes('\uFFFD') ||
+  row.company_name.includes('\uFFFD') ||
+  row.user_group.includes('\uFFFD') ||
+  row.user_group_owner_email.includes('\uFFFD');
+
+/**
+ * A cell whose quotes are not balanced swallows the rows after it (or part of them): which cell holds what cannot be
+ * told, so the row is not sent as read. Not a platform rule, a reading one: the admin fixes the cells or the file.
+ */
 const QUOTE_PROBLEM: RowProblem = {
   field: null,
   message: 'A quoted cell in this row is not closed, or has a stray quote: check the row in the file',
@@ -116,12 +134,14 @@ export class RowMapper {
   width: number;
   /** Set once the decoder produced U+FFFD: from then on cells are checked for unreadable characters. */
   readCheck = false;
+  private readonly hasOwner: boolean;
 
   constructor(mapping: readonly (InviteField | null)[]) {
     this.columns = mapping.flatMap((field, column) => (field ? [[column, field] as [number, InviteField]] : []));
     this.columnIndexes = this.columns.map(([column]) => column);
     this.columnFields = this.columns.map(([, field]) => field);
     this.width = mapping.length;
+    this.hasOwner = this.columnFields.includes('user_group_owner_email');
   }
 
   /** Maps and validates a chunk of records; blank records are left out. */
@@ -139,7 +159,6 @@ export class RowMapper {
       const line = firstLine + i;
       const row = newRow(line);
       let filled = false;
-      let missing = 0;
       for (let c = 0; c < this.columns.length; c++) {
         const column = this.columnIndexes[c]!;
         if (column < record.length) {
@@ -148,7 +167,7 @@ export class RowMapper {
             row[this.columnFields[c]!] = value;
             filled = true;
           }
-        } else missing++;
+        }
       }
       if (!filled && record.every((cell) => cell.trim() === '')) {
         stats.blank++;
@@ -159,26 +178,30 @@ export class RowMapper {
         stats.quoteProblemCount++;
         if (stats.quoteProblems.length < KEEP_LINES) stats.quoteProblems.push(line);
       }
+      // A short row is read with its missing cells empty (said once for the file): the platform needs only the address.
       if (record.length < this.width) {
         stats.shortCount++;
         if (stats.short.length < KEEP_LINES) stats.short.push(line);
-        if (missing)
-          (row.problems ??= []).push({
-            field: null,
-            message: `This row has only ${record.length} of ${this.width} columns`,
-          });
       } else if (record.length > this.width && record.slice(this.width).some((cell) => cell.trim() !== '')) {
         stats.longCount++;
         if (stats.long.length < KEEP_LINES) stats.long.push(line);
       }
       rows.push(row);
     }
-    const checked = validateRows(rows, this.readCheck);
+    const checked = validateRows(rows);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       row.emailKey = checked.keys[i] ?? null;
       const found = checked.problems[i];
       if (found) row.problems = row.problems ? [...row.problems, ...found] : found;
+      if (this.hasOwner && row.user_group_owner_email && !asciiEmail(row.user_group_owner_email)) {
+        stats.badOwnerCount++;
+        if (stats.badOwners.length < KEEP_LINES) stats.badOwners.push(row.line);
+      }
+      if (this.readCheck && hasUnreadable(row)) {
+        stats.unreadableCount++;
+        if (stats.unreadable.length < KEEP_LINES) stats.unreadable.push(row.line);
+      }
     }
     return rows;
   }
@@ -206,6 +229,10 @@ export function readRows(
       longCount: 0,
       quoteProblems: [],
       quoteProblemCount: 0,
+      unreadable: [],
+      unreadableCount: 0,
+      badOwners: [],
+      badOwnerCount: 0,
       bytes: 0,
       sha256: '',
     };
@@ -274,25 +301,56 @@ export function readRows(
   });
 }
 
-/** The admin-facing notes about what reading found (ragged rows, broken quotes). */
-export function readNotices(stats: ReadStats): string[] {
+const lineList = (list: readonly number[], count: number) =>
+  `${list.join(', ')}${count > list.length ? ` and ${count - list.length} more` : ''}`;
+
+const rowsHave = (count: number) => (count === 1 ? '1 row has' : `${count.toLocaleString('en-US')} rows have`);
+
+/** Rows whose group owner is not an address: how many, and the first few lines. */
+export interface BadOwners {
+  count: number;
+  lines: number[];
+}
+
+/** What the app does with group owners that are not addresses, said once for the file (see `fieldsOf`). */
+export function badOwnerNotice({ count, lines }: BadOwners): string | null {
+  if (!count) return null;
+  return (
+    `${rowsHave(count)} a group owner that is not an email address (line ${lineList(lines, count)}): ` +
+    'those people are invited and put in their group without an owner (the owner is optional). Fix the cells to send one.'
+  );
+}
+
+/** The admin-facing notes about what reading found (ragged rows, broken quotes, unreadable characters). */
+export function readNotices(stats: ReadStats, encoding: CsvEncoding): string[] {
   const notes: string[] = [];
-  const lines = (list: number[], count: number) =>
-    `${list.join(', ')}${count > list.length ? ` and ${count - list.length} more` : ''}`;
   if (stats.shortCount) {
     notes.push(
-      `${stats.shortCount} row${stats.shortCount === 1 ? ' has' : 's have'} fewer cells than the header (line ${lines(stats.short, stats.shortCount)}): the missing cells were left empty.`,
+      `${rowsHave(stats.shortCount)} fewer cells than the header (line ${lineList(stats.short, stats.shortCount)}): the missing cells were left empty.`,
     );
   }
   if (stats.longCount) {
     notes.push(
-      `${stats.longCount} row${stats.longCount === 1 ? ' has' : 's have'} more cells than the header (line ${lines(stats.long, stats.longCount)}): the extra cells were ignored.`,
+      `${rowsHave(stats.longCount)} more cells than the header (line ${lineList(stats.long, stats.longCount)}): the extra cells were ignored.`,
     );
   }
   if (stats.quoteProblemCount) {
     notes.push(
-      `${stats.quoteProblemCount} row${stats.quoteProblemCount === 1 ? ' has' : 's have'} unbalanced quotes (line ${lines(stats.quoteProblems, stats.quoteProblemCount)}): check them in the file.`,
+      `${rowsHave(stats.quoteProblemCount)} unbalanced quotes (line ${lineList(stats.quoteProblems, stats.quoteProblemCount)}): check them in the file.`,
+    );
+  }
+  if (stats.unreadableCount) {
+    notes.push(
+      `${rowsHave(stats.unreadableCount)} characters that could not be read as ${ENCODING_NAMES[encoding]} (line ${lineList(stats.unreadable, stats.unreadableCount)}): ` +
+        "they would be sent as “\uFFFD”. Choose the file's encoding under Columns (spreadsheets saved on Windows are often Windows-1252).",
     );
   }
   return notes;
 }
+
+const ENCODING_NAMES: Record<CsvEncoding, string> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 LE',
+  'utf-16be': 'UTF-16 BE',
+  'windows-1252': 'Windows-1252',
+};

@@ -2,7 +2,7 @@
 import { threadId } from 'node:worker_threads';
 import type { Db } from '../store/database';
 import type { ImportSettings } from './imports';
-import { readNotices, readRows, type ReadStats } from './parse';
+import { readNotices, readRows, type BadOwners, type ReadStats } from './parse';
 import { ImportRows } from './rows';
 
 export interface ReadImportInput {
@@ -14,6 +14,7 @@ export interface ReadImportInput {
 export interface ReadImportResult {
   stats: ReadStats;
   notices: string[];
+  badOwners: BadOwners;
   /** The thread that did the reading (tests check it is not the one serving the UI). */
   threadId: number;
 }
@@ -38,7 +39,10 @@ export async function readImport(
     signal ? { signal } : {},
   );
   // The admin's fixes and drops survive reading the file again (with other settings).
-  rows.applyEdits(input.importId);
+  const fixedOwners = rows.applyEdits(input.importId).includes('user_group_owner_email');
   rows.markDuplicates(input.importId);
-  return { stats, notices: readNotices(stats), threadId };
+  const badOwners = fixedOwners
+    ? rows.badOwners(input.importId)
+    : { count: stats.badOwnerCount, lines: stats.badOwners };
+  return { stats, notices: readNotices(stats, input.settings.encoding), badOwners, threadId };
 }

@@ -7,6 +7,7 @@ const RESULTS: Record<string, string> = {
   already_invited: 'already invited',
   already_member: 'already a member',
   invalid: 'invalid',
+  duplicate: 'duplicate',
   dropped: 'dropped',
   failed: 'failed',
 };

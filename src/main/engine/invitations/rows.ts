@@ -12,8 +12,8 @@ import {
   type RowStatus,
 } from '../../../shared/contract/invitations';
 import type { Db } from '../store/database';
-import type { ParsedRow } from './parse';
-import { validateRow, type RowValues } from './validate';
+import { KEEP_LINES, type BadOwners, type ParsedRow } from './parse';
+import { asciiEmail, validateRow, type RowValues } from './validate';
 
 const STATUS_SQL = `CASE WHEN problems IS NOT NULL THEN 'invalid' WHEN dup_of IS NOT NULL THEN 'duplicate'
   WHEN remote = 'member' THEN 'already_member' WHEN remote = 'invited' THEN 'already_invited' ELSE 'ok' END`;
@@ -106,12 +106,12 @@ export class ImportRows {
     })();
   }
 
-  /** Re-applies the admin's fixes and drops after the file was read again. */
-  applyEdits(importId: string): void {
+  /** Re-applies the admin's fixes and drops after the file was read again; answers the fields that were fixed. */
+  applyEdits(importId: string): string[] {
     const edits = this.db
       .prepare('SELECT line, field, value FROM invite_import_edits WHERE import_id = ? ORDER BY line')
       .all(importId) as { line: number; field: string; value: string }[];
-    if (!edits.length) return;
+    if (!edits.length) return [];
     this.db.transaction(() => {
       for (const edit of edits) {
         if (edit.field === 'dropped') {
@@ -123,6 +123,24 @@ export class ImportRows {
         }
       }
     })();
+    return [...new Set(edits.map((edit) => edit.field))];
+  }
+
+  /** Rows whose group owner is not an address (a scan of the rows that have an owner: worker side, or small files). */
+  badOwners(importId: string): BadOwners {
+    const found: BadOwners = { count: 0, lines: [] };
+    const rows = this.db
+      .prepare(
+        `SELECT line, user_group_owner_email AS owner FROM invite_import_rows
+         WHERE import_id = ? AND user_group_owner_email <> '' ORDER BY line`,
+      )
+      .iterate(importId) as Iterable<{ line: number; owner: string }>;
+    for (const row of rows) {
+      if (asciiEmail(row.owner)) continue;
+      found.count++;
+      if (found.lines.length < KEEP_LINES) found.lines.push(row.line);
+    }
+    return found;
   }
 
   /** Marks every row whose address appeared on an earlier (kept) row; then every status. */

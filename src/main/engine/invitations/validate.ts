@@ -1,6 +1,6 @@
 /**
- * Validation of one imported row with zod: email syntax (international domains too), required fields and field
- * lengths. Duplicates inside the file and who is already invited are decided over all rows (see rows.ts, checks.ts).
+ * Validation of one imported row with zod: a required email address of valid syntax (international domains too).
+ * Duplicates inside the file and who is already invited are decided over all rows (see rows.ts, checks.ts).
  */
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
@@ -66,6 +66,11 @@ function asciiDomain(domain: string): string | null {
   return known;
 }
 
+/** The longest address (RFC 5321 §4.5.3.1: a 256-octet path less its angle brackets). */
+export const MAX_EMAIL = 254;
+
+type Report = (field: InviteField, message: string) => void;
+
 function emailProblem(value: string): string | null {
   if (asciiEmail(value)) return null;
   if (/\s/.test(value)) return 'Not a valid email address (it contains a space)';
@@ -77,62 +82,20 @@ function emailProblem(value: string): string | null {
   return 'Not a valid email address';
 }
 
-export const MAX_LENGTHS: Record<InviteField, number> = {
-  email: 254,
-  first_name: 150,
-  last_name: 150,
-  company_name: 255,
-  user_group: 255,
-  user_group_owner_email: 254,
-};
-
-const LABELS: Record<InviteField, string> = {
-  email: 'Email',
-  first_name: 'First name',
-  last_name: 'Last name',
-  company_name: 'Company',
-  user_group: 'User group',
-  user_group_owner_email: 'Group owner email',
-};
-
-type Report = (field: InviteField, message: string) => void;
-
-function tooLong(row: RowValues, field: InviteField, report: Report): boolean {
-  if (row[field].length <= MAX_LENGTHS[field]) return false;
-  report(field, `${LABELS[field]} is longer than ${MAX_LENGTHS[field]} characters`);
-  return true;
-}
-
-function unreadable(row: RowValues, field: InviteField, report: Report): void {
-  if (row[field].includes('\uFFFD')) {
-    report(field, `${LABELS[field]} has characters that could not be read: check the file encoding`);
-  }
-}
-
-/** The rules of a row: a required, valid email; valid addresses; lengths; a user group needs its owner. */
-function checkRow(row: RowValues, report: Report, readCheck: boolean, emailIsGood: boolean): void {
-  const { email, user_group_owner_email: owner } = row;
+/**
+ * The platform's rules for a row, from the spec: `email` is required (the bulk call's description) and is
+ * `format: email`. Nothing else of a row has a rule: names, company, user group and its owner are "additional
+ * parameters", stored as metadata (the group owner is optional, so is the group). Doubts about those columns are
+ * told once per column (`columnNotices`, `readNotices`), never as row errors.
+ */
+function checkRow(row: RowValues, report: Report, emailIsGood: boolean): void {
+  const { email } = row;
   if (email === '') report('email', 'Email is required');
-  else if (!tooLong(row, 'email', report) && !emailIsGood) {
+  else if (email.length > MAX_EMAIL) report('email', `Email is longer than ${MAX_EMAIL} characters`);
+  else if (!emailIsGood) {
     const problem = emailProblem(email);
     if (problem) report('email', problem);
   }
-  if (owner && !tooLong(row, 'user_group_owner_email', report) && !(emailIsGood && owner === email)) {
-    const problem = emailProblem(owner);
-    if (problem) report('user_group_owner_email', problem);
-  }
-  tooLong(row, 'first_name', report);
-  tooLong(row, 'last_name', report);
-  tooLong(row, 'company_name', report);
-  tooLong(row, 'user_group', report);
-  if (readCheck) {
-    unreadable(row, 'first_name', report);
-    unreadable(row, 'last_name', report);
-    unreadable(row, 'company_name', report);
-    unreadable(row, 'user_group', report);
-  }
-  // The platform puts an invitee into a user group through its owner: one without the other is a mistake.
-  if (row.user_group && !owner) report('user_group_owner_email', 'Group owner email is required with a user group');
 }
 
 const RowShape = z.object({
@@ -151,21 +114,13 @@ let goodAddresses: readonly (string | null)[] = [];
  * Rows of an import, after trimming: zod checks their shape, then the rules of each row. The rules run as one check
  * over the batch (not one refinement per field): validating a million rows stays close to the cost of parsing them.
  */
-const rowsWithRules = (readCheck: boolean) =>
-  z.array(RowShape).check((ctx) => {
-    const rows = ctx.value;
-    let index = 0;
-    const report: Report = (field, message) =>
-      ctx.issues.push({ code: 'custom', path: [index, field], message, input: rows[index]![field] });
-    for (; index < rows.length; index++) checkRow(rows[index]!, report, readCheck, !!goodAddresses[index]);
-  });
-
-const Rows = rowsWithRules(false);
-/**
- * The same, also flagging cells with characters the decoder could not read (U+FFFD: the file's encoding was
- * guessed wrong). Used once such a character has been seen, and for fixes typed by the admin.
- */
-const RowsReadCheck = rowsWithRules(true);
+const Rows = z.array(RowShape).check((ctx) => {
+  const rows = ctx.value;
+  let index = 0;
+  const report: Report = (field, message) =>
+    ctx.issues.push({ code: 'custom', path: [index, field], message, input: rows[index]![field] });
+  for (; index < rows.length; index++) checkRow(rows[index]!, report, !!goodAddresses[index]);
+});
 
 export interface ValidatedRows {
   problems: (RowProblem[] | null)[];
@@ -184,7 +139,7 @@ const isField = (value: unknown): value is InviteField =>
  * Validates trimmed rows with zod, a batch at a time (one parse per few thousand rows: the per-call cost of zod
  * would otherwise dominate reading a large file).
  */
-export function validateRows(rows: readonly RowValues[], readCheck = true): ValidatedRows {
+export function validateRows(rows: readonly RowValues[]): ValidatedRows {
   const problems: (RowProblem[] | null)[] = new Array<RowProblem[] | null>(rows.length).fill(null);
   const keys: (string | null)[] = new Array<string | null>(rows.length);
   for (let i = 0; i < rows.length; i++) {
@@ -195,7 +150,7 @@ export function validateRows(rows: readonly RowValues[], readCheck = true): Vali
   goodAddresses = keys;
   let result;
   try {
-    result = (readCheck ? RowsReadCheck : Rows).safeParse(rows);
+    result = Rows.safeParse(rows);
   } finally {
     goodAddresses = [];
   }

@@ -12,6 +12,7 @@ import { mentorHandlers } from './mentor-handlers';
 
 export { MentorCache, documentsChanged } from './cache';
 export { resolveMentor, resolveMentorRef, toMentor, mentorsPath, type Scope } from './resolve';
+export { isUnreachable, offlineNote } from './explain';
 
 export function mentorsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof mentorCalls>> {
   const cache = new MentorCache(ctx.db, ctx.log);

@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Badge,
   Button,
   Group,
   Pagination,
@@ -14,54 +13,123 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useState } from 'react';
-import type { Invitation, InvitationState, InviteTarget } from '../../../shared/contract';
+import type { ImportBatch, Invitation, InviteTarget } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { PlusIcon, TrashIcon, WarningIcon } from '../../components/icons';
-import { useCall } from '../../queries/useCall';
+import { useQueryClient } from '@tanstack/react-query';
+import { useBridge } from '../../bridge/BridgeContext';
+import { callKey, useCall } from '../../queries/useCall';
+import { formatAsOf, plural } from '../../train/format';
+import { FreshnessNote, OfflineBanner } from '../mentors/FreshnessBar';
+import { InvitationState } from './InvitationState';
 import { InviteOneModal } from './InviteOneModal';
 import { RevokeModal } from './RevokeModal';
+import { Address, SourceCell } from './SourceCell';
 import { isComplete, TargetPicker } from './TargetPicker';
 
 const PAGE_SIZE = 25;
 
-const STATE_COLORS: Record<InvitationState, string> = {
-  pending: 'blue',
-  accepted: 'teal',
-  inactive: 'gray',
-  expired: 'orange',
-};
-
 const date = (value: string | null) => (value ? new Date(value).toLocaleDateString() : '—');
 
-/** Existing invitations of the platform, a course or a program: filters, paging (newest first), revoke, invite one. */
-export function InvitationsList({ profileId }: { profileId: string | undefined }) {
-  const [target, setTarget] = useState<InviteTarget | { kind: 'course' | 'program'; id: '' }>({ kind: 'platform' });
+const batchLabel = (batch: ImportBatch) =>
+  `${batch.fileName} · ${new Date(batch.createdAt).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })} · ${plural(batch.invited, 'invited', 'invited')}`;
+
+/** Who an invitation is for: the address, or a blank one's story. */
+function Invitee({ invitation }: { invitation: Invitation }) {
+  if (invitation.email) return <Address email={invitation.email} />;
+  if (invitation.username) return <>{invitation.username}</>;
+  return (
+    <Tooltip
+      multiline
+      maw={320}
+      label={`Not given to anyone yet: a blank invitation is made for a source${invitation.source ? ` (here “${invitation.source}”)` : ''} and goes to the next person who redeems that source.`}
+      events={{ hover: true, focus: true, touch: true }}
+    >
+      <Text span c="dimmed" fs="italic" tabIndex={0}>
+        Blank invitation
+      </Text>
+    </Tooltip>
+  );
+}
+
+/**
+ * Existing invitations of the platform, a course or a program: filters, paging (newest first), revoke, invite one.
+ * The platform filters an address only exactly, so "Search" looks in the app's copy of the whole list, and says so.
+ */
+export function InvitationsList({ profileId, batchJobId }: { profileId: string | undefined; batchJobId?: string }) {
+  const batches = useCall('invitations.batches', { ...(profileId && { profileId }) });
+  // Opened from an import's result: start on that batch, where it was sent.
+  if (batchJobId && batches.isPending) return <Skeleton height={240} radius="sm" />;
+  const opened = batchJobId ? batches.data?.batches.find((b) => b.jobId === batchJobId) : undefined;
+  return <ListView profileId={profileId} batches={batches.data?.batches ?? []} opened={opened} />;
+}
+
+function ListView({
+  profileId,
+  batches,
+  opened,
+}: {
+  profileId: string | undefined;
+  batches: ImportBatch[];
+  opened: ImportBatch | undefined;
+}) {
+  const [target, setTarget] = useState<InviteTarget | { kind: 'course' | 'program'; id: '' }>(
+    opened?.target ?? { kind: 'platform' },
+  );
   const [active, setActive] = useState<string>('any');
-  const [email, setEmail] = useState('');
+  const [search, setSearch] = useState('');
+  const [batch, setBatch] = useState<string | null>(opened?.source ?? null);
   const [source, setSource] = useState('');
   const [page, setPage] = useState(1);
+  const [refreshing, setRefreshing] = useState(false);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const [inviting, setInviting] = useState(false);
   const ready = isComplete(target);
-  const list = useCall(
-    'invitations.list',
-    {
-      ...(profileId && { profileId }),
-      target: ready ? target : { kind: 'platform' },
-      ...(active !== 'any' && { active: active === 'active' }),
-      ...(email.trim() && { email: email.trim() }),
-      ...(source.trim() && { source: source.trim() }),
-      page,
-      pageSize: PAGE_SIZE,
-    },
-    { enabled: ready },
-  );
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const sourceFilter = batch ?? (source.trim() || undefined);
+  const input = {
+    ...(profileId && { profileId }),
+    target: ready ? target : ({ kind: 'platform' } as const),
+    ...(active !== 'any' && { active: active === 'active' }),
+    ...(search.trim() && { search: search.trim() }),
+    ...(sourceFilter && { source: sourceFilter }),
+    page,
+    pageSize: PAGE_SIZE,
+  };
+  const list = useCall('invitations.list', input, { enabled: ready });
+  const filtered = active !== 'any' || !!search.trim() || !!sourceFilter;
+
   const filtersChanged =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
       set(value);
       setPage(1);
     };
+  const clear = () => {
+    setActive('any');
+    setSearch('');
+    setBatch(null);
+    setSource('');
+    setPage(1);
+  };
+  // Read again from the tenant now: the copy behind a search too.
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      queryClient.setQueryData(
+        callKey('invitations.list', input),
+        await bridge.call('invitations.list', { ...input, refresh: true }),
+      );
+    } catch {
+      await list.refetch();
+    } finally {
+      setRefreshing(false);
+    }
+  };
+  const batchOptions = batches
+    .filter((b) => !ready || JSON.stringify(b.target) === JSON.stringify(target))
+    .map((b) => ({ value: b.source, label: batchLabel(b) }));
 
   return (
     <Stack gap="md">
@@ -76,71 +144,118 @@ export function InvitationsList({ profileId }: { profileId: string | undefined }
           Invite someone
         </Button>
       </Group>
-      <Group gap="sm" wrap="wrap">
+      <Group gap="sm" wrap="wrap" align="flex-end">
+        <TextInput
+          label="Search"
+          placeholder="Part of an address or a name"
+          miw={200}
+          style={{ flex: 1 }}
+          maw={300}
+          value={search}
+          onChange={(event) => filtersChanged(setSearch)(event.currentTarget.value)}
+        />
         <Select
           label="State"
-          w={150}
+          w={190}
           value={active}
           onChange={(value) => filtersChanged(setActive)(value ?? 'any')}
           data={[
             { value: 'any', label: 'Any' },
-            { value: 'active', label: 'Active' },
-            { value: 'inactive', label: 'Inactive' },
+            { value: 'active', label: 'Active (can be used)' },
+            { value: 'inactive', label: 'Inactive (switched off)' },
           ]}
           allowDeselect={false}
         />
-        <TextInput
-          label="Email"
-          placeholder="exact address"
-          w={260}
-          value={email}
-          onChange={(event) => filtersChanged(setEmail)(event.currentTarget.value)}
+        <Select
+          label="Import batch"
+          placeholder={batchOptions.length ? 'Any CSV import' : 'No CSV imports yet'}
+          w={240}
+          clearable
+          searchable
+          value={batch}
+          data={batchOptions}
+          disabled={!batchOptions.length && !batch}
+          onChange={(value) => {
+            filtersChanged(setBatch)(value);
+            if (value) setSource('');
+          }}
+          nothingFoundMessage="No import matches"
         />
         <TextInput
           label="Source"
-          placeholder="who invited"
+          placeholder="Exact, e.g. open-day-2026"
           w={200}
-          value={source}
+          value={batch ? '' : source}
+          disabled={!!batch}
           onChange={(event) => filtersChanged(setSource)(event.currentTarget.value)}
         />
+        {filtered && (
+          <Button variant="subtle" onClick={clear}>
+            Clear filters
+          </Button>
+        )}
       </Group>
 
+      <OfflineBanner freshness={list.data?.freshness} />
       {!ready && <Text c="dimmed">Choose a {target.kind} to see its invitations.</Text>}
       {ready && list.isPending && <Skeleton height={240} radius="sm" />}
       {list.isError && (
         <Alert color="red" icon={<WarningIcon />} title="The invitations could not be loaded">
-          {errorMessage(list.error)}
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorMessage(list.error)}</Text>
+            <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </Stack>
         </Alert>
       )}
-      {list.data && list.data.invitations.length === 0 && <Text c="dimmed">No invitations match.</Text>}
+      {list.data && list.data.invitations.length === 0 && (
+        <Text c="dimmed">{filtered ? 'No invitations match these filters.' : 'No invitations yet.'}</Text>
+      )}
       {list.data && list.data.invitations.length > 0 && (
-        <>
-          <Table striped highlightOnHover aria-label="Invitations">
+        <Table.ScrollContainer minWidth={640} type="native">
+          <Table highlightOnHover aria-label="Invitations" verticalSpacing={6}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Email</Table.Th>
+                <Table.Th>Person</Table.Th>
                 <Table.Th>State</Table.Th>
                 <Table.Th>Source</Table.Th>
                 <Table.Th>Created</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th aria-label="Actions" />
+                <Table.Th aria-label="Actions" style={STICKY_END} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.invitations.map((invitation) => (
                 <Table.Tr key={invitation.id} data-testid={`invitation-${invitation.email ?? invitation.id}`}>
-                  <Table.Td>
-                    {invitation.email ?? <Text c="dimmed">blank ({invitation.username ?? 'unassigned'})</Text>}
+                  <Table.Td maw={360}>
+                    <Stack gap={0}>
+                      {invitation.name && (
+                        <Text size="sm" fw={500} data-testid="invitation-name">
+                          {invitation.name}
+                        </Text>
+                      )}
+                      <Text size="sm" c={invitation.name ? 'dimmed' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                        <Invitee invitation={invitation} />
+                      </Text>
+                    </Stack>
                   </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATE_COLORS[invitation.state]} variant="light">
-                      {invitation.state}
-                    </Badge>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <InvitationState invitation={invitation} />
                   </Table.Td>
-                  <Table.Td>{invitation.source ?? '—'}</Table.Td>
-                  <Table.Td>{date(invitation.createdAt)}</Table.Td>
-                  <Table.Td>{date(invitation.expiresAt)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td maw={240}>
+                    <SourceCell source={invitation.source} />
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Text size="sm">{date(invitation.createdAt)}</Text>
+                    <Text size="xs" c="dimmed">
+                      {invitation.expiresAt
+                        ? `${invitation.state === 'expired' ? 'expired' : 'expires'} ${date(invitation.expiresAt)}`
+                        : invitation.state === 'pending'
+                          ? 'no expiry'
+                          : ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={STICKY_END}>
                     <Tooltip label="Revoke">
                       <ActionIcon
                         variant="subtle"
@@ -156,18 +271,37 @@ export function InvitationsList({ profileId }: { profileId: string | undefined }
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {list.data.total} invitation{list.data.total === 1 ? '' : 's'}
+        </Table.ScrollContainer>
+      )}
+      {list.data && (
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm" c="dimmed" data-testid="invitations-count">
+              {plural(list.data.total, 'invitation')}
             </Text>
+            {list.data.freshness.source === 'cache' && !list.data.freshness.offline && (
+              <Text size="xs" c="dimmed" data-testid="search-note">
+                Matched in this app&apos;s copy of the list, read {formatAsOf(list.data.freshness.asOf)} (the platform
+                matches only whole addresses).
+              </Text>
+            )}
+            <FreshnessNote
+              freshness={list.data.freshness}
+              refreshing={refreshing}
+              onRefresh={() => void refresh()}
+              what="invitations"
+            />
+          </Group>
+          {list.data.total > PAGE_SIZE && (
             <Pagination
-              total={Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))}
+              total={Math.ceil(list.data.total / PAGE_SIZE)}
               value={page}
               onChange={setPage}
               size="sm"
+              aria-label="Pages of invitations"
             />
-          </Group>
-        </>
+          )}
+        </Group>
       )}
       {ready && (
         <InviteOneModal profileId={profileId} target={target} opened={inviting} onClose={() => setInviting(false)} />
@@ -176,3 +310,11 @@ export function InvitationsList({ profileId }: { profileId: string | undefined }
     </Stack>
   );
 }
+
+/** The actions column stays in view when the table scrolls sideways. */
+const STICKY_END = {
+  position: 'sticky' as const,
+  right: 0,
+  background: 'var(--mantine-color-body)',
+  width: 48,
+};

@@ -6,7 +6,7 @@ import { InvitationsList } from './InvitationsList';
 
 /** `#/invitations` lists invitations; `#/invitations/import` imports people from a CSV file. */
 export function InvitationsScreen() {
-  const [tab] = useSubRoute();
+  const [tab, batchJobId] = useSubRoute();
   const { tenant } = useActiveTenant();
   const current = tab === 'import' ? 'import' : 'list';
   return (
@@ -28,7 +28,13 @@ export function InvitationsScreen() {
           <Tabs.Tab value="import">Import from CSV</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="list" pt="md">
-          {current === 'list' && <InvitationsList key={tenant?.id} profileId={tenant?.id} />}
+          {current === 'list' && (
+            <InvitationsList
+              key={`${tenant?.id}:${batchJobId ?? ''}`}
+              profileId={tenant?.id}
+              {...(tab === 'batch' && batchJobId && { batchJobId })}
+            />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="import" pt="md">
           {current === 'import' && <ImportWizard profileId={tenant?.id} />}

@@ -12,6 +12,7 @@ import {
 import { errorMessage } from '../../../bridge/errors';
 import { useMutationCall } from '../../../queries/useCall';
 import { updateWizard } from '../wizardStore';
+import { WizardFooter } from './WizardFooter';
 import { Notices } from './Notices';
 
 const DELIMITER_LABELS: Record<CsvDelimiter, string> = { ',': 'Comma', ';': 'Semicolon', '\t': 'Tab', '|': 'Pipe' };
@@ -43,10 +44,14 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
 
   return (
     <Stack gap="md">
+      <Text size="sm" c="dimmed" mb={-8}>
+        {draft.name}
+        {draft.bom ? ' · UTF-8 with a byte order mark' : ''} · how it is read, and which column fills which field
+      </Text>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Select
           label="Encoding"
-          w={160}
+          w={150}
           allowDeselect={false}
           value={draft.encoding}
           data={CSV_ENCODINGS.map((value) => ({ value, label: ENCODING_LABELS[value] }))}
@@ -54,7 +59,7 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
         />
         <Select
           label="Delimiter"
-          w={150}
+          w={130}
           allowDeselect={false}
           value={draft.delimiter}
           data={CSV_DELIMITERS.map((value) => ({ value, label: DELIMITER_LABELS[value] }))}
@@ -62,7 +67,8 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
         />
         <Select
           label="Header row"
-          w={420}
+          miw={260}
+          style={{ flex: 1 }}
           allowDeselect={false}
           value={draft.headerRow === null ? NO_HEADER : String(draft.headerRow)}
           data={[
@@ -71,10 +77,6 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
           ]}
           onChange={(value) => value && change({ headerRow: value === NO_HEADER ? null : Number(value) })}
         />
-        <Text size="sm" c="dimmed">
-          {draft.name}
-          {draft.bom ? ' · byte order mark' : ''}
-        </Text>
       </Group>
       <Notices notices={draft.notices} />
       {configure.isError && <Alert color="red">{errorMessage(configure.error)}</Alert>}
@@ -129,7 +131,7 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
         </Table>
       </ScrollArea>
       {parse.isError && <Alert color="red">{errorMessage(parse.error)}</Alert>}
-      <Group justify="space-between">
+      <WizardFooter>
         <Button variant="default" onClick={() => updateWizard({ step: 'file' })}>
           Back
         </Button>
@@ -140,7 +142,7 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
         >
           Next
         </Button>
-      </Group>
+      </WizardFooter>
     </Stack>
   );
 }

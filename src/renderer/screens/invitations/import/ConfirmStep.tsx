@@ -1,8 +1,13 @@
-import { Alert, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ImportDraft } from '../../../../shared/contract';
+import { Alert, Button, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { outcomeWords, summaryCounts, type ImportDraft, type ImportOutcome } from '../../../../shared/contract';
 import { errorMessage } from '../../../bridge/errors';
 import { useCall, useMutationCall } from '../../../queries/useCall';
+import { formatCount, plural } from '../../../train/format';
 import { updateWizard } from '../wizardStore';
+import { WizardFooter } from './WizardFooter';
+
+/** What is not sent, in the review's words. */
+const NOT_SENT: ImportOutcome[] = ['invalid', 'duplicate', 'alreadyInvited', 'alreadyMember', 'dropped'];
 
 function useTargetName(draft: ImportDraft): string {
   const target = draft.target;
@@ -25,32 +30,28 @@ function useTargetName(draft: ImportDraft): string {
 export function ConfirmStep({ draft }: { draft: ImportDraft }) {
   const start = useMutationCall('invitations.importStart');
   const s = draft.summary;
+  const counts = summaryCounts(s);
   const where = useTargetName(draft);
-  const notSent = [
-    [s.invalid + s.duplicate, 'rows with problems (invalid or duplicates)'],
-    [s.alreadyInvited, 'already invited'],
-    [s.alreadyMember, 'already members'],
-    [s.dropped, 'left out by you'],
-  ].filter(([n]) => Number(n) > 0);
+  const notSent = NOT_SENT.filter((outcome) => counts[outcome] > 0);
   return (
     <Stack gap="md">
       <Paper withBorder p="lg" radius="md">
         <Stack gap="sm">
           <Title order={3} data-testid="confirm-summary">
-            {s.willEmail.toLocaleString()} {s.willEmail === 1 ? 'person' : 'people'} will be emailed an invitation to{' '}
-            {where}.
+            {plural(s.willEmail, 'person', 'people')} will be emailed an invitation to {where}.
           </Title>
           <Text size="sm" c="dimmed">
-            From {draft.name}: {s.rows.toLocaleString()} rows. Invitations are {draft.active ? 'active' : 'inactive'}
-            {draft.redirectTo ? `, and lead to ${draft.redirectTo}` : ''}.
+            From {draft.name}: {plural(s.rows, 'row')}. Invitations are {draft.active ? 'active' : 'inactive'}
+            {draft.redirectTo ? `, and lead to ${draft.redirectTo}` : ''}. They are tagged with this import, so the
+            Invitations list can show this batch again.
           </Text>
           {notSent.length > 0 && (
             <>
               <Text size="sm">Not sent:</Text>
-              <List size="sm">
-                {notSent.map(([n, what]) => (
-                  <List.Item key={String(what)}>
-                    {Number(n).toLocaleString()} {what}
+              <List size="sm" data-testid="not-sent">
+                {notSent.map((outcome) => (
+                  <List.Item key={outcome}>
+                    {formatCount(counts[outcome])} {outcomeWords(outcome, counts[outcome], false)}
                   </List.Item>
                 ))}
               </List>
@@ -62,7 +63,7 @@ export function ConfirmStep({ draft }: { draft: ImportDraft }) {
         </Stack>
       </Paper>
       {start.isError && <Alert color="red">{errorMessage(start.error)}</Alert>}
-      <Group justify="space-between">
+      <WizardFooter>
         <Button variant="default" onClick={() => updateWizard({ step: 'review' })}>
           Back
         </Button>
@@ -74,11 +75,9 @@ export function ConfirmStep({ draft }: { draft: ImportDraft }) {
             start.mutate({ id: draft.id }, { onSuccess: ({ jobId }) => updateWizard({ step: 'send', jobId }) })
           }
         >
-          {s.willEmail
-            ? `Send ${s.willEmail.toLocaleString()} invitation${s.willEmail === 1 ? '' : 's'}`
-            : 'Record the report'}
+          {s.willEmail ? `Send ${plural(s.willEmail, 'invitation')}` : 'Record the report'}
         </Button>
-      </Group>
+      </WizardFooter>
     </Stack>
   );
 }

@@ -13,12 +13,23 @@ import { TargetStep } from './TargetStep';
 export function ImportWizard({ profileId }: { profileId: string | undefined }) {
   const wizard = useWizard();
   const draft = useCall('invitations.importGet', { id: wizard.importId ?? '' }, { enabled: !!wizard.importId });
-  const active = STEPS.indexOf(wizard.step);
+  const job = useCall('jobs.get', { id: wizard.jobId ?? '' }, { enabled: wizard.step === 'send' && !!wizard.jobId });
+  // Once the job has sent everything, the last step is done too: every step gets its check.
+  const active = wizard.step === 'send' && job.data?.state === 'completed' ? STEPS.length : STEPS.indexOf(wizard.step);
   const needsDraft = wizard.step !== 'file' && wizard.step !== 'send';
 
   return (
     <>
-      <Stepper active={active} size="sm" allowNextStepsSelect={false} mb="lg">
+      <Stepper
+        active={active}
+        size="xs"
+        iconSize={28}
+        wrap={false}
+        allowNextStepsSelect={false}
+        mb="lg"
+        data-testid="wizard-steps"
+        styles={{ separator: { marginInline: 'var(--mantine-spacing-xs)', minWidth: 12 } }}
+      >
         <Stepper.Step label="File" />
         <Stepper.Step label="Columns" />
         <Stepper.Step label="Where" />

@@ -1,9 +1,12 @@
-import { Alert, Badge, Button, Group, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { ImportDraft, RowFilter } from '../../../../shared/contract';
+import { summaryCounts, type ImportDraft, type RowFilter } from '../../../../shared/contract';
+import { formatCount, plural } from '../../../train/format';
 import { updateWizard } from '../wizardStore';
 import { Notices } from './Notices';
+import { OutcomeBadges } from './OutcomeBadges';
 import { RowsGrid } from './RowsGrid';
+import { WizardFooter } from './WizardFooter';
 
 const FILTERS: { value: RowFilter; label: string }[] = [
   { value: 'all', label: 'All rows' },
@@ -25,7 +28,7 @@ export function ReviewStep({ draft }: { draft: ImportDraft }) {
         <Stack gap={4} aria-live="polite">
           <Text size="sm">
             {draft.phase || 'Working'}
-            {draft.state === 'parsing' ? ` — ${draft.progress.rows.toLocaleString()} rows` : ''}
+            {draft.state === 'parsing' ? ` — ${plural(draft.progress.rows, 'row')}` : ''}
           </Text>
           <Progress value={draft.state === 'parsing' ? percent : 100} animated size="sm" />
         </Stack>
@@ -37,62 +40,37 @@ export function ReviewStep({ draft }: { draft: ImportDraft }) {
       )}
       {!busy && draft.state !== 'failed' && (
         <Group gap="xs" data-testid="import-summary">
-          <Badge size="lg" color="teal" variant="light">
-            {s.willEmail.toLocaleString()} will be emailed
-          </Badge>
-          {s.invalid > 0 && (
-            <Badge color="red" variant="light">
-              {s.invalid.toLocaleString()} invalid
-            </Badge>
-          )}
-          {s.duplicate > 0 && (
-            <Badge color="orange" variant="light">
-              {s.duplicate.toLocaleString()} duplicate{s.duplicate === 1 ? '' : 's'}
-            </Badge>
-          )}
-          {s.alreadyInvited > 0 && (
-            <Badge color="gray" variant="light">
-              {s.alreadyInvited.toLocaleString()} already invited
-            </Badge>
-          )}
-          {s.alreadyMember > 0 && (
-            <Badge color="gray" variant="light">
-              {s.alreadyMember.toLocaleString()} already {s.alreadyMember === 1 ? 'a member' : 'members'}
-            </Badge>
-          )}
-          {s.dropped > 0 && (
-            <Badge color="gray" variant="outline">
-              {s.dropped.toLocaleString()} left out
-            </Badge>
-          )}
+          <OutcomeBadges counts={summaryCounts(s)} sent={false} />
           <Text size="sm" c="dimmed">
-            of {s.rows.toLocaleString()} rows
+            of {plural(s.rows, 'row')}
           </Text>
         </Group>
       )}
       <Notices notices={draft.notices} />
       {!busy && draft.state !== 'failed' && (
         <>
-          <SegmentedControl
-            aria-label="Show"
-            value={filter}
-            onChange={(value) => setFilter(value as RowFilter)}
-            data={FILTERS}
-          />
-          <RowsGrid draft={draft} filter={filter} />
-          <Text size="xs" c="dimmed">
-            Click a cell to fix it (Enter saves, Escape cancels). Rows with problems are not sent unless fixed.
-          </Text>
+          <Group gap="sm" wrap="wrap">
+            <SegmentedControl
+              aria-label="Show"
+              value={filter}
+              onChange={(value) => setFilter(value as RowFilter)}
+              data={FILTERS}
+            />
+            <Text size="xs" c="dimmed">
+              Rows with problems are not sent unless fixed; {formatCount(s.willEmail)} will be.
+            </Text>
+          </Group>
+          <RowsGrid key={filter} draft={draft} filter={filter} />
         </>
       )}
-      <Group justify="space-between">
+      <WizardFooter>
         <Button variant="default" onClick={() => updateWizard({ step: 'target' })}>
           Back
         </Button>
         <Button disabled={draft.state !== 'ready'} onClick={() => updateWizard({ step: 'confirm' })}>
           Next
         </Button>
-      </Group>
+      </WizardFooter>
     </Stack>
   );
 }

@@ -1,41 +1,47 @@
 import { Anchor, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useCall } from '../../../queries/useCall';
-import { jobHref } from '../../../shell/routes';
+import { jobHref, navigateTo } from '../../../shell/routes';
 import { JobActions } from '../../jobs/JobActions';
 import { JobProgressCard } from '../../jobs/JobProgressCard';
 import { JobStateBadge } from '../../jobs/JobStateBadge';
+import { batchHref } from '../batchLink';
 import { resetWizard } from '../wizardStore';
+import { OutcomeBadges } from './OutcomeBadges';
+import { WizardFooter } from './WizardFooter';
 
-/** The invite job, live: progress, pause/resume, and the report once it ends. */
+/** The invite job, live: progress, pause/resume, and once it ends the result in the review's words. */
 export function SendStep({ jobId }: { jobId: string }) {
   const job = useCall('jobs.get', { id: jobId });
   if (!job.data) return <Skeleton height={160} />;
-  const counts = job.data.counts;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Group gap="xs">
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" miw={0}>
           <JobStateBadge job={job.data} />
-          <Text size="sm">{job.data.title}</Text>
+          <Text size="sm" truncate>
+            {job.data.title}
+          </Text>
         </Group>
         <Anchor href={jobHref(jobId)} size="sm">
           Open the job
         </Anchor>
       </Group>
       <JobProgressCard job={job.data} />
-      {ended && (
-        <Text data-testid="send-result">
-          {counts.invited ?? 0} invited · {(counts.alreadyInvited ?? 0) + (counts.alreadyMember ?? 0)} already in ·{' '}
-          {counts.invalid ?? 0} invalid · {counts.failed ?? 0} failed
-        </Text>
-      )}
-      <Group justify="space-between">
-        <Button variant="default" onClick={resetWizard}>
-          Import another file
-        </Button>
+      {ended && <OutcomeBadges counts={job.data.counts} sent testId="send-result" />}
+      <WizardFooter>
+        <Group gap="xs">
+          <Button variant="default" onClick={resetWizard}>
+            Import another file
+          </Button>
+          {ended && (
+            <Button variant="light" onClick={() => navigateTo(batchHref(jobId))}>
+              See these invitations
+            </Button>
+          )}
+        </Group>
         <JobActions job={job.data} />
-      </Group>
+      </WizardFooter>
     </Stack>
   );
 }

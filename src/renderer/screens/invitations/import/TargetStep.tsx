@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { ImportDraft, InviteTarget } from '../../../../shared/contract';
 import { errorMessage } from '../../../bridge/errors';
 import { useMutationCall } from '../../../queries/useCall';
 import { isComplete, TargetPicker } from '../TargetPicker';
 import { updateWizard } from '../wizardStore';
+import { WizardFooter } from './WizardFooter';
 
 /** Where to invite, and the options every invitation of the file carries. */
 export function TargetStep({ draft }: { draft: ImportDraft }) {
@@ -37,7 +38,7 @@ export function TargetStep({ draft }: { draft: ImportDraft }) {
         </Text>
       )}
       {save.isError && <Alert color="red">{errorMessage(save.error)}</Alert>}
-      <Group justify="space-between">
+      <WizardFooter>
         <Button variant="default" onClick={() => updateWizard({ step: 'columns' })}>
           Back
         </Button>
@@ -54,7 +55,7 @@ export function TargetStep({ draft }: { draft: ImportDraft }) {
         >
           Next
         </Button>
-      </Group>
+      </WizardFooter>
     </Stack>
   );
 }
