@@ -279,6 +279,14 @@ describe('SLA targets', async () => {
     }
     expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 8, resolutionHours: null });
   });
+
+  it('are not a view: deleting views cannot remove them, and only saved views can be deleted', async () => {
+    await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: 6, resolutionHours: 48 });
+    for (const id of ['sla-defaults', 'open', 'all'])
+      await expect(engine.invoke('tickets.deleteView', { id })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: 6, resolutionHours: 48 });
+    expect((await engine.invoke('tickets.views', {})).views.map((view) => view.id)).not.toContain('sla-defaults');
+  });
 });
 
 describe('saved-view dates', async () => {

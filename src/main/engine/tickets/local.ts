@@ -15,8 +15,6 @@ export interface SavedViewRow {
 }
 
 const now = () => new Date().toISOString();
-/** The ticket_views row that holds the tenant's SLA targets (not a view: view ids are built-in, mentor: or saved:). */
-const SLA_DEFAULTS = 'sla-defaults';
 
 /**
  * A saved view's filter as far as it is still valid. A field the schema refuses today (an impossible date such as
@@ -189,18 +187,34 @@ export class TicketLocal {
     })();
   }
 
-  /** The tenant's SLA targets for views that set none: kept as the targets of a row no view list shows. */
+  /** The tenant's SLA targets for views that set none (none until the admin sets them). */
   slaDefaults(profileId: string): TicketSlaTargets {
-    const row = this.view(profileId, SLA_DEFAULTS);
+    const row = this.db
+      .prepare(
+        `SELECT first_reply_hours AS firstReplyHours, resolution_hours AS resolutionHours
+         FROM ticket_sla_defaults WHERE profile_id = ?`,
+      )
+      .get(profileId) as TicketSlaTargets | undefined;
     return { firstReplyHours: row?.firstReplyHours ?? null, resolutionHours: row?.resolutionHours ?? null };
   }
 
   setSlaDefaults(profileId: string, sla: TicketSlaTargets): TicketSlaTargets {
-    this.saveView(profileId, { id: SLA_DEFAULTS, sla });
+    this.db
+      .prepare(
+        `INSERT INTO ticket_sla_defaults (profile_id, first_reply_hours, resolution_hours, updated_at)
+         VALUES (@profile, @first, @resolution, @now)
+         ON CONFLICT (profile_id) DO UPDATE SET
+           first_reply_hours = excluded.first_reply_hours,
+           resolution_hours = excluded.resolution_hours,
+           updated_at = excluded.updated_at`,
+      )
+      .run({ profile: profileId, first: sla.firstReplyHours, resolution: sla.resolutionHours, now: now() });
     return this.slaDefaults(profileId);
   }
 
+  /** Removes a saved view; built-in and mentor views are not the admin's to delete (their SLA rows go with "clear"). */
   deleteView(profileId: string, id: string): void {
+    if (!id.startsWith('saved:')) throw notFound(`No saved view '${id}'`);
     const changes = this.db
       .prepare('DELETE FROM ticket_views WHERE profile_id = ? AND id = ?')
       .run(profileId, id).changes;
