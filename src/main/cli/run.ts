@@ -10,6 +10,7 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
+import { outputToLog } from './background';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -44,10 +45,13 @@ const COMMANDS = new Map<string, Command>([
 export interface CliOptions {
   /** Tests pass their own keychain service so they never touch a user's entries. */
   keychainService?: string;
+  /** A background process (see `startDetached`): what it prints goes to the engine log. */
+  outputToLog?: boolean;
 }
 
 /** Runs one CLI invocation and resolves to its exit code; never calls process.exit. */
-export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+export async function runCli(argv: string[], given: CliIo, options: CliOptions = {}): Promise<number> {
+  let io = given;
   let globals: { json?: boolean; 'data-dir'?: string; profile?: string; help?: boolean };
   let command: string[];
   try {
@@ -77,13 +81,14 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     io.stderr.write(`mentor-admin: ${(error as Error).message}\n\n${HELP}\n`);
     return 2;
   }
+  const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
+  if (options.outputToLog) io = { ...io, ...outputToLog(dataDir, io.env) };
   const out = new Output(io, !!globals.json);
   if (globals.help || command.length === 0) {
     (globals.help ? io.stdout : io.stderr).write(`${HELP}\n`);
     return globals.help ? 0 : 2;
   }
 
-  const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
   const afterClose: (() => Promise<void>)[] = [];
   const code = await runCommand(command, io, out, options, {
     profile: globals.profile,
