@@ -100,7 +100,7 @@ describe('EngineClient + serveEngine', () => {
     const seen: unknown[] = [];
     client.onEvent((name, payload) => seen.push([name, payload]));
     await client.call('app.info', undefined); // the engine is up
-    const settings = { theme: 'dark', notifyNewTickets: true, notifyJobEnds: true } as const;
+    const settings = { theme: 'dark', notifyNewTickets: true, notifyJobEnds: true, jobWaitLimitMinutes: 60 } as const;
     emit('settings.changed', settings);
     emit('no.such.event' as EventName, {} as never);
     await new Promise((resolve) => setTimeout(resolve, 0));

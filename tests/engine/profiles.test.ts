@@ -93,6 +93,7 @@ describe('profiles with the real OS keychain', () => {
       theme: 'dark',
       notifyNewTickets: true,
       notifyJobEnds: true,
+      jobWaitLimitMinutes: 60,
     });
   });
 
@@ -145,6 +146,7 @@ describe('malformed calls answer a typed validation error and change nothing', (
       theme: 'system',
       notifyNewTickets: false,
       notifyJobEnds: true,
+      jobWaitLimitMinutes: 60,
     });
   });
 

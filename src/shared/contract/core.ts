@@ -1,5 +1,6 @@
 /** Core calls: the app, tenant connections (profiles) and settings. */
 import { z } from 'zod';
+import { WaitLimitMinutes } from './jobs';
 import { call, Empty, Ok } from './kit';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -132,6 +133,8 @@ export const Settings = z.object({
   notifyNewTickets: z.boolean(),
   /** A desktop notification when a job (training, invitations, an export) ends while the window is in the background. */
   notifyJobEnds: z.boolean(),
+  /** How long a job waits for an unreachable tenant before it gives up and pauses (minutes). */
+  jobWaitLimitMinutes: WaitLimitMinutes,
 });
 export type Settings = z.infer<typeof Settings>;
 
