@@ -5,13 +5,12 @@
  * CLI as a child process, the app's engine in the test, a real sandbox behind a loopback proxy that can go down.
  */
 import { spawn } from 'node:child_process';
-import { createConnection, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/main/engine';
 import { GAVE_UP_WAITING } from '../../src/shared/contract';
-import type { Sandbox } from '../../src/server/app';
 import { connect, noKeychain, until, waitForJob } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
+import { switchableProxy } from '../helpers/switchable-proxy';
 import { createMentor, duplicatesOf, serverDocuments, text, tree } from '../train/setup';
 
 interface Child {
@@ -40,36 +39,6 @@ function cliChild(args: string[], env: NodeJS.ProcessEnv): Child {
   const handle = { pid: child.pid!, exited, kill: () => child.kill('SIGKILL') };
   children.push(handle);
   return handle;
-}
-
-/** A TCP proxy on loopback in front of the sandbox; `down()` refuses every connection (the tenant is unreachable). */
-async function switchableProxy(server: Sandbox) {
-  let up = true;
-  const open = new Set<Socket>();
-  const proxy = createServer((socket) => {
-    if (!up) return socket.destroy();
-    const upstream = createConnection(server.port, '127.0.0.1');
-    open.add(socket).add(upstream);
-    socket.pipe(upstream).pipe(socket);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-      open.delete(socket);
-      open.delete(upstream);
-    };
-    socket.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    down() {
-      up = false;
-      for (const socket of open) socket.destroy();
-    },
-    up: () => void (up = true),
-  };
 }
 
 /**

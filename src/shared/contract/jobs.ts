@@ -74,6 +74,14 @@ export const WaitLimitMinutes = z.number().int().min(1).max(MAX_WAIT_LIMIT_MINUT
 /** The reason of a job paused because its waiting limit ran out begins so. */
 export const GAVE_UP_WAITING = 'Gave up waiting for the tenant';
 
+/** A waiting limit in words: "45 min", "1 h", "1 h 30 min", "3 days". */
+export function describeMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes % 1440 === 0 && minutes >= 2880) return `${minutes / 1440} days`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+
 export const JobItem = z.object({
   id: z.number().int(),
   key: z.string(),

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GAVE_UP_WAITING, type EventName, type EventPayload, type Job, type JobKind } from '../../../shared/contract';
+import {
+  describeMinutes,
+  GAVE_UP_WAITING,
+  type EventName,
+  type EventPayload,
+  type Job,
+  type JobKind,
+} from '../../../shared/contract';
 import { ApiError, NetworkError, RequestAbortedError, TimeoutError, type PlatformClient } from '../platform';
 import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
@@ -105,14 +112,6 @@ function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** "45 min", "1 h", "1 h 30 min", "3 days". */
-export function describeMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes % 1440 === 0 && minutes >= 2880) return `${minutes / 1440} days`;
-  const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
 }
 
 /**

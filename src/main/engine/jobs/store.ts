@@ -244,8 +244,9 @@ export class JobStore {
 
   /** A waiting job's limit moved (the setting changed): when it gives up now. */
   setGivesUpAt(id: string, runner: string, givesUpAt: string): void {
-    this.sql(`UPDATE jobs SET gives_up_at = ? WHERE id = ? AND runner = ? AND state = 'waiting'`).run(
+    this.sql(`UPDATE jobs SET gives_up_at = ?, updated_at = ? WHERE id = ? AND runner = ? AND state = 'waiting'`).run(
       givesUpAt,
+      now(),
       id,
       runner,
     );
