@@ -51,22 +51,46 @@ function notifyOnDesktop(state: { current: JobNoteState }, job: Job, enabled: bo
   return true;
 }
 
+/** The toast shown for each job's ending, so opening the job (by any way) puts it away. */
+const endingToasts = new Map<string, string>();
+
+/**
+ * A job ended: one toast per ending (its id names the job and the moment, so the same ending told twice shows once).
+ * It carries "View job", so it stays until the admin dismisses it or opens the job: a toast that times out takes
+ * its action away before a busy admin gets to it.
+ */
 function notifyInApp(job: Job): void {
+  // The admin is on the job's page: the page says it.
+  if (window.location.hash === jobHref(job.id)) return;
   const ending = describeEnding(job);
+  const id = `job-ended-${job.id}-${job.finishedAt ?? job.updatedAt}`;
+  endingToasts.set(job.id, id);
   notifications.show({
+    id,
     title: ending.title,
     color: ending.ok ? 'teal' : job.state === 'failed' ? 'red' : 'orange',
     icon: ending.ok ? <CheckCircleIcon size={16} /> : <WarningIcon size={16} />,
-    autoClose: ending.ok ? 6000 : 15_000,
+    autoClose: false,
     message: (
       <>
         <Text size="sm">{ending.message}</Text>
-        <Anchor size="sm" href={jobHref(job.id)}>
+        <Anchor size="sm" href={jobHref(job.id)} onClick={() => dismissJobEndToast(job.id)}>
           View job
         </Anchor>
       </>
     ),
+    onClose: () => {
+      if (endingToasts.get(job.id) === id) endingToasts.delete(job.id);
+    },
   });
+}
+
+/** The admin has the job in front of them: its ending's toast has done its work. */
+export function dismissJobEndToast(jobId: string): void {
+  const id = endingToasts.get(jobId);
+  if (!id) return;
+  endingToasts.delete(jobId);
+  notifications.hide(id);
 }
 
 /** Says when a job ends (completed or failed), once per ending: a retried job that ends again says so again. */

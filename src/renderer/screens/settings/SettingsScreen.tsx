@@ -1,5 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { AppearanceSection } from './AppearanceSection';
+import { JobsSection } from './JobsSection';
 import { NotificationsSection } from './NotificationsSection';
 import { TenantsSection } from './TenantsSection';
 
@@ -11,12 +12,13 @@ export function SettingsScreen() {
           Settings
         </Title>
         <Text c="dimmed" size="sm">
-          Tenant connections, how the app looks and what it tells you on the desktop.
+          Tenant connections, how the app looks, what it tells you on the desktop and how long jobs wait.
         </Text>
       </div>
       <TenantsSection />
       <AppearanceSection />
       <NotificationsSection />
+      <JobsSection />
     </Stack>
   );
 }
