@@ -2,6 +2,14 @@
 import { OUTPUT_TO_LOG_ENV } from './background';
 import { runCli } from './run';
 
+// `mentor-admin jobs list | head -1`: once the reader has gone, what is left to print has nowhere to go. The command
+// still finishes its work (a job it runs is not cut off) and exits as it would have, instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 runCli(
   process.argv.slice(2),
   {
