@@ -139,4 +139,36 @@ describe('mentor-admin jobs on invite and export jobs', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.lines.at(-1)).toEqual(summary);
   }, 60_000);
+
+  it('a reader that goes away (jobs list | head) does not crash the command', async () => {
+    const dataDir = tempDir();
+    const child = spawn(process.execPath, ['bin/mentor-admin.mjs', '--data-dir', dataDir, 'jobs', 'list'], {
+      env: { ...process.env, MENTOR_ADMIN_SANDBOX: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader closes before the command prints its first line.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code, stderr).toBe(0);
+  }, 30_000);
+
+  it('--wait-limit takes a duration from 1 minute to 7 days, and goes with train --no-wait only', async () => {
+    const env = { ...process.env, MENTOR_ADMIN_HOME: tempDir(), MENTOR_ADMIN_SANDBOX: 'off' };
+    for (const bad of ['0', '8d', 'soon', '1.5h']) {
+      const result = await cli(['jobs', 'resume', 'abcd1234', '--wait-limit', bad], { env });
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain(
+        '--wait-limit must be a duration from 1 minute to 7 days, like 90, 30m, 2h or 1d',
+      );
+    }
+    const train = await cli(['train', tempDir(), '--mentor', 'Any', '--wait-limit', '2h'], { env });
+    expect(train.code).toBe(2);
+    expect(train.stderr).toContain('--wait-limit goes with --no-wait');
+    // A good one gets as far as looking for the job.
+    const good = await cli(['jobs', 'resume', 'abcd1234', '--wait-limit', '90'], { env });
+    expect(good.stderr).toContain("No job 'abcd1234'");
+  });
 });

@@ -106,6 +106,7 @@ describe('EngineClient + serveEngine', () => {
       notifyJobEnds: true,
       navigation: 'auto',
       formatLocale: 'system',
+      jobWaitLimitMinutes: 60,
     } as const;
     emit('settings.changed', settings);
     emit('no.such.event' as EventName, {} as never);

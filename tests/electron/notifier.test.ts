@@ -20,7 +20,13 @@ function harness(options: { settings?: object; job?: Partial<Job>; looking?: boo
   const opened: string[] = [];
   const calls: string[] = [];
   let looking = options.looking ?? false;
-  const settings = { theme: 'system', notifyNewTickets: true, notifyJobEnds: true, ...options.settings };
+  const settings = {
+    theme: 'system',
+    notifyNewTickets: true,
+    notifyJobEnds: true,
+    jobWaitLimitMinutes: 60,
+    ...options.settings,
+  };
   const deps: NotifierDeps = {
     call: (name, input) => {
       calls.push(name);
@@ -95,10 +101,20 @@ describe('DesktopNotifier', () => {
     const h = harness({ settings: { notifyNewTickets: false } });
     await h.emit('tickets.new', newTickets(1));
     expect(h.shown).toHaveLength(0);
-    await h.emit('settings.changed', { theme: 'system', notifyNewTickets: true, notifyJobEnds: true });
+    await h.emit('settings.changed', {
+      theme: 'system',
+      notifyNewTickets: true,
+      notifyJobEnds: true,
+      jobWaitLimitMinutes: 60,
+    });
     await h.emit('tickets.new', newTickets(2));
     expect(h.shown).toHaveLength(1);
-    await h.emit('settings.changed', { theme: 'system', notifyNewTickets: false, notifyJobEnds: true });
+    await h.emit('settings.changed', {
+      theme: 'system',
+      notifyNewTickets: false,
+      notifyJobEnds: true,
+      jobWaitLimitMinutes: 60,
+    });
     expect(h.shown[0]!.closed).toBe(true);
     // Reads the settings once; events keep them current.
     expect(h.calls.filter((c) => c === 'settings.get')).toHaveLength(1);

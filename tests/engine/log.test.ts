@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileLog } from '../../src/main/engine/log';
+import { createFileLog, logsWritten } from '../../src/main/engine/log';
 import { tempDir } from '../helpers/temp';
 
 const logFile = (dataDir: string) => join(dataDir, 'logs', 'engine.log');
@@ -50,5 +50,43 @@ describe('the engine log file', () => {
     });
     expect(run.status, run.stderr).toBe(130);
     expect(readFileSync(logFile(dataDir), 'utf8')).toMatch(/written before the exit code is set\n$/);
+  });
+
+  it('rotates by size between batches: the newest files are kept, every line redacted, a batch never split', async () => {
+    const dataDir = tempDir('log-rotate-');
+    const file = logFile(dataDir);
+    const log = createFileLog(dataDir, {}, { maxBytes: 3 * 1024, keep: 2 });
+    const line = (batch: number, i: number) =>
+      `POST /api?api_key=s3cret${batch}x${i} Authorization: Bearer tok${i} b${batch} n${i}`;
+    // Batch 0: 200 lines (~19 KB) logged at once, more than a file may hold: gathered and written as one batch.
+    for (let i = 0; i < 200; i++) log(line(0, i));
+    expect(existsSync(file)).toBe(false);
+    await logsWritten();
+    expect(existsSync(`${file}.1`)).toBe(false);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(200);
+    // Batches 1-4, 20 lines each (~1.9 KB, two do not fit in 3 KB): before each, the file moves to .1, the older up.
+    for (let batch = 1; batch <= 4; batch++) {
+      for (let i = 0; i < 20; i++) log(line(batch, i));
+      await logsWritten();
+    }
+    expect(existsSync(`${file}.3`)).toBe(false);
+    const read = (name: string) => readFileSync(name, 'utf8').trim().split('\n');
+    const kept = [...read(`${file}.2`), ...read(`${file}.1`), ...read(file)];
+    // Batches 0 and 1 are gone (2 rotated files kept); the rest is whole, in order, each file within the limit.
+    expect(
+      kept.map((text) =>
+        text
+          .match(/ b(\d+) n(\d+)$/)!
+          .slice(1)
+          .join('.'),
+      ),
+    ).toEqual([2, 3, 4].flatMap((batch) => Array.from({ length: 20 }, (_, i) => `${batch}.${i}`)));
+    for (const name of [file, `${file}.1`, `${file}.2`]) expect(statSync(name).size).toBeLessThanOrEqual(3 * 1024);
+    for (const name of [file, `${file}.1`, `${file}.2`]) {
+      const text = readFileSync(name, 'utf8');
+      expect(text).not.toMatch(/s3cret|tok\d/);
+      expect(text).toContain('api_key=[redacted]');
+      expect(text).toContain('Authorization: Bearer [redacted]');
+    }
   });
 });

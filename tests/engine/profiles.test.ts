@@ -96,6 +96,7 @@ describe('profiles with the real OS keychain', () => {
       notifyJobEnds: true,
       navigation: 'auto',
       formatLocale: 'system',
+      jobWaitLimitMinutes: 60,
     });
   });
 
@@ -168,6 +169,7 @@ describe('malformed calls answer a typed validation error and change nothing', (
       notifyJobEnds: true,
       navigation: 'auto',
       formatLocale: 'system',
+      jobWaitLimitMinutes: 60,
     });
   });
 

@@ -157,7 +157,7 @@ describe('browser mode host', () => {
     expect(await event).toEqual({
       kind: 'event',
       name: 'settings.changed',
-      payload: { theme: 'dark', notifyNewTickets: false, notifyJobEnds: true },
+      payload: { theme: 'dark', notifyNewTickets: false, notifyJobEnds: true, jobWaitLimitMinutes: 60 },
     });
     ws.close();
   });

@@ -1,12 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/shared/contract';
 import { JobFailed, JobRunner, type JobKindRunner } from '../../src/main/engine/jobs/runner';
 import { JobStore } from '../../src/main/engine/jobs/store';
-import { createPlatformClient } from '../../src/main/engine/platform';
+import { createPlatformClient, NetworkError } from '../../src/main/engine/platform';
 import { openDatabase, type Db } from '../../src/main/engine/store/database';
 import { call, sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
+import { until } from '../helpers/engine';
 import type { Sandbox } from '../../src/server/app';
 
 /**
@@ -49,7 +52,7 @@ afterEach(() => {
   dbs = [];
 });
 
-async function setup(options: { secret?: string } = {}) {
+async function setup(options: { secret?: string; waitLimitMinutes?: () => number } = {}) {
   const server = await sandbox();
   const db = openDatabase(join(tempDir(), 'app.sqlite'));
   dbs.push(db);
@@ -74,6 +77,7 @@ async function setup(options: { secret?: string } = {}) {
       }),
     emit: (name, payload) => events.push({ name, payload }),
     log: () => {},
+    ...(options.waitLimitMinutes && { waitLimitMinutes: options.waitLimitMinutes }),
   });
   runner.register(keyMakingKind(server, seen));
   const create = (count: number, params: Record<string, unknown> = {}) =>
@@ -84,7 +88,7 @@ async function setup(options: { secret?: string } = {}) {
       params,
       items: Array.from({ length: count }, (_, i) => ({ key: `job-key-${i}`, label: `Key ${i}` })),
     });
-  return { server, store, runner, events, seen, bulkRuns, create, setSecret: (s: string) => (secret = s) };
+  return { server, db, store, runner, events, seen, bulkRuns, create, setSecret: (s: string) => (secret = s) };
 }
 
 describe('job runner', () => {
@@ -230,4 +234,89 @@ describe('job runner', () => {
     await runner.settled(id);
     expect(runner.present(id)).toMatchObject({ state: 'failed', error: 'Asked to fail' });
   });
+
+  it('waits no longer than its limit: it says when it gives up, then pauses saying why, and resumes later', async () => {
+    // A limit of 3 s (the setting is in whole minutes; the mechanics are the same).
+    let limitMinutes = 0.05;
+    const { runner, create, server } = await setup({ waitLimitMinutes: () => limitMinutes });
+    server.setFaults('error5xx=1');
+    const id = create(2);
+    const before = Date.now();
+    runner.start(id);
+    await runner.settled(id);
+    const waiting = runner.present(id);
+    expect(waiting).toMatchObject({ state: 'waiting', runner: { here: true } });
+    expect(Date.parse(waiting.givesUpAt!) - before).toBeGreaterThanOrEqual(3000);
+    expect(Date.parse(waiting.givesUpAt!) - Date.now()).toBeLessThanOrEqual(3000);
+    expect(Date.parse(waiting.retryAt!)).toBeLessThanOrEqual(Date.parse(waiting.givesUpAt!));
+    // The setting changes while it waits: the give-up time moves with it.
+    limitMinutes = 0.1;
+    runner.waitLimitChanged();
+    expect(Date.parse(runner.present(id).givesUpAt!) - Date.parse(waiting.givesUpAt!)).toBe(3000);
+
+    await until('the job to give up', () => runner.present(id).state === 'paused', 15_000);
+    const paused = runner.present(id);
+    expect(paused).toMatchObject({ givesUpAt: null, retryAt: null, runner: null });
+    expect(paused.reason).toMatch(
+      /^Gave up waiting for the tenant after 6 min|^Gave up waiting for the tenant after 0 min/,
+    );
+    expect(Date.now() - before).toBeGreaterThanOrEqual(6000);
+
+    server.setFaults('');
+    runner.resume(id);
+    await runner.settled(id);
+    expect(runner.present(id)).toMatchObject({ state: 'completed', runner: null, progress: { done: 2 } });
+  }, 30_000);
+
+  it('a job whose runner died (kill -9) is picked up again; one whose runner lives is left to it', async () => {
+    const { runner, store, db, create } = await setup();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const orphan = create(2);
+    const held = create(2);
+    const claim = (id: string, pid: number) =>
+      db
+        .prepare(
+          `UPDATE jobs SET state = 'running', runner = 'other', runner_pid = ?, runner_host = ?, runner_seen_at = ? WHERE id = ?`,
+        )
+        .run(pid, hostname(), Date.now(), id);
+    claim(orphan, dead);
+    claim(held, process.pid);
+    runner.resumeAll();
+    expect(runner.isActive(held)).toBe(false);
+    expect(runner.present(held).runner).toEqual({ pid: process.pid, host: hostname(), here: false });
+    expect(() => runner.resume(held)).toThrow(/runs in another Mentor Admin process \(pid \d+\); it goes on there/);
+    await runner.settled(orphan);
+    expect(runner.present(orphan)).toMatchObject({ state: 'completed', runner: null });
+    // A live runner that stops saying so (a frozen process) is taken over after a while.
+    db.prepare('UPDATE jobs SET runner_seen_at = ? WHERE id = ?').run(Date.now() - 60_000, held);
+    expect(store.job(held)!.runner).toBe('other');
+    runner.resume(held);
+    await runner.settled(held);
+    expect(runner.present(held).state).toBe('completed');
+  });
+
+  it('a tenant that answers for a while between outages starts the waiting limit over', async () => {
+    // Every run finishes one item, then the tenant drops: five short outages, each far shorter than the 3 s limit,
+    // though together longer.
+    const { runner, store } = await setup({ waitLimitMinutes: () => 0.05 });
+    runner.register({
+      kind: 'export',
+      async run(ctx) {
+        const [item] = ctx.store.itemsIn(ctx.job.id, ['pending']);
+        if (!item) return;
+        ctx.store.updateItem(item.id, { state: 'done' });
+        throw new NetworkError('http://127.0.0.1:9/', 'ECONNRESET');
+      },
+    });
+    const id = store.create({
+      kind: 'export',
+      profileId: 'p1',
+      title: 'Blips',
+      params: {},
+      items: Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, label: `K${i}` })),
+    });
+    runner.start(id);
+    await until('the job to end', () => !['running', 'waiting'].includes(runner.present(id).state), 25_000);
+    expect(runner.present(id)).toMatchObject({ state: 'completed', progress: { done: 5 } });
+  }, 30_000);
 });

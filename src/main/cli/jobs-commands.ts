@@ -1,4 +1,4 @@
-import { JobKind, JobState, type Job, type JobProgress } from '../../shared/contract';
+import { JobKind, JobState, MAX_WAIT_LIMIT_MINUTES, type Job, type JobProgress } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
 import { commandArgs, type JobOutcome } from './command';
@@ -9,12 +9,41 @@ import { UsageError, type CliIo, type Output } from './io';
 export const JOBS_HELP = `Jobs (training uploads and other long operations):
   jobs list [--kind train|invite|export|ticket-reply] [--state STATE]
   jobs show ID [--items]        the job, its failed items (all items with --items)
-  jobs resume ID                run a paused, waiting or interrupted job here until it ends
-  jobs cancel ID
+  jobs resume ID [--wait-limit DURATION]
+                                run a paused, waiting or interrupted job here until it ends (a job waiting in
+                                another process is taken over; one running there goes on there)
+  jobs pause ID                 pause it wherever it runs (the app, a background process); it keeps its place
+  jobs cancel ID                cancel it wherever it runs
 
-ID may be the first characters of a job id when they are unique. Ctrl-C while a job runs pauses it. show, resume and
-cancel end with the summary line of the command that started the job (train, invite, export), and resume exits as
-that command would.`;
+ID may be the first characters of a job id when they are unique. Ctrl-C while a job runs pauses it; so does Pause in
+the app, from any process. show, resume and cancel end with the summary line of the command that started the job
+(train, invite, export), and resume exits as that command would.
+--wait-limit: how long the job waits for an unreachable tenant before it gives up and pauses (90, 30m, 2h, 1d; up
+to 7 days). It stays with the job; without it the app's setting applies (Settings → Jobs, 1 h at first).`;
+
+/** `--wait-limit`: minutes, or a number with m, h or d. */
+export function parseWaitLimit(text: string): number {
+  const match = /^(\d+)\s*(m|min|h|d)?$/i.exec(text.trim());
+  const minutes = match ? Number(match[1]) * { m: 1, min: 1, h: 60, d: 1440 }[(match[2] ?? 'm').toLowerCase()]! : 0;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_WAIT_LIMIT_MINUTES)
+    throw new UsageError('--wait-limit must be a duration from 1 minute to 7 days, like 90, 30m, 2h or 1d');
+  return minutes;
+}
+
+/** A give-up time as people read it here: the local clock time, with the date when it is not today. */
+function clockTime(iso: string): string {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === new Date().toDateString() ? time : `${at.toISOString().slice(0, 10)} ${time}`;
+}
+
+/** Why a job waits, and until when. */
+function waitingLine(job: Job): string {
+  return `${job.reason ?? 'Waiting for the tenant'}${job.givesUpAt ? `; gives up at ${clockTime(job.givesUpAt)}` : ''}`;
+}
+
+/** Another process runs the job (or holds it waiting): this one is not the place to follow it. */
+const runsElsewhere = (job: Job) => !!job.runner && !job.runner.here;
 
 const SETTLED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'paused']);
 
@@ -112,7 +141,7 @@ export async function followJob(
     if (!result.ok) return;
     const job = result.value as Job;
     unit = UNITS[job.kind];
-    if (SETTLED.has(job.state)) settle();
+    if (SETTLED.has(job.state) || runsElsewhere(job)) settle();
   };
   const unsubscribe = engine.onEvent((name, payload) => {
     const event = payload as { id?: string };
@@ -132,9 +161,13 @@ export async function followJob(
       void engine.call('jobs.get', { id: jobId }).then((result) => {
         if (!result.ok) return;
         const job = result.value as Job;
-        if (out.json) out.record({ event: 'state', job: jobId, state: job.state, reason: job.reason }, '');
-        else if (job.state === 'waiting' && job.reason) io.stderr.write(`${tty ? '\n' : ''}${job.reason}\n`);
-        if (SETTLED.has(job.state)) settle();
+        if (out.json)
+          out.record(
+            { event: 'state', job: jobId, state: job.state, reason: job.reason, givesUpAt: job.givesUpAt },
+            '',
+          );
+        else if (job.state === 'waiting') io.stderr.write(`${tty ? '\n' : ''}${waitingLine(job)}\n`);
+        if (SETTLED.has(job.state) || runsElsewhere(job)) settle();
       });
     }
   });
@@ -171,6 +204,15 @@ export async function followJob(
     );
   }
   const outcome = await outcomeOf(engine, final);
+  if (runsElsewhere(final) && !SETTLED.has(final.state)) {
+    // Resumed in another process (the app, another command) while it waited here: it goes on there.
+    out.error(
+      `The job now runs in another Mentor Admin process (pid ${final.runner!.pid}). ` +
+        `Follow it with: mentor-admin jobs show ${final.id.slice(0, 8)}`,
+    );
+    out.record(outcome.summary, outcome.human);
+    return 0;
+  }
   if (final.state === 'paused') {
     out.error(
       `${interrupted ? 'Paused' : `The job is paused: ${final.reason ?? 'Paused'}`}. ` +
@@ -183,7 +225,9 @@ export async function followJob(
 }
 
 function describeJob(job: Job): string {
-  const reason = job.reason ? ` (${job.reason})` : job.error ? ` (${job.error})` : '';
+  const why = job.state === 'waiting' ? waitingLine(job) : (job.reason ?? job.error);
+  const where = runsElsewhere(job) ? ` [process ${job.runner!.pid}]` : '';
+  const reason = (why ? ` (${why})` : '') + where;
   const p = job.progress;
   return `${job.id.slice(0, 8)}  ${job.kind.padEnd(6)} ${job.state.padEnd(9)} ${p.done + p.failed + p.skipped}/${p.total}  ${job.title}${reason}`;
 }
@@ -247,8 +291,10 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
       return 0;
     }
     case 'resume': {
-      if (rest.length !== 1) throw new UsageError('jobs resume takes exactly one ID');
-      const job = await resolveJob(engine, rest[0]!);
+      const { values, positionals } = commandArgs(rest, { 'wait-limit': { type: 'string' } });
+      if (positionals.length !== 1) throw new UsageError('jobs resume takes exactly one ID');
+      const waitLimitMinutes = values['wait-limit'] === undefined ? undefined : parseWaitLimit(values['wait-limit']);
+      const job = await resolveJob(engine, positionals[0]!);
       if (job.state === 'completed' || job.state === 'cancelled') {
         const outcome = await outcomeOf(engine, job);
         out.record(
@@ -258,23 +304,29 @@ export async function runJobsCommand(engine: Engine, args: string[], out: Output
         return outcome.ok ? 0 : 1;
       }
       return followJob(engine, job.id, out, io, async (check) => {
-        await engine.invoke('jobs.resume', { id: job.id });
+        await engine.invoke('jobs.resume', { id: job.id, ...(waitLimitMinutes && { waitLimitMinutes }) });
         await check();
       });
     }
+    case 'pause':
     case 'cancel': {
-      if (rest.length !== 1) throw new UsageError('jobs cancel takes exactly one ID');
+      if (rest.length !== 1) throw new UsageError(`jobs ${sub} takes exactly one ID`);
       const job = await resolveJob(engine, rest[0]!);
-      const cancelled = await engine.invoke('jobs.cancel', { id: job.id });
+      // Written to the journal: the process that runs the job stops it within moments.
+      const stopped = await engine.invoke(sub === 'pause' ? 'jobs.pause' : 'jobs.cancel', { id: job.id });
       out.record(
-        { event: 'cancelled', ...(await outcomeOf(engine, cancelled)).summary, state: cancelled.state },
-        `Job ${cancelled.id.slice(0, 8)} is ${cancelled.state}.`,
+        {
+          event: sub === 'pause' ? 'paused' : 'cancelled',
+          ...(await outcomeOf(engine, stopped)).summary,
+          state: stopped.state,
+        },
+        `Job ${stopped.id.slice(0, 8)} is ${stopped.state}.`,
       );
       return 0;
     }
     default:
       throw new UsageError(
-        sub ? `Unknown jobs command '${sub}'` : 'jobs needs a command: list, show, resume or cancel',
+        sub ? `Unknown jobs command '${sub}'` : 'jobs needs a command: list, show, resume, pause or cancel',
       );
   }
 }

@@ -77,13 +77,13 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     io.stderr.write(`mentor-admin: ${(error as Error).message}\n\n${HELP}\n`);
     return 2;
   }
+  const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
   const out = new Output(io, !!globals.json);
   if (globals.help || command.length === 0) {
     (globals.help ? io.stdout : io.stderr).write(`${HELP}\n`);
     return globals.help ? 0 : 2;
   }
 
-  const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
   const afterClose: (() => Promise<void>)[] = [];
   const code = await runCommand(command, io, out, options, {
     profile: globals.profile,

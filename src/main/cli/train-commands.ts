@@ -3,13 +3,13 @@ import type { Engine } from '../engine';
 import { formatBytes } from '../engine/train/classify';
 import { commandArgs, type Command } from './command';
 import { startDetached } from './background';
-import { followJob } from './jobs-commands';
+import { followJob, parseWaitLimit } from './jobs-commands';
 import { UsageError, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
 export const TRAIN_HELP = `Training:
   train PATH... --mentor UNIQUE_ID|NAME [--dry-run] [--include GLOB]... [--exclude GLOB]...
-        [--concurrency N] [--max-size MB] [--no-wait]
+        [--concurrency N] [--max-size MB] [--no-wait [--wait-limit DURATION]]
       Scans the files and folders, prints what would be sent (new, changed, unchanged, unsupported, too large,
       skipped, unreadable — with reasons), then uploads and follows training until every file is trained or failed.
       --dry-run      print the preview and send nothing
@@ -17,7 +17,9 @@ export const TRAIN_HELP = `Training:
       --concurrency  uploads at once for this job (default 4; the tenant returns to 4 after it)
       --max-size     files above this many MB are not sent (default 25, the platform's limit)
       --no-wait      journal the job and return at once: a background process of its own runs it to the end
-                     (its output goes to the engine log); 'jobs show ID' follows it`;
+                     (its output goes to the engine log); 'jobs show ID' follows it
+      --wait-limit   with --no-wait: how long the job waits for an unreachable tenant before it pauses (90, 30m,
+                     2h, 1d); default: the app's setting (Settings → Jobs, 1 h at first)`;
 
 const HUMAN_FILE_LINES = 200;
 
@@ -75,6 +77,7 @@ export const runTrainCommand: Command = async (engine, args, out, io, globals) =
     concurrency: { type: 'string' },
     'max-size': { type: 'string' },
     'no-wait': { type: 'boolean' },
+    'wait-limit': { type: 'string' },
   });
   if (!positionals.length) throw new UsageError('train needs at least one PATH (a file or a folder)');
   if (!values.mentor) throw new UsageError('train needs --mentor UNIQUE_ID|NAME');
@@ -92,6 +95,10 @@ export const runTrainCommand: Command = async (engine, args, out, io, globals) =
       throw new UsageError('--max-size must be a positive number of MB');
     maxFileBytes = Math.round(megabytes * 1024 * 1024);
   }
+  if (values['wait-limit'] !== undefined && !values['no-wait'])
+    throw new UsageError('--wait-limit goes with --no-wait (a job followed here is paused with Ctrl-C)');
+  const waitLimit =
+    values['wait-limit'] === undefined ? [] : ['--wait-limit', String(parseWaitLimit(values['wait-limit']))];
   const profileId = await profileIdOf(engine, globals);
 
   const preview = await engine.invoke('train.preview', {
@@ -120,7 +127,7 @@ export const runTrainCommand: Command = async (engine, args, out, io, globals) =
     const short = jobId.slice(0, 8);
     globals.afterClose(async () => {
       try {
-        const pid = await startDetached(['jobs', 'resume', jobId], {
+        const pid = await startDetached(['jobs', 'resume', jobId, ...waitLimit], {
           dataDir: globals.dataDir,
           profile: globals.profile,
           env: io.env,

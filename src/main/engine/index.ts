@@ -113,6 +113,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     emit,
     log,
     beforeBulkRun: bulkWrites,
+    waitLimitMinutes: () => settings.get().jobWaitLimitMinutes,
   });
   const context: EngineContext = {
     db,
@@ -150,6 +151,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const { id, state } = payload as EventPayload<'jobs.changed'>;
       elsewhere?.seen(id, state);
     }
+    if (name === 'settings.changed') runner.waitLimitChanged();
     if (name !== 'profiles.changed') return;
     const { id } = payload as EventPayload<'profiles.changed'>;
     clients.invalidate(id);

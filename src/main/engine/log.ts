@@ -1,4 +1,5 @@
-import { appendFile, appendFileSync } from 'node:fs';
+import { appendFile, appendFileSync, renameSync, statSync } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE } from './private-files';
 
@@ -16,8 +17,19 @@ export function redact(text: string, secrets: readonly string[] = []): string {
 /** Gathered lines are written this often: one append per batch, not one per line. */
 const WRITE_EVERY_MS = 100;
 
+/**
+ * Size rotation: past 10 MB (about 70 000 lines, the requests of a 10 000-file training job) `engine.log` becomes
+ * `engine.log.1`, the older ones move up a number, and the 3 newest are kept: at most about 40 MB in all.
+ */
+export interface LogRotation {
+  maxBytes: number;
+  keep: number;
+}
+export const DEFAULT_ROTATION: LogRotation = { maxBytes: 10 * 1024 * 1024, keep: 3 };
+
 /** Lines gathered but not yet written, per log file; written synchronously if the process exits first. */
 const unwritten = new Map<string, string[]>();
+const rotations = new Map<string, LogRotation>();
 let exitHookSet = false;
 let writesInFlight = 0;
 let whenWritten: (() => void)[] = [];
@@ -38,10 +50,50 @@ function settleIfWritten(): void {
   for (const resolve of waiting) resolve();
 }
 
+/** `engine.log.2` → `.3`, `.1` → `.2`, `engine.log` → `.1`; the oldest is replaced. */
+const shifts = (file: string, keep: number): [string, string][] =>
+  Array.from({ length: keep }, (_, i) => keep - 1 - i).map((n) => [n ? `${file}.${n}` : file, `${file}.${n + 1}`]);
+
+/**
+ * Whether a batch of `adding` bytes must start a new file. Several processes (the app, CLI commands, a background
+ * run) append to the same file, so its size is read from the disk rather than counted here; a batch is never split.
+ */
+const full = (size: number, adding: number, rotation: LogRotation) => size > 0 && size + adding > rotation.maxBytes;
+
+async function rotateIfFull(file: string, adding: number, rotation: LogRotation): Promise<void> {
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (!full(size, adding, rotation)) return;
+  // A rename that finds nothing (a file not there yet, another process rotating at the same moment) is no loss.
+  for (const [from, to] of shifts(file, rotation.keep)) await rename(from, to).catch(() => {});
+}
+
+function rotateIfFullSync(file: string, adding: number, rotation: LogRotation): void {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // Not there yet.
+  }
+  if (!full(size, adding, rotation)) return;
+  for (const [from, to] of shifts(file, rotation.keep)) {
+    try {
+      renameSync(from, to);
+    } catch {
+      // As above.
+    }
+  }
+}
+
 function writeUnwrittenNow(): void {
   for (const [file, lines] of unwritten) {
     try {
-      if (lines.length) appendFileSync(file, lines.join(''), { mode: PRIVATE_FILE_MODE });
+      if (!lines.length) continue;
+      const text = lines.join('');
+      rotateIfFullSync(file, Buffer.byteLength(text), rotations.get(file) ?? DEFAULT_ROTATION);
+      appendFileSync(file, text, { mode: PRIVATE_FILE_MODE });
     } catch {
       // Logging must never break the app.
     }
@@ -57,10 +109,12 @@ export function engineLogFile(dataDir: string): string {
 
 /**
  * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set.
- * Lines are gathered and written together off the event loop (a big job logs every request), at most every 100 ms.
+ * Lines are gathered and written together off the event loop (a big job logs every request), at most every 100 ms,
+ * and the file is rotated by size between batches.
  */
-export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
+export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv, rotation = DEFAULT_ROTATION): Log {
   const file = engineLogFile(dataDir);
+  rotations.set(file, rotation);
   if (!exitHookSet) {
     exitHookSet = true;
     process.once('exit', writeUnwrittenNow);
@@ -72,13 +126,18 @@ export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv): Log {
     unwritten.delete(file);
     writing = true;
     writesInFlight++;
-    // A failed write is dropped rather than retried: logging must never break the app.
-    appendFile(file, lines.join(''), { mode: PRIVATE_FILE_MODE }, () => {
+    const text = lines.join('');
+    const done = () => {
       writing = false;
       writesInFlight--;
       flush();
       settleIfWritten();
-    });
+    };
+    // A failed write is dropped rather than retried: logging must never break the app.
+    rotateIfFull(file, Buffer.byteLength(text), rotation).then(
+      () => appendFile(file, text, { mode: PRIVATE_FILE_MODE }, done),
+      () => appendFile(file, text, { mode: PRIVATE_FILE_MODE }, done),
+    );
   };
   flushes.set(file, flush);
   return (line) => {

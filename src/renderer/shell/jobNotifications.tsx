@@ -54,37 +54,73 @@ function notifyOnDesktop(state: { current: JobNoteState }, job: Job, enabled: bo
   return true;
 }
 
-/** A finished export says where its file is and offers it (the analytics area draws the note). */
+/** The toast shown for each job's ending, so opening the job (by any way) puts it away. */
+const endingToasts = new Map<string, string>();
+
+/** One id per ending: the same ending told twice shows once, and opening the job finds its toast. */
+function endingToastId(job: Job): string {
+  const id = `job-ended-${job.id}-${job.finishedAt ?? job.updatedAt}`;
+  endingToasts.set(job.id, id);
+  return id;
+}
+
+function forgetToast(jobId: string, id: string): void {
+  if (endingToasts.get(jobId) === id) endingToasts.delete(jobId);
+}
+
+/** A finished export says where its file is and offers it (the analytics area draws the note); it stays like any other. */
 function notifyExportInApp(bridge: Bridge, job: Job): void {
   bridge.call('analytics.export', { id: job.id }).then(
-    (info) =>
+    (info) => {
+      if (window.location.hash === jobHref(job.id)) return;
+      const id = endingToastId(job);
       notifications.show({
+        id,
         title: describeEnding(job).title,
         color: 'teal',
         icon: <CheckCircleIcon size={16} />,
-        autoClose: 15_000,
+        autoClose: false,
         message: <ExportEndedNote info={info} bridge={bridge} jobHref={jobHref(job.id)} />,
-      }),
+        onClose: () => forgetToast(job.id, id),
+      });
+    },
     () => notifyInApp(job),
   );
 }
 
+/**
+ * A job ended: one toast per ending. It carries "View job", so it stays until the admin dismisses it or opens the
+ * job: a toast that times out takes its action away before a busy admin gets to it.
+ */
 function notifyInApp(job: Job): void {
+  // The admin is on the job's page: the page says it.
+  if (window.location.hash === jobHref(job.id)) return;
   const ending = describeEnding(job);
+  const id = endingToastId(job);
   notifications.show({
+    id,
     title: ending.title,
     color: ending.ok ? 'teal' : job.state === 'failed' ? 'red' : 'orange',
     icon: ending.ok ? <CheckCircleIcon size={16} /> : <WarningIcon size={16} />,
-    autoClose: ending.ok ? 6000 : 15_000,
+    autoClose: false,
     message: (
       <>
         <Text size="sm">{ending.message}</Text>
-        <Anchor size="sm" href={jobHref(job.id)}>
+        <Anchor size="sm" href={jobHref(job.id)} onClick={() => dismissJobEndToast(job.id)}>
           View job
         </Anchor>
       </>
     ),
+    onClose: () => forgetToast(job.id, id),
   });
+}
+
+/** The admin has the job in front of them: its ending's toast has done its work. */
+export function dismissJobEndToast(jobId: string): void {
+  const id = endingToasts.get(jobId);
+  if (!id) return;
+  endingToasts.delete(jobId);
+  notifications.hide(id);
 }
 
 /** Says when a job ends (completed or failed), once per ending: a retried job that ends again says so again. */

@@ -31,6 +31,7 @@ export const mentorsHref = () => '#/mentors';
 export const mentorHref = (uniqueId: string) => `#/mentors/${encodeURIComponent(uniqueId)}`;
 export const jobsHref = () => '#/jobs';
 export const jobHref = (id: string) => `#/jobs/${encodeURIComponent(id)}`;
+export const settingsHref = () => '#/settings';
 
 /** Goes to an `href` made above; the query string stays as it is. */
 export function navigateTo(href: string): void {

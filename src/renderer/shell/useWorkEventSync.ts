@@ -1,4 +1,4 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { EventPayload, Job } from '../../shared/contract';
 import { useBridge } from '../bridge/BridgeContext';
@@ -10,15 +10,28 @@ const inputOf = (key: readonly unknown[]) => (key[1] ?? {}) as Record<string, un
 
 /**
  * A progress tick patches the jobs already in the cache (the job page, the lists, the top bar) instead of
- * refetching them: ticks come several times a second while files upload.
+ * refetching them: ticks come several times a second while files upload. A patch is not a fetch: only answers that
+ * hold the job are touched, they keep their age, and one already due for a refetch (a job was added or changed
+ * state meanwhile) stays due; otherwise a list left while jobs ran came back without them.
  */
 export function applyJobProgress(queryClient: QueryClient, event: EventPayload<'jobs.progress'>): void {
   const patch = (job: Job): Job =>
     job.id === event.id ? { ...job, state: event.state, progress: event.progress } : job;
-  queryClient.setQueriesData<Job>({ queryKey: ['jobs.get', { id: event.id }] }, (job) => job && patch(job));
-  queryClient.setQueriesData<ListAnswer>({ queryKey: ['jobs.list'] }, (answer) =>
-    answer && answer.jobs.some((job) => job.id === event.id) ? { ...answer, jobs: answer.jobs.map(patch) } : answer,
-  );
+  const cache = queryClient.getQueryCache();
+  const patched = (query: Query, data: unknown) => {
+    const { isInvalidated, dataUpdatedAt } = query.state;
+    queryClient.setQueryData(query.queryKey, data, { updatedAt: dataUpdatedAt });
+    if (isInvalidated)
+      void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: 'none' });
+  };
+  for (const query of cache.findAll({ queryKey: ['jobs.get', { id: event.id }] })) {
+    const job = query.state.data as Job | undefined;
+    if (job) patched(query, patch(job));
+  }
+  for (const query of cache.findAll({ queryKey: ['jobs.list'] })) {
+    const answer = query.state.data as ListAnswer | undefined;
+    if (answer?.jobs.some((job) => job.id === event.id)) patched(query, { ...answer, jobs: answer.jobs.map(patch) });
+  }
 }
 
 /** The kind of a job the cache already knows (the top bar keeps every running job in a list). */

@@ -1,5 +1,6 @@
 /** Core calls: the app, tenant connections (profiles) and settings. */
 import { z } from 'zod';
+import { WaitLimitMinutes } from './jobs';
 import { call, Empty, Ok } from './kit';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -153,6 +154,8 @@ const settingsFields = {
   navigation: NavigationMode,
   /** How dates and numbers are written on every screen. */
   formatLocale: FormatLocale,
+  /** How long a job waits for an unreachable tenant before it gives up and pauses (minutes). */
+  jobWaitLimitMinutes: WaitLimitMinutes,
 };
 
 /** Fields added after the first release have defaults, so settings sent by an older engine still read. */
@@ -160,6 +163,7 @@ export const Settings = z.object({
   ...settingsFields,
   navigation: NavigationMode.default('auto'),
   formatLocale: FormatLocale.default('system'),
+  jobWaitLimitMinutes: WaitLimitMinutes.default(60),
 });
 export type Settings = z.infer<typeof Settings>;
 

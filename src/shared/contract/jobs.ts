@@ -8,8 +8,8 @@ export type JobKind = z.infer<typeof JobKind>;
 export const JobState = z.enum([
   'queued', // written, not started yet
   'running',
-  'paused', // by the admin, or by the engine when the tenant refused the credentials (see pauseReason)
-  'waiting', // the tenant is unreachable: retries by itself
+  'paused', // by the admin; or by the engine when the tenant refused the credentials, or it gave up waiting (see reason)
+  'waiting', // the tenant is unreachable: retries by itself until its waiting limit (see givesUpAt)
   'completed', // every item ended; some may have failed (see progress.failed)
   'failed', // the job itself could not go on (e.g. its mentor was deleted)
   'cancelled',
@@ -50,12 +50,37 @@ export const Job = z.object({
   progress: JobProgress,
   /** Invite jobs: started with --skip-invalid, so invalid rows do not count as failures. */
   skipInvalid: z.boolean().optional(),
+  /** Waiting: when it tries again, and when it gives up and pauses (its waiting limit); null otherwise. */
+  retryAt: z.string().nullable(),
+  givesUpAt: z.string().nullable(),
+  /** The job's own waiting limit in minutes (`jobs resume --wait-limit`); null: the app's setting applies. */
+  waitLimitMinutes: z.number().int().nullable(),
+  /**
+   * The Mentor Admin process that runs the job, or holds it waiting to retry; null when none does. `here`: the
+   * engine answering is that process (otherwise, e.g., a `mentor-admin` command in the background runs it).
+   */
+  runner: z.object({ pid: z.number().int(), host: z.string(), here: z.boolean() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
 export type Job = z.infer<typeof Job>;
+
+/** The longest a job may wait for an unreachable tenant: a week (in minutes). */
+export const MAX_WAIT_LIMIT_MINUTES = 7 * 24 * 60;
+export const WaitLimitMinutes = z.number().int().min(1).max(MAX_WAIT_LIMIT_MINUTES);
+
+/** The reason of a job paused because its waiting limit ran out begins so. */
+export const GAVE_UP_WAITING = 'Gave up waiting for the tenant';
+
+/** A waiting limit in words: "45 min", "1 h", "1 h 30 min", "3 days". */
+export function describeMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes % 1440 === 0 && minutes >= 2880) return `${minutes / 1440} days`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
 
 export const JobItem = z.object({
   id: z.number().int(),
@@ -73,6 +98,14 @@ export const JobItem = z.object({
 export type JobItem = z.infer<typeof JobItem>;
 
 const JobRef = z.object({ id: z.string().min(1) }).strict();
+
+export const JobResumeInput = z
+  .object({
+    id: z.string().min(1),
+    /** Gives the job its own waiting limit from now on (null: the app's setting again). */
+    waitLimitMinutes: WaitLimitMinutes.nullable().optional(),
+  })
+  .strict();
 
 export const JobsListInput = z
   .object({
@@ -115,7 +148,11 @@ export const jobCalls = {
     'The items of a job (files, rows, pages)',
   ),
   'jobs.pause': call(JobRef, Job, 'Pause a job; it keeps its place'),
-  'jobs.resume': call(JobRef, Job, 'Resume a paused or waiting job'),
+  'jobs.resume': call(
+    JobResumeInput,
+    Job,
+    'Resume a paused or waiting job here (a job waiting in another process is taken over)',
+  ),
   'jobs.cancel': call(JobRef, Job, 'Cancel a job; what was done stays done'),
   'jobs.wake': call(
     z.object({}).strict(),

@@ -43,7 +43,8 @@ export function jobHandlers(deps: {
       return { items: rows.map(presentItem), total };
     },
     'jobs.pause': ({ id }) => runner.pause(id),
-    'jobs.resume': ({ id }) => runner.resume(id),
+    'jobs.resume': ({ id, waitLimitMinutes }) =>
+      runner.resumeSoon(id, waitLimitMinutes === undefined ? {} : { waitLimitMinutes }),
     'jobs.cancel': ({ id }) => runner.cancel(id),
     'jobs.wake': () => ({ woken: runner.wakeWaiting() }),
     'jobs.retry': ({ id, itemIds }) => runner.retry(id, itemIds),

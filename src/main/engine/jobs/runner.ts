@@ -1,17 +1,27 @@
-import type { EventName, EventPayload, Job, JobKind } from '../../../shared/contract';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  describeMinutes,
+  GAVE_UP_WAITING,
+  type EventName,
+  type EventPayload,
+  type Job,
+  type JobKind,
+} from '../../../shared/contract';
 import { ApiError, NetworkError, RequestAbortedError, TimeoutError, type PlatformClient } from '../platform';
-import { notFound, conflict } from '../errors';
+import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Slots } from './limiter';
 import { ProgressMeter } from './progress';
-import { type ItemTotals, type JobStore, presentJob, type JobRow } from './store';
+import { type ItemTotals, type JobStore, presentJob, type JobRow, type RunnerIdentity } from './store';
 
 /** What a job kind gets while it runs. */
 export interface JobContext {
   job: JobRow;
   params: unknown;
   store: JobStore;
-  /** Aborted when the job is paused, cancelled, or the app quits. */
+  /** Aborted when the job is paused or cancelled (here or by another process), or the app quits. */
   signal: AbortSignal;
   /** The platform client of the job's tenant. */
   client(): Promise<PlatformClient>;
@@ -45,12 +55,25 @@ export class JobNeedsAttention extends Error {
   override name = 'JobNeedsAttention';
 }
 
-type StopReason = 'pause' | 'cancel' | 'shutdown';
+/**
+ * Why a run stops before it ends: paused or cancelled here; 'journal': another process paused, cancelled or took
+ * over the job (the journal says so, this runner obeys); 'shutdown': the engine closes.
+ */
+type StopReason = 'pause' | 'cancel' | 'journal' | 'shutdown';
 
 interface ActiveRun {
   controller: AbortController;
   done: Promise<void>;
   stop?: StopReason;
+}
+
+/** One stretch of waiting for an unreachable tenant: it ends when an item finishes, or the admin steps in. */
+interface WaitEpisode {
+  since: number;
+  /** Items finished when it began. */
+  finished: number;
+  step: number;
+  timer?: NodeJS.Timeout;
 }
 
 const WAIT_STEPS_MS = [2_000, 5_000, 10_000, 30_000, 60_000];
@@ -61,6 +84,13 @@ const PROGRESS_EVERY_MS = 250;
  */
 const TOTALS_EVERY_MS = 500;
 const TOTALS_COST_FACTOR = 20;
+/** How often the runner looks whether another process changed the journal of a job it holds (it costs a pragma). */
+const WATCH_EVERY_MS = 1_000;
+/** How often a runner says it is alive, and after how long without a word another process may take its jobs. */
+const HEARTBEAT_MS = 10_000;
+const STALE_MS = 45_000;
+/** A resume waits this long for another process that is still stopping the job to let it go. */
+const HANDOVER_WAIT_MS = 10_000;
 
 export interface JobRunnerDeps {
   store: JobStore;
@@ -70,24 +100,43 @@ export interface JobRunnerDeps {
   defaultConcurrency?: number;
   /** Called before a job of a kind that writes in bulk runs (the engine moves SQLite checkpoints off its thread). */
   beforeBulkRun?: () => void;
+  /** How long a job waits for an unreachable tenant, in minutes, unless it has its own limit (the app's setting). */
+  waitLimitMinutes?: () => number;
+}
+
+/** The process is there (same host): signal 0 checks without sending anything. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
  * The one runner for every long operation. It starts queued jobs, resumes unfinished ones at start, limits
  * concurrency per tenant, turns failures into states (401 → paused 'Authentication failed'; unreachable → waiting
- * and retrying by itself) and reports progress.
+ * and retrying by itself, up to a limit) and reports progress.
+ *
+ * The journal is the one authority: a job runs in one process at a time, the one named in its row (a heartbeat says
+ * it is alive); any process may pause or cancel it by writing its state, and the runner holding it obeys within a
+ * second (it watches SQLite's data_version), its in-flight items settling as in a local pause.
  */
 export class JobRunner {
   private readonly store: JobStore;
+  private readonly me: RunnerIdentity = { id: randomUUID(), pid: process.pid, host: hostname() };
   private readonly kinds = new Map<JobKind, JobKindRunner>();
   private readonly active = new Map<string, ActiveRun>();
-  private readonly waits = new Map<string, NodeJS.Timeout>();
-  /** How far each waiting job has backed off; cleared when it ends or the admin steps in. */
-  private readonly waitSteps = new Map<string, number>();
+  /** Jobs this runner holds waiting for their tenant. */
+  private readonly waiting = new Map<string, WaitEpisode>();
   private readonly meters = new Map<string, ProgressMeter>();
   private readonly lastProgress = new Map<string, number>();
   private readonly counted = new Map<string, { at: number; costMs: number; totals: ItemTotals }>();
   private readonly limits: TenantLimits;
+  private watcher: NodeJS.Timeout | null = null;
+  private journalVersion = 0;
+  private lastBeat = 0;
   private closed = false;
 
   constructor(private readonly deps: JobRunnerDeps) {
@@ -99,7 +148,7 @@ export class JobRunner {
     this.kinds.set(kind.kind, kind);
   }
 
-  /** Picks up every job a previous run left unfinished (quit, crash, kill -9). */
+  /** Picks up every job a previous run left unfinished (quit, crash, kill -9), unless a live process runs it. */
   resumeAll(): void {
     for (const job of this.store.unfinished()) this.start(job.id);
   }
@@ -108,20 +157,34 @@ export class JobRunner {
     const row = this.store.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     // A running job's figures may be a moment old; a settled one's are exact.
-    return presentJob(row, this.meter(id).measure(this.totals(id, !this.active.has(id)), row.phase));
+    return presentJob(
+      row,
+      this.meter(id).measure(this.totals(id, !this.active.has(id)), row.phase),
+      this.holderOf(row),
+    );
   }
 
-  start(id: string): void {
-    if (this.closed || this.active.has(id)) return;
+  /**
+   * Runs the job here. Answers false, and does nothing, when another live process holds it (unless `takeOver` and
+   * it only waits there: then this process takes it).
+   */
+  start(id: string, options: { takeOver?: boolean } = {}): boolean {
+    if (this.closed) return false;
+    if (this.active.has(id)) return true;
     const row = this.store.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     const kind = this.kinds.get(row.kind);
     if (!kind) throw new Error(`No runner for jobs of kind '${row.kind}'`);
-    this.clearWait(id);
+    const claim = this.store.claim(id, this.me, (current) => {
+      const holder = this.holderOf(current);
+      return !!holder && !holder.here && !(options.takeOver && current.state === 'waiting');
+    });
+    if (!claim.claimed) return false;
+    this.clearWaitTimer(id);
     if (kind.bulkWrites) this.deps.beforeBulkRun?.();
     this.store.reviveActive(id);
-    this.store.setState(id, 'running');
     this.changed(id);
+    this.watch();
 
     const controller = new AbortController();
     const run: ActiveRun = { controller, done: Promise.resolve() };
@@ -148,28 +211,61 @@ export class JobRunner {
       .finally(() => {
         share.release();
         this.active.delete(id);
+        // Items cut off by a stop are not done: they are pending again (their kind resumes them safely).
+        if (run.stop) this.store.reviveActive(id);
+        if (!this.waiting.has(id)) this.store.release(id, this.me.id);
+        if (run.stop === 'journal') this.changed(id);
+        this.unwatchIfIdle();
       });
     this.active.set(id, run);
+    return true;
   }
 
+  /** Pauses the job wherever it runs: the journal says 'paused' at once, and its runner stops. */
   async pause(id: string): Promise<Job> {
     const row = this.requireJob(id);
     if (['completed', 'failed', 'cancelled'].includes(row.state))
       throw conflict(`The job has already ${row.state === 'completed' ? 'completed' : row.state}`);
-    await this.stopRun(id, 'pause');
-    this.clearWait(id);
-    this.waitSteps.delete(id);
     this.store.setState(id, 'paused', { reason: 'Paused' });
-    this.changed(id);
+    await this.letGo(id, 'pause');
     return this.present(id);
   }
 
-  resume(id: string): Job {
+  /**
+   * Runs a paused or waiting job here; a job waiting in another process is taken over, one that runs there goes on
+   * there (a conflict says so). `waitLimitMinutes` gives the job its own waiting limit (null: the setting again).
+   */
+  resume(id: string, options: { waitLimitMinutes?: number | null } = {}): Job {
     const row = this.requireJob(id);
     if (row.state === 'cancelled') throw conflict('A cancelled job cannot be resumed; start a new one');
     if (row.state === 'completed') throw conflict('The job has already completed');
-    this.start(id);
+    if (options.waitLimitMinutes !== undefined) this.store.setWaitLimit(id, options.waitLimitMinutes);
+    // The admin steps in: a new stretch of waiting, if it comes to that, has its full limit.
+    this.forgetWait(id);
+    if (!this.start(id, { takeOver: true })) {
+      const current = this.requireJob(id);
+      const holder = this.holderOf(current);
+      const where = holder
+        ? `another Mentor Admin process (pid ${holder.pid}${holder.host === this.me.host ? '' : ` on ${holder.host}`})`
+        : 'another Mentor Admin process';
+      throw current.state === 'running'
+        ? conflict(`This job runs in ${where}; it goes on there`)
+        : new StillStopping(`The job is still stopping in ${where}; resume it in a moment`);
+    }
     return this.present(id);
+  }
+
+  /** `resume`, waiting a moment for another process that is still stopping the job (a pause just written) to let go. */
+  async resumeSoon(id: string, options: { waitLimitMinutes?: number | null } = {}): Promise<Job> {
+    const until = Date.now() + HANDOVER_WAIT_MS;
+    for (;;) {
+      try {
+        return this.resume(id, options);
+      } catch (error) {
+        if (!(error instanceof StillStopping) || Date.now() > until) throw error;
+        await sleep(100);
+      }
+    }
   }
 
   /**
@@ -177,23 +273,21 @@ export class JobRunner {
    * change the next timed try may be a minute away. Answers how many were woken.
    */
   wakeWaiting(): number {
-    const waiting = [...this.waits.keys()];
-    for (const id of waiting) {
-      this.clearWait(id);
-      this.waitSteps.delete(id);
+    const waiting = [...this.waiting.entries()];
+    for (const [id, episode] of waiting) {
+      this.clearWaitTimer(id);
+      episode.step = -1;
       if (this.store.job(id)?.state === 'waiting') this.start(id);
     }
     return waiting.length;
   }
 
+  /** Cancels the job wherever it runs: the journal says 'cancelled' at once, and its runner stops. */
   async cancel(id: string): Promise<Job> {
     const row = this.requireJob(id);
     if (['completed', 'cancelled'].includes(row.state)) return this.present(id);
-    await this.stopRun(id, 'cancel');
-    this.clearWait(id);
-    this.waitSteps.delete(id);
     this.store.setState(id, 'cancelled', { reason: 'Cancelled' });
-    this.changed(id);
+    await this.letGo(id, 'cancel');
     return this.present(id);
   }
 
@@ -212,12 +306,21 @@ export class JobRunner {
     }
   }
 
+  /** The waiting limit setting changed: jobs waiting here give up at their new time (or try a last time now). */
+  waitLimitChanged(): void {
+    for (const id of this.waiting.keys()) this.scheduleWait(id);
+  }
+
   /** Stops every running job where it is; their journal says 'running', so the next start resumes them. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.waits.values()) clearTimeout(timer);
-    this.waits.clear();
+    for (const id of [...this.waiting.keys()]) {
+      this.clearWaitTimer(id);
+      this.store.release(id, this.me.id);
+    }
+    this.waiting.clear();
     await Promise.all([...this.active.keys()].map((id) => this.stopRun(id, 'shutdown')));
+    this.unwatchIfIdle();
   }
 
   /** Resolves when the job's current run ends (tests and the CLI wait on it). */
@@ -229,39 +332,60 @@ export class JobRunner {
     return this.active.has(id);
   }
 
+  /** The process that holds the job, if it is alive. */
+  private holderOf(row: JobRow): Job['runner'] {
+    if (!row.runner || row.runner_pid === null || row.runner_host === null) return null;
+    if (row.runner === this.me.id) return { pid: this.me.pid, host: this.me.host, here: true };
+    const stale = Date.now() - (row.runner_seen_at ?? 0) > STALE_MS;
+    if (stale || (row.runner_host === this.me.host && !processAlive(row.runner_pid))) return null;
+    return { pid: row.runner_pid, host: row.runner_host, here: false };
+  }
+
   private requireJob(id: string): JobRow {
     const row = this.store.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     return row;
   }
 
+  /** After a pause or cancel written here: the run (or the wait) here ends and the job is let go. */
+  private async letGo(id: string, reason: 'pause' | 'cancel'): Promise<void> {
+    this.forgetWait(id);
+    await this.stopRun(id, reason);
+    this.store.release(id, this.me.id);
+    this.changed(id);
+    this.unwatchIfIdle();
+  }
+
   private async stopRun(id: string, reason: StopReason): Promise<void> {
     const run = this.active.get(id);
     if (!run) return;
-    run.stop = reason;
+    run.stop ??= reason;
     run.controller.abort(new RequestAbortedError());
     await run.done;
   }
 
   private settle(id: string, run: ActiveRun, error: unknown): void {
     if (run.stop) {
-      // pause() and cancel() write their own state; a shutdown leaves 'running' for the next start.
+      // pause() and cancel() wrote their state, another process wrote its own; a shutdown leaves 'running'.
       this.progress(id, undefined, true);
       return;
     }
+    const write = (state: Parameters<JobStore['settleRun']>[2], extra: Parameters<JobStore['settleRun']>[3]) => {
+      const written = this.store.settleRun(id, this.me.id, state, extra);
+      // Not written: the journal changed under the run (paused or cancelled elsewhere); it stands.
+      if (!written) this.changed(id);
+      return written;
+    };
     if (error === null) {
-      this.store.setState(id, 'completed', { reason: null });
-      this.finish(id);
+      if (write('completed', { reason: null })) this.finish(id);
       return;
     }
     if (error instanceof ApiError && error.status === 401) {
-      this.store.setState(id, 'paused', { reason: 'Authentication failed' });
-      this.changed(id);
+      if (write('paused', { reason: 'Authentication failed' })) this.changed(id);
       return;
     }
     if (error instanceof JobNeedsAttention) {
-      this.store.setState(id, 'paused', { reason: error.message });
-      this.changed(id);
+      if (write('paused', { reason: error.message })) this.changed(id);
       return;
     }
     if (
@@ -276,34 +400,146 @@ export class JobRunner {
     const message = error instanceof Error ? error.message : String(error);
     if (!(error instanceof JobFailed))
       this.deps.log(`job ${id} failed: ${error instanceof Error ? error.stack : message}`);
-    this.store.setState(id, 'failed', { error: message, reason: null });
-    this.finish(id);
+    if (write('failed', { error: message, reason: null })) this.finish(id);
   }
 
-  /** The tenant is unreachable: wait, then resume by itself, backing off up to a minute. */
+  /** The job's waiting limit in ms: its own, or the setting (read each time, so a change applies at once). */
+  private waitLimitMs(id: string): number {
+    const own = this.store.job(id)?.wait_limit_minutes;
+    return (own ?? this.deps.waitLimitMinutes?.() ?? 60) * 60_000;
+  }
+
+  /**
+   * The tenant is unreachable: wait, then resume by itself, backing off up to a minute, until the job's waiting
+   * limit runs out; then it pauses, saying so, and the admin resumes it later.
+   */
   private waitAndRetry(id: string, error: Error): void {
-    const step = Math.min((this.waitSteps.get(id) ?? -1) + 1, WAIT_STEPS_MS.length - 1);
-    this.waitSteps.set(id, step);
-    const delay = WAIT_STEPS_MS[step]!;
-    this.store.setState(id, 'waiting', {
-      reason: `The tenant is unreachable (${error.message}); retrying in ${Math.round(delay / 1000)} s`,
+    const finished = this.finishedItems(id);
+    let episode = this.waiting.get(id);
+    // Items finished since the last wait: the tenant answered for a while, so this is a new stretch of waiting.
+    if (!episode || finished > episode.finished) {
+      clearTimeout(episode?.timer);
+      episode = { since: Date.now(), finished, step: -1 };
+    }
+    const limitMs = this.waitLimitMs(id);
+    if (Date.now() >= episode.since + limitMs) {
+      this.waiting.delete(id);
+      const limit = describeMinutes(Math.round(limitMs / 60_000));
+      this.store.settleRun(id, this.me.id, 'paused', {
+        reason: `${GAVE_UP_WAITING} after ${limit} (${error.message}). Resume the job once the tenant answers again.`,
+      });
+      this.deps.log(`job ${id} gave up waiting after ${limit}: ${error.message}`);
+      this.changed(id);
+      return;
+    }
+    episode.step = Math.min(episode.step + 1, WAIT_STEPS_MS.length - 1);
+    this.waiting.set(id, episode);
+    const delay = Math.min(WAIT_STEPS_MS[episode.step]!, episode.since + limitMs - Date.now());
+    const written = this.store.settleRun(id, this.me.id, 'waiting', {
+      reason: `The tenant is unreachable (${error.message}); retrying in ${Math.max(1, Math.round(delay / 1000))} s`,
+      retryAt: new Date(Date.now() + delay).toISOString(),
+      givesUpAt: new Date(episode.since + limitMs).toISOString(),
     });
+    if (!written) this.waiting.delete(id);
     this.changed(id);
-    const timer = setTimeout(() => {
-      this.waits.delete(id);
-      if (this.store.job(id)?.state === 'waiting') this.start(id);
-    }, delay);
-    timer.unref?.();
-    this.waits.set(id, timer);
+    if (written) this.armWaitTimer(id, delay);
   }
 
-  private clearWait(id: string): void {
-    clearTimeout(this.waits.get(id));
-    this.waits.delete(id);
+  /** The waiting limit may have moved: the job's give-up time is written again and its next try kept before it. */
+  private scheduleWait(id: string): void {
+    const episode = this.waiting.get(id);
+    const row = this.store.job(id);
+    if (!episode || !row || row.state !== 'waiting' || row.runner !== this.me.id) return;
+    const givesUpAt = episode.since + this.waitLimitMs(id);
+    if (row.gives_up_at === new Date(givesUpAt).toISOString()) return;
+    this.store.setGivesUpAt(id, this.me.id, new Date(givesUpAt).toISOString());
+    const retryAt = row.retry_at ? Date.parse(row.retry_at) : Date.now();
+    this.armWaitTimer(id, Math.max(0, Math.min(retryAt, givesUpAt) - Date.now()));
+    this.changed(id);
+  }
+
+  private armWaitTimer(id: string, delay: number): void {
+    const episode = this.waiting.get(id);
+    if (!episode) return;
+    clearTimeout(episode.timer);
+    episode.timer = setTimeout(() => {
+      episode.timer = undefined;
+      const row = this.store.job(id);
+      if (row?.state === 'waiting' && row.runner === this.me.id) this.start(id);
+    }, delay);
+    episode.timer.unref?.();
+    this.watch();
+  }
+
+  private clearWaitTimer(id: string): void {
+    const episode = this.waiting.get(id);
+    if (!episode) return;
+    clearTimeout(episode.timer);
+    episode.timer = undefined;
+  }
+
+  /** The job stops waiting here for good (paused, cancelled, resumed by the admin, taken elsewhere). */
+  private forgetWait(id: string): void {
+    this.clearWaitTimer(id);
+    this.waiting.delete(id);
+  }
+
+  private finishedItems(id: string): number {
+    const totals = this.store.totals(id);
+    return totals.done + totals.failed + totals.skipped;
+  }
+
+  /** Looks at the journal once a second while this runner holds a job; says it is alive every few seconds. */
+  private watch(): void {
+    if (this.watcher || this.closed) return;
+    this.journalVersion = this.store.dataVersion();
+    this.watcher = setInterval(() => {
+      try {
+        this.lookAtJournal();
+      } catch {
+        // The database is closing; the runner is closing with it.
+      }
+    }, WATCH_EVERY_MS);
+    this.watcher.unref();
+  }
+
+  private unwatchIfIdle(): void {
+    if (!this.watcher || this.active.size || this.waiting.size) return;
+    clearInterval(this.watcher);
+    this.watcher = null;
+  }
+
+  private lookAtJournal(): void {
+    const now = Date.now();
+    if (now - this.lastBeat >= HEARTBEAT_MS) {
+      this.lastBeat = now;
+      this.store.heartbeat(this.me.id);
+    }
+    const version = this.store.dataVersion();
+    if (version === this.journalVersion) return;
+    this.journalVersion = version;
+    for (const id of new Set([...this.active.keys(), ...this.waiting.keys()])) this.obeyJournal(id);
+  }
+
+  /** Another process wrote the job's row: a pause, a cancel, a take-over, or a new waiting limit. */
+  private obeyJournal(id: string): void {
+    const row = this.store.job(id);
+    const run = this.active.get(id);
+    const ours = row?.runner === this.me.id;
+    if (row && ours && row.state === 'waiting') return this.scheduleWait(id);
+    if (row && ours && row.state === 'running') return;
+    this.forgetWait(id);
+    if (run) {
+      void this.stopRun(id, 'journal');
+      return;
+    }
+    if (ours) this.store.release(id, this.me.id);
+    this.changed(id);
+    this.unwatchIfIdle();
   }
 
   private finish(id: string): void {
-    this.waitSteps.delete(id);
+    this.waiting.delete(id);
     this.changed(id);
     const job = this.present(id);
     this.kinds.get(job.kind)?.finished?.(job);
@@ -344,6 +580,13 @@ export class JobRunner {
     let meter = this.meters.get(id);
     if (!meter) this.meters.set(id, (meter = new ProgressMeter()));
     return meter;
+  }
+}
+
+/** Another process is letting the job go (a pause or cancel it obeys): a resume can follow in a moment. */
+class StillStopping extends EngineError {
+  constructor(message: string) {
+    super('conflict', message);
   }
 }
 

@@ -18,6 +18,21 @@ export interface JobRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The runner (of some Mentor Admin process) that runs the job or holds it waiting; see `claim`. */
+  runner: string | null;
+  runner_pid: number | null;
+  runner_host: string | null;
+  runner_seen_at: number | null;
+  retry_at: string | null;
+  gives_up_at: string | null;
+  wait_limit_minutes: number | null;
+}
+
+/** A runner as the journal names it: its own id, and the process it lives in. */
+export interface RunnerIdentity {
+  id: string;
+  pid: number;
+  host: string;
 }
 
 export interface ItemRow {
@@ -161,6 +176,92 @@ export class JobStore {
     ).run(state, extra.reason ?? null, extra.error ?? null, at, state, at, finished ? 1 : 0, at, id);
   }
 
+  /**
+   * Makes `me` the job's runner and the job 'running' (its error cleared: it has another go), in one transaction,
+   * unless `blocked` says another runner holds it. Answers the row as it was before.
+   */
+  claim(id: string, me: RunnerIdentity, blocked: (row: JobRow) => boolean): { claimed: boolean; row?: JobRow } {
+    return this.db
+      .transaction(() => {
+        const row = this.job(id);
+        if (!row || blocked(row)) return { claimed: false, row };
+        const at = now();
+        this.sql(
+          `UPDATE jobs SET state = 'running', reason = NULL, error = NULL, updated_at = ?,
+             started_at = coalesce(started_at, ?), finished_at = NULL,
+             runner = ?, runner_pid = ?, runner_host = ?, runner_seen_at = ?
+           WHERE id = ?`,
+        ).run(at, at, me.id, me.pid, me.host, Date.now(), id);
+        return { claimed: true, row };
+      })
+      .immediate();
+  }
+
+  /** The runner lets the job go (its run ended, or the job is paused, cancelled or finished). */
+  release(id: string, runner: string): void {
+    this.sql(
+      `UPDATE jobs SET runner = NULL, runner_pid = NULL, runner_host = NULL, runner_seen_at = NULL
+         WHERE id = ? AND runner = ?`,
+    ).run(id, runner);
+  }
+
+  /** The runner is alive: every job it holds says so. */
+  heartbeat(runner: string): void {
+    this.sql('UPDATE jobs SET runner_seen_at = ? WHERE runner = ?').run(Date.now(), runner);
+  }
+
+  /**
+   * Writes the state a run ended in, only while the journal still says the job runs under this runner: a pause or
+   * cancel written meanwhile (by another process too) stands. Answers whether it was written.
+   */
+  settleRun(
+    id: string,
+    runner: string,
+    state: JobState,
+    extra: { reason?: string | null; error?: string | null; retryAt?: string; givesUpAt?: string } = {},
+  ): boolean {
+    const at = now();
+    const finished = ['completed', 'failed', 'cancelled'].includes(state);
+    return (
+      this.sql(
+        `UPDATE jobs SET state = ?, reason = ?, error = coalesce(?, error), updated_at = ?,
+             finished_at = CASE WHEN ? THEN ? ELSE NULL END, retry_at = ?, gives_up_at = coalesce(?, gives_up_at)
+           WHERE id = ? AND runner = ? AND state = 'running'`,
+      ).run(
+        state,
+        extra.reason ?? null,
+        extra.error ?? null,
+        at,
+        finished ? 1 : 0,
+        at,
+        extra.retryAt ?? null,
+        extra.givesUpAt ?? null,
+        id,
+        runner,
+      ).changes > 0
+    );
+  }
+
+  /** A waiting job's limit moved (the setting changed): when it gives up now. */
+  setGivesUpAt(id: string, runner: string, givesUpAt: string): void {
+    this.sql(`UPDATE jobs SET gives_up_at = ?, updated_at = ? WHERE id = ? AND runner = ? AND state = 'waiting'`).run(
+      givesUpAt,
+      now(),
+      id,
+      runner,
+    );
+  }
+
+  /** The job's own waiting limit in minutes; null: the app's setting. */
+  setWaitLimit(id: string, minutes: number | null): void {
+    this.sql('UPDATE jobs SET wait_limit_minutes = ? WHERE id = ?').run(minutes, id);
+  }
+
+  /** Changes whenever another connection (another process) commits: the runner looks at the journal then. */
+  dataVersion(): number {
+    return this.sql('PRAGMA data_version').pluck().get() as number;
+  }
+
   setPhase(id: string, phase: string): void {
     this.sql('UPDATE jobs SET phase = ?, updated_at = ? WHERE id = ?').run(phase, now(), id);
   }
@@ -297,7 +398,7 @@ interface InviteChoices {
   skipInvalid?: boolean;
 }
 
-export function presentJob(row: JobRow, progress: Job['progress']): Job {
+export function presentJob(row: JobRow, progress: Job['progress'], runner: Job['runner']): Job {
   return {
     id: row.id,
     kind: row.kind,
@@ -309,6 +410,10 @@ export function presentJob(row: JobRow, progress: Job['progress']): Job {
     counts: JSON.parse(row.counts) as Record<string, number>,
     progress,
     ...(row.kind === 'invite' && { skipInvalid: (JSON.parse(row.params) as InviteChoices).skipInvalid === true }),
+    retryAt: row.state === 'waiting' ? row.retry_at : null,
+    givesUpAt: row.state === 'waiting' ? row.gives_up_at : null,
+    waitLimitMinutes: row.wait_limit_minutes,
+    runner,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     startedAt: row.started_at,

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Code, CopyButton, Group, Menu, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
@@ -6,8 +6,19 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { WarningIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
+import { jobHref } from '../../shell/routes';
 import { plural } from '../../train/format';
-import { DownloadIcon, PauseIcon, PlayIcon, StopIcon } from '../../train/icons';
+import { DotsIcon, DownloadIcon, PauseIcon, PlayIcon, StopIcon } from '../../train/icons';
+
+/** What can be done with a job in its state (wherever it runs: the journal carries the request to its process). */
+export function jobAbilities(job: Pick<Job, 'state'>) {
+  const canPause = job.state === 'running' || job.state === 'queued' || job.state === 'waiting';
+  const canResume = job.state === 'paused' || job.state === 'waiting';
+  return { canPause, canResume, canCancel: canPause || canResume };
+}
+
+/** "Retry now" for a job that waits for its tenant; it tries at once. */
+const resumeLabel = (job: Pick<Job, 'state'>) => (job.state === 'waiting' ? 'Retry now' : 'Resume');
 
 /** Pause, resume, cancel (with a confirm) and the CSV report. */
 export function JobActions({ job }: { job: Job }) {
@@ -15,14 +26,21 @@ export function JobActions({ job }: { job: Job }) {
   const resume = useMutationCall('jobs.resume');
   const exportReport = useMutationCall('jobs.exportReport');
   const [cancelling, setCancelling] = useState(false);
-  const canPause = job.state === 'running' || job.state === 'queued' || job.state === 'waiting';
-  const canResume = job.state === 'paused' || job.state === 'waiting';
-  const canCancel = canPause || canResume;
+  const { canPause, canResume, canCancel } = jobAbilities(job);
 
   return (
     <Stack gap="xs" align="flex-end">
       <Group gap="xs">
-        {canPause && job.state !== 'waiting' && (
+        {canResume && (
+          <Button
+            leftSection={<PlayIcon size={16} />}
+            loading={resume.isPending}
+            onClick={() => resume.mutate({ id: job.id }, { onError: (error) => notifyError('Not resumed', error) })}
+          >
+            {resumeLabel(job)}
+          </Button>
+        )}
+        {canPause && (
           <Button
             variant="default"
             leftSection={<PauseIcon size={16} />}
@@ -30,15 +48,6 @@ export function JobActions({ job }: { job: Job }) {
             onClick={() => pause.mutate({ id: job.id }, { onError: (error) => notifyError('Not paused', error) })}
           >
             Pause
-          </Button>
-        )}
-        {canResume && (
-          <Button
-            leftSection={<PlayIcon size={16} />}
-            loading={resume.isPending}
-            onClick={() => resume.mutate({ id: job.id }, { onError: (error) => notifyError('Not resumed', error) })}
-          >
-            {job.state === 'waiting' ? 'Retry now' : 'Resume'}
           </Button>
         )}
         {canCancel && (
@@ -84,17 +93,62 @@ export function JobActions({ job }: { job: Job }) {
           {errorMessage(exportReport.error)}
         </Alert>
       )}
-      <CancelJobModal job={job} opened={cancelling} onClose={() => setCancelling(false)} />
+      <CancelJobModal job={cancelling ? job : null} onClose={() => setCancelling(false)} />
     </Stack>
   );
 }
 
-function CancelJobModal({ job, opened, onClose }: { job: Job; opened: boolean; onClose(): void }) {
+/** A row's actions in the Jobs list: open, pause, resume, cancel (asked first). */
+export function JobRowMenu({ job }: { job: Job }) {
+  const pause = useMutationCall('jobs.pause');
+  const resume = useMutationCall('jobs.resume');
+  const [cancelling, setCancelling] = useState(false);
+  const { canPause, canResume, canCancel } = jobAbilities(job);
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${job.title}`} data-testid="job-row-menu">
+            <DotsIcon size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component="a" href={jobHref(job.id)}>
+            Open
+          </Menu.Item>
+          {canResume && (
+            <Menu.Item
+              leftSection={<PlayIcon size={14} />}
+              onClick={() => resume.mutate({ id: job.id }, { onError: (error) => notifyError('Not resumed', error) })}
+            >
+              {resumeLabel(job)}
+            </Menu.Item>
+          )}
+          {canPause && (
+            <Menu.Item
+              leftSection={<PauseIcon size={14} />}
+              onClick={() => pause.mutate({ id: job.id }, { onError: (error) => notifyError('Not paused', error) })}
+            >
+              Pause
+            </Menu.Item>
+          )}
+          {canCancel && (
+            <Menu.Item color="red" leftSection={<StopIcon size={14} />} onClick={() => setCancelling(true)}>
+              Cancel job…
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+      <CancelJobModal job={cancelling ? job : null} onClose={() => setCancelling(false)} />
+    </>
+  );
+}
+
+function CancelJobModal({ job, onClose }: { job: Job | null; onClose(): void }) {
   const cancel = useMutationCall('jobs.cancel');
-  const left = job.progress.total - job.progress.done - job.progress.failed - job.progress.skipped;
   return (
     <ConfirmModal
-      target={opened ? job : null}
+      target={job}
       title="Cancel this job?"
       mutation={cancel}
       failedTitle="Not cancelled"
@@ -103,12 +157,15 @@ function CancelJobModal({ job, opened, onClose }: { job: Job; opened: boolean; o
       onClose={onClose}
       onConfirm={(target, close) => cancel.mutate({ id: target.id }, { onSuccess: close })}
     >
-      {(target) => (
-        <Text>
-          Cancel <strong>{target.title}</strong>? {left > 0 ? `${plural(left, 'item')} will not be done. ` : ''}What is
-          done stays done.
-        </Text>
-      )}
+      {(target) => {
+        const left = target.progress.total - target.progress.done - target.progress.failed - target.progress.skipped;
+        return (
+          <Text>
+            Cancel <strong>{target.title}</strong>? {left > 0 ? `${plural(left, 'item')} will not be done. ` : ''}
+            What is done stays done.
+          </Text>
+        );
+      }}
     </ConfirmModal>
   );
 }

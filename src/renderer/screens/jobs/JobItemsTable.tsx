@@ -6,9 +6,9 @@ import { ItemState, type Job } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { callKey } from '../../queries/useCall';
-import { formatBytes, formatCount, formatDateTime } from '../../train/format';
+import { formatBytes, formatCount } from '../../train/format';
 import { SearchIcon } from '../../train/icons';
-import { isActive, ITEM_STATE_INFO } from './jobPresentation';
+import { formatClock, hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from './jobPresentation';
 
 const PAGE_SIZE = 50;
 /** While a job runs, the visible page is refreshed on this beat rather than on every progress tick. */
@@ -36,14 +36,19 @@ export function JobItemsTable({ job }: { job: Job }) {
   });
   const total = items.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const noun = job.kind === 'train' ? 'File' : 'Item';
+  const [one, many] = ITEM_NOUNS[job.kind];
+  const noun = one.charAt(0).toUpperCase() + one.slice(1);
+  const nouns = many.charAt(0).toUpperCase() + many.slice(1);
+  // Rows and replies have no size: the column would read "0 B" all the way down.
+  const sized = hasBytes(job.progress);
+  const columns = sized ? 6 : 5;
 
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="job-items">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
           <Title order={2} size="h4" id="job-items">
-            {noun}s
+            {nouns}
           </Title>
           <Group gap="sm">
             <SegmentedControl
@@ -60,7 +65,7 @@ export function JobItemsTable({ job }: { job: Job }) {
               ]}
             />
             <TextInput
-              aria-label={`Search ${noun.toLowerCase()}s`}
+              aria-label={`Search ${many}`}
               placeholder="Search"
               size="xs"
               type="search"
@@ -73,32 +78,35 @@ export function JobItemsTable({ job }: { job: Job }) {
             />
           </Group>
         </Group>
-        <Table.ScrollContainer minWidth={820}>
+        {/* Fits the window from 1000 px wide; narrower, the table scrolls rather than squeezing its words. */}
+        <Table.ScrollContainer minWidth={600}>
           <Table
             verticalSpacing={6}
             fz="sm"
             highlightOnHover
-            aria-label={`${noun}s of this job`}
+            aria-label={`${nouns} of this job`}
             data-testid="job-items"
           >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{noun}</Table.Th>
-                <Table.Th w={100}>State</Table.Th>
-                <Table.Th w={120}>Step</Table.Th>
-                <Table.Th w={90} ta="right">
-                  Size
-                </Table.Th>
+                <Table.Th w={90}>State</Table.Th>
+                <Table.Th w={100}>Step</Table.Th>
+                {sized && (
+                  <Table.Th w={80} ta="right">
+                    Size
+                  </Table.Th>
+                )}
                 <Table.Th w={80} ta="right">
                   Attempts
                 </Table.Th>
-                <Table.Th w={160}>Updated</Table.Th>
+                <Table.Th w={110}>Updated</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody style={{ opacity: items.isPlaceholderData ? 0.6 : 1 }}>
               {items.data?.items.map((item) => (
                 <Table.Tr key={item.id}>
-                  <Table.Td maw={380}>
+                  <Table.Td style={{ maxWidth: 0 }}>
                     <Text size="sm" truncate="start" title={item.label}>
                       {item.label}
                     </Text>
@@ -118,18 +126,18 @@ export function JobItemsTable({ job }: { job: Job }) {
                       {item.phase}
                     </Text>
                   </Table.Td>
-                  <Table.Td ta="right">{formatBytes(item.bytes)}</Table.Td>
+                  {sized && <Table.Td ta="right">{formatBytes(item.bytes)}</Table.Td>}
                   <Table.Td ta="right">{formatCount(item.attempts)}</Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(item.updatedAt)}
+                      {formatClock(item.updatedAt)}
                     </Text>
                   </Table.Td>
                 </Table.Tr>
               ))}
               {items.isError && (
                 <Table.Tr>
-                  <Table.Td colSpan={6}>
+                  <Table.Td colSpan={columns}>
                     <Text size="sm" c="red">
                       {errorMessage(items.error)}
                     </Text>
@@ -138,7 +146,7 @@ export function JobItemsTable({ job }: { job: Job }) {
               )}
               {items.data?.items.length === 0 && (
                 <Table.Tr>
-                  <Table.Td colSpan={6}>
+                  <Table.Td colSpan={columns}>
                     <Text size="sm" c="dimmed" ta="center" py="sm">
                       Nothing here.
                     </Text>
@@ -151,7 +159,7 @@ export function JobItemsTable({ job }: { job: Job }) {
         {pages > 1 && (
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
-              {formatCount(total)} {noun.toLowerCase()}s
+              {formatCount(total)} {total === 1 ? one : many}
             </Text>
             <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />
           </Group>

@@ -1,19 +1,27 @@
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Skeleton, Stack, Text, Title, Group } from '@mantine/core';
+import { useEffect } from 'react';
+import { describeMinutes, type Job } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { WarningIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
-import { jobsHref } from '../../shell/routes';
+import { dismissJobEndToast } from '../../shell/jobNotifications';
+import { jobsHref, settingsHref } from '../../shell/routes';
 import { JobActions } from './JobActions';
 import { JobItemsTable } from './JobItemsTable';
 import { JobProgressCard } from './JobProgressCard';
 import { JobStateBadge } from './JobStateBadge';
-import { KIND_LABELS } from './jobPresentation';
+import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from './jobPresentation';
 import { NeedsAttention } from './NeedsAttention';
 
 /** One job, live: progress from `jobs.progress` events, its failures, its items, and what can be done with it. */
 export function JobPage({ id }: { id: string }) {
   const job = useCall('jobs.get', { id });
   const data = job.data;
+  // Open, the job says itself how it ended; a toast about that would only cover the page.
+  const ended = data?.finishedAt;
+  useEffect(() => {
+    if (ended) dismissJobEndToast(id);
+  }, [id, ended]);
 
   return (
     <Stack gap="lg" maw={1200}>
@@ -54,28 +62,67 @@ export function JobPage({ id }: { id: string }) {
                   {data.id}
                 </Text>
               </Group>
+              {data.runner && !data.runner.here && (
+                <Text size="xs" c="dimmed" mt={4} data-testid="job-runner">
+                  Runs in another Mentor Admin process (pid {data.runner.pid}); Pause and Cancel here stop it there.
+                </Text>
+              )}
             </div>
             <JobActions job={data} />
           </Group>
-          {data.error && (
+          {data.error && data.state === 'failed' && (
             <Alert color="red" icon={<WarningIcon />} title="The job stopped">
               {data.error}
             </Alert>
           )}
-          {!data.error && data.reason && (data.state === 'paused' || data.state === 'waiting') && (
-            <Alert color={data.state === 'waiting' ? 'orange' : 'yellow'} icon={<WarningIcon />} title={data.reason}>
-              {data.state === 'waiting'
-                ? 'The tenant cannot be reached. The job retries by itself and resumes where it stopped.'
-                : data.reason === 'Authentication failed'
-                  ? 'The tenant refused the key. Update it in Settings → Tenants; the job resumes by itself.'
-                  : 'Resume it when you are ready; it continues where it stopped.'}
-            </Alert>
-          )}
+          {data.state === 'failed' || !data.reason ? null : <StateAlert job={data} />}
           <JobProgressCard job={data} />
           <NeedsAttention job={data} />
           <JobItemsTable job={data} />
         </>
       )}
     </Stack>
+  );
+}
+
+/** Why a job waits or is paused, and what happens next. */
+function StateAlert({ job }: { job: Job }) {
+  const settings = useCall('settings.get', {});
+  if (job.state === 'waiting') {
+    const limit = job.waitLimitMinutes ?? settings.data?.jobWaitLimitMinutes;
+    return (
+      <Alert color="orange" icon={<WarningIcon />} title={waitingLine(job)} data-testid="job-waiting">
+        <Stack gap={4}>
+          <Text size="sm">The tenant cannot be reached: {waitingCause(job.reason)}.</Text>
+          <Text size="sm">
+            The job tries again by itself and continues where it stopped. If the tenant stays unreachable
+            {limit ? ` for ${describeMinutes(limit)}` : ''}, it gives up and pauses; resume it then.{' '}
+            {job.waitLimitMinutes ? (
+              'This job has its own waiting limit (set from the command line).'
+            ) : (
+              <Anchor href={settingsHref()} size="sm">
+                Change the waiting limit in Settings
+              </Anchor>
+            )}
+          </Text>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (job.state !== 'paused') return null;
+  const gaveUp = gaveUpWaiting(job);
+  return (
+    <Alert
+      color="yellow"
+      icon={<WarningIcon />}
+      title={gaveUp ? 'Gave up waiting for the tenant' : job.reason}
+      data-testid="job-paused"
+    >
+      {gaveUp
+        ? `${job.reason} It continues where it stopped.`
+        : job.reason === 'Authentication failed'
+          ? 'The tenant refused the key. Update it in Settings → Tenants; the job resumes by itself.'
+          : 'Resume it when you are ready; it continues where it stopped.'}
+    </Alert>
   );
 }

@@ -1,50 +1,66 @@
 import { Group, Paper, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import type { Job } from '../../../shared/contract';
 import { formatBytes, formatCount, formatDateTime, formatDuration, formatRate, percent } from '../../train/format';
-import { describeCount, ended, isActive, jobPercent } from './jobPresentation';
+import { describeCount, ended, hasBytes, isActive, ITEM_NOUNS, jobPercent } from './jobPresentation';
 
-/** Once a job ends, its last phase ("Waiting for training") no longer describes it. */
-const ENDED_PHASE: Partial<Record<Job['state'], string>> = {
+/** What the job does now, in words: its own phase while it runs, else its state (its last phase no longer holds). */
+const STILL_PHASE: Partial<Record<Job['state'], string>> = {
+  queued: 'Queued',
+  paused: 'Paused',
+  waiting: 'Waiting for the tenant',
   completed: 'Finished',
   failed: 'Stopped',
   cancelled: 'Cancelled',
 };
 
-/** Overall progress: the bar split by outcome, then files, bytes, rate and time left. */
+/**
+ * The bar's sections as shares of the whole: done, failed, skipped. They add up to what has ended, so a finished
+ * job's bar is full; skipped items (unchanged files, invalid rows left out) have their own colour, never the track's.
+ */
+export function barSections(job: Pick<Job, 'state' | 'progress'>): { done: number; failed: number; skipped: number } {
+  const { done, failed, skipped, total } = job.progress;
+  if (total <= 0) return { done: job.state === 'completed' ? 100 : 0, failed: 0, skipped: 0 };
+  const share = (n: number) => (n / total) * 100;
+  return { done: share(done), failed: share(failed), skipped: share(skipped) };
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Overall progress: the bar split by outcome, then items, bytes (when the job moves any), rate and time left. */
 export function JobProgressCard({ job }: { job: Job }) {
   const { progress } = job;
   const active = isActive(job.state);
-  const noun = job.kind === 'train' ? 'Files' : 'Items';
+  const [, nouns] = ITEM_NOUNS[job.kind];
+  const bytes = hasBytes(progress);
+  const sections = barSections(job);
+  const overall = jobPercent(progress, job.state);
   const counts = Object.entries(job.counts).filter(([, value]) => value > 0);
+  const running = job.state === 'running';
   return (
     <Paper withBorder radius="md" p="lg" data-testid="job-progress">
       <Stack gap="md">
         <Group justify="space-between" align="baseline">
           <Text fw={600} aria-live="polite">
-            {active ? progress.phase || 'Working' : ENDED_PHASE[job.state]}
+            {running ? progress.phase || 'Working' : (STILL_PHASE[job.state] ?? progress.phase)}
           </Text>
           <Text size="xl" fw={700} data-testid="job-percent">
-            {jobPercent(progress)}%
+            {overall}%
           </Text>
         </Group>
-        <Progress.Root size="lg" aria-label={`${jobPercent(progress)}% done`}>
+        <Progress.Root size="lg" aria-label={`${overall}% done`} data-testid="job-bar">
           <Tooltip label={`${formatCount(progress.done)} done`}>
-            <Progress.Section
-              value={percent(progress.done, progress.total)}
-              color="teal"
-              animated={job.state === 'running'}
-            />
+            <Progress.Section value={sections.done} color="teal" animated={running} />
           </Tooltip>
           <Tooltip label={`${formatCount(progress.failed)} failed`}>
-            <Progress.Section value={percent(progress.failed, progress.total)} color="red" />
+            <Progress.Section value={sections.failed} color="red" />
           </Tooltip>
           <Tooltip label={`${formatCount(progress.skipped)} skipped`}>
-            <Progress.Section value={percent(progress.skipped, progress.total)} color="gray.5" />
+            <Progress.Section value={sections.skipped} color="teal.3" />
           </Tooltip>
         </Progress.Root>
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg">
+        <SimpleGrid cols={{ base: 2, sm: bytes ? 4 : 3 }} spacing="lg">
           <Stat
-            label={noun}
+            label={capitalised(nouns)}
             value={`${formatCount(ended(progress))} of ${formatCount(progress.total)}`}
             detail={[
               `${formatCount(progress.done)} done`,
@@ -56,23 +72,25 @@ export function JobProgressCard({ job }: { job: Job }) {
               .join(' · ')}
             testId="job-files"
           />
-          <Stat
-            label="Data"
-            value={`${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`}
-            detail={`${bytesShare(progress.bytesDone, progress.bytesTotal)} of the bytes`}
-          />
+          {bytes && (
+            <Stat
+              label="Data"
+              value={`${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`}
+              detail={`${bytesShare(progress.bytesDone, progress.bytesTotal)} of the bytes`}
+              testId="job-data"
+            />
+          )}
           <Stat
             label="Rate"
-            value={active ? formatRate(progress.bytesPerSecond) : '—'}
-            detail={
-              active && progress.itemsPerSecond > 0
-                ? `${progress.itemsPerSecond.toFixed(1)} ${noun.toLowerCase()}/s`
-                : ' '
+            value={
+              !running ? '—' : bytes ? formatRate(progress.bytesPerSecond) : itemRate(progress.itemsPerSecond, nouns)
             }
+            detail={running && bytes && progress.itemsPerSecond > 0 ? itemRate(progress.itemsPerSecond, nouns) : ' '}
+            testId="job-rate"
           />
           <Stat
             label={active ? 'Time left' : 'Finished'}
-            value={active ? formatDuration(progress.etaSeconds) : formatDateTime(job.finishedAt)}
+            value={active ? (running ? formatDuration(progress.etaSeconds) : '—') : formatDateTime(job.finishedAt)}
             detail={
               job.startedAt ? `started ${formatDateTime(job.startedAt)}` : `created ${formatDateTime(job.createdAt)}`
             }
@@ -93,6 +111,10 @@ export function JobProgressCard({ job }: { job: Job }) {
       </Stack>
     </Paper>
   );
+}
+
+function itemRate(perSecond: number, nouns: string): string {
+  return perSecond > 0 ? `${perSecond.toFixed(perSecond < 10 ? 1 : 0)} ${nouns}/s` : '—';
 }
 
 /** "0%" would read as nothing sent; a sliver is "<1%". */

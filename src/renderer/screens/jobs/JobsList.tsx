@@ -13,6 +13,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,10 +23,20 @@ import { errorMessage } from '../../bridge/errors';
 import { WarningIcon } from '../../components/icons';
 import { callKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { formatCount, formatDateTime } from '../../train/format';
+import { formatCount } from '../../train/format';
 import { JobsIcon } from '../../train/icons';
+import { JobRowMenu } from './JobActions';
 import { JobStateBadge } from './JobStateBadge';
-import { ACTIVE_STATES, ended, jobPercent, KIND_LABELS } from './jobPresentation';
+import {
+  ACTIVE_STATES,
+  ended,
+  formatClock,
+  isActive,
+  ITEM_NOUNS,
+  jobPercent,
+  KIND_LABELS,
+  waitingLine,
+} from './jobPresentation';
 
 const PAGE_SIZE = 25;
 
@@ -120,16 +131,18 @@ export function JobsList() {
             </Group>
           )}
           {jobs.data && jobs.data.jobs.length > 0 && (
-            <Table.ScrollContainer minWidth={880}>
+            // Fits the window from 1000 px wide; narrower, the table scrolls rather than squeezing its words.
+            <Table.ScrollContainer minWidth={640}>
               <Table verticalSpacing="sm" highlightOnHover aria-label="Jobs" data-testid="jobs-table">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Job</Table.Th>
-                    <Table.Th w={110}>Kind</Table.Th>
-                    <Table.Th w={170}>State</Table.Th>
-                    <Table.Th w={190}>Progress</Table.Th>
-                    <Table.Th w={180}>Created</Table.Th>
-                    <Table.Th w={180}>Finished</Table.Th>
+                    <Table.Th w={120}>State</Table.Th>
+                    <Table.Th w={150}>Progress</Table.Th>
+                    <Table.Th w={120}>When</Table.Th>
+                    <Table.Th w={44}>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody style={{ opacity: jobs.isPlaceholderData ? 0.6 : 1 }}>
@@ -154,24 +167,52 @@ export function JobsList() {
   );
 }
 
+/** The second line under a job's title: why it waits, is paused or failed, else who runs it. */
+function rowNote(job: Job): { text: string; color: string } | null {
+  if (job.state === 'waiting') return { text: waitingLine(job), color: 'orange' };
+  if (job.error && job.state === 'failed') return { text: job.error, color: 'red' };
+  if (job.reason && job.state === 'paused') return { text: job.reason, color: 'dimmed' };
+  if (job.runner && !job.runner.here && isActive(job.state))
+    return { text: `Runs in another Mentor Admin process (pid ${job.runner.pid})`, color: 'dimmed' };
+  return null;
+}
+
+/** When it finished, else when it started, else when it was made. */
+function when(job: Job): [string, string] {
+  if (job.finishedAt) return ['Finished', formatClock(job.finishedAt)];
+  if (job.startedAt) return ['Started', formatClock(job.startedAt)];
+  return ['Created', formatClock(job.createdAt)];
+}
+
 function JobRow({ job }: { job: Job }) {
   const { progress } = job;
+  const percent = jobPercent(progress, job.state);
+  const note = rowNote(job);
+  const [whenLabel, whenAt] = when(job);
+  const [one, many] = ITEM_NOUNS[job.kind];
   return (
     <Table.Tr data-testid={`job-row-${job.id}`}>
-      <Table.Td>
-        <Anchor href={jobHref(job.id)} size="sm" fw={600} underline="hover">
+      {/* Takes the room the other columns leave; its long lines are cut rather than widen the table. */}
+      <Table.Td style={{ maxWidth: 0 }}>
+        <Anchor href={jobHref(job.id)} size="sm" fw={600} underline="hover" lineClamp={2}>
           {job.title}
         </Anchor>
-        {(job.reason || job.error) && (
-          <Text size="xs" c={job.error ? 'red' : 'dimmed'} lineClamp={1}>
-            {job.error ?? job.reason}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="outline" color="gray" radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
+        <Badge
+          variant="outline"
+          color="gray"
+          radius="sm"
+          tt="none"
+          size="xs"
+          mt={2}
+          style={{ display: 'block', width: 'fit-content' }}
+        >
           {KIND_LABELS[job.kind]}
         </Badge>
+        {note && (
+          <Text size="xs" c={note.color} lineClamp={2} title={note.text} mt={2}>
+            {note.text}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <JobStateBadge job={job} />
@@ -179,26 +220,27 @@ function JobRow({ job }: { job: Job }) {
       <Table.Td>
         <Stack gap={4}>
           <Progress
-            value={jobPercent(progress)}
+            value={percent}
             size="sm"
             color={progress.failed ? 'orange' : 'teal'}
-            aria-label={`${job.title}: ${jobPercent(progress)}% done`}
+            aria-label={`${job.title}: ${percent}% done`}
           />
           <Text size="xs" c="dimmed">
-            {formatCount(ended(progress))} of {formatCount(progress.total)}
+            {formatCount(ended(progress))} of {formatCount(progress.total)} {progress.total === 1 ? one : many}
             {progress.failed > 0 && ` · ${formatCount(progress.failed)} failed`}
           </Text>
         </Stack>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(job.createdAt)}
+        <Text size="xs" c="dimmed">
+          {whenLabel}
+        </Text>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {whenAt}
         </Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(job.finishedAt)}
-        </Text>
+        <JobRowMenu job={job} />
       </Table.Td>
     </Table.Tr>
   );

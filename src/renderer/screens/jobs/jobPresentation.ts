@@ -1,5 +1,12 @@
 import type { MantineColor } from '@mantine/core';
-import type { ItemState, Job, JobKind, JobProgress, JobState } from '../../../shared/contract';
+import {
+  GAVE_UP_WAITING,
+  type ItemState,
+  type Job,
+  type JobKind,
+  type JobProgress,
+  type JobState,
+} from '../../../shared/contract';
 import { JOB_KIND_LABELS } from '../../../shared/desktop-notify';
 
 /** The kinds' names, shared with the desktop notifications so both say the same. */
@@ -32,10 +39,62 @@ export const isActive = (state: JobState) => ACTIVE_STATES.includes(state);
 /** Items that have ended one way or another. */
 export const ended = (progress: JobProgress) => progress.done + progress.failed + progress.skipped;
 
-/** Overall completion, by bytes while uploading big files would mislead less, but items are what admins count. */
-export function jobPercent(progress: JobProgress): number {
+/** What a job's items are, by kind: one and many. */
+export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
+  train: ['file', 'files'],
+  invite: ['row', 'rows'],
+  export: ['page', 'pages'],
+  'ticket-reply': ['reply', 'replies'],
+};
+
+/** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */
+export const hasBytes = (progress: JobProgress) => progress.bytesTotal > 0;
+
+/**
+ * Overall completion, by bytes while uploading big files would mislead less, but items are what admins count. A job
+ * that completed is done, whatever its items say (one with none at all included).
+ */
+export function jobPercent(progress: JobProgress, state?: JobState): number {
+  if (state === 'completed') return 100;
   if (progress.total <= 0) return 0;
   return Math.min(100, Math.floor((ended(progress) / progress.total) * 100));
+}
+
+/** The job stopped waiting for its tenant: its waiting limit ran out. */
+export const gaveUpWaiting = (job: Pick<Job, 'state' | 'reason'>) =>
+  job.state === 'paused' && !!job.reason?.startsWith(GAVE_UP_WAITING);
+
+/** The words of a waiting job's reason after the cause: what the tenant answered (or did not). */
+export function waitingCause(reason: string | null): string | null {
+  const match = reason ? /\((.*)\); retrying in/.exec(reason) : null;
+  return match ? match[1]! : reason;
+}
+
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const clockAndDay = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A time soon or lately, as short as it can be: "21:49" today, "Nov 25, 21:49" this year, else the date. */
+export function formatClock(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '—';
+  const now = new Date();
+  if (at.toDateString() === now.toDateString()) return clock.format(at);
+  return at.getFullYear() === now.getFullYear() ? clockAndDay.format(at) : day.format(at);
+}
+
+/**
+ * "Waiting for the tenant · gives up at 21:49": what lists and the job page say of a waiting job. Its next try is
+ * seconds to a minute away and comes by itself ("Retry now" is at hand), so the time that matters is when it stops.
+ */
+export function waitingLine(job: Pick<Job, 'givesUpAt'>): string {
+  return `Waiting for the tenant${job.givesUpAt ? ` · gives up at ${formatClock(job.givesUpAt)}` : ''}`;
 }
 
 /** A completed job with failures says so in its badge. */

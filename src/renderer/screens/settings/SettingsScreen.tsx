@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { TicketSlaSection } from '../tickets/SlaTargets';
 import { AppearanceSection } from './AppearanceSection';
+import { JobsSection } from './JobsSection';
 import { NotificationsSection } from './NotificationsSection';
 import { TenantsSection } from './TenantsSection';
 
@@ -12,12 +13,13 @@ export function SettingsScreen() {
           Settings
         </Title>
         <Text c="dimmed" size="sm">
-          Tenant connections, how the app looks and what it tells you on the desktop.
+          Tenant connections, how the app looks, what it tells you on the desktop and how long jobs wait.
         </Text>
       </div>
       <TenantsSection />
       <AppearanceSection />
       <NotificationsSection />
+      <JobsSection />
       <TicketSlaSection />
     </Stack>
   );
