@@ -15,7 +15,7 @@ import { menuTemplate } from './menu';
 import { showNotification } from './notifications';
 import { withShowInFolder } from './reveal';
 import { DesktopNotifier } from './notifier';
-import { electronNativeBindingPath, rendererEntry } from './paths';
+import { electronNativeBindingPath, rendererEntry, shellIcons } from './paths';
 import { guardAllWebContents, hardenSession } from './security';
 import { createMainWindow } from './window';
 
@@ -26,6 +26,12 @@ const entry = rendererEntry({
   isPackaged: app.isPackaged,
   devServerUrl: process.env.ELECTRON_RENDERER_URL,
   rendererDir: join(outDir, 'renderer'),
+});
+const icons = shellIcons({
+  isPackaged: app.isPackaged,
+  appPath: app.getAppPath(),
+  resourcesPath: process.resourcesPath,
+  platform: process.platform,
 });
 
 // Before ready: every renderer is sandboxed, whatever a future window's options say.
@@ -60,7 +66,7 @@ function startApp(): void {
 
   const notifier = new DesktopNotifier({
     call: (name, input) => engine.call(name, input),
-    show: showNotification,
+    show: (note, onClick) => showNotification(note, onClick, icons.notification),
     looking: () =>
       !!mainWindow &&
       !mainWindow.isDestroyed() &&
@@ -78,6 +84,7 @@ function startApp(): void {
       entry,
       dev,
       ...(href ? { href } : {}),
+      ...(icons.window && { icon: icons.window }),
     });
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined;
@@ -130,6 +137,7 @@ function startApp(): void {
   });
 
   void app.whenReady().then(() => {
+    if (icons.dock) app.dock?.setIcon(icons.dock);
     // The relaxed development CSP only for the Vite dev server; `npm start` runs the built files under the strict one.
     hardenSession(session.defaultSession, { dev: entry.kind === 'url' });
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ isMac: process.platform === 'darwin', dev })));
