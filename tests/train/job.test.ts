@@ -5,7 +5,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allItems, duplicatesOf, serverDocuments, setup, text, tree, waitForJob } from './setup';
+import { connect, until } from '../helpers/engine';
+import { sandbox } from '../helpers/sandbox';
+import { answer, isUpload, proxy } from './proxy';
+import { allItems, createMentor, duplicatesOf, serverDocuments, setup, text, tree, waitForJob } from './setup';
 
 const course = () =>
   tree({
@@ -113,6 +116,85 @@ describe('the train job', () => {
     }
     expect(after.documents).toHaveLength(6);
     expect(after.documents.every((doc) => doc.status === 'trained')).toBe(true);
+  });
+
+  it('announces each document as it ends training, and a read on that announcement shows it trained', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    // b.md's upload waits at a proxy, so a.md ends training while the job is still going.
+    let releaseB = () => {};
+    const bHeld = new Promise<void>((resolve) => (releaseB = resolve));
+    const gate = await proxy(server.url, async (req, res, payload, send) => {
+      if (isUpload(req) && payload.includes('filename="course/b.md"')) await bHeld;
+      answer(res, await send());
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      // The mentor's Documents tab is open: its list is cached, and it reads the list again on each event.
+      expect((await engine.invoke('documents.list', { mentor })).documents).toEqual([]);
+      const reads: { at: number; trained: string[] }[] = [];
+      engine.onEvent((name, payload) => {
+        if (name !== 'documents.changed' || (payload as { mentor: string }).mentor !== mentor) return;
+        const at = Date.now();
+        void engine.invoke('documents.list', { mentor }).then(({ documents }) => {
+          reads.push({ at, trained: documents.filter((d) => d.status === 'trained').map((d) => d.name) });
+        });
+      });
+      const preview = await engine.invoke('train.preview', {
+        mentor,
+        paths: [tree({ 'a.md': text('A'), 'b.md': text('B') })],
+      });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      const aDone = await until('a.md to end training', async () => {
+        const items = await allItems(engine, jobId);
+        return items.some((item) => item.label === 'course/a.md' && item.state === 'done') && Date.now();
+      });
+      // Said as it ended, not a throttle's two seconds later; and the read on it shows the document trained.
+      const said = await until('an announcement once a.md ended', () => reads.find((read) => read.at > aDone - 1_000));
+      expect(said.at - aDone).toBeLessThan(1_000);
+      expect(said.trained).toEqual(['course/a.md']);
+      expect((await engine.invoke('jobs.get', { id: jobId })).state).toBe('running');
+
+      releaseB();
+      expect((await waitForJob(engine, jobId)).state).toBe('completed');
+      await until('a read showing both trained', () => reads.find((read) => read.trained.length === 2));
+    } finally {
+      releaseB();
+      await gate.close();
+    }
+  });
+
+  it('a list refresh that started before documents ended training does not hide them afterwards', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    // The answer to one listing of the mentor's documents is held back: it was read before anything was trained.
+    let holdList = false;
+    let releaseList = () => {};
+    const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+    const gate = await proxy(server.url, async (req, res, _payload, send) => {
+      const held = holdList && req.method === 'GET' && req.url!.includes('/documents/pathways/');
+      if (held) holdList = false;
+      const forwarded = await send();
+      if (held) await listHeld;
+      answer(res, forwarded);
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      expect((await engine.invoke('documents.list', { mentor })).documents).toEqual([]);
+      holdList = true;
+      const early = engine.invoke('documents.list', { mentor, refresh: true });
+      const preview = await engine.invoke('train.preview', { mentor, paths: [tree({ 'a.md': text('A') })] });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      expect((await waitForJob(engine, jobId)).state).toBe('completed');
+      // The early refresh ends after the job: its empty list must not pass for the mentor's current documents.
+      releaseList();
+      await early;
+      const now = await engine.invoke('documents.list', { mentor });
+      expect(now.documents.map((d) => [d.name, d.status])).toEqual([['course/a.md', 'trained']]);
+    } finally {
+      releaseList();
+      await gate.close();
+    }
   });
 
   it('uploads a changed file and deletes the document it replaces once the new one is trained', async () => {

@@ -3,7 +3,6 @@ import type { trainCalls } from '../../../shared/contract/train';
 import type { EngineArea, EngineContext } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
-import { documentsChanged } from '../mentors';
 import type { ItemReport } from '../jobs/handlers';
 import type { NewItem } from '../jobs/store';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
@@ -76,7 +75,10 @@ function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
   };
 }
 
-export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trainCalls>> {
+export function trainArea(
+  ctx: EngineContext,
+  mentors: { documentsChanged(profileId: string, mentor: string): void },
+): EngineArea<HandlersOf<typeof trainCalls>> {
   const previews = new PreviewStore(ctx.db);
   const ledger = new UploadLedger(ctx.db);
   const leases = new JobLeases(ctx.db);
@@ -88,11 +90,8 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
     ledger,
     leases,
     log: ctx.log,
-    // The mentor's cached document list is stale: the next read goes to the tenant, and open screens refetch.
-    documentsChanged: (profileId, mentor) => {
-      documentsChanged(ctx.db, profileId, mentor);
-      ctx.emit('documents.changed', { profileId, mentor });
-    },
+    // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
+    documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
   });
 
   return {
