@@ -1,7 +1,6 @@
 /** Test knowledge marks whole words of the question in each passage (src/renderer/screens/mentors/highlight.ts). */
 import { describe, expect, it } from 'vitest';
-import { highlightParts } from '../../src/renderer/screens/mentors/highlight';
-import { formatScore } from '../../src/renderer/screens/mentors/TestKnowledge';
+import { formatScore, highlightParts } from '../../src/renderer/screens/mentors/highlight';
 
 const marked = (text: string, question: string) =>
   highlightParts(text, question)

@@ -8,13 +8,7 @@ import { callKey } from '../../queries/useCall';
 import { plural } from '../../train/format';
 import { SearchIcon } from '../../train/icons';
 import type { MentorTarget } from '../../train/TrainFlowContext';
-import { highlightParts } from './highlight';
-
-/** A score as the tenant gave it, never rounded to a misleading 0.00. */
-export function formatScore(score: number): string {
-  if (score === 0 || Math.abs(score) >= 100) return score.toFixed(0);
-  return Math.abs(score) >= 1 ? score.toFixed(2) : score.toPrecision(2);
-}
+import { formatScore, highlightParts } from './highlight';
 
 /** Ask what the mentor's documents say: the passages `documents.search` finds, with their document and score. */
 export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {

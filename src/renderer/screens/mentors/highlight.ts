@@ -59,3 +59,9 @@ export function highlightParts(text: string, question: string): TextPart[] {
   if (plain) parts.push({ text: plain, hit: false });
   return parts;
 }
+
+/** A score as the tenant gave it, never rounded to a misleading 0.00. */
+export function formatScore(score: number): string {
+  if (score === 0 || Math.abs(score) >= 100) return score.toFixed(0);
+  return Math.abs(score) >= 1 ? score.toFixed(2) : score.toPrecision(2);
+}
