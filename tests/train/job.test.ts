@@ -85,6 +85,9 @@ describe('the train job', () => {
     const secondJob = await waitForJob(engine, second.jobId);
     expect(secondJob.counts).toMatchObject({ uploaded: 0, skipped: 9, trained: 0, failed: 0 });
     expect(serverDocuments(server, mentor)).toHaveLength(6);
+    // The mentor's page lists its recent training jobs, newest first, and no other mentor's.
+    expect((await engine.invoke('train.jobs', { mentor })).jobs.map((job) => job.id)).toEqual([second.jobId, jobId]);
+    expect((await engine.invoke('train.jobs', { mentor: 'another-mentor' })).jobs).toEqual([]);
 
     // The item report is a CSV with one row per file.
     const report = await engine.invoke('jobs.exportReport', { id: jobId, path: join(root, '..', 'report.csv') });
@@ -209,7 +212,8 @@ describe('the train job', () => {
     const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
     const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
     expect(a.class).toBe('changed');
-    expect(a.reason).toBe(`Content changed: replaces document ${oldA.id}`);
+    expect(a.reason).toBe(`Content changed: replaces "course/a.md" (document ${oldA.id}); stays private`);
+    expect(a.warning).toBeNull();
     expect(preview.classes).toMatchObject({ changed: 1, unchanged: 1 });
     const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
     const job = await waitForJob(engine, jobId);
@@ -223,6 +227,47 @@ describe('the train job', () => {
     expect(newA.content_hash).toBe(a.sha256);
     const item = (await allItems(engine, jobId)).find((i) => i.label === 'course/a.md')!;
     expect(item.detail.replaced).toEqual([String(oldA.id)]);
+  });
+
+  it('a replacement keeps the access of the document it replaces, unless the job says otherwise, and a much shorter one is flagged', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'a.md': text('A long chapter', 100), 'b.md': text('B') });
+    const first = await engine.invoke('train.preview', { mentor, paths: [root] });
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: first.id })).jobId);
+    const oldA = serverDocuments(server, mentor).find((doc) => doc.document_name === 'course/a.md')!;
+    await engine.invoke('documents.setAccess', { mentor, documentId: String(oldA.id), access: 'public' });
+
+    // a.md is emptied down to a line; b.md gains a line.
+    writeFileSync(join(root, 'a.md'), 'A\n');
+    writeFileSync(join(root, 'b.md'), text('B, with more', 4));
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
+    const b = preview.files.find((f) => f.relativePath === 'course/b.md')!;
+    expect(a.reason).toBe(`Content changed: replaces "course/a.md" (document ${oldA.id}); stays public`);
+    expect(a.warning).toMatch(new RegExp(`^Much shorter than "course/a.md" \\(document ${oldA.id}\\): \\d+ KB → 2 B$`));
+    expect(b.reason).toMatch(/; stays private$/);
+    expect(b.warning).toBeNull();
+    expect(preview.warnings).toContain(
+      '1 changed file(s) are much shorter than the document they replace: check them in the file list before training',
+    );
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: preview.id })).jobId);
+    const access = () =>
+      Object.fromEntries(
+        (
+          server.db.prepare('SELECT document_name, access FROM documents WHERE pathway = ?').all(mentor) as {
+            document_name: string;
+            access: string;
+          }[]
+        ).map((doc) => [doc.document_name, doc.access]),
+      );
+    expect(access()).toEqual({ 'course/a.md': 'public', 'course/b.md': 'private' });
+
+    // Asked for: every upload of the job gets the access chosen.
+    writeFileSync(join(root, 'a.md'), text('A again', 2));
+    writeFileSync(join(root, 'b.md'), text('B again', 2));
+    const again = await engine.invoke('train.preview', { mentor, paths: [root] });
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: again.id, access: 'public' })).jobId);
+    expect(access()).toEqual({ 'course/a.md': 'public', 'course/b.md': 'public' });
   });
 
   it('re-hashes before sending: a file changed since the preview is sent with its new content, a vanished one fails', async () => {

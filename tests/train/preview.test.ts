@@ -99,6 +99,13 @@ describe('train.preview', () => {
       skipped: 11,
       unreadable: 2,
     });
+    // Why the skipped ones are skipped, each reason counted on its own (the preview names them apart).
+    expect(preview.skipped).toEqual([
+      { kind: 'folder', files: 5 },
+      { kind: 'system', files: 4 },
+      { kind: 'empty', files: 1 },
+      { kind: 'hidden', files: 1 },
+    ]);
     expect(preview.toSend.files).toBe(6);
     expect(preview.toSend.bytes).toBe(
       [...files.values()].filter((f) => f.class === 'new').reduce((sum, f) => sum + f.size, 0),

@@ -1,6 +1,6 @@
 /** What a file is, from its name, its size and the admin's include/exclude patterns; no file is read here. */
 import picomatch from 'picomatch';
-import { SUPPORTED_EXTENSIONS, type FileClass } from '../../../shared/contract';
+import { SUPPORTED_EXTENSIONS, type FileClass, type SkipKind } from '../../../shared/contract';
 
 /** The platform refuses uploads above 25 MB (`413 File too large`). */
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -8,6 +8,8 @@ export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
 export interface Verdict {
   class: FileClass;
   reason: string;
+  /** For skipped files: which of the preview's groups of reasons. */
+  skip?: SkipKind;
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_EXTENSIONS);
@@ -40,12 +42,12 @@ export function skippedFolderReason(name: string): string | null {
 }
 
 /** Why a file is skipped for its name alone (hidden, system, lock file), or null. */
-export function skippedFileReason(name: string): string | null {
+export function skippedFileReason(name: string): { reason: string; kind: SkipKind } | null {
   const known = SYSTEM_FILES[name.toLowerCase()];
-  if (known) return known;
-  if (name.startsWith('~$')) return 'Office lock file (~$…)';
-  if (name.startsWith('._')) return 'macOS resource fork (._…)';
-  if (name.startsWith('.')) return 'Hidden file';
+  if (known) return { reason: known, kind: 'system' };
+  if (name.startsWith('~$')) return { reason: 'Office lock file (~$…)', kind: 'system' };
+  if (name.startsWith('._')) return { reason: 'macOS resource fork (._…)', kind: 'system' };
+  if (name.startsWith('.')) return { reason: 'Hidden file', kind: 'hidden' };
   return null;
 }
 
@@ -102,10 +104,10 @@ export function classifyByName(
   name: string,
   filter: ((relativePath: string) => string | null) | null,
 ): Verdict | null {
-  const system = skippedFileReason(name);
-  if (system) return { class: 'skipped', reason: system };
+  const byName = skippedFileReason(name);
+  if (byName) return { class: 'skipped', reason: byName.reason, skip: byName.kind };
   const filtered = filter?.(relativePath);
-  if (filtered) return { class: 'skipped', reason: filtered };
+  if (filtered) return { class: 'skipped', reason: filtered, skip: 'excluded' };
   const type = fileType(name);
   if (!isSupportedType(type)) {
     return {
@@ -116,12 +118,14 @@ export function classifyByName(
   return null;
 }
 
+export const EMPTY_FILE = 'Empty file (nothing to train)';
+
 /** A candidate by size: too large, empty (nothing to train: skipped), or null to hash and send. */
 export function classifyBySize(size: number, maxFileBytes: number): Verdict | null {
   if (size > maxFileBytes) {
     return { class: 'too_large', reason: `Larger than the ${formatBytes(maxFileBytes)} limit (${formatBytes(size)})` };
   }
-  if (size === 0) return { class: 'skipped', reason: 'Empty file (nothing to train)' };
+  if (size === 0) return { class: 'skipped', reason: EMPTY_FILE, skip: 'empty' };
   return null;
 }
 

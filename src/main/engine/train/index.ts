@@ -15,6 +15,11 @@ import { PreviewStore, toPreviewFile, type PreviewRow } from './previews';
 
 export { trainSummary, type TrainSummary } from './summary';
 
+/** train.jobs: ended jobs stay on the mentor's page this long, so the admin sees how the last one went. */
+const RECENT_JOBS_MS = 60 * 60 * 1000;
+/** …among the newest training jobs of every tenant and mentor. */
+const MENTOR_JOBS_LOOKED_AT = 200;
+
 /** The item report of a training job, one row per file (CSV export). */
 export const trainReport: ItemReport = {
   header: [
@@ -62,6 +67,7 @@ function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
     sha256: row.sha256,
     supersedes: row.supersedes,
     mtimeMs: row.mtimeMs,
+    access: row.access,
   };
   const sendable = row.class === 'new' || row.class === 'changed';
   return {
@@ -106,7 +112,22 @@ export function trainArea(
         return { files: rows.map(toPreviewFile), total };
       },
 
-      'train.start': ({ previewId, concurrency, queue }) => {
+      'train.jobs': ({ profileId, mentor }) => {
+        const tenant = ctx.tenant(profileId);
+        const since = new Date(Date.now() - RECENT_JOBS_MS).toISOString();
+        const { rows } = ctx.jobs.store.list({ kind: 'train', limit: MENTOR_JOBS_LOOKED_AT, offset: 0 });
+        const jobs = rows
+          .filter(
+            (row) =>
+              row.profile_id === tenant &&
+              (row.finished_at === null || row.finished_at >= since) &&
+              (JSON.parse(row.params) as TrainParams).mentor.uniqueId === mentor,
+          )
+          .map((row) => ctx.jobs.runner.present(row.id));
+        return { jobs };
+      },
+
+      'train.start': ({ previewId, concurrency, queue, access }) => {
         const preview = previews.get(previewId);
         if (!preview) throw notFound('That preview has expired or does not exist: scan again');
         if (preview.jobId) return { jobId: preview.jobId };
@@ -116,6 +137,7 @@ export function trainArea(
           mentor: preview.mentor,
           maxFileBytes: preview.maxFileBytes,
           ...(concurrency && { concurrency }),
+          ...(access && { access }),
         };
         const keys = new Set<string>();
         // Journal first: the job and one item per file, in one transaction, before anything is sent.

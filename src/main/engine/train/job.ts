@@ -361,9 +361,12 @@ class TrainRun {
     data: TrainItemData,
     prepared: Payload,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
+    // The admin's choice for the job, else the access of the document this file replaces, else the platform's default.
+    const access = this.params.access ?? data.access;
     const fields = {
       pathway: this.params.mentor.uniqueId,
       type: data.type,
+      ...(access && { access }),
       custom_metadata: JSON.stringify({
         content_hash: data.sha256,
         job_id: this.jobId,
