@@ -143,19 +143,19 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
         </Alert>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={860}>
+        <Table.ScrollContainer minWidth={700}>
           <Table verticalSpacing="xs" highlightOnHover aria-label="Documents" data-testid="documents-table">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th w={70}>Type</Table.Th>
-                <Table.Th w={120}>Status</Table.Th>
-                <Table.Th w={90} ta="right">
+                <Table.Th w={60}>Type</Table.Th>
+                <Table.Th w={112}>Status</Table.Th>
+                <Table.Th w={72} ta="right">
                   Tokens
                 </Table.Th>
-                <Table.Th w={80}>Access</Table.Th>
-                <Table.Th w={190}>Last trained</Table.Th>
-                <Table.Th w={70} ta="right">
+                <Table.Th w={72}>Access</Table.Th>
+                <Table.Th w={168}>Last trained</Table.Th>
+                <Table.Th w={64} ta="right">
                   Actions
                 </Table.Th>
               </Table.Tr>
