@@ -12,7 +12,7 @@ import { explain, isUnreachable, offlineNote, type Asked } from './explain';
 import type { CallOptions } from './mentor-api';
 
 /** When a screen is already showing saved rows, it should not wait through the whole retry policy. */
-const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
+export const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 
 export interface ListSource<T> {
   profileId: string;
