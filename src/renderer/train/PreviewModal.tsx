@@ -21,6 +21,8 @@ import type { MentorTarget } from './TrainFlowContext';
 interface PreviewModalProps {
   source: TrainSource;
   mentor: MentorTarget;
+  /** A job was started from this preview (the modal closes next). */
+  onStarted(): void;
   onClose(): void;
 }
 
@@ -33,7 +35,7 @@ type Gathering =
  * Gathers the files (browser mode copies them to the host first), previews them with `train.preview` and starts
  * the job with `train.start` only when the admin confirms. Nothing reaches the tenant before that.
  */
-export function PreviewModal({ source, mentor, onClose }: PreviewModalProps) {
+export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModalProps) {
   const bridge = useBridge();
   const [gathering, setGathering] = useState<Gathering>({ state: 'working', progress: null });
   const [globs, setGlobs] = useState<Globs>({ include: [], exclude: [] });
@@ -98,6 +100,7 @@ export function PreviewModal({ source, mentor, onClose }: PreviewModalProps) {
       // The admin stays with the mentor: its page shows the job's progress and the documents as they train.
       const href = mentorHref(mentor.uniqueId);
       if (window.location.hash !== href) navigateTo(href);
+      onStarted();
       onClose();
     },
   });

@@ -42,9 +42,9 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
 
   return (
     <Table.Tr data-testid={`document-row-${document.name}`}>
-      <Table.Td maw={380}>
+      <Table.Td>
         <Stack gap={2}>
-          <Text size="sm" fw={500} truncate="end" title={document.name}>
+          <Text size="sm" fw={500} truncate="start" title={document.name}>
             {document.name}
           </Text>
           {document.status === 'failed' && document.failureReason && (
