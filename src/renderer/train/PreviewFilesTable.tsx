@@ -113,7 +113,7 @@ export function PreviewFilesTable({ preview, fileClass, onClassChange }: Preview
                   {file.warning && (
                     <Group gap={4} wrap="nowrap" c="orange" mt={2} data-testid="file-warning">
                       <WarningIcon size={12} />
-                      <Text size="xs" inherit lineClamp={2} title={file.warning}>
+                      <Text size="xs" c="orange" lineClamp={2} title={file.warning}>
                         {file.warning}
                       </Text>
                     </Group>
