@@ -44,7 +44,6 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
             onChange={(event) => setText(event.currentTarget.value)}
             leftSection={<SearchIcon size={16} />}
             style={{ flex: 1 }}
-            maxLength={1000}
           />
           <Button type="submit" disabled={!text.trim()} loading={search.isFetching}>
             Search
