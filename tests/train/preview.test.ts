@@ -119,6 +119,26 @@ describe('train.preview', () => {
     expect((server.db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n).toBe(requestsBefore.n);
   });
 
+  it('sends a file above the 25 MB tenants often accept, with a warning, unless the admin set a limit', async () => {
+    const { engine, mentor } = await setup();
+    const root = tree({ 'small.txt': text('Small'), 'big.txt': Buffer.alloc(26 * 1024 * 1024, 'a') });
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    const big = byPath(preview.files).get('course/big.txt')!;
+    // The spec names no upload size: the tenant decides, and a 413 would fail this file alone.
+    expect(big.class).toBe('new');
+    expect(big.warning).toBe(
+      '26 MB: above the 25 MB many tenants accept, so the tenant may refuse it (413 File too large)',
+    );
+    expect(byPath(preview.files).get('course/small.txt')!.warning).toBeNull();
+    expect(preview.toSend.files).toBe(2);
+    expect(preview.warnings).toContain(
+      '1 file(s) are larger than 25 MB: the tenant may refuse them; the others are trained either way',
+    );
+    // Asked for: a limit of the admin's holds the file back.
+    const limited = await engine.invoke('train.preview', { mentor, paths: [root], maxFileBytes: 25 * 1024 * 1024 });
+    expect(byPath(limited.files).get('course/big.txt')).toMatchObject({ class: 'too_large', warning: null });
+  });
+
   it('pages through files by class and offset', async () => {
     const { engine, mentor } = await setup();
     const files: Record<string, string> = {};

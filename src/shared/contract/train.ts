@@ -33,7 +33,10 @@ export const PreviewInput = z
     paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder').max(10_000),
     include: z.array(z.string().min(1).max(500)).max(50).default([]),
     exclude: z.array(z.string().min(1).max(500)).max(50).default([]),
-    /** Files above this size are classed too_large; defaults to the platform's 25 MB upload limit. */
+    /**
+     * Files above this size are classed too_large and not sent. None by default: the spec names no upload size, so
+     * files above the 25 MB tenants often accept are sent with a warning (a 413 fails that file alone).
+     */
     maxFileBytes: z
       .number()
       .int()

@@ -2,8 +2,13 @@
 import picomatch from 'picomatch';
 import { SUPPORTED_EXTENSIONS, type FileClass, type SkipKind } from '../../../shared/contract';
 
-/** The platform refuses uploads above 25 MB (`413 File too large`). */
-export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The spec names no upload size, only `413 File too large`; tenants are often set to 25 MB (the sandbox too). A file
+ * above this is flagged in the preview, not held back: the tenant decides, and a refusal fails that file alone.
+ */
+export const TYPICAL_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+/** No size limit of the app's own unless the admin sets one (`maxFileBytes`, `train --max-size`). */
+export const NO_SIZE_LIMIT = Number.MAX_SAFE_INTEGER;
 
 export interface Verdict {
   class: FileClass;

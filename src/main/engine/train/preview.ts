@@ -12,7 +12,8 @@ import { EngineError } from '../errors';
 import { resolveMentor } from '../mentors/resolve';
 import { userScope } from '../tenants';
 import {
-  DEFAULT_MAX_FILE_BYTES,
+  NO_SIZE_LIMIT,
+  TYPICAL_UPLOAD_LIMIT_BYTES,
   classifyByName,
   classifyBySize,
   EMPTY_FILE,
@@ -87,13 +88,14 @@ class Tally {
   readonly skipped = new Map<SkipKind, number>();
   toSend = { files: 0, bytes: 0 };
   total = 0;
+  /** Changed files much shorter than the documents they replace, and files above the typical upload limit. */
   shrinking = 0;
+  big = 0;
 
   add(row: PreviewRow, skip: SkipKind | undefined) {
     this.total++;
     this.classes[row.class]++;
     if (row.class === 'skipped' && skip) this.skipped.set(skip, (this.skipped.get(skip) ?? 0) + 1);
-    if (row.warning) this.shrinking++;
     const type = row.type || '(none)';
     const entry = this.byType.get(type) ?? { files: 0, bytes: 0 };
     entry.files++;
@@ -110,7 +112,12 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
   const { ctx, previews, ledger } = deps;
   const profileId = ctx.tenant(input.profileId);
   const roots = await resolveRoots(input.paths);
-  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxFileBytes = input.maxFileBytes ?? NO_SIZE_LIMIT;
+  // Without a limit of the admin's, a file bigger than tenants usually take is sent, with a word of warning.
+  const sizeWarning = (size: number) =>
+    input.maxFileBytes === undefined && size > TYPICAL_UPLOAD_LIMIT_BYTES
+      ? `${formatBytes(size)}: above the ${formatBytes(TYPICAL_UPLOAD_LIMIT_BYTES)} many tenants accept, so the tenant may refuse it (413 File too large)`
+      : null;
   const filter = globFilter({ include: input.include, exclude: input.exclude });
 
   const client = await ctx.clients.get(profileId);
@@ -196,6 +203,9 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           size: facts.size,
           type,
         });
+        const big = comparison.class === 'unchanged' ? null : sizeWarning(facts.size);
+        if (comparison.warning) tally.shrinking++;
+        if (big) tally.big++;
         record(entry, {
           type,
           size: facts.size,
@@ -205,7 +215,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           supersedes: comparison.supersedes,
           mtimeMs: facts.mtimeMs,
           access: comparison.access,
-          warning: comparison.warning,
+          warning: [comparison.warning, big].filter(Boolean).join('; ') || null,
         });
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -286,6 +296,11 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
   if (tally.shrinking) {
     warnings.push(
       `${tally.shrinking} changed file(s) are much shorter than the document they replace: check them in the file list before training`,
+    );
+  }
+  if (tally.big) {
+    warnings.push(
+      `${tally.big} file(s) are larger than ${formatBytes(TYPICAL_UPLOAD_LIMIT_BYTES)}: the tenant may refuse them; the others are trained either way`,
     );
   }
 
