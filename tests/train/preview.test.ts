@@ -11,7 +11,7 @@ import type { PreviewFile } from '../../src/shared/contract';
 import { inspectFile } from '../../src/main/engine/train/hash';
 import { unreadableReason } from '../../src/main/engine/train/scan';
 import { tempDir } from '../helpers/temp';
-import { setup, text, tree } from './setup';
+import { setup, text, tree, waitForJob } from './setup';
 
 const byPath = (files: PreviewFile[]) => new Map(files.map((file) => [file.relativePath, file]));
 
@@ -137,6 +137,29 @@ describe('train.preview', () => {
     // Asked for: a limit of the admin's holds the file back.
     const limited = await engine.invoke('train.preview', { mentor, paths: [root], maxFileBytes: 25 * 1024 * 1024 });
     expect(byPath(limited.files).get('course/big.txt')).toMatchObject({ class: 'too_large', warning: null });
+  });
+
+  it('sends files of other types too when asked, each with a warning, and the tenant decides', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'notes.md': text('Notes'), 'slides.pptx': 'not really slides', README: 'plain words' });
+    const plain = await engine.invoke('train.preview', { mentor, paths: [root] });
+    expect(plain.classes).toMatchObject({ new: 1, unsupported: 2 });
+    const asked = await engine.invoke('train.preview', { mentor, paths: [root], otherTypes: true });
+    expect(asked.classes).toMatchObject({ new: 3, unsupported: 0 });
+    const files = byPath(asked.files);
+    expect(files.get('course/slides.pptx')!.warning).toMatch(
+      /^\.pptx files are not among the types known to train \(txt, md, html, htm, csv, json, pdf, docx\)/,
+    );
+    expect(files.get('course/README')!.warning).toMatch(/^Files without an extension are not among/);
+    expect(files.get('course/notes.md')!.warning).toBeNull();
+    // Sent: the sandbox cannot read a .pptx, so that document fails there, and the others train.
+    const job = await waitForJob(engine, (await engine.invoke('train.start', { previewId: asked.id })).jobId);
+    expect(job.counts).toMatchObject({ uploaded: 3 });
+    const statuses = server.db
+      .prepare('SELECT document_name, training_status FROM documents WHERE pathway = ? ORDER BY document_name')
+      .all(mentor);
+    expect(statuses).toContainEqual({ document_name: 'course/notes.md', training_status: 'trained' });
+    expect(statuses).toContainEqual({ document_name: 'course/slides.pptx', training_status: 'failed' });
   });
 
   it('pages through files by class and offset', async () => {

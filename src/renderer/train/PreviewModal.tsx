@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Modal, Progress, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Progress, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { FileClass, Preview } from '../../shared/contract';
@@ -40,6 +40,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
   const [gathering, setGathering] = useState<Gathering>({ state: 'working', progress: null });
   const [globs, setGlobs] = useState<Globs>({ include: [], exclude: [] });
   const [classFilter, setClassFilter] = useState<FileClass | null>(null);
+  const [otherTypes, setOtherTypes] = useState(false);
   const started = useRef(false);
   const resolved = gathering.state === 'ready' ? gathering.resolved : null;
 
@@ -77,6 +78,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
     paths: resolved?.paths ?? [],
     include: globs.include,
     exclude: globs.exclude,
+    ...(otherTypes && { otherTypes }),
   };
   const preview = useQuery({
     queryKey: callKey('train.preview', input),
@@ -160,7 +162,18 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
               />
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                 {data.byType.length > 0 ? <TypeTable preview={data} /> : <div />}
-                <GlobFilters value={globs} onApply={setGlobs} updating={preview.isFetching} />
+                <Stack gap="sm">
+                  <GlobFilters value={globs} onApply={setGlobs} updating={preview.isFetching} />
+                  {((data.classes.unsupported ?? 0) > 0 || otherTypes) && (
+                    <Switch
+                      label="Send other file types too"
+                      description="The tenant may train more types than the eight known here; one it cannot read fails alone"
+                      checked={otherTypes}
+                      onChange={(event) => setOtherTypes(event.currentTarget.checked)}
+                      disabled={preview.isFetching}
+                    />
+                  )}
+                </Stack>
               </SimpleGrid>
               <PreviewFilesTable preview={data} fileClass={classFilter} onClassChange={setClassFilter} />
             </>

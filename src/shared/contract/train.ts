@@ -32,6 +32,11 @@ export const PreviewInput = z
     /** Files and folders (real paths in Electron and the CLI; a staging folder in browser mode). */
     paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder').max(10_000),
     include: z.array(z.string().min(1).max(500)).max(50).default([]),
+    /**
+     * Send files of other types too (the spec names no list; these eight are the ones known to train). Off: they are
+     * classed unsupported and not sent; on: they are sent with a warning, and one the tenant cannot read fails alone.
+     */
+    otherTypes: z.boolean().optional(),
     exclude: z.array(z.string().min(1).max(500)).max(50).default([]),
     /**
      * Files above this size are classed too_large and not sent. None by default: the spec names no upload size, so

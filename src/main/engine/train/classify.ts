@@ -108,13 +108,14 @@ export function classifyByName(
   relativePath: string,
   name: string,
   filter: ((relativePath: string) => string | null) | null,
+  otherTypes = false,
 ): Verdict | null {
   const byName = skippedFileReason(name);
   if (byName) return { class: 'skipped', reason: byName.reason, skip: byName.kind };
   const filtered = filter?.(relativePath);
   if (filtered) return { class: 'skipped', reason: filtered, skip: 'excluded' };
   const type = fileType(name);
-  if (!isSupportedType(type)) {
+  if (!isSupportedType(type) && !otherTypes) {
     return {
       class: 'unsupported',
       reason: type ? `.${type} files cannot be trained` : 'Files without an extension cannot be trained',
@@ -124,6 +125,13 @@ export function classifyByName(
 }
 
 export const EMPTY_FILE = 'Empty file (nothing to train)';
+
+/** What the preview says of a file sent although its type is not one known to train. */
+export function otherTypeWarning(type: string): string | null {
+  if (isSupportedType(type)) return null;
+  const what = type ? `.${type} files` : 'Files without an extension';
+  return `${what} are not among the types known to train (${SUPPORTED_EXTENSIONS.join(', ')}): the tenant may fail it`;
+}
 
 /** A candidate by size: too large, empty (nothing to train: skipped), or null to hash and send. */
 export function classifyBySize(size: number, maxFileBytes: number): Verdict | null {

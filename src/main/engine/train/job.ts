@@ -365,7 +365,8 @@ class TrainRun {
     const access = this.params.access ?? data.access;
     const fields = {
       pathway: this.params.mentor.uniqueId,
-      type: data.type,
+      // The spec's `type` is required ("Type of document e.g file"): the extension, or `file` when there is none.
+      type: data.type || 'file',
       ...(access && { access }),
       custom_metadata: JSON.stringify({
         content_hash: data.sha256,

@@ -13,6 +13,7 @@ import { resolveMentor } from '../mentors/resolve';
 import { userScope } from '../tenants';
 import {
   NO_SIZE_LIMIT,
+  otherTypeWarning,
   TYPICAL_UPLOAD_LIMIT_BYTES,
   classifyByName,
   classifyBySize,
@@ -215,7 +216,10 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           supersedes: comparison.supersedes,
           mtimeMs: facts.mtimeMs,
           access: comparison.access,
-          warning: [comparison.warning, big].filter(Boolean).join('; ') || null,
+          warning:
+            [comparison.warning, big, comparison.class === 'unchanged' ? null : otherTypeWarning(type)]
+              .filter(Boolean)
+              .join('; ') || null,
         });
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -267,7 +271,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
             );
             continue;
           }
-          const byName = classifyByName(entry.relativePath, entry.name, filter);
+          const byName = classifyByName(entry.relativePath, entry.name, filter, input.otherTypes ?? false);
           await pool.add(() => inspect(entry, byName));
         }
       },
