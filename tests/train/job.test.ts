@@ -67,7 +67,7 @@ describe('the train job', () => {
     expect(skipped.map((item) => [item.label, item.error])).toEqual(
       expect.arrayContaining([
         ['course/.hidden.txt', 'Hidden file'],
-        ['course/diagram.png', '.png files cannot be trained'],
+        ['course/diagram.png', '.png is not a type known to train (send it with "other file types")'],
         ['course/empty.md', 'Empty file (nothing to train)'],
       ]),
     );

@@ -75,8 +75,12 @@ describe('train.preview', () => {
     expectClass('course/notes/Thumbs.db', 'skipped', 'System file (Thumbs.db)');
     expectClass('course/desktop.ini', 'skipped', 'System file (desktop.ini)');
     expectClass('course/~$report.docx', 'skipped', /Office lock file/);
-    expectClass('course/diagram.png', 'unsupported', '.png files cannot be trained');
-    expectClass('course/Makefile', 'unsupported', /without an extension/);
+    expectClass(
+      'course/diagram.png',
+      'unsupported',
+      '.png is not a type known to train (send it with "other file types")',
+    );
+    expectClass('course/Makefile', 'unsupported', /^No extension, so not a type known to train/);
     expectClass('course/empty.txt', 'skipped', 'Empty file (nothing to train)');
     expectClass('course/big.txt', 'too_large', /Larger than the 1000 B limit \(4\.9 KB\)/);
     expectClass('course/notes/loop', 'skipped', 'Symlink loop: points back to "course"');

@@ -15,7 +15,7 @@ export const FILE_CLASS_INFO: Record<FileClass, FileClassInfo> = {
   new: { label: 'New', color: 'teal', description: 'Not on this mentor yet', sent: true },
   changed: { label: 'Changed', color: 'blue', description: 'Replaces an older version', sent: true },
   unchanged: { label: 'Unchanged', color: 'gray', description: 'Same content already trained', sent: false },
-  unsupported: { label: 'Unsupported', color: 'orange', description: 'Type the platform cannot train', sent: false },
+  unsupported: { label: 'Unsupported', color: 'orange', description: 'Type not known to train', sent: false },
   too_large: { label: 'Too large', color: 'red', description: 'Over the upload limit', sent: false },
   skipped: { label: 'Skipped', color: 'gray', description: 'Hidden, system, empty or left-out files', sent: false },
   unreadable: { label: 'Unreadable', color: 'red', description: 'Could not be read', sent: false },

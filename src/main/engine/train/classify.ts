@@ -118,7 +118,9 @@ export function classifyByName(
   if (!isSupportedType(type) && !otherTypes) {
     return {
       class: 'unsupported',
-      reason: type ? `.${type} files cannot be trained` : 'Files without an extension cannot be trained',
+      reason: type
+        ? `.${type} is not a type known to train (send it with "other file types")`
+        : 'No extension, so not a type known to train (send it with "other file types")',
     };
   }
   return null;
