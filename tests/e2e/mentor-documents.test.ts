@@ -151,6 +151,10 @@ describe("a mentor's documents", () => {
     await expect.poll(async () => (await truth(idOf('Bonds.txt')))?.training_status).toBe('untrained');
     expect((await truth(idOf('Bonds.txt')))?.access).toBe('public');
     await expect.poll(() => statusOf('Bonds.txt').innerText()).toBe('Untrained');
+    // It was trained before, but an untrained document shows no "Last trained" date: the mentor does not use it.
+    const lastTrained = page.getByTestId('document-row-Bonds.txt').getByTestId('document-last-trained');
+    expect(((await truth(idOf('Bonds.txt'))) as { last_trained_at?: string | null })?.last_trained_at).toBeTruthy();
+    expect(await lastTrained.innerText()).toMatch(/^Not in use\b/);
 
     await chooseAction('Old syllabus.md', 'Train');
     await expect

@@ -129,7 +129,53 @@ describe('training a mentor from a folder in browser mode', () => {
     const files = preview.getByTestId('preview-files');
     await expect.poll(() => files.innerText()).toContain('genetics.md');
     expect(await files.innerText()).toContain('café ☕ glossary.txt');
+    // The one skipped file is hidden, and the card says so (not "hidden and system files" for any reason).
+    expect(await preview.getByTestId('preview-class-skipped').getByTestId('class-description').innerText()).toBe(
+      'Hidden file',
+    );
     await shot('preview');
+
+    // At 1000×650, scrolled to the end of the file list, nothing covers Cancel and Train.
+    await dismissNotifications(page);
+    await expect.poll(() => page.locator('.mantine-Notification-root').count()).toBe(0);
+    await page.setViewportSize({ width: 1000, height: 650 });
+    // The dialog scrolled so that the file table's header passes where the buttons are, then to the end: the
+    // buttons stay on top all along.
+    // (Page code as source text: these tests are type-checked without the DOM's types.)
+    const buttonsOnTop = async () => {
+      for (const name of ['Cancel', 'Train 6 files']) {
+        const button = preview.getByRole('button', { name, exact: true });
+        const box = (await button.boundingBox())!;
+        expect(box.y + box.height, `${name} is inside the window`).toBeLessThanOrEqual(650);
+        const onTop = await page.evaluate(`(() => {
+          const element = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2});
+          return element?.closest('button')?.textContent ?? element?.outerHTML.slice(0, 200) ?? 'nothing';
+        })()`);
+        expect(onTop, `${name} is on top`).toBe(name);
+      }
+    };
+    const cancelY = (await preview.getByRole('button', { name: 'Cancel' }).boundingBox())!.y;
+    await page.evaluate(`(() => {
+      const table = document.querySelector('[data-testid="preview-files"]');
+      const header = table.querySelector('thead');
+      for (let element = table.parentElement; element; element = element.parentElement) {
+        if (element.classList.contains('mantine-ScrollArea-viewport')) continue;
+        const scrolls = ['auto', 'scroll'].includes(getComputedStyle(element).overflowY);
+        if (scrolls && element.scrollHeight > element.clientHeight + 1) {
+          element.scrollTop += header.getBoundingClientRect().top - ${cancelY};
+          return;
+        }
+      }
+    })()`);
+    await buttonsOnTop();
+    await page.evaluate(`(() => {
+      for (const element of document.querySelectorAll('[role="dialog"], [role="dialog"] *')) {
+        if (element.scrollHeight > element.clientHeight) element.scrollTop = element.scrollHeight;
+      }
+    })()`);
+    await buttonsOnTop();
+    await shot('preview-small');
+    await page.setViewportSize({ width: 1360, height: 900 });
 
     // Only the unsupported file, with its reason.
     await preview.getByTestId('preview-class-unsupported').click();
@@ -159,17 +205,29 @@ describe('training a mentor from a folder in browser mode', () => {
       .toBe('Train 6 files');
   });
 
-  it('starts the job on confirm and follows it to the end on the job page', async () => {
+  it('starts the job on confirm and stays on the mentor, whose documents show trained as the job ends', async () => {
+    const mentorUrl = page.url();
     const preview = page.getByRole('dialog', { name: `Train “${MENTOR}”` });
     await preview.getByRole('button', { name: 'Train 6 files' }).click();
     await preview.waitFor({ state: 'hidden' });
+    // The admin stays with the mentor: its page shows the job, and the documents arrive in its table.
+    expect(page.url()).toBe(mentorUrl);
+    const training = page.getByTestId('training-job');
+    await visible(training);
+    await shot('mentor-training');
+    await expect.poll(() => training.innerText(), { timeout: 90_000, interval: 200 }).toMatch(/Training ended/);
+    // As the job ends the trained documents are on screen: no wait for the cache's own refresh.
+    const statuses = () => page.getByTestId('documents-table').getByTestId('document-status').allInnerTexts();
+    await expect.poll(statuses, { timeout: 2_000, interval: 100 }).toEqual(Array(5).fill('Trained'));
+    expect(await training.innerText()).toMatch(/5 documents trained, 1 failed, 2 not sent/);
+
+    // And the job's own page is one click away.
+    await training.getByRole('link', { name: 'View job' }).click();
     await page.waitForURL(/#\/jobs\/.+/);
     jobUrl = page.url();
     await visible(page.getByTestId('job-progress'));
-    await shot('job-running');
-
     const state = page.getByTestId('job-state').first();
-    await expect.poll(() => state.innerText(), { timeout: 90_000, interval: 500 }).toBe('Completed with failures');
+    await expect.poll(() => state.innerText(), { timeout: 30_000, interval: 500 }).toBe('Completed with failures');
     expect(await page.getByTestId('job-percent').innerText()).toBe('100%');
     // Every scanned file is an item of the job: the hidden and the unsupported one end as skipped.
     const files = await page.getByTestId('job-files').innerText();
@@ -256,6 +314,17 @@ describe('training a mentor from a folder in browser mode', () => {
     const passages = page.getByTestId('passages');
     await visible(passages);
     expect(await passages.innerText()).toContain('week 1.md');
+    // Best first, each with a real score, and only whole words of the question marked.
+    const first = passages.getByTestId('passage').first();
+    expect(await first.innerText()).toContain('week 1.md');
+    const scores = (await passages.getByTestId('passage-score').allInnerTexts()).map((text) =>
+      Number(text.replace('relevance ', '')),
+    );
+    expect(scores.length).toBeGreaterThan(0);
+    expect(scores.every((score) => score > 0)).toBe(true);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const marked = await first.locator('mark').allInnerTexts();
+    expect(marked.map((word) => word.toLowerCase()).sort()).toEqual(['mitochondria', 'powerhouse']);
     await shot('knowledge');
   });
 

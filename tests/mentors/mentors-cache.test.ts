@@ -83,6 +83,10 @@ describe('mentors.list', () => {
     const cached = await c.engine.invoke('mentors.list', { refresh: true });
     expect(cached.mentors).toEqual(before.mentors);
     expect(cached.freshness.offline).toMatch(/Could not reach 127\.0\.0\.1:\d+.*showing what was saved earlier/);
+    // A mentor's page opens from the saved copy too, by unique id or by name.
+    const saved = before.mentors[0]!;
+    expect(await c.engine.invoke('mentors.get', { mentor: saved.uniqueId })).toEqual(saved);
+    expect(await c.engine.invoke('mentors.get', { mentor: saved.name })).toEqual(saved);
 
     const empty = await connect(gone);
     const error = await failure(empty.engine, 'mentors.list', {});

@@ -253,6 +253,44 @@ describe('documents: training every supported type', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
+  it("scores passages by BM25 on the mentor's own documents: real, positive, the answer first", async () => {
+    const small = await createMentor(server, 'Biology Mentor');
+    const files: Record<string, string> = {
+      'plants.md': 'Plants are green. Photosynthesis happens in the leaves, and we compare leaves.',
+      'cells.md': 'Cells are small. Photosynthesis needs cells; compare the cells of plants.',
+      'answer.md':
+        'The stages of photosynthesis are the light reactions and the Calvin cycle, which stores energy in glucose.',
+      'animals.md': 'Animals are not plants. Photosynthesis is what animals lack; compare their diets.',
+      'roots.md': 'Water is absorbed by roots. The roots are underground.',
+      'light.md': 'Light is energy. The sun gives light to plants, which are green.',
+    };
+    for (const [name, text] of Object.entries(files))
+      await settle(server, (await train(server, small, name, text)).task_id);
+    const question = 'What are the stages of photosynthesis?';
+    const results = await search(server, small, question);
+    // Every word is in most of these passages: FTS5's own bm25() floors such words to ~0 and scored them all 0.00.
+    expect(results[0]!.document_name).toBe('answer.md');
+    const scores = results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(Math.min(...scores)).toBeGreaterThan(0.01);
+
+    // The mentor's own figures: documents of another mentor change nothing.
+    const other = await createMentor(server, 'Other Mentor');
+    for (let i = 0; i < 4; i++) {
+      await settle(server, (await train(server, other, `o${i}.md`, 'Photosynthesis photosynthesis stages.')).task_id);
+    }
+    expect((await search(server, small, question)).map((r) => r.score)).toEqual(scores);
+
+    // Okapi BM25 (k1 1.2, b 0.75, Lucene's IDF), worked by hand: 2 one-passage documents, "zebra" in the first.
+    const two = await createMentor(server, 'Two Documents');
+    await settle(server, (await train(server, two, 'z.txt', 'zebra')).task_id);
+    await settle(server, (await train(server, two, 'y.txt', 'yak yak')).task_id);
+    const idf = Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5));
+    const expected = (idf * 1 * 2.2) / (1 + 1.2 * (1 - 0.75 + (0.75 * 1) / 1.5));
+    const [zebra] = await search(server, two, 'Zebra?');
+    expect(zebra!.score).toBeCloseTo(expected, 3);
+  });
+
   it('ends a corrupt PDF, a corrupt DOCX and an unsupported type as failed, with the reason', async () => {
     const corrupt = await train(server, pathway, 'broken.pdf', '%PDF-1.4\nthis is not really a pdf\n%%EOF');
     const badDocx = await train(server, pathway, 'broken.docx', 'PK not a zip');

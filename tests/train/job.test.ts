@@ -5,7 +5,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allItems, duplicatesOf, serverDocuments, setup, text, tree, waitForJob } from './setup';
+import { connect, until } from '../helpers/engine';
+import { sandbox } from '../helpers/sandbox';
+import { answer, isUpload, proxy } from './proxy';
+import { allItems, createMentor, duplicatesOf, serverDocuments, setup, text, tree, waitForJob } from './setup';
 
 const course = () =>
   tree({
@@ -64,7 +67,7 @@ describe('the train job', () => {
     expect(skipped.map((item) => [item.label, item.error])).toEqual(
       expect.arrayContaining([
         ['course/.hidden.txt', 'Hidden file'],
-        ['course/diagram.png', '.png files cannot be trained'],
+        ['course/diagram.png', '.png is not a type known to train (send it with "other file types")'],
         ['course/empty.md', 'Empty file (nothing to train)'],
       ]),
     );
@@ -82,6 +85,9 @@ describe('the train job', () => {
     const secondJob = await waitForJob(engine, second.jobId);
     expect(secondJob.counts).toMatchObject({ uploaded: 0, skipped: 9, trained: 0, failed: 0 });
     expect(serverDocuments(server, mentor)).toHaveLength(6);
+    // The mentor's page lists its recent training jobs, newest first, and no other mentor's.
+    expect((await engine.invoke('train.jobs', { mentor })).jobs.map((job) => job.id)).toEqual([second.jobId, jobId]);
+    expect((await engine.invoke('train.jobs', { mentor: 'another-mentor' })).jobs).toEqual([]);
 
     // The item report is a CSV with one row per file.
     const report = await engine.invoke('jobs.exportReport', { id: jobId, path: join(root, '..', 'report.csv') });
@@ -115,6 +121,85 @@ describe('the train job', () => {
     expect(after.documents.every((doc) => doc.status === 'trained')).toBe(true);
   });
 
+  it('announces each document as it ends training, and a read on that announcement shows it trained', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    // b.md's upload waits at a proxy, so a.md ends training while the job is still going.
+    let releaseB = () => {};
+    const bHeld = new Promise<void>((resolve) => (releaseB = resolve));
+    const gate = await proxy(server.url, async (req, res, payload, send) => {
+      if (isUpload(req) && payload.includes('filename="course/b.md"')) await bHeld;
+      answer(res, await send());
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      // The mentor's Documents tab is open: its list is cached, and it reads the list again on each event.
+      expect((await engine.invoke('documents.list', { mentor })).documents).toEqual([]);
+      const reads: { at: number; trained: string[] }[] = [];
+      engine.onEvent((name, payload) => {
+        if (name !== 'documents.changed' || (payload as { mentor: string }).mentor !== mentor) return;
+        const at = Date.now();
+        void engine.invoke('documents.list', { mentor }).then(({ documents }) => {
+          reads.push({ at, trained: documents.filter((d) => d.status === 'trained').map((d) => d.name) });
+        });
+      });
+      const preview = await engine.invoke('train.preview', {
+        mentor,
+        paths: [tree({ 'a.md': text('A'), 'b.md': text('B') })],
+      });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      const aDone = await until('a.md to end training', async () => {
+        const items = await allItems(engine, jobId);
+        return items.some((item) => item.label === 'course/a.md' && item.state === 'done') && Date.now();
+      });
+      // Said as it ended, not a throttle's two seconds later; and the read on it shows the document trained.
+      const said = await until('an announcement once a.md ended', () => reads.find((read) => read.at > aDone - 1_000));
+      expect(said.at - aDone).toBeLessThan(1_000);
+      expect(said.trained).toEqual(['course/a.md']);
+      expect((await engine.invoke('jobs.get', { id: jobId })).state).toBe('running');
+
+      releaseB();
+      expect((await waitForJob(engine, jobId)).state).toBe('completed');
+      await until('a read showing both trained', () => reads.find((read) => read.trained.length === 2));
+    } finally {
+      releaseB();
+      await gate.close();
+    }
+  });
+
+  it('a list refresh that started before documents ended training does not hide them afterwards', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    // The answer to one listing of the mentor's documents is held back: it was read before anything was trained.
+    let holdList = false;
+    let releaseList = () => {};
+    const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+    const gate = await proxy(server.url, async (req, res, _payload, send) => {
+      const held = holdList && req.method === 'GET' && req.url!.includes('/documents/pathways/');
+      if (held) holdList = false;
+      const forwarded = await send();
+      if (held) await listHeld;
+      answer(res, forwarded);
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      expect((await engine.invoke('documents.list', { mentor })).documents).toEqual([]);
+      holdList = true;
+      const early = engine.invoke('documents.list', { mentor, refresh: true });
+      const preview = await engine.invoke('train.preview', { mentor, paths: [tree({ 'a.md': text('A') })] });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      expect((await waitForJob(engine, jobId)).state).toBe('completed');
+      // The early refresh ends after the job: its empty list must not pass for the mentor's current documents.
+      releaseList();
+      await early;
+      const now = await engine.invoke('documents.list', { mentor });
+      expect(now.documents.map((d) => [d.name, d.status])).toEqual([['course/a.md', 'trained']]);
+    } finally {
+      releaseList();
+      await gate.close();
+    }
+  });
+
   it('uploads a changed file and deletes the document it replaces once the new one is trained', async () => {
     const { server, engine, mentor } = await setup();
     const root = tree({ 'a.md': text('A v1'), 'b.md': text('B') });
@@ -127,7 +212,8 @@ describe('the train job', () => {
     const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
     const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
     expect(a.class).toBe('changed');
-    expect(a.reason).toBe(`Content changed: replaces document ${oldA.id}`);
+    expect(a.reason).toBe(`Content changed: replaces "course/a.md" (document ${oldA.id}); stays private`);
+    expect(a.warning).toBeNull();
     expect(preview.classes).toMatchObject({ changed: 1, unchanged: 1 });
     const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
     const job = await waitForJob(engine, jobId);
@@ -141,6 +227,47 @@ describe('the train job', () => {
     expect(newA.content_hash).toBe(a.sha256);
     const item = (await allItems(engine, jobId)).find((i) => i.label === 'course/a.md')!;
     expect(item.detail.replaced).toEqual([String(oldA.id)]);
+  });
+
+  it('a replacement keeps the access of the document it replaces, unless the job says otherwise, and a much shorter one is flagged', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'a.md': text('A long chapter', 100), 'b.md': text('B') });
+    const first = await engine.invoke('train.preview', { mentor, paths: [root] });
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: first.id })).jobId);
+    const oldA = serverDocuments(server, mentor).find((doc) => doc.document_name === 'course/a.md')!;
+    await engine.invoke('documents.setAccess', { mentor, documentId: String(oldA.id), access: 'public' });
+
+    // a.md is emptied down to a line; b.md gains a line.
+    writeFileSync(join(root, 'a.md'), 'A\n');
+    writeFileSync(join(root, 'b.md'), text('B, with more', 4));
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
+    const b = preview.files.find((f) => f.relativePath === 'course/b.md')!;
+    expect(a.reason).toBe(`Content changed: replaces "course/a.md" (document ${oldA.id}); stays public`);
+    expect(a.warning).toMatch(new RegExp(`^Much shorter than "course/a.md" \\(document ${oldA.id}\\): \\d+ KB → 2 B$`));
+    expect(b.reason).toMatch(/; stays private$/);
+    expect(b.warning).toBeNull();
+    expect(preview.warnings).toContain(
+      '1 changed file(s) are much shorter than the document they replace: check them in the file list before training',
+    );
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: preview.id })).jobId);
+    const access = () =>
+      Object.fromEntries(
+        (
+          server.db.prepare('SELECT document_name, access FROM documents WHERE pathway = ?').all(mentor) as {
+            document_name: string;
+            access: string;
+          }[]
+        ).map((doc) => [doc.document_name, doc.access]),
+      );
+    expect(access()).toEqual({ 'course/a.md': 'public', 'course/b.md': 'private' });
+
+    // Asked for: every upload of the job gets the access chosen.
+    writeFileSync(join(root, 'a.md'), text('A again', 2));
+    writeFileSync(join(root, 'b.md'), text('B again', 2));
+    const again = await engine.invoke('train.preview', { mentor, paths: [root] });
+    await waitForJob(engine, (await engine.invoke('train.start', { previewId: again.id, access: 'public' })).jobId);
+    expect(access()).toEqual({ 'course/a.md': 'public', 'course/b.md': 'public' });
   });
 
   it('re-hashes before sending: a file changed since the preview is sent with its new content, a vanished one fails', async () => {

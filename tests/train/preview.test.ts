@@ -11,7 +11,7 @@ import type { PreviewFile } from '../../src/shared/contract';
 import { inspectFile } from '../../src/main/engine/train/hash';
 import { unreadableReason } from '../../src/main/engine/train/scan';
 import { tempDir } from '../helpers/temp';
-import { setup, text, tree } from './setup';
+import { setup, text, tree, waitForJob } from './setup';
 
 const byPath = (files: PreviewFile[]) => new Map(files.map((file) => [file.relativePath, file]));
 
@@ -75,8 +75,12 @@ describe('train.preview', () => {
     expectClass('course/notes/Thumbs.db', 'skipped', 'System file (Thumbs.db)');
     expectClass('course/desktop.ini', 'skipped', 'System file (desktop.ini)');
     expectClass('course/~$report.docx', 'skipped', /Office lock file/);
-    expectClass('course/diagram.png', 'unsupported', '.png files cannot be trained');
-    expectClass('course/Makefile', 'unsupported', /without an extension/);
+    expectClass(
+      'course/diagram.png',
+      'unsupported',
+      '.png is not a type known to train (send it with "other file types")',
+    );
+    expectClass('course/Makefile', 'unsupported', /^No extension, so not a type known to train/);
     expectClass('course/empty.txt', 'skipped', 'Empty file (nothing to train)');
     expectClass('course/big.txt', 'too_large', /Larger than the 1000 B limit \(4\.9 KB\)/);
     expectClass('course/notes/loop', 'skipped', 'Symlink loop: points back to "course"');
@@ -99,6 +103,13 @@ describe('train.preview', () => {
       skipped: 11,
       unreadable: 2,
     });
+    // Why the skipped ones are skipped, each reason counted on its own (the preview names them apart).
+    expect(preview.skipped).toEqual([
+      { kind: 'folder', files: 5 },
+      { kind: 'system', files: 4 },
+      { kind: 'empty', files: 1 },
+      { kind: 'hidden', files: 1 },
+    ]);
     expect(preview.toSend.files).toBe(6);
     expect(preview.toSend.bytes).toBe(
       [...files.values()].filter((f) => f.class === 'new').reduce((sum, f) => sum + f.size, 0),
@@ -110,6 +121,49 @@ describe('train.preview', () => {
     expect(preview.mentor.uniqueId).toBe(mentor);
     // Nothing was sent.
     expect((server.db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n).toBe(requestsBefore.n);
+  });
+
+  it('sends a file above the 25 MB tenants often accept, with a warning, unless the admin set a limit', async () => {
+    const { engine, mentor } = await setup();
+    const root = tree({ 'small.txt': text('Small'), 'big.txt': Buffer.alloc(26 * 1024 * 1024, 'a') });
+    const preview = await engine.invoke('train.preview', { mentor, paths: [root] });
+    const big = byPath(preview.files).get('course/big.txt')!;
+    // The spec names no upload size: the tenant decides, and a 413 would fail this file alone.
+    expect(big.class).toBe('new');
+    expect(big.warning).toBe(
+      '26 MB: above the 25 MB many tenants accept, so the tenant may refuse it (413 File too large)',
+    );
+    expect(byPath(preview.files).get('course/small.txt')!.warning).toBeNull();
+    expect(preview.toSend.files).toBe(2);
+    expect(preview.warnings).toContain(
+      '1 file(s) are larger than 25 MB: the tenant may refuse them; the others are trained either way',
+    );
+    // Asked for: a limit of the admin's holds the file back.
+    const limited = await engine.invoke('train.preview', { mentor, paths: [root], maxFileBytes: 25 * 1024 * 1024 });
+    expect(byPath(limited.files).get('course/big.txt')).toMatchObject({ class: 'too_large', warning: null });
+  });
+
+  it('sends files of other types too when asked, each with a warning, and the tenant decides', async () => {
+    const { server, engine, mentor } = await setup();
+    const root = tree({ 'notes.md': text('Notes'), 'slides.pptx': 'not really slides', README: 'plain words' });
+    const plain = await engine.invoke('train.preview', { mentor, paths: [root] });
+    expect(plain.classes).toMatchObject({ new: 1, unsupported: 2 });
+    const asked = await engine.invoke('train.preview', { mentor, paths: [root], otherTypes: true });
+    expect(asked.classes).toMatchObject({ new: 3, unsupported: 0 });
+    const files = byPath(asked.files);
+    expect(files.get('course/slides.pptx')!.warning).toMatch(
+      /^\.pptx files are not among the types known to train \(txt, md, html, htm, csv, json, pdf, docx\)/,
+    );
+    expect(files.get('course/README')!.warning).toMatch(/^Files without an extension are not among/);
+    expect(files.get('course/notes.md')!.warning).toBeNull();
+    // Sent: the sandbox cannot read a .pptx, so that document fails there, and the others train.
+    const job = await waitForJob(engine, (await engine.invoke('train.start', { previewId: asked.id })).jobId);
+    expect(job.counts).toMatchObject({ uploaded: 3 });
+    const statuses = server.db
+      .prepare('SELECT document_name, training_status FROM documents WHERE pathway = ? ORDER BY document_name')
+      .all(mentor);
+    expect(statuses).toContainEqual({ document_name: 'course/notes.md', training_status: 'trained' });
+    expect(statuses).toContainEqual({ document_name: 'course/slides.pptx', training_status: 'failed' });
   });
 
   it('pages through files by class and offset', async () => {

@@ -15,7 +15,8 @@ export const TRAIN_HELP = `Training:
       --dry-run      print the preview and send nothing
       --include/--exclude  globs on the relative path (*.pdf matches at any depth; exclude wins)
       --concurrency  uploads at once for this job (default 4; the tenant returns to 4 after it)
-      --max-size     files above this many MB are not sent (default 25, the platform's limit)
+      --max-size     files above this many MB are not sent (default: no limit; files over 25 MB, which tenants
+                     often refuse, are sent with a warning)
       --no-wait      journal the job and return at once: a background process of its own runs it to the end
                      (its output goes to the engine log); 'jobs show ID' follows it
       --wait-limit   with --no-wait: how long the job waits for an unreachable tenant before it pauses (90, 30m,

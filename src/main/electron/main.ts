@@ -15,7 +15,7 @@ import { menuTemplate } from './menu';
 import { showNotification } from './notifications';
 import { withShowInFolder } from './reveal';
 import { DesktopNotifier } from './notifier';
-import { electronNativeBindingPath, rendererEntry } from './paths';
+import { electronNativeBindingPath, rendererEntry, shellIcons } from './paths';
 import { guardAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './security';
 import { createMainWindow } from './window';
 
@@ -26,6 +26,12 @@ const entry = rendererEntry({
   isPackaged: app.isPackaged,
   devServerUrl: process.env.ELECTRON_RENDERER_URL,
   rendererDir: join(outDir, 'renderer'),
+});
+const icons = shellIcons({
+  isPackaged: app.isPackaged,
+  appPath: app.getAppPath(),
+  resourcesPath: process.resourcesPath,
+  platform: process.platform,
 });
 
 // Before ready: every renderer is sandboxed, whatever a future window's options say.
@@ -62,7 +68,7 @@ function startApp(): void {
 
   const notifier = new DesktopNotifier({
     call: (name, input) => engine.call(name, input),
-    show: showNotification,
+    show: (note, onClick) => showNotification(note, onClick, icons.notification),
     looking: () =>
       !!mainWindow &&
       !mainWindow.isDestroyed() &&
@@ -80,6 +86,7 @@ function startApp(): void {
       entry,
       dev,
       ...(href ? { href } : {}),
+      ...(icons.window && { icon: icons.window }),
     });
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined;
@@ -132,6 +139,7 @@ function startApp(): void {
   });
 
   void app.whenReady().then(() => {
+    if (icons.dock) app.dock?.setIcon(icons.dock);
     // The relaxed development CSP only for the Vite dev server; `npm start` runs the built files under the strict one.
     hardenSession(session.defaultSession, { dev: entry.kind === 'url' });
     if (entry.kind === 'app') serveRenderer(session.defaultSession, entry.dir);

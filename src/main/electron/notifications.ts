@@ -6,12 +6,14 @@ import type { ShownNote } from './notifier';
 /** Notifications are kept referenced until closed: a collected one loses its click handler. */
 const live = new Set<Notification>();
 
-export function showNotification(note: DesktopNote, onClick: () => void): ShownNote {
+/** `icon`: a PNG path (Linux and Windows show it; macOS shows the app's icon). */
+export function showNotification(note: DesktopNote, onClick: () => void, icon?: string): ShownNote {
   if (!Notification.isSupported()) return { close() {} };
   const notification = new Notification({
     title: note.title,
     body: note.body,
     silent: note.silent,
+    ...(icon && { icon }),
     // Windows groups them under the app's name in Action Center; macOS threads them by kind.
     groupId: note.tag,
   });

@@ -42,3 +42,40 @@ export function rendererEntry(options: {
   }
   return { kind: 'app', dir: rendererDir, url: APP_ENTRY_URL };
 }
+
+/** The shell's own icons: resources/shell in the project, copied to `<resources>/shell` by electron-builder. */
+export const SHELL_ICONS_DIR = join('resources', 'shell');
+
+export interface ShellIcons {
+  /** The window's icon (Linux and Windows; macOS takes the app bundle's). */
+  window: string | undefined;
+  /** The desktop notifications' icon (Linux and Windows; macOS shows the app's). */
+  notification: string | undefined;
+  /** macOS, unpackaged: the Dock would show Electron's own icon (a packaged app has the bundle's). */
+  dock: string | undefined;
+}
+
+/**
+ * Packaged, `extraResources` puts the icons in `resourcesPath/shell`; unpackaged, `appPath` is the project folder.
+ * Windows draws window icons best from an .ico (several sizes), Linux from a PNG.
+ */
+export function shellIcons(options: {
+  isPackaged: boolean;
+  appPath: string;
+  resourcesPath: string;
+  platform: NodeJS.Platform;
+}): ShellIcons {
+  const dir = options.isPackaged ? join(options.resourcesPath, 'shell') : join(options.appPath, SHELL_ICONS_DIR);
+  if (options.platform === 'darwin') {
+    return {
+      window: undefined,
+      notification: undefined,
+      dock: options.isPackaged ? undefined : join(dir, 'window.png'),
+    };
+  }
+  return {
+    window: join(dir, options.platform === 'win32' ? 'window.ico' : 'window.png'),
+    notification: join(dir, 'notification.png'),
+    dock: undefined,
+  };
+}

@@ -9,6 +9,8 @@ export function createMainWindow(options: {
   dev: boolean;
   /** A route of the app to open at (`#/tickets/12`), e.g. from a desktop notification. */
   href?: string;
+  /** The window's icon (Linux, Windows); see paths.ts `shellIcons`. */
+  icon?: string;
 }): BrowserWindow {
   const window = new BrowserWindow({
     title: 'Mentor Admin',
@@ -17,6 +19,7 @@ export function createMainWindow(options: {
     minWidth: 960,
     minHeight: 600,
     show: false,
+    ...(options.icon && { icon: options.icon }),
     webPreferences: secureWebPreferences(options.preloadPath, { devTools: options.dev }),
   });
   window.once('ready-to-show', () => window.show());

@@ -135,7 +135,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   };
   const mentors = mentorsArea(context);
-  const training = trainArea(context);
+  const training = trainArea(context, mentors);
   const analytics = analyticsArea(context);
   const invitations = invitationsArea(context);
   const tickets = ticketsArea(context);

@@ -80,6 +80,7 @@ export function useWorkEventSync(): void {
           void queryClient.invalidateQueries({
             predicate: ({ queryKey }) =>
               nameOf(queryKey) === 'jobs.list' ||
+              (nameOf(queryKey) === 'train.jobs' && event.payload.kind === 'train') ||
               (nameOf(queryKey).startsWith('jobs.') && inputOf(queryKey).id === event.payload.id),
           });
           if (event.payload.kind === 'train') documentsMayHaveChanged(true);

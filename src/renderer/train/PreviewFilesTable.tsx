@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { FILE_CLASSES, FileClass, type Preview } from '../../shared/contract';
 import { useBridge } from '../bridge/BridgeContext';
 import { errorMessage } from '../bridge/errors';
+import { WarningIcon } from '../components/icons';
 import { callKey } from '../queries/useCall';
 import { FILE_CLASS_INFO } from './fileClasses';
 import { formatBytes, formatCount } from './format';
@@ -106,9 +107,17 @@ export function PreviewFilesTable({ preview, fileClass, onClassChange }: Preview
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="xs" c="dimmed" lineClamp={2}>
+                  <Text size="xs" c="dimmed" lineClamp={2} title={file.reason ?? undefined}>
                     {file.reason ?? ''}
                   </Text>
+                  {file.warning && (
+                    <Group gap={4} wrap="nowrap" c="orange" mt={2} data-testid="file-warning">
+                      <WarningIcon size={12} />
+                      <Text size="xs" c="orange" lineClamp={2} title={file.warning}>
+                        {file.warning}
+                      </Text>
+                    </Group>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}

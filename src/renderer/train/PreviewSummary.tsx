@@ -1,7 +1,7 @@
 import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { FILE_CLASSES, type FileClass, type Preview } from '../../shared/contract';
 import { WarningIcon } from '../components/icons';
-import { FILE_CLASS_INFO } from './fileClasses';
+import { FILE_CLASS_INFO, skippedDescription } from './fileClasses';
 import { formatBytes, formatCount, formatDuration, plural } from './format';
 
 interface PreviewSummaryProps {
@@ -41,11 +41,16 @@ export function PreviewSummary({ preview, selected, onSelect }: PreviewSummaryPr
         <Text size="sm" fw={600} mb={6} id="preview-classes-label">
           Files by class
         </Text>
-        <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }} spacing="xs" role="group" aria-labelledby="preview-classes-label">
+        <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="xs" role="group" aria-labelledby="preview-classes-label">
           {FILE_CLASSES.map((fileClass) => (
             <ClassCard
               key={fileClass}
               fileClass={fileClass}
+              description={
+                fileClass === 'skipped'
+                  ? skippedDescription(preview.skipped ?? [])
+                  : FILE_CLASS_INFO[fileClass].description
+              }
               count={preview.classes[fileClass] ?? 0}
               selected={selected === fileClass}
               onSelect={() => onSelect(fileClass)}
@@ -75,12 +80,14 @@ function Figure({ label, value, detail }: { label: string; value: string; detail
 
 interface ClassCardProps {
   fileClass: FileClass;
+  /** One line under the count: what these files are. */
+  description: string;
   count: number;
   selected: boolean;
   onSelect(): void;
 }
 
-function ClassCard({ fileClass, count, selected, onSelect }: ClassCardProps) {
+function ClassCard({ fileClass, description, count, selected, onSelect }: ClassCardProps) {
   const info = FILE_CLASS_INFO[fileClass];
   const color = `var(--mantine-color-${info.color}-6)`;
   return (
@@ -88,7 +95,7 @@ function ClassCard({ fileClass, count, selected, onSelect }: ClassCardProps) {
       onClick={onSelect}
       disabled={count === 0}
       aria-pressed={selected}
-      aria-label={`${info.label}: ${plural(count, 'file')}. ${info.description}. ${selected ? 'Showing only these' : 'Show only these'}`}
+      aria-label={`${info.label}: ${plural(count, 'file')}. ${description}. ${selected ? 'Showing only these' : 'Show only these'}`}
       data-testid={`preview-class-${fileClass}`}
       p="xs"
       style={{
@@ -97,6 +104,10 @@ function ClassCard({ fileClass, count, selected, onSelect }: ClassCardProps) {
         boxShadow: selected ? `inset 0 0 0 1px ${color}` : undefined,
         opacity: count === 0 ? 0.55 : 1,
         cursor: count === 0 ? 'default' : 'pointer',
+        // A button centres its content: cards with a shorter description would sit lower than their neighbours.
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'flex-start',
       }}
     >
       <Group gap={6} wrap="nowrap">
@@ -108,8 +119,8 @@ function ClassCard({ fileClass, count, selected, onSelect }: ClassCardProps) {
       <Text size="lg" fw={700} lh={1.4} data-count>
         {formatCount(count)}
       </Text>
-      <Text size="10px" c="dimmed" lh={1.25} lineClamp={2}>
-        {info.description}
+      <Text size="10px" c="dimmed" lh={1.25} lineClamp={2} title={description} data-testid="class-description">
+        {description}
       </Text>
     </UnstyledButton>
   );

@@ -23,6 +23,8 @@ interface TrainFlowApi {
   busy: boolean;
   /** The mentor whose page is open, if any: window drops go there. */
   pageMentor: MentorTarget | null;
+  /** Counts the training jobs started from previews: screens put their "add files" areas away after each. */
+  started: number;
   setPageMentor(mentor: MentorTarget | null): void;
 }
 
@@ -37,6 +39,7 @@ const TrainFlowContext = createContext<TrainFlowApi | null>(null);
 export function TrainFlowProvider({ children }: { children: ReactNode }) {
   const [flow, setFlow] = useState<Flow | null>(null);
   const [pageMentor, setPageMentor] = useState<MentorTarget | null>(null);
+  const [started, setStarted] = useState(0);
   const nextId = useRef(1);
 
   const begin = useCallback(
@@ -55,8 +58,8 @@ export function TrainFlowProvider({ children }: { children: ReactNode }) {
   );
 
   const api = useMemo<TrainFlowApi>(
-    () => ({ begin, busy: flow !== null, pageMentor, setPageMentor }),
-    [begin, flow, pageMentor],
+    () => ({ begin, busy: flow !== null, pageMentor, setPageMentor, started }),
+    [begin, flow, pageMentor, started],
   );
 
   return (
@@ -70,7 +73,13 @@ export function TrainFlowProvider({ children }: { children: ReactNode }) {
         />
       )}
       {flow?.mentor && (
-        <PreviewModal key={flow.id} source={flow.source} mentor={flow.mentor} onClose={() => setFlow(null)} />
+        <PreviewModal
+          key={flow.id}
+          source={flow.source}
+          mentor={flow.mentor}
+          onStarted={() => setStarted((count) => count + 1)}
+          onClose={() => setFlow(null)}
+        />
       )}
     </TrainFlowContext.Provider>
   );

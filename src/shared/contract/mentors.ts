@@ -36,10 +36,13 @@ export type Freshness = z.infer<typeof Freshness>;
 
 export const MentorRef = z.object({ ...Tenant, mentor: z.string().min(1) }).strict();
 
-/** Without defaults: an update changes only the fields it names (a default would reset the others). */
+/**
+ * Without defaults: an update changes only the fields it names (a default would reset the others). The limits are
+ * the platform's own: `Mentor.name` is at most 255 characters, `mentor_description` has none.
+ */
 const MentorFieldsToChange = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100, 'Name is at most 100 characters'),
-  description: z.string().trim().max(1000, 'Description is at most 1000 characters'),
+  name: z.string().trim().min(1, 'Name is required').max(255, 'Name is at most 255 characters'),
+  description: z.string().trim(),
   visibility: MentorVisibility,
 });
 
@@ -130,7 +133,8 @@ export const mentorCalls = {
         ...Tenant,
         mentor: z.string().min(1),
         documentId: z.string().min(1),
-        retrainIntervalDays: z.number().int().min(0).max(3650).nullable(),
+        /** The platform's `retrain_interval_days` is any integer; 0 or null turn retraining off. */
+        retrainIntervalDays: z.number().int().min(0).nullable(),
       })
       .strict(),
     MentorDocument,
@@ -146,7 +150,7 @@ export const mentorCalls = {
       .object({
         ...Tenant,
         mentor: z.string().min(1),
-        query: z.string().trim().min(1, 'Type something to search for').max(1000),
+        query: z.string().trim().min(1, 'Type something to search for'),
         limit: z.number().int().min(1).max(50).default(8),
       })
       .strict(),

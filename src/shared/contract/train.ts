@@ -1,5 +1,6 @@
 /** Training mentors from folders: scan → preview (nothing sent) → confirm → a durable upload-and-train job. */
 import { z } from 'zod';
+import { Job } from './jobs';
 import { call } from './kit';
 
 export const FILE_CLASSES = [
@@ -14,6 +15,13 @@ export const FILE_CLASSES = [
 export const FileClass = z.enum(FILE_CLASSES);
 export type FileClass = z.infer<typeof FileClass>;
 
+/** Why a file is skipped, in groups the preview can name: each its own words. */
+export const SKIP_KINDS = ['hidden', 'system', 'empty', 'excluded', 'duplicate', 'folder'] as const;
+export const SkipKind = z.enum(SKIP_KINDS);
+export type SkipKind = z.infer<typeof SkipKind>;
+
+export const DocumentAccess = z.enum(['public', 'private']);
+
 export const SUPPORTED_EXTENSIONS = ['txt', 'md', 'html', 'htm', 'csv', 'json', 'pdf', 'docx'] as const;
 
 export const PreviewInput = z
@@ -24,8 +32,16 @@ export const PreviewInput = z
     /** Files and folders (real paths in Electron and the CLI; a staging folder in browser mode). */
     paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder').max(10_000),
     include: z.array(z.string().min(1).max(500)).max(50).default([]),
+    /**
+     * Send files of other types too (the spec names no list; these eight are the ones known to train). Off: they are
+     * classed unsupported and not sent; on: they are sent with a warning, and one the tenant cannot read fails alone.
+     */
+    otherTypes: z.boolean().optional(),
     exclude: z.array(z.string().min(1).max(500)).max(50).default([]),
-    /** Files above this size are classed too_large; defaults to the platform's 25 MB upload limit. */
+    /**
+     * Files above this size are classed too_large and not sent. None by default: the spec names no upload size, so
+     * files above the 25 MB tenants often accept are sent with a warning (a 413 fails that file alone).
+     */
     maxFileBytes: z
       .number()
       .int()
@@ -46,6 +62,8 @@ export const PreviewFile = z.object({
   /** Why a file is skipped, unsupported, too large, unreadable, or unchanged. */
   reason: z.string().nullable(),
   sha256: z.string().nullable(),
+  /** Something to check before training, e.g. a changed file much shorter than the document it replaces. */
+  warning: z.string().nullable(),
 });
 export type PreviewFile = z.infer<typeof PreviewFile>;
 
@@ -58,6 +76,8 @@ export const Preview = z.object({
   createdAt: z.string(),
   /** Files per class. */
   classes: z.record(FileClass, z.number().int()),
+  /** The skipped files by why they are skipped (most first). */
+  skipped: z.array(z.object({ kind: SkipKind, files: z.number().int() })),
   byType: z.array(TypeSummary),
   /** What would be sent: new + changed. */
   toSend: z.object({ files: z.number().int(), bytes: z.number() }),
@@ -93,6 +113,11 @@ export const trainCalls = {
         previewId: z.string().min(1),
         concurrency: z.number().int().min(1).max(32).optional(),
         /**
+         * The access every uploaded document gets. Without it a changed file keeps the access of the document it
+         * replaces, and a new one gets the platform's default (private).
+         */
+        access: DocumentAccess.optional(),
+        /**
          * Only journal the job (queued), without running it in this process: `train --no-wait` hands it to a process
          * of its own. A queued job is also run by the app at its next start.
          */
@@ -101,5 +126,10 @@ export const trainCalls = {
       .strict(),
     z.object({ jobId: z.string() }),
     'Start the training job for a confirmed preview',
+  ),
+  'train.jobs': call(
+    z.object({ profileId: z.string().min(1).optional(), mentor: z.string().min(1) }).strict(),
+    z.object({ jobs: z.array(Job) }),
+    "A mentor's training jobs (by its unique id) that are under way or ended within the hour, newest first",
   ),
 } as const;

@@ -10,6 +10,8 @@ import type { Db } from '../store/database';
 import type { Scope } from './resolve';
 
 export const MENTORS_LIST = 'mentors';
+/** `checked_at` of a list whose rows are known to be old: it changed on the tenant (see Freshener.changedOnTenant). */
+export const CHANGED_ON_TENANT = '';
 export const documentsList = (mentor: string) => `documents:${mentor}`;
 
 export interface ListMeta {
@@ -70,6 +72,13 @@ export class MentorCache {
            checked_at = excluded.checked_at, error = NULL`,
       )
       .run(profileId, list, this.tenant(profileId) ?? '', asOf, asOf);
+  }
+
+  /** The list changed on the tenant: the next read fetches it before answering. */
+  markChanged(profileId: string, list: string): void {
+    this.db
+      .prepare('UPDATE cached_lists SET checked_at = ? WHERE profile_id = ? AND list = ?')
+      .run(CHANGED_ON_TENANT, profileId, list);
   }
 
   /** Forgets a list so the next read fetches it from the API. */
@@ -229,15 +238,4 @@ export class MentorCache {
     }
     return out;
   }
-}
-
-/**
- * For other areas (e.g. training) that change a mentor's documents behind this cache's back: the next
- * documents.list answers from the cache and refreshes it in the background at once.
- */
-export function documentsChanged(db: Db, profileId: string, mentor: string): void {
-  db.prepare(`UPDATE cached_lists SET checked_at = '' WHERE profile_id = ? AND list = ?`).run(
-    profileId,
-    documentsList(mentor),
-  );
 }

@@ -7,12 +7,12 @@
 import type { Freshness } from '../../../shared/contract';
 import { RequestAbortedError } from '../platform';
 import type { Log } from '../log';
-import type { Cached, MentorCache } from './cache';
+import { CHANGED_ON_TENANT, type Cached, type MentorCache } from './cache';
 import { explain, isUnreachable, offlineNote, type Asked } from './explain';
 import type { CallOptions } from './mentor-api';
 
 /** When a screen is already showing saved rows, it should not wait through the whole retry policy. */
-const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
+export const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 
 export interface ListSource<T> {
   profileId: string;
@@ -43,7 +43,7 @@ interface Refreshed<T> {
 }
 
 export class Freshener {
-  private readonly running = new Map<string, Promise<Refreshed<unknown>>>();
+  private readonly running = new Map<string, { task: Promise<Refreshed<unknown>>; writes: number }>();
   private readonly writes = new Map<string, number>();
   private readonly background = new Set<Promise<void>>();
   private readonly stop = new AbortController();
@@ -56,7 +56,10 @@ export class Freshener {
 
   async answer<T>(source: ListSource<T>, refresh = false): Promise<Answer<T>> {
     const cached = source.read();
-    if (cached && !refresh) {
+    // Marked as changed on the tenant (a training job settled documents): the saved rows are known to be old, so
+    // this read fetches them (falling back to the saved copy when the tenant cannot be reached).
+    const changed = cached?.meta.checkedAt === CHANGED_ON_TENANT;
+    if (cached && !refresh && !changed) {
       const age = Date.now() - Date.parse(cached.meta.checkedAt || '1970-01-01T00:00:00Z');
       if (!(age < source.staleAfterMs(cached.rows))) this.refreshInBackground(source);
       return {
@@ -89,19 +92,32 @@ export class Freshener {
     this.writes.set(key, (this.writes.get(key) ?? 0) + 1);
   }
 
+  /**
+   * The list changed on the tenant behind the cache's back (another area, e.g. a training job, settled documents):
+   * a refresh under way started too early to store its rows, and the next read fetches the list again. The mark is
+   * in SQLite, so an app following a job that another process runs sees it too.
+   */
+  changedOnTenant(profileId: string, list: string): void {
+    this.wrote(profileId, list);
+    this.cache.markChanged(profileId, list);
+  }
+
   private refresh<T>(source: ListSource<T>, options: CallOptions): Promise<Refreshed<T>> {
     const key = keyOf(source.profileId, source.list);
-    const running = this.running.get(key);
-    if (running) return running as Promise<Refreshed<T>>;
     const writes = this.writes.get(key) ?? 0;
+    const running = this.running.get(key);
+    // One refresh at a time, unless the one under way started before a change: its rows would be old already.
+    if (running && running.writes === writes) return running.task as Promise<Refreshed<T>>;
     const startedAt = new Date().toISOString();
     const task = source.fetch({ ...options, signal: this.stop.signal }).then((rows) => {
       const stored = !this.closed && (this.writes.get(key) ?? 0) === writes;
       if (stored) source.store(rows, startedAt);
       return { rows, stored, asOf: startedAt };
     });
-    const tracked = task.finally(() => this.running.delete(key));
-    this.running.set(key, tracked);
+    const tracked = task.finally(() => {
+      if (this.running.get(key)?.task === tracked) this.running.delete(key);
+    });
+    this.running.set(key, { task: tracked, writes });
     return tracked;
   }
 

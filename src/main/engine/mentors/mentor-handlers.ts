@@ -3,8 +3,8 @@ import type { Mentor, mentorCalls } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import { MENTORS_LIST, type CachedMentor } from './cache';
-import { explain, isMissing } from './explain';
-import type { ListSource } from './freshness';
+import { explain, isMissing, isUnreachable } from './explain';
+import { INTERACTIVE, type ListSource } from './freshness';
 import type { CallOptions, MentorApi } from './mentor-api';
 import { matches } from './matching';
 import { hasSettings, toMentor } from './resolve';
@@ -30,8 +30,8 @@ export function mentorHandlers(parts: AreaParts): MentorHandlers {
   };
 
   /** GET `{name}/` and its settings at once: one round trip's wait for the whole mentor. */
-  async function fetchMentor(api: MentorApi, ref: string): Promise<CachedMentor> {
-    const [mentor, settings] = await Promise.all([api.get(ref), api.settings(ref)]);
+  async function fetchMentor(api: MentorApi, ref: string, options: CallOptions = {}): Promise<CachedMentor> {
+    const [mentor, settings] = await Promise.all([api.get(ref, options), api.settings(ref, options)]);
     return { mentor: toMentor(mentor, settings), settingsOf: settings.updated_at ?? mentor.updated_at ?? null };
   }
 
@@ -48,11 +48,14 @@ export function mentorHandlers(parts: AreaParts): MentorHandlers {
       return t.explained({ mentor: ref }, async () => {
         const cached = t.cache.findMentor(t.profileId, ref);
         try {
-          const fresh = await fetchMentor(await t.mentors(), cached?.uniqueId ?? ref);
+          // With a saved copy to fall back on, the page does not wait through the whole retry policy.
+          const fresh = await fetchMentor(await t.mentors(), cached?.uniqueId ?? ref, cached ? INTERACTIVE : {});
           t.cache.putMentor(t.profileId, fresh);
           return fresh.mentor;
         } catch (error) {
           if (cached && isMissing(error)) forgetMentor(t, cached.uniqueId);
+          // The tenant cannot be reached: the mentor opens from the saved copy (its lists say they are one).
+          if (cached && isUnreachable(error)) return cached;
           throw error;
         }
       });

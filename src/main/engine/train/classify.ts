@@ -1,13 +1,20 @@
 /** What a file is, from its name, its size and the admin's include/exclude patterns; no file is read here. */
 import picomatch from 'picomatch';
-import { SUPPORTED_EXTENSIONS, type FileClass } from '../../../shared/contract';
+import { SUPPORTED_EXTENSIONS, type FileClass, type SkipKind } from '../../../shared/contract';
 
-/** The platform refuses uploads above 25 MB (`413 File too large`). */
-export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The spec names no upload size, only `413 File too large`; tenants are often set to 25 MB (the sandbox too). A file
+ * above this is flagged in the preview, not held back: the tenant decides, and a refusal fails that file alone.
+ */
+export const TYPICAL_UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+/** No size limit of the app's own unless the admin sets one (`maxFileBytes`, `train --max-size`). */
+export const NO_SIZE_LIMIT = Number.MAX_SAFE_INTEGER;
 
 export interface Verdict {
   class: FileClass;
   reason: string;
+  /** For skipped files: which of the preview's groups of reasons. */
+  skip?: SkipKind;
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_EXTENSIONS);
@@ -40,12 +47,12 @@ export function skippedFolderReason(name: string): string | null {
 }
 
 /** Why a file is skipped for its name alone (hidden, system, lock file), or null. */
-export function skippedFileReason(name: string): string | null {
+export function skippedFileReason(name: string): { reason: string; kind: SkipKind } | null {
   const known = SYSTEM_FILES[name.toLowerCase()];
-  if (known) return known;
-  if (name.startsWith('~$')) return 'Office lock file (~$…)';
-  if (name.startsWith('._')) return 'macOS resource fork (._…)';
-  if (name.startsWith('.')) return 'Hidden file';
+  if (known) return { reason: known, kind: 'system' };
+  if (name.startsWith('~$')) return { reason: 'Office lock file (~$…)', kind: 'system' };
+  if (name.startsWith('._')) return { reason: 'macOS resource fork (._…)', kind: 'system' };
+  if (name.startsWith('.')) return { reason: 'Hidden file', kind: 'hidden' };
   return null;
 }
 
@@ -101,19 +108,31 @@ export function classifyByName(
   relativePath: string,
   name: string,
   filter: ((relativePath: string) => string | null) | null,
+  otherTypes = false,
 ): Verdict | null {
-  const system = skippedFileReason(name);
-  if (system) return { class: 'skipped', reason: system };
+  const byName = skippedFileReason(name);
+  if (byName) return { class: 'skipped', reason: byName.reason, skip: byName.kind };
   const filtered = filter?.(relativePath);
-  if (filtered) return { class: 'skipped', reason: filtered };
+  if (filtered) return { class: 'skipped', reason: filtered, skip: 'excluded' };
   const type = fileType(name);
-  if (!isSupportedType(type)) {
+  if (!isSupportedType(type) && !otherTypes) {
     return {
       class: 'unsupported',
-      reason: type ? `.${type} files cannot be trained` : 'Files without an extension cannot be trained',
+      reason: type
+        ? `.${type} is not a type known to train (send it with "other file types")`
+        : 'No extension, so not a type known to train (send it with "other file types")',
     };
   }
   return null;
+}
+
+export const EMPTY_FILE = 'Empty file (nothing to train)';
+
+/** What the preview says of a file sent although its type is not one known to train. */
+export function otherTypeWarning(type: string): string | null {
+  if (isSupportedType(type)) return null;
+  const what = type ? `.${type} files` : 'Files without an extension';
+  return `${what} are not among the types known to train (${SUPPORTED_EXTENSIONS.join(', ')}): the tenant may fail it`;
 }
 
 /** A candidate by size: too large, empty (nothing to train: skipped), or null to hash and send. */
@@ -121,7 +140,7 @@ export function classifyBySize(size: number, maxFileBytes: number): Verdict | nu
   if (size > maxFileBytes) {
     return { class: 'too_large', reason: `Larger than the ${formatBytes(maxFileBytes)} limit (${formatBytes(size)})` };
   }
-  if (size === 0) return { class: 'skipped', reason: 'Empty file (nothing to train)' };
+  if (size === 0) return { class: 'skipped', reason: EMPTY_FILE, skip: 'empty' };
   return null;
 }
 

@@ -11,10 +11,58 @@ export interface Comparison {
   reason: string | null;
   /** Documents the file replaces once it is trained. */
   supersedes: string[];
+  /** The access the upload keeps: the replaced document's (null: the platform's default). */
+  access: 'public' | 'private' | null;
+  /** Something to check first: the new content is much shorter than the document it replaces. */
+  warning: string | null;
+}
+
+/** The file as the preview read it. */
+export interface FileFacts {
+  size: number;
+  type: string;
 }
 
 const LIVE_JOB_STATES = new Set(['queued', 'running', 'waiting', 'paused']);
 const short = (id: string) => id.slice(0, 8);
+/** A replacement under this share of the old document's content is worth a look before it is trained. */
+const SHRINK_WARNING_RATIO = 1 / 3;
+/** …unless the old document was tiny anyway. */
+const SHRINK_MIN_BYTES = 2048;
+const SHRINK_MIN_TOKENS = 400;
+/** Types whose bytes are their text, so a size says how many tokens they hold (about 4 bytes a token). */
+const PLAIN_TEXT_TYPES = new Set(['txt', 'md', 'csv', 'json', 'html', 'htm']);
+const BYTES_PER_TOKEN = 4;
+
+/** `"course/a.md" (document 5)`: the document by name and id. */
+export const documentLabel = (doc: RemoteDocument) => `"${doc.name}" (document ${doc.id})`;
+
+function listOf(docs: RemoteDocument[]): string {
+  const labels = docs.map(documentLabel);
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0]!;
+}
+
+/**
+ * A changed file much shorter than the document it replaces: the wrong version, or an export that lost its text?
+ * Compared by bytes where the platform gives the old file's size, else by tokens for plain-text types; else silent.
+ */
+function shrinkWarning(replaced: RemoteDocument, file: FileFacts): string | null {
+  if (replaced.size !== null && replaced.size >= SHRINK_MIN_BYTES) {
+    if (file.size >= replaced.size * SHRINK_WARNING_RATIO) return null;
+    return `Much shorter than ${documentLabel(replaced)}: ${formatSize(replaced.size)} → ${formatSize(file.size)}`;
+  }
+  if (replaced.tokens !== null && replaced.tokens >= SHRINK_MIN_TOKENS && PLAIN_TEXT_TYPES.has(file.type)) {
+    const tokens = Math.ceil(file.size / BYTES_PER_TOKEN);
+    if (tokens >= replaced.tokens * SHRINK_WARNING_RATIO) return null;
+    return `Much shorter than ${documentLabel(replaced)}: ${replaced.tokens} tokens → about ${tokens}`;
+  }
+  return null;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 export class MentorHoldings {
   private readonly byPath = new Map<string, RemoteDocument[]>();
@@ -49,7 +97,7 @@ export class MentorHoldings {
     return doc.contentHash ?? this.hashOfDocument.get(doc.id) ?? null;
   }
 
-  compare(relativePath: string, sha256: string): Comparison {
+  compare(relativePath: string, sha256: string, file: FileFacts): Comparison {
     const documents = this.byPath.get(relativePath) ?? [];
     const same = documents.filter((doc) => this.hashOf(doc) === sha256);
     const kept = same.find((doc) => doc.status === 'trained') ?? same.find((doc) => doc.status === 'pending');
@@ -58,7 +106,7 @@ export class MentorHoldings {
         kept.status === 'trained'
           ? `Already trained as document ${kept.id}`
           : `Already uploaded as document ${kept.id}; it is being trained`;
-      return { class: 'unchanged', reason, supersedes: [] };
+      return { class: 'unchanged', reason, supersedes: [], access: null, warning: null };
     }
     const untrained = same.find((doc) => doc.status === 'untrained');
     if (untrained) {
@@ -66,6 +114,8 @@ export class MentorHoldings {
         class: 'unchanged',
         reason: `Same content as document ${untrained.id}, which is untrained: train it from the mentor's documents`,
         supersedes: [],
+        access: null,
+        warning: null,
       };
     }
     const inFlight = (this.uploadsByPath.get(relativePath) ?? []).find(
@@ -76,17 +126,30 @@ export class MentorHoldings {
         LIVE_JOB_STATES.has(upload.job_state),
     );
     if (inFlight) {
-      return { class: 'unchanged', reason: `Being uploaded by job ${short(inFlight.job_id)}`, supersedes: [] };
+      return {
+        class: 'unchanged',
+        reason: `Being uploaded by job ${short(inFlight.job_id)}`,
+        supersedes: [],
+        access: null,
+        warning: null,
+      };
     }
-    if (!documents.length) return { class: 'new', reason: null, supersedes: [] };
+    if (!documents.length) return { class: 'new', reason: null, supersedes: [], access: null, warning: null };
     const supersedes = documents.map((doc) => doc.id);
+    // The document the mentor uses now is the one being replaced: its access and its size are the ones to keep.
+    const current =
+      documents.find((doc) => doc.status === 'trained') ??
+      documents.find((doc) => doc.status === 'pending') ??
+      documents[0]!;
+    const access = current.access;
     const failed = same.find((doc) => doc.status === 'failed');
     const unknown = documents.filter((doc) => this.hashOf(doc) === null);
     let reason: string;
     if (failed) reason = `Training failed before (document ${failed.id}); sending it again`;
     else if (unknown.length === documents.length) {
-      reason = `Replaces document ${supersedes.join(', ')} (its content is unknown to this app)`;
-    } else reason = `Content changed: replaces document ${supersedes.join(', ')}`;
-    return { class: 'changed', reason, supersedes };
+      reason = `Replaces ${listOf(documents)}, whose content this app does not know`;
+    } else reason = `Content changed: replaces ${listOf(documents)}`;
+    if (access) reason += `; stays ${access}`;
+    return { class: 'changed', reason, supersedes, access, warning: failed ? null : shrinkWarning(current, file) };
   }
 }

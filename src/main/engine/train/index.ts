@@ -3,7 +3,6 @@ import type { trainCalls } from '../../../shared/contract/train';
 import type { EngineArea, EngineContext } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
-import { documentsChanged } from '../mentors';
 import type { ItemReport } from '../jobs/handlers';
 import type { NewItem } from '../jobs/store';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
@@ -15,6 +14,11 @@ import { buildPreview } from './preview';
 import { PreviewStore, toPreviewFile, type PreviewRow } from './previews';
 
 export { trainSummary, type TrainSummary } from './summary';
+
+/** train.jobs: ended jobs stay on the mentor's page this long, so the admin sees how the last one went. */
+const RECENT_JOBS_MS = 60 * 60 * 1000;
+/** …among the newest training jobs of every tenant and mentor. */
+const MENTOR_JOBS_LOOKED_AT = 200;
 
 /** The item report of a training job, one row per file (CSV export). */
 export const trainReport: ItemReport = {
@@ -63,6 +67,7 @@ function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
     sha256: row.sha256,
     supersedes: row.supersedes,
     mtimeMs: row.mtimeMs,
+    access: row.access,
   };
   const sendable = row.class === 'new' || row.class === 'changed';
   return {
@@ -76,7 +81,10 @@ function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
   };
 }
 
-export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trainCalls>> {
+export function trainArea(
+  ctx: EngineContext,
+  mentors: { documentsChanged(profileId: string, mentor: string): void },
+): EngineArea<HandlersOf<typeof trainCalls>> {
   const previews = new PreviewStore(ctx.db);
   const ledger = new UploadLedger(ctx.db);
   const leases = new JobLeases(ctx.db);
@@ -88,11 +96,8 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
     ledger,
     leases,
     log: ctx.log,
-    // The mentor's cached document list is stale: the next read goes to the tenant, and open screens refetch.
-    documentsChanged: (profileId, mentor) => {
-      documentsChanged(ctx.db, profileId, mentor);
-      ctx.emit('documents.changed', { profileId, mentor });
-    },
+    // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
+    documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
   });
 
   return {
@@ -107,7 +112,22 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
         return { files: rows.map(toPreviewFile), total };
       },
 
-      'train.start': ({ previewId, concurrency, queue }) => {
+      'train.jobs': ({ profileId, mentor }) => {
+        const tenant = ctx.tenant(profileId);
+        const since = new Date(Date.now() - RECENT_JOBS_MS).toISOString();
+        const { rows } = ctx.jobs.store.list({ kind: 'train', limit: MENTOR_JOBS_LOOKED_AT, offset: 0 });
+        const jobs = rows
+          .filter(
+            (row) =>
+              row.profile_id === tenant &&
+              (row.finished_at === null || row.finished_at >= since) &&
+              (JSON.parse(row.params) as TrainParams).mentor.uniqueId === mentor,
+          )
+          .map((row) => ctx.jobs.runner.present(row.id));
+        return { jobs };
+      },
+
+      'train.start': ({ previewId, concurrency, queue, access }) => {
         const preview = previews.get(previewId);
         if (!preview) throw notFound('That preview has expired or does not exist: scan again');
         if (preview.jobId) return { jobId: preview.jobId };
@@ -117,6 +137,7 @@ export function trainArea(ctx: EngineContext): EngineArea<HandlersOf<typeof trai
           mentor: preview.mentor,
           maxFileBytes: preview.maxFileBytes,
           ...(concurrency && { concurrency }),
+          ...(access && { access }),
         };
         const keys = new Set<string>();
         // Journal first: the job and one item per file, in one transaction, before anything is sent.

@@ -7,6 +7,8 @@ export interface TrainParams {
   mentor: { uniqueId: string; name: string };
   concurrency?: number;
   maxFileBytes: number;
+  /** The access the admin chose for every upload; otherwise each file's own (`TrainItemData.access`). */
+  access?: 'public' | 'private';
 }
 
 /** What a journal item of a training job holds (its `data`). */
@@ -19,6 +21,8 @@ export interface TrainItemData {
   sha256: string | null;
   supersedes: string[];
   mtimeMs?: number | null;
+  /** A changed file keeps the access of the document it replaces; absent: the platform's default. */
+  access?: 'public' | 'private' | null;
   /** Set when the file changed between the preview and the upload: the hash the preview saw. */
   previewSha256?: string;
   sentAt?: string;

@@ -57,8 +57,8 @@ const LANDING_GRACE_MS = 3_000;
 /** Counts shown to the admin are written at most this often (the items themselves are written at once). */
 const COUNTS_EVERY_MS = 500;
 const FILE_CHANGE_ROUNDS = 3;
-/** The mentor's document list is said to have changed at most this often while a job runs. */
-const DOCUMENTS_CHANGED_EVERY_MS = 2_000;
+/** New uploads are announced at most this often; documents that end training are announced at once. */
+const UPLOADS_ANNOUNCED_EVERY_MS = 2_000;
 
 export function trainJobKind(deps: TrainDeps): JobKindRunner {
   return {
@@ -121,20 +121,25 @@ class TrainRun {
     if (Object.keys(delta).length) this.journal.count(this.jobId, delta);
   }
 
-  private documentsTimer: NodeJS.Timeout | null = null;
+  private uploadsTimer: NodeJS.Timeout | null = null;
 
-  /** Throttled: screens showing the mentor's documents refetch every few seconds while the job changes them. */
-  private documentsChanged(): void {
-    if (this.documentsTimer) return;
-    this.documentsTimer = setTimeout(() => this.flushDocumentsChanged(), DOCUMENTS_CHANGED_EVERY_MS);
-    this.documentsTimer.unref();
+  /** Files were uploaded (pending documents appeared): said every few seconds while uploads go on. */
+  private documentsUploaded(): void {
+    if (this.uploadsTimer) return;
+    this.uploadsTimer = setTimeout(() => this.documentsChanged(), UPLOADS_ANNOUNCED_EVERY_MS);
+    this.uploadsTimer.unref();
   }
 
-  private flushDocumentsChanged(): void {
-    if (!this.documentsTimer) return;
-    clearTimeout(this.documentsTimer);
-    this.documentsTimer = null;
+  /** Said at once: documents ended training (trained, failed, replaced), and the mentor's screens show it. */
+  private documentsChanged(): void {
+    if (this.uploadsTimer) clearTimeout(this.uploadsTimer);
+    this.uploadsTimer = null;
     this.deps.documentsChanged(this.ctx.job.profile_id!, this.params.mentor.uniqueId);
+  }
+
+  /** At the end of a run, what is still to be said. */
+  private flushDocumentsChanged(): void {
+    if (this.uploadsTimer) this.documentsChanged();
   }
 
   private currentPhase = '';
@@ -356,9 +361,13 @@ class TrainRun {
     data: TrainItemData,
     prepared: Payload,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
+    // The admin's choice for the job, else the access of the document this file replaces, else the platform's default.
+    const access = this.params.access ?? data.access;
     const fields = {
       pathway: this.params.mentor.uniqueId,
-      type: data.type,
+      // The spec's `type` is required ("Type of document e.g file"): the extension, or `file` when there is none.
+      type: data.type || 'file',
+      ...(access && { access }),
       custom_metadata: JSON.stringify({
         content_hash: data.sha256,
         job_id: this.jobId,
@@ -510,7 +519,7 @@ class TrainRun {
     data.documentId = documentId;
     data.taskId = taskId;
     this.follower.track(itemId, data);
-    this.documentsChanged();
+    this.documentsUploaded();
     this.ctx.progress();
   }
 

@@ -6,15 +6,18 @@ import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { FILE_CLASSES, type FileClass, type Preview, type PreviewInput } from '../../../shared/contract';
+import { FILE_CLASSES, type FileClass, type Preview, type PreviewInput, type SkipKind } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { EngineError } from '../errors';
 import { resolveMentor } from '../mentors/resolve';
 import { userScope } from '../tenants';
 import {
-  DEFAULT_MAX_FILE_BYTES,
+  NO_SIZE_LIMIT,
+  otherTypeWarning,
+  TYPICAL_UPLOAD_LIMIT_BYTES,
   classifyByName,
   classifyBySize,
+  EMPTY_FILE,
   fileType,
   formatBytes,
   globFilter,
@@ -76,15 +79,24 @@ export async function resolveRoots(paths: string[]): Promise<ScanRoot[]> {
   return found as ScanRoot[];
 }
 
+/** What `record` needs of a row; a changed file's access and warning come from its comparison. */
+type RowFields = Omit<PreviewRow, 'seq' | 'path' | 'relativePath' | 'access' | 'warning'> &
+  Partial<Pick<PreviewRow, 'access' | 'warning'>>;
+
 class Tally {
   readonly classes = Object.fromEntries(FILE_CLASSES.map((name) => [name, 0])) as Record<FileClass, number>;
   readonly byType = new Map<string, { files: number; bytes: number }>();
+  readonly skipped = new Map<SkipKind, number>();
   toSend = { files: 0, bytes: 0 };
   total = 0;
+  /** Changed files much shorter than the documents they replace, and files above the typical upload limit. */
+  shrinking = 0;
+  big = 0;
 
-  add(row: PreviewRow) {
+  add(row: PreviewRow, skip: SkipKind | undefined) {
     this.total++;
     this.classes[row.class]++;
+    if (row.class === 'skipped' && skip) this.skipped.set(skip, (this.skipped.get(skip) ?? 0) + 1);
     const type = row.type || '(none)';
     const entry = this.byType.get(type) ?? { files: 0, bytes: 0 };
     entry.files++;
@@ -101,7 +113,12 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
   const { ctx, previews, ledger } = deps;
   const profileId = ctx.tenant(input.profileId);
   const roots = await resolveRoots(input.paths);
-  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxFileBytes = input.maxFileBytes ?? NO_SIZE_LIMIT;
+  // Without a limit of the admin's, a file bigger than tenants usually take is sent, with a word of warning.
+  const sizeWarning = (size: number) =>
+    input.maxFileBytes === undefined && size > TYPICAL_UPLOAD_LIMIT_BYTES
+      ? `${formatBytes(size)}: above the ${formatBytes(TYPICAL_UPLOAD_LIMIT_BYTES)} many tenants accept, so the tenant may refuse it (413 File too large)`
+      : null;
   const filter = globFilter({ include: input.include, exclude: input.exclude });
 
   const client = await ctx.clients.get(profileId);
@@ -134,9 +151,16 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
     const buffers: Buffer[] = [];
     const relativePaths = roots.length > 1 ? new Set<string>() : null;
     let seq = 0;
-    const record = (entry: ScanEntry, row: Omit<PreviewRow, 'seq' | 'path' | 'relativePath'>) => {
-      const full: PreviewRow = { seq: seq++, path: entry.path, relativePath: entry.relativePath, ...row };
-      tally.add(full);
+    const record = (entry: ScanEntry, row: RowFields, skip?: SkipKind) => {
+      const full: PreviewRow = {
+        seq: seq++,
+        path: entry.path,
+        relativePath: entry.relativePath,
+        access: null,
+        warning: null,
+        ...row,
+      };
+      tally.add(full, skip);
       writer.add(full);
     };
 
@@ -148,15 +172,11 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           (stats: Stats) => stats.size,
           () => 0,
         );
-        record(entry, {
-          type,
-          size,
-          class: byName.class,
-          reason: byName.reason,
-          sha256: null,
-          supersedes: [],
-          mtimeMs: null,
-        });
+        record(
+          entry,
+          { type, size, class: byName.class, reason: byName.reason, sha256: null, supersedes: [], mtimeMs: null },
+          byName.skip,
+        );
         return;
       }
       const buffer = buffers.pop() ?? Buffer.allocUnsafe(HASH_BUFFER_BYTES);
@@ -164,19 +184,29 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
         const facts = await inspectFile(entry.path, (size) => !classifyBySize(size, maxFileBytes), buffer, signal);
         const bySize = classifyBySize(facts.size, maxFileBytes);
         if (bySize || !facts.sha256) {
-          const verdict = bySize ?? { class: 'skipped' as const, reason: 'Empty file (nothing to train)' };
-          record(entry, {
-            type,
-            size: facts.size,
-            class: verdict.class,
-            reason: verdict.reason,
-            sha256: null,
-            supersedes: [],
-            mtimeMs: facts.mtimeMs,
-          });
+          const verdict = bySize ?? { class: 'skipped' as const, reason: EMPTY_FILE, skip: 'empty' as const };
+          record(
+            entry,
+            {
+              type,
+              size: facts.size,
+              class: verdict.class,
+              reason: verdict.reason,
+              sha256: null,
+              supersedes: [],
+              mtimeMs: facts.mtimeMs,
+            },
+            verdict.skip,
+          );
           return;
         }
-        const comparison = (await mentorHoldings()).compare(entry.relativePath, facts.sha256);
+        const comparison = (await mentorHoldings()).compare(entry.relativePath, facts.sha256, {
+          size: facts.size,
+          type,
+        });
+        const big = comparison.class === 'unchanged' ? null : sizeWarning(facts.size);
+        if (comparison.warning) tally.shrinking++;
+        if (big) tally.big++;
         record(entry, {
           type,
           size: facts.size,
@@ -185,6 +215,11 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           sha256: facts.sha256,
           supersedes: comparison.supersedes,
           mtimeMs: facts.mtimeMs,
+          access: comparison.access,
+          warning:
+            [comparison.warning, big, comparison.class === 'unchanged' ? null : otherTypeWarning(type)]
+              .filter(Boolean)
+              .join('; ') || null,
         });
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -202,32 +237,41 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           if (!entry.folder) filesPerRoot.set(rootIndex, (filesPerRoot.get(rootIndex) ?? 0) + 1);
           if (relativePaths) {
             if (relativePaths.has(entry.relativePath)) {
-              record(entry, {
-                type: entry.folder ? 'folder' : fileType(entry.name),
-                size: 0,
-                class: 'skipped',
-                reason: 'Another dropped file or folder has the same name and path',
-                sha256: null,
-                supersedes: [],
-                mtimeMs: null,
-              });
+              record(
+                entry,
+                {
+                  type: entry.folder ? 'folder' : fileType(entry.name),
+                  size: 0,
+                  class: 'skipped',
+                  reason: 'Another dropped file or folder has the same name and path',
+                  sha256: null,
+                  supersedes: [],
+                  mtimeMs: null,
+                },
+                'duplicate',
+              );
               continue;
             }
             relativePaths.add(entry.relativePath);
           }
           if (entry.kind !== 'file') {
-            record(entry, {
-              type: entry.folder ? 'folder' : fileType(entry.name),
-              size: 0,
-              class: entry.kind,
-              reason: entry.reason,
-              sha256: null,
-              supersedes: [],
-              mtimeMs: null,
-            });
+            record(
+              entry,
+              {
+                type: entry.folder ? 'folder' : fileType(entry.name),
+                size: 0,
+                class: entry.kind,
+                reason: entry.reason,
+                sha256: null,
+                supersedes: [],
+                mtimeMs: null,
+              },
+              // Skipped by the scan: a folder not walked (version control, dependencies, hidden, a loop).
+              entry.kind === 'skipped' ? 'folder' : undefined,
+            );
             continue;
           }
-          const byName = classifyByName(entry.relativePath, entry.name, filter);
+          const byName = classifyByName(entry.relativePath, entry.name, filter, input.otherTypes ?? false);
           await pool.add(() => inspect(entry, byName));
         }
       },
@@ -253,6 +297,16 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
     warnings.push(`${tally.classes.too_large} file(s) are larger than the ${formatBytes(maxFileBytes)} limit`);
   }
   if (tally.classes.unreadable) warnings.push(`${tally.classes.unreadable} file(s) or folder(s) could not be read`);
+  if (tally.shrinking) {
+    warnings.push(
+      `${tally.shrinking} changed file(s) are much shorter than the document they replace: check them in the file list before training`,
+    );
+  }
+  if (tally.big) {
+    warnings.push(
+      `${tally.big} file(s) are larger than ${formatBytes(TYPICAL_UPLOAD_LIMIT_BYTES)}: the tenant may refuse them; the others are trained either way`,
+    );
+  }
 
   const summary: Omit<Preview, 'files'> = {
     id,
@@ -260,6 +314,9 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
     profileId,
     createdAt,
     classes: tally.classes,
+    skipped: [...tally.skipped.entries()]
+      .map(([kind, files]) => ({ kind, files }))
+      .sort((a, b) => b.files - a.files || a.kind.localeCompare(b.kind)),
     byType: [...tally.byType.entries()]
       .map(([type, entry]) => ({ type, ...entry }))
       .sort((a, b) => b.files - a.files || a.type.localeCompare(b.type)),

@@ -9,6 +9,8 @@ export interface PreviewRow extends PreviewFile {
   seq: number;
   supersedes: string[];
   mtimeMs: number | null;
+  /** The access the upload keeps (a changed file: the replaced document's); null for the platform's default. */
+  access: 'public' | 'private' | null;
 }
 
 export interface StoredPreview {
@@ -32,6 +34,8 @@ interface FileRecord {
   sha256: string | null;
   supersedes: string;
   mtime_ms: number | null;
+  access: 'public' | 'private' | null;
+  warning: string | null;
 }
 
 const toRow = (record: FileRecord): PreviewRow => ({
@@ -45,6 +49,8 @@ const toRow = (record: FileRecord): PreviewRow => ({
   sha256: record.sha256,
   supersedes: JSON.parse(record.supersedes) as string[],
   mtimeMs: record.mtime_ms,
+  access: record.access,
+  warning: record.warning,
 });
 
 export const toPreviewFile = (row: PreviewRow): PreviewFile => ({
@@ -55,6 +61,7 @@ export const toPreviewFile = (row: PreviewRow): PreviewFile => ({
   class: row.class,
   reason: row.reason,
   sha256: row.sha256,
+  warning: row.warning,
 });
 
 export class PreviewStore {
@@ -172,8 +179,9 @@ export class PreviewWriter {
     private readonly previewId: string,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO train_preview_files (preview_id, seq, path, relative_path, type, size, class, reason, sha256, supersedes, mtime_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO train_preview_files (preview_id, seq, path, relative_path, type, size, class, reason, sha256, supersedes,
+         mtime_ms, access, warning)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -200,6 +208,8 @@ export class PreviewWriter {
           row.sha256,
           JSON.stringify(row.supersedes),
           row.mtimeMs,
+          row.access,
+          row.warning,
         );
       }
     })();

@@ -23,6 +23,10 @@ export interface RemoteDocument {
   status: DocumentStatus;
   taskId: string | null;
   failureReason: string | null;
+  access: 'public' | 'private' | null;
+  /** What the platform counted when it trained it (`tokens`), and its file's size where the platform says. */
+  tokens: number | null;
+  size: number | null;
 }
 
 interface ApiDocument {
@@ -36,6 +40,9 @@ interface ApiDocument {
   content_hash?: string | null;
   task_id?: string | null;
   failure_reason?: string | null;
+  access?: string | null;
+  tokens?: number | null;
+  file_size?: number | null;
 }
 
 interface ApiPage {
@@ -56,6 +63,7 @@ function flatRecord(value: unknown): Record<string, unknown> {
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
 
 export function toRemoteDocument(api: ApiDocument): RemoteDocument {
   const custom = { ...flatRecord(api.metadata), ...flatRecord(api.custom_metadata) };
@@ -74,6 +82,9 @@ export function toRemoteDocument(api: ApiDocument): RemoteDocument {
     status,
     taskId: text(api.task_id),
     failureReason: text(api.failure_reason),
+    access: api.access === 'public' || api.access === 'private' ? api.access : null,
+    tokens: count(api.tokens),
+    size: count(api.file_size),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { MentorDocument } from '../../../shared/contract';
 import { TrashIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
@@ -42,9 +42,9 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
 
   return (
     <Table.Tr data-testid={`document-row-${document.name}`}>
-      <Table.Td maw={380}>
+      <Table.Td>
         <Stack gap={2}>
-          <Text size="sm" fw={500} truncate="end" title={document.name}>
+          <Text size="sm" fw={500} truncate="start" title={document.name}>
             {document.name}
           </Text>
           {document.status === 'failed' && document.failureReason && (
@@ -82,10 +82,8 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
           {document.access ? (isPublic ? 'Public' : 'Private') : '—'}
         </Text>
       </Table.Td>
-      <Table.Td>
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(document.lastTrainedAt)}
-        </Text>
+      <Table.Td data-testid="document-last-trained">
+        <LastTrained document={document} />
         {!!document.retrainIntervalDays && (
           <Group gap={4} c="dimmed">
             <RefreshIcon size={12} />
@@ -125,5 +123,29 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/**
+ * When the mentor last learned the document, only while it uses it: an untrained (or failed) document shows no date
+ * there, which read as if it were trained; the earlier date is in its label.
+ */
+function LastTrained({ document }: { document: MentorDocument }) {
+  const when = formatDateTime(document.lastTrainedAt);
+  if (document.status === 'trained') {
+    return (
+      <Text size="sm" c="dimmed">
+        {when}
+      </Text>
+    );
+  }
+  const note =
+    document.status === 'pending' ? 'Training now' : document.status === 'untrained' ? 'Not in use' : 'Not trained';
+  const before = document.lastTrainedAt ? `; last trained ${when}` : '';
+  return (
+    <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} title={`${note}${before}`}>
+      {note}
+      {before && <VisuallyHidden>{before}</VisuallyHidden>}
+    </Text>
   );
 }

@@ -21,7 +21,7 @@ import { callKey } from '../../queries/useCall';
 import { DropZone } from '../../train/DropZone';
 import { formatCount } from '../../train/format';
 import { SearchIcon, UploadIcon } from '../../train/icons';
-import type { MentorTarget } from '../../train/TrainFlowContext';
+import { useTrainFlow, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteDocumentModal } from './DeleteDocumentModal';
 import { DOCUMENT_COLUMNS, DocumentRow } from './DocumentRow';
 import { STATUS_INFO } from './documentStatus';
@@ -55,6 +55,13 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
+  // Files were sent for training: the drop zone the admin opened for them is put away.
+  const { started } = useTrainFlow();
+  const [startedSeen, setStartedSeen] = useState(started);
+  if (startedSeen !== started) {
+    setStartedSeen(started);
+    setAdding(false);
+  }
   const [retraining, setRetraining] = useState<MentorDocument | null>(null);
   const [deleting, setDeleting] = useState<MentorDocument | null>(null);
 
@@ -143,19 +150,25 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
         </Alert>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={860}>
-          <Table verticalSpacing="xs" highlightOnHover aria-label="Documents" data-testid="documents-table">
+        <Table.ScrollContainer minWidth={700}>
+          <Table
+            layout="fixed"
+            verticalSpacing="xs"
+            highlightOnHover
+            aria-label="Documents"
+            data-testid="documents-table"
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th w={70}>Type</Table.Th>
-                <Table.Th w={120}>Status</Table.Th>
-                <Table.Th w={90} ta="right">
+                <Table.Th w={56}>Type</Table.Th>
+                <Table.Th w={108}>Status</Table.Th>
+                <Table.Th w={70} ta="right">
                   Tokens
                 </Table.Th>
-                <Table.Th w={80}>Access</Table.Th>
-                <Table.Th w={190}>Last trained</Table.Th>
-                <Table.Th w={70} ta="right">
+                <Table.Th w={70}>Access</Table.Th>
+                <Table.Th w={170}>Last trained</Table.Th>
+                <Table.Th w={76} ta="right">
                   Actions
                 </Table.Th>
               </Table.Tr>

@@ -114,7 +114,7 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
           placeholder="Biology 101 tutor"
           required
           data-autofocus
-          maxLength={100}
+          maxLength={255}
           value={name}
           error={errors.name}
           onChange={(event) => setName(event.currentTarget.value)}
@@ -126,7 +126,6 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
           autosize
           minRows={2}
           maxRows={6}
-          maxLength={1000}
           value={description}
           error={errors.description}
           onChange={(event) => setDescription(event.currentTarget.value)}

@@ -9,6 +9,7 @@ import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowC
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
 import { MentorFormModal } from './MentorFormModal';
+import { MentorTraining } from './MentorTraining';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
 
@@ -81,6 +82,8 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               </Button>
             </Group>
           </Group>
+
+          <MentorTraining mentor={target} />
 
           <Tabs value={tab} onChange={setTab} keepMounted={false}>
             <Tabs.List>

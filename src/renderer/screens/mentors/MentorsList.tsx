@@ -103,14 +103,14 @@ export function MentorsList() {
               <EmptyMentors searching={!!debounced} onCreate={() => setEditor({ mode: 'create' })} />
             )}
             {mentors.length > 0 && (
-              <Table.ScrollContainer minWidth={760}>
+              <Table.ScrollContainer minWidth={640}>
                 <Table verticalSpacing="sm" highlightOnHover aria-label="Mentors" data-testid="mentors-table">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Name</Table.Th>
-                      <Table.Th w={170}>Who can use it</Table.Th>
-                      <Table.Th w={190}>Updated</Table.Th>
-                      <Table.Th w={120} style={{ textAlign: 'right' }}>
+                      <Table.Th w={150}>Who can use it</Table.Th>
+                      <Table.Th w={175}>Updated</Table.Th>
+                      <Table.Th w={96} style={{ textAlign: 'right' }}>
                         Actions
                       </Table.Th>
                     </Table.Tr>

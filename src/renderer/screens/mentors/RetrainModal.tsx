@@ -28,7 +28,7 @@ function RetrainForm({ profileId, mentor, document, onClose }: RetrainModalProps
   const [enabled, setEnabled] = useState(!!document.retrainIntervalDays);
   const [days, setDays] = useState<number | string>(document.retrainIntervalDays || 30);
   const save = useMutationCall('documents.setRetrain');
-  const valid = !enabled || (typeof days === 'number' && Number.isInteger(days) && days >= 1 && days <= 3650);
+  const valid = !enabled || (typeof days === 'number' && Number.isInteger(days) && days >= 1);
 
   function submit() {
     const retrainIntervalDays = enabled ? Number(days) : null;
@@ -67,12 +67,11 @@ function RetrainForm({ profileId, mentor, document, onClose }: RetrainModalProps
         }
         rightSectionWidth={60}
         min={1}
-        max={3650}
         allowDecimal={false}
         value={days}
         onChange={setDays}
         disabled={!enabled}
-        error={!valid ? 'Between 1 and 3650 days' : undefined}
+        error={!valid ? 'At least 1 day' : undefined}
         w={200}
       />
       {save.isError && (

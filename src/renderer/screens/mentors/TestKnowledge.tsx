@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Highlight, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Mark, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useBridge } from '../../bridge/BridgeContext';
@@ -8,6 +8,7 @@ import { callKey } from '../../queries/useCall';
 import { plural } from '../../train/format';
 import { SearchIcon } from '../../train/icons';
 import type { MentorTarget } from '../../train/TrainFlowContext';
+import { formatScore, highlightParts } from './highlight';
 
 /** Ask what the mentor's documents say: the passages `documents.search` finds, with their document and score. */
 export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
@@ -21,7 +22,6 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
     enabled: asked.length > 0,
     retry: false,
   });
-  const words = asked.split(/\s+/).filter((word) => word.length > 2);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,7 +44,6 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
             onChange={(event) => setText(event.currentTarget.value)}
             leftSection={<SearchIcon size={16} />}
             style={{ flex: 1 }}
-            maxLength={1000}
           />
           <Button type="submit" disabled={!text.trim()} loading={search.isFetching}>
             Search
@@ -65,20 +64,46 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
               : `Nothing found for “${asked}”. Train documents that cover it, or try other words.`}
           </Text>
           {search.data.passages.map((passage, index) => (
-            <Paper key={`${passage.documentId ?? passage.documentName}-${index}`} withBorder radius="md" p="sm">
-              <Group justify="space-between" mb={6} wrap="nowrap">
-                <Badge variant="light" radius="sm" tt="none" style={{ minWidth: 0, maxWidth: '80%' }}>
-                  {passage.documentName}
-                </Badge>
-                {passage.score !== null && (
-                  <Text size="xs" c="dimmed">
-                    score {passage.score.toFixed(2)}
+            <Paper
+              key={`${passage.documentId ?? passage.documentName}-${index}`}
+              withBorder
+              radius="md"
+              p="sm"
+              data-testid="passage"
+            >
+              <Group justify="space-between" mb={6} wrap="nowrap" gap="sm">
+                <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Text size="xs" c="dimmed" fw={600} aria-label={`Rank ${index + 1}`}>
+                    {index + 1}.
                   </Text>
+                  <Badge variant="light" radius="sm" tt="none" style={{ minWidth: 0 }}>
+                    {passage.documentName || 'Unnamed document'}
+                  </Badge>
+                </Group>
+                {passage.score !== null && (
+                  <Tooltip
+                    label="How well the passage matches the question, as the tenant scores it: higher is better"
+                    withArrow
+                    multiline
+                    w={260}
+                  >
+                    <Text
+                      size="xs"
+                      c="dimmed"
+                      style={{ whiteSpace: 'nowrap' }}
+                      data-testid="passage-score"
+                      tabIndex={0}
+                    >
+                      relevance {formatScore(passage.score)}
+                    </Text>
+                  </Tooltip>
                 )}
               </Group>
-              <Highlight highlight={words} size="sm" lineClamp={6}>
-                {passage.text}
-              </Highlight>
+              <Text size="sm" lineClamp={6}>
+                {highlightParts(passage.text, asked).map((part, at) =>
+                  part.hit ? <Mark key={at}>{part.text}</Mark> : part.text,
+                )}
+              </Text>
             </Paper>
           ))}
         </Stack>

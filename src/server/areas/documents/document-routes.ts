@@ -135,9 +135,9 @@ export function documentRoutes(router: Router, { deps, wake }: DocumentsContext)
       if (body.retrain_interval_days !== undefined) {
         const value = body.retrain_interval_days;
         if (value === null || value === '') days = null;
-        else if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3650) days = value;
-        else if (typeof value === 'string' && /^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3650)
-          days = Number(value);
+        // The spec's field is a plain integer: any whole number of days from 1 (0 and null mean never).
+        else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) days = value || null;
+        else if (typeof value === 'string' && /^\d{1,15}$/.test(value)) days = Number(value) || null;
         else throw badRequest(INVALID_REQUEST);
       }
       db.prepare('UPDATE documents SET retrain_interval_days = ?, updated_at = ? WHERE id = ?').run(

@@ -30,9 +30,9 @@ export function insertChunks(db: Db, documentId: number, chunks: string[], from 
   );
 }
 
-/** Query words as an FTS5 expression: each word quoted (no operator injection), any word may match; BM25 ranks. */
+/** Query words as an FTS5 expression: each word quoted (no operator injection), any word may match. */
 export function ftsQuery(query: string): { expression: string; terms: string[] } | null {
-  const terms = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 32))];
+  const terms = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_QUERY_WORDS))];
   if (!terms.length) return null;
   return { expression: terms.map((term) => `"${term}"`).join(' OR '), terms };
 }
@@ -44,34 +44,120 @@ export interface ChunkHit {
   snippet: string;
   document_name: string;
   url: string | null;
-  /** FTS5 bm25() is lower-is-better and negative; this is its negation, so higher is better. */
+  /** Okapi BM25 of the chunk for the query, on the mentor's own documents: higher is better, 0 for no match. */
   score: number;
 }
 
-/** The best chunks of a pathway's trained documents for `query`, best first. */
+const MAX_QUERY_WORDS = 32;
+/** BM25's usual constants: term-frequency saturation and length normalisation. */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The query's words as the index holds them (lower case, accents removed, Porter stems), read from FTS5's own
+ * tokenizer: a temporary one-row FTS5 table with the same settings, and its vocabulary.
+ */
+function indexTerms(db: Db, query: string): string[] {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(
+             content, tokenize = 'porter unicode61 remove_diacritics 2');
+           CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms USING fts5vocab(temp, query_words, 'row');`);
+  return db.transaction(() => {
+    stmt(db, 'DELETE FROM temp.query_words').run();
+    stmt(db, 'INSERT INTO temp.query_words (content) VALUES (?)').run(query);
+    const terms = (stmt(db, 'SELECT term FROM temp.query_terms').all() as { term: string }[]).map((row) => row.term);
+    stmt(db, 'DELETE FROM temp.query_words').run();
+    return terms.slice(0, MAX_QUERY_WORDS);
+  })();
+}
+
+/** The first varint of an FTS5 `_docsize` blob: the chunk's length in tokens (its content column). */
+function contentTokens(sz: Buffer): number {
+  let value = 0;
+  for (let i = 0; i < Math.min(sz.length, 9); i++) {
+    value = value * 128 + (sz[i]! & 0x7f);
+    if (!(sz[i]! & 0x80)) break;
+  }
+  return value;
+}
+
+/**
+ * The best chunks of a pathway's trained documents for `query`, best first, scored by Okapi BM25 over that
+ * pathway's chunks alone (their count, average length and how many hold each word), with Lucene's IDF, which stays
+ * positive for words most chunks hold. FTS5's own bm25() counts every chunk of every tenant, and floors the IDF of
+ * a word in more than half of them to ~0: in a mentor with a few documents every passage then scored 0 and the
+ * order was noise.
+ */
 export function searchChunks(
   db: Db,
   options: { org: string; pathway: string; query: string; limit: number; publicOnly: boolean },
 ): { hits: ChunkHit[]; terms: string[] } {
-  const parsed = ftsQuery(options.query);
-  if (!parsed) return { hits: [], terms: [] };
-  const rows = db
-    .prepare(
-      `SELECT c.document_id, c.chunk_index, c.content, d.document_name, d.url,
-              snippet(document_chunks, 0, '**', '**', '…', 24) AS snippet, bm25(document_chunks) AS rank
-       FROM document_chunks c JOIN documents d ON d.id = c.document_id
-       WHERE document_chunks MATCH @expression AND d.org = @org AND d.pathway = @pathway
-         AND d.training_status = 'trained' ${options.publicOnly ? "AND d.access = 'public'" : ''}
-       ORDER BY rank LIMIT @limit`,
-    )
-    .all({ expression: parsed.expression, org: options.org, pathway: options.pathway, limit: options.limit }) as (Omit<
-    ChunkHit,
-    'score'
-  > & { rank: number })[];
-  return {
-    terms: parsed.terms,
-    hits: rows.map(({ rank, ...hit }) => ({ ...hit, score: Math.round(-rank * 1e6) / 1e6 })),
-  };
+  const words = ftsQuery(options.query);
+  if (!words) return { hits: [], terms: [] };
+  const terms = indexTerms(db, options.query);
+  const documents = stmt(
+    db,
+    `SELECT id, document_name, url FROM documents
+     WHERE org = @org AND pathway = @pathway AND training_status = 'trained' AND (@publicOnly = 0 OR access = 'public')`,
+  ).all({ org: options.org, pathway: options.pathway, publicOnly: options.publicOnly ? 1 : 0 }) as {
+    id: number;
+    document_name: string;
+    url: string | null;
+  }[];
+  if (!terms.length || !documents.length) return { hits: [], terms: words.terms };
+
+  // The pathway's chunks and their lengths.
+  const lengths = new Map<number, number>();
+  const sizes = stmt(db, 'SELECT id, sz FROM document_chunks_docsize WHERE id BETWEEN ? AND ?');
+  for (const document of documents) {
+    const first = document.id * CHUNK_ROWID_SPAN;
+    for (const row of sizes.all(first, first + CHUNK_ROWID_SPAN - 1) as { id: number; sz: Buffer }[]) {
+      lengths.set(row.id, contentTokens(row.sz));
+    }
+  }
+  const chunkCount = lengths.size;
+  if (!chunkCount) return { hits: [], terms: words.terms };
+  let totalLength = 0;
+  for (const length of lengths.values()) totalLength += length;
+  const averageLength = totalLength / chunkCount || 1;
+
+  // Each word's frequency in each of the pathway's chunks, then BM25 summed over the words.
+  const scores = new Map<number, number>();
+  const frequencies = stmt(db, 'SELECT doc, count(*) AS n FROM document_chunks_terms WHERE term = ? GROUP BY doc');
+  for (const term of terms) {
+    const inPathway = (frequencies.all(term) as { doc: number; n: number }[]).filter((row) => lengths.has(row.doc));
+    if (!inPathway.length) continue;
+    const idf = Math.log(1 + (chunkCount - inPathway.length + 0.5) / (inPathway.length + 0.5));
+    for (const { doc, n } of inPathway) {
+      const norm = K1 * (1 - B + (B * lengths.get(doc)!) / averageLength);
+      scores.set(doc, (scores.get(doc) ?? 0) + (idf * (n * (K1 + 1))) / (n + norm));
+    }
+  }
+  const best = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.limit);
+  if (!best.length) return { hits: [], terms: words.terms };
+
+  const byId = new Map(documents.map((document) => [document.id, document]));
+  const content = stmt(db, 'SELECT content FROM document_chunks WHERE rowid = ?').pluck();
+  const snippetOf = stmt(
+    db,
+    `SELECT snippet(document_chunks, 0, '**', '**', '…', 24) FROM document_chunks
+     WHERE document_chunks MATCH ? AND rowid = ?`,
+  ).pluck();
+  const hits = best.map(([rowid, score]) => {
+    const text = content.get(rowid) as string;
+    // The words as typed may not match as a phrase ("a_b" is the phrase "a b"): then the passage's start.
+    const snippet = (snippetOf.get(words.expression, rowid) as string | undefined) ?? text.slice(0, 200);
+    const document = byId.get(Math.floor(rowid / CHUNK_ROWID_SPAN))!;
+    return {
+      document_id: document.id,
+      chunk_index: rowid % CHUNK_ROWID_SPAN,
+      content: text,
+      snippet,
+      document_name: document.document_name,
+      url: document.url,
+      score: Math.round(score * 1e4) / 1e4,
+    };
+  });
+  return { hits, terms: words.terms };
 }
 
 /** The share of query words a passage contains (prefix match, so stemmed forms count), from 0 to 1. */

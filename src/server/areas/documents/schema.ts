@@ -52,6 +52,8 @@ CREATE INDEX IF NOT EXISTS document_tasks_document ON document_tasks(document_id
 CREATE VIRTUAL TABLE IF NOT EXISTS document_chunks USING fts5(
   content, document_id UNINDEXED, chunk_index UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- Each indexed word of each chunk: search ranks one mentor's chunks by BM25 on that mentor's own figures (fts.ts).
+CREATE VIRTUAL TABLE IF NOT EXISTS document_chunks_terms USING fts5vocab(document_chunks, 'instance');
 `;
 
 export type TrainingStatus = 'trained' | 'failed' | 'pending' | 'untrained';
