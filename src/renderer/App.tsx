@@ -12,6 +12,7 @@ import { ErrorBoundary } from './shell/ErrorBoundary';
 import { MissingTokenPage } from './shell/MissingTokenPage';
 import { ThemeSync } from './shell/ThemeSync';
 import { TenantEditorProvider } from './tenants/TenantEditorContext';
+import { TenantScope } from './tenants/TenantScope';
 import { colorSchemeManager, theme } from './theme';
 
 export function App({ startup }: { startup: BridgeStartup }) {
@@ -32,9 +33,11 @@ function ConnectedApp({ bridge }: { bridge: Bridge }) {
       <QueryClientProvider client={queryClient}>
         <EngineEventSync />
         <ThemeSync />
-        <TenantEditorProvider>
-          <AppLayout />
-        </TenantEditorProvider>
+        <TenantScope>
+          <TenantEditorProvider>
+            <AppLayout />
+          </TenantEditorProvider>
+        </TenantScope>
       </QueryClientProvider>
     </BridgeProvider>
   );

@@ -1,9 +1,12 @@
-import { AppShell } from '@mantine/core';
+import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { useActiveTenant } from '../tenants/tenantContext';
 import { TrainFlowProvider } from '../train/TrainFlowContext';
 import { WindowDrop } from '../train/WindowDrop';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
+import { navigateTo, useSubRoute } from './routes';
 import { findScreen } from './screens';
 import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
@@ -59,10 +62,33 @@ function RoutedSidebar({ onNavigated }: { onNavigated(): void }) {
 
 function CurrentScreen() {
   const [route] = useHashRoute();
+  const sub = useSubRoute();
+  const tenant = useActiveTenant();
   const screen = findScreen(route);
+  // When the tenant changes, a route that names one of the last tenant's records (a mentor, a job, a learner) goes
+  // back to the screen's own page: that record is not this tenant's.
+  const [shownTenant, setShownTenant] = useState(tenant.id);
+  const kept = sub.slice(0, screen.tenantNeutralDepth ?? 0);
+  const switched = tenant.id !== shownTenant;
+  const namesOldRecord = switched && shownTenant !== null && sub.length > kept.length;
+  useEffect(() => {
+    if (!switched) return;
+    if (namesOldRecord) navigateTo(`#/${[screen.id, ...kept].map(encodeURIComponent).join('/')}`);
+    setShownTenant(tenant.id);
+  }, [switched, namesOldRecord, screen.id, kept, tenant.id]);
+
+  if (!tenant.known) {
+    return (
+      <Center h={200}>
+        <Loader size="sm" aria-label="Loading tenants" />
+      </Center>
+    );
+  }
+  if (namesOldRecord) return null;
   return (
-    // Keyed by screen so leaving a crashed screen clears the error.
-    <ErrorBoundary key={screen.id} area={`The ${screen.label} screen`}>
+    // Keyed by screen so leaving a crashed screen clears the error, and by tenant so nothing a screen holds (the
+    // selection, the open ticket, a draft, filters, answers kept while the next load) outlives a tenant switch.
+    <ErrorBoundary key={`${screen.id}\u0000${tenant.id ?? ''}`} area={`The ${screen.label} screen`}>
       <screen.Component />
     </ErrorBoundary>
   );

@@ -151,7 +151,9 @@ export function analyticsArea(
         datasets: DATASETS.map(({ timeColumns: _t, ...dataset }) => dataset),
       }),
       'analytics.exportStart': (input) => exports.start(input),
-      'analytics.exports': (input) => ({ exports: exports.list(input?.limit ?? 50, input?.scheduleId) }),
+      'analytics.exports': (input) => ({
+        exports: exports.list(input?.limit ?? 50, input?.scheduleId, input?.profileId),
+      }),
       'analytics.export': ({ id }) => exports.get(id),
       'analytics.reveal': ({ id }) => exports.reveal(id),
       'analytics.schedules': (input) => ({

@@ -100,6 +100,11 @@ export class Profiles {
     return row?.id ?? null;
   }
 
+  /** The display name, for messages ("Nothing is cached for <name> yet"); read without touching the keychain. */
+  nameOf(id: string): string {
+    return this.row(id).name;
+  }
+
   isSandbox(id: string): boolean {
     return this.row(id).is_sandbox === 1;
   }

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { CallOutput, TicketStatus, TicketSummary } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { callKey } from '../../queries/useCall';
+import { useCallKey } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
 import type { TicketWindow } from './useTicketWindow';
 
@@ -16,7 +16,12 @@ export interface TicketActions {
 type Detail = CallOutput<'tickets.get'>;
 
 /** Changes the open ticket's cached detail at once; the returned function puts it back. */
-function patchDetail(queryClient: QueryClient, id: number, change: Partial<TicketSummary>): () => void {
+function patchDetail(
+  queryClient: QueryClient,
+  callKey: ReturnType<typeof useCallKey>,
+  id: number,
+  change: Partial<TicketSummary>,
+): () => void {
   const key = callKey('tickets.get', { id, markRead: true });
   const before = queryClient.getQueryData<Detail>(key);
   if (before) queryClient.setQueryData<Detail>(key, { ...before, ticket: { ...before.ticket, ...change } });
@@ -36,12 +41,13 @@ export function useTicketActions(list: Pick<TicketWindow, 'patch' | 'refresh'>):
   const { patch, refresh } = list;
   const bridge = useBridge();
   const queryClient = useQueryClient();
+  const callKey = useCallKey();
   return useMemo<TicketActions>(
     () => ({
       async setStatus(ids, status) {
         const now = new Date().toISOString();
         const change: Partial<TicketSummary> = { status, ...(status === 'closed' ? { resolvedAt: now } : {}) };
-        const undo = new Map(ids.map((id) => [id, [patch(id, change), patchDetail(queryClient, id, change)]]));
+        const undo = new Map(ids.map((id) => [id, [patch(id, change), patchDetail(queryClient, callKey, id, change)]]));
         const rollback = (id: number) => undo.get(id)?.forEach((fn) => fn());
         try {
           const { results } = await bridge.call('tickets.setStatus', { ids, status });
@@ -66,7 +72,7 @@ export function useTicketActions(list: Pick<TicketWindow, 'patch' | 'refresh'>):
         refresh();
       },
       async updateSubject(id, subject) {
-        const undo = [patch(id, { subject }), patchDetail(queryClient, id, { subject })];
+        const undo = [patch(id, { subject }), patchDetail(queryClient, callKey, id, { subject })];
         try {
           await bridge.call('tickets.update', { id, subject });
         } catch (error) {
@@ -85,6 +91,6 @@ export function useTicketActions(list: Pick<TicketWindow, 'patch' | 'refresh'>):
         refresh();
       },
     }),
-    [bridge, queryClient, patch, refresh],
+    [bridge, queryClient, callKey, patch, refresh],
   );
 }
