@@ -217,6 +217,57 @@ describe('switching tenants on every screen', () => {
     });
   }
 
+  it('a record open on a screen goes with its tenant: the open ticket and its draft, the import wizard, a mentor page', async () => {
+    // A ticket of Alpha's, open with words typed in its reply box; Bravo has a ticket with the same number.
+    const q = sandboxQueries(() => alphaServer);
+    const ticket = q.rows<{ id: number; subject: string }>(
+      "SELECT id, subject FROM support_tickets WHERE status = 'open' ORDER BY created_at DESC LIMIT 1",
+    )[0]!;
+    expect(sandboxQueries(() => bravoServer).scalar('SELECT count(*) FROM support_tickets WHERE id = ?', ticket.id)).toBe(1);
+    await switchTo(ALPHA);
+    await page.evaluate(`window.location.hash = '#/tickets/${ticket.id}'`);
+    const reply = page.getByRole('textbox', { name: 'Reply' });
+    await visible(reply, 20_000);
+    await expect.poll(mainText).toContain(ticket.subject);
+    await reply.fill('Alpha-only draft words');
+    await switchTo(BRAVO);
+    await expect.poll(async () => (await shown(bravo.markers.tickets)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await mainText()).not.toContain(ticket.subject);
+    expect(await mainText()).not.toContain('Alpha-only draft words');
+    // The words were kept for Alpha's ticket, where they were typed, and never for Bravo's ticket of that number.
+    await expect
+      .poll(async () => (await host.engine.invoke('tickets.get', { profileId: alpha.id, id: ticket.id })).ticket.draft)
+      .toBe('Alpha-only draft words');
+    expect((await host.engine.invoke('tickets.get', { profileId: bravo.id, id: ticket.id })).ticket.draft).toBeNull();
+
+    // An import begun for Alpha waits at its step while Bravo's wizard starts from the file.
+    await switchTo(ALPHA);
+    await page.evaluate(`window.location.hash = '#/invitations/import'`);
+    await page.getByText('Drop a CSV file of people to invite').waitFor({ timeout: 15_000 });
+    await page.getByTestId('invite-file-input').setInputFiles({
+      name: 'alpha-cohort.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Email,First name\r\nalpha-cohort@example.org,Ann\r\n'),
+    });
+    await page.getByRole('table', { name: 'Column mapping' }).waitFor({ timeout: 15_000 });
+    await switchTo(BRAVO);
+    await page.getByText('Drop a CSV file of people to invite').waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('table', { name: 'Column mapping' }).count()).toBe(0);
+    await switchTo(ALPHA);
+    await page.getByRole('table', { name: 'Column mapping' }).waitFor({ timeout: 15_000 });
+
+    // A mentor's page names one of Alpha's mentors: under Bravo the screen goes back to Bravo's list.
+    const mentor = q.rows<{ unique_id: string; name: string }>(
+      'SELECT unique_id, name FROM mentors WHERE is_deleted = 0 ORDER BY id LIMIT 1',
+    )[0]!;
+    await page.evaluate(`window.location.hash = '#/mentors/${mentor.unique_id}'`);
+    await expect.poll(mainText, { timeout: 20_000 }).toContain(mentor.name);
+    await switchTo(BRAVO);
+    await expect.poll(() => page.evaluate<string>('window.location.hash')).toBe('#/mentors');
+    await expect.poll(async () => (await shown(bravo.markers.mentors)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await mainText()).not.toContain(mentor.name);
+  });
+
   it('the unreachable tenant says plainly that nothing is cached for it', async () => {
     await switchTo(CHARLIE);
     await page.evaluate(`window.location.hash = '#/tickets'`);

@@ -6,7 +6,7 @@ import { TrainFlowProvider } from '../train/TrainFlowContext';
 import { WindowDrop } from '../train/WindowDrop';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
-import { navigateTo, useSubRoute } from './routes';
+import { navigateTo, ScreenRouteContext, useSubRoute } from './routes';
 import { findScreen } from './screens';
 import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
@@ -89,7 +89,9 @@ function CurrentScreen() {
     // Keyed by screen so leaving a crashed screen clears the error, and by tenant so nothing a screen holds (the
     // selection, the open ticket, a draft, filters, answers kept while the next load) outlives a tenant switch.
     <ErrorBoundary key={`${screen.id}\u0000${tenant.id ?? ''}`} area={`The ${screen.label} screen`}>
-      <screen.Component />
+      <ScreenRouteContext.Provider value={screen.id}>
+        <screen.Component />
+      </ScreenRouteContext.Provider>
     </ErrorBoundary>
   );
 }

@@ -36,7 +36,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
-  { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen },
+  { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
