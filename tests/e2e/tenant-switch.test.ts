@@ -223,7 +223,9 @@ describe('switching tenants on every screen', () => {
     const ticket = q.rows<{ id: number; subject: string }>(
       "SELECT id, subject FROM support_tickets WHERE status = 'open' ORDER BY created_at DESC LIMIT 1",
     )[0]!;
-    expect(sandboxQueries(() => bravoServer).scalar('SELECT count(*) FROM support_tickets WHERE id = ?', ticket.id)).toBe(1);
+    expect(
+      sandboxQueries(() => bravoServer).scalar('SELECT count(*) FROM support_tickets WHERE id = ?', ticket.id),
+    ).toBe(1);
     await switchTo(ALPHA);
     await page.evaluate(`window.location.hash = '#/tickets/${ticket.id}'`);
     const reply = page.getByRole('textbox', { name: 'Reply' });
@@ -271,9 +273,7 @@ describe('switching tenants on every screen', () => {
   it('the unreachable tenant says plainly that nothing is cached for it', async () => {
     await switchTo(CHARLIE);
     await page.evaluate(`window.location.hash = '#/tickets'`);
-    await expect
-      .poll(mainText, { timeout: 20_000 })
-      .toMatch(new RegExp(`Nothing is cached for ${CHARLIE} yet`));
+    await expect.poll(mainText, { timeout: 20_000 }).toMatch(new RegExp(`Nothing is cached for ${CHARLIE} yet`));
     expect(await mainText()).not.toContain('showing the cached queue');
     expect(charlieId).toBeTruthy();
   });

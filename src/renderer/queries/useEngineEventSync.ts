@@ -24,7 +24,8 @@ export function useEngineEventSync(): void {
             const { id, reason } = event.payload;
             void queryClient.invalidateQueries({ predicate: (query) => callArea(nameOf(query)) === 'profiles' });
             // A removed tenant's answers go; a changed one (address, org, key) may answer differently now.
-            if (reason === 'removed') queryClient.removeQueries({ predicate: (query) => keyTenant(query.queryKey) === id });
+            if (reason === 'removed')
+              queryClient.removeQueries({ predicate: (query) => keyTenant(query.queryKey) === id });
             if (reason === 'updated') {
               void queryClient.invalidateQueries({ predicate: (query) => keyTenant(query.queryKey) === id });
             }
@@ -40,7 +41,10 @@ export function useEngineEventSync(): void {
             });
             break;
           case 'tickets.sync':
-            queryClient.setQueryData(callKey('tickets.status', { profileId: event.payload.profileId }), event.payload.sync);
+            queryClient.setQueryData(
+              callKey('tickets.status', { profileId: event.payload.profileId }),
+              event.payload.sync,
+            );
             break;
           case 'invitations.changed':
             void queryClient.invalidateQueries({

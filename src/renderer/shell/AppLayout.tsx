@@ -66,16 +66,23 @@ function CurrentScreen() {
   const tenant = useActiveTenant();
   const screen = findScreen(route);
   // When the tenant changes, a route that names one of the last tenant's records (a mentor, a job, a learner) goes
-  // back to the screen's own page: that record is not this tenant's.
-  const [shownTenant, setShownTenant] = useState(tenant.id);
+  // back to the screen's own page: that record is not this tenant's. Until it has, the screen waits.
   const kept = sub.slice(0, screen.tenantNeutralDepth ?? 0);
-  const switched = tenant.id !== shownTenant;
-  const namesOldRecord = switched && shownTenant !== null && sub.length > kept.length;
+  const subPath = sub.join('/');
+  const [shown, setShown] = useState<{ tenant: string | null; staleSub: string | null }>({
+    tenant: tenant.id,
+    staleSub: null,
+  });
+  if (tenant.id !== shown.tenant) {
+    setShown({ tenant: tenant.id, staleSub: shown.tenant !== null && sub.length > kept.length ? subPath : null });
+  } else if (shown.staleSub !== null && shown.staleSub !== subPath) {
+    setShown({ ...shown, staleSub: null });
+  }
+  const leaving = shown.staleSub !== null && shown.staleSub === subPath;
+  const screenHref = `#/${[screen.id, ...kept].map(encodeURIComponent).join('/')}`;
   useEffect(() => {
-    if (!switched) return;
-    if (namesOldRecord) navigateTo(`#/${[screen.id, ...kept].map(encodeURIComponent).join('/')}`);
-    setShownTenant(tenant.id);
-  }, [switched, namesOldRecord, screen.id, kept, tenant.id]);
+    if (leaving) navigateTo(screenHref);
+  }, [leaving, screenHref]);
 
   if (!tenant.known) {
     return (
@@ -84,7 +91,7 @@ function CurrentScreen() {
       </Center>
     );
   }
-  if (namesOldRecord) return null;
+  if (leaving || tenant.id !== shown.tenant) return null;
   return (
     // Keyed by screen so leaving a crashed screen clears the error, and by tenant so nothing a screen holds (the
     // selection, the open ticket, a draft, filters, answers kept while the next load) outlives a tenant switch.
