@@ -17,8 +17,8 @@ export class KeychainUnavailableError extends Error {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       `The OS keychain is not available (${reason}). ` +
-        'On Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet; ' +
-        'meanwhile MENTOR_ADMIN_API_KEY can supply the key for this session.',
+        'On Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet. Meanwhile a key can be kept ' +
+        'for this session only (Add or Edit tenant), or MENTOR_ADMIN_API_KEY can supply the key of one tenant.',
     );
     this.name = 'KeychainUnavailableError';
   }
@@ -55,7 +55,10 @@ export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): Secr
 
 export const API_KEY_ENV = 'MENTOR_ADMIN_API_KEY';
 
-/** `MENTOR_ADMIN_API_KEY` overrides any stored secret for scripts and CI; it is read, never persisted. */
+/**
+ * `MENTOR_ADMIN_API_KEY`, for scripts, CI and machines without a keychain: the key of one tenant (see Profiles), read,
+ * never persisted.
+ */
 export function secretFromEnv(env: NodeJS.ProcessEnv): string | null {
   const value = env[API_KEY_ENV]?.trim();
   return value ? value : null;
