@@ -147,4 +147,14 @@ describe('mentor-admin profile', () => {
     const list = await cli(['profile', 'list', '--json'], { env });
     expect(list.lines).toEqual([]);
   });
+
+  it('as a real process: without a Secret Service a stored key reads as unavailable, never as "no key"', async () => {
+    const { env } = setup();
+    await cli([...addArgs, '--key-stdin'], { env, stdin: KEY });
+    const noKeychain = { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+    // The first keychain lookup of a process is the one that used to answer "no entry" there.
+    const result = await cliProcess(['profile', 'list', '--json'], { env: noKeychain });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.lines).toMatchObject([{ name: 'Campus', hasSecret: false, secretSource: 'unavailable' }]);
+  });
 });

@@ -1,4 +1,4 @@
-import { AppShell, NavLink, Text } from '@mantine/core';
+import { Anchor, AppShell, NavLink, Text } from '@mantine/core';
 import { useCall } from '../queries/useCall';
 import { SCREENS, type ScreenDefinition } from './screens';
 
@@ -33,16 +33,22 @@ export function Sidebar({ current, onNavigate }: SidebarProps) {
   );
 }
 
-/** Version and mode at the foot of the sidebar; a warning when the keychain is out of reach. */
+/**
+ * Version and mode at the foot of the sidebar; one line when the keychain is out of reach (Settings → Tenants says
+ * what to do), unless MENTOR_ADMIN_API_KEY supplies the key.
+ */
 function AppInfoFooter() {
   const info = useCall('app.info', {});
   if (!info.data) return null;
-  const { version, shell, keychain } = info.data;
+  const { version, shell, keychain, envKey } = info.data;
   return (
     <>
-      {!keychain.available && (
-        <Text size="xs" c="orange" mb={4}>
-          Keychain unavailable: {keychain.message}
+      {!keychain.available && !envKey && (
+        <Text size="xs" c="orange" mb={4} truncate="end" title={keychain.message} data-testid="keychain-warning">
+          Keychain unavailable ·{' '}
+          <Anchor href="#/settings" size="xs" inherit>
+            help
+          </Anchor>
         </Text>
       )}
       <Text size="xs" c="dimmed">

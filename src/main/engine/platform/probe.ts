@@ -116,7 +116,7 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
     }
 
     const because = withDetail(statusLine, extractDetail(error));
-    if (!secret && (status === 401 || status === 403)) return reachedWithoutKey(`${because}, without a key`, status);
+    if (!secret && (status === 401 || status === 403)) return reachedWithoutKey(`${statusLine} without a key`, status);
     switch (true) {
       case status === 401:
         return result(
