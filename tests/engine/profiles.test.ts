@@ -298,6 +298,31 @@ describe('where a key may go', () => {
   });
 });
 
+describe('what the platform allows is allowed', () => {
+  beforeAll(requireKeychainSession);
+
+  it("takes an org or username with a space, '?' or '#' (the spec sets no pattern) and sends it URL-encoded; '/' never", async () => {
+    const { engine } = await open();
+    const odd = await engine.invoke('profiles.add', {
+      ...tenant,
+      baseUrl: 'http://127.0.0.1:9',
+      org: 'Main Campus?#1',
+      username: 'ann lee',
+    });
+    expect(odd).toMatchObject({ org: 'Main Campus?#1', username: 'ann lee' });
+    const tested = await engine.invoke('profiles.test', { id: odd.id });
+    expect(tested.url).toBe(
+      'http://127.0.0.1:9/api/ai-mentor/orgs/Main%20Campus%3F%231/users/ann%20lee/?page=1&page_size=1',
+    );
+    expect(await engine.call('profiles.update', { id: odd.id, username: 'ann/lee' })).toMatchObject({
+      ok: false,
+      error: {
+        issues: [{ path: 'username', message: "Username must not contain '/': it travels inside the API's paths" }],
+      },
+    });
+  });
+});
+
 describe('plain http is for this computer only (a key would travel in clear)', () => {
   it('knows which hosts are this computer', () => {
     for (const host of ['localhost', 'app.localhost', '127.0.0.1', '127.12.0.9', '::1', '[::1]', '::ffff:127.0.0.1']) {

@@ -140,6 +140,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             required
             spellCheck={false}
             value={values.org}
+            description={unusual(values.org, 'tenant keys')}
             error={fieldErrors.org}
             onChange={(event) => setField('org', event.currentTarget.value)}
           />
@@ -150,6 +151,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             spellCheck={false}
             autoComplete="off"
             value={values.username}
+            description={unusual(values.username, 'usernames')}
             error={fieldErrors.username}
             onChange={(event) => setField('username', event.currentTarget.value)}
           />
@@ -289,6 +291,16 @@ function KeyFields(props: KeyFieldsProps) {
         />
       )}
     </Stack>
+  );
+}
+
+/** The platform allows it, so it is not refused; but it is rare enough to be a typo worth a look. */
+function unusual(value: string, what: string) {
+  if (!/\s/.test(value.trim())) return undefined;
+  return (
+    <Text span inherit c="orange">
+      Contains a space: {what} rarely do. Check it (it is sent URL-encoded).
+    </Text>
   );
 }
 

@@ -63,14 +63,18 @@ export function originOf(baseUrl: string): string {
   }
 }
 
-/** A single path segment: the tenant key or the username both travel inside API paths. */
+/**
+ * A single path segment: the tenant key or the username both travel inside API paths, URL-encoded. The spec sets no
+ * pattern on either, so only what can never reach the platform through a path is refused: '/' (servers split paths
+ * on it even when encoded) and control characters. Anything else unusual (a space) is the form's warning, not a refusal.
+ */
 const PathToken = (label: string) =>
   z
     .string()
     .trim()
     .min(1, `${label} is required`)
     .max(255, `${label} is too long`)
-    .regex(/^[^/?#\s]+$/, `${label} must not contain spaces, '/', '?' or '#'`);
+    .regex(/^[^/\x00-\x1f\x7f]+$/, `${label} must not contain '/': it travels inside the API's paths`);
 
 export const ProfileName = z.string().trim().min(1, 'Name is required').max(100, 'Name is at most 100 characters');
 
