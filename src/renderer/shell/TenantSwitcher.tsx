@@ -69,8 +69,9 @@ function renderTenantOption(profiles: Profile[]): SelectProps['renderOption'] {
           <Text size="sm" truncate="end">
             {option.label}
           </Text>
+          {/* Faded rather than "dimmed": it stays readable on the highlighted option's colour too. */}
           {profile && (
-            <Text size="xs" c="dimmed" truncate="end">
+            <Text size="xs" truncate="end" style={{ opacity: 0.72 }}>
               {profile.org} · {hostOf(profile.baseUrl)}
             </Text>
           )}

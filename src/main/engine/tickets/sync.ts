@@ -50,7 +50,7 @@ export const isOffline = (error: unknown) =>
  */
 export function describeSyncFailure(error: unknown, tenant: string, cached: boolean): string {
   if (isOffline(error) && !cached) {
-    return `Nothing is cached for ${tenant} yet: the tenant is unreachable (${(error as Error).message}). Its tickets show once it answers.`;
+    return `Nothing is cached for ${tenant} yet: the tenant is unreachable (${(error as Error).message})`;
   }
   if (!cached) {
     const why = describeFailure(error);

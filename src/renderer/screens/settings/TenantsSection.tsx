@@ -24,7 +24,7 @@ export function TenantsSection() {
   return (
     <SettingsSection
       title="Tenants"
-      description="The tenants you administer. Keys are kept in the OS keychain; this screen only shows whether one is stored."
+      description="The tenants you administer. Keys are kept in the OS keychain (or in memory, for this session only); this screen only shows where a tenant's key comes from."
       action={addButton}
     >
       {info.data && !info.data.keychain.available && (

@@ -15,7 +15,7 @@ export function TenantsTable({ profiles, onRemove }: TenantsTableProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th w="30%">Name / key</Table.Th>
-            <Table.Th>Base URL · org · username · auth</Table.Th>
+            <Table.Th>Connection</Table.Th>
             <Table.Th w={272} style={{ textAlign: 'right' }}>
               Actions
             </Table.Th>
