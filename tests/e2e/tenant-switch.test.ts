@@ -268,6 +268,14 @@ describe('switching tenants on every screen', () => {
     await expect.poll(() => page.evaluate<string>('window.location.hash')).toBe('#/mentors');
     await expect.poll(async () => (await shown(bravo.markers.mentors)).length, { timeout: 20_000 }).toBeGreaterThan(0);
     expect(await mainText()).not.toContain(mentor.name);
+
+    // A job of Alpha's opened by its address (a notification's link) while Bravo is shown says whose it is.
+    await page.evaluate(`window.location.hash = '#/jobs/${alpha.markers.jobs[0]}'`);
+    await expect
+      .poll(() => page.getByTestId('record-tenant').innerText(), { timeout: 15_000 })
+      .toBe(`Of ${ALPHA}, not the active tenant`);
+    await switchTo(ALPHA);
+    await expect.poll(() => page.evaluate<string>('window.location.hash')).toBe('#/jobs');
   });
 
   it('the unreachable tenant says plainly that nothing is cached for it', async () => {

@@ -9,6 +9,7 @@ import { JobProgressCard } from './JobProgressCard';
 import { JobStateBadge } from './JobStateBadge';
 import { KIND_LABELS } from './jobPresentation';
 import { NeedsAttention } from './NeedsAttention';
+import { RecordTenant } from '../../tenants/RecordTenant';
 
 /** One job, live: progress from `jobs.progress` events, its failures, its items, and what can be done with it. */
 export function JobPage({ id }: { id: string }) {
@@ -53,6 +54,7 @@ export function JobPage({ id }: { id: string }) {
                 <Text size="xs" c="dimmed" ff="monospace">
                   {data.id}
                 </Text>
+                <RecordTenant profileId={data.profileId} />
               </Group>
             </div>
             <JobActions job={data} />
