@@ -39,7 +39,7 @@ export function useCallKey(): <N extends CallName>(name: N, input: CallInput<N>)
 }
 
 /** Calls that read or probe without changing anything, so they invalidate nothing. */
-const READ_ONLY_ACTIONS: ReadonlySet<CallName> = new Set<CallName>(['profiles.test']);
+const READ_ONLY_ACTIONS: ReadonlySet<CallName> = new Set<CallName>(['profiles.test', 'profiles.try']);
 
 export function useCall<N extends CallName>(name: N, input: CallInput<N>, options: { enabled?: boolean } = {}) {
   const bridge = useBridge();
