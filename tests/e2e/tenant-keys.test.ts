@@ -8,9 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
-import { filesContaining, tempDir, uniqueService } from '../helpers/temp';
+import { filesContaining, requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 import { dismissNotifications, visible } from './app';
 import { launchChromium } from './browser';
 import { requireBuiltRenderer } from './tickets-host';
@@ -24,8 +25,11 @@ interface AppProcess {
 }
 
 /** `npm run web`'s program as its own process (its environment decides the keychain), on a fresh data folder. */
-async function startApp(env: NodeJS.ProcessEnv): Promise<AppProcess> {
-  const dataDir = tempDir('tenant-keys-');
+async function startApp(
+  env: NodeJS.ProcessEnv,
+  dataDir = tempDir('tenant-keys-'),
+  service = uniqueService(),
+): Promise<AppProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [resolve('node_modules/tsx/dist/cli.mjs'), 'src/main/host/main.ts', '--data-dir', dataDir],
@@ -33,7 +37,7 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<AppProcess> {
       env: {
         ...env,
         MENTOR_ADMIN_SANDBOX: 'off',
-        MENTOR_ADMIN_KEYCHAIN_SERVICE: uniqueService(),
+        MENTOR_ADMIN_KEYCHAIN_SERVICE: service,
         DBUS_SESSION_BUS_ADDRESS: NO_SECRET_SERVICE,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,10 +78,23 @@ const framesReceived: string[] = [];
 
 beforeAll(async () => {
   requireBuiltRenderer();
+  requireKeychainSession();
   server = await sandbox({ seed: 'demo' });
   const env = { ...process.env };
   delete env.MENTOR_ADMIN_API_KEY;
-  app = await startApp(env);
+  // A tenant whose key went into the keychain earlier, on a day the Secret Service was running.
+  const dataDir = tempDir('tenant-keys-');
+  const service = uniqueService();
+  const before = await createEngine({ dataDir, shell: 'test', keychainService: service, env: {} });
+  await before.invoke('profiles.add', {
+    name: 'Stored Key University',
+    baseUrl: server.url,
+    org: server.org,
+    username: server.user,
+    secret: server.apiKey,
+  });
+  await before.close();
+  app = await startApp(env, dataDir, service);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1000, height: 650 } });
   page.on('pageerror', (error) => console.error('page error:', error));
@@ -102,6 +119,18 @@ describe('without an OS keychain', () => {
     await warning.getByRole('link', { name: 'help' }).click();
     await visible(page.getByTestId('keychain-help'));
     expect(await page.getByTestId('keychain-help').innerText()).toMatch(/for this session only/);
+  });
+
+  it('tests a tenant whose stored key cannot be read: the address is checked and the verdict says why no key went', async () => {
+    const row = page.getByTestId('tenant-row-Stored Key University');
+    await expect.poll(() => row.innerText()).toContain('Keychain unavailable');
+    await row.getByRole('button', { name: 'Test' }).click();
+    const panel = page.getByTestId('tenant-test-Stored Key University');
+    await expect.poll(() => panel.innerText(), { timeout: 15_000 }).toMatch(/No key to send/);
+    expect(await panel.innerText()).toMatch(
+      /answers at this address.*OS keychain could not be read, so the stored key was not sent/s,
+    );
+    expect(await panel.innerText()).toMatch(/keep it for this session only/);
   });
 
   it('tests the address without a key inside the Add dialog, before anything is saved', async () => {
