@@ -13,6 +13,7 @@ import { ErrorBoundary } from './shell/ErrorBoundary';
 import { MissingTokenPage } from './shell/MissingTokenPage';
 import { ThemeSync } from './shell/ThemeSync';
 import { TenantEditorProvider } from './tenants/TenantEditorContext';
+import { TenantScope } from './tenants/TenantScope';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export function App({ startup }: { startup: BridgeStartup }) {
@@ -39,9 +40,11 @@ function ConnectedApp({ bridge }: { bridge: Bridge }) {
         <EngineEventSync />
         <ThemeSync />
         <FormatLocale>
-          <TenantEditorProvider>
-            <AppLayout />
-          </TenantEditorProvider>
+          <TenantScope>
+            <TenantEditorProvider>
+              <AppLayout />
+            </TenantEditorProvider>
+          </TenantScope>
         </FormatLocale>
       </QueryClientProvider>
     </BridgeProvider>

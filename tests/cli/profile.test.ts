@@ -1,6 +1,7 @@
 import { AsyncEntry } from '@napi-rs/keyring';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../helpers/cli';
+import { sandbox } from '../helpers/sandbox';
 import { filesContaining, requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 
 const KEY = 'cli-key-4e5f6a7b8c9d0e1f';
@@ -74,6 +75,28 @@ describe('mentor-admin profile', () => {
     expect(human.stdout).toMatch(/^FAILED: /);
   });
 
+  it('gives MENTOR_ADMIN_API_KEY to the tenant a command works on (--profile, profile test NAME, else the active one) and to no other', async () => {
+    const server = await sandbox({ seed: 'none' });
+    const { env } = setup();
+    const at = ['--url', server.url, '--org', server.org, '--user', server.user];
+    await cli(['profile', 'add', 'First', ...at], { env });
+    await cli(['profile', 'add', 'Second', ...at], { env });
+    const withKey = { ...env, MENTOR_ADMIN_API_KEY: server.apiKey };
+    const sources = async (args: string[]) =>
+      Object.fromEntries(
+        (await cli([...args, 'profile', 'list', '--json'], { env: withKey })).lines.map((l) => [
+          l.name,
+          l.secretSource,
+        ]),
+      );
+    expect(await sources([])).toEqual({ First: 'env', Second: 'none' });
+    expect(await sources(['--profile', 'second'])).toEqual({ First: 'none', Second: 'env' });
+    const tested = await cli(['profile', 'test', 'Second', '--json'], { env: withKey });
+    expect(tested.lines.at(-1)).toMatchObject({ event: 'profile.tested', name: 'Second', outcome: 'ok' });
+    const help = await cli(['--help'], { env });
+    expect(help.stdout).toMatch(/MENTOR_ADMIN_API_KEY supplies the key of one tenant only/);
+  });
+
   it('answers usage errors with exit 2 and plain words on stderr', async () => {
     const { env } = setup();
     const cases: [string[], RegExp][] = [
@@ -123,5 +146,15 @@ describe('mentor-admin profile', () => {
     expect(result.stderr).not.toContain(KEY);
     const list = await cli(['profile', 'list', '--json'], { env });
     expect(list.lines).toEqual([]);
+  });
+
+  it('as a real process: without a Secret Service a stored key reads as unavailable, never as "no key"', async () => {
+    const { env } = setup();
+    await cli([...addArgs, '--key-stdin'], { env, stdin: KEY });
+    const noKeychain = { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+    // The first keychain lookup of a process is the one that used to answer "no entry" there.
+    const result = await cliProcess(['profile', 'list', '--json'], { env: noKeychain });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.lines).toMatchObject([{ name: 'Campus', hasSecret: false, secretSource: 'unavailable' }]);
   });
 });

@@ -118,15 +118,74 @@ describe('tenants in browser mode', () => {
     const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
     await visible(dialog);
     const org = dialog.getByRole('textbox', { name: 'Org (tenant key)' });
+    // A space is only unusual (the form says so); a '/' can never travel inside the API's paths.
     await org.fill('e2e org');
+    await visible(dialog.getByText(/Contains a space/));
+    await org.fill('e2e/org');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
-    await visible(dialog.getByText("Org (tenant key) must not contain spaces, '/', '?' or '#'"));
+    await visible(dialog.getByText("Org (tenant key) must not contain '/': it travels inside the API's paths"));
     // Under the field, not in the form's alert.
     expect(await org.getAttribute('aria-invalid')).toBe('true');
     expect(await dialog.getByText('Not saved').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await tenantRow().innerText()).toContain('e2e-org');
+  });
+
+  it('moving the base URL to another server asks for its key: the stored key does not follow', async () => {
+    await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
+    await visible(dialog);
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.2:9/dm');
+    await visible(dialog.getByText(/The address moves to another server: enter its key, or remove the stored key/));
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    // The engine refuses, under the key field, and saves nothing.
+    await visible(dialog.getByText(/never sent elsewhere/));
+    const keyInput = dialog.locator('input[autocomplete="new-password"]');
+    expect(await keyInput.getAttribute('data-invalid')).toBe('true');
+    expect(await keyInput.getAttribute('aria-describedby')).toMatch(/-error/);
+    await dialog.getByRole('checkbox', { name: 'Remove stored key' }).check();
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => tenantRow().innerText()).toContain('http://127.0.0.2:9/dm');
+    expect(await tenantRow().innerText()).toContain('No key');
+  });
+
+  it('shows every badge whole in the tenant switcher, however long a name is', async () => {
+    await host.engine.invoke('profiles.add', {
+      name: 'Northbridge University of Applied Sciences — Main Campus (production)',
+      baseUrl: 'https://northbridge.example.org/dm',
+      org: 'northbridge',
+      username: 'admin',
+    });
+    await page.reload();
+    await page.getByTestId('tenant-switcher').click();
+    const listbox = page.getByRole('listbox');
+    await visible(listbox);
+    await visible(listbox.getByText('Sandbox', { exact: true }));
+    const badges = await page.evaluate<{ text: string; whole: boolean; inside: boolean }[]>(`(() => {
+      const list = document.querySelector('[role=listbox]').getBoundingClientRect();
+      return Array.from(document.querySelectorAll('[role=listbox] .mantine-Badge-root'), (badge) => {
+        const label = badge.querySelector('.mantine-Badge-label') || badge;
+        const box = badge.getBoundingClientRect();
+        return {
+          text: label.textContent,
+          whole: label.scrollWidth <= label.clientWidth,
+          inside: box.left >= list.left && box.right <= list.right + 0.5,
+        };
+      });
+    })()`);
+    expect(badges.map((b) => b.text)).toEqual(expect.arrayContaining(['Sandbox', 'Active']));
+    for (const badge of badges) expect(badge, badge.text).toMatchObject({ whole: true, inside: true });
+    // The long name gives way instead, cut with an ellipsis inside the list.
+    const name = listbox.getByText(/^Northbridge University of Applied Sciences/);
+    await visible(name);
+    const cut = await page.evaluate<boolean>(`(() => {
+      const el = Array.from(document.querySelectorAll('[role=listbox] p')).find((p) => p.textContent.startsWith('Northbridge'));
+      return el.scrollWidth > el.clientWidth;
+    })()`);
+    expect(cut).toBe(true);
+    await page.keyboard.press('Escape');
   });
 
   it('removes it after confirming', async () => {

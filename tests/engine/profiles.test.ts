@@ -1,7 +1,9 @@
 import { AsyncEntry } from '@napi-rs/keyring';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/main/engine';
-import { Settings } from '../../src/shared/contract';
+import { createPlatformClient, InsecureAddressError } from '../../src/main/engine/platform';
+import { BaseUrl, baseUrlProblem, isLoopbackHost, Settings } from '../../src/shared/contract';
+import { sandbox } from '../helpers/sandbox';
 import { filesContaining, requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 
 const SECRET = 'sk-test-7f3a9c0e1b2d4f6a8c0e2b4d6f8a0c2e';
@@ -13,10 +15,16 @@ afterEach(async () => {
   engines = [];
 });
 
-async function open(options: { dataDir?: string; service?: string; env?: NodeJS.ProcessEnv } = {}) {
+async function open(options: { dataDir?: string; service?: string; env?: NodeJS.ProcessEnv; apiKeyFor?: string } = {}) {
   const dataDir = options.dataDir ?? tempDir();
   const service = options.service ?? uniqueService();
-  const engine = await createEngine({ dataDir, shell: 'test', keychainService: service, env: options.env ?? {} });
+  const engine = await createEngine({
+    dataDir,
+    shell: 'test',
+    keychainService: service,
+    env: options.env ?? {},
+    ...(options.apiKeyFor ? { apiKeyFor: options.apiKeyFor } : {}),
+  });
   engines.push(engine);
   return { engine, dataDir, service };
 }
@@ -37,7 +45,9 @@ describe('profiles with the real OS keychain', () => {
     });
     expect(JSON.stringify(profile)).not.toContain(SECRET);
     expect(await new AsyncEntry(service, profile.id).getPassword()).toBe(SECRET);
-    await engine.invoke('profiles.test', { id: profile.id }); // a real call attempt must not log the key either
+    // A real call attempt (to a closed loopback port) must not log the key either.
+    await engine.invoke('profiles.update', { id: profile.id, baseUrl: 'http://127.0.0.1:9/dm', secret: SECRET });
+    await engine.invoke('profiles.test', { id: profile.id });
     await engine.close();
     expect(filesContaining(dataDir, SECRET)).toEqual([]);
   });
@@ -188,5 +198,199 @@ describe('malformed calls answer a typed validation error and change nothing', (
       ok: false,
       error: { code: 'not_found' },
     });
+  });
+});
+
+describe('where a key may go', () => {
+  beforeAll(requireKeychainSession);
+
+  it('keeps a stored key from following the base URL to another server: the same call must bring a key or drop it', async () => {
+    const { engine, service } = await open();
+    const { id } = await engine.invoke('profiles.add', { ...tenant, secret: SECRET });
+    const moved = await engine.call('profiles.update', { id, baseUrl: 'https://elsewhere.example.org/dm' });
+    expect(moved).toMatchObject({ ok: false, error: { code: 'validation', issues: [{ path: 'secret' }] } });
+    if (!moved.ok)
+      expect(moved.error.message).toMatch(/another server \(https:\/\/elsewhere\.example\.org\).*never sent elsewhere/);
+    // Nothing changed: the address and the key are as they were.
+    expect(await engine.invoke('profiles.get', { id })).toMatchObject({ baseUrl: 'https://api.example.org/dm' });
+    expect(await new AsyncEntry(service, id).getPassword()).toBe(SECRET);
+
+    // Another path on the same server keeps the key; a move that names a new key, or drops the key, is made.
+    await engine.invoke('profiles.update', { id, baseUrl: 'https://api.example.org/v2' });
+    expect(await new AsyncEntry(service, id).getPassword()).toBe(SECRET);
+    await engine.invoke('profiles.update', {
+      id,
+      baseUrl: 'https://elsewhere.example.org',
+      secret: 'key-for-elsewhere',
+    });
+    expect(await new AsyncEntry(service, id).getPassword()).toBe('key-for-elsewhere');
+    const dropped = await engine.invoke('profiles.update', { id, baseUrl: 'https://third.example.org', secret: null });
+    expect(dropped).toMatchObject({ baseUrl: 'https://third.example.org', hasSecret: false, secretSource: 'none' });
+    expect(await new AsyncEntry(service, id).getPassword()).toBeNull();
+    // With no key stored there is nothing to protect.
+    await engine.invoke('profiles.update', { id, baseUrl: 'https://fourth.example.org' });
+  });
+
+  it('keeps a key for this session only in memory: sent to the tenant, never in the keychain or a file, gone at restart', async () => {
+    const server = await sandbox({ seed: 'none' });
+    const dataDir = tempDir();
+    const service = uniqueService();
+    const first = await open({ dataDir, service });
+    const profile = await first.engine.invoke('profiles.add', {
+      name: 'Session tenant',
+      baseUrl: server.url,
+      org: server.org,
+      username: server.user,
+      secret: server.apiKey,
+      keyStorage: 'session',
+    });
+    expect(profile).toMatchObject({ hasSecret: true, secretSource: 'session' });
+    expect(await new AsyncEntry(service, profile.id).getPassword()).toBeNull();
+    expect(await first.engine.invoke('profiles.test', { id: profile.id })).toMatchObject({ outcome: 'ok' });
+    expect((await first.engine.invoke('mentors.list', {})).mentors).toEqual([]);
+    // Moving the address drops it like a stored key.
+    expect(await first.engine.call('profiles.update', { id: profile.id, baseUrl: 'http://127.0.0.1:9' })).toMatchObject(
+      {
+        ok: false,
+        error: { issues: [{ path: 'secret' }] },
+      },
+    );
+    await first.engine.close();
+    expect(filesContaining(dataDir, server.apiKey)).toEqual([]);
+    const second = await open({ dataDir, service });
+    expect(await second.engine.invoke('profiles.get', { id: profile.id })).toMatchObject({
+      hasSecret: false,
+      secretSource: 'none',
+    });
+  });
+
+  it('tests a connection as typed before it is saved: with the typed key, with the stored one on the same server, without a key', async () => {
+    const server = await sandbox({ seed: 'none' });
+    const { engine } = await open();
+    const typed = { baseUrl: server.url, org: server.org, username: server.user };
+    expect(await engine.invoke('profiles.try', { ...typed, secret: server.apiKey })).toMatchObject({
+      outcome: 'ok',
+      ok: true,
+    });
+    expect(await engine.invoke('profiles.try', { ...typed, secret: 'wrong-key' })).toMatchObject({
+      outcome: 'auth_failed',
+    });
+    const keyless = await engine.invoke('profiles.try', typed);
+    expect(keyless).toMatchObject({ outcome: 'no_secret', status: 401 });
+    expect(keyless.message).toMatch(/answers at this address/);
+    expect(await engine.invoke('profiles.try', { ...typed, org: 'no-such-org', secret: server.apiKey })).toMatchObject({
+      ok: false,
+    });
+    // Nothing was saved.
+    expect(await engine.invoke('profiles.list', {})).toEqual([]);
+
+    const saved = await engine.invoke('profiles.add', { name: 'Saved', ...typed, secret: server.apiKey });
+    expect(await engine.invoke('profiles.try', { id: saved.id, ...typed })).toMatchObject({ outcome: 'ok' });
+    // Edited to another server: the stored key is not sent there.
+    const other = await sandbox({ seed: 'none' });
+    const elsewhere = await engine.invoke('profiles.try', { id: saved.id, ...typed, baseUrl: other.url });
+    expect(elsewhere).toMatchObject({ outcome: 'no_secret' });
+  });
+
+  it('gives MENTOR_ADMIN_API_KEY to one tenant only: the active one at start (or the first made active), or the one named', async () => {
+    const server = await sandbox({ seed: 'none' });
+    const env = { MENTOR_ADMIN_API_KEY: server.apiKey };
+    const at = { baseUrl: server.url, org: server.org, username: server.user };
+    const dataDir = tempDir();
+    const service = uniqueService();
+    const first = await open({ dataDir, service, env });
+    expect((await first.engine.invoke('app.info', {})).envKey).toEqual({ profileId: null });
+    const a = await first.engine.invoke('profiles.add', { name: 'A', ...at });
+    const b = await first.engine.invoke('profiles.add', { name: 'B', ...at });
+    const sources = async (engine: Engine) =>
+      Object.fromEntries((await engine.invoke('profiles.list', {})).map((p) => [p.name, p.secretSource]));
+    expect(await sources(first.engine)).toEqual({ A: 'env', B: 'none' });
+    expect((await first.engine.invoke('app.info', {})).envKey).toEqual({ profileId: a.id });
+    // B never gets it, even once active: the key is not sent there.
+    await first.engine.invoke('profiles.setActive', { id: b.id });
+    expect(await sources(first.engine)).toEqual({ A: 'env', B: 'none' });
+    expect(await first.engine.invoke('profiles.test', { id: b.id })).toMatchObject({ outcome: 'no_secret' });
+    expect(await first.engine.invoke('profiles.test', { id: a.id })).toMatchObject({ outcome: 'ok' });
+    await first.engine.close();
+
+    // Started again with B active, B is the one; or the one named (the CLI's --profile), whichever is active.
+    const second = await open({ dataDir, service, env });
+    expect(await sources(second.engine)).toEqual({ A: 'none', B: 'env' });
+    await second.engine.close();
+    const third = await open({ dataDir, service, env, apiKeyFor: 'a' });
+    expect(await sources(third.engine)).toEqual({ A: 'env', B: 'none' });
+  });
+});
+
+describe('what the platform allows is allowed', () => {
+  beforeAll(requireKeychainSession);
+
+  it("takes an org or username with a space, '?' or '#' (the spec sets no pattern) and sends it URL-encoded; '/' never", async () => {
+    const { engine } = await open();
+    const odd = await engine.invoke('profiles.add', {
+      ...tenant,
+      baseUrl: 'http://127.0.0.1:9',
+      org: 'Main Campus?#1',
+      username: 'ann lee',
+    });
+    expect(odd).toMatchObject({ org: 'Main Campus?#1', username: 'ann lee' });
+    const tested = await engine.invoke('profiles.test', { id: odd.id });
+    expect(tested.url).toBe(
+      'http://127.0.0.1:9/api/ai-mentor/orgs/Main%20Campus%3F%231/users/ann%20lee/?page=1&page_size=1',
+    );
+    expect(await engine.call('profiles.update', { id: odd.id, username: 'ann/lee' })).toMatchObject({
+      ok: false,
+      error: {
+        issues: [{ path: 'username', message: "Username must not contain '/': it travels inside the API's paths" }],
+      },
+    });
+  });
+});
+
+describe('plain http is for this computer only (a key would travel in clear)', () => {
+  it('knows which hosts are this computer', () => {
+    for (const host of ['localhost', 'app.localhost', '127.0.0.1', '127.12.0.9', '::1', '[::1]', '::ffff:127.0.0.1']) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of [
+      'example.org',
+      '10.0.0.1',
+      '192.168.1.2',
+      '128.0.0.1',
+      '127.0.0.1.example.org',
+      'localhost.example.org',
+      '::2',
+      '',
+    ]) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it('accepts https anywhere and http only for loopback addresses, saying why', () => {
+    for (const url of [
+      'https://api.example.org/dm',
+      'http://127.0.0.1:9',
+      'http://localhost:3000/dm',
+      'http://[::1]:8080',
+    ]) {
+      expect(baseUrlProblem(url), url).toBeNull();
+      expect(BaseUrl.safeParse(url).success, url).toBe(true);
+    }
+    for (const url of ['http://api.example.org', 'http://10.0.0.5:8000/dm', 'http://127.0.0.1.nip.io']) {
+      expect(baseUrlProblem(url), url).toMatch(/Use https:\/\/ .*only for this computer/);
+      expect(BaseUrl.safeParse(url).success, url).toBe(false);
+    }
+  });
+
+  it('never builds a client that would send a key in clear to another computer (nothing is sent)', () => {
+    expect(() =>
+      createPlatformClient({ baseUrl: 'http://api.example.org', authScheme: 'Api-Key', secret: 'k' }),
+    ).toThrow(InsecureAddressError);
+    expect(() =>
+      createPlatformClient({ baseUrl: 'http://127.0.0.1:9', authScheme: 'Api-Key', secret: 'k' }),
+    ).not.toThrow();
+    expect(() =>
+      createPlatformClient({ baseUrl: 'http://api.example.org', authScheme: 'Api-Key', secret: null }),
+    ).not.toThrow();
   });
 });

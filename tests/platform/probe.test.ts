@@ -99,15 +99,27 @@ describe('testConnection', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it('reports no_secret without calling the server', async () => {
-    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+  it('without a key checks the address, TLS and path with no Authorization header, and says the sign-in is untested', async () => {
+    const server = await startServer((_req, res) =>
+      sendJson(res, 401, { detail: 'Authentication credentials were not provided.' }),
+    );
     for (const secret of [null, '', '  ']) {
       const result = await testConnection(connection(server.url, { secret }));
       expectWellFormed(result);
-      expect(result.outcome).toBe('no_secret');
+      expect(result).toMatchObject({ outcome: 'no_secret', ok: false, status: 401 });
+      expect(result.message).toMatch(
+        /answers at this address .*host name, TLS and the path are right.*No key was sent/,
+      );
+      expect(result.hint).toMatch(/Enter the API key/);
       expect(result.url).toBe(`${server.url}${PROBE_PATH}`);
     }
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests).toHaveLength(3);
+    for (const request of server.requests) expect(request.headers.authorization).toBeUndefined();
+    // A wrong path or a closed port says so without a key too.
+    const missing = await startServer((_req, res) => sendJson(res, 404, { detail: 'Not Found' }));
+    expect((await testConnection(connection(missing.url, { secret: null }))).outcome).toBe('not_found');
+    const closed = await testConnection(connection(`http://127.0.0.1:${await closedPort()}`, { secret: null }));
+    expect(closed.outcome).toBe('unreachable');
   });
 
   it('reports unexpected for a base URL that is not a URL', async () => {

@@ -10,8 +10,9 @@ export const PROFILE_HELP = `Tenant connections:
   profile test NAME
   profile use NAME
 
---key-stdin reads the key from standard input and stores it in the OS keychain. Without it no key is stored and
-the profile uses MENTOR_ADMIN_API_KEY.`;
+--key-stdin reads the key from standard input and stores it in the OS keychain. Without it no key is stored.
+MENTOR_ADMIN_API_KEY supplies the key of one tenant only, never of every one: the tenant --profile names (for
+'profile test NAME', that NAME), else the active one. It is read, never stored.`;
 
 export async function resolveProfile(engine: Engine, nameOrId: string): Promise<Profile> {
   const profiles = await engine.invoke('profiles.list', {});
@@ -32,7 +33,8 @@ export async function profileIdOf(engine: Engine, globals: Globals): Promise<str
 function describe(profile: Profile): string {
   const key = {
     keychain: 'key in keychain',
-    env: 'key from MENTOR_ADMIN_API_KEY',
+    env: 'key from MENTOR_ADMIN_API_KEY, for this tenant only',
+    session: 'key for this session only',
     sandbox: 'local sandbox',
     none: 'no key',
     unavailable: 'keychain unavailable',

@@ -28,7 +28,7 @@ ${JOBS_HELP}
 Global options:
   --json           one JSON object per line (lists: one per item; commands: events, then a summary last)
   --data-dir DIR   where the app keeps its data (also MENTOR_ADMIN_HOME)
-  --profile NAME   the tenant to use instead of the active one
+  --profile NAME   the tenant to use instead of the active one (and the one MENTOR_ADMIN_API_KEY is for)
 
 Exit status: 0 success, 1 failure, 2 usage error.`;
 
@@ -114,10 +114,13 @@ async function runCommand(
     const [area, ...rest] = command;
     const run = COMMANDS.get(area!);
     if (!run) throw new UsageError(`Unknown command '${area}'`);
+    // MENTOR_ADMIN_API_KEY is the key of the tenant the command works on, and of no other.
+    const keyFor = globals.profile ?? (area === 'profile' && rest[0] === 'test' ? rest[1] : undefined);
     engine = await createEngine({
       dataDir: globals.dataDir,
       shell: 'cli',
       env: io.env,
+      ...(keyFor ? { apiKeyFor: keyFor } : {}),
       resumeJobs: false,
       // Everything but `profile` talks to a tenant: with none yet, the local sandbox is started to be it.
       ensureTenant: area !== 'profile' && !globals.profile,

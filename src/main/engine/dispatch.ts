@@ -67,6 +67,8 @@ export function toBridgeError(error: unknown): BridgeError {
     switch (error.name) {
       case 'KeychainUnavailableError':
         return { code: 'keychain', message: error.message };
+      case 'InsecureAddressError':
+        return { code: 'validation', message: error.message };
       case 'ApiError': {
         const status = (error as Error & { status?: number }).status;
         return { code: 'api', message: error.message, ...(status ? { status } : {}) };

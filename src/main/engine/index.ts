@@ -13,7 +13,7 @@ import { createFileLog, logsWritten, type Log } from './log';
 import { ensurePrivateDir } from './private-files';
 import { testConnection } from './platform/probe';
 import { Profiles } from './profiles/profiles';
-import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type SecretStore } from './secrets/keychain';
+import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, secretFromEnv, type SecretStore } from './secrets/keychain';
 import { SettingsStore } from './settings/settings';
 import { openDatabase, schemaVersion } from './store/database';
 import { jobHandlers, type ItemReport } from './jobs/handlers';
@@ -58,6 +58,11 @@ export interface EngineOptions {
   resumeJobs?: boolean;
   /** Announce jobs that other processes run on the same data folder (default: in the app, not the CLI or tests). */
   followJobsElsewhere?: boolean;
+  /**
+   * The one profile MENTOR_ADMIN_API_KEY serves, by name or id (the CLI's `--profile`). Default: the profile active
+   * when the engine starts, or the first other than the local sandbox to become active after it.
+   */
+  apiKeyFor?: string;
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -74,7 +79,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const secrets =
     options.secrets ??
     createKeychain(options.keychainService ?? env.MENTOR_ADMIN_KEYCHAIN_SERVICE ?? DEFAULT_KEYCHAIN_SERVICE);
-  const profiles = new Profiles({ db, secrets, env });
+  const profiles = new Profiles({ db, secrets, env, apiKeyFor: options.apiKeyFor });
   const settings = new SettingsStore(db);
   const emitter = new EventEmitter();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => emitter.emit('event', name, payload);
@@ -158,6 +163,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     runner.credentialsChanged(id);
   });
 
+  /** A test with the key the profile would use (or the one typed); an unreadable keychain still tests the address. */
+  const tryConnection = async (input: CallInput<'profiles.try'>) => {
+    const { connection, keyUnreadable } = await profiles.trial(input);
+    const result = await testConnection(connection);
+    if (!keyUnreadable) return result;
+    return {
+      ...result,
+      message: `${result.message} The OS keychain could not be read, so the stored key was not sent.`,
+      hint: 'Enter the key in Edit and keep it for this session only, or unlock the OS keychain; then test again.',
+    };
+  };
+
   const handlers: Handlers = {
     'app.info': async () => ({
       name: APP_NAME,
@@ -168,6 +185,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       node: process.versions.node,
       schemaVersion: schemaVersion(db),
       keychain: await secrets.status(),
+      envKey: secretFromEnv(env) ? { profileId: profiles.envKeyFor() } : null,
       sandbox: sandbox?.state() ?? { state: 'off' as const },
     }),
     'profiles.list': () => profiles.list(),
@@ -189,8 +207,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     'profiles.test': async ({ id }) => {
       await ready(id);
-      const connection = await profiles.connection(id);
-      return testConnection(connection);
+      const profile = await profiles.get(id);
+      return tryConnection({
+        id,
+        baseUrl: profile.baseUrl,
+        org: profile.org,
+        username: profile.username,
+        authScheme: profile.authScheme,
+      });
+    },
+    'profiles.try': async (input) => {
+      if (input.id) await ready(input.id);
+      return tryConnection(input);
     },
     'profiles.setActive': async ({ id }) => {
       const profile = await profiles.setActive(id);

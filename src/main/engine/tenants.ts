@@ -1,6 +1,6 @@
 import { createPlatformClient, type PlatformClient } from './platform';
 import type { Log } from './log';
-import type { Profiles } from './profiles/profiles';
+import { NO_KEY_MESSAGE, type Profiles } from './profiles/profiles';
 import { EngineError } from './errors';
 
 /**
@@ -38,10 +38,7 @@ export class TenantClients {
     await this.deps.ready(profileId);
     const connection = await this.deps.profiles.connection(profileId);
     if (!connection.secret) {
-      throw new EngineError(
-        'validation',
-        'This tenant connection has no key. Add one in Settings → Tenants, or set MENTOR_ADMIN_API_KEY.',
-      );
+      throw new EngineError('validation', NO_KEY_MESSAGE);
     }
     return createPlatformClient({
       baseUrl: connection.baseUrl,

@@ -1,4 +1,5 @@
 import { Alert, Button, Group } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { WarningIcon } from './icons';
 
 interface FormFooterProps {
@@ -7,10 +8,12 @@ interface FormFooterProps {
   saving: boolean;
   submitLabel: string;
   onCancel(): void;
+  /** Another action, at the start of the row (e.g. "Test connection"). */
+  secondary?: ReactNode;
 }
 
 /** The end of an editing form: what went wrong, then Cancel (off while saving) and the submit button. */
-export function FormFooter({ error, saving, submitLabel, onCancel }: FormFooterProps) {
+export function FormFooter({ error, saving, submitLabel, onCancel, secondary }: FormFooterProps) {
   return (
     <>
       {error && (
@@ -18,13 +21,16 @@ export function FormFooter({ error, saving, submitLabel, onCancel }: FormFooterP
           {error}
         </Alert>
       )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onCancel} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={saving}>
-          {submitLabel}
-        </Button>
+      <Group justify={secondary ? 'space-between' : 'flex-end'} gap="sm">
+        {secondary}
+        <Group gap="sm" justify="flex-end">
+          <Button variant="default" onClick={onCancel} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            {submitLabel}
+          </Button>
+        </Group>
       </Group>
     </>
   );

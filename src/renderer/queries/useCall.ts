@@ -1,10 +1,27 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { CallInput, CallName, CallOutput } from '../../shared/contract';
+import { isTenantCall, withTenant, type TenantCallName } from '../../shared/tenancy';
 import { useBridge } from '../bridge/BridgeContext';
+import { useActiveTenant } from '../tenants/tenantContext';
 
-/** Query keys are `[callName, params]`, so events can invalidate every query of one area by its name prefix. */
-export function callKey<N extends CallName>(name: N, input?: CallInput<N>): QueryKey {
+/** A tenant call's key names its tenant: each tenant's answers are cached apart and never stand in for another's. */
+type KeyArgs<N extends CallName> = N extends TenantCallName
+  ? [input: CallInput<N> & { profileId: string }]
+  : [input?: CallInput<N>];
+
+/**
+ * Query keys are `[callName, params]`, so events can invalidate every query of one area by its name prefix, and
+ * every query of one tenant by `params.profileId`. Inside a screen, `useCallKey()` fills in the active tenant.
+ */
+export function callKey<N extends CallName>(name: N, ...[input]: KeyArgs<N>): QueryKey {
   return [name, input ?? {}];
+}
+
+/** The tenant a query key names, or null for app-wide calls (settings, profiles, jobs by id…). */
+export function keyTenant(key: QueryKey): string | null {
+  const id = (key[1] as { profileId?: unknown } | undefined)?.profileId;
+  return typeof id === 'string' ? id : null;
 }
 
 /** The area of a call, e.g. `profiles` for `profiles.list`. */
@@ -12,15 +29,27 @@ export function callArea(name: string): string {
   return name.split('.')[0] ?? name;
 }
 
+/** `callKey` for the tenant the screen shows: the key its `useCall` and its bridge's calls use. */
+export function useCallKey(): <N extends CallName>(name: N, input: CallInput<N>) => QueryKey {
+  const { id } = useActiveTenant();
+  return useCallback(
+    <N extends CallName>(name: N, input: CallInput<N>): QueryKey => [name, withTenant(name, input, id) ?? {}],
+    [id],
+  );
+}
+
 /** Calls that read or probe without changing anything, so they invalidate nothing. */
-const READ_ONLY_ACTIONS: ReadonlySet<CallName> = new Set<CallName>(['profiles.test']);
+const READ_ONLY_ACTIONS: ReadonlySet<CallName> = new Set<CallName>(['profiles.test', 'profiles.try']);
 
 export function useCall<N extends CallName>(name: N, input: CallInput<N>, options: { enabled?: boolean } = {}) {
   const bridge = useBridge();
+  const tenant = useActiveTenant();
+  const scoped = withTenant(name, input, tenant.id);
   return useQuery({
-    queryKey: callKey(name, input),
-    queryFn: () => bridge.call(name, input),
-    enabled: options.enabled ?? true,
+    queryKey: [name, scoped ?? {}],
+    queryFn: () => bridge.call(name, scoped),
+    // A tenant's data is asked for once it is known which tenant the window shows.
+    enabled: (options.enabled ?? true) && (tenant.known || !isTenantCall(name)),
   });
 }
 
@@ -35,14 +64,21 @@ export interface MutationCallOptions {
 export function useMutationCall<N extends CallName>(name: N, options: MutationCallOptions = {}) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
+  const { id } = useActiveTenant();
   return useMutation<CallOutput<N>, Error, CallInput<N>>({
-    mutationFn: (input) => bridge.call(name, input),
+    mutationFn: (input) => bridge.call(name, withTenant(name, input, id)),
     ...(options.carriesSecret ? { gcTime: 0 } : {}),
-    onSuccess: async () => {
+    onSuccess: async (_output, input) => {
       if (READ_ONLY_ACTIONS.has(name)) return;
+      const tenant = keyTenant([name, withTenant(name, input, id)]);
       // The engine also emits a change event; this covers a missed one, and does not restart a running refetch.
+      // Only the tenant the change was made on is asked again (and answers that belong to no tenant).
       await queryClient.invalidateQueries(
-        { predicate: (query) => callArea(String(query.queryKey[0])) === callArea(name) },
+        {
+          predicate: ({ queryKey }) =>
+            callArea(String(queryKey[0])) === callArea(name) &&
+            (tenant === null || [null, tenant].includes(keyTenant(queryKey))),
+        },
         { cancelRefetch: false },
       );
     },

@@ -1,12 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useBridge } from '../bridge/BridgeContext';
+import { useEngineBridge } from '../bridge/BridgeContext';
 import { applyAnalyticsEvent } from '../screens/analytics/events';
-import { callArea, callKey } from './useCall';
+import { callArea, callKey, keyTenant } from './useCall';
 
-/** Keeps TanStack Query in step with the engine: change events invalidate, and a reconnect refetches everything. */
+const nameOf = (query: Query) => String(query.queryKey[0]);
+
+/**
+ * Keeps TanStack Query in step with the engine: change events invalidate, and a reconnect refetches everything.
+ * Every tenant's events are heard (answers cached for a tenant not on screen stay true for the way back), and an
+ * event about one tenant touches that tenant's keys only.
+ */
 export function useEngineEventSync(): void {
-  const bridge = useBridge();
+  const bridge = useEngineBridge();
   const queryClient = useQueryClient();
 
   useEffect(
@@ -14,30 +20,43 @@ export function useEngineEventSync(): void {
       bridge.onEvent((event) => {
         applyAnalyticsEvent(queryClient, event.name, event.payload);
         switch (event.name) {
-          case 'profiles.changed':
-            void queryClient.invalidateQueries({
-              predicate: (query) => callArea(String(query.queryKey[0])) === 'profiles',
-            });
+          case 'profiles.changed': {
+            const { id, reason } = event.payload;
+            void queryClient.invalidateQueries({ predicate: (query) => callArea(nameOf(query)) === 'profiles' });
+            // A removed tenant's answers go; a changed one (address, org, key) may answer differently now.
+            if (reason === 'removed')
+              queryClient.removeQueries({ predicate: (query) => keyTenant(query.queryKey) === id });
+            if (reason === 'updated') {
+              void queryClient.invalidateQueries({ predicate: (query) => keyTenant(query.queryKey) === id });
+            }
             break;
+          }
           case 'tickets.changed':
             // Lists and the open ticket read the engine's cache again; a chat transcript does not change with it.
             void queryClient.invalidateQueries({
               predicate: (query) =>
-                callArea(String(query.queryKey[0])) === 'tickets' &&
-                !['tickets.conversation', 'tickets.cannedReplies'].includes(String(query.queryKey[0])),
+                callArea(nameOf(query)) === 'tickets' &&
+                keyTenant(query.queryKey) === event.payload.profileId &&
+                !['tickets.conversation', 'tickets.cannedReplies'].includes(nameOf(query)),
             });
             break;
           case 'tickets.sync':
-            queryClient.setQueryData(callKey('tickets.status', {}), event.payload.sync);
+            queryClient.setQueryData(
+              callKey('tickets.status', { profileId: event.payload.profileId }),
+              event.payload.sync,
+            );
             break;
           case 'invitations.changed':
-            void queryClient.invalidateQueries({ queryKey: ['invitations.list'] });
+            void queryClient.invalidateQueries({
+              predicate: (query) =>
+                nameOf(query) === 'invitations.list' && keyTenant(query.queryKey) === event.payload.profileId,
+            });
             break;
           case 'invitations.importChanged':
             // The draft and its rows (read, checked, fixed) are views of the engine's import.
             void queryClient.invalidateQueries({
               predicate: (query) =>
-                ['invitations.importGet', 'invitations.importRows'].includes(String(query.queryKey[0])) &&
+                ['invitations.importGet', 'invitations.importRows'].includes(nameOf(query)) &&
                 (query.queryKey[1] as { id?: string } | undefined)?.id === event.payload.id,
             });
             break;

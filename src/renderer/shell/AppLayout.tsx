@@ -1,11 +1,14 @@
-import { AppShell } from '@mantine/core';
+import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure, useViewportSize } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
 import { useCall } from '../queries/useCall';
+import { useActiveTenant } from '../tenants/tenantContext';
 import { TrainFlowProvider } from '../train/TrainFlowContext';
 import { WindowDrop } from '../train/WindowDrop';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { isRail, SIDEBAR_WIDTH } from './navigationMode';
+import { navigateTo, ScreenRouteContext, useSubRoute } from './routes';
 import { findScreen } from './screens';
 import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
@@ -70,11 +73,43 @@ function RoutedSidebar({ rail, onNavigated }: { rail: boolean; onNavigated(): vo
 
 function CurrentScreen() {
   const [route] = useHashRoute();
+  const sub = useSubRoute();
+  const tenant = useActiveTenant();
   const screen = findScreen(route);
+  // When the tenant changes, a route that names one of the last tenant's records (a mentor, a job, a learner) goes
+  // back to the screen's own page: that record is not this tenant's. Until it has, the screen waits.
+  const kept = sub.slice(0, screen.tenantNeutralDepth ?? 0);
+  const subPath = sub.join('/');
+  const [shown, setShown] = useState<{ tenant: string | null; staleSub: string | null }>({
+    tenant: tenant.id,
+    staleSub: null,
+  });
+  if (tenant.id !== shown.tenant) {
+    setShown({ tenant: tenant.id, staleSub: shown.tenant !== null && sub.length > kept.length ? subPath : null });
+  } else if (shown.staleSub !== null && shown.staleSub !== subPath) {
+    setShown({ ...shown, staleSub: null });
+  }
+  const leaving = shown.staleSub !== null && shown.staleSub === subPath;
+  const screenHref = `#/${[screen.id, ...kept].map(encodeURIComponent).join('/')}`;
+  useEffect(() => {
+    if (leaving) navigateTo(screenHref);
+  }, [leaving, screenHref]);
+
+  if (!tenant.known) {
+    return (
+      <Center h={200}>
+        <Loader size="sm" aria-label="Loading tenants" />
+      </Center>
+    );
+  }
+  if (leaving || tenant.id !== shown.tenant) return null;
   return (
-    // Keyed by screen so leaving a crashed screen clears the error.
-    <ErrorBoundary key={screen.id} area={`The ${screen.label} screen`}>
-      <screen.Component />
+    // Keyed by screen so leaving a crashed screen clears the error, and by tenant so nothing a screen holds (the
+    // selection, the open ticket, a draft, filters, answers kept while the next load) outlives a tenant switch.
+    <ErrorBoundary key={`${screen.id}\u0000${tenant.id ?? ''}`} area={`The ${screen.label} screen`}>
+      <ScreenRouteContext.Provider value={screen.id}>
+        <screen.Component />
+      </ScreenRouteContext.Provider>
     </ErrorBoundary>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, AppShell, Box, NavLink, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Box, NavLink, Text, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { CollapseIcon, ExpandIcon, WarningIcon } from '../components/icons';
 import { notifyError } from '../components/notify';
@@ -88,26 +88,33 @@ function CollapseToggle({ rail }: { rail: boolean }) {
   );
 }
 
-/** Version and mode at the foot of the sidebar; a warning when the keychain is out of reach. */
+/**
+ * Version and mode at the foot of the sidebar; one line when the keychain is out of reach (Settings → Tenants says
+ * what to do), unless MENTOR_ADMIN_API_KEY supplies the key. In the rail, an icon that leads to the same help.
+ */
 function AppInfoFooter({ rail }: { rail: boolean }) {
   const info = useCall('app.info', {});
   if (!info.data) return null;
-  const { version, shell, keychain } = info.data;
+  const { version, shell, keychain, envKey } = info.data;
   const mode = `Version ${version} · ${shell === 'browser' ? 'browser mode' : shell}`;
+  const warn = !keychain.available && !envKey;
   if (rail) {
-    return keychain.available ? null : (
+    return warn ? (
       <Tooltip label={`Keychain unavailable: ${keychain.message}`} position="right" multiline w={260}>
-        <Box c="orange" aria-label="Keychain unavailable" role="img" ta="center">
+        <Anchor href="#/settings" c="orange" aria-label="Keychain unavailable: help" display="block" ta="center">
           <WarningIcon />
-        </Box>
+        </Anchor>
       </Tooltip>
-    );
+    ) : null;
   }
   return (
     <>
-      {!keychain.available && (
-        <Text size="xs" c="orange" mb={4}>
-          Keychain unavailable: {keychain.message}
+      {warn && (
+        <Text size="xs" c="orange" mb={4} truncate="end" title={keychain.message} data-testid="keychain-warning">
+          Keychain unavailable ·{' '}
+          <Anchor href="#/settings" size="xs" inherit>
+            help
+          </Anchor>
         </Text>
       )}
       <Text size="xs" c="dimmed">

@@ -5,6 +5,9 @@ import { useCall } from '../queries/useCall';
 import { useTenantEditor } from '../tenants/TenantEditorContext';
 import { useSetActiveTenant } from '../tenants/useSetActiveTenant';
 
+/** Mantine badges clip their label when squeezed ("SANDB…"); these never shrink. */
+const WHOLE_BADGE = { minWidth: 'max-content', flexShrink: 0 } as const;
+
 /** A pseudo-option: choosing it opens the add form instead of switching. */
 const ADD_TENANT = '__add_tenant__';
 
@@ -60,24 +63,28 @@ function renderTenantOption(profiles: Profile[]): SelectProps['renderOption'] {
     const profile = profiles.find((candidate) => candidate.id === option.value);
     return (
       <Group gap={8} wrap="nowrap" justify="space-between" w="100%">
-        <div style={{ minWidth: 0 }}>
+        {/* Width 0 and grow: the dropdown's list sizes itself to its content's min-content width, which a long name
+            would otherwise set (pushing the badges out); this way the name is truncated to the dropdown instead. */}
+        <div style={{ width: 0, minWidth: 0, flex: 1 }}>
           <Text size="sm" truncate="end">
             {option.label}
           </Text>
+          {/* Faded rather than "dimmed": it stays readable on the highlighted option's colour too. */}
           {profile && (
-            <Text size="xs" c="dimmed" truncate="end">
+            <Text size="xs" truncate="end" style={{ opacity: 0.72 }}>
               {profile.org} · {hostOf(profile.baseUrl)}
             </Text>
           )}
         </div>
-        <Group gap={4} wrap="nowrap">
+        {/* The badges keep their width; the name and address give way (truncated) instead. */}
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {profile?.isSandbox && (
-            <Badge size="xs" variant="light" color="grape">
+            <Badge size="xs" variant="light" color="grape" style={WHOLE_BADGE}>
               Sandbox
             </Badge>
           )}
           {profile?.isActive && (
-            <Badge size="xs" variant="filled" color="teal">
+            <Badge size="xs" variant="filled" color="teal" style={WHOLE_BADGE}>
               Active
             </Badge>
           )}

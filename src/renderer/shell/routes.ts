@@ -1,21 +1,32 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
  * Routes below a screen: `#/mentors/<unique id>`, `#/jobs/<job id>`. The screen itself is chosen by
  * useHashRoute (the first segment); this reads the rest, decoded.
  */
-function currentSubPath(): string {
-  return window.location.hash.replace(/^#\/?/, '').split('/').slice(1).join('/');
+/** The route as `screen/sub…`, one string so a change of either is one change. */
+function currentPath(): string {
+  return window.location.hash.replace(/^#\/?/, '');
 }
+
+/** The screen a component is drawn in (set by the shell around each screen). */
+export const ScreenRouteContext = createContext<string | null>(null);
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('hashchange', onChange);
   return () => window.removeEventListener('hashchange', onChange);
 }
 
-/** The decoded segments after the screen id, e.g. `['3f2a…']` on `#/jobs/3f2a…`. */
+/**
+ * The decoded segments after the screen id, e.g. `['3f2a…']` on `#/jobs/3f2a…`. Inside a screen, only that screen's
+ * own route counts: while the window moves to another screen's `#/other/…`, the screen being left sees none (it
+ * must not act on a route that is not its own, say by routing back to itself).
+ */
 export function useSubRoute(): string[] {
-  const sub = useSyncExternalStore(subscribe, currentSubPath);
+  const screen = useContext(ScreenRouteContext);
+  const path = useSyncExternalStore(subscribe, currentPath);
+  const [first = '', ...rest] = path.split('/');
+  const sub = screen === null || first === screen ? rest.join('/') : '';
   return sub
     ? sub.split('/').map((segment) => {
         try {

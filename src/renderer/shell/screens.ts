@@ -21,6 +21,11 @@ export interface ScreenDefinition {
   Component: ComponentType;
   /** Drawn at the end of the screen's sidebar link (e.g. a count of new items); always mounted. */
   badge?: ComponentType;
+  /**
+   * How many route segments after the screen id stay when the tenant changes (tabs, say); the ones after them name
+   * one tenant's records and are dropped. Default 0.
+   */
+  tenantNeutralDepth?: number;
 }
 
 /**
@@ -29,9 +34,9 @@ export interface ScreenDefinition {
  */
 export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
-  { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen },
+  { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
-  { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen },
+  { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];

@@ -1,7 +1,7 @@
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { EventPayload, Job } from '../../shared/contract';
-import { useBridge } from '../bridge/BridgeContext';
+import { useEngineBridge } from '../bridge/BridgeContext';
 
 type ListAnswer = { jobs: Job[]; total: number };
 
@@ -50,7 +50,8 @@ const DOCUMENTS_DURING_TRAINING_MS = 3_000;
 
 /** Mentors, documents and jobs: change events invalidate what they name; progress events patch the cache. */
 export function useWorkEventSync(): void {
-  const bridge = useBridge();
+  // Every tenant's events: a tenant not on screen keeps true answers for the way back.
+  const bridge = useEngineBridge();
   const queryClient = useQueryClient();
   useEffect(() => {
     let lastDocumentsCheck = 0;

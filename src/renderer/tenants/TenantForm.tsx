@@ -1,16 +1,20 @@
-import { Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { AUTH_SCHEMES, AuthScheme, type Profile } from '../../shared/contract';
+import { Button, Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { AUTH_SCHEMES, AuthScheme, BridgeCallError, type Profile } from '../../shared/contract';
 import { saveErrors } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
+import { PlugIcon } from '../components/icons';
 import { notifySuccess } from '../components/notify';
-import { useMutationCall } from '../queries/useCall';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { TestResultPanel, type TestRun } from '../screens/settings/TestResultPanel';
 import { API_KEY_ENV_VAR } from './keyStatus';
 import {
   emptyTenantForm,
+  keyMovesAway,
   splitIssues,
   tenantFormFrom,
   toAddInput,
+  toTryInput,
   toUpdateInput,
   type FieldErrors,
   type TenantFormValues,
@@ -24,16 +28,29 @@ interface TenantFormProps {
   onSaved(profile: Profile): void;
 }
 
-/** Add or edit one tenant connection. The key field is write-only: empty on edit, cleared after each submit. */
+/**
+ * Add or edit one tenant connection, and test it as typed before saving. The key field is write-only: empty on edit,
+ * sent only by Test or Save, kept while the dialog is open (a failed save keeps it to try again), gone with the dialog.
+ */
 export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   const editing = target.mode === 'edit' ? target.profile : undefined;
+  const info = useCall('app.info', {});
+  const keychainDown = info.data ? !info.data.keychain.available : false;
   const [values, setValues] = useState<TenantFormValues>(() => (editing ? tenantFormFrom(editing) : emptyTenantForm()));
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [keyWasCleared, setKeyWasCleared] = useState(false);
+  const [testRun, setTestRun] = useState<TestRun | null>(null);
+  const testPanel = useRef<HTMLDivElement>(null);
+  // A short window scrolls the dialog: the verdict comes into view when it lands.
+  useEffect(() => {
+    if (testRun?.state !== 'running') testPanel.current?.scrollIntoView({ block: 'nearest' });
+  }, [testRun]);
   const add = useMutationCall('profiles.add', { carriesSecret: true });
   const update = useMutationCall('profiles.update', { carriesSecret: true });
+  const tryIt = useMutationCall('profiles.try', { carriesSecret: true });
   const saving = add.isPending || update.isPending;
+  // Without a keychain a typed key can only be kept for this session; the admin says so by leaving this on.
+  const sessionOnly = keychainDown && values.sessionOnly;
 
   function setField<K extends keyof TenantFormValues>(field: K, value: TenantFormValues[K]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -48,25 +65,50 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const submitted = values;
-    // The key leaves React state the moment it is handed to the bridge, whatever the outcome.
-    setValues((current) => ({ ...current, key: '' }));
-    setKeyWasCleared(submitted.key !== '');
     setFieldErrors({});
     setFormError(null);
     try {
       const saved = editing
-        ? await update.mutateAsync(toUpdateInput(editing, submitted))
-        : await add.mutateAsync(toAddInput(submitted));
+        ? await update.mutateAsync(toUpdateInput(editing, values, { sessionOnly }))
+        : await add.mutateAsync(toAddInput(values, { sessionOnly }));
       notifySuccess(editing ? 'Tenant updated' : 'Tenant added', `${saved.name} is saved.`);
       onSaved(saved);
     } catch (error) {
       showError(error);
     } finally {
+      // The mutation let go of its variables (the key) as soon as it settled.
       add.reset();
       update.reset();
     }
   }
+
+  async function test() {
+    setFieldErrors({});
+    setFormError(null);
+    setTestRun({ state: 'running' });
+    try {
+      setTestRun({ state: 'done', result: await tryIt.mutateAsync(toTryInput(editing, values)) });
+    } catch (error) {
+      if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
+        setTestRun(null);
+        showError(error);
+      } else setTestRun({ state: 'failed', error });
+    } finally {
+      tryIt.reset();
+    }
+  }
+
+  const testButton = (
+    <Button
+      variant="default"
+      leftSection={<PlugIcon size={16} />}
+      loading={tryIt.isPending}
+      disabled={saving}
+      onClick={() => void test()}
+    >
+      Test connection
+    </Button>
+  );
 
   return (
     <form onSubmit={submit} noValidate>
@@ -82,7 +124,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
         />
         <TextInput
           label="Base URL"
-          description="The tenant's API address. It may include a path prefix, such as https://api.example.org/dm"
+          description="The tenant's API address with any path prefix; https (plain http only for this computer)"
           placeholder="https://api.example.org/dm"
           required
           type="url"
@@ -98,6 +140,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             required
             spellCheck={false}
             value={values.org}
+            description={unusual(values.org, 'tenant keys')}
             error={fieldErrors.org}
             onChange={(event) => setField('org', event.currentTarget.value)}
           />
@@ -108,31 +151,32 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             spellCheck={false}
             autoComplete="off"
             value={values.username}
+            description={unusual(values.username, 'usernames')}
             error={fieldErrors.username}
             onChange={(event) => setField('username', event.currentTarget.value)}
           />
         </Group>
-        <Select
-          label="Auth scheme"
-          description="Sent as “Authorization: <scheme> <key>”. Most tenants use Api-Key."
-          data={[...AUTH_SCHEMES]}
-          allowDeselect={false}
-          value={values.authScheme}
-          error={fieldErrors.authScheme}
-          onChange={(value) => setField('authScheme', AuthScheme.catch('Api-Key').parse(value))}
-        />
         {editing?.isSandbox ? (
-          <Text size="sm" c="dimmed">
-            The local sandbox issues its own key; Mentor Admin manages it for you.
-          </Text>
+          <>
+            <AuthSchemeSelect
+              value={values.authScheme}
+              error={fieldErrors.authScheme}
+              onChange={(scheme) => setField('authScheme', scheme)}
+            />
+            <Text size="sm" c="dimmed">
+              The local sandbox issues its own key; Mentor Admin manages it for you.
+            </Text>
+          </>
         ) : (
           <KeyFields
             editing={editing}
             values={values}
-            error={fieldErrors.key}
-            keyWasCleared={keyWasCleared}
+            errors={fieldErrors}
+            keychainDown={keychainDown}
+            onAuthSchemeChange={(scheme) => setField('authScheme', scheme)}
             onKeyChange={(key) => setField('key', key)}
             onRemoveStoredKeyChange={(remove) => setField('removeStoredKey', remove)}
+            onSessionOnlyChange={(session) => setField('sessionOnly', session)}
           />
         )}
         {!editing && (
@@ -142,61 +186,135 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             onChange={(event) => setField('makeActive', event.currentTarget.checked)}
           />
         )}
+        {testRun && (
+          <div ref={testPanel}>
+            <TestResultPanel
+              tenantName={values.name.trim() || 'the tenant'}
+              run={testRun}
+              onDismiss={() => setTestRun(null)}
+            />
+          </div>
+        )}
         <FormFooter
           error={formError}
           saving={saving}
           submitLabel={editing ? 'Save changes' : 'Add tenant'}
           onCancel={onCancel}
+          secondary={testButton}
         />
       </Stack>
     </form>
   );
 }
 
+function AuthSchemeSelect(props: { value: AuthScheme; error: string | undefined; onChange(scheme: AuthScheme): void }) {
+  return (
+    <Select
+      label="Auth scheme"
+      description="Most tenants use Api-Key"
+      data={[...AUTH_SCHEMES]}
+      allowDeselect={false}
+      w={180}
+      value={props.value}
+      error={props.error}
+      onChange={(value) => props.onChange(AuthScheme.catch('Api-Key').parse(value))}
+    />
+  );
+}
+
 interface KeyFieldsProps {
   editing: Profile | undefined;
   values: TenantFormValues;
-  error: string | undefined;
-  keyWasCleared: boolean;
+  errors: FieldErrors;
+  keychainDown: boolean;
+  onAuthSchemeChange(scheme: AuthScheme): void;
   onKeyChange(key: string): void;
   onRemoveStoredKeyChange(remove: boolean): void;
+  onSessionOnlyChange(session: boolean): void;
 }
 
-/** The write-only key input, and on edit the choice to delete the stored key instead. */
-function KeyFields({ editing, values, error, keyWasCleared, onKeyChange, onRemoveStoredKeyChange }: KeyFieldsProps) {
+/**
+ * The scheme and the write-only key input; for this session only when the keychain is out of reach; on edit,
+ * removing the stored key, and a warning when the address moves to another server (the key does not follow it).
+ */
+function KeyFields(props: KeyFieldsProps) {
+  const { editing, values, errors, keychainDown } = props;
+  const ownKey = editing?.secretSource === 'keychain' || editing?.secretSource === 'session';
+  const movesAway =
+    editing !== undefined && ownKey && keyMovesAway(editing, values) && !values.key.trim() && !values.removeStoredKey;
   return (
-    <>
-      <PasswordInput
-        label="API key or token"
-        description={keyDescription(editing, keyWasCleared)}
-        placeholder={editing?.hasSecret ? 'Leave empty to keep the stored key' : 'Paste the key'}
-        autoComplete="new-password"
-        spellCheck={false}
-        disabled={values.removeStoredKey}
-        value={values.key}
-        error={error}
-        onChange={(event) => onKeyChange(event.currentTarget.value)}
-      />
+    <Stack gap="xs">
+      <Group align="flex-start" gap="md" wrap="nowrap">
+        <AuthSchemeSelect value={values.authScheme} error={errors.authScheme} onChange={props.onAuthSchemeChange} />
+        <PasswordInput
+          label="API key or token"
+          description={
+            movesAway ? (
+              <Text span inherit c="orange">
+                {movedAwayMessage}
+              </Text>
+            ) : (
+              keyDescription(editing, values, keychainDown)
+            )
+          }
+          placeholder={editing?.hasSecret && !movesAway ? 'Leave empty to keep the stored key' : 'Paste the key'}
+          autoComplete="new-password"
+          spellCheck={false}
+          disabled={values.removeStoredKey}
+          value={values.key}
+          error={errors.key}
+          style={{ flex: 1, minWidth: 0 }}
+          onChange={(event) => props.onKeyChange(event.currentTarget.value)}
+        />
+      </Group>
+      {keychainDown && (
+        <Checkbox
+          label="Use this key for this session only"
+          description="The OS keychain is unavailable. The key stays in Mentor Admin's memory until it quits: never on disk."
+          checked={values.sessionOnly}
+          disabled={values.removeStoredKey}
+          onChange={(event) => props.onSessionOnlyChange(event.currentTarget.checked)}
+        />
+      )}
       {editing?.hasSecret && (
         <Checkbox
           label="Remove stored key"
           description={
             editing.secretSource === 'env'
-              ? `Deletes any key stored in the OS keychain for this tenant; ${API_KEY_ENV_VAR} still applies.`
-              : "Deletes this tenant's key from the OS keychain."
+              ? `Deletes any key stored for this tenant; ${API_KEY_ENV_VAR} still applies while it is set.`
+              : editing.secretSource === 'session'
+                ? 'Forgets the key kept for this session.'
+                : "Deletes this tenant's key from the OS keychain."
           }
           checked={values.removeStoredKey}
-          onChange={(event) => onRemoveStoredKeyChange(event.currentTarget.checked)}
+          onChange={(event) => props.onRemoveStoredKeyChange(event.currentTarget.checked)}
         />
       )}
-    </>
+    </Stack>
   );
 }
 
-function keyDescription(editing: Profile | undefined, keyWasCleared: boolean): string {
-  if (keyWasCleared) return 'The key field was cleared when you saved. Enter the key again to send it.';
-  if (editing?.secretSource === 'env')
-    return `The key now comes from ${API_KEY_ENV_VAR}. A key typed here goes to the OS keychain.`;
+/** The platform allows it, so it is not refused; but it is rare enough to be a typo worth a look. */
+function unusual(value: string, what: string) {
+  if (!/\s/.test(value.trim())) return undefined;
+  return (
+    <Text span inherit c="orange">
+      Contains a space: {what} rarely do. Check it (it is sent URL-encoded).
+    </Text>
+  );
+}
+
+const movedAwayMessage =
+  'The address moves to another server: enter its key, or remove the stored key (a key is never sent to another server).';
+
+function keyDescription(editing: Profile | undefined, values: TenantFormValues, keychainDown: boolean): string {
+  if (editing?.secretSource === 'env') {
+    return `The key now comes from ${API_KEY_ENV_VAR}, which serves this tenant only. A key typed here is kept for when it is not set.`;
+  }
+  if (editing?.secretSource === 'session')
+    return 'A key is kept for this session only. Type a new one only to replace it.';
   if (editing?.hasSecret) return 'A key is stored. Type a new one only to replace it.';
+  if (keychainDown)
+    return values.sessionOnly ? 'Kept in memory for this session only.' : 'The OS keychain is unavailable.';
   return 'Stored in the OS keychain and never shown again.';
 }

@@ -1,7 +1,7 @@
 import type { MantineColor } from '@mantine/core';
 import type { Profile } from '../../shared/contract';
 
-/** The environment variable the engine reads a key from when the keychain holds none. */
+/** The environment variable that supplies the key of one tenant (the CLI's --profile, or the app's first active). */
 export const API_KEY_ENV_VAR = 'MENTOR_ADMIN_API_KEY';
 
 export interface KeyStatus {
@@ -19,7 +19,16 @@ export function keyStatusOf(profile: Pick<Profile, 'hasSecret' | 'secretSource'>
       return {
         label: `Key from ${API_KEY_ENV_VAR}`,
         color: 'blue',
-        explanation: `The key comes from the ${API_KEY_ENV_VAR} environment variable of the running app.`,
+        explanation:
+          `The key comes from the ${API_KEY_ENV_VAR} environment variable of the running app. It serves this ` +
+          'tenant only: the one active when the app started (or the first made active after that).',
+      };
+    case 'session':
+      return {
+        label: 'Key for this session',
+        color: 'cyan',
+        explanation:
+          "The key is kept in Mentor Admin's memory until it quits, never on disk. Enter it again next time.",
       };
     case 'unavailable':
       return {

@@ -1,15 +1,11 @@
 import type { Profile } from '../../shared/contract';
-import { useCall } from '../queries/useCall';
+import { useActiveTenant as useTenantScope } from '../tenants/tenantContext';
 
 /**
- * The active tenant. Screens pass its id to every mentor, document and training call, so each tenant's answers
- * sit under their own query keys and switching tenants never shows another tenant's cached rows.
+ * The active tenant, as the app's tenant scope knows it (one source for every screen). Screens pass its id to every
+ * mentor, document and training call, so each tenant's answers sit under their own query keys.
  */
 export function useActiveTenant(): { tenant: Profile | undefined; isPending: boolean; error: Error | null } {
-  const profiles = useCall('profiles.list', {});
-  return {
-    tenant: profiles.data?.find((profile) => profile.isActive),
-    isPending: profiles.isPending,
-    error: profiles.error,
-  };
+  const scope = useTenantScope();
+  return { tenant: scope.profile, isPending: !scope.known, error: scope.error };
 }

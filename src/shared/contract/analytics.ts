@@ -504,7 +504,7 @@ export const analyticsCalls = {
   ),
   'analytics.exports': call(
     z
-      .object({ limit: z.number().int().min(1).max(500).default(50), scheduleId: z.string().optional() })
+      .object({ ...Tenant, limit: z.number().int().min(1).max(500).default(50), scheduleId: z.string().optional() })
       .strict()
       .optional(),
     z.object({ exports: z.array(ExportInfo) }),

@@ -14,30 +14,68 @@ export type AuthScheme = z.infer<typeof AuthScheme>;
 export const Theme = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof Theme>;
 
-/** An http(s) base URL that may carry a path prefix such as `/dm`; normalised without a trailing slash. */
+/** Hosts that are this computer: the only ones a key may travel to over plain http. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  if (/^::ffff:127\./.test(host)) return true;
+  const parts = host.split('.');
+  return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+/** Why a base URL cannot be used, or null when it can. Plain http is for this computer only: keys travel in it. */
+export function baseUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Base URL must be an http(s) address, e.g. https://api.example.org/dm';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return 'Base URL must be an http(s) address, e.g. https://api.example.org/dm';
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    return 'Base URL must be an http(s) address without query, fragment or credentials, e.g. https://api.example.org/dm';
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return 'Use https:// for this address: plain http:// is allowed only for this computer (localhost, 127.0.0.1, ::1), as the key would travel unencrypted';
+  }
+  return null;
+}
+
+/** An https base URL (http only on this computer) that may carry a path prefix such as `/dm`; no trailing slash. */
 export const BaseUrl = z
   .string()
   .trim()
   .min(1, 'Base URL is required')
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash && !url.username;
-    } catch {
-      return false;
-    }
-  }, 'Base URL must be an http(s) address without query, fragment or credentials, e.g. https://api.example.org/dm')
+  .superRefine((value, context) => {
+    const problem = baseUrlProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
   .transform((value) => value.replace(/\/+$/, ''));
 
-/** A single path segment: the tenant key or the username both travel inside API paths. */
+/** Scheme, host and port of a base URL: a stored key belongs to one origin and is never sent to another. */
+export function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/**
+ * A single path segment: the tenant key or the username both travel inside API paths, URL-encoded. The spec sets no
+ * pattern on either, so only what can never reach the platform through a path is refused: '/' (servers split paths
+ * on it even when encoded) and control characters. Anything else unusual (a space) is the form's warning, not a refusal.
+ */
 const PathToken = (label: string) =>
   z
     .string()
     .trim()
     .min(1, `${label} is required`)
     .max(255, `${label} is too long`)
-    .regex(/^[^/?#\s]+$/, `${label} must not contain spaces, '/', '?' or '#'`);
+    .regex(/^[^/\x00-\x1f\x7f]+$/, `${label} must not contain '/': it travels inside the API's paths`);
 
 export const ProfileName = z.string().trim().min(1, 'Name is required').max(100, 'Name is at most 100 characters');
 
@@ -57,8 +95,16 @@ export const ProfileFields = z.object({
   authScheme: AuthScheme.default('Api-Key'),
 });
 
+/**
+ * Where a key typed in the app goes: the OS keychain, or the engine's memory for this session only (never a file;
+ * gone when the app quits) — the choice when the keychain is unavailable or the key should not be kept.
+ */
+export const KeyStorage = z.enum(['keychain', 'session']);
+export type KeyStorage = z.infer<typeof KeyStorage>;
+
 export const ProfileAddInput = ProfileFields.extend({
   secret: SecretValue.optional(),
+  keyStorage: KeyStorage.optional(),
   makeActive: z.boolean().optional(),
 }).strict();
 export type ProfileAddInput = z.input<typeof ProfileAddInput>;
@@ -71,14 +117,22 @@ export const ProfileUpdateInput = z
     org: PathToken('Org (tenant key)').optional(),
     username: PathToken('Username').optional(),
     authScheme: AuthScheme.optional(),
-    /** A new secret replaces the stored one; `null` removes it; absent leaves it alone. */
+    /**
+     * A new secret replaces the stored one; `null` removes it; absent leaves it alone — except when `baseUrl` moves
+     * to another origin while a key is stored: then the call must say which (a stored key never follows the address).
+     */
     secret: SecretValue.nullable().optional(),
+    /** Where a new `secret` goes (default the keychain). */
+    keyStorage: KeyStorage.optional(),
   })
   .strict();
 export type ProfileUpdateInput = z.input<typeof ProfileUpdateInput>;
 
-/** Where the secret a profile would use comes from right now. */
-export const SecretSource = z.enum(['keychain', 'env', 'sandbox', 'none', 'unavailable']);
+/**
+ * Where the secret a profile would use comes from right now. `env`: MENTOR_ADMIN_API_KEY, which serves one profile
+ * only; `session`: a key kept in the engine's memory until it quits.
+ */
+export const SecretSource = z.enum(['keychain', 'env', 'session', 'sandbox', 'none', 'unavailable']);
 export type SecretSource = z.infer<typeof SecretSource>;
 
 export const Profile = z.object({
@@ -99,6 +153,15 @@ export const Profile = z.object({
 export type Profile = z.infer<typeof Profile>;
 
 export const ProfileRef = z.object({ id: z.string().min(1) }).strict();
+
+/**
+ * "Test" inside the Add/Edit dialog, before anything is saved: the typed fields, and the typed key (or, when
+ * editing and no key is typed, the profile's own key — never for another origin). Nothing is stored.
+ */
+export const ProfileTryInput = ProfileFields.omit({ name: true })
+  .extend({ id: z.string().min(1).optional(), secret: SecretValue.optional() })
+  .strict();
+export type ProfileTryInput = z.input<typeof ProfileTryInput>;
 
 export const TestOutcome = z.enum([
   'ok',
@@ -179,6 +242,8 @@ export const AppInfo = z.object({
   node: z.string(),
   schemaVersion: z.number().int(),
   keychain: z.object({ available: z.boolean(), message: z.string() }),
+  /** MENTOR_ADMIN_API_KEY: null when unset; else the one profile it serves (null until one is active). */
+  envKey: z.object({ profileId: z.string().nullable() }).nullable(),
   sandbox: z.object({
     state: z.enum(['off', 'starting', 'running', 'failed']),
     url: z.string().optional(),
@@ -196,6 +261,11 @@ export const coreCalls = {
   'profiles.update': call(ProfileUpdateInput, Profile, 'Change a tenant connection or its key'),
   'profiles.remove': call(ProfileRef, Ok, 'Remove a tenant connection and its stored key'),
   'profiles.test': call(ProfileRef, ProfileTestResult, 'Make a real call to the tenant and explain the answer'),
+  'profiles.try': call(
+    ProfileTryInput,
+    ProfileTestResult,
+    'Test a connection as typed, before saving it (without a key: the address, TLS and path only)',
+  ),
   'profiles.setActive': call(ProfileRef, Profile, 'Make a tenant connection the active one'),
 
   'settings.get': call(Empty, Settings, 'Application settings'),

@@ -109,6 +109,8 @@ export const JobResumeInput = z
 
 export const JobsListInput = z
   .object({
+    /** One tenant's jobs (the app lists the active tenant's); every tenant's when absent (the CLI). */
+    profileId: z.string().min(1).optional(),
     kind: JobKind.optional(),
     states: z.array(JobState).optional(),
     limit: z.number().int().min(1).max(500).default(100),

@@ -220,13 +220,15 @@ export class Exports implements ExportProgressSink {
     return this.present(row);
   }
 
-  list(limit: number, scheduleId?: string): ExportInfo[] {
+  /** Newest first; one tenant's when `profileId` is given (the app's Exports tab), else every tenant's. */
+  list(limit: number, scheduleId?: string, profileId?: string): ExportInfo[] {
     const rows = this.ctx.db
       .prepare(
         `SELECT * FROM jobs WHERE kind = 'export' ${scheduleId ? `AND json_extract(params, '$.scheduleId') = @scheduleId` : ''}
+           ${profileId ? 'AND profile_id = @profileId' : ''}
          ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
       )
-      .all({ limit, scheduleId: scheduleId ?? null }) as JobRow[];
+      .all({ limit, scheduleId: scheduleId ?? null, profileId: profileId ?? null }) as JobRow[];
     return rows.map((row) => this.present(row));
   }
 

@@ -152,7 +152,9 @@ export function analyticsArea(
       }),
       'analytics.exportStart': (input) => exports.start(input),
       'analytics.exportFolder': () => ({ folder: exports.defaultFolder() }),
-      'analytics.exports': (input) => ({ exports: exports.list(input?.limit ?? 50, input?.scheduleId) }),
+      'analytics.exports': (input) => ({
+        exports: exports.list(input?.limit ?? 50, input?.scheduleId, input?.profileId),
+      }),
       'analytics.export': ({ id }) => exports.get(id),
       'analytics.reveal': ({ id }) => exports.reveal(id),
       'analytics.schedules': (input) => ({

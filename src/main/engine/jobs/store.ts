@@ -134,12 +134,16 @@ export class JobStore {
     return this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  list(filter: { kind?: JobKind; states?: JobState[]; limit: number; offset: number }): {
+  list(filter: { profileId?: string; kind?: JobKind; states?: JobState[]; limit: number; offset: number }): {
     rows: JobRow[];
     total: number;
   } {
     const where: string[] = [];
     const params: unknown[] = [];
+    if (filter.profileId) {
+      where.push('profile_id = ?');
+      params.push(filter.profileId);
+    }
     if (filter.kind) {
       where.push('kind = ?');
       params.push(filter.kind);

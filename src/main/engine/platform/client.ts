@@ -3,8 +3,8 @@
  * the base URL, the auth header and the retry policy all live in the client instance.
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { AuthScheme } from '../../../shared/contract';
-import { ApiError, UnexpectedResponseError } from './errors';
+import { isLoopbackHost, type AuthScheme } from '../../../shared/contract';
+import { ApiError, InsecureAddressError, UnexpectedResponseError } from './errors';
 import {
   createFetch,
   parseRetryAfter,
@@ -61,6 +61,7 @@ export interface PlatformClient {
 
 export function createPlatformClient(conn: PlatformConnection): PlatformClient {
   const baseUrl = normaliseBaseUrl(conn.baseUrl);
+  if (conn.secret && !carriesKeysSafely(baseUrl)) throw new InsecureAddressError(baseUrl);
   const http: HttpOptions = {
     ...(conn.timeoutMs !== undefined && { timeoutMs: conn.timeoutMs }),
     ...(conn.retry && { retry: conn.retry }),
@@ -193,6 +194,12 @@ export function normaliseBaseUrl(baseUrl: string): string {
     throw new TypeError(`The base URL must start with http:// or https:// (got "${baseUrl}")`);
   }
   return trimmed;
+}
+
+/** https anywhere, plain http only to this computer: a key never crosses a network in clear. */
+export function carriesKeysSafely(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
 }
 
 /** Joins a base URL (possibly with a path prefix) and an API path: exactly one slash between them, prefix kept. */

@@ -84,6 +84,20 @@ export function extractDetail(body: unknown): string | undefined {
 }
 
 /** The caller cancelled the request through its AbortSignal. */
+/**
+ * A key would travel in clear: plain http to another computer. Addresses like this are refused when a profile is
+ * saved; this guards connections saved before that rule (and any other way in).
+ */
+export class InsecureAddressError extends Error {
+  constructor(baseUrl: string) {
+    super(
+      `The tenant's base URL (${baseUrl}) uses plain http:// to another computer, so its key would travel unencrypted: ` +
+        'change it to https:// in Settings → Tenants (plain http is for this computer only)',
+    );
+    this.name = 'InsecureAddressError';
+  }
+}
+
 export class RequestAbortedError extends Error {
   override readonly name = 'RequestAbortedError';
   readonly url: string | undefined;

@@ -1,6 +1,7 @@
 /** The platform client: typed API calls per profile, retries, errors in the platform's language, "test connection". */
 export {
   createPlatformClient,
+  carriesKeysSafely,
   unwrap,
   apiErrorFrom,
   authorizationHeader,
@@ -15,6 +16,7 @@ export {
 export {
   ApiError,
   CATALOGUE_MESSAGES,
+  InsecureAddressError,
   NetworkError,
   REQUEST_ABORTED_MESSAGE,
   RequestAbortedError,

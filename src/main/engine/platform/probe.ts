@@ -1,9 +1,18 @@
 /**
  * "Test connection": one real, cheap, admin-only call (the first page of the user's mentors) and a verdict in plain
- * words with what to do next. Never throws for a failed test; only a caller's cancel is rethrown.
+ * words with what to do next. Without a key the same call goes out with no Authorization header: it still proves the
+ * host name, TLS and the path (the platform answers 401/403 there). Never throws for a failed test; only a caller's
+ * cancel is rethrown.
  */
 import type { ProfileTestResult, TestOutcome } from '../../../shared/contract';
-import { createPlatformClient, isJsonContentType, joinUrl, normaliseBaseUrl, type PlatformConnection } from './client';
+import {
+  carriesKeysSafely,
+  createPlatformClient,
+  isJsonContentType,
+  joinUrl,
+  normaliseBaseUrl,
+  type PlatformConnection,
+} from './client';
 import {
   extractDetail,
   NetworkError,
@@ -44,13 +53,15 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
     elapsedMs: Math.round(performance.now() - started),
   });
 
-  if (!conn.secret?.trim()) {
-    return result(
+  const secret = conn.secret?.trim() ? conn.secret : null;
+  /** Without a key, an answer that proves the address: the host, TLS and the path are right. */
+  const reachedWithoutKey = (what: string, status: number) =>
+    result(
       'no_secret',
-      'No API key or token is stored for this profile, so nothing was sent.',
-      'Add the key or token for this profile (or set it in the environment), then test again.',
+      `The platform answers at this address (${what}): the host name, TLS and the path are right. No key was sent, so the sign-in is not tested yet.`,
+      'Enter the API key or token, then test again to check the sign-in.',
+      status,
     );
-  }
 
   let baseUrl: string;
   try {
@@ -58,10 +69,18 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
   } catch (error) {
     return result('unexpected', (error as Error).message, 'Enter a full base URL such as https://api.example.org/dm.');
   }
+  if (secret && !carriesKeysSafely(baseUrl)) {
+    return result(
+      'unexpected',
+      'Nothing was sent: this address uses plain http:// to another computer, so the key would travel unencrypted.',
+      'Use the https:// address of the tenant (plain http is for this computer only).',
+    );
+  }
 
   const timeoutMs = options.timeoutMs ?? Math.min(conn.timeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS);
   const client = createPlatformClient({
     ...conn,
+    secret,
     baseUrl,
     timeoutMs,
     // A test should answer quickly: at most one short retry, and no long Retry-After waits.
@@ -80,6 +99,7 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
     if (response.ok) {
       const contentType = response.headers.get('content-type') ?? '';
       if (isJsonContentType(contentType) && isJson(data)) {
+        if (!secret) return reachedWithoutKey(`${statusLine} without a key`, status);
         return result(
           'ok',
           `Connected to ${conn.org} as ${conn.username}.`,
@@ -96,6 +116,7 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
     }
 
     const because = withDetail(statusLine, extractDetail(error));
+    if (!secret && (status === 401 || status === 403)) return reachedWithoutKey(`${statusLine} without a key`, status);
     switch (true) {
       case status === 401:
         return result(

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AuthScheme, Profile, ProfileAddInput, ProfileUpdateInput, SecretSource } from '../../../shared/contract';
-import { ProfileAddInput as AddSchema, ProfileUpdateInput as UpdateSchema } from '../../../shared/contract';
-import { conflict, EngineError, notFound } from '../errors';
+import type {
+  AuthScheme,
+  Profile,
+  ProfileAddInput,
+  ProfileTryInput,
+  ProfileUpdateInput,
+  SecretSource,
+} from '../../../shared/contract';
+import {
+  originOf,
+  ProfileAddInput as AddSchema,
+  ProfileTryInput as TrySchema,
+  ProfileUpdateInput as UpdateSchema,
+} from '../../../shared/contract';
+import { conflict, EngineError, invalid, notFound } from '../errors';
 import type { Db } from '../store/database';
 import { KeychainUnavailableError, secretFromEnv, type SecretStore } from '../secrets/keychain';
 
@@ -36,13 +48,24 @@ export interface ProfilesDeps {
   db: Db;
   secrets: SecretStore;
   env: NodeJS.ProcessEnv;
+  /** The one profile MENTOR_ADMIN_API_KEY serves, by name or id (the CLI's `--profile`); default: see `envKeyFor`. */
+  apiKeyFor?: string | undefined;
 }
 
-/** Tenant connections: rows in SQLite, secrets in the keychain under the profile id. */
+/**
+ * Tenant connections: rows in SQLite, secrets in the keychain under the profile id (or, for this session only, in
+ * memory). MENTOR_ADMIN_API_KEY serves one profile, never every one: the one named by `apiKeyFor`, else the one
+ * active when the engine started, else the first (other than the local sandbox) to become active after that.
+ */
 export class Profiles {
   private readonly db: Db;
   private readonly secrets: SecretStore;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly apiKeyFor: string | undefined;
+  /** The profile the environment's key serves, once decided; it never moves for the life of the engine. */
+  private envBound: string | null = null;
+  /** Keys kept for this session only: in this process's memory, never in SQLite, a file or a log. */
+  private readonly sessionSecrets = new Map<string, string>();
 
   private sandboxSecret: () => string | null = () => null;
 
@@ -50,6 +73,29 @@ export class Profiles {
     this.db = deps.db;
     this.secrets = deps.secrets;
     this.env = deps.env;
+    this.apiKeyFor = deps.apiKeyFor;
+    this.bindEnvKey(this.activeId());
+  }
+
+  /** The environment's key starts serving `id` if it serves no profile yet (and `id` is not the sandbox). */
+  private bindEnvKey(id: string | null): void {
+    if (this.envBound || this.apiKeyFor !== undefined || !id || !secretFromEnv(this.env)) return;
+    if (!this.isSandbox(id)) this.envBound = id;
+  }
+
+  /** The profile MENTOR_ADMIN_API_KEY serves right now, or null (unset, or no profile chosen yet). */
+  envKeyFor(): string | null {
+    if (!secretFromEnv(this.env)) return null;
+    if (this.apiKeyFor === undefined) return this.envBound;
+    const named = this.db
+      .prepare('SELECT id FROM profiles WHERE id = ? OR lower(name) = lower(?)')
+      .pluck()
+      .get(this.apiKeyFor, this.apiKeyFor) as string | undefined;
+    return named ?? null;
+  }
+
+  private usesEnvKey(row: ProfileRow): boolean {
+    return !row.is_sandbox && this.envKeyFor() === row.id;
   }
 
   /** The local sandbox's key lives in memory, handed over by the sandbox manager. */
@@ -100,6 +146,11 @@ export class Profiles {
     return row?.id ?? null;
   }
 
+  /** The display name, for messages ("Nothing is cached for <name> yet"); read without touching the keychain. */
+  nameOf(id: string): string {
+    return this.row(id).name;
+  }
+
   isSandbox(id: string): boolean {
     return this.row(id).is_sandbox === 1;
   }
@@ -114,7 +165,8 @@ export class Profiles {
     const values = AddSchema.parse(input);
     this.assertNameFree(values.name);
     const id = randomUUID();
-    if (values.secret) await this.secrets.set(id, values.secret);
+    const session = values.keyStorage === 'session';
+    if (values.secret && !session) await this.secrets.set(id, values.secret);
     const now = new Date().toISOString();
     try {
       this.db.transaction(() => {
@@ -139,9 +191,11 @@ export class Profiles {
           );
       })();
     } catch (error) {
-      if (values.secret) await this.secrets.delete(id).catch(() => false);
+      if (values.secret && !session) await this.secrets.delete(id).catch(() => false);
       throw error;
     }
+    if (values.secret && session) this.sessionSecrets.set(id, values.secret);
+    if (this.activeId() === id) this.bindEnvKey(id);
     return this.get(id);
   }
 
@@ -157,9 +211,28 @@ export class Profiles {
     if (values.name !== undefined && values.name.toLowerCase() !== row.name.toLowerCase()) {
       this.assertNameFree(values.name);
     }
+    const newOrigin = values.baseUrl !== undefined && originOf(values.baseUrl) !== originOf(row.base_url);
+    if (newOrigin && values.secret === undefined && (await this.hasOwnSecret(row.id))) {
+      throw invalid(
+        'secret',
+        `The base URL now points at another server (${originOf(values.baseUrl!)}): the stored key was given for ` +
+          `${originOf(row.base_url)} and is never sent elsewhere. Enter the key for the new address, or remove the stored key.`,
+      );
+    }
     // The keychain is changed first: if it refuses, the row is left as it was.
-    if (values.secret === null) await this.secrets.delete(row.id);
-    else if (values.secret !== undefined) await this.secrets.set(row.id, values.secret);
+    if (values.secret === null) {
+      await this.secrets.delete(row.id);
+      this.sessionSecrets.delete(row.id);
+    } else if (values.secret !== undefined && values.keyStorage === 'session') {
+      // A key for this session replaces the stored one (gone from the keychain when it can be reached).
+      await this.secrets.delete(row.id).catch((error: unknown) => {
+        if (!(error instanceof KeychainUnavailableError)) throw error;
+      });
+      this.sessionSecrets.set(row.id, values.secret);
+    } else if (values.secret !== undefined) {
+      await this.secrets.set(row.id, values.secret);
+      this.sessionSecrets.delete(row.id);
+    }
 
     this.db
       .prepare(
@@ -184,6 +257,7 @@ export class Profiles {
       throw conflict('The local sandbox cannot be removed: the app starts it and recreates its profile at every start');
     }
     await this.secrets.delete(row.id);
+    this.sessionSecrets.delete(row.id);
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM profiles WHERE id = ?').run(row.id);
       if (row.is_active) {
@@ -202,15 +276,21 @@ export class Profiles {
       this.db.prepare('UPDATE profiles SET is_active = 0 WHERE is_active = 1').run();
       this.db.prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(row.id);
     })();
+    this.bindEnvKey(row.id);
     return this.get(row.id);
   }
 
-  /** Everything needed to call the tenant. The env override wins over the keychain and is never stored. */
+  /**
+   * Everything needed to call the tenant. The environment's key (for the one profile it serves) wins, then a key
+   * for this session, then the keychain's.
+   */
   async connection(id: string): Promise<Connection> {
     const row = this.row(id);
     const secret = row.is_sandbox
       ? this.sandboxSecret()
-      : (secretFromEnv(this.env) ?? (await this.secrets.get(row.id)));
+      : this.usesEnvKey(row)
+        ? secretFromEnv(this.env)
+        : (this.sessionSecrets.get(row.id) ?? (await this.secrets.get(row.id)));
     return {
       profileId: row.id,
       baseUrl: row.base_url,
@@ -218,6 +298,39 @@ export class Profiles {
       username: row.username,
       authScheme: row.auth_scheme,
       secret,
+    };
+  }
+
+  /**
+   * A connection as typed in the Add/Edit dialog, never saved: the typed key; else, when editing, the profile's own
+   * key — only while the address keeps its origin (a key never goes to a server it was not given for). A keychain
+   * that cannot be read leaves the test without a key (it still checks the address); `keyUnreadable` says so.
+   */
+  async trial(input: ProfileTryInput): Promise<{ connection: Connection; keyUnreadable: boolean }> {
+    const values = TrySchema.parse(input);
+    let secret = values.secret ?? null;
+    let keyUnreadable = false;
+    if (!secret && values.id) {
+      const row = this.row(values.id);
+      if (originOf(values.baseUrl) === originOf(row.base_url)) {
+        try {
+          secret = (await this.connection(row.id)).secret;
+        } catch (error) {
+          if (!(error instanceof KeychainUnavailableError)) throw error;
+          keyUnreadable = true;
+        }
+      }
+    }
+    return {
+      connection: {
+        profileId: values.id ?? '',
+        baseUrl: values.baseUrl,
+        org: values.org,
+        username: values.username,
+        authScheme: values.authScheme,
+        secret,
+      },
+      keyUnreadable,
     };
   }
 
@@ -231,10 +344,23 @@ export class Profiles {
     if (this.findByName(name)) throw conflict(`A tenant connection named '${name}' already exists`);
   }
 
+  /** A key of the profile's own (this session's or the keychain's), as opposed to the environment's. */
+  private async hasOwnSecret(id: string): Promise<boolean> {
+    if (this.sessionSecrets.has(id)) return true;
+    try {
+      return (await this.secrets.get(id)) !== null;
+    } catch (error) {
+      // An unreachable keychain sends nothing either.
+      if (error instanceof KeychainUnavailableError) return false;
+      throw error;
+    }
+  }
+
   private async secretSource(row: ProfileRow): Promise<SecretSource> {
     if (row.is_sandbox) return this.sandboxSecret() ? 'sandbox' : 'none';
     const id = row.id;
-    if (secretFromEnv(this.env)) return 'env';
+    if (this.usesEnvKey(row)) return 'env';
+    if (this.sessionSecrets.has(id)) return 'session';
     try {
       return (await this.secrets.get(id)) ? 'keychain' : 'none';
     } catch (error) {
@@ -253,7 +379,7 @@ export class Profiles {
       username: row.username,
       authScheme: row.auth_scheme,
       isActive: row.is_active === 1,
-      hasSecret: secretSource === 'keychain' || secretSource === 'env' || secretSource === 'sandbox',
+      hasSecret: ['keychain', 'env', 'session', 'sandbox'].includes(secretSource),
       secretSource,
       isSandbox: row.is_sandbox === 1,
       createdAt: row.created_at,
@@ -262,12 +388,13 @@ export class Profiles {
   }
 }
 
+export const NO_KEY_MESSAGE =
+  'This tenant connection has no key: add one in Settings → Tenants (for this session only if the OS keychain is ' +
+  'unavailable), or start the app for this tenant with MENTOR_ADMIN_API_KEY.';
+
 export function requireSecret(connection: Connection): string {
   if (!connection.secret) {
-    throw new EngineError(
-      'validation',
-      'This tenant connection has no key. Add one in Settings → Tenants, or set MENTOR_ADMIN_API_KEY.',
-    );
+    throw new EngineError('validation', NO_KEY_MESSAGE);
   }
   return connection.secret;
 }

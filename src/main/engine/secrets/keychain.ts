@@ -10,6 +10,8 @@ export interface SecretStore {
 }
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'mentor-admin';
+/** An account that never exists, looked up to see whether the keychain answers. */
+const PROBE_ACCOUNT = '__mentor-admin-probe__';
 
 /** The OS keychain could not be used; the message says what to do. Nothing was stored or removed. */
 export class KeychainUnavailableError extends Error {
@@ -17,8 +19,8 @@ export class KeychainUnavailableError extends Error {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       `The OS keychain is not available (${reason}). ` +
-        'On Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet; ' +
-        'meanwhile MENTOR_ADMIN_API_KEY can supply the key for this session.',
+        'On Linux, install and unlock a Secret Service such as GNOME Keyring or KWallet. Meanwhile a key can be kept ' +
+        'for this session only (Add or Edit tenant), or MENTOR_ADMIN_API_KEY can supply the key of one tenant.',
     );
     this.name = 'KeychainUnavailableError';
   }
@@ -30,8 +32,19 @@ export class KeychainUnavailableError extends Error {
  */
 export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): SecretStore {
   const entry = (account: string) => new AsyncEntry(service, account);
+  // Without a Secret Service the first lookup of a process answers "no entry" and only later calls fail: one
+  // throwaway lookup first, so no real call ever takes that false "no key" for an answer.
+  let primed: Promise<void> | null = null;
+  const prime = () =>
+    (primed ??= entry(PROBE_ACCOUNT)
+      .getPassword()
+      .then(
+        () => undefined,
+        () => undefined,
+      ));
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
+      await prime();
       return await work();
     } catch (error) {
       throw new KeychainUnavailableError(error);
@@ -44,7 +57,8 @@ export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): Secr
     async status() {
       try {
         // A lookup of an account that never exists proves the store answers without touching real entries.
-        await entry('__mentor-admin-probe__').getPassword();
+        await prime();
+        await entry(PROBE_ACCOUNT).getPassword();
         return { available: true, message: 'OS keychain available' };
       } catch (error) {
         return { available: false, message: new KeychainUnavailableError(error).message };
@@ -55,7 +69,10 @@ export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): Secr
 
 export const API_KEY_ENV = 'MENTOR_ADMIN_API_KEY';
 
-/** `MENTOR_ADMIN_API_KEY` overrides any stored secret for scripts and CI; it is read, never persisted. */
+/**
+ * `MENTOR_ADMIN_API_KEY`, for scripts, CI and machines without a keychain: the key of one tenant (see Profiles), read,
+ * never persisted.
+ */
 export function secretFromEnv(env: NodeJS.ProcessEnv): string | null {
   const value = env[API_KEY_ENV]?.trim();
   return value ? value : null;

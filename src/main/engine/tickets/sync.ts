@@ -44,6 +44,21 @@ interface ProfileSync {
 export const isOffline = (error: unknown) =>
   error instanceof NetworkError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
 
+/**
+ * A failed sync in words. With nothing cached for the tenant yet it says so plainly: an empty queue there means
+ * "not fetched", never "no tickets", and never another tenant's queue.
+ */
+export function describeSyncFailure(error: unknown, tenant: string, cached: boolean): string {
+  if (isOffline(error) && !cached) {
+    return `Nothing is cached for ${tenant} yet: the tenant is unreachable (${(error as Error).message})`;
+  }
+  if (!cached) {
+    const why = describeFailure(error);
+    return `Nothing is cached for ${tenant} yet: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+  }
+  return describeFailure(error);
+}
+
 export function describeFailure(error: unknown): string {
   if (isOffline(error)) return `The tenant is unreachable (${(error as Error).message}); showing the cached queue`;
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
@@ -185,7 +200,7 @@ export class TicketSync {
     } catch (error) {
       s.state = isOffline(error) || error instanceof RequestAbortedError ? 'offline' : 'error';
       s.phase = '';
-      s.message = describeFailure(error);
+      s.message = describeSyncFailure(error, this.ctx.profiles.nameOf(profileId), !first);
       this.progress(profileId, true);
       return { changed: false, added: [], error };
     }

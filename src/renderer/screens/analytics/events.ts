@@ -7,13 +7,17 @@ const named = (prefix: string) => (query: { queryKey: readonly unknown[] }) =>
 /** Analytics events: refreshed answers, export progress (patched in place) and schedule changes. */
 export function applyAnalyticsEvent(queryClient: QueryClient, name: EventName, payload: unknown): void {
   switch (name) {
-    case 'analytics.changed':
+    case 'analytics.changed': {
+      // Only the tenant whose answer was refreshed.
+      const { profileId } = payload as EventPayload<'analytics.changed'>;
       void queryClient.invalidateQueries({
         predicate: (q) =>
           named('analytics.')(q) &&
+          (q.queryKey[1] as { profileId?: string } | undefined)?.profileId === profileId &&
           !['analytics.exports', 'analytics.export', 'analytics.schedules'].includes(String(q.queryKey[0])),
       });
       break;
+    }
     case 'analytics.exportProgress': {
       const info = payload as EventPayload<'analytics.exportProgress'>;
       queryClient.setQueryData(['analytics.export', { id: info.id }], info);

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CallInput, CallName } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
-import { callKey } from '../../queries/useCall';
+import { useCallKey } from '../../queries/useCall';
 
 /**
  * An analytics call as a query. The engine answers from its cache when it can, so a changed range shows the
@@ -9,6 +9,7 @@ import { callKey } from '../../queries/useCall';
  */
 export function useAnalytics<N extends CallName>(name: N, input: CallInput<N>, options: { enabled?: boolean } = {}) {
   const bridge = useBridge();
+  const callKey = useCallKey();
   return useQuery({
     queryKey: callKey(name, input),
     queryFn: () => bridge.call(name, input),

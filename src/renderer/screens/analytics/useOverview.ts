@@ -9,7 +9,7 @@ import {
 } from '../../../shared/contract';
 import type { Bridge } from '../../bridge/types';
 import { useBridge } from '../../bridge/BridgeContext';
-import { callKey } from '../../queries/useCall';
+import { useCallKey } from '../../queries/useCall';
 import { useAnalytics } from './useAnalytics';
 
 type Input = CallInput<'analytics.overview'>;
@@ -30,7 +30,7 @@ export type OverviewPanels = { [P in OverviewPanel]: Panel<NonNullable<OverviewA
 const newer = <T extends { freshness: Freshness }>(a: T | undefined, b: T | undefined): T | undefined =>
   !a ? b : !b ? a : (b.freshness.asOf ?? '') > (a.freshness.asOf ?? '') ? b : a;
 
-const overviewQuery = (bridge: Bridge, input: Input) => ({
+const overviewQuery = (bridge: Bridge, callKey: ReturnType<typeof useCallKey>, input: Input) => ({
   queryKey: callKey('analytics.overview', input),
   queryFn: () => bridge.call('analytics.overview', input),
 });
@@ -42,7 +42,8 @@ const overviewQuery = (bridge: Bridge, input: Input) => ({
 export function useCachedFirst(input: Input, maxWaitMs: number): boolean {
   const bridge = useBridge();
   const queryClient = useQueryClient();
-  const [query] = useState(() => overviewQuery(bridge, input));
+  const callKey = useCallKey();
+  const [query] = useState(() => overviewQuery(bridge, callKey, input));
   // Sent while this render is still going (the answer is usually back before it ends), not after it is committed.
   usePrefetchQuery(query);
   const [waiting, setWaiting] = useState(() => queryClient.getQueryData(query.queryKey) === undefined);
@@ -72,7 +73,8 @@ export function useCachedFirst(input: Input, maxWaitMs: number): boolean {
  */
 export function useOverview(input: Input): OverviewPanels {
   const bridge = useBridge();
-  const snapshot = useQuery({ ...overviewQuery(bridge, input), placeholderData: keepPreviousData });
+  const callKey = useCallKey();
+  const snapshot = useQuery({ ...overviewQuery(bridge, callKey, input), placeholderData: keepPreviousData });
   const current = snapshot.data && !snapshot.isPlaceholderData ? snapshot.data : undefined;
   // Until the cached answers are in, the panels' own calls wait (they would ask the tenant for what is cached).
   const settled = current !== undefined || snapshot.isError;

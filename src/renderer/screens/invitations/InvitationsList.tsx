@@ -18,7 +18,7 @@ import { errorMessage } from '../../bridge/errors';
 import { PlusIcon, TrashIcon, WarningIcon } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
-import { callKey, useCall } from '../../queries/useCall';
+import { useCall, useCallKey } from '../../queries/useCall';
 import { formatAsOf, plural } from '../../train/format';
 import { FreshnessNote, OfflineBanner } from '../mentors/FreshnessBar';
 import { InvitationState } from './InvitationState';
@@ -87,6 +87,7 @@ function ListView({
   const ready = isComplete(target);
   const bridge = useBridge();
   const queryClient = useQueryClient();
+  const callKey = useCallKey();
   const sourceFilter = batch ?? (source.trim() || undefined);
   const input = {
     ...(profileId && { profileId }),

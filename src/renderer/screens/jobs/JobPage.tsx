@@ -12,6 +12,7 @@ import { JobProgressCard } from './JobProgressCard';
 import { JobStateBadge } from './JobStateBadge';
 import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from './jobPresentation';
 import { NeedsAttention } from './NeedsAttention';
+import { RecordTenant } from '../../tenants/RecordTenant';
 
 /** One job, live: progress from `jobs.progress` events, its failures, its items, and what can be done with it. */
 export function JobPage({ id }: { id: string }) {
@@ -61,6 +62,7 @@ export function JobPage({ id }: { id: string }) {
                 <Text size="xs" c="dimmed" ff="monospace">
                   {data.id}
                 </Text>
+                <RecordTenant profileId={data.profileId} />
               </Group>
               {data.runner && !data.runner.here && (
                 <Text size="xs" c="dimmed" mt={4} data-testid="job-runner">

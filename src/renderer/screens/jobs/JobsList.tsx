@@ -21,7 +21,7 @@ import { JobKind, type Job, type JobState } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { WarningIcon } from '../../components/icons';
-import { callKey } from '../../queries/useCall';
+import { useCallKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
 import { formatCount } from '../../train/format';
 import { JobsIcon } from '../../train/icons';
@@ -51,6 +51,7 @@ const STATE_FILTERS: Record<string, { label: string; states?: JobState[] }> = {
 /** Every job, newest first: filter by kind and state, open one to follow it. */
 export function JobsList() {
   const bridge = useBridge();
+  const callKey = useCallKey();
   const [kind, setKind] = useState<string>('all');
   const [state, setState] = useState('all');
   const [page, setPage] = useState(1);

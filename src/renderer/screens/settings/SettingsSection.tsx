@@ -24,7 +24,7 @@ export function SettingsSection({ title, description, action, children }: Settin
               {description}
             </Text>
           </div>
-          {action}
+          {action && <div style={{ flexShrink: 0 }}>{action}</div>}
         </Group>
         {children}
       </Stack>

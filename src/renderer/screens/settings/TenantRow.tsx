@@ -8,7 +8,7 @@ import { useTenantEditor } from '../../tenants/TenantEditorContext';
 import { useSetActiveTenant } from '../../tenants/useSetActiveTenant';
 import { TestResultPanel, type TestRun } from './TestResultPanel';
 
-export const TENANT_TABLE_COLUMNS = 5;
+export const TENANT_TABLE_COLUMNS = 3;
 
 /** Mantine badges clip their label, which lets a tight table squeeze them to one letter; they keep their width. */
 const FULL_WIDTH_BADGE = { minWidth: 'max-content' } as const;
@@ -42,18 +42,12 @@ export function TenantRow({ profile, onRemove }: TenantRowProps) {
           <TenantNameCell profile={profile} nameId={nameId} />
         </Table.Td>
         <Table.Td>
-          <Text size="sm" ff="monospace" truncate="end" maw={300} title={profile.baseUrl}>
+          <Text size="sm" ff="monospace" truncate="end" title={profile.baseUrl}>
             {profile.baseUrl}
           </Text>
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm">{profile.org}</Text>
-          <Text size="xs" c="dimmed">
-            {profile.username}
+          <Text size="xs" c="dimmed" truncate="end">
+            {profile.org} · {profile.username} · {profile.authScheme}
           </Text>
-        </Table.Td>
-        <Table.Td>
-          <AuthCell profile={profile} />
         </Table.Td>
         <Table.Td>
           <TenantActions
@@ -77,49 +71,37 @@ export function TenantRow({ profile, onRemove }: TenantRowProps) {
 }
 
 function TenantNameCell({ profile, nameId }: { profile: Profile; nameId: string }) {
-  const hasBadges = profile.isActive || profile.isSandbox;
+  const status = keyStatusOf(profile);
   return (
     <Stack gap={4} align="flex-start">
       <Text id={nameId} size="sm" fw={600}>
         {profile.name}
       </Text>
-      {hasBadges && (
-        <Group gap={4}>
-          {profile.isActive && (
-            <Badge size="xs" variant="filled" color="teal" style={FULL_WIDTH_BADGE}>
-              Active
-            </Badge>
-          )}
-          {profile.isSandbox && (
-            <Badge size="xs" variant="light" color="grape" style={FULL_WIDTH_BADGE}>
-              Sandbox
-            </Badge>
-          )}
-        </Group>
-      )}
-    </Stack>
-  );
-}
-
-/** The scheme the key is sent with, and where that key comes from. */
-function AuthCell({ profile }: { profile: Profile }) {
-  const status = keyStatusOf(profile);
-  return (
-    <Stack gap={4} align="flex-start">
-      <Text size="sm" ff="monospace">
-        {profile.authScheme}
-      </Text>
-      <Tooltip label={status.explanation} multiline w={240} withArrow>
-        <Badge
-          variant="light"
-          color={status.color}
-          size="sm"
-          radius="sm"
-          style={{ ...FULL_WIDTH_BADGE, textTransform: 'none' }}
-        >
-          {status.label}
-        </Badge>
-      </Tooltip>
+      <Group gap={4}>
+        {profile.isActive && (
+          <Badge size="xs" variant="filled" color="teal" style={FULL_WIDTH_BADGE}>
+            Active
+          </Badge>
+        )}
+        {profile.isSandbox && (
+          <Badge size="xs" variant="light" color="grape" style={FULL_WIDTH_BADGE}>
+            Sandbox
+          </Badge>
+        )}
+        {/* Where the key comes from; the key itself never reaches this screen. */}
+        <Tooltip label={status.explanation} multiline w={260} withArrow>
+          <Badge
+            variant="light"
+            color={status.color}
+            size="xs"
+            radius="sm"
+            style={{ ...FULL_WIDTH_BADGE, textTransform: 'none' }}
+            tabIndex={0}
+          >
+            {status.label}
+          </Badge>
+        </Tooltip>
+      </Group>
     </Stack>
   );
 }

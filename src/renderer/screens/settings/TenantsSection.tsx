@@ -11,6 +11,7 @@ import { TenantsTable } from './TenantsTable';
 
 export function TenantsSection() {
   const profiles = useCall('profiles.list', {});
+  const info = useCall('app.info', {});
   const editor = useTenantEditor();
   const [removing, setRemoving] = useState<Profile | null>(null);
 
@@ -23,9 +24,14 @@ export function TenantsSection() {
   return (
     <SettingsSection
       title="Tenants"
-      description="The tenants you administer. Keys are kept in the OS keychain; this screen only shows whether one is stored."
+      description="The tenants you administer. Keys are kept in the OS keychain (or in memory, for this session only); this screen only shows where a tenant's key comes from."
       action={addButton}
     >
+      {info.data && !info.data.keychain.available && (
+        <Alert color="orange" title="The OS keychain is unavailable" icon={<WarningIcon />} data-testid="keychain-help">
+          <Text size="sm">{info.data.keychain.message}</Text>
+        </Alert>
+      )}
       {profiles.isPending && <TenantsLoading />}
       {profiles.isError && (
         <Alert color="red" title="Tenants could not be loaded" icon={<WarningIcon />}>

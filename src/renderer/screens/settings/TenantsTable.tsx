@@ -9,15 +9,16 @@ interface TenantsTableProps {
 
 export function TenantsTable({ profiles, onRemove }: TenantsTableProps) {
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table verticalSpacing="sm" highlightOnHover aria-label="Tenants">
+    <Table.ScrollContainer minWidth={600}>
+      {/* Fixed columns: a long name wraps and a long address is cut (in full on hover), the actions stay whole. */}
+      <Table verticalSpacing="sm" highlightOnHover aria-label="Tenants" layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Base URL</Table.Th>
-            <Table.Th>Org / username</Table.Th>
-            <Table.Th>Auth / key</Table.Th>
-            <Table.Th style={{ textAlign: 'right' }}>Actions</Table.Th>
+            <Table.Th w="30%">Name / key</Table.Th>
+            <Table.Th>Connection</Table.Th>
+            <Table.Th w={272} style={{ textAlign: 'right' }}>
+              Actions
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

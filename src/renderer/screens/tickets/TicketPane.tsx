@@ -10,7 +10,7 @@ import {
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { notifyError } from '../../components/notify';
-import { callKey, useCall } from '../../queries/useCall';
+import { useCall, useCallKey } from '../../queries/useCall';
 import { ConversationPanel } from './ConversationPanel';
 import { dateTime, STATUS_COLOR, STATUS_LABEL } from './format';
 import { LocalFields } from './LocalFields';
@@ -34,6 +34,7 @@ interface TicketPaneProps {
 export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, sla, onBackToList }: TicketPaneProps) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
+  const callKey = useCallKey();
   const input = { id, markRead: true };
   const detail = useCall('tickets.get', input);
   const [offline, setOffline] = useState<string | null>(null);
@@ -80,7 +81,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
     return () => {
       live = false;
     };
-  }, [id, bridge, queryClient]);
+  }, [id, bridge, queryClient, callKey]);
 
   /**
    * The draft goes to the engine and into the cached ticket, so coming back to this ticket at once (the pane is
@@ -94,7 +95,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
       );
       void bridge.call('tickets.saveDraft', { id, text }).catch(() => {});
     },
-    [id, bridge, queryClient],
+    [id, bridge, queryClient, callKey],
   );
 
   const gone =

@@ -4,7 +4,7 @@ import { createElement, useMemo, useRef } from 'react';
 import type { CallOutput, TicketStatus, TicketSummary } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { callKey } from '../../queries/useCall';
+import { useCallKey } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
 import { UndoNote } from './UndoNote';
 import type { TicketWindow } from './useTicketWindow';
@@ -20,7 +20,12 @@ export interface TicketActions {
 type Detail = CallOutput<'tickets.get'>;
 
 /** Changes the open ticket's cached detail at once; the returned function puts it back. */
-function patchDetail(queryClient: QueryClient, id: number, change: Partial<TicketSummary>): () => void {
+function patchDetail(
+  queryClient: QueryClient,
+  callKey: ReturnType<typeof useCallKey>,
+  id: number,
+  change: Partial<TicketSummary>,
+): () => void {
   const key = callKey('tickets.get', { id, markRead: true });
   const before = queryClient.getQueryData<Detail>(key);
   if (before) queryClient.setQueryData<Detail>(key, { ...before, ticket: { ...before.ticket, ...change } });
@@ -51,6 +56,7 @@ export function useTicketActions(
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const last = useRef<Undoable | null>(null);
+  const callKey = useCallKey();
   return useMemo<TicketActions>(() => {
     const previousStatus = (id: number) =>
       statusOf(id) ?? queryClient.getQueryData<Detail>(callKey('tickets.get', { id, markRead: true }))?.ticket.status;
@@ -63,7 +69,7 @@ export function useTicketActions(
       for (const [status, ids] of byStatus) {
         const now = new Date().toISOString();
         const change: Partial<TicketSummary> = { status, ...(status === 'closed' ? { resolvedAt: now } : {}) };
-        const undo = new Map(ids.map((id) => [id, [patch(id, change), patchDetail(queryClient, id, change)]]));
+        const undo = new Map(ids.map((id) => [id, [patch(id, change), patchDetail(queryClient, callKey, id, change)]]));
         const rollback = (id: number) => undo.get(id)?.forEach((fn) => fn());
         try {
           const { results } = await bridge.call('tickets.setStatus', { ids, status });
@@ -123,7 +129,7 @@ export function useTicketActions(
         return true;
       },
       async updateSubject(id, subject) {
-        const undo = [patch(id, { subject }), patchDetail(queryClient, id, { subject })];
+        const undo = [patch(id, { subject }), patchDetail(queryClient, callKey, id, { subject })];
         try {
           await bridge.call('tickets.update', { id, subject });
         } catch (error) {
@@ -143,5 +149,5 @@ export function useTicketActions(
       },
     };
     return actions;
-  }, [bridge, queryClient, patch, refresh, statusOf]);
+  }, [bridge, queryClient, callKey, patch, refresh, statusOf]);
 }
