@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',
+    // The build is current before tests run: those that spawn `mentor-admin` or the sandbox run it.
+    globalSetup: ['./tests/helpers/build.ts'],
     pool: 'forks',
     // Generous: suites start real servers and browsers on a small shared machine; slowness is not the failure here.
     testTimeout: 90_000,

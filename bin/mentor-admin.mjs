@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The installed `mentor-admin` command: runs the TypeScript CLI through tsx, so it works right after `npm install`.
-import { register } from 'tsx/esm/api';
+// The installed `mentor-admin` command: the bundled command line (out/main/cli.js) with plain Node. In a source
+// checkout it is built first when missing or older than the sources (once after `npm ci` and after each change).
+import { ensureBuilt } from '../scripts/ensure-build.mjs';
 
-register();
-await import('../src/main/cli/main.ts');
+try {
+  await ensureBuilt(['main']);
+} catch (error) {
+  process.stderr.write(`mentor-admin: ${error.message}\n`);
+  process.exit(1);
+}
+await import('../out/main/cli.js');

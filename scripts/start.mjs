@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureElectronNative } from './electron-native.mjs';
+import { ensureBuilt } from './ensure-build.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -134,7 +135,7 @@ function hasScript(name) {
   return Boolean(pkg.scripts?.[name]);
 }
 
-function browserMode(reason) {
+async function browserMode(reason) {
   process.stdout.write(
     `Electron is not available here (${oneLine(reason)}); opening Mentor Admin in browser mode instead.\n`,
   );
@@ -145,7 +146,13 @@ function browserMode(reason) {
   if (hasScript('web')) {
     return runToEnd('npm', ['run', '--silent', 'web', ...args], { shell: process.platform === 'win32' });
   }
-  return runToEnd(process.execPath, ['--import', 'tsx', 'src/main/host/main.ts', ...passThrough]);
+  try {
+    await ensureBuilt(['main', 'renderer']);
+  } catch (error) {
+    console.error(error.message);
+    return 1;
+  }
+  return runToEnd(process.execPath, [join(root, 'out', 'main', 'web.js'), ...passThrough]);
 }
 
 async function main() {

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_WORKER_FILE, startCheckpointer } from '../../src/main/engine/store/checkpointer';
 import { openDatabase, type Db } from '../../src/main/engine/store/database';
+import { bundleText } from '../helpers/build';
 import { tempDir } from '../helpers/temp';
 
 const autocheckpoint = (db: Db) => db.pragma('wal_autocheckpoint', { simple: true }) as number;
@@ -73,7 +74,7 @@ describe('the checkpoint worker in the build', () => {
   it('is an entry of the build beside the engine, which looks for it by name', () => {
     expect(existsSync(join(outMain, 'engine.js')), 'run `npx electron-vite build` first').toBe(true);
     expect(readFileSync(join(outMain, CHECKPOINT_WORKER_FILE), 'utf8')).toMatch(/wal_checkpoint\(PASSIVE\)/);
-    expect(readFileSync(join(outMain, 'engine.js'), 'utf8')).toContain(CHECKPOINT_WORKER_FILE);
+    expect(bundleText(join(outMain, 'engine.js'))).toContain(CHECKPOINT_WORKER_FILE);
   });
 
   it('checkpoints when the engine runs from the build', async () => {

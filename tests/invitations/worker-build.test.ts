@@ -11,6 +11,7 @@ import { threadId } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_WORKER_FILE, runTask, workerSource } from '../../src/main/engine/invitations/worker-runner';
 import { openDatabase } from '../../src/main/engine/store/database';
+import { bundleText } from '../helpers/build';
 import { tempDir } from '../helpers/temp';
 import { csvFile } from './setup';
 
@@ -29,8 +30,8 @@ describe('the parse worker in the build', () => {
     expect(existsSync(path)).toBe(true);
     // The built worker is the worker (it answers the runner's protocol), not an empty stub.
     expect(readFileSync(path, 'utf8')).toMatch(/workerData/);
-    // And the engine's bundle looks for it by that name.
-    expect(readFileSync(join(OUT_MAIN, 'engine.js'), 'utf8')).toContain(INVITE_WORKER_FILE);
+    // And the engine's bundle (engine.js and the chunks it loads) looks for it by that name.
+    expect(bundleText(join(OUT_MAIN, 'engine.js'))).toContain(INVITE_WORKER_FILE);
   });
 
   it('is what the engine resolves when it runs from the build', () => {

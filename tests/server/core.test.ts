@@ -73,7 +73,8 @@ describe('npm run server', () => {
       new Promise<{ line: Record<string, string>; stop: () => Promise<number | null> }>((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', 'src/server/main.ts', '--port', '0', '--seed', 'none', '--data', data],
+          // What `npm run server` runs: the build, with plain Node.
+          ['out/main/sandbox.js', '--port', '0', '--seed', 'none', '--data', data],
           {
             stdio: ['ignore', 'pipe', 'pipe'],
           },

@@ -27,7 +27,7 @@ interface ServerInfo {
 async function startServerProcess(): Promise<ServerInfo> {
   serverProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/server/main.ts', '--port', '0', '--seed', 'none', '--data', tempDir('sandbox-')],
+    ['out/main/sandbox.js', '--port', '0', '--seed', 'none', '--data', tempDir('sandbox-')],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   for await (const line of createInterface({ input: serverProcess.stdout! })) return JSON.parse(line) as ServerInfo;

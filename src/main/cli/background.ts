@@ -5,8 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { createFileLog, type Log } from '../engine/log';
 import type { CliIo } from './io';
 
-/** The `mentor-admin` entry point: the command line always runs from its sources (through tsx). */
-const ENTRY = fileURLToPath(new URL('../../../bin/mentor-admin.mjs', import.meta.url));
+/**
+ * What runs `mentor-admin` in a process of its own: from the build, its own bundle (`cli.js`, beside every chunk in
+ * out/main); from the sources (development, tests), the installed command, which runs the build of them.
+ */
+export function cliEntry(moduleUrl: string = import.meta.url): string {
+  const fromSources = /\.[cm]?ts$/.test(new URL(moduleUrl).pathname);
+  return fileURLToPath(new URL(fromSources ? '../../../bin/mentor-admin.mjs' : './cli.js', moduleUrl));
+}
 
 /**
  * Set by `startDetached` for the process it starts: that process has no terminal, so what it prints goes to the engine
@@ -24,7 +30,7 @@ export async function startDetached(
 ): Promise<number> {
   const child = spawn(
     process.execPath,
-    [ENTRY, '--data-dir', context.dataDir, ...(context.profile ? ['--profile', context.profile] : []), ...args],
+    [cliEntry(), '--data-dir', context.dataDir, ...(context.profile ? ['--profile', context.profile] : []), ...args],
     {
       cwd: context.dataDir,
       env: { ...context.env, [OUTPUT_TO_LOG_ENV]: context.dataDir },

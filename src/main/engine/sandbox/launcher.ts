@@ -29,8 +29,9 @@ export interface SandboxLaunchOptions {
   dataDir: string;
   seed?: 'demo' | 'large' | 'none';
   /**
-   * How to run the server: a plain Node child (default: the TypeScript sources through tsx, for the CLI, browser
-   * mode and tests) or a worker thread of this process (the Electron app, whose binary must not run as plain Node).
+   * How to run the server: a plain Node child (default: `sandbox.js` beside the build for the CLI and browser mode,
+   * the TypeScript sources through tsx in development and tests) or a worker thread of this process (the Electron
+   * app, whose binary must not run as plain Node).
    */
   runner?: SandboxRunner;
   /** Variables the server gets besides the allowlisted part of this process's environment. */
@@ -85,14 +86,20 @@ function repoRoot(): string {
   return dir;
 }
 
-export function defaultSandboxRunner(): SandboxRunner {
-  const root = repoRoot();
-  // tsx is resolved from here, not from the working directory, which is the sandbox's data folder.
-  return {
-    kind: 'process',
-    file: process.execPath,
-    args: ['--import', import.meta.resolve('tsx'), resolve(root, 'src/server/main.ts')],
-  };
+const runningFromSources = (moduleUrl: string) => /\.[cm]?ts$/.test(new URL(moduleUrl).pathname);
+
+export function defaultSandboxRunner(moduleUrl: string = import.meta.url): SandboxRunner {
+  if (runningFromSources(moduleUrl)) {
+    // tsx is resolved from here, not from the working directory, which is the sandbox's data folder.
+    return {
+      kind: 'process',
+      file: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), resolve(repoRoot(), 'src/server/main.ts')],
+    };
+  }
+  const built = locateWorker(moduleUrl, '../../../server/main.ts', SANDBOX_WORKER_FILE);
+  if (!built) throw new Error(`The local sandbox's code (${SANDBOX_WORKER_FILE}) is missing from this build`);
+  return { kind: 'process', file: process.execPath, args: [fileURLToPath(built.source)] };
 }
 
 /** The running server, whichever way it runs. */
@@ -173,13 +180,13 @@ function startWorker(args: string[], env: Record<string, string>): SandboxHandle
  * imports the server, it talks to it over HTTP like any tenant.
  */
 export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSandbox> {
-  const runner = options.runner ?? defaultSandboxRunner();
   const dataDir = resolve(options.dataDir);
   const args = ['--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--seed', options.seed ?? 'demo'];
   ensurePrivateDir(dataDir);
   const env = sandboxEnvironment(process.env, options.env);
   let handle: SandboxHandle;
   try {
+    const runner = options.runner ?? defaultSandboxRunner();
     handle = runner.kind === 'worker' ? startWorker(args, env) : startProcess(runner, args, env, dataDir);
   } catch (error) {
     return Promise.reject(error as Error);
