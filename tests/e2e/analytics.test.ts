@@ -434,7 +434,9 @@ describe('the analytics screens in browser mode', () => {
     // The lists are plain fields until used: pressing one opens the real list with the tenant's mentors.
     await page.getByLabel('Mentor', { exact: true }).click();
     await page.getByRole('option', { name: 'Calculus Coach' }).click();
-    await expect.poll(() => page.getByLabel('Mentor', { exact: true }).inputValue()).toBe('Calculus Coach');
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Mentor', exact: true }).inputValue())
+      .toBe('Calculus Coach');
     await overviewReady();
     const expected = await host.engine.invoke('analytics.kpis', {
       range: { preset: '30d' },
@@ -462,7 +464,9 @@ describe('the analytics screens in browser mode', () => {
     await overviewReady();
     await page.getByLabel('Department', { exact: true }).click();
     await page.getByRole('option', { name: department.name }).click();
-    await expect.poll(() => page.getByLabel('Department', { exact: true }).inputValue()).toBe(department.name);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Department', exact: true }).inputValue())
+      .toBe(department.name);
     await overviewReady();
 
     // No department field here, and a note that the one chosen does not apply: the list is the one without it.
@@ -487,7 +491,7 @@ describe('the analytics screens in browser mode', () => {
     // Back on the Overview the department is still chosen.
     await page.getByRole('tab', { name: 'Overview' }).click();
     await overviewReady();
-    expect(await page.getByLabel('Department', { exact: true }).inputValue()).toBe(department.name);
+    expect(await page.getByRole('combobox', { name: 'Department', exact: true }).inputValue()).toBe(department.name);
   });
 
   it('shows the last figures, the offline banner and their time when the tenant cannot be reached', async () => {

@@ -72,7 +72,14 @@ describe('engine-process (utility entry)', () => {
     await expect(next((m) => m.kind === 'event')).resolves.toEqual({
       kind: 'event',
       name: 'settings.changed',
-      payload: { theme: 'dark', notifyNewTickets: false, notifyJobEnds: true, jobWaitLimitMinutes: 60 },
+      payload: {
+        theme: 'dark',
+        notifyNewTickets: false,
+        notifyJobEnds: true,
+        navigation: 'auto',
+        formatLocale: 'system',
+        jobWaitLimitMinutes: 60,
+      },
     });
     await expect(next((m) => m.kind === 'result' && m.id === 2)).resolves.toMatchObject({ result: { ok: true } });
 

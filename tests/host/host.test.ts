@@ -157,7 +157,14 @@ describe('browser mode host', () => {
     expect(await event).toEqual({
       kind: 'event',
       name: 'settings.changed',
-      payload: { theme: 'dark', notifyNewTickets: false, notifyJobEnds: true, jobWaitLimitMinutes: 60 },
+      payload: {
+        theme: 'dark',
+        notifyNewTickets: false,
+        notifyJobEnds: true,
+        navigation: 'auto',
+        formatLocale: 'system',
+        jobWaitLimitMinutes: 60,
+      },
     });
     ws.close();
   });

@@ -101,7 +101,14 @@ function AppInfoFooter({ rail }: { rail: boolean }) {
   if (rail) {
     return warn ? (
       <Tooltip label={`Keychain unavailable: ${keychain.message}`} position="right" multiline w={260}>
-        <Anchor href="#/settings" c="orange" aria-label="Keychain unavailable: help" display="block" ta="center">
+        <Anchor
+          href="#/settings"
+          c="orange"
+          aria-label="Keychain unavailable: help"
+          display="block"
+          ta="center"
+          data-testid="keychain-warning"
+        >
           <WarningIcon />
         </Anchor>
       </Tooltip>

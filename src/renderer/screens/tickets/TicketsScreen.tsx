@@ -570,7 +570,10 @@ export function TicketsScreen() {
                   ? `No ticket matches “${search}”.`
                   : sync?.state === 'syncing'
                     ? 'Fetching tickets…'
-                    : 'No tickets in this view.'}
+                    : // Nothing was ever fetched: say why (the engine names the tenant), not "no tickets".
+                      !sync?.asOf && (sync?.state === 'offline' || sync?.state === 'error') && sync.message
+                      ? sync.message
+                      : 'No tickets in this view.'}
               </Text>
             </div>
           ) : (
