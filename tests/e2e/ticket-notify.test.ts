@@ -69,7 +69,7 @@ describe('new-ticket notifications in browser mode', () => {
 
     await page.getByRole('switch', { name: 'Desktop notifications' }).click();
     await expect.poll(async () => (await engine.invoke('settings.get', {})).notifyNewTickets).toBe(true);
-    expect(await page.getByRole('switch', { name: 'Desktop notifications' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('switch', { name: 'Desktop notifications' }).isChecked()).toBe(true);
 
     await expect
       .poll(() => page.evaluate(() => (window.__notes as unknown[]).length), { timeout: 45_000, interval: 500 })

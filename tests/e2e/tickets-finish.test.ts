@@ -110,6 +110,8 @@ describe('layout', () => {
       { width: 1400, height: 900 },
     ];
     const check = async (page: Page, label: string) => {
+      // From the queue (after "Sync now" the focus is on that button).
+      await page.getByTestId('ticket-list').focus();
       await page.keyboard.press('Home');
       await page.keyboard.press('Enter');
       await page.getByTestId('ticket-pane').locator('h2').waitFor();
