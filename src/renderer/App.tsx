@@ -24,7 +24,9 @@ export function App({ startup }: { startup: BridgeStartup }) {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="auto"
     >
-      <Notifications position="bottom-right" />
+      {/* Bottom left, over the sidebar's foot, and under dialogs: a toast that stays until used (job endings) never
+          covers a dialog's or a wizard's buttons, which sit bottom right. */}
+      <Notifications position="bottom-left" zIndex={190} limit={4} />
       <ErrorBoundary area="Mentor Admin">
         {startup.ok ? <ConnectedApp bridge={startup.bridge} /> : <MissingTokenPage />}
       </ErrorBoundary>

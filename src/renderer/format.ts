@@ -4,6 +4,8 @@
  * formatters, so a date reads the same on the Jobs list, a ticket and a chart.
  */
 
+import { formatBytes as formatSharedBytes } from '../shared/bytes';
+
 type Formatters = ReturnType<typeof buildFormatters>;
 
 let chosenLocale: string | undefined;
@@ -27,7 +29,7 @@ function buildFormatters(locale: string | undefined) {
     count: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
     decimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
     oneDecimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }),
-    percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }),
+    percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
     signedPercent: new Intl.NumberFormat(locale, {
       style: 'percent',
       maximumFractionDigits: 1,
@@ -38,6 +40,7 @@ function buildFormatters(locale: string | undefined) {
     date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }),
     dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
     time: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
+    dayAndTime: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
     relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
   };
 }
@@ -64,7 +67,7 @@ export function formatDecimal(value: number | null | undefined): string {
   return isMissing(value) ? DASH : formatters.decimal.format(value);
 }
 
-/** A percentage given in percent (6.04 → "6 %" in the locale's own way, e.g. "6.0%" or "6,0 %"). */
+/** A percentage given in percent, in the locale's own way: 6.04 → "6.04%" (en), "6,04 %" (fr). */
 export function formatPercent(percent: number | null | undefined): string {
   return isMissing(percent) ? DASH : formatters.percent.format(percent / 100);
 }
@@ -80,19 +83,21 @@ export function formatUsd(value: number | null | undefined): string {
   return value !== 0 && Math.abs(value) < 0.01 ? formatters.usdSmall.format(value) : formatters.usd.format(value);
 }
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Sizes in binary steps as file managers show them: "726 B", "1.4 KB", "12 MB". */
+/** Sizes as file managers show them ("726 B", "1.4 KB", "12 MB"), in the chosen locale's digits. */
 export function formatBytes(bytes: number | null | undefined): string {
-  if (isMissing(bytes)) return DASH;
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const number = unit === 0 || value >= 100 ? formatters.count.format(value) : formatters.oneDecimal.format(value);
-  return `${number} ${BYTE_UNITS[unit]}`;
+  return formatSharedBytes(bytes, (value, fractionDigits) =>
+    (fractionDigits ? formatters.oneDecimal : formatters.count).format(value),
+  );
+}
+
+/** A transfer rate: "1.4 MB/s"; "—" while nothing moves. */
+export function formatRate(bytesPerSecond: number): string {
+  return bytesPerSecond > 0 ? `${formatBytes(bytesPerSecond)}/s` : DASH;
+}
+
+/** Whole-number percentage of `part` in `total` for bars and badges, 0 when the total is unknown. */
+export function percent(part: number, total: number): number {
+  return total > 0 ? Math.min(100, Math.floor((part / total) * 100)) : 0;
 }
 
 /** "1 file", "1,204 files". */
@@ -125,6 +130,14 @@ export function formatAsOf(iso: string | null | undefined, now = new Date()): st
   const date = toDate(iso);
   if (!date) return 'never';
   return date.toDateString() === now.toDateString() ? formatters.time.format(date) : formatters.dateTime.format(date);
+}
+
+/** A time soon or lately, as short as it can be: "21:49" today, "Nov 25, 21:49" this year, else the date. */
+export function formatClock(iso: string | null | undefined, now = new Date()): string {
+  const date = toDate(iso);
+  if (!date) return DASH;
+  if (date.toDateString() === now.toDateString()) return formatters.time.format(date);
+  return date.getFullYear() === now.getFullYear() ? formatters.dayAndTime.format(date) : formatters.date.format(date);
 }
 
 /** "3 hours ago", "in 2 days", "now". */

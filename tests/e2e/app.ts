@@ -72,7 +72,7 @@ export async function visible(locator: Locator, timeout = 15_000): Promise<void>
   await locator.waitFor({ state: 'visible', timeout });
 }
 
-/** Toasts sit over the bottom-right corner, where modals keep their buttons. */
+/** Toasts sit bottom left, under dialogs; a test that clicks there puts them away first. */
 export async function dismissNotifications(page: Page): Promise<void> {
   for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) {
     await close.click().catch(() => undefined);

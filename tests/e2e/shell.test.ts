@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
 import { openApp, visible, type OpenApp } from './app';
 
 let server: Sandbox;
@@ -105,5 +106,38 @@ describe('dates and numbers', () => {
     // German dates: "25.11.2026, 19:31".
     await expect.poll(async () => await row.innerText()).toMatch(/\d{1,2}\.\d{1,2}\.\d{4}, \d{2}:\d{2}/);
     await app.host.engine.invoke('settings.set', { formatLocale: 'system' });
+  });
+
+  it('leave no screen in another format: with demo data in German, no English date, time or count is left', async () => {
+    const demo = await sandbox({ seed: 'demo' });
+    const other = await openApp(demo);
+    try {
+      await other.host.engine.invoke('settings.set', { formatLocale: 'de-DE' });
+      // A job for the Jobs screen to list.
+      await other.host.engine.invoke('analytics.exportStart', {
+        dataset: 'topics',
+        range: { preset: 'custom', from: '2026-10-01', to: '2026-10-31' },
+        timeZone: 'UTC',
+        folder: tempDir(),
+      });
+      const page = other.page;
+      const english = [
+        /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b/, // Nov 25, 2026
+        /\b\d{1,2}:\d{2} ?(AM|PM)\b/, // 7:31 PM
+        /\b\d+ (minutes?|hours?|days?) ago\b|\byesterday\b/, // relative times
+        /\b\d{1,3},\d{3}\b/, // 12,480
+      ];
+      for (const route of ['#/mentors', '#/analytics', '#/tickets', '#/invitations', '#/jobs', '#/settings']) {
+        await other.open(route);
+        await page.waitForLoadState('networkidle');
+        // Each screen has drawn its data (not only a skeleton) before it is read.
+        await expect.poll(() => page.locator('main').innerText(), { timeout: 20_000 }).toMatch(/\d/);
+        await page.waitForTimeout(1000);
+        const text = await page.locator('main').innerText();
+        for (const pattern of english) expect(text, `${route}: ${pattern}`).not.toMatch(pattern);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

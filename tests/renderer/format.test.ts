@@ -35,14 +35,17 @@ describe('one date and number format for every screen', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(726)).toBe('726 B');
     expect(formatBytes(1413)).toBe('1.4 KB');
+    expect(formatBytes(10_189)).toBe('10 KB');
     expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB');
     expect(formatBytes(null)).toBe('—');
+    setFormatLocale('de-DE');
+    expect(formatBytes(1413)).toBe('1,4 KB');
   });
 
   it('puts the percent sign on rates and changes, and a dash where there is no figure', () => {
     setFormatLocale('en-US');
-    expect(formatPercent(6.04)).toBe('6%');
-    expect(formatPercent(62.55)).toBe('62.6%');
+    expect(formatPercent(6.04)).toBe('6.04%');
+    expect(formatPercent(62.555)).toBe('62.56%');
     expect(formatChange(12.5)).toBe('+12.5%');
     expect(formatChange(-3)).toBe('-3%');
     expect(formatChange(0)).toBe('0%');

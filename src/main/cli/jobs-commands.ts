@@ -1,6 +1,6 @@
 import { JobKind, JobState, MAX_WAIT_LIMIT_MINUTES, type Job, type JobProgress } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { formatBytes } from '../engine/train/classify';
+import { formatBytes } from '../../shared/bytes';
 import { commandArgs, type JobOutcome } from './command';
 import { exportOutcome } from './export-commands';
 import { inviteOutcome } from './invite-commands';

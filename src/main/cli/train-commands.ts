@@ -1,6 +1,6 @@
 import type { Preview, PreviewFile } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { formatBytes } from '../engine/train/classify';
+import { formatBytes } from '../../shared/bytes';
 import { commandArgs, type Command } from './command';
 import { startDetached } from './background';
 import { followJob, parseWaitLimit } from './jobs-commands';

@@ -3,7 +3,7 @@
  * streamed request per file with a few in flight, and gets back real paths the engine can preview and train.
  */
 import type { NotCopied, PickedFile } from './collect';
-import { formatBytes } from './format';
+import { formatBytes } from '../format';
 
 /** Matches the host's per-file cap: bigger files are not sent at all. */
 export const STAGE_MAX_FILE_BYTES = 200 * 1024 * 1024;

@@ -1,6 +1,7 @@
 /** What a file is, from its name, its size and the admin's include/exclude patterns; no file is read here. */
 import picomatch from 'picomatch';
 import { SUPPORTED_EXTENSIONS, type FileClass, type SkipKind } from '../../../shared/contract';
+import { formatBytes } from '../../../shared/bytes';
 
 /**
  * The spec names no upload size, only `413 File too large`; tenants are often set to 25 MB (the sandbox too). A file
@@ -142,16 +143,4 @@ export function classifyBySize(size: number, maxFileBytes: number): Verdict | nu
   }
   if (size === 0) return { class: 'skipped', reason: EMPTY_FILE, skip: 'empty' };
   return null;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }

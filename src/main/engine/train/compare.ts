@@ -3,6 +3,7 @@
  * (matched by relative path; content hash from the platform or from this app's custom metadata) and this app's own
  * upload ledger (for platforms that return neither, and for uploads still under way in another job).
  */
+import { formatBytes } from '../../../shared/bytes';
 import type { RemoteDocument } from './remote';
 import type { UploadRow } from './ledger';
 
@@ -49,7 +50,7 @@ function listOf(docs: RemoteDocument[]): string {
 function shrinkWarning(replaced: RemoteDocument, file: FileFacts): string | null {
   if (replaced.size !== null && replaced.size >= SHRINK_MIN_BYTES) {
     if (file.size >= replaced.size * SHRINK_WARNING_RATIO) return null;
-    return `Much shorter than ${documentLabel(replaced)}: ${formatSize(replaced.size)} → ${formatSize(file.size)}`;
+    return `Much shorter than ${documentLabel(replaced)}: ${formatBytes(replaced.size)} → ${formatBytes(file.size)}`;
   }
   if (replaced.tokens !== null && replaced.tokens >= SHRINK_MIN_TOKENS && PLAIN_TEXT_TYPES.has(file.type)) {
     const tokens = Math.ceil(file.size / BYTES_PER_TOKEN);
@@ -57,11 +58,6 @@ function shrinkWarning(replaced: RemoteDocument, file: FileFacts): string | null
     return `Much shorter than ${documentLabel(replaced)}: ${replaced.tokens} tokens → about ${tokens}`;
   }
   return null;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export class MentorHoldings {

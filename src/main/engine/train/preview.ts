@@ -19,10 +19,10 @@ import {
   classifyBySize,
   EMPTY_FILE,
   fileType,
-  formatBytes,
   globFilter,
   type Verdict,
 } from './classify';
+import { formatBytes } from '../../../shared/bytes';
 import { MentorHoldings } from './compare';
 import { HASH_BUFFER_BYTES, inspectFile, NotRegularFileError } from './hash';
 import type { UploadLedger } from './ledger';

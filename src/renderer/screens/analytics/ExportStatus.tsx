@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, CopyButton, Group, Popover, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { formatBytes } from '../../../shared/bytes';
+import { formatBytes } from '../../format';
 import type { ExportInfo } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';

@@ -1,5 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { Invitation, InvitationState as State } from '../../../shared/contract';
+import { formatDate } from '../../format';
 
 const LOOK: Record<State, { label: string; color: string }> = {
   pending: { label: 'Pending', color: 'blue' },
@@ -8,7 +9,7 @@ const LOOK: Record<State, { label: string; color: string }> = {
   inactive: { label: 'Inactive', color: 'gray' },
 };
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : null);
+const day = (iso: string | null) => (iso ? formatDate(iso) : null);
 
 /** What a state means for this invitation, in words (the badge alone says too little). */
 export function stateExplanation(invitation: Invitation): string {

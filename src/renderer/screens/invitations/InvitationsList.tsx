@@ -19,20 +19,20 @@ import { PlusIcon, TrashIcon, WarningIcon } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { useCall, useCallKey } from '../../queries/useCall';
-import { formatAsOf, plural } from '../../train/format';
 import { FreshnessNote, OfflineBanner } from '../mentors/FreshnessBar';
 import { InvitationState } from './InvitationState';
 import { InviteOneModal } from './InviteOneModal';
 import { RevokeModal } from './RevokeModal';
 import { Address, SourceCell } from './SourceCell';
 import { isComplete, TargetPicker } from './TargetPicker';
+import { formatAsOf, formatDate, formatDateTime, plural } from '../../format';
 
 const PAGE_SIZE = 25;
 
-const date = (value: string | null) => (value ? new Date(value).toLocaleDateString() : '—');
+const date = (value: string | null) => formatDate(value);
 
 const batchLabel = (batch: ImportBatch) =>
-  `${batch.fileName} · ${new Date(batch.createdAt).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })} · ${plural(batch.invited, 'invited', 'invited')}`;
+  `${batch.fileName} · ${formatDateTime(batch.createdAt)} · ${plural(batch.invited, 'invited', 'invited')}`;
 
 /** Who an invitation is for: the address, or a blank one's story. */
 function Invitee({ invitation }: { invitation: Invitation }) {

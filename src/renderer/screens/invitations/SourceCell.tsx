@@ -1,4 +1,5 @@
 import { Stack, Text } from '@mantine/core';
+import { formatDateTime } from '../../format';
 
 /** `csv:<file>@<time>Z`: the tag an import gives its invitations (see the engine's `batchSource`). */
 const BATCH_TAG = /^csv:(.+)@(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$/;
@@ -13,7 +14,7 @@ export function SourceCell({ source }: { source: string | null }) {
     );
   const batch = BATCH_TAG.exec(source);
   if (!batch) return <span style={{ overflowWrap: 'anywhere' }}>{source}</span>;
-  const at = new Date(batch[2]!).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  const at = formatDateTime(batch[2]!);
   return (
     <Stack gap={0} title={source}>
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

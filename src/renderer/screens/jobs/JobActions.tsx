@@ -7,7 +7,7 @@ import { WarningIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { plural } from '../../train/format';
+import { plural } from '../../format';
 import { DotsIcon, DownloadIcon, PauseIcon, PlayIcon, StopIcon } from '../../train/icons';
 
 /** What can be done with a job in its state (wherever it runs: the journal carries the request to its process). */

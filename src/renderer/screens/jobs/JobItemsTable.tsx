@@ -6,9 +6,9 @@ import { ItemState, type Job } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { callKey } from '../../queries/useCall';
-import { formatBytes, formatCount } from '../../train/format';
 import { SearchIcon } from '../../train/icons';
-import { formatClock, hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from './jobPresentation';
+import { formatBytes, formatClock, formatCount } from '../../format';
+import { hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from './jobPresentation';
 
 const PAGE_SIZE = 50;
 /** While a job runs, the visible page is refreshed on this beat rather than on every progress tick. */

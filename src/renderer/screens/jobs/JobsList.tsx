@@ -23,20 +23,11 @@ import { errorMessage } from '../../bridge/errors';
 import { WarningIcon } from '../../components/icons';
 import { useCallKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { formatCount } from '../../train/format';
+import { formatClock, formatCount } from '../../format';
 import { JobsIcon } from '../../train/icons';
 import { JobRowMenu } from './JobActions';
 import { JobStateBadge } from './JobStateBadge';
-import {
-  ACTIVE_STATES,
-  ended,
-  formatClock,
-  isActive,
-  ITEM_NOUNS,
-  jobPercent,
-  KIND_LABELS,
-  waitingLine,
-} from './jobPresentation';
+import { ACTIVE_STATES, ended, isActive, ITEM_NOUNS, jobPercent, KIND_LABELS, waitingLine } from './jobPresentation';
 
 const PAGE_SIZE = 25;
 

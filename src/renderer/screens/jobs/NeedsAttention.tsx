@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { useCall, useMutationCall } from '../../queries/useCall';
-import { plural } from '../../train/format';
+import { plural } from '../../format';
 import { RetryIcon } from '../../train/icons';
 import { WarningIcon } from '../../components/icons';
 

@@ -8,6 +8,7 @@ import {
   type JobState,
 } from '../../../shared/contract';
 import { JOB_KIND_LABELS } from '../../../shared/desktop-notify';
+import { formatClock } from '../../format';
 
 /** The kinds' names, shared with the desktop notifications so both say the same. */
 export const KIND_LABELS: Record<JobKind, string> = JOB_KIND_LABELS;
@@ -68,25 +69,6 @@ export const gaveUpWaiting = (job: Pick<Job, 'state' | 'reason'>) =>
 export function waitingCause(reason: string | null): string | null {
   const match = reason ? /\((.*)\); retrying in/.exec(reason) : null;
   return match ? match[1]! : reason;
-}
-
-const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const clockAndDay = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-/** A time soon or lately, as short as it can be: "21:49" today, "Nov 25, 21:49" this year, else the date. */
-export function formatClock(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return '—';
-  const now = new Date();
-  if (at.toDateString() === now.toDateString()) return clock.format(at);
-  return at.getFullYear() === now.getFullYear() ? clockAndDay.format(at) : day.format(at);
 }
 
 /**

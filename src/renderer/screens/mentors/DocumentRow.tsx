@@ -3,7 +3,7 @@ import type { MentorDocument } from '../../../shared/contract';
 import { TrashIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
-import { formatCount, formatDateTime } from '../../train/format';
+import { formatCount, formatDateTime } from '../../format';
 import { DotsIcon, RefreshIcon } from '../../train/icons';
 import { STATUS_INFO } from './documentStatus';
 

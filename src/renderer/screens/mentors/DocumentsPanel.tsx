@@ -19,7 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { callKey } from '../../queries/useCall';
 import { DropZone } from '../../train/DropZone';
-import { formatCount } from '../../train/format';
+import { formatCount } from '../../format';
 import { SearchIcon, UploadIcon } from '../../train/icons';
 import { useTrainFlow, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteDocumentModal } from './DeleteDocumentModal';

@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Group, Loader, Text, Tooltip } from '@mantine/core';
 import type { Freshness } from '../../../shared/contract';
 import { CloudOffIcon } from '../../components/icons';
-import { formatAsOf } from '../../train/format';
+import { formatAsOf } from '../../format';
 import { RefreshIcon } from '../../train/icons';
 
 interface FreshnessNoteProps {

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@
 import type { Mentor } from '../../../shared/contract';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { mentorHref } from '../../shell/routes';
-import { formatDateTime } from '../../train/format';
+import { formatDateTime } from '../../format';
 import { UploadIcon } from '../../train/icons';
 import { useMentorDropTarget } from '../../train/useMentorDropTarget';
 import { VISIBILITY_INFO } from './visibility';

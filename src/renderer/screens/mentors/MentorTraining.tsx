@@ -5,7 +5,7 @@ import { useCall } from '../../queries/useCall';
 import { JobStateBadge } from '../jobs/JobStateBadge';
 import { ended, isActive, jobPercent } from '../jobs/jobPresentation';
 import { jobHref } from '../../shell/routes';
-import { formatCount, formatDuration, plural } from '../../train/format';
+import { formatCount, formatDuration, plural } from '../../format';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
 /**

@@ -5,7 +5,7 @@ import type { Mentor } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { PlusIcon, WarningIcon } from '../../components/icons';
 import { useActiveTenant } from '../../train/activeTenant';
-import { formatCount } from '../../train/format';
+import { formatCount } from '../../format';
 import { MentorIcon, SearchIcon } from '../../train/icons';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { FreshnessNote, OfflineBanner } from './FreshnessBar';

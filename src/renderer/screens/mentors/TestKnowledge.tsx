@@ -5,7 +5,7 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { WarningIcon } from '../../components/icons';
 import { callKey } from '../../queries/useCall';
-import { plural } from '../../train/format';
+import { plural } from '../../format';
 import { SearchIcon } from '../../train/icons';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import { formatScore, highlightParts } from './highlight';

@@ -1,7 +1,7 @@
 import { Alert, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
-import { dateTime } from './format';
+import { formatDateTime } from '../../format';
 
 /** The learner's chat session the ticket came from, read from the platform's analytics when it keeps it. */
 export function ConversationPanel({ id }: { id: number }) {
@@ -25,7 +25,7 @@ export function ConversationPanel({ id }: { id: number }) {
       {chat.data?.available && (
         <>
           <Text size="xs" c="dimmed">
-            Started {dateTime(chat.data.startedAt)}
+            Started {formatDateTime(chat.data.startedAt)}
           </Text>
           <ScrollArea.Autosize mah={520} type="auto">
             <Stack gap={6} pr="xs">
@@ -39,7 +39,7 @@ export function ConversationPanel({ id }: { id: number }) {
                   style={{ alignSelf: m.role === 'learner' ? 'flex-start' : 'flex-end', maxWidth: '92%' }}
                 >
                   <Text size="xs" c="dimmed">
-                    {m.role === 'learner' ? 'Learner' : 'Mentor'} · {dateTime(m.timestamp)}
+                    {m.role === 'learner' ? 'Learner' : 'Mentor'} · {formatDateTime(m.timestamp)}
                   </Text>
                   <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                     {m.content}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { QueuedReply, TicketDetail, TicketMessage } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
-import { dateTime } from './format';
+import { formatCount, formatDateTime } from '../../format';
 
 export interface PendingReply {
   key: string;
@@ -48,7 +48,7 @@ export function Thread({ ticket, messages, total, queued, pending, onDismissQueu
     <Stack gap={8} role="log" aria-label="Thread" data-testid="ticket-thread">
       {start > 0 && (
         <Button variant="subtle" size="xs" onClick={() => void loadEarlier()} loading={loading}>
-          Show {Math.min(500, start).toLocaleString()} earlier of {start.toLocaleString()} older messages
+          Show {formatCount(Math.min(500, start))} earlier of {formatCount(start)} older messages
         </Button>
       )}
       {[...earlier, ...messages].map((m) => (
@@ -119,7 +119,7 @@ function Message({ message: m, ticket }: { message: TicketMessage; ticket: Ticke
   if (m.senderKind === 'system') {
     return (
       <Text size="xs" c="dimmed" ta="center" fs="italic" dir="auto" data-sender="system">
-        {m.message} · {dateTime(m.timestamp)}
+        {m.message} · {formatDateTime(m.timestamp)}
       </Text>
     );
   }
@@ -135,7 +135,7 @@ function Message({ message: m, ticket }: { message: TicketMessage; ticket: Ticke
           {requester ? 'requester' : 'staff'}
         </Badge>
         <Text size="xs" c="dimmed">
-          {dateTime(m.timestamp)}
+          {formatDateTime(m.timestamp)}
         </Text>
       </Group>
       <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

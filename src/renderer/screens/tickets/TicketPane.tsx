@@ -12,12 +12,13 @@ import { errorMessage } from '../../bridge/errors';
 import { notifyError } from '../../components/notify';
 import { useCall, useCallKey } from '../../queries/useCall';
 import { ConversationPanel } from './ConversationPanel';
-import { dateTime, STATUS_COLOR, STATUS_LABEL } from './format';
+import { STATUS_COLOR, STATUS_LABEL } from './format';
 import { LocalFields } from './LocalFields';
 import { ReplyBox } from './ReplyBox';
 import { RichText } from './RichText';
 import { Thread, type PendingReply } from './Thread';
 import type { TicketActions } from './useTicketActions';
+import { formatDateTime, formatTime } from '../../format';
 
 interface TicketPaneProps {
   id: number;
@@ -142,7 +143,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
 
   /** Said beside the reply box (no notification over it): the reply itself is in the thread. */
   function announce(outcome: TicketReplyOutcome) {
-    const at = new Date().toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+    const at = formatTime(new Date());
     if (outcome.state === 'sent') setReplyNote(`Reply sent at ${at}.`);
     if (outcome.state === 'queued')
       setReplyNote(outcome.message ?? 'Reply queued: it is sent when the tenant answers again.');
@@ -255,8 +256,8 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
         {ticket.requester.email}
       </Text>
       <Text size="xs" c="dimmed">
-        #{ticket.id} · Mentor {ticket.mentorName ?? ticket.mentorId} · Created {dateTime(ticket.createdAt)} · Updated{' '}
-        {dateTime(ticket.updatedAt)} · Resolved {dateTime(ticket.resolvedAt)}
+        #{ticket.id} · Mentor {ticket.mentorName ?? ticket.mentorId} · Created {formatDateTime(ticket.createdAt)} ·
+        Updated {formatDateTime(ticket.updatedAt)} · Resolved {formatDateTime(ticket.resolvedAt)}
       </Text>
       <div
         style={{

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { TicketSort, TicketSummary } from '../../../shared/contract';
-import { relative, rowSla, STATUS_COLOR, STATUS_LABEL } from './format';
+import { rowSla, STATUS_COLOR, STATUS_LABEL } from './format';
 import classes from './TicketRow.module.css';
+import { formatRelative } from '../../format';
 
 export const ROW_HEIGHT = 60;
 
@@ -35,8 +36,8 @@ export const TicketRow = memo(function TicketRow({
   if (!ticket) return <div className={classes.placeholder}>…</div>;
   const when =
     sort === 'waiting' && ticket.waitingSince
-      ? `waiting ${relative(ticket.waitingSince).replace(/ ago$/, '')}`
-      : relative(sort === 'activity' ? ticket.activityAt : ticket.createdAt);
+      ? `waiting ${formatRelative(ticket.waitingSince).replace(/ ago$/, '')}`
+      : formatRelative(sort === 'activity' ? ticket.activityAt : ticket.createdAt);
   const sla = rowSla(ticket);
   const priority = ticket.local.priority;
   return (

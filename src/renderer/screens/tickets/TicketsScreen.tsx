@@ -22,7 +22,6 @@ import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
 import { SlaDefaultsForm } from './SlaTargets';
-import { dateTime } from './format';
 import { useDesktopNotifications } from './notifications';
 import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
@@ -32,6 +31,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
+import { formatCount, formatDateTime, plural } from '../../format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 
@@ -507,7 +507,7 @@ export function TicketsScreen() {
         />
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text size="xs" c="dimmed" aria-live="polite">
-            {rows.total === null ? 'Loading…' : `${total.toLocaleString()} ticket${total === 1 ? '' : 's'}`}
+            {rows.total === null ? 'Loading…' : plural(total, 'ticket')}
             {view ? ` · ${view.label}` : ''}
           </Text>
           <Select
@@ -667,7 +667,7 @@ function ViewPicker({
     group: label,
     items: views
       .filter((v) => v.kind === kind)
-      .map((v) => ({ value: v.id, label: `${v.label} (${v.count.toLocaleString()})` })),
+      .map((v) => ({ value: v.id, label: `${v.label} (${formatCount(v.count)})` })),
   });
   const view = views.find((v) => v.id === current);
   return (
@@ -711,15 +711,13 @@ function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): vo
   if (!sync) return null;
   const parts: string[] = [];
   if (sync.state === 'syncing') {
-    parts.push(
-      sync.total ? `${sync.phase}: ${sync.done.toLocaleString()} of ${sync.total.toLocaleString()}` : sync.phase,
-    );
-  } else if (sync.asOf) parts.push(`As of ${dateTime(sync.asOf)}`);
+    parts.push(sync.total ? `${sync.phase}: ${formatCount(sync.done)} of ${formatCount(sync.total)}` : sync.phase);
+  } else if (sync.asOf) parts.push(`As of ${formatDateTime(sync.asOf)}`);
   if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
   // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
   const failed = sync.state === 'offline' || sync.state === 'error';
   const text = failed
-    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${dateTime(sync.asOf)}` : ''}`
+    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatDateTime(sync.asOf)}` : ''}`
     : parts.join(' · ');
   return (
     <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>

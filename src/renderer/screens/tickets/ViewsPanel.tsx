@@ -3,6 +3,7 @@ import { ActionIcon, Badge, Button, Group, Menu, NavLink, ScrollArea, Stack, Tex
 import type { TicketView } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
+import { formatCount } from '../../format';
 
 interface ViewsPanelProps {
   views: TicketView[];
@@ -47,7 +48,7 @@ export const ViewsPanel = memo(function ViewsPanel({
               </Badge>
             )}
             <Text size="xs" c="dimmed" aria-label={`${view.count} tickets`}>
-              {view.count.toLocaleString()}
+              {formatCount(view.count)}
             </Text>
           </Group>
         }

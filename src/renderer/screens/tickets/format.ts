@@ -1,4 +1,5 @@
 import type { TicketSlaClock, TicketStatus } from '../../../shared/contract';
+import { formatDateTime } from '../../format';
 
 export const STATUS_LABEL: Record<TicketStatus, string> = {
   open: 'Open',
@@ -11,27 +12,6 @@ export const STATUS_COLOR: Record<TicketStatus, string> = {
   in_progress: 'yellow',
   closed: 'gray',
 };
-
-const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "3 h ago", "in 2 days". */
-export function relative(iso: string | null, now = Date.now()): string {
-  if (!iso) return '—';
-  const ms = Date.parse(iso) - now;
-  if (Number.isNaN(ms)) return '—';
-  const abs = Math.abs(ms);
-  if (abs < 60_000) return RELATIVE.format(Math.round(ms / 1000), 'second');
-  if (abs < 3_600_000) return RELATIVE.format(Math.round(ms / 60_000), 'minute');
-  if (abs < 86_400_000) return RELATIVE.format(Math.round(ms / 3_600_000), 'hour');
-  return RELATIVE.format(Math.round(ms / 86_400_000), 'day');
-}
-
-export function dateTime(iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '—' : DATE_TIME.format(d);
-}
 
 /** "35 min", "5 h", "3 d": a span short enough for a badge. */
 export function shortSpan(ms: number): string {
@@ -57,19 +37,19 @@ export function slaLabel(name: string, clock: TicketSlaClock, now = Date.now()):
   if (clock.state === 'none' || !clock.dueAt) return null;
   const due = Date.parse(clock.dueAt);
   if (clock.state === 'met')
-    return { text: `${name} met`, color: 'teal', title: `${name} met (due ${dateTime(clock.dueAt)})` };
+    return { text: `${name} met`, color: 'teal', title: `${name} met (due ${formatDateTime(clock.dueAt)})` };
   if (clock.state === 'breached') {
     const late = (clock.doneAt ? Date.parse(clock.doneAt) : now) - due;
     return {
       text: `${name} ${shortSpan(late)} overdue`,
       color: 'red',
-      title: `${name} was due ${dateTime(clock.dueAt)}`,
+      title: `${name} was due ${formatDateTime(clock.dueAt)}`,
     };
   }
   return {
     text: `${name}: ${shortSpan(due - now)} left`,
     color: 'gray',
-    title: `${name} due ${dateTime(clock.dueAt)}`,
+    title: `${name} due ${formatDateTime(clock.dueAt)}`,
   };
 }
 
@@ -94,13 +74,13 @@ export function rowSla(
     return {
       text: `${shortSpan(now - due)} overdue`,
       color: 'red',
-      title: `${name} was due ${dateTime(next.clock.dueAt)}`,
+      title: `${name} was due ${formatDateTime(next.clock.dueAt)}`,
     };
   }
   const target = due - Date.parse(ticket.createdAt);
   return {
     text: `${shortSpan(due - now)} left`,
     color: due - now < target / 4 ? 'orange' : 'gray',
-    title: `${name} due ${dateTime(next.clock.dueAt)}`,
+    title: `${name} due ${formatDateTime(next.clock.dueAt)}`,
   };
 }

@@ -6,6 +6,7 @@ import { useMutationCall } from '../../../queries/useCall';
 import { isComplete, TargetPicker } from '../TargetPicker';
 import { updateWizard } from '../wizardStore';
 import { WizardFooter } from './WizardFooter';
+import { formatCount } from '../../../format';
 
 /** Where to invite, and the options every invitation of the file carries. */
 export function TargetStep({ draft }: { draft: ImportDraft }) {
@@ -34,7 +35,7 @@ export function TargetStep({ draft }: { draft: ImportDraft }) {
       />
       {draft.state === 'parsing' && (
         <Text size="sm" c="dimmed">
-          Still reading the file ({draft.progress.rows.toLocaleString()} rows so far)…
+          Still reading the file ({formatCount(draft.progress.rows)} rows so far)…
         </Text>
       )}
       {save.isError && <Alert color="red">{errorMessage(save.error)}</Alert>}
