@@ -244,7 +244,9 @@ describe('the train job', () => {
     const a = preview.files.find((f) => f.relativePath === 'course/a.md')!;
     const b = preview.files.find((f) => f.relativePath === 'course/b.md')!;
     expect(a.reason).toBe(`Content changed: replaces "course/a.md" (document ${oldA.id}); stays public`);
-    expect(a.warning).toMatch(new RegExp(`^Much shorter than "course/a.md" \\(document ${oldA.id}\\): \\d+ KB → 2 B$`));
+    expect(a.warning).toMatch(
+      new RegExp(`^Much shorter than "course/a.md" \\(document ${oldA.id}\\): [\\d.]+ KB → 2 B$`),
+    );
     expect(b.reason).toMatch(/; stays private$/);
     expect(b.warning).toBeNull();
     expect(preview.warnings).toContain(
