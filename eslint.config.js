@@ -78,6 +78,15 @@ export default tseslint.config(
     ],
   ),
   boundary(
+    ['src/main/handles/**'],
+    [
+      electron,
+      sqlite,
+      rel('engine|electron|host|cli', 'Handles serve the shells; they know only the contract.'),
+      rel('renderer|preload|server', 'Not from the handles.'),
+    ],
+  ),
+  boundary(
     ['src/main/cli/**'],
     [
       electron,

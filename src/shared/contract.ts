@@ -19,7 +19,7 @@ export * from './contract/train';
 export * from './contract/invitations';
 export * from './contract/tickets';
 export * from './contract/analytics';
-export { call, type CallSpec } from './contract/kit';
+export { call, type CallSpec, type PathAccess } from './contract/kit';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Calls and events: one module per area under ./contract/, gathered here.

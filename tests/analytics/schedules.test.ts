@@ -87,6 +87,23 @@ describe('scheduled exports', () => {
     expect((await failure(engine, 'analytics.scheduleRemove', { id: saved.id })).code).toBe('not_found');
   });
 
+  it('take the export folder when none is given, and keep their own when changed without one', async () => {
+    // The app's page names no folder in browser mode, and in the desktop app only when the admin picks another.
+    const exportDir = join(tempDir(), 'not made yet');
+    const { engine } = await connect(server, { env: { MENTOR_ADMIN_EXPORT_DIR: exportDir } });
+    const { folder: _none, ...fields } = schedule('');
+    const saved = await engine.invoke('analytics.scheduleSave', fields);
+    expect(saved.folder).toBe(exportDir);
+    // The export folder is made for the run when it is missing.
+    const run = await settled(engine, (await engine.invoke('analytics.scheduleRun', { id: saved.id })).id);
+    expect(run).toMatchObject({ state: 'completed' });
+    expect(readdirSync(exportDir)).toHaveLength(1);
+    const own = tempDir();
+    await engine.invoke('analytics.scheduleSave', { ...fields, id: saved.id, folder: own });
+    const renamed = await engine.invoke('analytics.scheduleSave', { ...fields, id: saved.id, name: 'Renamed' });
+    expect(renamed).toMatchObject({ name: 'Renamed', folder: own });
+  });
+
   it('run now writes the whole days before today, and keeps a history', async () => {
     const { engine } = await connect(server);
     const folder = tempDir();

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { callNames, type BridgeResult } from '../../src/shared/contract';
 import { ipcChannelFor } from '../../src/shared/transport';
 import { REFUSED_SENDER, registerContractHandlers } from '../../src/main/electron/ipc-bridge';
+import { HandleRegistry } from '../../src/main/handles';
 
 const ENTRY = 'app://renderer/index.html';
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
@@ -19,19 +20,22 @@ function fakeIpc() {
   return { ipc, handlers };
 }
 
-function eventFrom(frame: { url: string; parent: unknown } | null): IpcMainInvokeEvent {
-  return { senderFrame: frame } as unknown as IpcMainInvokeEvent;
+function eventFrom(frame: { url: string; parent: unknown } | null, senderId = 1): IpcMainInvokeEvent {
+  return { senderFrame: frame, sender: { id: senderId } } as unknown as IpcMainInvokeEvent;
 }
 
 function setup() {
   const { ipc, handlers } = fakeIpc();
   const ok: BridgeResult = { ok: true, value: 'answer' };
   const target = { call: vi.fn(async () => ok) };
-  const unregister = registerContractHandlers(ipc, target, ENTRY);
-  const invoke = (channel: string, frame: { url: string; parent: unknown } | null, input?: unknown) =>
-    handlers.get(channel)!(eventFrom(frame), input) as Promise<BridgeResult>;
-  return { handlers, target, unregister, invoke, ok };
+  const registry = new HandleRegistry();
+  const unregister = registerContractHandlers(ipc, target, ENTRY, registry);
+  const invoke = (channel: string, frame: { url: string; parent: unknown } | null, input?: unknown, senderId = 1) =>
+    handlers.get(channel)!(eventFrom(frame, senderId), input) as Promise<BridgeResult>;
+  return { handlers, target, unregister, invoke, ok, registry };
 }
+
+const APP_FRAME = { url: ENTRY, parent: null };
 
 describe('registerContractHandlers', () => {
   beforeEach(() => {
@@ -72,6 +76,28 @@ describe('registerContractHandlers', () => {
       },
     } as unknown as IpcMainInvokeEvent;
     await expect(handlers.get(ipcChannelFor('app.info'))!(event, undefined)).resolves.toEqual(REFUSED_SENDER);
+    expect(target.call).not.toHaveBeenCalled();
+  });
+
+  it('hands the engine the paths behind the handles this window was given', async () => {
+    const { invoke, target, registry } = setup();
+    const folder = registry.issue('/home/admin/Course notes', 'read', 'window:1');
+    const input = { mentor: 'm1', paths: [folder] };
+    await invoke(ipcChannelFor('train.preview'), APP_FRAME, input);
+    expect(target.call).toHaveBeenCalledWith('train.preview', { mentor: 'm1', paths: ['/home/admin/Course notes'] });
+  });
+
+  it.each([
+    ['a path written by the page', (_r: HandleRegistry) => '/home/admin/.ssh/id_ed25519'],
+    ['a handle given to another window', (r: HandleRegistry) => r.issue('/home/admin/a.csv', 'read', 'window:2')],
+    ['a read handle where the engine writes', (r: HandleRegistry) => r.issue('/home/admin', 'read', 'window:1')],
+  ])('refuses %s without reaching the engine', async (_label, make) => {
+    const { invoke, target, registry } = setup();
+    const answer = await invoke(ipcChannelFor('analytics.exportStart'), APP_FRAME, {
+      dataset: 'users',
+      folder: make(registry),
+    });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'validation', issues: [{ path: 'folder' }] } });
     expect(target.call).not.toHaveBeenCalled();
   });
 

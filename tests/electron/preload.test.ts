@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callNames, type CallName } from '../../src/shared/contract';
-import { IPC_EVENT_CHANNEL, ipcChannelFor, type PreloadApi } from '../../src/shared/transport';
+import {
+  IPC_CHOOSE_PATHS_CHANNEL,
+  IPC_EVENT_CHANNEL,
+  IPC_GRANT_FILES_CHANNEL,
+  ipcChannelFor,
+  type PreloadApi,
+} from '../../src/shared/transport';
 
 const electron = vi.hoisted(() => {
   type Listener = (event: unknown, ...args: unknown[]) => void;
@@ -22,7 +28,10 @@ const electron = vi.hoisted(() => {
       },
       removeListener: (channel: string, listener: Listener) => listeners.get(channel)?.delete(listener),
     },
-    webUtils: { getPathForFile: vi.fn(() => '/home/admin/docs/handbook.pdf') },
+    webUtils: {
+      // A path only for a File backed by a real file (Electron answers '' for one the page built itself).
+      getPathForFile: vi.fn((file: { real?: string }) => file.real ?? ''),
+    },
     emit: (channel: string, ...args: unknown[]) => listeners.get(channel)?.forEach((l) => l({}, ...args)),
   };
 });
@@ -45,9 +54,9 @@ beforeEach(() => {
 });
 
 describe('preload', () => {
-  it('exposes only `api`, with calls, onEvent and pathForFile', () => {
+  it('exposes only `api`, with calls, onEvent, grantFiles and choosePaths: no way to learn a path', () => {
     expect([...electron.exposed.keys()]).toEqual(['api']);
-    expect(Object.keys(api).sort()).toEqual(['calls', 'onEvent', 'pathForFile']);
+    expect(Object.keys(api).sort()).toEqual(['calls', 'choosePaths', 'grantFiles', 'onEvent']);
   });
 
   it('exposes exactly one function per contract call', () => {
@@ -83,10 +92,27 @@ describe('preload', () => {
     expect(electron.listeners.get(IPC_EVENT_CHANNEL)?.size ?? 0).toBe(0);
   });
 
-  it('resolves dropped files through webUtils', () => {
-    const file = {} as File;
-    expect(api.pathForFile(file)).toBe('/home/admin/docs/handbook.pdf');
-    expect(electron.webUtils.getPathForFile).toHaveBeenCalledWith(file);
+  it("sends dropped files' real paths to the main process and gives the page only its answer (handles)", async () => {
+    const granted = [{ handle: `fh_${'a'.repeat(43)}`, name: 'handbook.pdf', path: '/home/admin/docs/handbook.pdf' }];
+    electron.ipcRenderer.invoke.mockResolvedValueOnce(granted as never);
+    const real = { real: '/home/admin/docs/handbook.pdf' } as unknown as File;
+    const made = {} as File;
+    await expect(api.grantFiles([real, made])).resolves.toEqual(granted);
+    expect(electron.ipcRenderer.invoke).toHaveBeenCalledExactlyOnceWith(IPC_GRANT_FILES_CHANNEL, [
+      '/home/admin/docs/handbook.pdf',
+    ]);
+    // Files the page made itself name nothing: the main process is not even asked.
+    electron.ipcRenderer.invoke.mockClear();
+    await expect(api.grantFiles([made])).resolves.toEqual([]);
+    expect(electron.ipcRenderer.invoke).not.toHaveBeenCalled();
+  });
+
+  it('asks the main process for a dialog by purpose, and refuses an answer that is not handles', async () => {
+    electron.ipcRenderer.invoke.mockResolvedValueOnce([] as never);
+    await expect(api.choosePaths('export-folder')).resolves.toEqual([]);
+    expect(electron.ipcRenderer.invoke).toHaveBeenCalledExactlyOnceWith(IPC_CHOOSE_PATHS_CHANNEL, 'export-folder');
+    electron.ipcRenderer.invoke.mockResolvedValueOnce(['/home/admin'] as never);
+    await expect(api.choosePaths('train-folder')).rejects.toThrow();
   });
 
   it('never hands the page raw IPC', () => {
@@ -95,8 +121,9 @@ describe('preload', () => {
     expect(exposed).not.toMatch(/send|sendSync|postMessage/);
     expect(source).not.toMatch(/exposeInMainWorld\([^)]*ipcRenderer/);
     expect(source.match(/exposeInMainWorld/g)).toHaveLength(1);
-    // Every invoke goes to a channel computed from a contract name, never one supplied by the page.
-    expect(source.match(/ipcRenderer\.invoke\(([^,]+),/)?.[1]).toBe('channel');
+    // Every invoke goes to a channel computed from a contract name or a fixed one, never one supplied by the page.
+    const channels = [...source.matchAll(/ipcRenderer\.invoke\(([^,]+),/g)].map((match) => match[1]).sort();
+    expect(channels).toEqual(['IPC_CHOOSE_PATHS_CHANNEL', 'IPC_GRANT_FILES_CHANNEL', 'channel']);
     expect(source).toContain('const channel = ipcChannelFor(name);');
   });
 });

@@ -62,7 +62,8 @@ interface SendOptions {
 }
 
 /** A raw request: the path goes out exactly as written, with no URL normalisation on the way. */
-function send(method: string, path: string, options: SendOptions = {}): Promise<Answer> {
+function send(method: string, path: string, options: SendOptions = {}, to: Host = host): Promise<Answer> {
+  const host = to;
   const fullPath = options.token === undefined ? path : `${path}?token=${encodeURIComponent(options.token)}`;
   const headers: Record<string, string> = { host: options.host ?? `127.0.0.1:${host.port}` };
   const cookie = options.cookie === undefined ? host.sessionCookie : options.cookie;
@@ -101,7 +102,7 @@ function parseBody(text: string): Record<string, unknown> {
 const stagingId = () => `stage-${Math.random().toString(36).slice(2, 12)}`;
 
 describe('browser-mode staging', () => {
-  it('stages nested files with spaces, accents and emoji, and answers the top-level paths for train.preview', async () => {
+  it('stages nested files with spaces, accents and emoji, and answers handles of the top-level entries for train.preview', async () => {
     const id = stagingId();
     const files = {
       'Course notes/Week 1/intro café.md': '# Intro\n',
@@ -117,9 +118,12 @@ describe('browser-mode staging', () => {
     const done = await send('POST', `/stage/${id}/done`);
     expect(done.status).toBe(200);
     const dir = join(stagingRoot, id);
+    const handle = expect.stringMatching(/^fh_[A-Za-z0-9_-]{43}$/);
     expect(done.body).toEqual({
-      path: dir,
-      paths: [join(dir, 'Course notes'), join(dir, 'syllabus.html')],
+      entries: [
+        { handle, name: 'Course notes', path: join(dir, 'Course notes') },
+        { handle, name: 'syllabus.html', path: join(dir, 'syllabus.html') },
+      ],
       files: 4,
       bytes: Object.values(files).reduce((sum, content) => sum + Buffer.byteLength(content), 0),
     });
@@ -227,5 +231,64 @@ describe('browser-mode staging', () => {
   it('removed staging folders older than a day when it started, and kept recent ones', () => {
     expect(existsSync(staleDir)).toBe(false);
     expect(existsSync(join(freshDir, 'a.txt'))).toBe(true);
+  });
+});
+
+describe('the staging folder as a whole', () => {
+  const MAX_TOTAL = 200 * 1024;
+  let capped: Host;
+  let root: string;
+  let earlier: string;
+  const chunk = Buffer.alloc(MAX_FILE, 3);
+  const upload = (id: string, name: string, options: SendOptions = {}) =>
+    send('POST', `/stage/${id}/files/${name}`, { body: chunk, ...options }, capped);
+
+  beforeAll(async () => {
+    const data = tempDir();
+    root = join(data, 'staging');
+    // An earlier run's drop, an hour old: it still counts.
+    earlier = join(root, 'earlier-run-1');
+    mkdirSync(earlier, { recursive: true });
+    writeFileSync(join(earlier, 'notes.bin'), Buffer.alloc(100 * 1024, 1));
+    const rendererDir = tempDir();
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Mentor Admin</title>');
+    capped = await startHost({
+      dataDir: data,
+      rendererDir,
+      keychainService: uniqueService(),
+      env: { MENTOR_ADMIN_SANDBOX: 'off' },
+      staging: { maxFileBytes: MAX_FILE, maxStagingBytes: MAX_STAGING, maxTotalBytes: MAX_TOTAL },
+    });
+  });
+  afterAll(() => capped?.close());
+
+  it("refuses an upload that would fill it past its cap, counting earlier runs' drops, and writes nothing", async () => {
+    expect((await upload('drop-aaaaaaaa', 'a.bin')).status).toBe(200);
+    const full = await upload('drop-bbbbbbbb', 'b.bin');
+    expect(full).toEqual({
+      status: 507,
+      body: { error: expect.stringMatching(/^The staging folder is full: .* 164 KB of the 200 KB it may hold/) },
+    });
+    expect(existsSync(join(root, 'drop-bbbbbbbb', 'b.bin'))).toBe(false);
+  });
+
+  it('stops a chunked upload that would fill it, leaving no partial file', async () => {
+    const answer = await upload('drop-bbbbbbbb', 'b.bin', { chunks: 16 });
+    expect(answer.status).toBe(507);
+    expect(readdirSync(join(root, 'drop-bbbbbbbb')).filter((name) => name.startsWith('b.bin'))).toEqual([]);
+  });
+
+  it('has room again once a drop is discarded', async () => {
+    expect((await send('DELETE', '/stage/drop-aaaaaaaa', {}, capped)).status).toBe(200);
+    expect((await upload('drop-bbbbbbbb', 'b.bin')).status).toBe(200);
+  });
+
+  it('clears drops over a day old to make room when it is full', async () => {
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    utimesSync(earlier, twoDaysAgo, twoDaysAgo);
+    expect(existsSync(earlier)).toBe(true);
+    expect((await upload('drop-cccccccc', 'c.bin')).status).toBe(200);
+    expect(existsSync(earlier)).toBe(false);
+    expect(existsSync(join(root, 'drop-bbbbbbbb', 'b.bin'))).toBe(true);
   });
 });

@@ -4,15 +4,17 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, ipcMain, Menu, powerMonitor, session, shell, type BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, session, shell } from 'electron';
 import { APP_HREF } from '../../shared/contract';
 import { IPC_EVENT_CHANNEL } from '../../shared/transport';
 import { APP_DIR_NAME } from '../engine/paths';
+import { HandleRegistry } from '../handles';
 import { EngineClient } from './engine-client';
 import { forkEngineProcess } from './engine-fork';
 import { registerContractHandlers } from './ipc-bridge';
 import { menuTemplate } from './menu';
 import { showNotification } from './notifications';
+import { registerPathGrants } from './path-grants';
 import { withShowInFolder } from './reveal';
 import { DesktopNotifier } from './notifier';
 import { electronNativeBindingPath, rendererEntry, shellIcons } from './paths';
@@ -54,6 +56,8 @@ if (app.requestSingleInstanceLock()) {
 
 function startApp(): void {
   let mainWindow: BrowserWindow | undefined;
+  // The files and folders the admin chose or dropped, by the handles their window holds.
+  const handles = new HandleRegistry();
   const nativeBinding = electronNativeBindingPath(app.getAppPath());
   if (!existsSync(nativeBinding)) {
     console.error(`No Electron build of better-sqlite3 at ${nativeBinding}; run \`npm run electron:native\`.`);
@@ -88,8 +92,10 @@ function startApp(): void {
       ...(href ? { href } : {}),
       ...(icons.window && { icon: icons.window }),
     });
+    const contentsId = window.webContents.id;
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined;
+      handles.revokeOwner(`window:${contentsId}`);
     });
     // The admin is looking again: what the desktop said is seen.
     window.on('focus', () => notifier.onLooking());
@@ -149,7 +155,16 @@ function startApp(): void {
       ipcMain,
       withShowInFolder(engine, (path) => shell.showItemInFolder(path)),
       entry.url,
+      handles,
     );
+    registerPathGrants(ipcMain, {
+      registry: handles,
+      appEntry: entry.url,
+      showOpenDialog: (event, options) => {
+        const window = BrowserWindow.fromWebContents(event.sender);
+        return window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options);
+      },
+    });
     engine.onEvent((name, payload) => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, name, payload);
       notifier.onEvent(name, payload);

@@ -7,7 +7,8 @@ import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireRequest, type WireMessage }
 import { createEngine, type Engine } from '../engine';
 import { DOWNLOAD_PREFIX, handleDownload } from './download';
 import { browserModeCsp, hasSession, isAllowedHost, isAllowedOrigin, sessionCookie, tokensMatch } from './guard';
-import { Staging, STAGE_PREFIX, type StagingOptions } from './stage';
+import { gatePagePaths, HandleRegistry } from '../handles';
+import { PAGE_OWNER, Staging, STAGE_PREFIX, type StagingOptions } from './stage';
 import { serveStatic } from './static';
 
 export interface HostOptions {
@@ -19,7 +20,7 @@ export interface HostOptions {
   /** Use an engine made elsewhere (tests); otherwise one is created and closed with the host. */
   engine?: Engine;
   /** Size caps of browser-mode file staging (tests make them small). */
-  staging?: Pick<StagingOptions, 'maxFileBytes' | 'maxStagingBytes'>;
+  staging?: Pick<StagingOptions, 'maxFileBytes' | 'maxStagingBytes' | 'maxTotalBytes'>;
 }
 
 export interface Host {
@@ -61,13 +62,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
   // What the page holds once it has exchanged the token: a secret of its own, in an HttpOnly cookie.
   const session = randomBytes(24).toString('base64url');
   let port = 0;
+  // The staged drops the page may name, by handle: the only paths the page can hand the engine.
+  const handles = new HandleRegistry();
   const staging = new Staging({
     root: join(options.dataDir, 'staging'),
     isSession: (cookie) => hasSession(cookie, port, session),
     port: () => port,
+    handles,
     ...options.staging,
   });
-  void staging.removeOld();
 
   const server = createServer((req, res) => {
     const headers = {
@@ -123,7 +126,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (!isAllowedHost(req.headers.host, port)) return refuse(socket, 403, 'Forbidden');
     if (!isAllowedOrigin(req.headers.origin, port)) return refuse(socket, 403, 'Forbidden');
     if (!hasSession(req.headers.cookie, port, session)) return refuse(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, engine));
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridge(ws, engine, handles));
   });
 
   await new Promise<void>((done, fail) => {
@@ -150,8 +153,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 }
 
-/** One bridge connection: requests in, results and engine events out. */
-function serveBridge(ws: WebSocket, engine: Engine): void {
+/**
+ * One bridge connection: requests in, results and engine events out. Path fields must hold handles of staged drops
+ * (handles/gate.ts): the page cannot name a file on this computer, nor a folder to write into (exports go to the
+ * engine's export folder and the page downloads them).
+ */
+function serveBridge(ws: WebSocket, engine: Engine, handles: Pick<HandleRegistry, 'resolve'>): void {
   const send = (message: WireMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
@@ -171,7 +178,10 @@ function serveBridge(ws: WebSocket, engine: Engine): void {
       });
       return;
     }
-    const result = await engine.call(request.name, request.input);
+    const gated = gatePagePaths(request.name, request.input, (handle, access) =>
+      handles.resolve(handle, access, PAGE_OWNER),
+    );
+    const result = gated.ok ? await engine.call(request.name, gated.input) : gated.result;
     send(
       result.ok
         ? { kind: 'result', id: request.id, ok: true, value: result.value }

@@ -1,13 +1,15 @@
 /**
  * Browser mode's file staging. A page cannot hand real paths to the engine, so it uploads the files it was given
  * (dropped, or chosen with "Choose folder…") to the host, which writes them under `<dataDir>/staging/<id>/` and
- * answers the folder's entries; the page then previews and trains those paths like Electron does with real ones.
+ * answers a handle for each staged top-level entry (src/main/handles); the page previews and trains those handles
+ * like Electron's page does with the ones its dialogs and drops give it.
  *
  *   POST   /stage/<id>/files/<relative path>   one file, streamed to disk         → {ok, path, bytes}
- *   POST   /stage/<id>/done                     the staged top-level entries       → {path, paths, files, bytes}
+ *   POST   /stage/<id>/done                     the staged top-level entries       → StagedDrop {entries, files, bytes}
  *   DELETE /stage/<id>                          forget a staging the admin dropped → {ok}
  *
- * Same checks as the bridge's WebSocket upgrade (Host, Origin, session cookie), plus safe paths and size caps.
+ * Same checks as the bridge's WebSocket upgrade (Host, Origin, session cookie), plus safe paths and size caps: per
+ * file, per drop, and for the whole staging folder (what earlier drops left there counts too).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -16,13 +18,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { formatBytes } from '../../shared/bytes';
+import type { GrantedPath, StagedDrop } from '../../shared/transport';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../engine/private-files';
+import type { HandleRegistry } from '../handles';
 import { isAllowedHost, isAllowedOrigin } from './guard';
 import { resolveInside } from './static';
 
 export const STAGE_PREFIX = '/stage/';
 export const DEFAULT_MAX_FILE_BYTES = 200 * 1024 * 1024;
 export const DEFAULT_MAX_STAGING_BYTES = 5 * 1024 * 1024 * 1024;
+/** The whole staging folder: drops stay a day (a trained job may retry its files), so a few drops' worth. */
+export const DEFAULT_MAX_TOTAL_BYTES = 10 * 1024 * 1024 * 1024;
+/** The one page of browser mode holds every handle the host gives (there is one session per run). */
+export const PAGE_OWNER = 'page';
 /** Staging folders older than this are removed when the host starts. */
 export const STAGING_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -39,8 +48,13 @@ export interface StagingOptions {
   isSession(cookieHeader: string | undefined): boolean;
   /** The host's port, once it listens (Host and Origin are checked against it). */
   port(): number;
+  /** Where the staged entries' handles are recorded (the bridge resolves them for `train.preview`). */
+  handles: Pick<HandleRegistry, 'issue'>;
   maxFileBytes?: number;
+  /** One drop (one staging id). */
   maxStagingBytes?: number;
+  /** Every staging together, on disk. */
+  maxTotalBytes?: number;
 }
 
 class Refusal extends Error {
@@ -50,11 +64,6 @@ class Refusal extends Error {
   ) {
     super(message);
   }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(1)} GB`;
-  return `${Math.round(bytes / 1024 ** 2)} MB`;
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
@@ -97,18 +106,22 @@ export function safeRelativePath(dir: string, encoded: string): string[] {
   return segments;
 }
 
-/** Counts bytes as they stream and stops the upload once a limit is passed. */
+/** A cap on what one upload may write: its room in bytes, and the refusal once passed. */
+interface Cap {
+  room: number;
+  status: number;
+  message: string;
+}
+
+/** Counts bytes as they stream and stops the upload once the cap is passed. */
 class ByteLimit extends Transform {
   bytes = 0;
-  constructor(
-    private readonly limit: number,
-    private readonly message: string,
-  ) {
+  constructor(private readonly cap: Cap) {
     super();
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.limit) done(new Refusal(413, this.message));
+    if (this.bytes > this.cap.room) done(new Refusal(this.cap.status, this.cap.message));
     else done(null, chunk);
   }
 }
@@ -116,26 +129,55 @@ class ByteLimit extends Transform {
 export class Staging {
   private readonly maxFileBytes: number;
   private readonly maxStagingBytes: number;
-  /** Bytes written or being written per staging id (this run of the host). */
+  private readonly maxTotalBytes: number;
+  /** Bytes on disk or being written, per staging id: this run's, and what earlier runs left (measured at start). */
   private readonly used = new Map<string, number>();
+  private readonly ready: Promise<void>;
 
   constructor(private readonly options: StagingOptions) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.maxStagingBytes = options.maxStagingBytes ?? DEFAULT_MAX_STAGING_BYTES;
+    this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+    this.ready = this.removeOld().then(() => this.measure());
   }
 
-  /** Removes staging folders left from earlier runs (older than a day); jobs normally finish well before. */
+  /** Removes staging folders older than a day (jobs normally finish well before): at start, and when space runs out. */
   async removeOld(now = Date.now(), maxAgeMs = STAGING_MAX_AGE_MS): Promise<void> {
     const entries = await readdir(this.options.root, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(this.options.root, entry.name);
       const info = await stat(path).catch(() => null);
-      if (info && now - info.mtimeMs > maxAgeMs) await rm(path, { recursive: true, force: true }).catch(() => {});
+      if (info && now - info.mtimeMs > maxAgeMs) {
+        await rm(path, { recursive: true, force: true }).catch(() => {});
+        this.used.delete(entry.name);
+      }
     }
+  }
+
+  /** What the staging folder holds once the host starts: earlier runs' drops count against the total. */
+  private async measure(): Promise<void> {
+    const entries = await readdir(this.options.root, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      let bytes = 0;
+      try {
+        for await (const size of fileSizes(join(this.options.root, entry.name))) bytes += size;
+      } catch {
+        // Removed meanwhile, or unreadable: what was counted stands.
+      }
+      this.used.set(entry.name, (this.used.get(entry.name) ?? 0) + bytes);
+    }
+  }
+
+  private total(): number {
+    let sum = 0;
+    for (const bytes of this.used.values()) sum += bytes;
+    return sum;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     try {
+      await this.ready;
       this.check(req);
       // The raw path, not URL's: WHATWG parsing would quietly resolve `..` and `%2e%2e` instead of refusing them.
       const rawPath = (req.url ?? '/').split('?')[0]!;
@@ -177,22 +219,48 @@ export class Staging {
     if (!this.options.isSession(req.headers.cookie)) throw new Refusal(401, 'Unauthorized');
   }
 
+  /** The tightest of the three caps for one more upload to this staging (the whole folder's is checked last). */
+  private async capFor(id: string, declared: number): Promise<Cap> {
+    const caps: Cap[] = [
+      {
+        room: this.maxFileBytes,
+        status: 413,
+        message: `Files over ${formatBytes(this.maxFileBytes)} cannot be staged`,
+      },
+      {
+        room: this.maxStagingBytes - (this.used.get(id) ?? 0),
+        status: 413,
+        message: `One drop may stage at most ${formatBytes(this.maxStagingBytes)}`,
+      },
+    ];
+    for (const cap of caps) if (declared > cap.room) throw new Refusal(cap.status, cap.message);
+    // Short of room (or not told how much is coming, and none left): clear what is over a day old first.
+    const needed = Number.isFinite(declared) ? declared : 1;
+    if (needed > this.maxTotalBytes - this.total()) await this.removeOld();
+    const full: Cap = {
+      room: this.maxTotalBytes - this.total(),
+      // 507 Insufficient Storage: not this file's fault, so the page stops the whole drop and says why.
+      status: 507,
+      message:
+        `The staging folder is full: files copied for training in the last day take ${formatBytes(this.total())} ` +
+        `of the ${formatBytes(this.maxTotalBytes)} it may hold. Copy fewer files, or try again once older copies ` +
+        'are cleared (a day after they were made).',
+    };
+    if (declared > full.room) throw new Refusal(full.status, full.message);
+    return [...caps, full].reduce((tightest, cap) => (cap.room < tightest.room ? cap : tightest));
+  }
+
   private async receive(req: IncomingMessage, id: string, dir: string, encoded: string) {
     const segments = safeRelativePath(dir, encoded);
     const declared = Number(req.headers['content-length'] ?? NaN);
-    const tooLarge = `Files over ${formatBytes(this.maxFileBytes)} cannot be staged`;
-    if (declared > this.maxFileBytes) throw new Refusal(413, tooLarge);
-    const used = this.used.get(id) ?? 0;
-    const room = this.maxStagingBytes - used;
-    const overBudget = `One drop may stage at most ${formatBytes(this.maxStagingBytes)}`;
-    if (declared > room) throw new Refusal(413, overBudget);
+    const cap = await this.capFor(id, declared);
     // Reserve what the request says it sends; an undeclared length is held to what is left.
     const reserved = Number.isFinite(declared) ? declared : 0;
-    this.used.set(id, used + reserved);
+    this.used.set(id, (this.used.get(id) ?? 0) + reserved);
 
     const target = join(dir, ...segments);
     const part = `${target}.${randomBytes(6).toString('hex')}${PART_SUFFIX}`;
-    const limit = new ByteLimit(Math.min(this.maxFileBytes, room), declared > room ? overBudget : tooLarge);
+    const limit = new ByteLimit(cap);
     try {
       // Inside the data folder: owner-only, like the rest of it.
       await mkdir(join(target, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -207,8 +275,8 @@ export class Staging {
     return { path: segments.join('/'), bytes: limit.bytes };
   }
 
-  /** What `train.preview` gets: the staged top-level files and folders, as the admin dropped them. */
-  private async done(dir: string) {
+  /** What `train.preview` gets: a handle for each staged top-level file and folder, as the admin dropped them. */
+  private async done(dir: string): Promise<StagedDrop> {
     const entries = await readdir(dir).catch(() => null);
     const names = (entries ?? []).filter((name) => !name.endsWith(PART_SUFFIX)).sort();
     if (!names.length) throw new Refusal(404, 'Nothing was staged under this id');
@@ -218,7 +286,11 @@ export class Staging {
       files += 1;
       bytes += size;
     }
-    return { path: dir, paths: names.map((name) => join(dir, name)), files, bytes };
+    const entry = (name: string): GrantedPath => {
+      const path = join(dir, name);
+      return { handle: this.options.handles.issue(path, 'read', PAGE_OWNER), name, path };
+    };
+    return { entries: names.map(entry), files, bytes };
   }
 }
 

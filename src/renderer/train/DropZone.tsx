@@ -1,8 +1,10 @@
 import { Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useRef, type ChangeEvent } from 'react';
 import { SUPPORTED_EXTENSIONS } from '../../shared/contract';
+import { findPreloadApi } from '../bridge/electronBridge';
+import { notifyError } from '../components/notify';
 import { FileIcon, FolderIcon, UploadIcon } from './icons';
-import { sourceFromInput } from './sources';
+import { sourceFromDialog, sourceFromInput } from './sources';
 import { useTrainFlow, type MentorTarget } from './TrainFlowContext';
 import { useMentorDropTarget } from './useMentorDropTarget';
 
@@ -19,6 +21,18 @@ export function DropZone({ mentor, compact = false }: DropZoneProps) {
   const folderInput = useRef<HTMLInputElement | null>(null);
   const filesInput = useRef<HTMLInputElement | null>(null);
 
+  /** The desktop app's own dialog (its paths stay in the main process); the page's file inputs in browser mode. */
+  function choose(kind: 'folder' | 'files') {
+    if (!findPreloadApi()) {
+      (kind === 'folder' ? folderInput : filesInput).current?.click();
+      return;
+    }
+    sourceFromDialog(kind).then(
+      (source) => source && begin(source, mentor),
+      (error: unknown) => notifyError('The dialog could not open', error),
+    );
+  }
+
   function chosen(kind: 'folder' | 'files') {
     return (event: ChangeEvent<HTMLInputElement>) => {
       const source = event.currentTarget.files && sourceFromInput(event.currentTarget.files, kind);
@@ -32,20 +46,10 @@ export function DropZone({ mentor, compact = false }: DropZoneProps) {
   const hint = `${SUPPORTED_EXTENSIONS.join(', ')} · folders are read to any depth · hidden and system files are skipped · you see a preview before anything is sent`;
   const choosers = (
     <Group gap="xs">
-      <Button
-        variant="default"
-        size="sm"
-        leftSection={<FolderIcon size={16} />}
-        onClick={() => folderInput.current?.click()}
-      >
+      <Button variant="default" size="sm" leftSection={<FolderIcon size={16} />} onClick={() => choose('folder')}>
         Choose folder…
       </Button>
-      <Button
-        variant="default"
-        size="sm"
-        leftSection={<FileIcon size={16} />}
-        onClick={() => filesInput.current?.click()}
-      >
+      <Button variant="default" size="sm" leftSection={<FileIcon size={16} />} onClick={() => choose('files')}>
         Choose files…
       </Button>
     </Group>

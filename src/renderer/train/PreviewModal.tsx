@@ -75,7 +75,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
   const input = {
     profileId: mentor.profileId,
     mentor: mentor.uniqueId,
-    paths: resolved?.paths ?? [],
+    paths: resolved?.handles ?? [],
     include: globs.include,
     exclude: globs.exclude,
     ...(otherTypes && { otherTypes }),
@@ -83,7 +83,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
   const preview = useQuery({
     queryKey: callKey('train.preview', input),
     queryFn: () => bridge.call('train.preview', input),
-    enabled: !!resolved && resolved.paths.length > 0,
+    enabled: !!resolved && resolved.handles.length > 0,
     placeholderData: keepPreviousData,
     staleTime: Infinity,
     gcTime: 0,
@@ -137,7 +137,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
             </Alert>
           )}
           {resolved && resolved.notCopied.length > 0 && <NotCopiedList items={resolved.notCopied} />}
-          {resolved && resolved.paths.length === 0 && (
+          {resolved && resolved.handles.length === 0 && (
             <Alert color="yellow" icon={<WarningIcon />} title="Nothing to preview">
               None of the files could be copied for training.
             </Alert>

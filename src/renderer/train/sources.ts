@@ -1,7 +1,9 @@
 /**
- * Where the files of a training come from, the same way on both transports: Electron hands the engine real paths
- * (`window.api.pathForFile`); browser mode reads the files and stages them on the host first.
+ * Where the files of a training come from, the same way on both transports: the page ends up with handles, never
+ * paths. Electron's main process grants them for what was dropped or chosen in its dialog
+ * (`window.api.grantFiles` / `choosePaths`); browser mode reads the files and stages them on the host first.
  */
+import type { ChoosePurpose, GrantedPath } from '../../shared/transport';
 import { findPreloadApi } from '../bridge/electronBridge';
 import { collectEntries, collectFileList, describeEntries, entriesOf, type Collected, type NotCopied } from './collect';
 import { stageFiles, type StageProgress } from './stage';
@@ -9,7 +11,8 @@ import { stageFiles, type StageProgress } from './stage';
 export type SourceProgress = { step: 'reading'; found: number } | ({ step: 'copying' } & StageProgress);
 
 export interface ResolvedSource {
-  paths: string[];
+  /** What `train.preview` takes as `paths`: handles the shell gave the page. */
+  handles: string[];
   /** Browser mode: the staging to discard if the admin does not train. */
   stagingId?: string;
   notCopied: NotCopied[];
@@ -28,12 +31,14 @@ export class EmptySourceError extends Error {
   }
 }
 
-function pathsSource(label: string, paths: string[]): TrainSource {
+/** Electron: files and folders the main process granted (now, or once the dropped files reach it). */
+function grantedSource(label: string, grant: () => Promise<GrantedPath[]>): TrainSource {
   return {
     label,
     resolve: async () => {
-      if (!paths.length) throw new EmptySourceError();
-      return { paths, notCopied: [] };
+      const granted = await grant();
+      if (!granted.length) throw new EmptySourceError();
+      return { handles: granted.map((entry) => entry.handle), notCopied: [] };
     },
   };
 }
@@ -48,14 +53,14 @@ function stagedSource(
       const collected = await collect((found) => onProgress({ step: 'reading', found }), signal);
       if (!collected.files.length) {
         if (!collected.notCopied.length) throw new EmptySourceError();
-        return { paths: [], notCopied: collected.notCopied };
+        return { handles: [], notCopied: collected.notCopied };
       }
       const staged = await stageFiles(collected.files, {
         onProgress: (progress) => onProgress({ step: 'copying', ...progress }),
         signal,
       });
       return {
-        paths: staged.paths,
+        handles: staged.entries.map((entry) => entry.handle),
         stagingId: staged.stagingId,
         notCopied: [...collected.notCopied, ...staged.notCopied],
       };
@@ -64,16 +69,14 @@ function stagedSource(
   return source;
 }
 
-const topName = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
-
 /** Call during the drop event: the DataTransfer empties once the handler returns. */
 export function sourceFromDrop(dataTransfer: DataTransfer): TrainSource | null {
   const api = findPreloadApi();
   if (api) {
-    const paths = Array.from(dataTransfer.files)
-      .map((file) => api.pathForFile(file))
-      .filter(Boolean);
-    return paths.length ? pathsSource(describeEntries(paths.map(topName)), paths) : null;
+    // The File objects outlive the event; the main process learns their paths from the preload.
+    const files = Array.from(dataTransfer.files);
+    if (!files.length) return null;
+    return grantedSource(describeEntries(files.map((file) => file.name)), () => api.grantFiles(files));
   }
   const entries = entriesOf(dataTransfer);
   if (!entries.length) {
@@ -88,24 +91,24 @@ export function sourceFromDrop(dataTransfer: DataTransfer): TrainSource | null {
   );
 }
 
-/** From "Choose folder…" (`webkitdirectory`) or "Choose files…". */
+/** Browser mode: from "Choose folder…" (`webkitdirectory`) or "Choose files…". */
 export function sourceFromInput(list: FileList, kind: 'folder' | 'files'): TrainSource | null {
   const files = Array.from(list);
   if (!files.length) return null;
   const folderName = files[0]!.webkitRelativePath.split('/')[0] || files[0]!.name;
   const label = kind === 'folder' ? folderName : describeEntries(files.map((file) => file.name));
-  const api = findPreloadApi();
-  if (api) {
-    if (kind === 'files') return pathsSource(label, files.map((file) => api.pathForFile(file)).filter(Boolean));
-    // One path for the whole folder: the real path of a file minus its place inside the chosen folder.
-    const first = files[0]!;
-    const full = api.pathForFile(first);
-    const inside = first.webkitRelativePath.split('/').slice(1);
-    const root = full
-      .split(/[\\/]/)
-      .slice(0, -inside.length)
-      .join(full.includes('\\') ? '\\' : '/');
-    return pathsSource(label, root ? [root] : []);
-  }
   return stagedSource(label, async () => collectFileList(files));
+}
+
+/**
+ * Electron: "Choose folder…" and "Choose files…" open the main process's dialog; null when it is not the desktop
+ * app (the page's own file inputs then) or the admin cancelled.
+ */
+export async function sourceFromDialog(kind: 'folder' | 'files'): Promise<TrainSource | null> {
+  const api = findPreloadApi();
+  if (!api) return null;
+  const purpose: ChoosePurpose = kind === 'folder' ? 'train-folder' : 'train-files';
+  const granted = await api.choosePaths(purpose);
+  if (!granted.length) return null;
+  return grantedSource(describeEntries(granted.map((entry) => entry.name)), async () => granted);
 }

@@ -1,7 +1,9 @@
 /**
  * Browser mode: copies the files the page was given to the host's staging endpoint (src/main/host/stage.ts), one
- * streamed request per file with a few in flight, and gets back real paths the engine can preview and train.
+ * streamed request per file with a few in flight, and gets back handles the engine can preview and train (the
+ * page never names a path on the host's disk).
  */
+import { StagedDrop, type GrantedPath } from '../../shared/transport';
 import type { NotCopied, PickedFile } from './collect';
 import { formatBytes } from '../format';
 
@@ -19,7 +21,7 @@ export interface StageProgress {
 export interface Staged {
   stagingId: string;
   /** The staged top-level files and folders, as dropped. */
-  paths: string[];
+  entries: GrantedPath[];
   notCopied: NotCopied[];
 }
 
@@ -91,8 +93,8 @@ export async function stageFiles(
     if (notCopied.length === files.length) throw new StagingError('None of the files could be copied');
     const done = await fetch(stageUrl(stagingId, 'done'), { method: 'POST', signal: options.signal ?? null });
     if (!done.ok) throw new StagingError(await errorOf(done));
-    const answer = (await done.json()) as { paths: string[] };
-    return { stagingId, paths: answer.paths, notCopied };
+    const answer = StagedDrop.parse(await done.json());
+    return { stagingId, entries: answer.entries, notCopied };
   } catch (error) {
     void discardStaging(stagingId);
     throw error;

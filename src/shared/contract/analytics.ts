@@ -293,7 +293,8 @@ export const ScheduleFields = z.object({
   rangeDays: z.union(
     RELATIVE_RANGES.map((n) => z.literal(n)) as [z.ZodLiteral<1>, z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>],
   ),
-  folder: z.string().min(1).max(4096),
+  /** Where each run writes its file; when absent, a new schedule takes the export folder and a changed one keeps its own. */
+  folder: z.string().min(1).max(4096).optional(),
   mentor: z.string().min(1).max(200).optional(),
   ...ExportOptions.shape,
   enabled: z.boolean().default(true),
@@ -496,7 +497,9 @@ export const analyticsCalls = {
   ),
 
   'analytics.datasets': call(Empty, z.object({ datasets: z.array(DatasetInfo) }), 'What can be exported to CSV'),
-  'analytics.exportStart': call(ExportRequest, ExportInfo, 'Export a dataset to CSV as a durable job'),
+  'analytics.exportStart': call(ExportRequest, ExportInfo, 'Export a dataset to CSV as a durable job', {
+    localPaths: { path: 'write', folder: 'write' },
+  }),
   'analytics.exportFolder': call(
     Empty,
     z.object({ folder: z.string() }),
@@ -534,6 +537,7 @@ export const analyticsCalls = {
     ScheduleFields.extend({ id: z.string().min(1).optional() }).strict(),
     Schedule,
     'Create or change a scheduled export',
+    { localPaths: { folder: 'write' } },
   ),
   'analytics.scheduleRemove': call(Ref, Ok, 'Delete a scheduled export (its past files stay)'),
   'analytics.scheduleRun': call(Ref, ExportInfo, 'Run a scheduled export now'),

@@ -252,7 +252,7 @@ export const ImportOpenInput = z.union([
     .object({
       ...Tenant,
       name: z.string().min(1).max(255),
-      /** Small files from the page (browser mode stages big ones and passes their path). */
+      /** Small files from the page (the app's page passes a handle to a dropped, chosen or staged file instead). */
       text: z.string().max(3_000_000, 'The text is too long: pass the file by its path instead'),
     })
     .strict(),
@@ -340,6 +340,7 @@ export const invitationCalls = {
     ImportOpenInput,
     ImportDraft,
     'Open a CSV file: detect encoding, delimiter, header row and columns; reads no further and sends nothing',
+    { localPaths: { path: 'read' } },
   ),
   'invitations.importConfigure': call(
     z

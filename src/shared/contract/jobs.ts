@@ -166,6 +166,7 @@ export const jobCalls = {
     JobReportInput,
     z.object({ path: z.string(), rows: z.number().int() }),
     'Write the item report of a job to CSV',
+    { localPaths: { path: 'write' } },
   ),
 } as const;
 

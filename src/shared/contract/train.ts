@@ -29,7 +29,7 @@ export const PreviewInput = z
     profileId: z.string().min(1).optional(),
     /** The mentor's unique id or name. */
     mentor: z.string().min(1),
-    /** Files and folders (real paths in Electron and the CLI; a staging folder in browser mode). */
+    /** Files and folders: real paths from the CLI; from the app's page, handles its shell gave it (kit.ts). */
     paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder').max(10_000),
     include: z.array(z.string().min(1).max(500)).max(50).default([]),
     /**
@@ -94,6 +94,7 @@ export const trainCalls = {
     PreviewInput,
     Preview,
     'Scan files and folders and say what training would send; sends nothing',
+    { localPaths: { paths: 'read' } },
   ),
   'train.previewFiles': call(
     z

@@ -174,7 +174,8 @@ export class Exports implements ExportProgressSink {
       return path;
     }
     let folder = resolve(input.path ?? input.folder ?? this.defaultFolder());
-    if (!input.path && !input.folder) await mkdir(folder, { recursive: true }).catch(() => {});
+    // The export folder is made when missing (a schedule saved without a folder names it); any other must exist.
+    if (folder === this.defaultFolder()) await mkdir(folder, { recursive: true }).catch(() => {});
     await checkFolder(folder);
     folder = resolve(folder);
     const file = exportFileName({

@@ -147,6 +147,10 @@ export class Schedules {
         issues: [{ path: 'dataset', message: 'Choose a dataset that is not one learner’s' }],
       });
     const at = new Date(this.clock()).toISOString();
+    const existing = input.id ? this.row(input.id) : undefined;
+    // No folder given: a changed schedule keeps its own, a new one takes the export folder (where the app's page
+    // cannot choose one: browser mode).
+    const folder = input.folder ?? existing?.folder ?? this.exports.defaultFolder();
     const options: Options = { bom: input.bom, delimiter: input.delimiter, columns: input.columns ?? null };
     const values = {
       profile_id: profileId,
@@ -158,7 +162,7 @@ export class Schedules {
       time_zone: input.timeZone ?? localTimeZone(),
       range_days: input.rangeDays,
       // As the file system names it: no trailing slash, no `..` (an export's path is shown from it).
-      folder: resolve(input.folder),
+      folder: resolve(folder),
       mentor: input.mentor ?? null,
       options: JSON.stringify(options),
       enabled: input.enabled ? 1 : 0,
@@ -166,7 +170,6 @@ export class Schedules {
     };
     let id = input.id;
     if (id) {
-      this.row(id);
       this.ctx.db
         .prepare(
           `UPDATE analytics_schedules SET profile_id = @profile_id, name = @name, dataset = @dataset, cadence = @cadence,

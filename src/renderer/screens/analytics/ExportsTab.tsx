@@ -12,11 +12,11 @@ import {
   Switch,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
 import { DATASETS, datasetFilters, findDataset, type ExportInfo } from '../../../shared/contract';
+import type { GrantedPath } from '../../../shared/transport';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
@@ -24,6 +24,7 @@ import { useDashboardFilters } from './DashboardFilters';
 import { fileNameOf } from './download';
 import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
+import { FolderField } from './FolderField';
 import { formatInteger, formatWhen } from './format';
 import { ExportIcon } from './icons';
 import { tenantReach, TenantDownBanner, useTenantDownAnywhere } from './PanelState';
@@ -65,7 +66,7 @@ function ExportForm() {
   const [columns, setColumns] = useState<string[]>([]);
   const [bom, setBom] = useState(true);
   const [delimiter, setDelimiter] = useState(',');
-  const [folder, setFolder] = useState('');
+  const [folder, setFolder] = useState<GrantedPath | null>(null);
   const [started, setStarted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -91,7 +92,7 @@ function ExportForm() {
         bom,
         delimiter: delimiter as ',',
         ...(columns.length ? { columns } : {}),
-        ...(folder.trim() ? { folder: folder.trim() } : {}),
+        ...(folder ? { folder: folder.handle } : {}),
       });
       setStarted(info.id);
     } catch (e) {
@@ -156,15 +157,11 @@ function ExportForm() {
               onChange={(e) => setBom(e.currentTarget.checked)}
             />
           </Group>
-          <TextInput
-            label="Folder"
-            description={
-              `A folder on the computer running Mentor Admin${defaultFolder ? `; ${defaultFolder} when empty` : ''}. ` +
-              'The file name says tenant, dataset, range and time zone.'
-            }
-            placeholder={defaultFolder ?? ''}
-            value={folder}
-            onChange={(e) => setFolder(e.currentTarget.value)}
+          <FolderField
+            chosen={folder}
+            onChoose={setFolder}
+            fallback={defaultFolder}
+            description="The file name says tenant, dataset, range and time zone."
           />
           {down ? <TenantDownBanner error={down} /> : null}
           <Group>

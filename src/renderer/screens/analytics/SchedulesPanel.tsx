@@ -21,10 +21,12 @@ import {
   RELATIVE_RANGES,
   type Schedule,
 } from '../../../shared/contract';
+import type { GrantedPath } from '../../../shared/transport';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { DATASET_OPTIONS, DELIMITER_OPTIONS } from './ExportsTab';
+import { FolderField } from './FolderField';
 import { formatWhen } from './format';
 import { ClockIcon } from './icons';
 import { useAnalytics } from './useAnalytics';
@@ -45,7 +47,10 @@ interface Draft {
   time: string;
   timeZone: string;
   rangeDays: (typeof RELATIVE_RANGES)[number];
+  /** The schedule's own folder, to show ('' for a new one: the export folder). */
   folder: string;
+  /** A folder chosen in the desktop app's dialog: sent as its handle; otherwise the schedule keeps its folder. */
+  chosen: GrantedPath | null;
   bom: boolean;
   delimiter: string;
   enabled: boolean;
@@ -60,6 +65,7 @@ const EMPTY: Draft = {
   timeZone: localTimeZone(),
   rangeDays: 7,
   folder: '',
+  chosen: null,
   bom: true,
   delimiter: ',',
   enabled: true,
@@ -71,6 +77,7 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const set = (patch: Partial<Draft>) => setValue((v) => ({ ...v, ...patch }));
+  const defaultFolder = useAnalytics('analytics.exportFolder', {}).data?.folder;
 
   async function save() {
     setSaving(true);
@@ -85,7 +92,7 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
         time: value.time,
         timeZone: value.timeZone,
         rangeDays: value.rangeDays,
-        folder: value.folder,
+        ...(value.chosen ? { folder: value.chosen.handle } : {}),
         bom: value.bom,
         delimiter: value.delimiter as ',',
         enabled: value.enabled,
@@ -148,12 +155,11 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
             allowDeselect={false}
           />
         </Group>
-        <TextInput
-          label="Folder"
-          description="The full path of a folder on this computer"
-          value={value.folder}
-          onChange={(e) => set({ folder: e.currentTarget.value })}
-          required
+        <FolderField
+          chosen={value.chosen}
+          onChoose={(chosen) => set({ chosen })}
+          fallback={value.folder || defaultFolder}
+          description="Each run writes a new file there."
         />
         <Group>
           <Select
@@ -263,6 +269,7 @@ export function SchedulesPanel() {
                           timeZone: s.timeZone,
                           rangeDays: s.rangeDays as 7,
                           folder: s.folder,
+                          chosen: null,
                           bom: s.bom,
                           delimiter: s.delimiter,
                           enabled: s.enabled,

@@ -8,8 +8,9 @@ import { stageFiles } from '../../../train/stage';
 import { updateWizard } from '../wizardStore';
 
 /**
- * Drop or choose a CSV file. Electron hands the engine the file's real path; browser mode first copies it to the
- * host's staging folder (the same streamed upload training uses), so a big file never travels over the WebSocket.
+ * Drop or choose a CSV file. The page hands the engine a handle, never a path: Electron's main process grants one
+ * for the dropped file or the one chosen in its dialog; browser mode first copies the file to the host's staging
+ * folder (the same streamed upload training uses), so a big file never travels over the WebSocket.
  */
 export function FileStep({ profileId }: { profileId: string | undefined }) {
   const input = useRef<HTMLInputElement>(null);
@@ -18,21 +19,26 @@ export function FileStep({ profileId }: { profileId: string | undefined }) {
   const [over, setOver] = useState(false);
   const open = useMutationCall('invitations.importOpen');
 
-  async function take(file: File | undefined) {
-    if (!file) return;
+  /** The handle for a dropped file (or one from the page's own file input in browser mode). */
+  async function handleFor(file: File): Promise<string> {
+    const preload = findPreloadApi();
+    if (preload) {
+      const [granted] = await preload.grantFiles([file]);
+      if (!granted) throw new Error('Mentor Admin cannot read this file: drop a file from this computer');
+      return granted.handle;
+    }
+    setBusy(`Copying ${file.name}…`);
+    const staged = await stageFiles([{ file, relativePath: file.name }]);
+    const refused = staged.notCopied[0];
+    if (refused || !staged.entries[0]) throw new Error(refused?.reason ?? 'The file could not be copied');
+    return staged.entries[0].handle;
+  }
+
+  async function openFile(name: string, handle: () => Promise<string>) {
     setError(null);
     try {
-      let path: string;
-      const preload = findPreloadApi();
-      if (preload) path = preload.pathForFile(file);
-      else {
-        setBusy(`Copying ${file.name}…`);
-        const staged = await stageFiles([{ file, relativePath: file.name }]);
-        const refused = staged.notCopied[0];
-        if (refused || !staged.paths[0]) throw new Error(refused?.reason ?? 'The file could not be copied');
-        path = staged.paths[0];
-      }
-      setBusy(`Opening ${file.name}…`);
+      const path = await handle();
+      setBusy(`Opening ${name}…`);
       const draft = await open.mutateAsync({ ...(profileId && { profileId }), path });
       updateWizard({ importId: draft.id, step: 'columns', jobId: null });
     } catch (caught) {
@@ -40,6 +46,20 @@ export function FileStep({ profileId }: { profileId: string | undefined }) {
     } finally {
       setBusy(null);
       if (input.current) input.current.value = '';
+    }
+  }
+
+  const take = (file: File | undefined) => file && openFile(file.name, () => handleFor(file));
+
+  /** "Choose a file…": the desktop app's dialog; the page's own file input in browser mode. */
+  async function choose() {
+    const preload = findPreloadApi();
+    if (!preload) return input.current?.click();
+    try {
+      const [chosen] = await preload.choosePaths('import-csv');
+      if (chosen) await openFile(chosen.name, async () => chosen.handle);
+    } catch (caught) {
+      setError(errorMessage(caught));
     }
   }
 
@@ -78,7 +98,7 @@ export function FileStep({ profileId }: { profileId: string | undefined }) {
               <Text size="sm">{busy}</Text>
             </Group>
           ) : (
-            <Button variant="light" onClick={() => input.current?.click()}>
+            <Button variant="light" onClick={() => void choose()}>
               Choose a file…
             </Button>
           )}
