@@ -53,8 +53,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
   const { runner, journal } = ctx.jobs;
 
   /** The tenant connection's username: "Mine" is what it claimed. */
-  const me = (profileId: string) =>
-    (ctx.db.prepare('SELECT username FROM profiles WHERE id = ?').pluck().get(profileId) as string | undefined) ?? '';
+  const me = (profileId: string) => ctx.profiles.usernameOf(profileId) ?? '';
 
   /** Before the first sync finishes nothing counts as unread; after it, only activity past the baseline. */
   const baseline = (profileId: string) => {
