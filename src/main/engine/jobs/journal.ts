@@ -521,7 +521,7 @@ export class JobJournal {
     jobId: string,
     page: { excluding: readonly number[]; limit: number; detail: readonly K[] },
   ): ({ id: number; phase: string } & Record<K, string | number | null>)[] {
-    const columns = page.detail.map((key) => `json_extract(data, '$.${identifier(key)}') AS ${identifier(key)}`);
+    const columns = page.detail.map((key) => `json_extract(data, '$.${identifier(key)}') AS "${identifier(key)}"`);
     return this.sql(
       `SELECT id, phase${columns.map((column) => `, ${column}`).join('')}
        FROM job_items WHERE job_id = ? AND state = 'pending'
