@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of ARCHITECTURE.md's table: each folder may import only downward.
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import tableOwners from './eslint-rules/table-owners.js';
 
 const nodeBuiltins = {
   regex: '^(node:|fs$|path$|os$|child_process$|crypto$|http$|https$|net$|stream$|url$|util$)',
@@ -34,6 +35,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  // One owner per table: SQL naming a table lives in the module that owns it (ARCHITECTURE.md, "one owner per room").
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { local: { rules: { 'table-owners': tableOwners } } },
+    rules: {
+      'local/table-owners': [
+        'error',
+        {
+          owners: {
+            jobs: 'src/main/engine/jobs/journal.ts',
+            job_items: 'src/main/engine/jobs/journal.ts',
+          },
+        },
+      ],
     },
   },
   // Scripts and benchmarks talk to a terminal.

@@ -8,6 +8,8 @@
  * - scan.vs_find: walking and classifying a 100,000-entry tree (the preview's first stage: names, types, globs;
  *   sizes come from the hashing pass that opens each file anyway) ÷ `find` on it.
  * - hash.vs_sha256sum: the preview's hashing pass (SHA-256, 4 files at once) ÷ `sha256sum` on the same files.
+ * - train.cpu_per_file_vs_raw: the engine's CPU time per uploaded file in those same runs ÷ the plain `fetch` loop's,
+ *   both by `process.cpuUsage()` (CPU time does not swing with other load the way wall time does).
  * - train.loop_lag_p99_ms: event-loop delay p99 of this process (the engine's) during the 250 MB job.
  * - train.resume_duplicates: documents uploaded twice after `mentor-admin train` is SIGKILLed mid-job and the job
  *   is finished with `mentor-admin jobs resume`.
@@ -42,6 +44,7 @@ import type { BenchResult, Log } from './lib/suite';
 
 export const metrics = [
   'train.vs_raw',
+  'train.cpu_per_file_vs_raw',
   'train.vs_sequential',
   'scan.vs_find',
   'hash.vs_sha256sum',
@@ -378,6 +381,15 @@ async function measureRawVsEngine(files: TreeFile[], log: Log, results: BenchRes
   if (only.includes('train.vs_raw')) {
     results.push({ name: 'train.vs_raw', value: round(rawSeconds / jobSeconds), unit: 'ratio', goal: '>= 0.9' });
   }
+  if (only.includes('train.cpu_per_file_vs_raw')) {
+    const cpuOf = (runs: { cpuMs: number }[]) => sum(runs.map((r) => r.cpuMs)) / runs.length / files.length;
+    results.push({
+      name: 'train.cpu_per_file_vs_raw',
+      value: round(cpuOf(jobs) / cpuOf(raws)),
+      unit: 'ratio',
+      goal: '<= 1.3',
+    });
+  }
   if (only.includes('train.loop_lag_p99_ms')) {
     results.push({ name: 'train.loop_lag_p99_ms', value: round(lagP99, 1), unit: 'ms', goal: '<= 50' });
   }
@@ -577,7 +589,9 @@ export async function run(
   await part(['scan.vs_find'], () => measureScan(log, results));
   const files = wants(...metrics.filter((name) => name !== 'scan.vs_find')) ? trainTree(log) : [];
   await part(['hash.vs_sha256sum'], () => measureHash(files, log, results));
-  await part(['train.vs_raw', 'train.loop_lag_p99_ms'], () => measureRawVsEngine(files, log, results, only));
+  await part(['train.vs_raw', 'train.cpu_per_file_vs_raw', 'train.loop_lag_p99_ms'], () =>
+    measureRawVsEngine(files, log, results, only),
+  );
   await part(['train.vs_sequential'], () => measureSequential(files, log, results));
   await part(['train.resume_duplicates'], () => measureResume(files, log, results));
   if (failures.length) process.exitCode = 1;

@@ -15,7 +15,7 @@ import Database, { type Statement } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine';
-import { JobStore, type NewItem } from '../../src/main/engine/jobs/store';
+import { JobJournal, type NewItem } from '../../src/main/engine/jobs/journal';
 import { openDatabase } from '../../src/main/engine/store/database';
 import type { CallInput, CallName } from '../../src/shared/contract';
 import { connect, waitForJob } from '../helpers/engine';
@@ -104,7 +104,7 @@ const PAGE = /ORDER BY[^()]*LIMIT/;
 /** Journals as big as real ones: a 5,000-file training, a 2,000-row import, a 400-page export, 40 small jobs. */
 function writeJournals(file: string, profileIds: string[]) {
   const db = openDatabase(file);
-  const store = new JobStore(db);
+  const store = new JobJournal(db);
   const states = ['done', 'done', 'done', 'failed', 'skipped', 'pending'] as const;
   const items = (count: number, key: (i: number) => string): NewItem[] =>
     Array.from({ length: count }, (_, i) => ({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/shared/contract';
 import { JobFailed, JobRunner, type JobKindRunner } from '../../src/main/engine/jobs/runner';
-import { JobStore } from '../../src/main/engine/jobs/store';
+import { JobJournal } from '../../src/main/engine/jobs/journal';
 import { createPlatformClient, NetworkError } from '../../src/main/engine/platform';
 import { openDatabase, type Db } from '../../src/main/engine/store/database';
 import { call, sandbox } from '../helpers/sandbox';
@@ -21,10 +21,10 @@ function keyMakingKind(server: Sandbox, seen: string[]): JobKindRunner {
     kind: 'invite',
     async run(ctx) {
       const client = await ctx.client();
-      for (const item of ctx.store.itemsIn(ctx.job.id, ['pending'])) {
+      for (const item of ctx.journal.itemsIn(ctx.job.id, ['pending'])) {
         await ctx.limiter.run(async () => {
           ctx.signal.throwIfAborted();
-          ctx.store.updateItem(item.id, { state: 'active', attempt: true });
+          ctx.journal.updateItem(item.id, { state: 'active', attempt: true });
           const existing = await client.request<{ name: string }[]>(`/api/core/platform/api-tokens/`, {
             query: { platform_key: server.org },
             signal: ctx.signal,
@@ -37,7 +37,7 @@ function keyMakingKind(server: Sandbox, seen: string[]): JobKindRunner {
             });
             seen.push(item.key);
           }
-          ctx.store.updateItem(item.id, { state: 'done', phase: 'created' });
+          ctx.journal.updateItem(item.id, { state: 'done', phase: 'created' });
           ctx.progress('Creating keys');
         }, ctx.signal);
       }
@@ -60,14 +60,14 @@ async function setup(options: { secret?: string; waitLimitMinutes?: () => number
     `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, created_at, updated_at)
      VALUES ('p1', 'Sandbox', ?, ?, ?, 'Api-Key', 1, 'now', 'now')`,
   ).run(server.url, server.org, server.user);
-  const store = new JobStore(db);
+  const store = new JobJournal(db);
   const events: { name: EventName; payload: unknown }[] = [];
   let secret = options.secret ?? server.apiKey;
   const seen: string[] = [];
   const bulkRuns: string[] = [];
   const runner = new JobRunner({
     beforeBulkRun: () => bulkRuns.push('bulk'),
-    store,
+    journal: store,
     clients: async () =>
       createPlatformClient({
         baseUrl: server.url,
@@ -138,7 +138,7 @@ describe('job runner', () => {
     expect(first.store.job(id)!.state).toBe('running');
 
     const second = new JobRunner({
-      store: first.store,
+      journal: first.store,
       clients: async () =>
         createPlatformClient({ baseUrl: first.server.url, authScheme: 'Api-Key', secret: first.server.apiKey }),
       emit: () => {},
@@ -302,9 +302,9 @@ describe('job runner', () => {
     runner.register({
       kind: 'export',
       async run(ctx) {
-        const [item] = ctx.store.itemsIn(ctx.job.id, ['pending']);
+        const [item] = ctx.journal.itemsIn(ctx.job.id, ['pending']);
         if (!item) return;
-        ctx.store.updateItem(item.id, { state: 'done' });
+        ctx.journal.updateItem(item.id, { state: 'done' });
         throw new NetworkError('http://127.0.0.1:9/', 'ECONNRESET');
       },
     });

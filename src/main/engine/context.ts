@@ -1,7 +1,7 @@
 import type { EventName, EventPayload } from '../../shared/contract';
 import type { ItemReport } from './jobs/handlers';
 import type { JobKindRunner, JobRunner } from './jobs/runner';
-import type { JobStore } from './jobs/store';
+import type { JobJournal } from './jobs/journal';
 import type { Log } from './log';
 import type { Profiles } from './profiles/profiles';
 import type { SettingsStore } from './settings/settings';
@@ -20,7 +20,7 @@ export interface EngineContext {
   profiles: Profiles;
   settings: SettingsStore;
   clients: TenantClients;
-  jobs: { runner: JobRunner; store: JobStore };
+  jobs: { runner: JobRunner; journal: JobJournal };
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
   /** Bulk writes are coming (a job, a ticket sync): SQLite's checkpoints move off the engine's thread. */

@@ -27,7 +27,7 @@ import { trainArea } from './train';
 import { analyticsArea } from './analytics';
 import { invitationsArea } from './invitations';
 import { ticketsArea } from './tickets';
-import { JobStore } from './jobs/store';
+import { JobJournal } from './jobs/journal';
 import type { SandboxLaunchOptions } from './sandbox/launcher';
 import { TenantClients } from './tenants';
 import { SandboxManager } from './sandbox/manager';
@@ -111,9 +111,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const bulkWrites = () => {
     checkpointer ??= startCheckpointer(db, { nativeBinding: options.nativeBinding, log });
   };
-  const jobStore = new JobStore(db);
+  const journal = new JobJournal(db);
   const runner = new JobRunner({
-    store: jobStore,
+    journal,
     clients: (id) => clients.get(id),
     emit,
     log,
@@ -129,7 +129,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     profiles,
     settings,
     clients,
-    jobs: { runner, store: jobStore },
+    jobs: { runner, journal },
     emit,
     log,
     bulkWrites,
@@ -149,7 +149,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
   const elsewhere =
     (options.followJobsElsewhere ?? (options.shell === 'electron' || options.shell === 'browser'))
-      ? followJobsElsewhere({ db, runner, emit })
+      ? followJobsElsewhere({ journal, runner, emit })
       : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
     if (name === 'jobs.changed') {
@@ -231,7 +231,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('settings.changed', next);
       return next;
     },
-    ...jobHandlers({ runner, store: jobStore, dataDir: options.dataDir, reports }),
+    ...jobHandlers({ runner, journal, dataDir: options.dataDir, reports }),
     ...mentors.handlers,
     ...training.handlers,
     ...analytics.handlers,
@@ -262,6 +262,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emitter.removeAllListeners();
       await sandbox?.stop();
       await checkpointer?.stop();
+      journal.flush();
       db.close();
       await logsWritten();
     },

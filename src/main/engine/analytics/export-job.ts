@@ -11,9 +11,8 @@ import { findDataset, RangeResolved, ZonedFormatter } from '../../../shared/cont
 import { csvHeader, csvLines, ResumableCsvFile } from '../csv';
 import { EngineError } from '../errors';
 import { JobFailed, type JobContext, type JobKindRunner } from '../jobs/runner';
-import type { ItemRow, JobStore } from '../jobs/store';
+import type { ItemRow, JobJournal } from '../jobs/journal';
 import { ApiError } from '../platform';
-import type { Db } from '../store/database';
 import { AnalyticsApi, UnexpectedShapeError } from './api';
 import { collectGarbage } from './memory';
 import { pageReader, type Cell, type Page } from './sources';
@@ -48,8 +47,9 @@ export const FILE_ITEM = 'file';
 const READ_AHEAD = 2;
 /** Bytes written between forced collections (see memory.ts). */
 const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
-export const pageKey = (page: number) => `page:${String(page).padStart(6, '0')}`;
-const pageOf = (item: ItemRow) => Number(item.key.slice('page:'.length));
+export const PAGE_PREFIX = 'page:';
+export const pageKey = (page: number) => `${PAGE_PREFIX}${String(page).padStart(6, '0')}`;
+const pageOf = (item: ItemRow) => Number(item.key.slice(PAGE_PREFIX.length));
 
 interface PageData {
   rows?: number;
@@ -57,57 +57,39 @@ interface PageData {
 }
 
 /** Page items in page order (keys are zero-padded, so they sort as numbers). */
-export function pageItems(db: Db, jobId: string): ItemRow[] {
-  return db
-    .prepare(`SELECT * FROM job_items WHERE job_id = ? AND key LIKE 'page:%' ORDER BY key`)
-    .all(jobId) as ItemRow[];
+export function pageItems(journal: JobJournal, jobId: string): ItemRow[] {
+  return journal.itemsByKeyPrefix(jobId, PAGE_PREFIX);
 }
 
-/**
- * The journal of an export's pages, with its statements prepared once (an export writes two rows per page, and a
- * million-row export has hundreds of pages). The job store has no "add items" call: pages become items as soon as
- * the first page says how many there are.
- */
+/** An export's pages in the journal: they become items as soon as the first page says how many there are. */
 class PageJournal {
-  private readonly insert;
-  private readonly active;
-  private readonly done;
   constructor(
-    private readonly db: Db,
+    private readonly journal: JobJournal,
     private readonly jobId: string,
-  ) {
-    this.insert = db.prepare(
-      `INSERT OR IGNORE INTO job_items (job_id, key, label, state, phase, bytes, data, updated_at)
-       VALUES (?, ?, ?, 'pending', '', 0, '{}', ?)`,
-    );
-    this.active = db.prepare(
-      `UPDATE job_items SET state = 'active', attempts = attempts + 1, updated_at = ? WHERE job_id = ? AND key = ?`,
-    );
-    this.done = db.prepare(
-      `UPDATE job_items SET state = 'done', error = NULL, bytes = ?, data = json_object('rows', ?, 'length', ?),
-         updated_at = ? WHERE job_id = ? AND key = ?`,
-    );
-  }
+  ) {}
 
   ensure(from: number, to: number): void {
-    const at = new Date().toISOString();
-    this.db.transaction(() => {
-      for (let page = from; page <= to; page++) this.insert.run(this.jobId, pageKey(page), `Page ${page}`, at);
+    const pages = (function* () {
+      for (let page = from; page <= to; page++) yield { key: pageKey(page), label: `Page ${page}` };
     })();
+    this.journal.addItems(this.jobId, pages);
   }
 
   started(page: number): void {
-    this.ensure(page, page);
-    this.active.run(new Date().toISOString(), this.jobId, pageKey(page));
+    this.journal.transaction(() => {
+      this.ensure(page, page);
+      this.journal.updateItemByKey(this.jobId, pageKey(page), { state: 'active', attempt: true });
+    });
   }
 
   written(page: number, rows: number, length: number, bytes: number): void {
-    this.done.run(bytes, rows, length, new Date().toISOString(), this.jobId, pageKey(page));
+    this.journal.updateItemByKey(this.jobId, pageKey(page), {
+      state: 'done',
+      error: null,
+      bytes,
+      data: { rows, length },
+    });
   }
-}
-
-export function itemByKey(db: Db, jobId: string, key: string): ItemRow | undefined {
-  return db.prepare('SELECT * FROM job_items WHERE job_id = ? AND key = ?').get(jobId, key) as ItemRow | undefined;
 }
 
 const DISK_FULL = new Set(['ENOSPC', 'EFBIG', 'EDQUOT']);
@@ -135,30 +117,27 @@ export interface ExportProgressSink {
   ended(jobId: string): Promise<void>;
 }
 
-export function exportJobKind(deps: { db: Db; sink: ExportProgressSink; now?: () => number }): JobKindRunner {
+export function exportJobKind(deps: { sink: ExportProgressSink; now?: () => number }): JobKindRunner {
   return {
     kind: 'export',
     run: (jc) => runExport(jc, deps),
   };
 }
 
-async function runExport(
-  jc: JobContext,
-  deps: { db: Db; sink: ExportProgressSink; now?: () => number },
-): Promise<void> {
+async function runExport(jc: JobContext, deps: { sink: ExportProgressSink; now?: () => number }): Promise<void> {
   const parsed = ExportParams.safeParse(jc.params);
   if (!parsed.success) throw new JobFailed('This export was written by another version of the app; start it again');
   const params = parsed.data;
   const jobId = jc.job.id;
-  const store = jc.store;
+  const journal = jc.journal;
   const dataset = findDataset(params.dataset);
   if (!dataset) throw new JobFailed(`Unknown dataset '${params.dataset}'`);
-  const fileItem = itemByKey(deps.db, jobId, FILE_ITEM);
+  const fileItem = journal.itemByKey(jobId, FILE_ITEM);
   // Finished before (the rows are counted once the file is in place).
   if (fileItem?.state === 'done' || (JSON.parse(jc.job.counts) as { rows?: number }).rows !== undefined) return;
 
   // Where to continue: after the last page of the unbroken run of written pages.
-  const pages = pageItems(deps.db, jobId);
+  const pages = pageItems(journal, jobId);
   let lastPage = 0;
   let length = 0;
   for (const item of pages) {
@@ -170,7 +149,7 @@ async function runExport(
   const allWritten = pages.length > 0 && lastPage === pages.length;
   // Killed between the rename and the journal: the complete file is already in place.
   if (allWritten && !existsSync(params.temp) && existsSync(params.path) && statSync(params.path).size === length) {
-    finishJournal(deps.db, store, jobId, fileItem, length);
+    finishJournal(journal, jobId, fileItem, length);
     return;
   }
 
@@ -179,7 +158,7 @@ async function runExport(
     file = await ResumableCsvFile.open(params.temp, length);
     if (!file) {
       // The temporary file is gone or shorter than the journal says: start over.
-      for (const item of pages) store.updateItem(item.id, { state: 'pending', data: { rows: 0, length: null } });
+      for (const item of pages) journal.updateItem(item.id, { state: 'pending', data: { rows: 0, length: null } });
       lastPage = 0;
       length = 0;
       file = await ResumableCsvFile.open(params.temp, 0);
@@ -245,7 +224,7 @@ async function runExport(
     let known = pages.length;
     const finished = allWritten || (known > 0 && page > known);
     if (!finished) {
-      const journal = new PageJournal(deps.db, jobId);
+      const pageJournal = new PageJournal(journal, jobId);
       want(page);
       let shown = 0;
       let collectedAt = length;
@@ -255,7 +234,7 @@ async function runExport(
           shown = Date.now();
           jc.progress(known ? `Page ${page} of ${known}` : `Page ${page}`);
         }
-        journal.started(page);
+        pageJournal.started(page);
         want(page);
         const result: Page = await ahead.get(page)!;
         ahead.delete(page);
@@ -263,13 +242,13 @@ async function runExport(
         if (more) want(page + 1);
         if (more && result.totalPages !== null && page + READ_AHEAD <= result.totalPages) want(page + READ_AHEAD);
         if (result.totalPages !== null && result.totalPages > known) {
-          journal.ensure(page + 1, result.totalPages);
+          pageJournal.ensure(page + 1, result.totalPages);
           known = result.totalPages;
         }
         // The first page's bytes count the header (and byte order mark): the pages add up to the file.
         const before = page === 1 ? 0 : length;
         length = await csv.append(csvLines(project(result.rows), options));
-        journal.written(page, result.rows.length, length, length - before);
+        pageJournal.written(page, result.rows.length, length, length - before);
         if (length - collectedAt > COLLECT_EVERY_BYTES) {
           collectedAt = length;
           collectGarbage();
@@ -279,8 +258,8 @@ async function runExport(
         page++;
       }
       // The data shrank while exporting: pages the first answer promised but that never came.
-      for (const item of pageItems(deps.db, jobId))
-        if (pageOf(item) > page) store.updateItem(item.id, { state: 'skipped' });
+      for (const item of pageItems(journal, jobId))
+        if (pageOf(item) > page) journal.updateItem(item.id, { state: 'skipped' });
     }
     jc.progress('Saving the file');
     await csv.commit(params.path);
@@ -291,16 +270,19 @@ async function runExport(
     if (jc.signal.aborted) setTimeout(() => void deps.sink.ended(jobId).catch(() => {}), 0);
     throw await classify(error, csv, params, jc.signal);
   }
-  finishJournal(deps.db, store, jobId, fileItem, length);
+  finishJournal(journal, jobId, fileItem, length);
   deps.sink.page(jobId);
 }
 
 /** The file is in place: the job counts its rows (once, should a crash make this run twice). */
-function finishJournal(db: Db, store: JobStore, jobId: string, fileItem: ItemRow | undefined, length: number): void {
-  const rows = pageItems(db, jobId).reduce((sum, item) => sum + ((JSON.parse(item.data) as PageData).rows ?? 0), 0);
-  if (fileItem) store.updateItem(fileItem.id, { state: 'done', bytes: 0, data: { rows, length } });
-  const counts = JSON.parse(store.job(jobId)?.counts ?? '{}') as Record<string, number>;
-  if (counts.rows === undefined) store.addCounts(jobId, { rows });
+function finishJournal(journal: JobJournal, jobId: string, fileItem: ItemRow | undefined, length: number): void {
+  const rows = pageItems(journal, jobId).reduce(
+    (sum, item) => sum + ((JSON.parse(item.data) as PageData).rows ?? 0),
+    0,
+  );
+  if (fileItem) journal.updateItem(fileItem.id, { state: 'done', bytes: 0, data: { rows, length } });
+  const counts = JSON.parse(journal.job(jobId)?.counts ?? '{}') as Record<string, number>;
+  if (counts.rows === undefined) journal.addCounts(jobId, { rows });
 }
 
 /**

@@ -18,9 +18,9 @@ import type { EngineContext } from '../context';
 import { EngineError, notFound } from '../errors';
 import { defaultExportDir } from '../jobs/handlers';
 import { ProgressMeter } from '../jobs/progress';
-import type { JobRow } from '../jobs/store';
+import { UNFINISHED_STATES, type JobRow } from '../jobs/journal';
 import { userScope } from '../tenants';
-import { describeFileError, ExportParams, type ExportProgressSink } from './export-job';
+import { describeFileError, ExportParams, PAGE_PREFIX, type ExportProgressSink } from './export-job';
 import { defaultPageSize } from './sources';
 import type { AnalyticsServices } from './services';
 
@@ -120,7 +120,13 @@ export class Exports implements ExportProgressSink {
       `${dataset.label}${mentorName ? ` · ${mentorName}` : ''}${input.department ? ` · department ${input.department}` : ''}` +
         `${input.learner ? ` · ${input.learner}` : ''}` +
         `${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
-    const id = this.ctx.jobs.store.create({ kind: 'export', profileId: resolved.profileId, title, params, items: [] });
+    const id = this.ctx.jobs.journal.create({
+      kind: 'export',
+      profileId: resolved.profileId,
+      title,
+      params,
+      items: [],
+    });
     this.ctx.jobs.runner.start(id);
     return this.get(id);
   }
@@ -143,12 +149,11 @@ export class Exports implements ExportProgressSink {
         p.pageSize,
       ]);
     const same = (p: ExportParams) => identity(p) === identity(params);
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT * FROM jobs WHERE kind = 'export' AND state IN ('queued', 'running', 'waiting', 'paused')
-         AND json_extract(params, '$.path') = ? ORDER BY created_at DESC`,
-      )
-      .all(params.path) as JobRow[];
+    const rows = this.ctx.jobs.journal.find({
+      kind: 'export',
+      states: UNFINISHED_STATES,
+      params: { path: params.path },
+    });
     return rows.find((row) => {
       const parsed = ExportParams.safeParse(JSON.parse(row.params));
       return parsed.success && same(parsed.data);
@@ -198,14 +203,10 @@ export class Exports implements ExportProgressSink {
   /** `name.csv`, else `name (2).csv`, …: never over an existing file or one an unfinished export will write. */
   private freeName(folder: string, file: string): string {
     const taken = new Set(
-      (
-        this.ctx.db
-          .prepare(
-            `SELECT json_extract(params, '$.path') FROM jobs WHERE kind = 'export' AND state NOT IN ('completed', 'failed', 'cancelled')`,
-          )
-          .pluck()
-          .all() as string[]
-      ).filter(Boolean),
+      this.ctx.jobs.journal
+        .find({ kind: 'export', states: UNFINISHED_STATES })
+        .map((row) => (JSON.parse(row.params) as { path?: string }).path)
+        .filter(Boolean),
     );
     const ext = extname(file);
     const stem = file.slice(0, file.length - ext.length);
@@ -216,20 +217,19 @@ export class Exports implements ExportProgressSink {
   }
 
   get(id: string): ExportInfo {
-    const row = this.ctx.jobs.store.job(id);
+    const row = this.ctx.jobs.journal.job(id);
     if (!row || row.kind !== 'export') throw notFound(`No export with id '${id}'`);
     return this.present(row);
   }
 
   /** Newest first; one tenant's when `profileId` is given (the app's Exports tab), else every tenant's. */
   list(limit: number, scheduleId?: string, profileId?: string): ExportInfo[] {
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT * FROM jobs WHERE kind = 'export' ${scheduleId ? `AND json_extract(params, '$.scheduleId') = @scheduleId` : ''}
-           ${profileId ? 'AND profile_id = @profileId' : ''}
-         ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-      )
-      .all({ limit, scheduleId: scheduleId ?? null, profileId: profileId ?? null }) as JobRow[];
+    const rows = this.ctx.jobs.journal.find({
+      kind: 'export',
+      ...(scheduleId && { params: { scheduleId } }),
+      ...(profileId && { profileId }),
+      limit,
+    });
     return rows.map((row) => this.present(row));
   }
 
@@ -247,14 +247,8 @@ export class Exports implements ExportProgressSink {
   present(row: JobRow): ExportInfo {
     const parsed = PartialParams.safeParse(JSON.parse(row.params));
     const params = parsed.success ? parsed.data : {};
-    const stats = this.ctx.db
-      .prepare(
-        `SELECT count(*) AS pages, coalesce(sum(state = 'done'), 0) AS done,
-           coalesce(sum(CASE WHEN state = 'done' THEN json_extract(data, '$.rows') END), 0) AS rows,
-           max(CASE WHEN state = 'done' THEN json_extract(data, '$.length') END) AS length
-         FROM job_items WHERE job_id = ? AND key LIKE 'page:%'`,
-      )
-      .get(row.id) as { pages: number; done: number; rows: number; length: number | null };
+    const totals = this.ctx.jobs.journal.keyedTotals(row.id, PAGE_PREFIX, { sum: 'rows', max: 'length' });
+    const stats = { pages: totals.items, done: totals.done, rows: totals.sum, length: totals.max };
     const running = !FINISHED.includes(row.state);
     const measured = running
       ? this.meter(row.id).measure(
@@ -306,7 +300,7 @@ export class Exports implements ExportProgressSink {
     const now = Date.now();
     if (!last && now - (this.lastEmit.get(jobId) ?? 0) < 250) return;
     this.lastEmit.set(jobId, now);
-    const row = this.ctx.jobs.store.job(jobId);
+    const row = this.ctx.jobs.journal.job(jobId);
     if (row) this.ctx.emit('analytics.exportProgress', this.present(row));
   }
 
@@ -314,7 +308,7 @@ export class Exports implements ExportProgressSink {
   async ended(jobId: string): Promise<void> {
     this.meters.delete(jobId);
     this.lastEmit.delete(jobId);
-    const row = this.ctx.jobs.store.job(jobId);
+    const row = this.ctx.jobs.journal.job(jobId);
     if (!row || !['failed', 'cancelled'].includes(row.state)) return;
     const temp = (JSON.parse(row.params) as { temp?: string }).temp;
     if (temp) await rm(temp, { force: true }).catch(() => {});
@@ -322,13 +316,13 @@ export class Exports implements ExportProgressSink {
 
   /** Temporary files of exports that ended without finishing (cancelled while the app was closed, a crash). */
   async sweep(): Promise<void> {
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT id FROM jobs WHERE kind = 'export' AND state IN ('failed', 'cancelled') ORDER BY updated_at DESC LIMIT 200`,
-      )
-      .pluck()
-      .all() as string[];
-    for (const id of rows) await this.ended(id);
+    const rows = this.ctx.jobs.journal.find({
+      kind: 'export',
+      states: ['failed', 'cancelled'],
+      order: 'updated',
+      limit: 200,
+    });
+    for (const row of rows) await this.ended(row.id);
   }
 }
 

@@ -41,7 +41,7 @@ export function analyticsArea(
   const services = new AnalyticsServices(ctx, clock);
   const exports = new Exports(ctx, services);
   const schedules = new Schedules(ctx, exports, clock);
-  const kind = exportJobKind({ db: ctx.db, sink: exports, now: clock });
+  const kind = exportJobKind({ sink: exports, now: clock });
   kind.finished = (job) => {
     void exports.ended(job.id);
     const info = exports.get(job.id);

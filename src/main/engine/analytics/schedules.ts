@@ -220,7 +220,7 @@ export class Schedules {
         { scheduleId: s.id, title },
       );
     } catch (error) {
-      const jobId = this.ctx.jobs.store.create({
+      const jobId = this.ctx.jobs.journal.create({
         kind: 'export',
         profileId: s.profile_id,
         title,
@@ -228,7 +228,7 @@ export class Schedules {
         items: [],
         state: 'failed',
       });
-      this.ctx.jobs.store.setState(jobId, 'failed', { error: (error as Error).message });
+      this.ctx.jobs.journal.setState(jobId, 'failed', { error: (error as Error).message });
       this.ctx.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export' });
       return this.exports.get(jobId);
     }

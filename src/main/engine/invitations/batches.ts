@@ -3,7 +3,7 @@
  * tag as `source` (the spec's "The source of the invitation", a free string the list filters by exactly).
  */
 import type { ImportBatch } from '../../../shared/contract';
-import type { JobStore } from '../jobs/store';
+import type { JobJournal } from '../jobs/journal';
 import type { InviteCounts, InviteJobParams } from './job';
 
 /** How many batches the list's filter offers (the newest). */
@@ -15,7 +15,7 @@ export function batchSource(fileName: string, at: Date): string {
   return `csv:${name}@${at.toISOString().slice(0, 19)}Z`;
 }
 
-export function importBatches(jobs: JobStore, profileId: string): ImportBatch[] {
+export function importBatches(jobs: JobJournal, profileId: string): ImportBatch[] {
   const batches: ImportBatch[] = [];
   for (let offset = 0; batches.length < MAX_BATCHES; offset += 500) {
     const { rows } = jobs.list({ kind: 'invite', limit: 500, offset });

@@ -11,6 +11,7 @@ import type { ImportDraft, ImportRow, InviteField, InviteTarget, RowFilter } fro
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { conflict, EngineError, invalid } from '../errors';
+import { UNFINISHED_STATES } from '../jobs/journal';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { userScope } from '../tenants';
 import { describeTarget, listCourses, listPrograms, targetKey } from './api';
@@ -412,9 +413,7 @@ export class ImportService {
     const resumable = this.unfinishedJob(record, targetKey(target, scope.org));
     if (resumable) {
       if (choices.skipInvalid !== undefined) {
-        this.ctx.db
-          .prepare(`UPDATE jobs SET params = json_set(params, '$.skipInvalid', json(?)) WHERE id = ?`)
-          .run(String(choices.skipInvalid), resumable);
+        this.ctx.jobs.journal.setParam(resumable, 'skipInvalid', choices.skipInvalid);
       }
       this.store.update(id, { state: 'started', job_id: resumable });
       this.ctx.jobs.runner.start(resumable);
@@ -462,12 +461,11 @@ export class ImportService {
   /** An unfinished invite job of the same tenant for the same file and target: resumed rather than duplicated. */
   private unfinishedJob(record: ImportRecord, scope: string): string | null {
     if (!record.sha256) return null;
-    const jobs = this.ctx.db
-      .prepare(
-        `SELECT id, params FROM jobs WHERE kind = 'invite' AND profile_id = ? AND state IN ('queued', 'running', 'waiting', 'paused')
-         ORDER BY created_at DESC`,
-      )
-      .all(record.profile_id) as { id: string; params: string }[];
+    const jobs = this.ctx.jobs.journal.find({
+      kind: 'invite',
+      profileId: record.profile_id,
+      states: UNFINISHED_STATES,
+    });
     for (const job of jobs) {
       const params = JSON.parse(job.params) as InviteJobParams;
       if (params.fileSha256 === record.sha256 && targetKey(params.target, params.org) === scope) return job.id;

@@ -119,7 +119,7 @@ export function invitationsArea(
       },
       'invitations.batches': (input) => {
         const profileId = ctx.tenant(input?.profileId);
-        return { batches: importBatches(ctx.jobs.store, profileId) };
+        return { batches: importBatches(ctx.jobs.journal, profileId) };
       },
       'invitations.create': async (input) => {
         const { id, client, scope } = await tenant(input.profileId);

@@ -4,7 +4,7 @@
  * for the job. Runs in the worker thread (a million items is a lot of SQLite work).
  */
 import type { JobKind } from '../../../shared/contract/jobs';
-import { JobStore, type NewItem } from '../jobs/store';
+import { JobJournal, type NewItem } from '../jobs/journal';
 import type { Db } from '../store/database';
 import type { InviteCounts, InviteItemData } from './job';
 import { ImportRows, type StoredRow } from './rows';
@@ -74,7 +74,7 @@ export function itemOf(row: StoredRow): NewItem {
 /** Writes the job, every item and the counts of the rows settled from the start; answers the job's id. */
 export function createInviteJob(db: Db, input: CreateJobInput): { jobId: string } {
   const rows = new ImportRows(db);
-  const store = new JobStore(db);
+  const journal = new JobJournal(db);
   const counts: InviteCounts = {};
   function* items(): Generator<NewItem> {
     for (const row of rows.inOrder(input.importId)) {
@@ -84,16 +84,16 @@ export function createInviteJob(db: Db, input: CreateJobInput): { jobId: string 
       yield item;
     }
   }
-  const jobId = db.transaction(() => {
-    const id = store.create({
+  const jobId = journal.transaction(() => {
+    const id = journal.create({
       kind: 'invite' satisfies JobKind,
       profileId: input.profileId,
       title: input.title,
       params: input.params,
       items: items(),
     });
-    store.addCounts(id, counts);
+    journal.addCounts(id, counts);
     return id;
-  })();
+  });
   return { jobId };
 }

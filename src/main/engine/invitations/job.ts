@@ -87,7 +87,7 @@ interface PendingItem {
   id: number;
   phase: string;
   emailKey: string | null;
-  /** The row as the platform gets it (without target and source), as JSON text built by SQLite. */
+  /** The row as the platform gets it (without target and source), as JSON text (see requestRow). */
   payload: string;
 }
 
@@ -120,29 +120,25 @@ const REFUSALS: Record<string, { outcome: Outcome; message: string }> = {
   duplicate_in_request: { outcome: 'duplicate', message: 'The same address appears earlier in the file' },
 };
 
+/** What a page of pending items reads from each item's data: SQLite hands the fields over as JSON text. */
+const REQUEST_DETAIL = ['emailKey', 'email', 'to', 'fields'] as const;
+
+/**
+ * The row as the platform gets it, as JSON text: the item's fields (already JSON) with the address spliced in, so a
+ * million rows are shaped without a JSON.parse/stringify round trip each.
+ */
+export function requestRow(detail: { email: unknown; to: unknown; fields: unknown }): string {
+  const email = JSON.stringify(detail.to ?? detail.email ?? null);
+  const fields = typeof detail.fields === 'string' ? detail.fields : '{}';
+  return fields === '{}' ? `{"email":${email}}` : `${fields.slice(0, -1)},"email":${email}}`;
+}
+
 export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | null) => void }): JobKindRunner {
   const { db } = deps;
-  // SQLite shapes each row for the request (a million JSON.parse/stringify round trips are not free).
-  const pendingPage = db.prepare(
-    `SELECT id, phase, json_extract(data, '$.emailKey') AS emailKey,
-       json_patch(coalesce(json_extract(data, '$.fields'), '{}'),
-                  json_object('email', coalesce(json_extract(data, '$.to'), json_extract(data, '$.email')))) AS payload
-     FROM job_items WHERE job_id = ? AND state = 'pending'
-     AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
-  );
   const inflightOf = db.prepare('SELECT item_ids FROM invite_inflight WHERE job_id = ?');
   const addInflight = db.prepare('INSERT INTO invite_inflight (job_id, chunk, item_ids) VALUES (?, ?, ?)');
   const dropInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ? AND chunk = ?');
   const dropAllInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ?');
-  const setItem = db.prepare(
-    `UPDATE job_items SET state = ?, phase = ?, error = ?, data = json_set(data, '$.message', ?), updated_at = ?
-     WHERE id = ?`,
-  );
-  // Set-based statements over a chunk's ids (a JSON array): one statement per chunk, not one per row.
-  const setInvited = db.prepare(
-    `UPDATE job_items SET state = 'done', phase = 'invited', error = NULL, updated_at = ?
-     WHERE id IN (SELECT value FROM json_each(?))`,
-  );
   const sentAmong = db.prepare(
     `SELECT email_key, job_id FROM invite_sent WHERE profile_id = ? AND target = ?
      AND email_key IN (SELECT value FROM json_each(?))`,
@@ -152,12 +148,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
      SELECT ?, ?, value, ?, ? FROM json_each(?) WHERE true
      ON CONFLICT (profile_id, target, email_key) DO NOTHING`,
   );
-  const setPending = db.prepare(
-    `UPDATE job_items SET state = 'pending', phase = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))`,
-  );
-  const idsOf = (items: readonly PendingItem[]) => JSON.stringify(items.map((item) => item.id));
-  const backToPending = (items: readonly PendingItem[], phase: string) =>
-    setPending.run(phase, new Date().toISOString(), idsOf(items));
+  const idsOf = (items: readonly PendingItem[]) => items.map((item) => item.id);
 
   return {
     kind: 'invite',
@@ -168,6 +159,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       const jobId = ctx.job.id;
       const profileId = ctx.job.profile_id ?? '';
       const scope = targetKey(params.target, params.org);
+      const { journal } = ctx;
       const client = await ctx.client();
       let size = params.chunkSize;
       let transportFailures = 0;
@@ -177,29 +169,33 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
         const at = new Date().toISOString();
         const counts: InviteCounts = {};
         const invited = results.filter((result) => result.outcome === 'invited').map((result) => result.item);
-        db.transaction(() => {
+        // Rows that end alike (the same outcome and message) are written by one statement.
+        const alike = new Map<string, { outcome: Outcome; message: string | null; ids: number[] }>();
+        for (const { item, outcome, message } of results) {
+          const key = COUNT_OF[outcome];
+          counts[key] = (counts[key] ?? 0) + 1;
+          if (outcome === 'invited') continue;
+          const same = `${outcome}\n${message ?? ''}`;
+          if (!alike.has(same)) alike.set(same, { outcome, message: message ?? null, ids: [] });
+          alike.get(same)!.ids.push(item.id);
+        }
+        journal.transaction(() => {
           if (invited.length) {
-            setInvited.run(at, idsOf(invited));
+            journal.updateItems(idsOf(invited), { state: 'done', phase: 'invited', error: null });
             const keys = invited.map((item) => item.emailKey).filter((key): key is string => !!key);
             recordSent.run(profileId, scope, jobId, at, JSON.stringify(keys));
           }
-          for (const { item, outcome, message } of results) {
-            const key = COUNT_OF[outcome];
-            counts[key] = (counts[key] ?? 0) + 1;
-            if (outcome === 'invited') continue;
-            const state = outcome === 'failed' ? 'failed' : 'skipped';
-            setItem.run(
-              state,
-              outcome,
-              outcome === 'failed' ? (message ?? 'Failed') : null,
-              message ?? null,
-              at,
-              item.id,
-            );
+          for (const { outcome, message, ids } of alike.values()) {
+            journal.updateItems(ids, {
+              state: outcome === 'failed' ? 'failed' : 'skipped',
+              phase: outcome,
+              error: outcome === 'failed' ? (message ?? 'Failed') : null,
+              data: { message },
+            });
           }
-          ctx.store.addCounts(jobId, counts);
+          journal.addCounts(jobId, counts);
           if (chunk !== undefined) dropInflight.run(jobId, chunk);
-        })();
+        });
       };
 
       /**
@@ -210,10 +206,10 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
         (row) => JSON.parse(row.item_ids) as number[],
       );
       if (leftOver.length) {
-        db.transaction(() => {
-          setPending.run(SENDING, new Date().toISOString(), JSON.stringify(leftOver));
+        journal.transaction(() => {
+          journal.updateItems(leftOver, { state: 'pending', phase: SENDING });
           dropAllInflight.run(jobId);
-        })();
+        });
       }
       let chunks = 0;
       let slowDowns = 0;
@@ -264,10 +260,10 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
           }
           if (isTransient(error) && !ctx.signal.aborted) {
             // The chunk may or may not have been applied: its rows are `sending`, checked before they are sent again.
-            db.transaction(() => {
-              backToPending(candidates, SENDING);
+            journal.transaction(() => {
+              journal.updateItems(idsOf(candidates), { state: 'pending', phase: SENDING });
               dropInflight.run(jobId, chunk);
-            })();
+            });
             if (!(error instanceof ApiError)) size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
             if (++transportFailures >= MAX_TRANSPORT_FAILURES) throw error;
             ctx.progress(`The platform did not answer (${error.message}); trying again`);
@@ -297,7 +293,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       const launch = (candidates: PendingItem[]) => {
         const chunk = ++chunks;
         // Journaled before the request leaves: a crash from here on leaves the chunk to be checked.
-        addInflight.run(jobId, chunk, idsOf(candidates));
+        addInflight.run(jobId, chunk, JSON.stringify(idsOf(candidates)));
         for (const item of candidates) sending.add(item.id);
         const sent: Promise<void> = sendChunk(candidates, chunk)
           .catch((error: unknown) => {
@@ -313,7 +309,14 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       ctx.progress('Sending invitations');
       while (fatal === null) {
         if (ctx.signal.aborted) break;
-        const page = pendingPage.all(jobId, JSON.stringify([...sending]), size) as PendingItem[];
+        const page: PendingItem[] = journal
+          .pendingPage(jobId, { excluding: [...sending], limit: size, detail: REQUEST_DETAIL })
+          .map((row) => ({
+            id: row.id,
+            phase: row.phase,
+            emailKey: row.emailKey as string | null,
+            payload: requestRow(row),
+          }));
         if (!page.length) {
           // Nothing pending now; a chunk in flight may still hand rows back (413, no answer).
           if (!inFlight.size) break;

@@ -6,18 +6,11 @@
  * here — `jobs.changed` when their state moved, `jobs.progress` otherwise — so open screens and desktop notifications
  * follow them.
  */
-import type { EventName, EventPayload, JobKind, JobState } from '../../../shared/contract';
-import type { Db } from '../store/database';
+import type { EventName, EventPayload, JobState } from '../../../shared/contract';
+import type { JobJournal } from './journal';
 import type { JobRunner } from './runner';
 
 const LOOK_EVERY_MS = 1_000;
-
-interface ChangedRow {
-  id: string;
-  kind: JobKind;
-  state: JobState;
-  updated_at: string;
-}
 
 export interface JobsElsewhere {
   /** A state this engine announced itself (its own runner's), so it is not announced again. */
@@ -26,26 +19,22 @@ export interface JobsElsewhere {
 }
 
 export function followJobsElsewhere(deps: {
-  db: Db;
+  journal: JobJournal;
   runner: JobRunner;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   everyMs?: number;
 }): JobsElsewhere {
-  const { db, runner, emit } = deps;
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  // `>=`: another process may write twice in one millisecond; rows already seen at that instant are skipped below.
-  const changedSince = db.prepare(
-    'SELECT id, kind, state, updated_at FROM jobs WHERE updated_at >= ? ORDER BY updated_at',
-  );
+  const { journal, runner, emit } = deps;
   const known = new Map<string, { state: JobState; updatedAt?: string }>();
-  let version = dataVersion.get();
+  let version = journal.dataVersion();
   let since = new Date().toISOString();
 
   const look = () => {
-    const now = dataVersion.get();
+    const now = journal.dataVersion();
     if (now === version) return;
     version = now;
-    for (const row of changedSince.all(since) as ChangedRow[]) {
+    // `>=`: another process may write twice in one millisecond; rows already seen at that instant are skipped below.
+    for (const row of journal.changedSince(since)) {
       if (row.updated_at > since) since = row.updated_at;
       const last = known.get(row.id);
       if (last?.updatedAt === row.updated_at || runner.isActive(row.id)) continue;

@@ -6,7 +6,8 @@ import { writeCsvAtomically } from '../csv';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import type { JobKindRunner, JobRunner } from './runner';
-import { presentItem, type ItemRow, type JobStore } from './store';
+import type { ItemRow, JobJournal } from './journal';
+import { presentItem } from './present';
 
 /** Where reports go when the admin does not choose: the Downloads folder, else the data folder's exports/. */
 export function defaultExportDir(dataDir: string): string {
@@ -26,20 +27,20 @@ const genericReport: ItemReport = {
 
 export function jobHandlers(deps: {
   runner: JobRunner;
-  store: JobStore;
+  journal: JobJournal;
   dataDir: string;
   reports: Partial<Record<JobKindRunner['kind'], ItemReport>>;
 }): HandlersOf<typeof jobCalls> {
-  const { runner, store } = deps;
+  const { runner, journal } = deps;
   return {
     'jobs.list': (input) => {
-      const { rows, total } = store.list({ limit: 100, offset: 0, ...input });
+      const { rows, total } = journal.list({ limit: 100, offset: 0, ...input });
       return { jobs: rows.map((row) => runner.present(row.id)), total };
     },
     'jobs.get': ({ id }) => runner.present(id),
     'jobs.items': ({ id, ...filter }) => {
       runner.present(id);
-      const { rows, total } = store.items(id, filter);
+      const { rows, total } = journal.items(id, filter);
       return { items: rows.map(presentItem), total };
     },
     'jobs.pause': ({ id }) => runner.pause(id),
@@ -59,7 +60,7 @@ export function jobHandlers(deps: {
         );
       async function* batches() {
         for (let offset = 0; ; offset += 1000) {
-          const { rows } = store.items(id, { limit: 1000, offset });
+          const { rows } = journal.items(id, { limit: 1000, offset });
           if (!rows.length) return;
           yield rows.map((row) => report.row(row));
         }

@@ -1,5 +1,5 @@
 import type { JobProgress } from '../../../shared/contract';
-import type { ItemTotals } from './store';
+import type { ItemTotals } from './journal';
 
 interface Sample {
   at: number;

@@ -14,13 +14,14 @@ import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Slots } from './limiter';
 import { ProgressMeter } from './progress';
-import { type ItemTotals, type JobStore, presentJob, type JobRow, type RunnerIdentity } from './store';
+import type { ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
+import { presentJob } from './present';
 
 /** What a job kind gets while it runs. */
 export interface JobContext {
   job: JobRow;
   params: unknown;
-  store: JobStore;
+  journal: JobJournal;
   /** Aborted when the job is paused or cancelled (here or by another process), or the app quits. */
   signal: AbortSignal;
   /** The platform client of the job's tenant. */
@@ -93,7 +94,7 @@ const STALE_MS = 45_000;
 const HANDOVER_WAIT_MS = 10_000;
 
 export interface JobRunnerDeps {
-  store: JobStore;
+  journal: JobJournal;
   clients: (profileId: string) => Promise<PlatformClient>;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
@@ -124,7 +125,7 @@ function processAlive(pid: number): boolean {
  * second (it watches SQLite's data_version), its in-flight items settling as in a local pause.
  */
 export class JobRunner {
-  private readonly store: JobStore;
+  private readonly journal: JobJournal;
   private readonly me: RunnerIdentity = { id: randomUUID(), pid: process.pid, host: hostname() };
   private readonly kinds = new Map<JobKind, JobKindRunner>();
   private readonly active = new Map<string, ActiveRun>();
@@ -140,7 +141,7 @@ export class JobRunner {
   private closed = false;
 
   constructor(private readonly deps: JobRunnerDeps) {
-    this.store = deps.store;
+    this.journal = deps.journal;
     this.limits = new TenantLimits(deps.defaultConcurrency ?? 4);
   }
 
@@ -150,11 +151,11 @@ export class JobRunner {
 
   /** Picks up every job a previous run left unfinished (quit, crash, kill -9), unless a live process runs it. */
   resumeAll(): void {
-    for (const job of this.store.unfinished()) this.start(job.id);
+    for (const job of this.journal.unfinished()) this.start(job.id);
   }
 
   present(id: string): Job {
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     // A running job's figures may be a moment old; a settled one's are exact.
     return presentJob(
@@ -171,18 +172,18 @@ export class JobRunner {
   start(id: string, options: { takeOver?: boolean } = {}): boolean {
     if (this.closed) return false;
     if (this.active.has(id)) return true;
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     const kind = this.kinds.get(row.kind);
     if (!kind) throw new Error(`No runner for jobs of kind '${row.kind}'`);
-    const claim = this.store.claim(id, this.me, (current) => {
+    const claim = this.journal.claim(id, this.me, (current) => {
       const holder = this.holderOf(current);
       return !!holder && !holder.here && !(options.takeOver && current.state === 'waiting');
     });
     if (!claim.claimed) return false;
     this.clearWaitTimer(id);
     if (kind.bulkWrites) this.deps.beforeBulkRun?.();
-    this.store.reviveActive(id);
+    this.journal.reviveActive(id);
     this.changed(id);
     this.watch();
 
@@ -192,7 +193,7 @@ export class JobRunner {
     const ctx: JobContext = {
       job: row,
       params: JSON.parse(row.params) as unknown,
-      store: this.store,
+      journal: this.journal,
       signal: controller.signal,
       client: () => {
         if (!row.profile_id) throw new JobFailed('This job has no tenant connection (it was removed)');
@@ -211,9 +212,11 @@ export class JobRunner {
       .finally(() => {
         share.release();
         this.active.delete(id);
+        // What the run queued is committed before anything else is said about the job.
+        this.journal.flush();
         // Items cut off by a stop are not done: they are pending again (their kind resumes them safely).
-        if (run.stop) this.store.reviveActive(id);
-        if (!this.waiting.has(id)) this.store.release(id, this.me.id);
+        if (run.stop) this.journal.reviveActive(id);
+        if (!this.waiting.has(id)) this.journal.release(id, this.me.id);
         if (run.stop === 'journal') this.changed(id);
         this.unwatchIfIdle();
       });
@@ -226,7 +229,7 @@ export class JobRunner {
     const row = this.requireJob(id);
     if (['completed', 'failed', 'cancelled'].includes(row.state))
       throw conflict(`The job has already ${row.state === 'completed' ? 'completed' : row.state}`);
-    this.store.setState(id, 'paused', { reason: 'Paused' });
+    this.journal.setState(id, 'paused', { reason: 'Paused' });
     await this.letGo(id, 'pause');
     return this.present(id);
   }
@@ -239,7 +242,7 @@ export class JobRunner {
     const row = this.requireJob(id);
     if (row.state === 'cancelled') throw conflict('A cancelled job cannot be resumed; start a new one');
     if (row.state === 'completed') throw conflict('The job has already completed');
-    if (options.waitLimitMinutes !== undefined) this.store.setWaitLimit(id, options.waitLimitMinutes);
+    if (options.waitLimitMinutes !== undefined) this.journal.setWaitLimit(id, options.waitLimitMinutes);
     // The admin steps in: a new stretch of waiting, if it comes to that, has its full limit.
     this.forgetWait(id);
     if (!this.start(id, { takeOver: true })) {
@@ -277,7 +280,7 @@ export class JobRunner {
     for (const [id, episode] of waiting) {
       this.clearWaitTimer(id);
       episode.step = -1;
-      if (this.store.job(id)?.state === 'waiting') this.start(id);
+      if (this.journal.job(id)?.state === 'waiting') this.start(id);
     }
     return waiting.length;
   }
@@ -286,7 +289,7 @@ export class JobRunner {
   async cancel(id: string): Promise<Job> {
     const row = this.requireJob(id);
     if (['completed', 'cancelled'].includes(row.state)) return this.present(id);
-    this.store.setState(id, 'cancelled', { reason: 'Cancelled' });
+    this.journal.setState(id, 'cancelled', { reason: 'Cancelled' });
     await this.letGo(id, 'cancel');
     return this.present(id);
   }
@@ -294,14 +297,14 @@ export class JobRunner {
   retry(id: string, itemIds?: number[]): Job {
     const row = this.requireJob(id);
     if (row.state === 'cancelled') throw conflict('A cancelled job cannot be retried; start a new one');
-    this.store.resetFailed(id, itemIds);
+    this.journal.resetFailed(id, itemIds);
     if (!this.active.has(id)) this.start(id);
     return this.present(id);
   }
 
   /** A tenant's credentials changed: jobs paused by a 401 try again. */
   credentialsChanged(profileId: string): void {
-    for (const job of this.store.list({ states: ['paused'], limit: 1000, offset: 0 }).rows) {
+    for (const job of this.journal.list({ states: ['paused'], limit: 1000, offset: 0 }).rows) {
       if (job.profile_id === profileId && job.reason === 'Authentication failed') this.start(job.id);
     }
   }
@@ -316,7 +319,7 @@ export class JobRunner {
     this.closed = true;
     for (const id of [...this.waiting.keys()]) {
       this.clearWaitTimer(id);
-      this.store.release(id, this.me.id);
+      this.journal.release(id, this.me.id);
     }
     this.waiting.clear();
     await Promise.all([...this.active.keys()].map((id) => this.stopRun(id, 'shutdown')));
@@ -342,7 +345,7 @@ export class JobRunner {
   }
 
   private requireJob(id: string): JobRow {
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!row) throw notFound(`No job with id '${id}'`);
     return row;
   }
@@ -351,7 +354,7 @@ export class JobRunner {
   private async letGo(id: string, reason: 'pause' | 'cancel'): Promise<void> {
     this.forgetWait(id);
     await this.stopRun(id, reason);
-    this.store.release(id, this.me.id);
+    this.journal.release(id, this.me.id);
     this.changed(id);
     this.unwatchIfIdle();
   }
@@ -370,8 +373,8 @@ export class JobRunner {
       this.progress(id, undefined, true);
       return;
     }
-    const write = (state: Parameters<JobStore['settleRun']>[2], extra: Parameters<JobStore['settleRun']>[3]) => {
-      const written = this.store.settleRun(id, this.me.id, state, extra);
+    const write = (state: Parameters<JobJournal['settleRun']>[2], extra: Parameters<JobJournal['settleRun']>[3]) => {
+      const written = this.journal.settleRun(id, this.me.id, state, extra);
       // Not written: the journal changed under the run (paused or cancelled elsewhere); it stands.
       if (!written) this.changed(id);
       return written;
@@ -405,7 +408,7 @@ export class JobRunner {
 
   /** The job's waiting limit in ms: its own, or the setting (read each time, so a change applies at once). */
   private waitLimitMs(id: string): number {
-    const own = this.store.job(id)?.wait_limit_minutes;
+    const own = this.journal.job(id)?.wait_limit_minutes;
     return (own ?? this.deps.waitLimitMinutes?.() ?? 60) * 60_000;
   }
 
@@ -425,7 +428,7 @@ export class JobRunner {
     if (Date.now() >= episode.since + limitMs) {
       this.waiting.delete(id);
       const limit = describeMinutes(Math.round(limitMs / 60_000));
-      this.store.settleRun(id, this.me.id, 'paused', {
+      this.journal.settleRun(id, this.me.id, 'paused', {
         reason: `${GAVE_UP_WAITING} after ${limit} (${error.message}). Resume the job once the tenant answers again.`,
       });
       this.deps.log(`job ${id} gave up waiting after ${limit}: ${error.message}`);
@@ -435,7 +438,7 @@ export class JobRunner {
     episode.step = Math.min(episode.step + 1, WAIT_STEPS_MS.length - 1);
     this.waiting.set(id, episode);
     const delay = Math.min(WAIT_STEPS_MS[episode.step]!, episode.since + limitMs - Date.now());
-    const written = this.store.settleRun(id, this.me.id, 'waiting', {
+    const written = this.journal.settleRun(id, this.me.id, 'waiting', {
       reason: `The tenant is unreachable (${error.message}); retrying in ${Math.max(1, Math.round(delay / 1000))} s`,
       retryAt: new Date(Date.now() + delay).toISOString(),
       givesUpAt: new Date(episode.since + limitMs).toISOString(),
@@ -448,11 +451,11 @@ export class JobRunner {
   /** The waiting limit may have moved: the job's give-up time is written again and its next try kept before it. */
   private scheduleWait(id: string): void {
     const episode = this.waiting.get(id);
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!episode || !row || row.state !== 'waiting' || row.runner !== this.me.id) return;
     const givesUpAt = episode.since + this.waitLimitMs(id);
     if (row.gives_up_at === new Date(givesUpAt).toISOString()) return;
-    this.store.setGivesUpAt(id, this.me.id, new Date(givesUpAt).toISOString());
+    this.journal.setGivesUpAt(id, this.me.id, new Date(givesUpAt).toISOString());
     const retryAt = row.retry_at ? Date.parse(row.retry_at) : Date.now();
     this.armWaitTimer(id, Math.max(0, Math.min(retryAt, givesUpAt) - Date.now()));
     this.changed(id);
@@ -464,7 +467,7 @@ export class JobRunner {
     clearTimeout(episode.timer);
     episode.timer = setTimeout(() => {
       episode.timer = undefined;
-      const row = this.store.job(id);
+      const row = this.journal.job(id);
       if (row?.state === 'waiting' && row.runner === this.me.id) this.start(id);
     }, delay);
     episode.timer.unref?.();
@@ -485,14 +488,14 @@ export class JobRunner {
   }
 
   private finishedItems(id: string): number {
-    const totals = this.store.totals(id);
+    const totals = this.journal.totals(id);
     return totals.done + totals.failed + totals.skipped;
   }
 
   /** Looks at the journal once a second while this runner holds a job; says it is alive every few seconds. */
   private watch(): void {
     if (this.watcher || this.closed) return;
-    this.journalVersion = this.store.dataVersion();
+    this.journalVersion = this.journal.dataVersion();
     this.watcher = setInterval(() => {
       try {
         this.lookAtJournal();
@@ -513,9 +516,9 @@ export class JobRunner {
     const now = Date.now();
     if (now - this.lastBeat >= HEARTBEAT_MS) {
       this.lastBeat = now;
-      this.store.heartbeat(this.me.id);
+      this.journal.heartbeat(this.me.id);
     }
-    const version = this.store.dataVersion();
+    const version = this.journal.dataVersion();
     if (version === this.journalVersion) return;
     this.journalVersion = version;
     for (const id of new Set([...this.active.keys(), ...this.waiting.keys()])) this.obeyJournal(id);
@@ -523,7 +526,7 @@ export class JobRunner {
 
   /** Another process wrote the job's row: a pause, a cancel, a take-over, or a new waiting limit. */
   private obeyJournal(id: string): void {
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     const run = this.active.get(id);
     const ours = row?.runner === this.me.id;
     if (row && ours && row.state === 'waiting') return this.scheduleWait(id);
@@ -533,7 +536,7 @@ export class JobRunner {
       void this.stopRun(id, 'journal');
       return;
     }
-    if (ours) this.store.release(id, this.me.id);
+    if (ours) this.journal.release(id, this.me.id);
     this.changed(id);
     this.unwatchIfIdle();
   }
@@ -546,18 +549,18 @@ export class JobRunner {
   }
 
   private changed(id: string): void {
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!row) return;
     this.deps.emit('jobs.changed', { id, state: row.state, kind: row.kind });
     this.progress(id, undefined, true);
   }
 
   private progress(id: string, phase?: string, force = false): void {
-    if (phase !== undefined) this.store.setPhase(id, phase);
+    if (phase !== undefined) this.journal.setPhase(id, phase);
     const now = Date.now();
     if (!force && now - (this.lastProgress.get(id) ?? 0) < PROGRESS_EVERY_MS) return;
     this.lastProgress.set(id, now);
-    const row = this.store.job(id);
+    const row = this.journal.job(id);
     if (!row) return;
     this.deps.emit('jobs.progress', {
       id,
@@ -571,7 +574,7 @@ export class JobRunner {
     const at = performance.now();
     if (!fresh && last && at - last.at < Math.max(TOTALS_EVERY_MS, last.costMs * TOTALS_COST_FACTOR))
       return last.totals;
-    const totals = this.store.totals(id);
+    const totals = this.journal.totals(id);
     this.counted.set(id, { at, costMs: performance.now() - at, totals });
     return totals;
   }

@@ -151,6 +151,13 @@ export class Profiles {
     return this.row(id).name;
   }
 
+  /** The username the connection acts as, read without touching the keychain; null for an unknown id. */
+  usernameOf(id: string): string | null {
+    const row = this.db.prepare('SELECT username FROM profiles WHERE id = ?').get(id) as
+      { username: string } | undefined;
+    return row?.username ?? null;
+  }
+
   isSandbox(id: string): boolean {
     return this.row(id).is_sandbox === 1;
   }

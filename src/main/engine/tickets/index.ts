@@ -50,11 +50,10 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
   });
   sync.pollMs = (profileId) => poller.intervalFor(profileId);
   const conversations = new Map<string, TicketConversation>();
-  const { runner, store } = ctx.jobs;
+  const { runner, journal } = ctx.jobs;
 
   /** The tenant connection's username: "Mine" is what it claimed. */
-  const me = (profileId: string) =>
-    (ctx.db.prepare('SELECT username FROM profiles WHERE id = ?').pluck().get(profileId) as string | undefined) ?? '';
+  const me = (profileId: string) => ctx.profiles.usernameOf(profileId) ?? '';
 
   /** Before the first sync finishes nothing counts as unread; after it, only activity past the baseline. */
   const baseline = (profileId: string) => {
@@ -124,31 +123,23 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     return rows.map((row) => toSummary(row, sla, now));
   }
 
+  /** A paused reply waits for the admin's decision when its one item was held back by the change check. */
+  const heldBack = (jobId: string) => journal.itemsIn(jobId, ['pending']).some((item) => item.phase === CHANGED_PHASE);
+
   function queuedReplies(profileId: string, ticketId: number): QueuedReply[] {
-    const rows = ctx.db
-      .prepare(
-        `SELECT id, state, reason, error, params, created_at,
-           state = 'paused' AND EXISTS (SELECT 1 FROM job_items i
-             WHERE i.job_id = jobs.id AND i.state = 'pending' AND i.phase = @changed) AS changed
-         FROM jobs
-         WHERE kind = 'ticket-reply' AND profile_id = @profileId AND state IN ('queued', 'running', 'paused', 'waiting', 'failed')
-           AND json_extract(params, '$.ticketId') = @ticketId ORDER BY created_at`,
-      )
-      .all({ profileId, ticketId, changed: CHANGED_PHASE }) as {
-      id: string;
-      state: QueuedReply['state'];
-      reason: string | null;
-      error: string | null;
-      params: string;
-      created_at: string;
-      changed: 0 | 1;
-    }[];
+    const rows = journal.find({
+      kind: 'ticket-reply',
+      profileId,
+      states: ['queued', 'running', 'paused', 'waiting', 'failed'],
+      params: { ticketId },
+      order: 'oldest',
+    });
     return rows.map((r) => ({
       jobId: r.id,
       message: (JSON.parse(r.params) as ReplyParams).message,
-      state: r.state,
+      state: r.state as QueuedReply['state'],
       reason: r.error ?? r.reason,
-      changed: r.changed === 1,
+      changed: r.state === 'paused' && heldBack(r.id),
       createdAt: r.created_at,
     }));
   }
@@ -167,7 +158,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     });
     switch (job.state) {
       case 'completed': {
-        const [item] = store.itemsIn(jobId, ['done']);
+        const [item] = journal.itemsIn(jobId, ['done']);
         const messageId = item ? (JSON.parse(item.data) as { messageId?: number }).messageId : undefined;
         const row = cache.view(profileId, ticketId, baseline(profileId));
         const sent =
@@ -200,8 +191,8 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
 
   /** Replies that waited for the tenant go as soon as it answers again (after their change check). */
   function sendQueuedReplies(profileId: string): void {
-    for (const job of store.list({ kind: 'ticket-reply', states: ['waiting', 'queued'], limit: 500, offset: 0 }).rows) {
-      if (job.profile_id === profileId && !runner.isActive(job.id)) runner.start(job.id);
+    for (const job of journal.find({ kind: 'ticket-reply', profileId, states: ['waiting', 'queued'] })) {
+      if (!runner.isActive(job.id)) runner.start(job.id);
     }
   }
 
@@ -425,7 +416,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         seen: input.seen ?? null,
         force: !!input.force,
       };
-      const jobId = store.create({
+      const jobId = journal.create({
         kind: 'ticket-reply',
         profileId,
         title: `Reply on ticket #${input.id}`,
@@ -438,19 +429,19 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
 
     'tickets.sendQueued': async (input) => {
       const profileId = ctx.tenant(input.profileId);
-      const job = store.job(input.jobId);
+      const job = journal.job(input.jobId);
       if (!job || job.kind !== 'ticket-reply' || job.profile_id !== profileId) {
         throw notFound(`No queued reply '${input.jobId}'`);
       }
       const ticketId = (JSON.parse(job.params) as ReplyParams).ticketId;
-      const [item] = store.itemsIn(job.id, ['pending']);
+      const [item] = journal.itemsIn(job.id, ['pending']);
       if (job.state !== 'paused' || !item || item.phase !== CHANGED_PHASE) {
         throw conflict(
           'This reply is not waiting for a decision: only a reply paused because the ticket changed can be sent anyway',
         );
       }
       // The admin has decided: this job skips the change check from now on, whatever happens next (offline again…).
-      store.updateItem(item.id, { data: { force: true } });
+      journal.updateItem(item.id, { data: { force: true } });
       runner.resume(job.id);
       return replyOutcome(profileId, ticketId, job.id, input.waitMs);
     },

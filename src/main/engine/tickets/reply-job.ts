@@ -39,11 +39,11 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
       const params = job.params as ReplyParams;
       const profileId = job.job.profile_id;
       if (!profileId) throw new JobFailed('This reply has no tenant connection (it was removed)');
-      const [item] = job.store.itemsIn(job.job.id, ['pending', 'active']);
+      const [item] = job.journal.itemsIn(job.job.id, ['pending', 'active']);
       if (!item) return;
       // force: the admin chose "send anyway" on this paused reply (tickets.sendQueued).
       const data = JSON.parse(item.data) as { posting?: boolean; force?: boolean };
-      job.store.updateItem(item.id, { state: 'active', phase: 'checking', attempt: true, error: null });
+      job.journal.updateItem(item.id, { state: 'active', phase: 'checking', attempt: true, error: null });
       job.progress('Checking the ticket');
       const api = await deps.api(profileId);
       const id = params.ticketId;
@@ -60,7 +60,7 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
           if (error.status === 404 && deps.cache.remove(profileId, id)) {
             deps.ctx.emit('tickets.changed', { profileId, ids: [id], reason: 'deleted' });
           }
-          job.store.updateItem(item.id, { state: 'failed', phase: 'refused', error: message });
+          job.journal.updateItem(item.id, { state: 'failed', phase: 'refused', error: message });
           throw new JobFailed(message);
         }
         throw error;
@@ -87,12 +87,12 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
           const thread = await api.thread(id, job.signal);
           deps.cache.replaceThread(profileId, id, thread);
           deps.ctx.emit('tickets.changed', { profileId, ids: [id], reason: 'sync' });
-          job.store.updateItem(item.id, { state: 'pending', phase: CHANGED_PHASE, error: CHANGED_REASON });
+          job.journal.updateItem(item.id, { state: 'pending', phase: CHANGED_PHASE, error: CHANGED_REASON });
           throw new JobNeedsAttention(CHANGED_REASON);
         }
       }
 
-      job.store.updateItem(item.id, { phase: 'sending', data: { posting: true } });
+      job.journal.updateItem(item.id, { phase: 'sending', data: { posting: true } });
       job.progress('Sending');
       let message: ApiMessage;
       try {
@@ -100,7 +100,12 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
       } catch (error) {
         if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
           const reason = `The platform refused the reply (${error.status}): ${error.message}`;
-          job.store.updateItem(item.id, { state: 'failed', phase: 'refused', error: reason, data: { posting: false } });
+          job.journal.updateItem(item.id, {
+            state: 'failed',
+            phase: 'refused',
+            error: reason,
+            data: { posting: false },
+          });
           throw new JobFailed(reason);
         }
         throw error;
@@ -113,7 +118,12 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
         deps.local.clearDraftIf(profileId!, id, params.message);
         // The admin's own reply is not news to them.
         deps.local.markRead(profileId!, [id], true);
-        job.store.updateItem(item!.id, { state: 'done', phase: 'sent', error: null, data: { messageId: message.id } });
+        job.journal.updateItem(item!.id, {
+          state: 'done',
+          phase: 'sent',
+          error: null,
+          data: { messageId: message.id },
+        });
         deps.ctx.emit('tickets.changed', { profileId: profileId!, ids: [id], reason: 'reply' });
       }
     },

@@ -8,7 +8,7 @@ import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:time
 import type { PlatformClient } from '../platform';
 import type { Scope } from '../mentors/resolve';
 import type { TrainItemData } from './item';
-import type { TrainJournal } from './journal';
+import type { JobJournal } from '../jobs/journal';
 import type { UploadKey, UploadLedger } from './ledger';
 import { deleteDocument, getDocument, listDocuments, taskStatus, type RemoteDocument } from './remote';
 
@@ -26,7 +26,7 @@ export interface FollowerDeps {
   profileId: string;
   mentorId: string;
   signal: AbortSignal;
-  journal: TrainJournal;
+  journal: JobJournal;
   ledger: UploadLedger;
   key(data: TrainItemData): UploadKey;
   count(delta: Record<string, number>): void;
@@ -102,7 +102,7 @@ export class TrainingFollower {
 
   private mark(work: () => void): void {
     if (this.marks) this.marks.push(work);
-    else this.deps.journal.atomically(work);
+    else this.deps.journal.transaction(work);
   }
 
   private async pollOnce(): Promise<boolean> {
@@ -115,7 +115,7 @@ export class TrainingFollower {
       // A few hundred writes per transaction, yielding between them, so a big batch never stalls the event loop.
       for (let from = 0; from < marks.length; from += MARKS_PER_TRANSACTION) {
         if (from) await yieldToEventLoop();
-        this.deps.journal.atomically(() => marks.slice(from, from + MARKS_PER_TRANSACTION).forEach((work) => work()));
+        this.deps.journal.transaction(() => marks.slice(from, from + MARKS_PER_TRANSACTION).forEach((work) => work()));
       }
     }
   }
@@ -185,7 +185,7 @@ export class TrainingFollower {
     }
     const trainedAt = new Date().toISOString();
     this.mark(() => {
-      this.deps.journal.item(itemId, { state: 'done', phase: 'trained', data: { trainedAt, replaced } });
+      this.deps.journal.updateItem(itemId, { state: 'done', phase: 'trained', data: { trainedAt, replaced } });
       this.deps.ledger.settle(this.deps.key(data), 'trained');
       this.deps.count({ trained: 1 });
     });
@@ -196,7 +196,7 @@ export class TrainingFollower {
 
   private trainingFailed(itemId: number, data: TrainItemData, reason: string): boolean {
     this.mark(() => {
-      this.deps.journal.item(itemId, { state: 'failed', phase: 'failed', error: `Training failed: ${reason}` });
+      this.deps.journal.updateItem(itemId, { state: 'failed', phase: 'failed', error: `Training failed: ${reason}` });
       this.deps.ledger.settle(this.deps.key(data), 'failed');
       this.deps.count({ failed: 1 });
     });

@@ -4,10 +4,9 @@ import type { EngineArea, EngineContext } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
 import type { ItemReport } from '../jobs/handlers';
-import type { NewItem } from '../jobs/store';
+import type { NewItem } from '../jobs/journal';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
 import { trainJobKind } from './job';
-import { TrainJournal } from './journal';
 import { JobLeases } from './lease';
 import { UploadLedger } from './ledger';
 import { buildPreview } from './preview';
@@ -85,13 +84,11 @@ export function trainArea(
   ctx: EngineContext,
   mentors: { documentsChanged(profileId: string, mentor: string): void },
 ): EngineArea<HandlersOf<typeof trainCalls>> {
+  const { journal, runner } = ctx.jobs;
   const previews = new PreviewStore(ctx.db);
-  const ledger = new UploadLedger(ctx.db);
+  const ledger = new UploadLedger(ctx.db, journal);
   const leases = new JobLeases(ctx.db);
-  const journal = new TrainJournal(ctx.db);
   const kind = trainJobKind({
-    db: ctx.db,
-    journal,
     profiles: ctx.profiles,
     ledger,
     leases,
@@ -115,7 +112,7 @@ export function trainArea(
       'train.jobs': ({ profileId, mentor }) => {
         const tenant = ctx.tenant(profileId);
         const since = new Date(Date.now() - RECENT_JOBS_MS).toISOString();
-        const { rows } = ctx.jobs.store.list({ kind: 'train', limit: MENTOR_JOBS_LOOKED_AT, offset: 0 });
+        const rows = journal.find({ kind: 'train', limit: MENTOR_JOBS_LOOKED_AT });
         const jobs = rows
           .filter(
             (row) =>
@@ -123,7 +120,7 @@ export function trainArea(
               (row.finished_at === null || row.finished_at >= since) &&
               (JSON.parse(row.params) as TrainParams).mentor.uniqueId === mentor,
           )
-          .map((row) => ctx.jobs.runner.present(row.id));
+          .map((row) => runner.present(row.id));
         return { jobs };
       },
 
@@ -141,8 +138,8 @@ export function trainArea(
         };
         const keys = new Set<string>();
         // Journal first: the job and one item per file, in one transaction, before anything is sent.
-        const jobId = ctx.db.transaction(() => {
-          const id = ctx.jobs.store.create({
+        const journalled = () => {
+          const id = journal.create({
             kind: 'train',
             profileId: preview.profileId,
             title: `Train ${preview.mentor.name}: ${summary.toSend.files} of ${summary.totalFiles} files`,
@@ -153,22 +150,22 @@ export function trainArea(
           });
           const owner = previews.attachJob(previewId, id);
           if (owner !== id) throw new JobAlreadyStarted(owner);
-          ctx.jobs.store.addCounts(id, {
+          journal.addCounts(id, {
             uploaded: 0,
             skipped: summary.totalFiles - summary.toSend.files,
             trained: 0,
             failed: 0,
           });
           return id;
-        });
+        };
         let id: string;
         try {
-          id = jobId.immediate();
+          id = journal.transaction(journalled, { immediate: true });
         } catch (error) {
           if (error instanceof JobAlreadyStarted) return { jobId: error.jobId };
           throw error;
         }
-        if (!queue) ctx.jobs.runner.start(id);
+        if (!queue) runner.start(id);
         return { jobId: id };
       },
     },

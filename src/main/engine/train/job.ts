@@ -1,9 +1,9 @@
 /**
  * The `train` job: every file of a confirmed preview is one journal item. Sendable items are re-hashed right before
  * sending, claimed in the upload ledger, marked 'uploading' in the journal, then posted; the document id is stored
- * the moment the platform answers. An item found 'uploading' without an answer (a crash, kill -9, a dropped
- * connection) is first looked for on the platform (custom metadata: content hash + relative path + job id) and
- * adopted when found, so no document is ever created twice. Training is then followed until every document is
+ * with the journal's next commit after the platform answers. An item found 'uploading' without an answer (a crash,
+ * kill -9, a dropped connection) is first looked for on the platform (custom metadata: content hash + relative path +
+ * job id) and adopted when found, so no document is ever created twice. Training is then followed until every document is
  * trained or failed; a changed file's old document is deleted once the new one is trained.
  */
 import { setMaxListeners } from 'node:events';
@@ -20,16 +20,14 @@ import {
   type PlatformClient,
 } from '../platform';
 import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs/runner';
-import type { ItemRow } from '../jobs/store';
+import type { ItemRow } from '../jobs/journal';
 import type { Log } from '../log';
 import type { Scope } from '../mentors/resolve';
 import type { Profiles } from '../profiles/profiles';
-import type { Db } from '../store/database';
 import { userScope } from '../tenants';
 import { classifyBySize } from './classify';
 import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts, type Payload } from './hash';
 import { multipartBody } from './multipart';
-import type { TrainJournal } from './journal';
 import type { JobLeases } from './lease';
 import type { UploadKey, UploadLedger } from './ledger';
 import { TrainingFollower } from './follow';
@@ -39,8 +37,6 @@ import { unreadableReason } from './scan';
 import { reconcileCounts } from './summary';
 
 export interface TrainDeps {
-  db: Db;
-  journal: TrainJournal;
   profiles: Profiles;
   ledger: UploadLedger;
   leases: JobLeases;
@@ -98,7 +94,7 @@ class TrainRun {
   }
 
   private get journal() {
-    return this.deps.journal;
+    return this.ctx.journal;
   }
 
   private pendingCounts: Record<string, number> = {};
@@ -118,7 +114,7 @@ class TrainRun {
     this.countsTimer = null;
     const delta = this.pendingCounts;
     this.pendingCounts = {};
-    if (Object.keys(delta).length) this.journal.count(this.jobId, delta);
+    this.journal.addCounts(this.jobId, delta);
   }
 
   private uploadsTimer: NodeJS.Timeout | null = null;
@@ -174,11 +170,11 @@ class TrainRun {
         documentsChanged: () => this.documentsChanged(),
       });
       const uploads: ItemRow[] = [];
-      for (const item of this.ctx.store.itemsIn(this.jobId, ['pending'])) {
+      for (const item of this.journal.itemsIn(this.jobId, ['pending'])) {
         const data = parseItemData(item);
         if (item.phase === 'failed') this.prepareRetry(item, data);
         if (data.documentId) this.follower.track(item.id, data);
-        else uploads.push(this.ctx.store.item(item.id)!);
+        else uploads.push(this.journal.item(item.id)!);
       }
       this.phase(uploads.length ? 'Uploading' : 'Waiting for training');
       const uploading = this.uploadAll(uploads).finally(() => this.follower.noMoreUploads());
@@ -189,7 +185,7 @@ class TrainRun {
       lease.release();
       this.flushCounts();
       this.flushDocumentsChanged();
-      reconcileCounts(this.deps.db, this.jobId);
+      reconcileCounts(this.journal, this.jobId);
       this.ctx.progress();
     }
   }
@@ -205,7 +201,7 @@ class TrainRun {
   /** A failed item the admin retries: its failed document (if any) is replaced by a new upload. */
   private prepareRetry(item: ItemRow, data: TrainItemData): void {
     const supersedes = data.documentId ? [...new Set([...data.supersedes, data.documentId])] : data.supersedes;
-    this.journal.item(item.id, {
+    this.journal.updateItem(item.id, {
       phase: data.class,
       data: { supersedes, documentId: null, taskId: null, uploadedAt: null, sentAt: null },
     });
@@ -238,7 +234,7 @@ class TrainRun {
     // How fast this tenant takes files, for the next preview's estimate (complete upload phases only).
     this.flushCounts();
     if (bytes > 0 && !this.fatal)
-      this.journal.count(this.jobId, { uploadBytes: bytes, uploadMs: Date.now() - started });
+      this.journal.addCounts(this.jobId, { uploadBytes: bytes, uploadMs: Date.now() - started });
   }
 
   private key(data: TrainItemData): UploadKey {
@@ -278,26 +274,30 @@ class TrainRun {
 
   /**
    * Holding an upload slot: claims the content in the ledger and marks the item 'uploading' (one transaction, just
-   * before the request), then sends it.
+   * before the request, which also commits the answers acknowledged since the last one), then sends it.
    */
   private async claimAndSend(
     itemId: number,
     data: TrainItemData,
     prepared: Payload,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
-    const claim = this.deps.ledger.claim(this.key(data), this.jobId, itemId, () =>
-      this.journal.item(itemId, {
-        state: 'active',
-        phase: 'uploading',
-        attempt: true,
-        data: {
-          sentAt: new Date().toISOString(),
-          sha256: data.sha256,
-          size: data.size,
-          mtimeMs: data.mtimeMs ?? null,
-          ...(data.previewSha256 && { previewSha256: data.previewSha256 }),
-        },
-      }),
+    const claim = this.journal.transaction(
+      () =>
+        this.deps.ledger.claim(this.key(data), this.jobId, itemId, () =>
+          this.journal.updateItem(itemId, {
+            state: 'active',
+            phase: 'uploading',
+            attempt: true,
+            data: {
+              sentAt: new Date().toISOString(),
+              sha256: data.sha256,
+              size: data.size,
+              mtimeMs: data.mtimeMs ?? null,
+              ...(data.previewSha256 && { previewSha256: data.previewSha256 }),
+            },
+          }),
+        ),
+      { immediate: true },
     );
     if (!claim.mine) {
       this.skip(itemId, claim.reason, claim.documentId ? { documentId: claim.documentId } : {});
@@ -506,16 +506,18 @@ class TrainRun {
     return matches.find((doc) => doc.jobId === this.jobId) ?? matches[0] ?? null;
   }
 
+  /**
+   * The platform has the file. Written with the next commit rather than one of its own: should the process die first,
+   * the item is still 'uploading' and a resumed run looks for the file on the tenant before sending it again.
+   */
   private accept(itemId: number, data: TrainItemData, documentId: string, taskId: string | null, adopted: boolean) {
-    this.journal.atomically(() => {
-      this.journal.item(itemId, {
-        state: 'active',
-        phase: 'training',
-        data: { documentId, taskId, uploadedAt: new Date().toISOString(), adopted, sha256: data.sha256 },
-      });
-      this.deps.ledger.acknowledge(this.key(data), documentId, taskId);
-      this.count({ uploaded: 1 });
+    const key = this.key(data);
+    const change = { documentId, taskId, uploadedAt: new Date().toISOString(), adopted, sha256: data.sha256 };
+    this.journal.later(() => {
+      this.journal.updateItem(itemId, { state: 'active', phase: 'training', data: change });
+      this.deps.ledger.acknowledge(key, documentId, taskId);
     });
+    this.count({ uploaded: 1 });
     data.documentId = documentId;
     data.taskId = taskId;
     this.follower.track(itemId, data);
@@ -524,18 +526,14 @@ class TrainRun {
   }
 
   private failItem(itemId: number, reason: string): void {
-    this.journal.atomically(() => {
-      this.journal.item(itemId, { state: 'failed', phase: 'failed', error: reason });
-      this.count({ failed: 1 });
-    });
+    this.journal.updateItem(itemId, { state: 'failed', phase: 'failed', error: reason });
+    this.count({ failed: 1 });
     this.ctx.progress();
   }
 
   private skip(itemId: number, reason: string, data: Partial<TrainItemData> = {}): void {
-    this.journal.atomically(() => {
-      this.journal.item(itemId, { state: 'skipped', phase: 'unchanged', error: reason, data });
-      this.count({ skipped: 1 });
-    });
+    this.journal.updateItem(itemId, { state: 'skipped', phase: 'unchanged', error: reason, data });
+    this.count({ skipped: 1 });
     this.ctx.progress();
   }
 }

@@ -4,6 +4,7 @@
  * app and the CLI) never send the same content for the same mentor at once.
  */
 import type { Statement } from 'better-sqlite3';
+import { UNFINISHED_STATES, type JobJournal } from '../jobs/journal';
 import type { Db } from '../store/database';
 
 export type UploadStatus = 'uploading' | 'pending' | 'trained' | 'failed';
@@ -33,14 +34,18 @@ export interface UploadKey {
 export type Claim = { mine: true; takenOver: boolean } | { mine: false; reason: string; documentId: string | null };
 
 /** Jobs that may still send what they claimed. */
-const LIVE_JOB_STATES = new Set(['queued', 'running', 'waiting', 'paused']);
+const LIVE_JOB_STATES = new Set(UNFINISHED_STATES);
 const now = () => new Date().toISOString();
 const short = (id: string) => id.slice(0, 8);
 
 export class UploadLedger {
   private readonly statements = new Map<string, Statement<unknown[]>>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The states of the jobs that made the uploads. */
+    private readonly journal: JobJournal,
+  ) {}
 
   /** Prepared once: a big job claims, acknowledges and settles thousands of rows. */
   private sql(text: string): Statement<unknown[]> {
@@ -51,10 +56,12 @@ export class UploadLedger {
 
   /** Every upload of a mentor, with the state of the job that made it. */
   forMentor(profileId: string, mentorId: string): (UploadRow & { job_state: string | null })[] {
-    return this.sql(
-      `SELECT u.*, j.state AS job_state FROM train_uploads u LEFT JOIN jobs j ON j.id = u.job_id
-         WHERE u.profile_id = ? AND u.mentor_id = ?`,
-    ).all(profileId, mentorId) as (UploadRow & { job_state: string | null })[];
+    const rows = this.sql('SELECT * FROM train_uploads WHERE profile_id = ? AND mentor_id = ?').all(
+      profileId,
+      mentorId,
+    ) as UploadRow[];
+    const states = this.journal.states([...new Set(rows.map((row) => row.job_id))]);
+    return rows.map((row) => ({ ...row, job_state: states.get(row.job_id) ?? null }));
   }
 
   /** Forgets acknowledged uploads whose documents are no longer on the platform (deleted there). */
@@ -96,8 +103,8 @@ export class UploadLedger {
     }
     if (row.job_id === jobId && row.item_id === itemId) return { mine: true, takenOver: false };
     if (row.status !== 'failed') {
-      const other = this.sql('SELECT state FROM jobs WHERE id = ?').get(row.job_id) as { state: string } | undefined;
-      const live = !!other && LIVE_JOB_STATES.has(other.state) && row.job_id !== jobId;
+      const other = this.journal.state(row.job_id);
+      const live = !!other && LIVE_JOB_STATES.has(other) && row.job_id !== jobId;
       if (row.document_id !== null) {
         // The preview found no such document, so it was uploaded since, by another job.
         const when = live ? 'at the same time' : 'meanwhile';

@@ -340,12 +340,7 @@ function estimateSeconds(
   toSend: { files: number; bytes: number },
 ): number | null {
   if (toSend.files === 0) return 0;
-  const rows = ctx.db
-    .prepare(
-      `SELECT counts FROM jobs WHERE kind = 'train' AND profile_id = ? AND finished_at IS NOT NULL
-       ORDER BY finished_at DESC LIMIT 5`,
-    )
-    .all(profileId) as { counts: string }[];
+  const rows = ctx.jobs.journal.lastFinished('train', profileId, 5);
   let bytes = 0;
   let ms = 0;
   for (const row of rows) {

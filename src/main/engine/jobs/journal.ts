@@ -1,0 +1,692 @@
+/**
+ * The job journal: the `jobs` and `job_items` tables, and the only code that names them (a lint rule keeps it so).
+ * The runner, every job kind and the areas' screens read and write jobs through it. Each statement is prepared once.
+ *
+ * Every write is its own small transaction, so a kill -9 loses at most one step, with one exception: writes a kind
+ * hands to `later`. Those are acknowledgements the kind can find out again after a crash (the training job looks on
+ * the tenant before it sends a file again), so they wait in memory and are committed together with the next
+ * transaction the journal opens (a training job's next claim), within half a second, or when the run ends: one commit
+ * per file instead of two.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
+import type { ItemState, JobKind, JobState } from '../../../shared/contract';
+import type { Db } from '../store/database';
+
+export interface JobRow {
+  id: string;
+  kind: JobKind;
+  profile_id: string | null;
+  title: string;
+  state: JobState;
+  reason: string | null;
+  error: string | null;
+  phase: string;
+  params: string;
+  counts: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** The runner (of some Mentor Admin process) that runs the job or holds it waiting; see `claim`. */
+  runner: string | null;
+  runner_pid: number | null;
+  runner_host: string | null;
+  runner_seen_at: number | null;
+  retry_at: string | null;
+  gives_up_at: string | null;
+  wait_limit_minutes: number | null;
+}
+
+/** A runner as the journal names it: its own id, and the process it lives in. */
+export interface RunnerIdentity {
+  id: string;
+  pid: number;
+  host: string;
+}
+
+export interface ItemRow {
+  id: number;
+  job_id: string;
+  key: string;
+  label: string;
+  state: ItemState;
+  phase: string;
+  bytes: number;
+  attempts: number;
+  error: string | null;
+  data: string;
+  updated_at: string;
+}
+
+export interface NewItem {
+  key: string;
+  label: string;
+  state?: ItemState;
+  phase?: string;
+  bytes?: number;
+  error?: string | null;
+  data?: Record<string, unknown>;
+}
+
+/** A change to an item; what it leaves out stays as it is. */
+export interface ItemChange {
+  state?: ItemState;
+  phase?: string;
+  /** null clears it. */
+  error?: string | null;
+  bytes?: number;
+  /** Counts one more attempt. */
+  attempt?: boolean;
+  /** Merged into the item's data (SQLite's json_patch: a key set to null is removed). */
+  data?: Record<string, unknown>;
+}
+
+export interface ItemTotals {
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  active: number;
+  bytesTotal: number;
+  bytesDone: number;
+}
+
+/** Which jobs: every condition given must hold. `params` compares top-level values of the job's params. */
+export interface JobFilter {
+  profileId?: string;
+  kind?: JobKind;
+  states?: JobState[];
+  params?: Record<string, string | number>;
+}
+
+/** Newest first (the default), oldest first, or most recently changed first. */
+export type JobOrder = 'newest' | 'oldest' | 'updated';
+
+/** The jobs a live runner may still run or resume. */
+export const UNFINISHED_STATES: JobState[] = ['queued', 'running', 'waiting', 'paused'];
+
+/** Queued writes are committed at the latest this long after the first of them, or once this many wait. */
+const LATER_MS = 500;
+const LATER_MAX = 500;
+const ORDERS: Record<JobOrder, string> = {
+  newest: 'created_at DESC, rowid DESC',
+  oldest: 'created_at, rowid',
+  updated: 'updated_at DESC',
+};
+const FINISHED: JobState[] = ['completed', 'failed', 'cancelled'];
+const now = () => new Date().toISOString();
+/** Names that go into SQL text (JSON paths, column aliases) are plain identifiers. */
+const identifier = (name: string) => {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Not a plain name: '${name}'`);
+  return name;
+};
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(',');
+
+export class JobJournal {
+  private readonly statements = new Map<string, Statement>();
+  private queued: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Prepared once per SQL text: the runner and the job kinds call these thousands of times a job. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
+  // ---- transactions and queued writes -----------------------------------------------------------------------------
+
+  /**
+   * Runs `work` in one transaction, after the queued writes (when this is the outermost transaction; inside another
+   * one it is a savepoint and the queue waits for a transaction of the journal's own, so it cannot be rolled back
+   * with someone else's work). `immediate` takes the write lock first (claims that other processes race for).
+   */
+  transaction<T>(work: () => T, options: { immediate?: boolean } = {}): T {
+    if (this.db.inTransaction) return this.db.transaction(work)();
+    const queued = this.takeQueue();
+    let failing = -1;
+    const run = this.db.transaction(() => {
+      for (let i = 0; i < queued.length; i++) {
+        failing = i;
+        queued[i]!();
+      }
+      failing = -1;
+      return work();
+    });
+    try {
+      return options.immediate ? run.immediate() : run();
+    } catch (error) {
+      // Rolled back with `work`: they go with the next transaction. A queued write that fails itself is dropped (a
+      // crash could have lost it as well; its kind finds out again), so it cannot fail every write after it.
+      this.requeue(queued.filter((_, i) => i !== failing));
+      throw error;
+    }
+  }
+
+  /**
+   * Queues writes a crash may lose without harm: the kind finds out again after a restart (it looks on the tenant
+   * before it sends anything twice). They are committed before any other write of the journal, within LATER_MS, and
+   * at `flush`.
+   */
+  later(write: () => void): void {
+    this.queued.push(write);
+    if (this.queued.length >= LATER_MAX && !this.db.inTransaction) return this.flush();
+    this.armTimer();
+  }
+
+  private armTimer(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      try {
+        if (!this.db.inTransaction) this.flush();
+        else this.armTimer();
+      } catch {
+        // Busy or closing: the queue stays for the next write, or is lost with the process (its kinds find out again).
+      }
+    }, LATER_MS);
+    this.timer.unref();
+  }
+
+  /** Commits the queued writes now (a run ends, the engine closes). */
+  flush(): void {
+    if (this.queued.length && this.db.open) this.transaction(() => {});
+  }
+
+  private takeQueue(): (() => void)[] {
+    const queued = this.queued;
+    this.queued = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    return queued;
+  }
+
+  private requeue(writes: (() => void)[]): void {
+    if (!writes.length) return;
+    this.queued = [...writes, ...this.queued];
+    this.armTimer();
+  }
+
+  /** A single write: committed together with whatever is queued (outside a transaction; inside one, as part of it). */
+  private write<T>(work: () => T): T {
+    return this.queued.length && !this.db.inTransaction ? this.transaction(work) : work();
+  }
+
+  // ---- jobs -------------------------------------------------------------------------------------------------------
+
+  /** Writes the job and every item in one transaction, before anything is sent anywhere. */
+  create(input: {
+    kind: JobKind;
+    profileId: string | null;
+    title: string;
+    params: unknown;
+    items: Iterable<NewItem>;
+    state?: JobState;
+  }): string {
+    const id = randomUUID();
+    const at = now();
+    this.transaction(() => {
+      this.sql(
+        `INSERT INTO jobs (id, kind, profile_id, title, state, params, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        input.kind,
+        input.profileId,
+        input.title,
+        input.state ?? 'queued',
+        JSON.stringify(input.params),
+        at,
+        at,
+      );
+      this.insertItems(id, input.items, at, false);
+    });
+    return id;
+  }
+
+  job(id: string): JobRow | undefined {
+    return this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  }
+
+  /** A page of jobs, newest first, and how many match. */
+  list(filter: JobFilter & { limit: number; offset: number }): { rows: JobRow[]; total: number } {
+    const { clause, params } = jobWhere(filter);
+    const total = (this.sql(`SELECT count(*) AS n FROM jobs ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.sql(`SELECT * FROM jobs ${clause} ORDER BY ${ORDERS.newest} LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as JobRow[];
+    return { rows, total };
+  }
+
+  /** The jobs that match, in the order asked for (newest first by default), at most `limit` of them. */
+  find(filter: JobFilter & { order?: JobOrder; limit?: number }): JobRow[] {
+    const { clause, params } = jobWhere(filter);
+    const limit = filter.limit === undefined ? '' : ' LIMIT ?';
+    return this.sql(`SELECT * FROM jobs ${clause} ORDER BY ${ORDERS[filter.order ?? 'newest']}${limit}`).all(
+      ...params,
+      ...(filter.limit === undefined ? [] : [filter.limit]),
+    ) as JobRow[];
+  }
+
+  /** The last jobs of a kind that ended for a tenant, the latest first. */
+  lastFinished(kind: JobKind, profileId: string, limit: number): JobRow[] {
+    return this.sql(
+      `SELECT * FROM jobs WHERE kind = ? AND profile_id = ? AND finished_at IS NOT NULL
+         ORDER BY finished_at DESC LIMIT ?`,
+    ).all(kind, profileId, limit) as JobRow[];
+  }
+
+  /** Jobs the runner should pick up again at start. */
+  unfinished(): JobRow[] {
+    return this.sql(
+      `SELECT * FROM jobs WHERE state IN ('queued', 'running', 'waiting') ORDER BY created_at`,
+    ).all() as JobRow[];
+  }
+
+  /** Jobs changed at or after `since` (an ISO time), the oldest change first. */
+  changedSince(since: string): Pick<JobRow, 'id' | 'kind' | 'state' | 'updated_at'>[] {
+    return this.sql('SELECT id, kind, state, updated_at FROM jobs WHERE updated_at >= ? ORDER BY updated_at').all(
+      since,
+    ) as Pick<JobRow, 'id' | 'kind' | 'state' | 'updated_at'>[];
+  }
+
+  /** The state of each of these jobs that exists. */
+  states(ids: readonly string[]): Map<string, JobState> {
+    const rows = this.sql('SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(ids),
+    ) as { id: string; state: JobState }[];
+    return new Map(rows.map((row) => [row.id, row.state]));
+  }
+
+  state(id: string): JobState | undefined {
+    return this.sql('SELECT state FROM jobs WHERE id = ?').pluck().get(id) as JobState | undefined;
+  }
+
+  setState(id: string, state: JobState, extra: { reason?: string | null; error?: string | null } = {}): void {
+    const at = now();
+    const finished = FINISHED.includes(state);
+    this.write(() =>
+      this.sql(
+        `UPDATE jobs SET state = ?, reason = ?, error = coalesce(?, error), updated_at = ?,
+             started_at = CASE WHEN ? = 'running' THEN coalesce(started_at, ?) ELSE started_at END,
+             finished_at = CASE WHEN ? THEN ? ELSE NULL END
+           WHERE id = ?`,
+      ).run(state, extra.reason ?? null, extra.error ?? null, at, state, at, finished ? 1 : 0, at, id),
+    );
+  }
+
+  /**
+   * Makes `me` the job's runner and the job 'running' (its error cleared: it has another go), in one transaction,
+   * unless `blocked` says another runner holds it. Answers the row as it was before.
+   */
+  claim(id: string, me: RunnerIdentity, blocked: (row: JobRow) => boolean): { claimed: boolean; row?: JobRow } {
+    return this.transaction(
+      () => {
+        const row = this.job(id);
+        if (!row || blocked(row)) return { claimed: false, row };
+        const at = now();
+        this.sql(
+          `UPDATE jobs SET state = 'running', reason = NULL, error = NULL, updated_at = ?,
+             started_at = coalesce(started_at, ?), finished_at = NULL,
+             runner = ?, runner_pid = ?, runner_host = ?, runner_seen_at = ?
+           WHERE id = ?`,
+        ).run(at, at, me.id, me.pid, me.host, Date.now(), id);
+        return { claimed: true, row };
+      },
+      { immediate: true },
+    );
+  }
+
+  /** The runner lets the job go (its run ended, or the job is paused, cancelled or finished). */
+  release(id: string, runner: string): void {
+    this.write(() =>
+      this.sql(
+        `UPDATE jobs SET runner = NULL, runner_pid = NULL, runner_host = NULL, runner_seen_at = NULL
+           WHERE id = ? AND runner = ?`,
+      ).run(id, runner),
+    );
+  }
+
+  /** The runner is alive: every job it holds says so. */
+  heartbeat(runner: string): void {
+    this.write(() => this.sql('UPDATE jobs SET runner_seen_at = ? WHERE runner = ?').run(Date.now(), runner));
+  }
+
+  /**
+   * Writes the state a run ended in, only while the journal still says the job runs under this runner: a pause or
+   * cancel written meanwhile (by another process too) stands. Answers whether it was written.
+   */
+  settleRun(
+    id: string,
+    runner: string,
+    state: JobState,
+    extra: { reason?: string | null; error?: string | null; retryAt?: string; givesUpAt?: string } = {},
+  ): boolean {
+    const at = now();
+    const finished = FINISHED.includes(state);
+    return this.write(
+      () =>
+        this.sql(
+          `UPDATE jobs SET state = ?, reason = ?, error = coalesce(?, error), updated_at = ?,
+               finished_at = CASE WHEN ? THEN ? ELSE NULL END, retry_at = ?, gives_up_at = coalesce(?, gives_up_at)
+             WHERE id = ? AND runner = ? AND state = 'running'`,
+        ).run(
+          state,
+          extra.reason ?? null,
+          extra.error ?? null,
+          at,
+          finished ? 1 : 0,
+          at,
+          extra.retryAt ?? null,
+          extra.givesUpAt ?? null,
+          id,
+          runner,
+        ).changes > 0,
+    );
+  }
+
+  /** A waiting job's limit moved (the setting changed): when it gives up now. */
+  setGivesUpAt(id: string, runner: string, givesUpAt: string): void {
+    this.write(() =>
+      this.sql(`UPDATE jobs SET gives_up_at = ?, updated_at = ? WHERE id = ? AND runner = ? AND state = 'waiting'`).run(
+        givesUpAt,
+        now(),
+        id,
+        runner,
+      ),
+    );
+  }
+
+  /** The job's own waiting limit in minutes; null: the app's setting. */
+  setWaitLimit(id: string, minutes: number | null): void {
+    this.write(() => this.sql('UPDATE jobs SET wait_limit_minutes = ? WHERE id = ?').run(minutes, id));
+  }
+
+  /** Changes whenever another connection (another process) commits: the runner looks at the journal then. */
+  dataVersion(): number {
+    return this.sql('PRAGMA data_version').pluck().get() as number;
+  }
+
+  setPhase(id: string, phase: string): void {
+    this.write(() => this.sql('UPDATE jobs SET phase = ?, updated_at = ? WHERE id = ?').run(phase, now(), id));
+  }
+
+  /** Adds to the job's counts (a count not there yet starts at 0). */
+  addCounts(id: string, delta: Record<string, number>): void {
+    const entries = Object.entries(delta);
+    if (!entries.length) return;
+    const at = now();
+    const add = this.sql(
+      `UPDATE jobs SET counts = json_set(counts, ?, coalesce(json_extract(counts, ?), 0) + ?), updated_at = ?
+         WHERE id = ?`,
+    );
+    this.write(() => {
+      for (const [key, value] of entries) {
+        const path = `$.${identifier(key)}`;
+        add.run(path, path, value, at, id);
+      }
+    });
+  }
+
+  /** Sets some of the job's counts (the others stay). */
+  setCounts(id: string, values: Record<string, number>): void {
+    const set = this.sql('UPDATE jobs SET counts = json_set(counts, ?, ?) WHERE id = ?');
+    this.transaction(() => {
+      for (const [key, value] of Object.entries(values)) set.run(`$.${identifier(key)}`, value, id);
+    });
+  }
+
+  /** Sets one of the job's params (a choice the admin made again when resuming it). */
+  setParam(id: string, key: string, value: unknown): void {
+    this.write(() =>
+      this.sql('UPDATE jobs SET params = json_set(params, ?, json(?)) WHERE id = ?').run(
+        `$.${identifier(key)}`,
+        JSON.stringify(value),
+        id,
+      ),
+    );
+  }
+
+  // ---- items ------------------------------------------------------------------------------------------------------
+
+  /** Adds items a job found it has (an export's pages); keys it has already are left as they are. */
+  addItems(jobId: string, items: Iterable<NewItem>): void {
+    this.transaction(() => this.insertItems(jobId, items, now(), true));
+  }
+
+  private insertItems(jobId: string, items: Iterable<NewItem>, at: string, ignoreKnown: boolean): void {
+    const insert = this.sql(
+      `INSERT ${ignoreKnown ? 'OR IGNORE ' : ''}INTO job_items (job_id, key, label, state, phase, bytes, error, data, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const item of items) {
+      insert.run(
+        jobId,
+        item.key,
+        item.label,
+        item.state ?? 'pending',
+        item.phase ?? '',
+        item.bytes ?? 0,
+        item.error ?? null,
+        JSON.stringify(item.data ?? {}),
+        at,
+      );
+    }
+  }
+
+  /** A page of a job's items in journal order, and how many match. */
+  items(
+    jobId: string,
+    filter: { states?: ItemState[]; search?: string; limit: number; offset: number },
+  ): { rows: ItemRow[]; total: number } {
+    const where = ['job_id = ?'];
+    const params: unknown[] = [jobId];
+    if (filter.states?.length) {
+      where.push(`state IN (${placeholders(filter.states.length)})`);
+      params.push(...filter.states);
+    }
+    if (filter.search) {
+      where.push(`(label LIKE ? ESCAPE '\\' OR error LIKE ? ESCAPE '\\')`);
+      const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      params.push(like, like);
+    }
+    const clause = where.join(' AND ');
+    const total = (this.sql(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.sql(`SELECT * FROM job_items WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as ItemRow[];
+    return { rows, total };
+  }
+
+  /** Items in the given states, in journal order; the runner's work list. */
+  itemsIn(jobId: string, states: ItemState[]): ItemRow[] {
+    return this.sql(
+      `SELECT * FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
+    ).all(jobId, ...states) as ItemRow[];
+  }
+
+  /**
+   * The next `limit` pending items in journal order, leaving out `excluding`, each with the values its data holds at
+   * the given keys as SQLite's json_extract gives them (objects and arrays as JSON text): a million-row job shapes
+   * its requests without parsing every item's data.
+   */
+  pendingPage<K extends string>(
+    jobId: string,
+    page: { excluding: readonly number[]; limit: number; detail: readonly K[] },
+  ): ({ id: number; phase: string } & Record<K, string | number | null>)[] {
+    const columns = page.detail.map((key) => `json_extract(data, '$.${identifier(key)}') AS "${identifier(key)}"`);
+    return this.sql(
+      `SELECT id, phase${columns.map((column) => `, ${column}`).join('')}
+       FROM job_items WHERE job_id = ? AND state = 'pending'
+       AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+    ).all(jobId, JSON.stringify(page.excluding), page.limit) as ({ id: number; phase: string } & Record<
+      K,
+      string | number | null
+    >)[];
+  }
+
+  item(id: number): ItemRow | undefined {
+    return this.sql('SELECT * FROM job_items WHERE id = ?').get(id) as ItemRow | undefined;
+  }
+
+  itemByKey(jobId: string, key: string): ItemRow | undefined {
+    return this.sql('SELECT * FROM job_items WHERE job_id = ? AND key = ?').get(jobId, key) as ItemRow | undefined;
+  }
+
+  /** Items whose key starts with `prefix`, in key order. */
+  itemsByKeyPrefix(jobId: string, prefix: string): ItemRow[] {
+    return this.sql(`SELECT * FROM job_items WHERE job_id = ? AND key >= ? AND key < ? ORDER BY key`).all(
+      jobId,
+      ...keyRange(prefix),
+    ) as ItemRow[];
+  }
+
+  updateItem(id: number, change: ItemChange): void {
+    this.write(() => this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE id = @id`).run({ ...itemChange(change), id }));
+  }
+
+  /** The same change to many items, in one statement. */
+  updateItems(ids: readonly number[], change: ItemChange): void {
+    if (!ids.length) return;
+    this.write(() =>
+      this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE id IN (SELECT value FROM json_each(@ids))`).run({
+        ...itemChange(change),
+        ids: JSON.stringify(ids),
+      }),
+    );
+  }
+
+  updateItemByKey(jobId: string, key: string, change: ItemChange): void {
+    this.write(() =>
+      this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE job_id = @jobId AND key = @key`).run({
+        ...itemChange(change),
+        jobId,
+        key,
+      }),
+    );
+  }
+
+  /** Failed items (all, or the given ones) go back to pending for another try. */
+  resetFailed(jobId: string, itemIds?: number[]): number {
+    if (itemIds?.length) {
+      return this.write(
+        () =>
+          this.sql(
+            `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ?
+               WHERE job_id = ? AND id IN (SELECT value FROM json_each(?)) AND state = 'failed'`,
+          ).run(now(), jobId, JSON.stringify(itemIds)).changes,
+      );
+    }
+    return this.write(
+      () =>
+        this.sql(
+          `UPDATE job_items SET state = 'pending', error = NULL, updated_at = ? WHERE job_id = ? AND state = 'failed'`,
+        ).run(now(), jobId).changes,
+    );
+  }
+
+  /** Items left `active` by a crash are pending again; their kind decides how to resume them safely. */
+  reviveActive(jobId: string): void {
+    this.write(() =>
+      this.sql(`UPDATE job_items SET state = 'pending' WHERE job_id = ? AND state = 'active'`).run(jobId),
+    );
+  }
+
+  totals(jobId: string): ItemTotals {
+    return this.sql(
+      `SELECT count(*) AS total,
+           coalesce(sum(state = 'done'), 0) AS done,
+           coalesce(sum(state = 'failed'), 0) AS failed,
+           coalesce(sum(state = 'skipped'), 0) AS skipped,
+           coalesce(sum(state = 'active'), 0) AS active,
+           coalesce(sum(CASE WHEN state != 'skipped' THEN bytes ELSE 0 END), 0) AS bytesTotal,
+           coalesce(sum(CASE WHEN state = 'done' THEN bytes ELSE 0 END), 0) AS bytesDone
+         FROM job_items WHERE job_id = ?`,
+    ).get(jobId) as ItemTotals;
+  }
+
+  /** How many of a job's items have `key` in their data. */
+  itemsWithDetail(jobId: string, key: string): number {
+    return this.sql(
+      `SELECT count(*) FROM job_items WHERE job_id = ? AND json_extract(data, '$.${identifier(key)}') IS NOT NULL`,
+    )
+      .pluck()
+      .get(jobId) as number;
+  }
+
+  /**
+   * Over the items whose key starts with `prefix`: how many, how many are done, and over the done ones the sum of
+   * the number at `sum` in their data and the largest at `max`.
+   */
+  keyedTotals(
+    jobId: string,
+    prefix: string,
+    detail: { sum: string; max: string },
+  ): { items: number; done: number; sum: number; max: number | null } {
+    const sum = `json_extract(data, '$.${identifier(detail.sum)}')`;
+    const max = `json_extract(data, '$.${identifier(detail.max)}')`;
+    return this.sql(
+      `SELECT count(*) AS items, coalesce(sum(state = 'done'), 0) AS done,
+         coalesce(sum(CASE WHEN state = 'done' THEN ${sum} END), 0) AS sum,
+         max(CASE WHEN state = 'done' THEN ${max} END) AS max
+       FROM job_items WHERE job_id = ? AND key >= ? AND key < ?`,
+    ).get(jobId, ...keyRange(prefix)) as { items: number; done: number; sum: number; max: number | null };
+  }
+}
+
+/** Every column an ItemChange may set; named parameters from `itemChange`. */
+const ITEM_CHANGE = `state = coalesce(@state, state),
+  phase = coalesce(@phase, phase),
+  error = CASE WHEN @setError THEN @error ELSE error END,
+  bytes = coalesce(@bytes, bytes),
+  attempts = attempts + @attempt,
+  data = CASE WHEN @data IS NULL THEN data ELSE json_patch(data, @data) END,
+  updated_at = @at`;
+
+function itemChange(change: ItemChange) {
+  return {
+    state: change.state ?? null,
+    phase: change.phase ?? null,
+    setError: change.error === undefined ? 0 : 1,
+    error: change.error ?? null,
+    bytes: change.bytes ?? null,
+    attempt: change.attempt ? 1 : 0,
+    data: change.data ? JSON.stringify(change.data) : null,
+    at: now(),
+  };
+}
+
+/** Keys that start with `prefix` are those from it up to (not including) the prefix with its last character next. */
+function keyRange(prefix: string): [string, string] {
+  if (!prefix) throw new Error('An empty key prefix');
+  return [prefix, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)];
+}
+
+function jobWhere(filter: JobFilter): { clause: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.profileId) {
+    where.push('profile_id = ?');
+    params.push(filter.profileId);
+  }
+  if (filter.kind) {
+    where.push('kind = ?');
+    params.push(filter.kind);
+  }
+  if (filter.states?.length) {
+    where.push(`state IN (${placeholders(filter.states.length)})`);
+    params.push(...filter.states);
+  }
+  for (const [key, value] of Object.entries(filter.params ?? {})) {
+    where.push(`json_extract(params, '$.${identifier(key)}') = ?`);
+    params.push(value);
+  }
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,50 @@
+/**
+ * The job journal is the only code that names `jobs` and `job_items` in SQL: the project's lint configuration says
+ * so (the `local/table-owners` rule), and this proves the rule fires where it should and only there.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures/journal-outsider.ts'), 'utf8');
+const eslint = new ESLint({ cwd: ROOT });
+
+async function tableFindings(filePath: string) {
+  const [result] = await eslint.lintText(FIXTURE, { filePath: join(ROOT, filePath) });
+  return result!.messages
+    .filter((message) => message.ruleId === 'local/table-owners')
+    .map((message) => ({ line: message.line, message: message.message }));
+}
+
+describe('only the job journal names its tables in SQL', () => {
+  it('reports every statement naming them in an area of the engine, and nothing else', async () => {
+    const findings = await tableFindings('src/main/engine/tickets/outsider.ts');
+    const line = (text: string) => FIXTURE.split('\n').findIndex((l) => l.includes(text)) + 1;
+    expect(findings).toEqual([
+      {
+        line: line('SELECT * FROM jobs WHERE'),
+        message: expect.stringContaining('`jobs` table belongs in src/main/engine/jobs/journal.ts'),
+      },
+      { line: line('UPDATE job_items'), message: expect.stringContaining('`job_items` table') },
+      { line: line('LEFT JOIN jobs j'), message: expect.stringContaining('`jobs` table') },
+      { line: line('DELETE FROM'), message: expect.stringContaining('`job_items` table') },
+      { line: line('insert into jobs'), message: expect.stringContaining('`jobs` table') },
+    ]);
+  });
+
+  it('reports the same SQL anywhere else in the app (shells, the CLI, the renderer)', async () => {
+    for (const place of [
+      'src/main/cli/outsider.ts',
+      'src/main/engine/jobs/runner-helper.ts',
+      'src/renderer/outsider.tsx',
+    ]) {
+      expect(await tableFindings(place), place).toHaveLength(5);
+    }
+  });
+
+  it('lets the journal itself name them', async () => {
+    expect(await tableFindings('src/main/engine/jobs/journal.ts')).toEqual([]);
+  });
+});
