@@ -3,7 +3,7 @@
  * (matched by relative path; content hash from the platform or from this app's custom metadata) and this app's own
  * upload ledger (for platforms that return neither, and for uploads still under way in another job).
  */
-import type { RemoteDocument } from './remote';
+import type { RemoteDocument } from '../mentors';
 import type { UploadRow } from './ledger';
 
 export interface Comparison {
