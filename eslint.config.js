@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of ARCHITECTURE.md's table: each folder may import only downward.
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import project from './scripts/lint-rules.mjs';
 
 const nodeBuiltins = {
   regex: '^(node:|fs$|path$|os$|child_process$|crypto$|http$|https$|net$|stream$|url$|util$)',
@@ -69,6 +70,13 @@ export default tseslint.config(
       ),
     ],
   ),
+  // The engine's areas call the platform through its typed API only; platform/ builds it (and alone uses fetch).
+  {
+    files: ['src/main/engine/**/*.ts'],
+    ignores: ['src/main/engine/platform/**'],
+    plugins: { project },
+    rules: { 'project/platform-calls-in-platform': 'error' },
+  },
   boundary(
     ['src/main/host/**'],
     [
