@@ -2,6 +2,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tableOwners from './eslint-rules/table-owners.js';
+import project from './scripts/lint-rules.mjs';
 
 const nodeBuiltins = {
   regex: '^(node:|fs$|path$|os$|child_process$|crypto$|http$|https$|net$|stream$|url$|util$)',
@@ -86,6 +87,13 @@ export default tseslint.config(
       ),
     ],
   ),
+  // The engine's areas call the platform through its typed API only; platform/ builds it (and alone uses fetch).
+  {
+    files: ['src/main/engine/**/*.ts'],
+    ignores: ['src/main/engine/platform/**'],
+    plugins: { project },
+    rules: { 'project/platform-calls-in-platform': 'error' },
+  },
   boundary(
     ['src/main/host/**'],
     [

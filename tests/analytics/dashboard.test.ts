@@ -6,7 +6,6 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { AnalyticsApi } from '../../src/main/engine/analytics/api';
 import { createPlatformClient } from '../../src/main/engine/platform';
 import type { Sandbox } from '../../src/server/app';
@@ -250,12 +249,9 @@ describe('Overview figures', () => {
         username: server.user,
       },
     );
-    await expect(
-      api.get(`/api/ai-analytics/orgs/${server.org}/users/${server.user}/topics/summary/`, z.unknown(), {
-        start_date: '2026-02-30',
-        end_date: '2026-03-31',
-      }),
-    ).rejects.toThrow(/^Invalid date format$/);
+    await expect(api.topicStatistics({ start_date: '2026-02-30', end_date: '2026-03-31' })).rejects.toThrow(
+      /^Invalid date format$/,
+    );
   });
 });
 

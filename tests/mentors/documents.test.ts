@@ -1,4 +1,5 @@
 /** A mentor's documents: the cached list, train/untrain, access, retraining, delete, search, and bad input. */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,31 @@ describe('documents.list', () => {
     expect(changedEvents()[0]!.payload).toEqual({ profileId: c.profileId, mentor });
     const after = await c.engine.invoke('documents.list', { mentor });
     expect(after.documents.find((d) => d.id === target.id)?.status).toBe('trained');
+  });
+});
+
+describe('one reading of a document', () => {
+  it("takes the content hash this app stamped on its upload before the platform's own, as training does", async () => {
+    const c = await connect(server);
+    const mentor = idOf('Career Advisor');
+    // What the app sent was hashed on this computer; the platform hashes what it stored (here: other bytes).
+    const stamped = createHash('sha256').update('the bytes this app hashed and sent').digest('hex');
+    const form = new FormData();
+    form.append('file', new Blob(['the bytes the platform stored']), 'stamped.txt');
+    form.append('pathway', mentor);
+    form.append('type', 'txt');
+    form.append(
+      'custom_metadata',
+      JSON.stringify({ content_hash: stamped, relative_path: 'notes/stamped.txt', job_id: 'job-1' }),
+    );
+    const upload = await call(server, 'POST', `${documentsPath(server)}train/`, { form });
+    expect(upload.status).toBe(200);
+    const id = String((upload.body as { document_id: string | number }).document_id);
+    const platform = (await serverDocument(server, id)) as unknown as { content_hash: string };
+    expect(platform.content_hash).not.toBe(stamped);
+
+    const { documents } = await c.engine.invoke('documents.list', { mentor, refresh: true });
+    expect(documents.find((d) => d.id === id)?.contentHash).toBe(stamped);
   });
 });
 

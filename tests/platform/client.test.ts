@@ -91,6 +91,15 @@ describe('error catalogue', () => {
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error.message).toContain('text/html');
   });
+
+  it('turns a 2xx JSON answer that does not parse into UnexpectedResponseError naming the address', async () => {
+    const server = await startServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"results": ['),
+    );
+    const error = await rejectionOf(clientFor(server.url).api.GET(MENTORS, { params: mentorParams }));
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error.message).toContain(`${server.url}/api/ai-mentor/orgs/acme/users/alice/`);
+  });
 });
 
 describe('urls and headers', () => {
@@ -179,8 +188,9 @@ describe('bodies', () => {
       missing: undefined,
     };
 
-    const { data } = await client.api.POST('/api/ai-index/orgs/{org}/users/{user_id}/documents/train/', {
-      params: { path: { org: 'acme', user_id: 'alice' } },
+    // A PUT is repeated by the client itself (an upload to `train/` is repeated by the train job instead).
+    const { data } = await client.api.PUT('/api/ai-index/orgs/{org}/users/{user_id}/documents/{document_id}/', {
+      params: { path: { org: 'acme', user_id: 'alice', document_id: '7' } },
       body: fields as never,
       bodySerializer: toMultipart,
     });

@@ -135,19 +135,60 @@ describe('retries', () => {
     expect(JSON.parse(server.requests[1]!.body.toString())).toEqual({ name: 'Tutor' });
   });
 
-  it('lets one openapi-fetch call opt into retryUnsafe', async () => {
+  it("sends a typed call again as its operation's rule says: a read after a 500, not a search; an upload once", async () => {
+    const statuses = [500, 200, 500, 503, 200];
+    const server = await startServer((_req, res, { index }) =>
+      sendJson(res, statuses[index] ?? 200, { count: 0, next: null, previous: null, results: [] }),
+    );
+    const { api } = clientFor(server.url);
+    const user = { org: 'acme', user_id: 'alice' };
+    await api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', { params: { path: user } });
+    expect(server.requests).toHaveLength(2);
+
+    const search = await rejectionOf(
+      api.POST('/api/ai-index/orgs/{org}/users/{user_id}/documents/search/', {
+        params: { path: user },
+        body: { query: 'q', pathway: 'p' },
+      }),
+    );
+    expect(search).toMatchObject({ status: 500 });
+    expect(server.requests).toHaveLength(3);
+
+    // Even a 503 is not repeated here: the train job repeats an upload after looking whether it landed.
+    const upload = await rejectionOf(
+      api.POST('/api/ai-index/orgs/{org}/users/{user_id}/documents/train/', {
+        params: { path: user },
+        body: { type: 'txt', pathway: 'p' },
+      }),
+    );
+    expect(upload).toMatchObject({ status: 503 });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('repeats a POST after a lost answer only when its operation is declared repeatable', async () => {
     const server = await startServer((req, res, { index }) => {
-      if (index === 0) req.socket.destroy();
-      else sendJson(res, 201, { created: true });
+      if (index === 0 || index === 2) req.socket.destroy();
+      else sendJson(res, 200, { results: [] });
     });
     const { api } = clientFor(server.url);
-    const { response } = await api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
-      params: { path: { org: 'acme', user_id: 'alice' } },
-      body: { name: 'Tutor' } as never,
-      retryUnsafe: true,
+    const user = { org: 'acme', user_id: 'alice' };
+    // A search changes nothing: sent again.
+    const { response } = await api.POST('/api/ai-index/orgs/{org}/users/{user_id}/documents/search/', {
+      params: { path: user },
+      body: { query: 'q', pathway: 'p' },
     });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     expect(server.requests).toHaveLength(2);
+    // Creating a mentor twice would make two: not sent again, whatever the call asks for.
+    const error = await rejectionOf(
+      api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+        params: { path: user },
+        body: { name: 'Tutor' },
+        retryUnsafe: true,
+      }),
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(server.requests).toHaveLength(3);
   });
 });
 

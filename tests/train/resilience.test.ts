@@ -106,6 +106,32 @@ describe('training when things go wrong', () => {
     expect(docs.every((doc) => doc.training_status === 'trained')).toBe(true);
   }, 120_000);
 
+  it('waits as long as a busy platform asks before sending an upload again, then trains it once', async () => {
+    const { server, mentor } = await setup();
+    const uploads: number[] = [];
+    const busy = await proxy(server.url, async (req, res, _payload, forward) => {
+      if (isUpload(req)) uploads.push(Date.now());
+      if (isUpload(req) && uploads.length === 1) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' }).end('{"detail":"Busy"}');
+        return;
+      }
+      answer(res, await forward());
+    });
+    try {
+      const { engine } = await newEngine({ ...server, url: busy.url });
+      const preview = await engine.invoke('train.preview', { mentor, paths: [notes(1)] });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      const job = await waitForJob(engine, jobId, ['completed', 'failed', 'cancelled'], 60_000);
+      expect(job.state).toBe('completed');
+      expect(uploads).toHaveLength(2);
+      // The upload's retry policy honours Retry-After (the train job asks it instead of keeping its own list).
+      expect(uploads[1]! - uploads[0]!).toBeGreaterThanOrEqual(1_900);
+      expect(serverDocuments(server, mentor)).toHaveLength(1);
+    } finally {
+      await busy.close();
+    }
+  });
+
   it("fails a file over the platform's limit with 'File too large' and trains the others", async () => {
     const { server, engine, mentor } = await setup({ uploadLimitBytes: 2000 });
     const root = tree({ 'small.md': text('Small'), 'big.txt': 'x'.repeat(5000) });

@@ -5,14 +5,18 @@
  */
 import { z } from 'zod';
 import { EngineError } from '../errors';
-import { ApiError, type PlatformClient, type PlatformRequestOptions } from '../platform';
+import { ApiError, type CallOptions, type PlatformClient } from '../platform';
 
 export interface AnalyticsScope {
   org: string;
   username: string;
 }
 
-type Query = PlatformRequestOptions['query'];
+type QueryValue = string | number | boolean;
+/** Query parameters as the datasets build them (arrays repeat a parameter; null and undefined are left out). */
+type Query = Record<string, QueryValue | readonly QueryValue[] | null | undefined>;
+/** The spec requires a date range on these endpoints. */
+type DatedQuery = Query & { start_date: string; end_date: string };
 
 /** The platform answered 2xx with a body the app does not understand. */
 export class UnexpectedShapeError extends Error {
@@ -218,6 +222,15 @@ export interface ReadOptions {
   quick?: boolean;
 }
 
+/** One typed GET of the platform API, given the caller's signal and patience. */
+type Send = (init: CallOptions) => Promise<{ data?: unknown }>;
+
+/** A spec path with its parameters filled in, as errors and the in-flight key name it. */
+const fill = (template: string, params: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
+const USER = '/api/ai-analytics/orgs/{org}/users/{user_id}';
+
 /** Reads analytics for one tenant through its platform client; every answer is checked against its schema. */
 export class AnalyticsApi {
   constructor(
@@ -228,42 +241,41 @@ export class AnalyticsApi {
   ) {}
 
   private get user() {
-    return `/api/ai-analytics/orgs/${encodeURIComponent(this.scope.org)}/users/${encodeURIComponent(this.scope.username)}`;
+    return { org: this.scope.org, user_id: this.scope.username };
   }
   private get org() {
-    return encodeURIComponent(this.scope.org);
+    return { org: this.scope.org };
   }
 
   /**
-   * GET and validate. A 400 with the platform's own words (e.g. 'Invalid date format') is shown as those words.
+   * Sends and validates. A 400 with the platform's own words (e.g. 'Invalid date format') is shown as those words.
    * `fits` is an allocation-free check for hot paths (export pages): when it accepts the answer, the answer is used
    * as is; otherwise zod decides and names what differs.
    */
-  async get<T extends z.ZodType>(
-    path: string,
-    schema: T,
+  private async read<T extends z.ZodType>(
+    endpoint: string,
     query: Query,
-    options: ReadOptions = {},
+    schema: T,
+    options: ReadOptions,
+    send: Send,
     fits?: (body: unknown) => boolean,
   ): Promise<z.output<T>> {
-    const endpoint = path.replace(/\?.*$/, '');
-    const send = () =>
-      this.client.request(path, {
-        query,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.quick ? { maxAttempts: 2, timeoutMs: 15_000 } : {}),
-      });
+    const init: CallOptions = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.quick ? { maxAttempts: 2, timeoutMs: 15_000 } : {}),
+    };
+    const answer = async () => (await send(init)).data;
     let body: unknown;
     try {
       if (options.quick && !options.signal && this.inFlight) {
-        const key = `${this.client.baseUrl} ${path} ${JSON.stringify(query ?? {})}`;
+        const key = `${this.client.baseUrl} ${endpoint} ${JSON.stringify(query ?? {})}`;
         let pending = this.inFlight.get(key);
         if (!pending) {
-          pending = send().finally(() => this.inFlight!.delete(key));
+          pending = answer().finally(() => this.inFlight!.delete(key));
           this.inFlight.set(key, pending);
         }
         body = await pending;
-      } else body = await send();
+      } else body = await answer();
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) {
         throw new EngineError('validation', error.detail ?? 'The platform refused the request (400 Bad Request)', {
@@ -278,121 +290,174 @@ export class AnalyticsApi {
     return parsed.data;
   }
 
+  /** A GET under `/api/ai-analytics/orgs/{org}/users/{user_id}/…`. */
+  private byUser<T extends z.ZodType>(
+    rest: string,
+    query: Query,
+    schema: T,
+    options: ReadOptions = {},
+    send: Send,
+    fits?: (body: unknown) => boolean,
+  ) {
+    return this.read(fill(`${USER}/${rest}`, this.user), query, schema, options, send, fits);
+  }
+
   conversationsPage(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/chat-history/`, drfPage(ApiConversation), query, options, fitsConversationPage);
+    return this.byUser(
+      'chat-history/',
+      query,
+      drfPage(ApiConversation),
+      options,
+      (init) => this.client.api.GET(`${USER}/chat-history/`, { params: { path: this.user, query }, ...init }),
+      fitsConversationPage,
+    );
   }
   conversation(id: string, options?: ReadOptions) {
-    return this.get(`${this.user}/chat-history/${encodeURIComponent(id)}/`, ApiConversation, {}, options);
+    return this.byUser(`chat-history/${encodeURIComponent(id)}/`, {}, ApiConversation, options, (init) =>
+      this.client.api.GET(`${USER}/chat-history/{id}/`, { params: { path: { ...this.user, id } }, ...init }),
+    );
   }
   topicStatistics(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/topic-statistics/`, drfPage(ApiTopicStatistics), query, options);
+    return this.byUser('topic-statistics/', query, drfPage(ApiTopicStatistics), options, (init) =>
+      this.client.api.GET(`${USER}/topic-statistics/`, { params: { path: this.user, query }, ...init }),
+    );
   }
   sentimentCount(period: string, options?: ReadOptions) {
-    return this.get(`${this.user}/sentiment-count/`, z.array(ApiSentimentDay), { period }, options);
+    const query = { period };
+    return this.byUser('sentiment-count/', query, z.array(ApiSentimentDay), options, (init) =>
+      this.client.api.GET(`${USER}/sentiment-count/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  messageStatistics(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/average-messages-per-session/`, z.array(ApiMessageStatistics), query, options);
+  messageStatistics(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('average-messages-per-session/', query, z.array(ApiMessageStatistics), options, (init) =>
+      this.client.api.GET(`${USER}/average-messages-per-session/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  usageSummary(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/usage-summary/`, z.array(ApiUserCount), query, options);
+  usageSummary(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('usage-summary/', query, z.array(ApiUserCount), options, (init) =>
+      this.client.api.GET(`${USER}/usage-summary/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  ratingSummary(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/rating-summary/`, z.array(ApiRatingRecord), query, options);
+  ratingSummary(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('rating-summary/', query, z.array(ApiRatingRecord), options, (init) =>
+      this.client.api.GET(`${USER}/rating-summary/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  mostDiscussedTopics(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/most-discussed-topics/`, z.array(ApiTopicRecord), query, options);
+  mostDiscussedTopics(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('most-discussed-topics/', query, z.array(ApiTopicRecord), options, (init) =>
+      this.client.api.GET(`${USER}/most-discussed-topics/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  costsByModel(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/costs/model/`, ApiModelCost, query, options);
+  costsByModel(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('costs/model/', query, ApiModelCost, options, (init) =>
+      this.client.api.GET(`${USER}/costs/model/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  costsByMentor(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/costs/permentor/`, ApiMentorCosts, query, options);
+  costsByMentor(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('costs/permentor/', query, ApiMentorCosts, options, (init) =>
+      this.client.api.GET(`${USER}/costs/permentor/`, { params: { path: this.user, query }, ...init }),
+    );
   }
-  costsByUser(query: Query, options?: ReadOptions) {
-    return this.get(`${this.user}/costs/peruser/`, ApiUserCosts, query, options);
+  costsByUser(query: DatedQuery, options?: ReadOptions) {
+    return this.byUser('costs/peruser/', query, ApiUserCosts, options, (init) =>
+      this.client.api.GET(`${USER}/costs/peruser/`, { params: { path: this.user, query }, ...init }),
+    );
   }
 
   // Learning analytics (legacy envelope for lists).
   activeUsers(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/overview/orgs/${this.org}/active-users`, ApiOvertime, query, options);
+    const path = '/api/ai-analytics/overview/orgs/{org}/active-users';
+    return this.read(fill(path, this.org), query, ApiOvertime, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
   registeredUsers(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/overview/orgs/${this.org}/registered-users`, ApiOvertime, query, options);
+    const path = '/api/ai-analytics/overview/orgs/{org}/registered-users';
+    return this.read(fill(path, this.org), query, ApiOvertime, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
   completions(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/overview/orgs/${this.org}/courses/completions`, ApiCompletions, query, options);
+    const path = '/api/ai-analytics/overview/orgs/{org}/courses/completions';
+    return this.read(fill(path, this.org), query, ApiCompletions, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
   averageGrade(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/overview/orgs/${this.org}/average-grade`, ApiAverage, query, options);
+    const path = '/api/ai-analytics/overview/orgs/{org}/average-grade';
+    return this.read(fill(path, this.org), query, ApiAverage, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
   learners(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/overview/orgs/${this.org}/learners`, legacyPage(ApiLearner), query, options);
+    const path = '/api/ai-analytics/overview/orgs/{org}/learners';
+    return this.read(fill(path, this.org), query, legacyPage(ApiLearner), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
   registeredLearners(query: Query, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/audience/orgs/${this.org}/registered-users/`,
-      legacyPage(ApiLearner),
-      query,
-      options,
+    const path = '/api/ai-analytics/audience/orgs/{org}/registered-users/';
+    return this.read(fill(path, this.org), query, legacyPage(ApiLearner), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
     );
   }
   activeLearners(query: Query, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/audience/orgs/${this.org}/active-users/users`,
-      legacyPage(ApiActiveLearner),
-      query,
-      options,
+    const path = '/api/ai-analytics/audience/orgs/{org}/active-users/users';
+    return this.read(fill(path, this.org), query, legacyPage(ApiActiveLearner), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
     );
   }
   mostActiveCourses(query: Query, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/overview/orgs/${this.org}/most-active-courses`,
-      legacyPage(ApiCourseTime),
-      query,
-      options,
+    const path = '/api/ai-analytics/overview/orgs/{org}/most-active-courses';
+    return this.read(fill(path, this.org), query, legacyPage(ApiCourseTime), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
     );
   }
   departments(query: Query, options?: ReadOptions) {
-    return this.get(`/api/ai-analytics/departments/orgs/${this.org}/`, legacyPage(ApiGroup), query, options);
+    const path = '/api/ai-analytics/departments/orgs/{org}/';
+    return this.read(fill(path, this.org), query, legacyPage(ApiGroup), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.org, query }, ...init }),
+    );
   }
+
+  // One learner (the path's `user_id` is the learner's username).
   learnerGrades(username: string, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/grades/per-course`,
-      z.union([z.array(ApiGradePerCourse), z.object({ data: z.array(ApiGradePerCourse) })]),
+    const path = '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/grades/per-course';
+    const params = { ...this.org, user_id: username };
+    return this.read(
+      fill(path, params),
       {},
-      options,
+      z.union([z.array(ApiGradePerCourse), z.object({ data: z.array(ApiGradePerCourse) })]),
+      options ?? {},
+      (init) => this.client.api.GET(path, { params: { path: params }, ...init }),
     );
   }
   learnerInfo(username: string, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/info`,
-      ApiLearnerInfo,
-      {},
-      options,
+    const path = '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/info';
+    const params = { ...this.org, user_id: username };
+    return this.read(fill(path, params), {}, ApiLearnerInfo, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: params }, ...init }),
     );
   }
   learnerActivity(username: string, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/activity/`,
-      ApiLearnerActivity,
-      {},
-      options,
+    const path = '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/activity/';
+    const params = { ...this.org, user_id: username };
+    return this.read(fill(path, params), {}, ApiLearnerActivity, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: params }, ...init }),
     );
   }
   learnerTime(username: string, query: Query, options?: ReadOptions) {
-    return this.get(
-      `/api/ai-analytics/perlearner/orgs/${this.org}/users/${encodeURIComponent(username)}/overview/time/over-time`,
-      ApiOvertime,
-      query,
-      options,
+    const path = '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/overview/time/over-time';
+    const params = { ...this.org, user_id: username };
+    return this.read(fill(path, params), query, ApiOvertime, options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: params, query }, ...init }),
     );
   }
   mentors(options?: ReadOptions) {
-    return this.get(
-      `/api/ai-mentor/orgs/${this.org}/users/${encodeURIComponent(this.scope.username)}/`,
-      drfPage(ApiMentor),
-      { page_size: 1000, filter_by: 'name' },
-      options,
+    const path = '/api/ai-mentor/orgs/{org}/users/{user_id}/';
+    const query = { page_size: 1000, filter_by: 'name' };
+    return this.read(fill(path, this.user), query, drfPage(ApiMentor), options ?? {}, (init) =>
+      this.client.api.GET(path, { params: { path: this.user, query }, ...init }),
     );
   }
 }

@@ -6,12 +6,23 @@
 import { z } from 'zod';
 import type { CatalogItem, Invitation, InviteTarget } from '../../../shared/contract';
 import { EngineError } from '../errors';
-import type { PlatformClient } from '../platform';
+import { jsonText, type CallOptions, type PlatformClient } from '../platform';
 
 export const TARGET_FIELD = { platform: 'platform_key', course: 'course_id', program: 'program_key' } as const;
 
-export const invitationsPath = (target: InviteTarget) => `/api/catalog/invitations/${target.kind}/`;
-export const bulkPath = (target: InviteTarget) => `${invitationsPath(target)}bulk/`;
+/** Each kind of target has its own endpoints (the spec's paths). */
+const INVITATIONS = {
+  platform: '/api/catalog/invitations/platform/',
+  course: '/api/catalog/invitations/course/',
+  program: '/api/catalog/invitations/program/',
+} as const;
+const BULK = {
+  platform: '/api/catalog/invitations/platform/bulk/',
+  course: '/api/catalog/invitations/course/bulk/',
+  program: '/api/catalog/invitations/program/bulk/',
+} as const;
+
+type Query = Record<string, string | number | boolean | undefined>;
 
 /** The value of the target field: the tenant itself for platform invitations. */
 export const targetId = (target: InviteTarget, org: string) => (target.kind === 'platform' ? org : target.id);
@@ -112,26 +123,92 @@ export function toInvitation(api: ApiInvitation, target: InviteTarget, now = Dat
   };
 }
 
-export async function listInvitations(
+/** GET a target's invitations: one page of those the query selects. */
+export async function readInvitations(
+  client: PlatformClient,
+  target: InviteTarget,
+  query: Query,
+  options: CallOptions = {},
+): Promise<z.infer<typeof InvitationPage>> {
+  const { data } = await client.api.GET(INVITATIONS[target.kind], { params: { query }, ...options });
+  return parseAnswer(InvitationPage, data, 'the invitation list');
+}
+
+export function listInvitations(
   client: PlatformClient,
   org: string,
   input: { target: InviteTarget; active?: boolean; email?: string; source?: string; page: number; pageSize: number },
   signal?: AbortSignal,
 ) {
-  const answer = await client.request(invitationsPath(input.target), {
-    query: {
-      ...targetQuery(input.target, org),
-      active: input.active,
-      email: input.email || undefined,
-      source: input.source || undefined,
-      page: input.page,
-      page_size: input.pageSize,
-      sort: '-id',
-    },
-    ...(signal && { signal }),
-  });
-  return parseAnswer(InvitationPage, answer, 'the invitation list');
+  const query = {
+    ...targetQuery(input.target, org),
+    active: input.active,
+    email: input.email || undefined,
+    source: input.source || undefined,
+    page: input.page,
+    page_size: input.pageSize,
+    sort: '-id',
+  };
+  return readInvitations(client, input.target, query, signal ? { signal } : {});
 }
+
+/** What an invitation says beside its target (first and last name are the platform's CSV-only extras). */
+export interface InvitationFields {
+  email: string;
+  source: string;
+  active: boolean;
+  redirect_to?: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+/** POST one invitation: `PlatformInvitationCreate`, `CourseInvitationCreate` or `ProgramInvitationCreate`. */
+export async function createInvitation(
+  client: PlatformClient,
+  org: string,
+  target: InviteTarget,
+  fields: InvitationFields,
+): Promise<ApiInvitation> {
+  // Catalog calls carry the tenant as platform_key; course and program invitations name their target as well.
+  const { data } =
+    target.kind === 'platform'
+      ? await client.api.POST(INVITATIONS.platform, { body: { platform_key: org, ...fields } })
+      : target.kind === 'course'
+        ? await client.api.POST(INVITATIONS.course, { body: { platform_key: org, course_id: target.id, ...fields } })
+        : await client.api.POST(INVITATIONS.program, {
+            body: { platform_key: org, program_key: target.id, ...fields },
+          });
+  return parseAnswer(ApiInvitation, data, 'the new invitation');
+}
+
+/** DELETE the invitation the query selects (by id, within the target). */
+export async function revokeInvitation(client: PlatformClient, target: InviteTarget, query: Query): Promise<void> {
+  await client.api.DELETE(INVITATIONS[target.kind], { params: { query }, parseAs: 'text' });
+}
+
+/** POST `…/bulk/` with a body already serialised as JSON (see `bulkBody` in job.ts). */
+export async function sendBulk(
+  client: PlatformClient,
+  target: InviteTarget,
+  text: string,
+  options: CallOptions = {},
+): Promise<BulkAnswer> {
+  const { data } = await client.api.POST(BULK[target.kind], { ...jsonText(text), ...options });
+  return parseAnswer(BulkAnswer, data, 'the bulk invitation');
+}
+
+/** GET `/api/core/platform/users/`: one page of the tenant's users (the query narrows by address). */
+export async function readUsers(client: PlatformClient, query: Query, options: CallOptions = {}) {
+  const { data } = await client.api.GET('/api/core/platform/users/', { params: { query }, ...options });
+  return parseAnswer(UserPage, data, 'the user list');
+}
+
+const UserPage = z
+  .object({
+    count: z.number(),
+    results: z.array(z.object({ email: z.string().nullable().optional() }).loose()),
+  })
+  .loose();
 
 const Course = z.object({ course_id: z.string(), name: z.string().nullable().optional() }).loose();
 const Program = z
@@ -144,16 +221,16 @@ const Program = z
   .loose();
 
 export async function listCourses(client: PlatformClient, org: string): Promise<CatalogItem[]> {
-  const answer = await client.request('/api/catalog/courses/', { query: { org } });
-  const courses = parseAnswer(z.array(Course), answer, 'the course list');
+  const { data } = await client.api.GET('/api/catalog/courses/', { params: { query: { org } } });
+  const courses = parseAnswer(z.array(Course), data, 'the course list');
   return courses
     .map((course) => ({ id: course.course_id, name: course.name || course.course_id }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function listPrograms(client: PlatformClient, org: string): Promise<CatalogItem[]> {
-  const answer = await client.request('/api/catalog/programs/', { query: { org } });
-  const programs = parseAnswer(z.array(Program), answer, 'the program list');
+  const { data } = await client.api.GET('/api/catalog/programs/', { params: { query: { org } } });
+  const programs = parseAnswer(z.array(Program), data, 'the program list');
   return programs
     .map((program) => {
       const id = program.program_key || program.program_id || program.slug || '';

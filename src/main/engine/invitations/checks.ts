@@ -4,10 +4,9 @@
  * or one filtered query per address when the list is long and the file is small. Nothing is held in memory but the
  * page at hand: matches are written to the import's rows as they come.
  */
-import { z } from 'zod';
 import type { InviteTarget } from '../../../shared/contract';
 import type { PlatformClient } from '../platform';
-import { invitationsPath, isLive, InvitationPage, parseAnswer, targetQuery } from './api';
+import { isLive, readInvitations, readUsers, targetQuery } from './api';
 
 const CONCURRENCY = 8;
 
@@ -73,19 +72,12 @@ export async function checkInvited(
   input: Omit<FindInput, 'list' | 'pageSize'>,
   signal: AbortSignal,
 ): Promise<void> {
-  const path = invitationsPath(target);
   await findAmong({
     ...input,
     pageSize: 1000,
     list: async ({ page, pageSize, email }) => {
-      const answer = parseAnswer(
-        InvitationPage,
-        await client.request(path, {
-          query: { ...targetQuery(target, org), active: true, sort: '-id', page, page_size: pageSize, email },
-          signal,
-        }),
-        'the invitation list',
-      );
+      const query = { ...targetQuery(target, org), active: true, sort: '-id', page, page_size: pageSize, email };
+      const answer = await readInvitations(client, target, query, { signal });
       const now = Date.now();
       return {
         count: answer.count,
@@ -99,13 +91,6 @@ export async function checkInvited(
   });
 }
 
-const UserPage = z
-  .object({
-    count: z.number(),
-    results: z.array(z.object({ email: z.string().nullable().optional() }).loose()),
-  })
-  .loose();
-
 /** Marks users of the platform (only platform invitations can be checked for members this way). */
 export async function checkMembers(
   client: PlatformClient,
@@ -117,14 +102,8 @@ export async function checkMembers(
     ...input,
     pageSize: 500,
     list: async ({ page, pageSize, email }) => {
-      const answer = parseAnswer(
-        UserPage,
-        await client.request('/api/core/platform/users/', {
-          query: { platform_key: org, page, page_size: pageSize, query: email },
-          signal,
-        }),
-        'the user list',
-      );
+      const query = { platform_key: org, page, page_size: pageSize, query: email };
+      const answer = await readUsers(client, query, { signal });
       return {
         count: answer.count,
         size: answer.results.length,

@@ -9,17 +9,15 @@ import { conflict, EngineError, invalid } from '../errors';
 import { ApiError } from '../platform';
 import { userScope } from '../tenants';
 import {
-  ApiInvitation,
-  invitationsPath,
+  createInvitation,
   listCourses,
   listInvitations,
   listPrograms,
-  parseAnswer,
-  TARGET_FIELD,
-  targetId,
+  revokeInvitation,
   targetKey,
   targetQuery,
   toInvitation,
+  type ApiInvitation,
 } from './api';
 import type { Freshness } from '../../../shared/contract';
 import { isUnreachable, offlineNote } from '../mentors';
@@ -125,9 +123,7 @@ export function invitationsArea(
         const { id, client, scope } = await tenant(input.profileId);
         const email = asciiEmail(input.email);
         if (!email) throw invalid('email', 'Not a valid email address');
-        const body = {
-          ...targetQuery(input.target, scope.org),
-          [TARGET_FIELD[input.target.kind]]: targetId(input.target, scope.org),
+        const fields = {
           email,
           source: scope.username,
           active: input.active,
@@ -135,9 +131,9 @@ export function invitationsArea(
           ...(input.firstName ? { first_name: input.firstName } : {}),
           ...(input.lastName ? { last_name: input.lastName } : {}),
         };
-        let answer: unknown;
+        let created: ApiInvitation;
         try {
-          answer = await client.request(invitationsPath(input.target), { method: 'POST', json: body });
+          created = await createInvitation(client, scope.org, input.target, fields);
         } catch (error) {
           if (error instanceof ApiError && error.status === 400 && /already/i.test(error.detail ?? '')) {
             throw conflict(
@@ -149,7 +145,6 @@ export function invitationsArea(
           }
           throw error;
         }
-        const created = parseAnswer(ApiInvitation, answer, 'the new invitation');
         cache.upsert(id, targetKey(input.target, scope.org), [created]);
         ctx.db
           .prepare(
@@ -163,11 +158,7 @@ export function invitationsArea(
       'invitations.revoke': async (input) => {
         const { id, client, scope } = await tenant(input.profileId);
         try {
-          await client.request(invitationsPath(input.target), {
-            method: 'DELETE',
-            query: { ...targetQuery(input.target, scope.org), id: input.id },
-            expect: 'text',
-          });
+          await revokeInvitation(client, input.target, { ...targetQuery(input.target, scope.org), id: input.id });
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) {
             throw new EngineError('not_found', 'That invitation no longer exists', { status: 404 });

@@ -11,19 +11,9 @@
 import type { InviteTarget, OutcomeCounts } from '../../../shared/contract';
 import type { JobContext, JobKindRunner } from '../jobs/runner';
 import { JobFailed } from '../jobs/runner';
-import { ApiError, NetworkError, TimeoutError, type PlatformClient } from '../platform';
+import { ApiError, isTransient, wasNotTaken, type PlatformClient } from '../platform';
 import type { Db } from '../store/database';
-import {
-  BulkAnswer,
-  bulkPath,
-  invitationsPath,
-  isLive,
-  InvitationPage,
-  parseAnswer,
-  TARGET_FIELD,
-  targetKey,
-  targetQuery,
-} from './api';
+import { isLive, readInvitations, sendBulk, TARGET_FIELD, targetKey, targetQuery, type BulkAnswer } from './api';
 import { pool } from './checks';
 
 export const OUTCOMES = [
@@ -219,17 +209,10 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       const sendChunk = async (candidates: PendingItem[], chunk: number): Promise<void> => {
         const started = Date.now();
         try {
-          const answer = await ctx.limiter.run(
-            () =>
-              client.request(bulkPath(params.target), {
-                method: 'POST',
-                body: bulkBody(params, candidates),
-                headers: { 'content-type': 'application/json' },
-                signal: ctx.signal,
-              }),
+          const bulk = await ctx.limiter.run(
+            () => sendBulk(client, params.target, bulkBody(params, candidates), { signal: ctx.signal }),
             ctx.signal,
           );
-          const bulk = parseAnswer(BulkAnswer, answer, 'the bulk invitation');
           settle(outcomesOf(bulk, candidates, ctx.log), chunk);
           transportFailures = 0;
           slowDowns = 0;
@@ -247,7 +230,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
             size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
             return;
           }
-          if (isSlowDown(error) && !ctx.signal.aborted) {
+          if (wasNotTaken(error) && !ctx.signal.aborted) {
             // Still "too many requests" after the client's own retries: nothing was applied; wait as asked, then go on.
             dropInflight.run(jobId, chunk);
             slowDowns++;
@@ -258,7 +241,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
             );
             return;
           }
-          if (isTransient(error) && !ctx.signal.aborted) {
+          if (mayHaveBeenApplied(error) && !ctx.signal.aborted) {
             // The chunk may or may not have been applied: its rows are `sending`, checked before they are sent again.
             journal.transaction(() => {
               journal.updateItems(idsOf(candidates), { state: 'pending', phase: SENDING });
@@ -370,16 +353,12 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
   };
 }
 
-/** No answer, or a server error: the request may or may not have been applied. */
-/** 429 (and 408) refuse before doing anything: safe to send again once the platform says so. */
-function isSlowDown(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.status === 429 || error.status === 408);
-}
-
-function isTransient(error: unknown): error is Error {
-  return (
-    error instanceof TimeoutError || error instanceof NetworkError || (error instanceof ApiError && error.status >= 500)
-  );
+/**
+ * No answer, or a server error: the request may or may not have been applied (a 408 or 429 refused it unread, see
+ * `wasNotTaken`).
+ */
+function mayHaveBeenApplied(error: unknown): error is Error {
+  return isTransient(error) && !wasNotTaken(error);
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -397,13 +376,16 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Reads are safe to repeat: a server error on a check is tried again before the job gives up. */
+/**
+ * Reads are safe to repeat: a check whose answers still say "not now" after the client's retries is tried again a
+ * few times before the job gives up (and waits for the tenant).
+ */
 async function retried<T>(read: () => Promise<T>, signal: AbortSignal, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
     } catch (error) {
-      const again = error instanceof ApiError && (error.status >= 500 || isSlowDown(error));
+      const again = error instanceof ApiError && isTransient(error);
       if (attempt >= attempts || !again || signal.aborted) throw error;
       await pause(100 * 2 ** attempt, signal);
     }
@@ -457,18 +439,10 @@ async function invitedAmong(
   signal: AbortSignal,
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  const path = invitationsPath(params.target);
   const emails = [...new Set(items.map((item) => item.emailKey).filter((e): e is string => !!e))];
   await pool(emails, 8, async (email) => {
-    const answer = await retried(
-      () =>
-        client.request(path, {
-          query: { ...targetQuery(params.target, params.org), email, active: true, page: 1, page_size: 10 },
-          signal,
-        }),
-      signal,
-    );
-    const page = parseAnswer(InvitationPage, answer, 'the invitation list');
+    const query = { ...targetQuery(params.target, params.org), email, active: true, page: 1, page_size: 10 };
+    const page = await retried(() => readInvitations(client, params.target, query, { signal }), signal);
     if (page.results.some((invitation) => invitation.email?.toLowerCase() === email && isLive(invitation))) {
       found.add(email);
     }

@@ -7,7 +7,7 @@
 import type { Db } from '../store/database';
 import type { PlatformClient } from '../platform';
 import type { InviteTarget } from '../../../shared/contract';
-import { InvitationPage, invitationsPath, nameOf, parseAnswer, targetQuery, type ApiInvitation } from './api';
+import { nameOf, readInvitations, targetQuery, type ApiInvitation } from './api';
 
 /** Pages of this size are read to copy a whole list (the platform's catalog lists allow up to 1000). */
 const SYNC_PAGE = 1000;
@@ -149,10 +149,8 @@ export class InvitationCache {
 /** Reads one page of a target's whole list, for `InvitationCache.sync`. */
 export function pageReader(client: PlatformClient, org: string, target: InviteTarget): ReadPage {
   return async (page, pageSize) => {
-    const answer = await client.request(invitationsPath(target), {
-      query: { ...targetQuery(target, org), page, page_size: pageSize, sort: '-id' },
-    });
-    const { results, count } = parseAnswer(InvitationPage, answer, 'the invitation list');
+    const query = { ...targetQuery(target, org), page, page_size: pageSize, sort: '-id' };
+    const { results, count } = await readInvitations(client, target, query);
     return { rows: results, count };
   };
 }

@@ -9,7 +9,7 @@ import {
   type Job,
   type JobKind,
 } from '../../../shared/contract';
-import { ApiError, NetworkError, RequestAbortedError, TimeoutError, type PlatformClient } from '../platform';
+import { ApiError, isTransient, RequestAbortedError, type PlatformClient } from '../platform';
 import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Slots } from './limiter';
@@ -391,12 +391,8 @@ export class JobRunner {
       if (write('paused', { reason: error.message })) this.changed(id);
       return;
     }
-    if (
-      error instanceof NetworkError ||
-      error instanceof TimeoutError ||
-      // Still rate-limited after the client's retries: the tenant is busy, not refusing the job.
-      (error instanceof ApiError && (error.status >= 500 || error.status === 429))
-    ) {
+    // Still unreachable, failing or rate-limited after the client's retries: the tenant is busy, not refusing the job.
+    if (isTransient(error)) {
       this.waitAndRetry(id, error);
       return;
     }

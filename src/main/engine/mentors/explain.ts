@@ -3,7 +3,7 @@
  * Errors that are not the platform's (network, validation, …) pass through unchanged.
  */
 import { EngineError } from '../errors';
-import { ApiError, NetworkError, TimeoutError } from '../platform';
+import { ApiError, isTransient } from '../platform';
 
 export interface Asked {
   org: string;
@@ -86,10 +86,7 @@ export function isMissing(error: unknown): boolean {
 }
 
 /** The tenant could not be reached or is failing: worth showing the cache with a note, and worth trying later. */
-export function isUnreachable(error: unknown): boolean {
-  if (error instanceof NetworkError || error instanceof TimeoutError) return true;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.status === 408);
-}
+export const isUnreachable = (error: unknown): boolean => isTransient(error);
 
 /** The note shown with cached rows when a refresh did not work. */
 export function offlineNote(error: unknown): string {

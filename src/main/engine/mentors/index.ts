@@ -11,7 +11,16 @@ import { Freshener } from './freshness';
 import { mentorHandlers } from './mentor-handlers';
 
 export { MentorCache } from './cache';
-export { resolveMentor, resolveMentorRef, toMentor, mentorsPath, type Scope } from './resolve';
+export { resolveMentor, resolveMentorRef, toMentor, type Scope } from './resolve';
+export {
+  DocumentApi,
+  toRemoteDocument,
+  uploadRetryPolicy,
+  type RemoteDocument,
+  type TaskOutcome,
+  type TrainAnswer,
+  type Upload,
+} from './document-api';
 export { isUnreachable, offlineNote } from './explain';
 
 export interface MentorsArea extends EngineArea<HandlersOf<typeof mentorCalls>> {

@@ -3,9 +3,10 @@ import { MENTOR_VISIBILITIES } from '../../../shared/contract';
 import type { PlatformClient } from '../platform';
 import { EngineError } from '../errors';
 import type { Log } from '../log';
-import { ApiMentor, parseAnswer, type ApiMentorSettings } from './shapes';
+import type { ApiMentor, ApiMentorSettings } from './shapes';
 import { documentsList, type MentorCache } from './cache';
 import { isMissing } from './explain';
+import { MentorApi } from './mentor-api';
 
 export type { ApiMentor } from './shapes';
 
@@ -38,9 +39,6 @@ export interface Scope {
   username: string;
 }
 
-export const mentorsPath = (scope: Scope) =>
-  `/api/ai-mentor/orgs/${encodeURIComponent(scope.org)}/users/${encodeURIComponent(scope.username)}/`;
-
 const noLog: Log = () => {};
 
 /**
@@ -55,8 +53,7 @@ export async function resolveMentor(
   log: Log = noLog,
 ): Promise<Mentor> {
   try {
-    const api = await client.request(`${mentorsPath(scope)}${encodeURIComponent(ref)}/`, signal ? { signal } : {});
-    return toMentor(parseAnswer(ApiMentor, api, `mentor '${ref}'`, log));
+    return toMentor(await new MentorApi(client, scope, log).get(ref, signal ? { signal } : {}));
   } catch (error) {
     if (isMissing(error)) {
       throw new EngineError('not_found', `No mentor '${ref}' on this tenant (give its unique id or exact name)`);

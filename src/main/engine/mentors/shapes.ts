@@ -42,7 +42,10 @@ export const ApiMentorSettings = z.object({
 });
 export type ApiMentorSettings = z.infer<typeof ApiMentorSettings>;
 
-/** `RetrieverDocumentEmbedding`, with the extras platforms add (hash, size, failure reason, retrain interval). */
+/**
+ * `RetrieverDocumentEmbedding`, with the extras platforms add (hash, size, failure reason, retrain interval, the
+ * latest training task).
+ */
 export const ApiDocument = z.object({
   id,
   pathway: z.string(),
@@ -59,6 +62,7 @@ export const ApiDocument = z.object({
   retrain_interval_days: z.number().int().nullish(),
   content_hash: text,
   failure_reason: text,
+  task_id: text,
   file_size: z.number().nullish(),
   custom_metadata: z.unknown().optional(),
   metadata: z.unknown().optional(),

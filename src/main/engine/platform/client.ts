@@ -1,13 +1,13 @@
 /**
  * One typed platform client per profile. Several tenants can be open at once because nothing here is global:
- * the base URL, the auth header and the retry policy all live in the client instance.
+ * the base URL, the auth header and the retry tuning all live in the client instance.
  */
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import { isLoopbackHost, type AuthScheme } from '../../../shared/contract';
 import { ApiError, InsecureAddressError, UnexpectedResponseError } from './errors';
 import {
   createFetch,
-  parseRetryAfter,
+  declareRule,
   sendRequest,
   type BodyFactory,
   type HeadersInit,
@@ -15,12 +15,20 @@ import {
   type Logger,
   type PerCallOptions,
   type RetryEvent,
-  type RetryPolicy,
 } from './http';
+import { declaredRule, type DeclaredPaths, type PlatformApi } from './operations';
+import { parseRetryAfter, type RetryTiming } from './retry';
 import type { paths } from './generated/schema';
 
 export type PlatformPaths = paths;
-export type PlatformApi = Client<paths>;
+export type { PlatformApi } from './operations';
+
+/** What a call may say about itself, beside the spec's params and body: its signal and how patient it is. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxAttempts?: number;
+}
 
 export interface PlatformConnection {
   /** May carry a path prefix, e.g. `https://api.example.org/dm`. */
@@ -29,13 +37,15 @@ export interface PlatformConnection {
   /** Without a secret no Authorization header is sent. */
   secret: string | null;
   timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
+  /** Tuning of retry timing for every call (tests, the connection test); what is retried is each operation's rule. */
+  retry?: Partial<RetryTiming>;
   log?: Logger;
   onRetry?: (event: RetryEvent) => void;
 }
 
 type QueryValue = string | number | boolean;
 
+/** Options of the untyped `request` (platform/ and tests only). */
 export interface PlatformRequestOptions extends PerCallOptions {
   method?: string;
   /** Arrays become repeated parameters; null/undefined are left out. */
@@ -51,11 +61,18 @@ export interface PlatformRequestOptions extends PerCallOptions {
 }
 
 export interface PlatformClient {
-  /** openapi-fetch client typed with the spec's paths. Pair it with `unwrap` to get data or an ApiError. */
+  /**
+   * The tenant's typed API (openapi-fetch over the spec's paths, narrowed to the operations declared in
+   * operations.ts, each sent with its retry rule). A non-2xx answer throws an ApiError; a 2xx resolves
+   * `{ data, response }`, whose data is parsed with zod by the area that asked.
+   */
   api: PlatformApi;
   /** Normalised: no trailing slash. */
   baseUrl: string;
-  /** An untyped call for anything the generated paths do not cover; throws ApiError on non-2xx. */
+  /**
+   * An untyped call by path, retried by its method's rule; throws ApiError on non-2xx. For platform/ and tests only:
+   * a lint rule keeps the engine's areas on `api`.
+   */
   request<T = unknown>(path: string, options?: PlatformRequestOptions): Promise<T>;
 }
 
@@ -70,8 +87,9 @@ export function createPlatformClient(conn: PlatformConnection): PlatformClient {
   };
   const authorization = authorizationHeader(conn.authScheme, conn.secret);
 
-  const api = createClient<paths>({ baseUrl, fetch: createFetch(http) });
-  api.use(authMiddleware(authorization), jsonOnlyMiddleware);
+  const client = createClient<DeclaredPaths>({ baseUrl, fetch: createFetch(http) });
+  client.use(authMiddleware(authorization), operationRuleMiddleware, apiErrorMiddleware);
+  const api = jsonChecked(client);
 
   async function request<T = unknown>(path: string, options: PlatformRequestOptions = {}): Promise<T> {
     const headers = new Headers(options.headers);
@@ -118,12 +136,23 @@ export function createPlatformClient(conn: PlatformConnection): PlatformClient {
   return { api, baseUrl, request };
 }
 
+/**
+ * A JSON body the caller has already serialised, for a typed call: `api.POST(path, { ...jsonText(text) })`. The invite
+ * job builds a million rows' JSON in SQLite, far cheaper than as objects; the text is sent as it is, with the JSON
+ * content type, and keeping it to the operation's schema is the caller's part (the body is not checked here).
+ */
+export function jsonText(text: string): { body: never; bodySerializer: () => string } {
+  return { body: PRESERIALIZED as never, bodySerializer: () => text };
+}
+
+const PRESERIALIZED = Object.freeze({});
+
 type FetchResult = { data?: unknown; error?: unknown; response: Response };
 type DataOf<R> = R extends { data: infer D } ? D : never;
 
 /**
- * Data of a successful openapi-fetch call, or the ApiError of a failed one:
- * `const mentors = await unwrap(client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', { params }))`.
+ * Data of a typed call: `const page = await unwrap(client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', { params }))`.
+ * A failed call has already thrown its ApiError; a client without that middleware gets it from here.
  */
 export async function unwrap<R extends FetchResult>(pending: Promise<R> | R): Promise<DataOf<R>> {
   const { data, error, response } = await pending;
@@ -156,17 +185,56 @@ function authMiddleware(authorization: string | undefined): Middleware {
   };
 }
 
-/** A 2xx HTML page where JSON was expected means a wrong base URL; say so instead of a JSON SyntaxError. */
-const jsonOnlyMiddleware: Middleware = {
-  onResponse({ response, options }) {
-    if (!response.ok || options.parseAs !== 'json' || response.status === 204) return;
-    if (response.headers.get('content-length') === '0') return;
-    const contentType = response.headers.get('content-type') ?? '';
-    if (contentType && !isJsonContentType(contentType)) {
-      throw new UnexpectedResponseError(response.url, response.status, contentType);
-    }
+/** Each request carries the retry rule of the operation it calls. */
+const operationRuleMiddleware: Middleware = {
+  onRequest({ request, schemaPath }) {
+    const rule = declaredRule(request.method, schemaPath);
+    if (rule) declareRule(request, rule);
   },
 };
+
+/** A non-2xx answer is an ApiError in the platform's words, thrown where the call was made. */
+const apiErrorMiddleware: Middleware = {
+  async onResponse({ response }) {
+    if (!response.ok) throw apiErrorFrom(response, parseMaybeJson(await response.text()));
+  },
+};
+
+/**
+ * The typed methods, with JSON answers read here: a 2xx that is not JSON (an HTML page: a wrong base URL or path
+ * prefix; a cut-off body) is an UnexpectedResponseError naming the address, never a bare SyntaxError.
+ */
+function jsonChecked(client: PlatformApi): PlatformApi {
+  type Call = (path: string, init?: { parseAs?: string }) => Promise<{ data?: unknown; response: Response }>;
+  const checked =
+    (call: Call): Call =>
+    async (path, init) => {
+      if (init?.parseAs && init.parseAs !== 'json') return call(path, init);
+      const result = await call(path, { ...init, parseAs: 'text' });
+      const { response } = result;
+      const text = typeof result.data === 'string' ? result.data : '';
+      if (!text) return { ...result, data: undefined };
+      const contentType = response.headers.get('content-type') ?? '';
+      if (contentType && !isJsonContentType(contentType)) {
+        throw new UnexpectedResponseError(response.url, response.status, contentType);
+      }
+      try {
+        return { ...result, data: JSON.parse(text) as unknown };
+      } catch {
+        throw new UnexpectedResponseError(response.url, response.status, contentType);
+      }
+    };
+  const methods = client as unknown as Record<'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', Call>;
+  // Same methods, same types: only how a 2xx body is read differs.
+  return {
+    ...client,
+    GET: checked(methods.GET),
+    PUT: checked(methods.PUT),
+    POST: checked(methods.POST),
+    PATCH: checked(methods.PATCH),
+    DELETE: checked(methods.DELETE),
+  } as unknown as PlatformApi;
+}
 
 export function isJsonContentType(contentType: string): boolean {
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();

@@ -1,15 +1,24 @@
 /**
- * The HTTP layer under the platform client: one attempt = one fetch with its own timeout; attempts are repeated
- * with exponential backoff and full jitter when repeating is safe; the caller's AbortSignal ends everything at once.
+ * The HTTP layer under the platform client: one attempt = one fetch with its own timeout; attempts are repeated as
+ * the request's retry rule allows (retry.ts), after the server's `Retry-After` or an exponential backoff with full
+ * jitter; the caller's AbortSignal ends everything at once.
  *
- * Retry rules:
- * - 408/429/502/503/504 (the server says "try again"): any method.
- * - network errors and timeouts: idempotent methods only (GET, HEAD, OPTIONS, PUT, DELETE), unless the caller
- *   passes `retryUnsafe: true` — a POST that timed out may already have been applied.
- * - TLS errors and other statuses: never (retrying cannot fix them).
+ * The rule comes from the operation (operations.ts, attached to the request by the typed API); a request by path
+ * alone gets the rule of its method: GET, HEAD, OPTIONS, PUT, DELETE are idempotent (408/429/500/502/503/504 and
+ * lost answers are retried), other methods only after 408/429/502/503/504 (never after a 500 or a lost answer,
+ * unless `retryUnsafe`). TLS errors, cancels and other statuses are never retried.
  */
-import { classifyFetchFailure, NetworkError, RequestAbortedError, TimeoutError, type TransportError } from './errors';
+import { classifyFetchFailure, RequestAbortedError, type TransportError } from './errors';
 import { redactHeaders, scrubSecrets, type Logger } from './redact';
+import {
+  DEFAULT_RETRY_TIMING,
+  parseRetryAfter,
+  resolvePolicy,
+  retryDelay,
+  ruleForMethod,
+  type RetryRule,
+  type RetryTiming,
+} from './retry';
 
 export type { Logger } from './redact';
 
@@ -18,33 +27,11 @@ export type HeadersInit = ConstructorParameters<typeof Headers>[0];
 export type BodyInit = NonNullable<RequestInit['body']>;
 type RequestRedirect = NonNullable<RequestInit['redirect']>;
 
-export interface RetryPolicy {
-  /** Attempts in total, the first one included. */
-  maxAttempts: number;
-  /** Backoff for retry n is a random delay in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))]. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A longer `Retry-After` is shortened to this. */
-  maxRetryAfterMs: number;
-  /** Statuses retried for every method. */
-  retryStatuses: readonly number[];
-  /** Also retry non-idempotent requests (POST, PATCH) after network errors and timeouts. */
-  retryUnsafe: boolean;
-}
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  maxAttempts: 5,
-  baseDelayMs: 250,
-  maxDelayMs: 30_000,
-  maxRetryAfterMs: 120_000,
-  retryStatuses: Object.freeze([408, 429, 502, 503, 504]),
-  retryUnsafe: false,
-});
+/** The default timing of retries (each operation's rule may set its own). */
+export const DEFAULT_RETRY_POLICY = DEFAULT_RETRY_TIMING;
 
-/** A 500 may have done part of the work: only a request that is safe to repeat is sent again after one. */
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface RetryEvent {
@@ -65,7 +52,8 @@ export type Sleep = (ms: number, signal: AbortSignal | undefined) => Promise<voi
 export interface HttpOptions {
   /** Per attempt, from sending to the last byte of the answer; 0 or Infinity for none. */
   timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
+  /** The connection's tuning of retry timing (tests, the connection test); what is retried stays the rule's. */
+  retry?: Partial<RetryTiming>;
   log?: Logger;
   onRetry?: (event: RetryEvent) => void;
   /** Injectable for tests. */
@@ -74,11 +62,12 @@ export interface HttpOptions {
   now?: () => number;
 }
 
-/** Options a single call may override. */
+/** Options a single call may override: how patient the caller is. */
 export interface PerCallOptions {
-  retryUnsafe?: boolean;
   timeoutMs?: number;
   maxAttempts?: number;
+  /** Untyped requests only: also repeat a POST or PATCH after a lost answer (operations declare this instead). */
+  retryUnsafe?: boolean;
 }
 
 /** A body that can be produced again for every attempt. */
@@ -89,32 +78,49 @@ export interface OutgoingRequest extends PerCallOptions {
   url: string;
   headers?: HeadersInit;
   body?: BodyFactory | null;
+  /** Sent as is when there is a single attempt (its body is streamed, never buffered). */
+  original?: Request;
   signal?: AbortSignal | null;
   redirect?: RequestRedirect;
+  /** The operation's rule; without one, the rule of the method. */
+  rule?: RetryRule;
 }
 
 /** A fetch-compatible function (also usable as openapi-fetch's `fetch` option). */
 export type PlatformFetch = (input: Request | string | URL, init?: RequestInit & PerCallOptions) => Promise<Response>;
 
+const declaredRules = new WeakMap<Request, RetryRule>();
+
+/** Attaches an operation's rule to a request on its way to a fetch made by `createFetch`. */
+export function declareRule(request: Request, rule: RetryRule): void {
+  declaredRules.set(request, rule);
+}
+
 /**
- * A fetch with timeouts and retries. Request bodies are buffered once so every attempt resends the same bytes
- * (a FormData body keeps its boundary). Per-call options may come in `init`, or as properties of the Request:
- * openapi-fetch copies unknown init keys onto it, so `api.POST(path, { body, retryUnsafe: true })` works.
+ * A fetch with timeouts and retries. A request that may be sent more than once has its body buffered once, so every
+ * attempt resends the same bytes (a FormData body keeps its boundary); one sent once streams its body as it is.
+ * Per-call options may come in `init`, or as properties of the Request: openapi-fetch copies unknown init keys onto
+ * it, so `api.GET(path, { params, timeoutMs: 15_000 })` works.
  */
 export function createFetch(options: HttpOptions = {}): PlatformFetch {
   return async (input, init) => {
     const request = input instanceof Request && !init ? input : new Request(input, init);
     if (request.signal.aborted) throw new RequestAbortedError(request.url);
     const perCall = { ...pickPerCallOptions(input), ...pickPerCallOptions(init) };
-    const bytes = request.body ? await request.arrayBuffer() : null;
+    const rule =
+      (input instanceof Request && declaredRules.get(input)) || ruleForMethod(request.method, perCall.retryUnsafe);
+    const once = transportPolicy(rule, options, perCall).maxAttempts === 1;
+    const bytes = request.body && !once ? await request.arrayBuffer() : null;
     return sendRequest(
       {
         method: request.method,
         url: request.url,
         headers: request.headers,
         body: bytes ? () => bytes.slice(0) : null,
+        ...(once && request.body && { original: request }),
         signal: request.signal,
         redirect: request.redirect,
+        rule,
         ...perCall,
       },
       options,
@@ -132,18 +138,25 @@ function pickPerCallOptions(source: unknown): PerCallOptions {
   return picked;
 }
 
-/** Sends a request, retrying as the policy allows. Resolves with the (fully read) response of the last attempt. */
+/** The policy the transport follows: a rule whose caller repeats the request leaves it a single attempt. */
+function transportPolicy(rule: RetryRule, options: HttpOptions, perCall: PerCallOptions) {
+  const policy = resolvePolicy(rule, options.retry, { maxAttempts: perCall.maxAttempts });
+  if (rule.by === 'caller') policy.maxAttempts = 1;
+  return policy;
+}
+
+/** Sends a request, retrying as its rule allows. Resolves with the (fully read) response of the last attempt. */
 export async function sendRequest(request: OutgoingRequest, options: HttpOptions = {}): Promise<Response> {
   const method = request.method.toUpperCase();
   const { url } = request;
   const headers = new Headers(request.headers);
-  const policy = resolvePolicy(options.retry, request);
-  const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const rule = request.rule ?? ruleForMethod(method, request.retryUnsafe);
+  const policy = transportPolicy(rule, options, request);
+  const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? rule.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const signal = request.signal ?? undefined;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const log = scrubSecrets(options.log, credentialsIn(headers));
-  const mayRetryFailures = IDEMPOTENT_METHODS.has(method) || policy.retryUnsafe;
 
   if (signal?.aborted) throw new RequestAbortedError(url);
   log?.(`${method} ${url} headers=${JSON.stringify(redactHeaders(headers))}`);
@@ -151,43 +164,26 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
   for (let attempt = 1; ; attempt++) {
     const started = now();
     const tag = `${method} ${url} (attempt ${attempt}/${policy.maxAttempts})`;
-    let delayMs: number;
+    let delayMs: number | null;
     let retryEvent: RetryEvent;
     try {
       const response = await attemptOnce({ ...request, method, headers, signal }, timeoutMs);
       log?.(`${tag} -> ${response.status} ${response.statusText} in ${now() - started} ms`);
-      const retryableStatus =
-        policy.retryStatuses.includes(response.status) || (response.status === 500 && IDEMPOTENT_METHODS.has(method));
-      if (!retryableStatus || attempt >= policy.maxAttempts) return response;
+      if (response.ok) return response;
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
-      delayMs =
-        retryAfterMs === undefined
-          ? backoffDelay(attempt, policy, random)
-          : Math.min(retryAfterMs, policy.maxRetryAfterMs);
+      delayMs = retryDelay(policy, { status: response.status, retryAfterMs }, attempt, random);
+      if (delayMs === null) return response;
       retryEvent = { method, url, attempt, maxAttempts: policy.maxAttempts, delayMs, status: response.status };
     } catch (error) {
-      const retryable = (error instanceof NetworkError || error instanceof TimeoutError) && mayRetryFailures;
       log?.(`${tag} failed in ${now() - started} ms: ${error instanceof Error ? error.message : String(error)}`);
-      if (!retryable || attempt >= policy.maxAttempts) throw error;
-      delayMs = backoffDelay(attempt, policy, random);
-      retryEvent = { method, url, attempt, maxAttempts: policy.maxAttempts, delayMs, error };
+      delayMs = retryDelay(policy, error, attempt, random);
+      if (delayMs === null) throw error;
+      retryEvent = { method, url, attempt, maxAttempts: policy.maxAttempts, delayMs, error: error as TransportError };
     }
     options.onRetry?.(retryEvent);
     log?.(`${method} ${url}: retrying in ${delayMs} ms`);
     await sleepUnlessAborted(options.sleep ?? abortableSleep, delayMs, signal, url);
   }
-}
-
-function resolvePolicy(overrides: Partial<RetryPolicy> | undefined, request: PerCallOptions): RetryPolicy {
-  const policy = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(overrides ?? {}) };
-  if (request.retryUnsafe !== undefined) policy.retryUnsafe = request.retryUnsafe;
-  if (request.maxAttempts !== undefined) policy.maxAttempts = request.maxAttempts;
-  policy.maxAttempts = Math.max(1, Math.floor(policy.maxAttempts));
-  return policy;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** One fetch, with its own timer; the body is read inside the same timer so a stalled body also times out. */
@@ -217,7 +213,10 @@ async function attemptOnce(
     };
     // Node's fetch insists on `duplex` for stream bodies; it is harmless for the others.
     if (init.body) init.duplex = 'half';
-    const response = await fetch(request.url, init);
+    // A request sent once keeps its own body (a file streams from disk with its length known).
+    const response = await (request.original
+      ? fetch(request.original, { signal: controller.signal })
+      : fetch(request.url, init));
     return await readFully(response, request.method);
   } catch (error) {
     throw classifyFetchFailure(error, {
@@ -253,26 +252,6 @@ async function readFully(response: Response, method: string): Promise<Response> 
     redirected: { value: response.redirected },
   });
   return copy;
-}
-
-/** Full jitter: spreads retries of many clients evenly instead of in waves. */
-export function backoffDelay(
-  attempt: number,
-  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(random() * ceiling);
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
-  if (value == null) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
 }
 
 async function sleepUnlessAborted(sleep: Sleep, ms: number, signal: AbortSignal | undefined, url: string) {

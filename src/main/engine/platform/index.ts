@@ -1,6 +1,8 @@
 /** The platform client: typed API calls per profile, retries, errors in the platform's language, "test connection". */
 export {
   createPlatformClient,
+  jsonText,
+  type CallOptions,
   carriesKeysSafely,
   unwrap,
   apiErrorFrom,
@@ -33,9 +35,7 @@ export {
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_TIMEOUT_MS,
-  backoffDelay,
   createFetch,
-  parseRetryAfter,
   sendRequest,
   type BodyFactory,
   type HttpOptions,
@@ -43,9 +43,20 @@ export {
   type PerCallOptions,
   type PlatformFetch,
   type RetryEvent,
-  type RetryPolicy,
   type Sleep,
 } from './http';
-export { toMultipart } from './multipart';
+export { OPERATIONS, retryPolicyOf, type DeclaredPath } from './operations';
+export {
+  backoffDelay,
+  isTransient,
+  parseRetryAfter,
+  retryDelay,
+  retriesStatus,
+  wasNotTaken,
+  type RetryPolicy,
+  type RetryRule,
+  type RetryTiming,
+} from './retry';
+export { multipartBuffer, toMultipart, type MultipartBuffer } from './multipart';
 export { testConnection, probeUrl, PROBE_TIMEOUT_MS, type ProbeConnection, type ProbeOptions } from './probe';
 export { redactHeaders, scrubSecrets, REDACTED, type Logger } from './redact';

@@ -13,14 +13,7 @@ import {
   normaliseBaseUrl,
   type PlatformConnection,
 } from './client';
-import {
-  extractDetail,
-  NetworkError,
-  RequestAbortedError,
-  TimeoutError,
-  TlsError,
-  UnexpectedResponseError,
-} from './errors';
+import { ApiError, NetworkError, RequestAbortedError, TimeoutError, TlsError, UnexpectedResponseError } from './errors';
 
 export interface ProbeConnection extends PlatformConnection {
   /** The tenant key (`platform_key`). */
@@ -88,34 +81,34 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
   });
 
   try {
-    const { data, error, response } = await client.api.GET(PROBE_PATH, {
+    const { data, response } = await client.api.GET(PROBE_PATH, {
       params: { path: { org: conn.org, user_id: conn.username }, query: { page: 1, page_size: 1 } },
       parseAs: 'text',
       ...(options.signal && { signal: options.signal }),
     });
     const status = response.status;
     const statusLine = `${status} ${response.statusText || ''}`.trim();
-
-    if (response.ok) {
-      const contentType = response.headers.get('content-type') ?? '';
-      if (isJsonContentType(contentType) && isJson(data)) {
-        if (!secret) return reachedWithoutKey(`${statusLine} without a key`, status);
-        return result(
-          'ok',
-          `Connected to ${conn.org} as ${conn.username}.`,
-          'Nothing to fix: this profile is ready to use.',
-          status,
-        );
-      }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (isJsonContentType(contentType) && isJson(data)) {
+      if (!secret) return reachedWithoutKey(`${statusLine} without a key`, status);
       return result(
-        'unexpected',
-        `The address answered (${statusLine}), but with ${describeContent(contentType)} instead of the platform's JSON.`,
-        'Check the base URL and its path prefix: the API is often served under a prefix such as https://host/dm.',
+        'ok',
+        `Connected to ${conn.org} as ${conn.username}.`,
+        'Nothing to fix: this profile is ready to use.',
         status,
       );
     }
-
-    const because = withDetail(statusLine, extractDetail(error));
+    return result(
+      'unexpected',
+      `The address answered (${statusLine}), but with ${describeContent(contentType)} instead of the platform's JSON.`,
+      'Check the base URL and its path prefix: the API is often served under a prefix such as https://host/dm.',
+      status,
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError)) return failed(error);
+    const status = error.status;
+    const statusLine = `${status} ${error.statusText}`.trim();
+    const because = withDetail(statusLine, error.detail);
     if (!secret && (status === 401 || status === 403)) return reachedWithoutKey(`${statusLine} without a key`, status);
     switch (true) {
       case status === 401:
@@ -161,7 +154,10 @@ export async function testConnection(conn: ProbeConnection, options: ProbeOption
           status,
         );
     }
-  } catch (error) {
+  }
+
+  /** A test that got no answer: what failed on the way, in words. Only a caller's cancel is thrown. */
+  function failed(error: unknown): ProfileTestResult {
     if (error instanceof RequestAbortedError) throw error;
     if (error instanceof TlsError) return result('tls_error', `${error.message}.`, tlsHint(error.code));
     if (error instanceof TimeoutError) {

@@ -9,9 +9,6 @@ export interface Scope {
   username: string;
 }
 
-const base = (scope: Scope) =>
-  `/api/ai-mentor/orgs/${encodeURIComponent(scope.org)}/users/${encodeURIComponent(scope.username)}/`;
-
 /** `HumanSupportTicket`, checked at the boundary: a row that does not fit is reported, never silently cast. */
 export const ApiTicket = z.object({
   id: z.number().int(),
@@ -103,43 +100,51 @@ export class TicketApi {
     readonly scope: Scope,
   ) {}
 
+  private get user() {
+    return { org: this.scope.org, user_id: this.scope.username };
+  }
+
   async tickets(options: ListOptions) {
-    const raw = await this.client.request(`${base(this.scope)}support-tickets/`, {
-      query: {
-        page: options.page,
-        page_size: options.pageSize,
-        ordering: options.ordering ?? null,
-        status: options.status ?? null,
+    const { data } = await this.client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/', {
+      params: {
+        path: this.user,
+        query: {
+          page: options.page,
+          page_size: options.pageSize,
+          // Beyond the spec's parameters: DRF's ordering, which the sandbox and platforms with it honour.
+          ordering: options.ordering,
+          status: options.status,
+        },
       },
       ...(options.signal ? { signal: options.signal } : {}),
-      timeoutMs: 60_000,
     });
-    return parsePage(raw, ApiTicket);
+    return parsePage(data, ApiTicket);
   }
 
   async ticket(id: number, signal?: AbortSignal): Promise<ApiTicket> {
-    const raw = await this.client.request(`${base(this.scope)}support-tickets/${id}/`, signal ? { signal } : {});
-    return ApiTicket.parse(raw);
+    const { data } = await this.client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/', {
+      params: { path: { ...this.user, id } },
+      ...(signal ? { signal } : {}),
+    });
+    return ApiTicket.parse(data);
   }
 
   async patch(id: number, fields: { subject?: string; status?: TicketStatus }): Promise<ApiTicket> {
-    const raw = await this.client.request(`${base(this.scope)}support-tickets/${id}/`, {
-      method: 'PATCH',
-      json: fields,
+    const { data } = await this.client.api.PATCH('/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/', {
+      params: { path: { ...this.user, id } },
+      body: fields,
     });
-    return ApiTicket.parse(raw);
+    return ApiTicket.parse(data);
   }
 
   /** `close/` sets closed and stamps resolved_at; the spec declares no body, so the ticket is read back if absent. */
   async close(id: number): Promise<ApiTicket> {
-    const text = await this.client.request<string>(`${base(this.scope)}support-tickets/${id}/close/`, {
-      method: 'POST',
-      expect: 'text',
-      // Closing twice is harmless: a timed-out close may be retried.
-      retryUnsafe: true,
-    });
+    const { data: text } = await this.client.api.POST(
+      '/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/close/',
+      { params: { path: { ...this.user, id } }, parseAs: 'text' },
+    );
     try {
-      const parsed = ApiTicket.safeParse(JSON.parse(text));
+      const parsed = ApiTicket.safeParse(JSON.parse(text ?? ''));
       if (parsed.success) return parsed.data;
     } catch {
       // no body, or not a ticket
@@ -148,17 +153,19 @@ export class TicketApi {
   }
 
   async remove(id: number): Promise<void> {
-    await this.client.request(`${base(this.scope)}support-tickets/${id}/`, { method: 'DELETE', expect: 'text' });
+    await this.client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/', {
+      params: { path: { ...this.user, id } },
+      parseAs: 'text',
+    });
   }
 
   /** Messages in time order; with `ticket`, one thread. */
   async messages(options: { ticket?: number; page: number; pageSize: number; signal?: AbortSignal }) {
-    const raw = await this.client.request(`${base(this.scope)}support-ticket-messages/`, {
-      query: { ticket: options.ticket ?? null, page: options.page, page_size: options.pageSize },
+    const { data } = await this.client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/support-ticket-messages/', {
+      params: { path: this.user, query: { ticket: options.ticket, page: options.page, page_size: options.pageSize } },
       ...(options.signal ? { signal: options.signal } : {}),
-      timeoutMs: 60_000,
     });
-    return parsePage(raw, ApiMessage);
+    return parsePage(data, ApiMessage);
   }
 
   /** A whole thread, page by page. */
@@ -171,38 +178,41 @@ export class TicketApi {
     }
   }
 
-  /** Not retried on failure: a POST that timed out may have been applied (the reply job checks before resending). */
+  /** Not retried after a lost answer: the POST may have been applied (the reply job checks before resending). */
   async reply(ticket: number, message: string): Promise<ApiMessage> {
-    const raw = await this.client.request(`${base(this.scope)}support-ticket-messages/`, {
-      method: 'POST',
-      json: { ticket, message },
+    const { data } = await this.client.api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/support-ticket-messages/', {
+      params: { path: this.user },
+      body: { ticket, message },
     });
-    return ApiMessage.parse(raw);
+    return ApiMessage.parse(data);
   }
 
   /** Mentor names for views (unique id → name); the list is DRF-paginated. */
   async mentorNames(signal?: AbortSignal): Promise<Map<string, string>> {
     const names = new Map<string, string>();
     for (let page = 1; page <= 20; page++) {
-      const raw = await this.client.request<{ next?: string | null; results?: unknown[] }>(base(this.scope), {
-        query: { page, page_size: 200 },
+      const { data } = await this.client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+        params: { path: this.user, query: { page, page_size: 200 } },
         ...(signal ? { signal } : {}),
       });
-      for (const item of raw.results ?? []) {
+      const answer = MentorNamePage.parse(data);
+      for (const item of answer.results) {
         const row = item as { unique_id?: unknown; name?: unknown };
         if (typeof row.unique_id === 'string' && typeof row.name === 'string') names.set(row.unique_id, row.name);
       }
-      if (!raw.next) break;
+      if (!answer.next) break;
     }
     return names;
   }
 
   /** The chat session a ticket came from (`Conversations`: `messages` is a JSON string of {type, content, timestamp}). */
   async conversation(session: string): Promise<unknown> {
-    return this.client.request(
-      `/api/ai-analytics/orgs/${encodeURIComponent(this.scope.org)}/users/${encodeURIComponent(
-        this.scope.username,
-      )}/chat-history/${encodeURIComponent(session)}/`,
-    );
+    const { data } = await this.client.api.GET('/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/{id}/', {
+      params: { path: { ...this.user, id: session } },
+    });
+    return data;
   }
 }
+
+/** `PaginatedMentorList`, only as far as names go: rows without a unique id and a name are passed over. */
+const MentorNamePage = z.object({ next: z.string().nullish(), results: z.array(z.unknown()).default([]) });

@@ -4,7 +4,7 @@
  * upload ledger (for platforms that return neither, and for uploads still under way in another job).
  */
 import { formatBytes } from '../../../shared/bytes';
-import type { RemoteDocument } from './remote';
+import type { RemoteDocument } from '../mentors';
 import type { UploadRow } from './ledger';
 
 export interface Comparison {

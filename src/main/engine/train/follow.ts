@@ -5,12 +5,10 @@
  * before the item is marked done; the journal writes of one poll are committed together.
  */
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { PlatformClient } from '../platform';
-import type { Scope } from '../mentors/resolve';
+import { toRemoteDocument, type DocumentApi, type RemoteDocument } from '../mentors';
 import type { TrainItemData } from './item';
 import type { JobJournal } from '../jobs/journal';
 import type { UploadKey, UploadLedger } from './ledger';
-import { deleteDocument, getDocument, listDocuments, taskStatus, type RemoteDocument } from './remote';
 
 const POLL_FIRST_MS = 2_000;
 /** While files are still being sent, training is looked at less often: listing documents competes with uploads. */
@@ -21,8 +19,7 @@ const POLL_TASKS_UP_TO = 20;
 const MARKS_PER_TRANSACTION = 200;
 
 export interface FollowerDeps {
-  client: PlatformClient;
-  scope: Scope;
+  documents: DocumentApi;
   profileId: string;
   mentorId: string;
   signal: AbortSignal;
@@ -125,9 +122,7 @@ export class TrainingFollower {
     let changed = false;
     if (tracked.length <= POLL_TASKS_UP_TO) {
       for (const [itemId, data] of tracked) {
-        const outcome = data.taskId
-          ? await taskStatus(this.deps.client, this.deps.scope, data.taskId, this.deps.signal)
-          : null;
+        const outcome = data.taskId ? await this.deps.documents.task(data.taskId, { signal: this.deps.signal }) : null;
         if (outcome?.status === 'trained') changed = (await this.trained(itemId, data)) || changed;
         else if (outcome?.status === 'failed') changed = this.trainingFailed(itemId, data, outcome.message) || changed;
         else if (!outcome) changed = (await this.settleFromDocument(itemId, data, undefined)) || changed;
@@ -137,14 +132,14 @@ export class TrainingFollower {
     // The platform lists newest first: the documents being trained are usually all on the first pages.
     const wanted = new Set(tracked.map(([, data]) => data.documentId!));
     let seen = 0;
-    const documents = await listDocuments(this.deps.client, this.deps.scope, this.deps.mentorId, {
+    const documents = await this.deps.documents.list(this.deps.mentorId, {
       signal: this.deps.signal,
       stopWhen: (listed) => {
-        for (; seen < listed.length; seen++) wanted.delete(listed[seen]!.id);
+        for (; seen < listed.length; seen++) wanted.delete(String(listed[seen]!.id));
         return wanted.size === 0;
       },
     });
-    const byId = new Map(documents.map((doc) => [doc.id, doc]));
+    const byId = new Map(documents.map((api) => [String(api.id), toRemoteDocument(api)]));
     for (const [itemId, data] of tracked) {
       changed = (await this.settleFromDocument(itemId, data, byId.get(data.documentId!) ?? null)) || changed;
     }
@@ -157,14 +152,14 @@ export class TrainingFollower {
     data: TrainItemData,
     known: RemoteDocument | null | undefined,
   ): Promise<boolean> {
-    const doc = known ?? (await getDocument(this.deps.client, this.deps.scope, data.documentId!, this.deps.signal));
+    const doc = known ?? (await this.find(data.documentId!));
     if (!doc)
       return this.trainingFailed(itemId, data, 'The document was deleted on the platform before it was trained');
     if (doc.status === 'trained') return this.trained(itemId, data);
     if (doc.status === 'failed') {
       let reason = doc.failureReason;
       if (!reason && data.taskId) {
-        const task = await taskStatus(this.deps.client, this.deps.scope, data.taskId, this.deps.signal);
+        const task = await this.deps.documents.task(data.taskId, { signal: this.deps.signal });
         if (task?.status === 'failed') reason = task.message;
       }
       return this.trainingFailed(itemId, data, reason ?? 'The platform gave no reason');
@@ -174,12 +169,17 @@ export class TrainingFollower {
     return false;
   }
 
+  private async find(id: string): Promise<RemoteDocument | null> {
+    const api = await this.deps.documents.find(id, { signal: this.deps.signal });
+    return api && toRemoteDocument(api);
+  }
+
   /** Trained: the documents it replaces are deleted, then the item is done. */
   private async trained(itemId: number, data: TrainItemData): Promise<boolean> {
     const replaced: string[] = [];
     for (const old of data.supersedes) {
       if (old === data.documentId) continue;
-      await deleteDocument(this.deps.client, this.deps.scope, old, this.deps.signal);
+      await this.deps.documents.delete(old, { signal: this.deps.signal, ifPresent: true });
       this.deps.ledger.forgetDocument(this.deps.profileId, this.deps.mentorId, old);
       replaced.push(old);
     }

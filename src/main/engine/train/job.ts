@@ -11,28 +11,19 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from '../../../shared/contract';
-import {
-  ApiError,
-  NetworkError,
-  RequestAbortedError,
-  TimeoutError,
-  backoffDelay,
-  type PlatformClient,
-} from '../platform';
+import { ApiError, RequestAbortedError, retriesStatus, retryDelay } from '../platform';
 import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs/runner';
 import type { ItemRow } from '../jobs/journal';
 import type { Log } from '../log';
-import type { Scope } from '../mentors/resolve';
+import { DocumentApi, toRemoteDocument, uploadRetryPolicy, type RemoteDocument, type Upload } from '../mentors';
 import type { Profiles } from '../profiles/profiles';
 import { userScope } from '../tenants';
 import { classifyBySize } from './classify';
 import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts, type Payload } from './hash';
-import { multipartBody } from './multipart';
 import type { JobLeases } from './lease';
 import type { UploadKey, UploadLedger } from './ledger';
 import { TrainingFollower } from './follow';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
-import { documentsPath, listDocuments, type RemoteDocument, type TrainAnswer } from './remote';
 import { unreadableReason } from './scan';
 import { reconcileCounts } from './summary';
 
@@ -45,9 +36,6 @@ export interface TrainDeps {
   documentsChanged(profileId: string, mentorId: string): void;
 }
 
-const MAX_SEND_ATTEMPTS = 6;
-const RETRY_POLICY = { baseDelayMs: 500, maxDelayMs: 8_000 };
-const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** An upload interrupted this recently may still be landing on the platform: wait this long before looking. */
 const LANDING_GRACE_MS = 3_000;
 /** Counts shown to the admin are written at most this often (the items themselves are written at once). */
@@ -79,8 +67,7 @@ class TrainRun {
   private readonly signal: AbortSignal;
   private fatal: { error: unknown } | null = null;
   private follower!: TrainingFollower;
-  private client!: PlatformClient;
-  private scope!: Scope;
+  private documents!: DocumentApi;
   private readonly buffers: Buffer[] = [];
 
   constructor(
@@ -153,11 +140,11 @@ class TrainRun {
   async run(): Promise<void> {
     const lease = this.deps.leases.acquire(this.jobId);
     try {
-      this.client = await this.ctx.client();
-      this.scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
+      const client = await this.ctx.client();
+      const scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
+      this.documents = new DocumentApi(client, scope, this.deps.log);
       this.follower = new TrainingFollower({
-        client: this.client,
-        scope: this.scope,
+        documents: this.documents,
         profileId: this.ctx.job.profile_id!,
         mentorId: this.params.mentor.uniqueId,
         signal: this.signal,
@@ -363,51 +350,32 @@ class TrainRun {
   ): Promise<'sent' | 'settled' | 'file-changed'> {
     // The admin's choice for the job, else the access of the document this file replaces, else the platform's default.
     const access = this.params.access ?? data.access;
-    const fields = {
-      pathway: this.params.mentor.uniqueId,
-      // The spec's `type` is required ("Type of document e.g file"): the extension, or `file` when there is none.
-      type: data.type || 'file',
-      ...(access && { access }),
-      custom_metadata: JSON.stringify({
-        content_hash: data.sha256,
-        job_id: this.jobId,
-        relative_path: data.relativePath,
-      }),
+    const upload: Upload = {
+      fields: {
+        pathway: this.params.mentor.uniqueId,
+        // The spec's `type` is required ("Type of document e.g file"): the extension, or `file` when there is none.
+        type: data.type || 'file',
+        ...(access && { access }),
+        custom_metadata: JSON.stringify({
+          content_hash: data.sha256,
+          job_id: this.jobId,
+          relative_path: data.relativePath,
+        }),
+      },
+      // In memory: one ready-made body. Large: streamed from disk.
+      file: prepared.blob
+        ? { name: data.relativePath, blob: prepared.blob }
+        : { name: data.relativePath, content: prepared.content },
     };
-    // In memory: one ready-made body, the same bytes on every attempt. Large: streamed from disk by FormData.
-    let body: () => Buffer | FormData;
-    let headers: Record<string, string> = {};
-    if (prepared.blob) {
-      const blob = prepared.blob;
-      body = () => {
-        const form = new FormData();
-        form.set('file', blob, data.relativePath);
-        for (const [name, value] of Object.entries(fields)) form.set(name, value);
-        return form;
-      };
-    } else {
-      const built = multipartBody(fields, { field: 'file', name: data.relativePath, content: prepared.content });
-      body = () => built.body;
-      headers = { 'Content-Type': built.contentType };
-    }
     // A slow link must not time out a big file: a minute, plus a second per 100 KB.
     const timeoutMs = 60_000 + Math.ceil(prepared.facts.size / 100_000) * 1000;
     for (let attempt = 1; ; attempt++) {
-      let retryAfterMs: number | undefined;
       try {
-        const answer = await this.client.request<TrainAnswer>(`${documentsPath(this.scope)}train/`, {
-          method: 'POST',
-          body,
-          headers,
-          // Retries are ours: before sending again we look whether the last attempt landed.
-          maxAttempts: 1,
-          timeoutMs,
-          signal: this.signal,
-        });
-        if (answer?.document_id === undefined || answer.document_id === null || answer.document_id === '') {
+        const answer = await this.documents.train(upload, { timeoutMs, signal: this.signal });
+        if (answer.document_id === undefined || answer.document_id === null || answer.document_id === '') {
           this.failItem(
             itemId,
-            `The platform did not accept the file: ${answer?.error || answer?.message || 'no document id'}`,
+            `The platform did not accept the file: ${answer.error || answer.message || 'no document id'}`,
           );
           this.deps.ledger.release(this.key(data), this.jobId);
           return 'settled';
@@ -423,16 +391,10 @@ class TrainRun {
             this.deps.ledger.release(this.key(data), this.jobId);
             return 'settled';
           }
-          if (attempt >= MAX_SEND_ATTEMPTS) throw error;
-          retryAfterMs = error.status === 429 ? error.retryAfterMs : undefined;
-        } else if (error instanceof NetworkError || error instanceof TimeoutError) {
-          if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
-          if (attempt >= MAX_SEND_ATTEMPTS) throw error;
-        } else {
-          if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
-          throw error;
-        }
-        const delay = retryAfterMs ?? backoffDelay(attempt, RETRY_POLICY);
+        } else if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
+        // Sent again as the upload's retry policy says (which answers, lost answers, attempts, Retry-After).
+        const delay = retryDelay(uploadRetryPolicy, error, attempt);
+        if (delay === null) throw error;
         await sleep(delay, undefined, { signal: this.signal });
         // A 429 was refused before it was read; anything else may have landed: look before sending again.
         if (!(error instanceof ApiError && error.status === 429)) {
@@ -469,7 +431,7 @@ class TrainRun {
       }
       throw new JobFailed(`The tenant answered 404 (${detail})`);
     }
-    if (RETRYABLE_STATUSES.has(error.status) || error.status >= 500) return null;
+    if (retriesStatus(uploadRetryPolicy, error.status)) return null;
     return error.detail ?? error.message;
   }
 
@@ -493,16 +455,18 @@ class TrainRun {
 
   /** This content at this path on the mentor, other than the documents it replaces (ours first). */
   private async lookup(data: TrainItemData): Promise<RemoteDocument | null> {
-    const documents = await listDocuments(this.client, this.scope, this.params.mentor.uniqueId, {
+    const listed = await this.documents.list(this.params.mentor.uniqueId, {
       search: basename(data.relativePath),
       signal: this.signal,
     });
-    const matches = documents.filter(
-      (doc) =>
-        doc.contentHash === data.sha256 &&
-        (doc.relativePath ?? doc.name) === data.relativePath &&
-        !data.supersedes.includes(doc.id),
-    );
+    const matches = listed
+      .map(toRemoteDocument)
+      .filter(
+        (doc) =>
+          doc.contentHash === data.sha256 &&
+          (doc.relativePath ?? doc.name) === data.relativePath &&
+          !data.supersedes.includes(doc.id),
+      );
     return matches.find((doc) => doc.jobId === this.jobId) ?? matches[0] ?? null;
   }
 

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { FILE_CLASSES, type FileClass, type Preview, type PreviewInput, type SkipKind } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { EngineError } from '../errors';
-import { resolveMentor } from '../mentors/resolve';
+import { DocumentApi, resolveMentor, toRemoteDocument } from '../mentors';
 import { userScope } from '../tenants';
 import {
   NO_SIZE_LIMIT,
@@ -28,7 +28,6 @@ import { HASH_BUFFER_BYTES, inspectFile, NotRegularFileError } from './hash';
 import type { UploadLedger } from './ledger';
 import { TaskPool } from './pool';
 import { toPreviewFile, type PreviewRow, type PreviewStore } from './previews';
-import { listDocuments } from './remote';
 import { scanRoots, unreadableReason, type ScanEntry, type ScanRoot } from './scan';
 
 /** Files opened and hashed at once. */
@@ -125,7 +124,9 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
   const scope = await userScope(ctx.profiles, profileId);
   const mentor = await resolveMentor(client, scope, input.mentor, signal);
   // The mentor's documents load while the folders are scanned.
-  const documents = listDocuments(client, scope, mentor.uniqueId, signal ? { signal } : {});
+  const documents = new DocumentApi(client, scope, ctx.log)
+    .list(mentor.uniqueId, signal ? { signal } : {})
+    .then((listed) => listed.map(toRemoteDocument));
   documents.catch(() => {});
   let holdings: Promise<MentorHoldings> | null = null;
   const mentorHoldings = () =>

@@ -1,0 +1,115 @@
+/**
+ * Every platform operation the app calls, each with its retry rule: the one place that says whether an operation may
+ * be sent again, after which answers and how patiently. The typed API (`PlatformApi`) accepts only the operations
+ * declared here, so a new platform call starts with a line in this table; its paths and methods are checked against
+ * the generated spec types.
+ */
+import type { Client } from 'openapi-fetch';
+import type { paths } from './generated/schema';
+import { IDEMPOTENT, ONCE, REPEATABLE, resolvePolicy, type RetryPolicy, type RetryRule } from './retry';
+
+type HttpMethod = 'get' | 'put' | 'post' | 'patch' | 'delete';
+type MethodsOf<P extends keyof paths> = { [M in HttpMethod]: undefined extends paths[P][M] ? never : M }[HttpMethod];
+type OperationTable = { [P in keyof paths]?: { [M in MethodsOf<P>]?: RetryRule } };
+
+/** Reads. */
+const READ = IDEMPOTENT;
+/** PUT and DELETE: the same state however often they are applied. */
+const REPLACE = IDEMPOTENT;
+/** Lists that a big tenant may take a while to page through. */
+const SLOW_READ: RetryRule = { ...IDEMPOTENT, timeoutMs: 60_000 };
+/**
+ * A file upload creates a document, so the transport sends it once; the train job sends it again after looking
+ * whether the lost attempt created the document (its custom metadata carries the content hash and the job).
+ */
+const UPLOAD: RetryRule = {
+  by: 'caller',
+  statuses: [408, 425, 429, '5xx'],
+  afterNoAnswer: true,
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+};
+
+export const OPERATIONS = {
+  // Mentors (`{name}` takes a unique id, name or slug).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/': { get: READ, patch: ONCE, delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/': { get: READ, put: REPLACE },
+
+  // A mentor's documents (its unique id is the pathway).
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/{document_id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/{document_id}/settings/': { post: REPEATABLE },
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/search/': { post: REPEATABLE },
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/train/': { post: UPLOAD },
+  '/api/ai-index/orgs/{org}/users/{user_id}/documents/tasks/{task_id}/': { get: READ },
+
+  // Support tickets and their threads.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/': { get: SLOW_READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/': { get: READ, patch: ONCE, delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/support-tickets/{id}/close/': { post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/support-ticket-messages/': { get: SLOW_READ, post: ONCE },
+
+  // Invitations (the bulk posts are checked by the invite job before any row is sent again) and the catalog.
+  '/api/catalog/invitations/platform/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/invitations/course/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/invitations/program/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/invitations/platform/bulk/': { post: ONCE },
+  '/api/catalog/invitations/course/bulk/': { post: ONCE },
+  '/api/catalog/invitations/program/bulk/': { post: ONCE },
+  '/api/catalog/courses/': { get: READ },
+  '/api/catalog/programs/': { get: READ },
+  '/api/core/platform/users/': { get: READ },
+
+  // Conversation analytics.
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/{id}/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/topic-statistics/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/sentiment-count/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/average-messages-per-session/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/usage-summary/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/rating-summary/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/most-discussed-topics/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/costs/model/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/costs/permentor/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/costs/peruser/': { get: READ },
+
+  // Learning analytics (the spec's paths, some without a trailing slash).
+  '/api/ai-analytics/overview/orgs/{org}/active-users': { get: READ },
+  '/api/ai-analytics/overview/orgs/{org}/registered-users': { get: READ },
+  '/api/ai-analytics/overview/orgs/{org}/courses/completions': { get: READ },
+  '/api/ai-analytics/overview/orgs/{org}/average-grade': { get: READ },
+  '/api/ai-analytics/overview/orgs/{org}/learners': { get: READ },
+  '/api/ai-analytics/overview/orgs/{org}/most-active-courses': { get: READ },
+  '/api/ai-analytics/audience/orgs/{org}/registered-users/': { get: READ },
+  '/api/ai-analytics/audience/orgs/{org}/active-users/users': { get: READ },
+  '/api/ai-analytics/departments/orgs/{org}/': { get: READ },
+  '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/grades/per-course': { get: READ },
+  '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/info': { get: READ },
+  '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/activity/': { get: READ },
+  '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/overview/time/over-time': { get: READ },
+} as const satisfies OperationTable;
+
+type Operations = typeof OPERATIONS;
+export type DeclaredPath = keyof Operations & keyof paths;
+type Undeclared<P extends DeclaredPath> = Exclude<HttpMethod, keyof Operations[P]>;
+
+/** The spec's paths narrowed to the declared operations: an undeclared path or method does not compile. */
+export type DeclaredPaths = {
+  [P in DeclaredPath]: Omit<paths[P], Undeclared<P>> & { [M in Undeclared<P>]?: never };
+};
+
+/** One tenant's typed API: `api.GET('/api/…', { params })`, checked against the spec by the compiler. */
+export type PlatformApi = Client<DeclaredPaths>;
+
+/** The rule declared for a request, found by the spec path openapi-fetch called (undefined when undeclared). */
+export function declaredRule(method: string, schemaPath: string): RetryRule | undefined {
+  const operation = (OPERATIONS as Record<string, Partial<Record<string, RetryRule>>>)[schemaPath];
+  return operation?.[method.toLowerCase()];
+}
+
+/** The retry policy of one operation, for callers that send it again themselves (rules with `by: 'caller'`). */
+export function retryPolicyOf<P extends DeclaredPath>(method: keyof Operations[P] & string, path: P): RetryPolicy {
+  return resolvePolicy(declaredRule(method, path)!);
+}
