@@ -193,7 +193,6 @@ function JobRow({ job }: { job: Job }) {
           variant="outline"
           color="gray"
           radius="sm"
-          tt="none"
           size="xs"
           mt={2}
           style={{ display: 'block', width: 'fit-content' }}

@@ -65,7 +65,6 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
             variant="light"
             color={status.color}
             radius="sm"
-            tt="none"
             style={{ minWidth: 'max-content' }}
             leftSection={document.status === 'pending' ? <Loader size={10} color={status.color} /> : undefined}
             data-testid="document-status"

@@ -58,7 +58,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
                   {data.name}
                 </Title>
                 {visibility && (
-                  <Badge variant="light" color={visibility.color} radius="sm" tt="none">
+                  <Badge variant="light" color={visibility.color} radius="sm">
                     {visibility.label}
                   </Badge>
                 )}
