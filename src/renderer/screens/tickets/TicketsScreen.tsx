@@ -31,7 +31,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatCount, formatDateTime, plural } from '../../format';
+import { formatAsOf, formatCount, plural } from '../../format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 
@@ -712,12 +712,12 @@ function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): vo
   const parts: string[] = [];
   if (sync.state === 'syncing') {
     parts.push(sync.total ? `${sync.phase}: ${formatCount(sync.done)} of ${formatCount(sync.total)}` : sync.phase);
-  } else if (sync.asOf) parts.push(`As of ${formatDateTime(sync.asOf)}`);
+  } else if (sync.asOf) parts.push(`As of ${formatAsOf(sync.asOf)}`);
   if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
   // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
   const failed = sync.state === 'offline' || sync.state === 'error';
   const text = failed
-    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatDateTime(sync.asOf)}` : ''}`
+    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatAsOf(sync.asOf)}` : ''}`
     : parts.join(' · ');
   return (
     <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
