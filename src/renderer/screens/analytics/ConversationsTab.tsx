@@ -18,6 +18,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { ConversationRow } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
 import { asLabel, formatInteger, formatWhen } from './format';
@@ -114,9 +115,11 @@ export function ConversationsTab() {
         <AsOf freshness={[list.data?.freshness]} />
       </Group>
       {list.error && !list.data && isTenantDown(list.error) ? null : list.error && !list.data ? (
-        <Alert color="red" variant="light" title="Conversations could not be loaded">
-          {errorMessage(list.error)}
-        </Alert>
+        <LoadErrorAlert
+          title="Conversations could not be loaded"
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <Paper withBorder radius="md">
           <ScrollArea>

@@ -18,6 +18,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
 import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
+import { EditTenantButton } from '../../components/LoadErrorAlert';
+import { UNREACHABLE_NEXT } from '../../components/nextStep';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
@@ -575,6 +577,26 @@ export function TicketsScreen() {
                       ? sync.message
                       : 'No tickets in this view.'}
               </Text>
+              {!search && !sync?.asOf && sync?.state === 'offline' && (
+                <>
+                  <Text size="sm" mt={6} data-testid="load-error-next">
+                    <Text span fw={600} inherit>
+                      Next:{' '}
+                    </Text>
+                    {UNREACHABLE_NEXT}
+                  </Text>
+                  <Group gap="xs" mt="xs">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void bridge.call('tickets.sync', {}).catch(() => {})}
+                    >
+                      Try again
+                    </Button>
+                    <EditTenantButton />
+                  </Group>
+                </>
+              )}
             </div>
           ) : (
             <VirtualList
