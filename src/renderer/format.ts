@@ -41,6 +41,9 @@ function buildFormatters(locale: string | undefined) {
     dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
     time: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
     dayAndTime: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    // Calendar days ("2026-11-24", no time of day) are read at UTC midnight and written in UTC, so no zone moves them.
+    day: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
+    dayShort: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
     relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
   };
 }
@@ -100,6 +103,11 @@ export function percent(part: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((part / total) * 100)) : 0;
 }
 
+/** A platform's lowercase value as a label, in sentence case like every label: "already invited" → "Already invited". */
+export function asLabel(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}
+
 /** "1 file", "1,204 files". */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
@@ -123,6 +131,32 @@ export function formatDateTime(iso: string | number | Date | null | undefined, t
 export function formatTime(iso: string | number | Date | null | undefined): string {
   const date = toDate(iso);
   return date ? formatters.time.format(date) : DASH;
+}
+
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const dayDate = (day: string) => new Date(`${day}T00:00:00Z`);
+
+/**
+ * A calendar day as the platform writes it ("2026-11-24"): "Nov 24, 2026" / "24 Nov 2026". A full timestamp gives
+ * its date; anything else is shown as it came.
+ */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return DASH;
+  if (CALENDAR_DAY.test(day)) return formatters.day.format(dayDate(day));
+  const date = toDate(day);
+  return date ? formatters.date.format(date) : day;
+}
+
+/** A calendar day short enough for a chart's axis: "Nov 24" / "24 Nov". */
+export function formatDayShort(day: string | null | undefined): string {
+  if (!day) return DASH;
+  return CALENDAR_DAY.test(day) ? formatters.dayShort.format(dayDate(day)) : day;
+}
+
+/** Two calendar days as one span: "Oct 27 – Nov 25, 2026"; one day when both are the same. */
+export function formatDayRange(from: string, to: string): string {
+  if (!CALENDAR_DAY.test(from) || !CALENDAR_DAY.test(to)) return from === to ? from : `${from} – ${to}`;
+  return from === to ? formatDay(from) : formatters.day.formatRange(dayDate(from), dayDate(to));
 }
 
 /** When data was fetched: the time alone today, else the date and time; "never" without one. */

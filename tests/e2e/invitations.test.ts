@@ -151,7 +151,7 @@ describe('importing people from a CSV file', () => {
     await input.press('Enter');
     await expect.poll(() => summary.textContent(), { timeout: 10_000 }).toContain('3 will be emailed');
     await page.getByText('All rows', { exact: true }).click();
-    await expect.poll(() => page.getByTestId('row-4').getByTestId('row-status').textContent()).toBe('ready');
+    await expect.poll(() => page.getByTestId('row-4').getByTestId('row-status').textContent()).toBe('Ready');
 
     // Confirm: the summary names how many people will be emailed.
     await page.getByRole('button', { name: 'Next' }).click();

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../bridge/errors';
+import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { WarningIcon } from '../components/icons';
 import { useCall } from '../queries/useCall';
 import { useActiveTenant } from './activeTenant';
@@ -39,9 +39,11 @@ export function MentorPicker({ sourceLabel, onChoose, onCancel }: MentorPickerPr
           </Alert>
         )}
         {mentors.isError && (
-          <Alert color="red" icon={<WarningIcon />} title="Mentors could not be loaded">
-            {errorMessage(mentors.error)}
-          </Alert>
+          <LoadErrorAlert
+            title="Mentors could not be loaded"
+            error={mentors.error}
+            onRetry={() => void mentors.refetch()}
+          />
         )}
         <Select
           label="Mentor"

@@ -100,7 +100,6 @@ export function PreviewFilesTable({ preview, fileClass, onClassChange }: Preview
                     variant="light"
                     color={FILE_CLASS_INFO[file.class].color}
                     radius="sm"
-                    tt="none"
                     style={{ minWidth: 'max-content' }}
                   >
                     {FILE_CLASS_INFO[file.class].label}

@@ -145,7 +145,7 @@ export function TypeTable({ preview }: { preview: Preview }) {
           {preview.byType.map((row) => (
             <Table.Tr key={row.type}>
               <Table.Td>
-                <Badge variant="light" color="gray" radius="sm" tt="none">
+                <Badge variant="light" color="gray" radius="sm">
                   {row.type || 'no extension'}
                 </Badge>
               </Table.Td>

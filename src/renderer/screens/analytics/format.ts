@@ -9,7 +9,15 @@ import {
   formatUsd,
 } from '../../format';
 
-export { formatDecimal, formatPercent, formatUsd } from '../../format';
+export {
+  asLabel,
+  formatDay,
+  formatDayRange,
+  formatDayShort,
+  formatDecimal,
+  formatPercent,
+  formatUsd,
+} from '../../format';
 export const formatInteger = formatCount;
 
 export function formatKpi(kpi: Pick<Kpi, 'unit'>, value: number | null): string {

@@ -34,7 +34,6 @@ export function InvitationState({ invitation }: { invitation: Invitation }) {
       <Badge
         color={look.color}
         variant="light"
-        tt="none"
         tabIndex={0}
         aria-label={`${look.label}: ${why}`}
         style={{ minWidth: 'max-content' }}

@@ -117,7 +117,7 @@ export function JobItemsTable({ job }: { job: Job }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="light" radius="sm" tt="none" color={ITEM_STATE_INFO[item.state].color}>
+                    <Badge size="sm" variant="light" radius="sm" color={ITEM_STATE_INFO[item.state].color}>
                       {ITEM_STATE_INFO[item.state].label}
                     </Badge>
                   </Table.Td>

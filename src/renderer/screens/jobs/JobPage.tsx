@@ -56,7 +56,7 @@ export function JobPage({ id }: { id: string }) {
                 <JobStateBadge job={data} size="lg" />
               </Group>
               <Group gap="xs" mt={4}>
-                <Badge variant="outline" color="gray" radius="sm" tt="none">
+                <Badge variant="outline" color="gray" radius="sm">
                   {KIND_LABELS[data.kind]}
                 </Badge>
                 <Text size="xs" c="dimmed" ff="monospace">

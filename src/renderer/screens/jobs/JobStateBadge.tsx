@@ -15,7 +15,6 @@ export function JobStateBadge({
       variant="light"
       color={color}
       radius="sm"
-      tt="none"
       size={size}
       style={{ minWidth: 'max-content' }}
       leftSection={job.state === 'running' ? <Loader size={10} color={color} /> : undefined}

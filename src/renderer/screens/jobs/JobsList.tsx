@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Group,
@@ -19,8 +18,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { JobKind, type Job, type JobState } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { useCallKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
 import { formatClock, formatCount } from '../../format';
@@ -102,9 +100,7 @@ export function JobsList() {
           </Group>
           {jobs.isPending && <Skeleton height={120} radius="sm" />}
           {jobs.isError && (
-            <Alert color="red" icon={<WarningIcon />} title="Jobs could not be loaded">
-              {errorMessage(jobs.error)}
-            </Alert>
+            <LoadErrorAlert title="Jobs could not be loaded" error={jobs.error} onRetry={() => void jobs.refetch()} />
           )}
           {jobs.data && jobs.data.jobs.length === 0 && (
             <Group
@@ -193,7 +189,6 @@ function JobRow({ job }: { job: Job }) {
           variant="outline"
           color="gray"
           radius="sm"
-          tt="none"
           size="xs"
           mt={2}
           style={{ display: 'block', width: 'fit-content' }}

@@ -65,7 +65,6 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
             variant="light"
             color={status.color}
             radius="sm"
-            tt="none"
             style={{ minWidth: 'max-content' }}
             leftSection={document.status === 'pending' ? <Loader size={10} color={status.color} /> : undefined}
             data-testid="document-status"
@@ -133,8 +132,9 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
 function LastTrained({ document }: { document: MentorDocument }) {
   const when = formatDateTime(document.lastTrainedAt);
   if (document.status === 'trained') {
+    // One line: a date broken before its "AM" reads as two values; the name column gives way instead.
     return (
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         {when}
       </Text>
     );

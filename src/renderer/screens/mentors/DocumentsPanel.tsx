@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Collapse,
   Group,
@@ -13,8 +12,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { DOCUMENT_STATUSES, type DocumentStatus, type MentorDocument } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { useQuery } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { callKey } from '../../queries/useCall';
@@ -145,9 +143,11 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
         </Stack>
       )}
       {documents.isError && (
-        <Alert color="red" title="Documents could not be loaded" icon={<WarningIcon />}>
-          {errorMessage(documents.error)}
-        </Alert>
+        <LoadErrorAlert
+          title="Documents could not be loaded"
+          error={documents.error}
+          onRetry={() => void documents.refetch()}
+        />
       )}
       {list.length > 0 && (
         <Table.ScrollContainer minWidth={700}>

@@ -57,7 +57,7 @@ export function MentorRow({ profileId, mentor, onEdit, onDelete }: MentorRowProp
       <Table.Td>
         {visibility ? (
           <Tooltip label={visibility.description} withArrow>
-            <Badge variant="light" color={visibility.color} radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
+            <Badge variant="light" color={visibility.color} radius="sm" style={{ minWidth: 'max-content' }}>
               {visibility.label}
             </Badge>
           </Tooltip>

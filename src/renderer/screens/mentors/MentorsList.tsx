@@ -2,7 +2,7 @@ import { Alert, Button, Group, Pagination, Paper, Skeleton, Stack, Table, Text, 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { PlusIcon, WarningIcon } from '../../components/icons';
 import { useActiveTenant } from '../../train/activeTenant';
 import { formatCount } from '../../format';
@@ -90,14 +90,11 @@ export function MentorsList() {
 
             {query.isPending && <ListSkeleton />}
             {query.isError && (
-              <Alert color="red" title="Mentors could not be loaded" icon={<WarningIcon />}>
-                <Stack gap="xs" align="flex-start">
-                  <Text size="sm">{errorMessage(query.error)}</Text>
-                  <Button size="xs" variant="default" onClick={() => void query.refetch()}>
-                    Try again
-                  </Button>
-                </Stack>
-              </Alert>
+              <LoadErrorAlert
+                title="Mentors could not be loaded"
+                error={query.error}
+                onRetry={() => void query.refetch()}
+              />
             )}
             {query.isSuccess && mentors.length === 0 && (
               <EmptyMentors searching={!!debounced} onCreate={() => setEditor({ mode: 'create' })} />

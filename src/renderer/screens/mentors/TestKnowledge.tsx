@@ -76,7 +76,7 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
                   <Text size="xs" c="dimmed" fw={600} aria-label={`Rank ${index + 1}`}>
                     {index + 1}.
                   </Text>
-                  <Badge variant="light" radius="sm" tt="none" style={{ minWidth: 0 }}>
+                  <Badge variant="light" radius="sm" style={{ minWidth: 0 }}>
                     {passage.documentName || 'Unnamed document'}
                   </Badge>
                 </Group>

@@ -41,7 +41,8 @@ export function JobsSection() {
           onChange={choose}
           allowDeselect={false}
           disabled={settings.isPending}
-          w={320}
+          // The field is narrow, its description is not: a sentence broken after three words looked unfinished.
+          styles={{ wrapper: { width: 320, maxWidth: '100%' } }}
           data-testid="wait-limit"
         />
         <Text size="xs" c="dimmed">

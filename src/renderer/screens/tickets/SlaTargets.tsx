@@ -56,7 +56,7 @@ function Form({ saved, onSaved }: { saved: TicketSlaTargets; onSaved?(saved: Tic
         <Group grow align="flex-start">
           <NumberInput
             label="First reply within (hours)"
-            description="From when the ticket was filed to the first staff reply"
+            description="From filing to the first staff reply"
             min={0}
             max={MAX_HOURS}
             value={firstReply}
@@ -66,7 +66,7 @@ function Form({ saved, onSaved }: { saved: TicketSlaTargets; onSaved?(saved: Tic
           />
           <NumberInput
             label="Resolution within (hours)"
-            description="From when the ticket was filed to its close"
+            description="From filing to the close"
             min={0}
             max={MAX_HOURS}
             value={resolution}

@@ -132,7 +132,7 @@ function Message({ message: m, ticket }: { message: TicketMessage; ticket: Ticke
           {who}
         </Text>
         <Badge size="xs" variant="light" color={requester ? 'gray' : 'blue'}>
-          {requester ? 'requester' : 'staff'}
+          {requester ? 'Requester' : 'Staff'}
         </Badge>
         <Text size="xs" c="dimmed">
           {formatDateTime(m.timestamp)}

@@ -18,6 +18,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
 import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
+import { EditTenantButton } from '../../components/LoadErrorAlert';
+import { UNREACHABLE_NEXT } from '../../components/nextStep';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
@@ -31,7 +33,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatCount, formatDateTime, plural } from '../../format';
+import { formatAsOf, formatCount, plural } from '../../format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 
@@ -575,6 +577,26 @@ export function TicketsScreen() {
                       ? sync.message
                       : 'No tickets in this view.'}
               </Text>
+              {!search && !sync?.asOf && sync?.state === 'offline' && (
+                <>
+                  <Text size="sm" mt={6} data-testid="load-error-next">
+                    <Text span fw={600} inherit>
+                      Next:{' '}
+                    </Text>
+                    {UNREACHABLE_NEXT}
+                  </Text>
+                  <Group gap="xs" mt="xs">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void bridge.call('tickets.sync', {}).catch(() => {})}
+                    >
+                      Try again
+                    </Button>
+                    <EditTenantButton />
+                  </Group>
+                </>
+              )}
             </div>
           ) : (
             <VirtualList
@@ -712,12 +734,12 @@ function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): vo
   const parts: string[] = [];
   if (sync.state === 'syncing') {
     parts.push(sync.total ? `${sync.phase}: ${formatCount(sync.done)} of ${formatCount(sync.total)}` : sync.phase);
-  } else if (sync.asOf) parts.push(`As of ${formatDateTime(sync.asOf)}`);
+  } else if (sync.asOf) parts.push(`As of ${formatAsOf(sync.asOf)}`);
   if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
   // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
   const failed = sync.state === 'offline' || sync.state === 'error';
   const text = failed
-    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatDateTime(sync.asOf)}` : ''}`
+    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatAsOf(sync.asOf)}` : ''}`
     : parts.join(' · ');
   return (
     <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>

@@ -28,7 +28,6 @@ export function OutcomeBadges({ counts, sent, testId }: { counts: OutcomeCounts;
             size={outcome === 'invited' ? 'lg' : 'md'}
             color={COLORS[outcome]}
             variant={outcome === 'dropped' ? 'outline' : 'light'}
-            tt="none"
           >
             {formatCount(n)} {outcomeWords(outcome, n, sent)}
           </Badge>
