@@ -10,7 +10,7 @@ import {
   NO_JOB_NOTES,
   type JobNoteState,
 } from '../../shared/desktop-notify';
-import { useBridge } from '../bridge/BridgeContext';
+import { useEngineBridge } from '../bridge/BridgeContext';
 import type { Bridge } from '../bridge/types';
 import { ExportEndedNote } from '../screens/analytics/ExportEndedNote';
 import { CheckCircleIcon, WarningIcon } from '../components/icons';
@@ -125,7 +125,8 @@ export function dismissJobEndToast(jobId: string): void {
 
 /** Says when a job ends (completed or failed), once per ending: a retried job that ends again says so again. */
 export function useJobEndNotifications(): void {
-  const bridge = useBridge();
+  // Every tenant's jobs: a job ends whichever tenant the window shows.
+  const bridge = useEngineBridge();
   const settings = useCall('settings.get', {});
   const enabled = settings.data?.notifyJobEnds ?? true;
   const desktop = useRef(NO_JOB_NOTES);

@@ -68,7 +68,7 @@ export function TicketsScreen() {
   const [checked, setChecked] = useState<Set<number>>(new Set());
   const [cheatSheet, setCheatSheet] = useState(false);
   const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
-  const [sync, setSync] = useState<TicketSyncState | null>(null);
+  const sync = useCall('tickets.status', {}).data ?? null;
   const [slaTargets, setSlaTargets] = useState(false);
   // Narrow windows (from 1000 px): the views become a picker above the list, so the ticket keeps room to be read.
   const { ref: screen, width } = useElementSize();
@@ -131,24 +131,6 @@ export function TicketsScreen() {
   useEffect(() => {
     list.current?.element()?.scrollTo({ top: 0 });
   }, [params]);
-
-  // Live: the engine's changes refresh the rows in view and keep the cursor on its ticket.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = bridge.onEvent((event) => {
-      if (event.name === 'tickets.sync') setSync(event.payload.sync);
-      if (event.name !== 'tickets.changed') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => rows.refresh(), 150);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [bridge, rows]);
-  useEffect(() => {
-    bridge.call('tickets.status', {}).then(setSync, () => {});
-  }, [bridge]);
 
   if (cursorId !== null && rows.row(cursor)?.id !== cursorId) {
     const at = rows.indexOf(cursorId);
