@@ -4,7 +4,7 @@ import type { Bridge, BridgeEvent } from '../../src/renderer/bridge/types';
 
 export function inProcessBridge(engine: Engine): Bridge {
   return {
-    kind: 'websocket',
+    capabilities: { notifications: false, revealFile: false },
     call: (name, input) => engine.invoke(name, input),
     onEvent: (listener) => engine.onEvent((name, payload) => listener({ name, payload } as BridgeEvent)),
     getConnectionState: () => ({ status: 'open' }),

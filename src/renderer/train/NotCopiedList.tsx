@@ -1,6 +1,6 @@
 import { Alert, List, Text } from '@mantine/core';
 import { WarningIcon } from '../components/icons';
-import type { NotCopied } from './collect';
+import type { NotCopied } from '../bridge/types';
 import { plural } from '../format';
 
 const SHOWN = 8;

@@ -17,7 +17,7 @@ export function NotificationsSection() {
   const jobs = (save.isPending ? save.variables?.notifyJobEnds : undefined) ?? settings.data?.notifyJobEnds ?? true;
 
   function setJobs(on: boolean) {
-    if (on && bridge.kind !== 'electron') requestDesktopNotifications();
+    if (on && !bridge.capabilities.notifications) requestDesktopNotifications();
     save.mutate(
       { notifyJobEnds: on },
       {
@@ -48,7 +48,7 @@ export function NotificationsSection() {
           disabled={settings.isPending}
         />
         <Text size="xs" c="dimmed">
-          {bridge.kind === 'electron'
+          {bridge.capabilities.notifications
             ? 'Your operating system decides how they look and whether they make a sound.'
             : 'Your browser asks once whether this page may show notifications.'}
         </Text>

@@ -20,7 +20,7 @@ export function useDesktopNotifications() {
   const settings = useCall('settings.get', {});
   const save = useMutationCall('settings.set');
   const queryClient = useQueryClient();
-  const shellNotifies = bridge.kind === 'electron';
+  const shellNotifies = bridge.capabilities.notifications;
   const saved = settings.data?.notifyNewTickets ?? false;
   const enabled = (save.isPending ? save.variables?.notifyNewTickets : undefined) ?? saved;
   const setEnabled = useCallback(
@@ -75,7 +75,7 @@ export function useNewTicketNotifier(): void {
   const state = useRef(NO_TICKET_NOTES);
   const shown = useRef<Notification | null>(null);
   useEffect(() => {
-    if (bridge.kind === 'electron') return;
+    if (bridge.capabilities.notifications) return;
     const seen = () => {
       state.current = lookedAgain(state.current);
       shown.current?.close();
