@@ -143,6 +143,12 @@ export default tseslint.config(
     [nodeBuiltins, sqlite, rel('main|renderer|server', 'The preload sees only the contract.')],
   ),
   boundary(['src/renderer/**'], [...rendererBoundary, transports]),
+  // Screens stay apart: what two screens share lives in src/renderer/lib/ or src/renderer/components/.
+  {
+    files: ['src/renderer/screens/**/*.{ts,tsx}'],
+    plugins: { project },
+    rules: { 'project/screens-apart': 'error' },
+  },
   // The bridge itself is made of the transports.
   boundary(['src/renderer/bridge/**'], rendererBoundary),
   // The renderer asks the bridge what its host can do (bridge.capabilities), never which transport it is.

@@ -13,7 +13,7 @@ import {
   formatUsd,
   plural,
   setFormatLocale,
-} from '../../src/renderer/format';
+} from '../../src/renderer/lib/format';
 
 afterEach(() => setFormatLocale('system'));
 

@@ -5,7 +5,7 @@
  * on the host's disk); a finished export's file comes back the other way as a download (src/main/host/download.ts).
  */
 import { StagedDrop } from '../../shared/transport';
-import { formatBytes } from '../format';
+import { formatBytes } from '../lib/format';
 import type { FileStaging, NotCopied, PickedFile, Staged, StageProgress } from './types';
 
 /** Matches the host's per-file cap: bigger files are not sent at all. */

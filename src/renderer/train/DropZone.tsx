@@ -3,7 +3,7 @@ import { useRef, type ChangeEvent } from 'react';
 import { SUPPORTED_EXTENSIONS } from '../../shared/contract';
 import { useBridge } from '../bridge/BridgeContext';
 import { notifyError } from '../components/notify';
-import { FileIcon, FolderIcon, UploadIcon } from './icons';
+import { FileIcon, FolderIcon, UploadIcon } from '../components/icons';
 import { sourceFromDialog, sourceFromInput } from './sources';
 import { useTrainFlow, type MentorTarget } from './TrainFlowContext';
 import { useMentorDropTarget } from './useMentorDropTarget';

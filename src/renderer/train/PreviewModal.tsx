@@ -9,7 +9,7 @@ import { notifySuccess } from '../components/notify';
 import { callKey } from '../queries/useCall';
 import { requestDesktopNotifications } from '../shell/jobNotifications';
 import { mentorHref, navigateTo } from '../shell/routes';
-import { formatBytes, formatCount, plural } from '../format';
+import { formatBytes, formatCount, plural } from '../lib/format';
 import { GlobFilters, type Globs } from './GlobFilters';
 import { NotCopiedList } from './NotCopiedList';
 import { PreviewFilesTable } from './PreviewFilesTable';

@@ -1,6 +1,6 @@
 import { Group, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { UploadIcon } from './icons';
+import { UploadIcon } from '../components/icons';
 import { useBridge } from '../bridge/BridgeContext';
 import { sourceFromDrop } from './sources';
 import { useTrainFlow } from './TrainFlowContext';

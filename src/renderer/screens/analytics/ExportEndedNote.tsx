@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ExportInfo } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import type { Bridge } from '../../bridge/types';
-import { fileNameOf } from './download';
+import { fileNameOf } from '../../lib/paths';
 import { describeFile, whereSaved } from './ExportStatus';
 import { DownloadIcon, FolderOpenIcon } from './icons';
 

@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, CopyButton, Group, Popover, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { formatBytes } from '../../format';
+import { formatBytes } from '../../lib/format';
 import type { ExportInfo } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import type { HostCapabilities } from '../../bridge/types';
-import { fileNameOf } from './download';
+import { fileNameOf } from '../../lib/paths';
 import { formatInteger, formatSeconds } from './format';
 import { DownloadIcon, FolderOpenIcon } from './icons';
 import { useAnalytics } from './useAnalytics';

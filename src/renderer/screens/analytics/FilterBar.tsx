@@ -18,7 +18,7 @@ import {
   resolveRange,
   type RangePreset,
 } from '../../../shared/contract';
-import { RefreshIcon } from '../../train/icons';
+import { RefreshIcon } from '../../components/icons';
 import { useAnalytics } from './useAnalytics';
 import { useDashboardFilters } from './DashboardFilters';
 

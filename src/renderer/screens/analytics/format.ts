@@ -7,9 +7,9 @@ import {
   formatDecimal,
   formatPercent,
   formatUsd,
-} from '../../format';
+} from '../../lib/format';
 
-export { formatDecimal, formatPercent, formatUsd } from '../../format';
+export { formatDecimal, formatPercent, formatUsd } from '../../lib/format';
 export const formatInteger = formatCount;
 
 export function formatKpi(kpi: Pick<Kpi, 'unit'>, value: number | null): string {

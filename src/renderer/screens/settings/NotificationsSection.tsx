@@ -4,8 +4,8 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../queries/useCall';
 import { requestDesktopNotifications } from '../../shell/jobNotifications';
-import { useDesktopNotifications } from '../tickets/notifications';
-import { SettingsSection } from './SettingsSection';
+import { useDesktopNotifications } from '../../shell/ticketNotifications';
+import { SettingsSection } from '../../components/SettingsSection';
 
 /** Both desktop notifications in one place (the ticket one is also on the Tickets screen). */
 export function NotificationsSection() {

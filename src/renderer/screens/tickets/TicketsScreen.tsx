@@ -21,8 +21,8 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
-import { SlaDefaultsForm } from './SlaTargets';
-import { useDesktopNotifications } from './notifications';
+import { SlaDefaultsForm } from '../../components/TicketSlaTargets';
+import { useDesktopNotifications } from '../../shell/ticketNotifications';
 import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
@@ -31,7 +31,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatCount, formatDateTime, plural } from '../../format';
+import { formatCount, formatDateTime, plural } from '../../lib/format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 

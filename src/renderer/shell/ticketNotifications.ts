@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { newTicketsNote, NO_TICKET_NOTES, lookedAgain, type DesktopNote } from '../../../shared/desktop-notify';
-import { useBridge } from '../../bridge/BridgeContext';
-import { notifyError } from '../../components/notify';
-import { callKey, useCall, useMutationCall } from '../../queries/useCall';
-import { navigateTo } from '../../shell/routes';
+import { newTicketsNote, NO_TICKET_NOTES, lookedAgain, type DesktopNote } from '../../shared/desktop-notify';
+import { useBridge } from '../bridge/BridgeContext';
+import { notifyError } from '../components/notify';
+import { callKey, useCall, useMutationCall } from '../queries/useCall';
+import { navigateTo } from './routes';
 
 const pageNotificationsAllowed = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
 
