@@ -15,6 +15,18 @@ const sqlite = {
 };
 const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, message });
 
+const rendererBoundary = [
+  nodeBuiltins,
+  electron,
+  sqlite,
+  rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
+];
+const transports = {
+  regex: '(^|/)bridge/(electronBridge|websocketBridge|hostFiles)$',
+  message:
+    'Ask the bridge for what its host can do (bridge.capabilities); the transports live in src/renderer/bridge/.',
+};
+
 const boundary = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 
 export default tseslint.config(
@@ -130,15 +142,33 @@ export default tseslint.config(
     ['src/preload/**'],
     [nodeBuiltins, sqlite, rel('main|renderer|server', 'The preload sees only the contract.')],
   ),
-  boundary(
-    ['src/renderer/**'],
-    [
-      nodeBuiltins,
-      electron,
-      sqlite,
-      rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
-    ],
-  ),
+  boundary(['src/renderer/**'], [...rendererBoundary, transports]),
+  // Screens stay apart: what two screens share lives in src/renderer/lib/ or src/renderer/components/.
+  {
+    files: ['src/renderer/screens/**/*.{ts,tsx}'],
+    plugins: { project },
+    rules: { 'project/screens-apart': 'error' },
+  },
+  // The bridge itself is made of the transports.
+  boundary(['src/renderer/bridge/**'], rendererBoundary),
+  // The renderer asks the bridge what its host can do (bridge.capabilities), never which transport it is.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/bridge/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
+          message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
+        },
+        {
+          selector: "MemberExpression[object.name='window'][property.name='api']",
+          message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+        },
+      ],
+    },
+  },
   boundary(
     ['src/server/**'],
     [

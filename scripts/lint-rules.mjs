@@ -1,4 +1,5 @@
 // The project's own lint rules (eslint.config.js applies them). Each keeps one design rule of ARCHITECTURE.md.
+import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Whether `name` at `node` is the global (no import, parameter or variable of that name is in scope). */
 function isGlobal(context, node, name) {
@@ -53,7 +54,52 @@ const platformCallsInPlatform = {
   },
 };
 
+const SCREENS = 'src/renderer/screens/';
+
+/** The screen a project-relative path belongs to (`tickets` for src/renderer/screens/tickets/…), or null. */
+function screenOf(path) {
+  if (!path.startsWith(SCREENS)) return null;
+  const rest = path.slice(SCREENS.length);
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : null;
+}
+
+/**
+ * Screens stay apart: a screen's folder (src/renderer/screens/<name>/) imports nothing from another screen's. What
+ * two screens share lives in src/renderer/lib/ (utilities) or src/renderer/components/ (React parts), so a screen can
+ * change, move or go without breaking another.
+ */
+const screensApart = {
+  meta: {
+    type: 'problem',
+    docs: { description: "A screen's folder imports nothing from another screen's." },
+    schema: [],
+    messages: {
+      crossing:
+        "The {{from}} screen imports from the {{to}} screen's folder: shared pieces live in src/renderer/lib/ " +
+        '(utilities) or src/renderer/components/ (React parts).',
+    },
+  },
+  create(context) {
+    const posix = (path) => path.split(sep).join('/');
+    const file = posix(relative(context.cwd, context.filename));
+    const from = screenOf(file);
+    if (!from) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = posix(relative(context.cwd, resolve(dirname(context.filename), source)));
+      const to = screenOf(`${target}/`);
+      if (to && to !== from) context.report({ node, messageId: 'crossing', data: { from, to } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
 export default {
   meta: { name: 'mentor-admin' },
-  rules: { 'platform-calls-in-platform': platformCallsInPlatform },
+  rules: { 'platform-calls-in-platform': platformCallsInPlatform, 'screens-apart': screensApart },
 };

@@ -13,7 +13,7 @@ import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
-import { formatPercent } from '../../src/renderer/format';
+import { formatPercent } from '../../src/renderer/lib/format';
 import { formatWhen } from '../../src/renderer/screens/analytics/format';
 import { dismissNotifications } from './app';
 import { launchChromium } from './browser';

@@ -16,7 +16,7 @@ import {
   formatUsd,
   plural,
   setFormatLocale,
-} from '../../src/renderer/format';
+} from '../../src/renderer/lib/format';
 
 afterEach(() => setFormatLocale('system'));
 

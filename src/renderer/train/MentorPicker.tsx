@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { WarningIcon } from '../components/icons';
 import { useCall } from '../queries/useCall';
-import { useActiveTenant } from './activeTenant';
+import { useActiveTenant } from '../tenants/tenantContext';
 import type { MentorTarget } from './TrainFlowContext';
 
 interface MentorPickerProps {
@@ -14,7 +14,7 @@ interface MentorPickerProps {
 
 /** Files dropped where no mentor was meant: ask which mentor of the active tenant should learn them. */
 export function MentorPicker({ sourceLabel, onChoose, onCancel }: MentorPickerProps) {
-  const { tenant } = useActiveTenant();
+  const { profile: tenant } = useActiveTenant();
   const mentors = useCall('mentors.list', { profileId: tenant?.id ?? '' }, { enabled: !!tenant });
   const [chosen, setChosen] = useState<string | null>(null);
   const list = mentors.data?.mentors ?? [];

@@ -229,7 +229,7 @@ export class Schedules {
         state: 'failed',
       });
       this.ctx.jobs.journal.setState(jobId, 'failed', { error: (error as Error).message });
-      this.ctx.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export' });
+      this.ctx.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export', profileId: s.profile_id });
       return this.exports.get(jobId);
     }
   }

@@ -547,7 +547,7 @@ export class JobRunner {
   private changed(id: string): void {
     const row = this.journal.job(id);
     if (!row) return;
-    this.deps.emit('jobs.changed', { id, state: row.state, kind: row.kind });
+    this.deps.emit('jobs.changed', { id, state: row.state, kind: row.kind, profileId: row.profile_id });
     this.progress(id, undefined, true);
   }
 

@@ -21,7 +21,7 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { useDashboardFilters } from './DashboardFilters';
-import { fileNameOf } from './download';
+import { fileNameOf } from '../../lib/paths';
 import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { FolderField } from './FolderField';

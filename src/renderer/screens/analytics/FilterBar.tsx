@@ -11,7 +11,7 @@ import {
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { DateRange, RANGE_LABELS, RANGE_PRESETS, resolveRange, type RangePreset } from '../../../shared/contract';
-import { RefreshIcon } from '../../train/icons';
+import { RefreshIcon } from '../../components/icons';
 import { useAnalytics } from './useAnalytics';
 import { useDashboardFilters } from './DashboardFilters';
 import { formatDayRange } from './format';

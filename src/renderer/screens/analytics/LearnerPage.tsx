@@ -2,7 +2,7 @@ import { Alert, Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, T
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { chartTable } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
-import { ArrowLeftIcon } from '../../train/icons';
+import { ArrowLeftIcon } from '../../components/icons';
 import { ChartCard } from './ChartCard';
 import { NameCell } from './DataTable';
 import { PALETTE } from './charts';

@@ -7,7 +7,7 @@ import {
   formatDecimal,
   formatPercent,
   formatUsd,
-} from '../../format';
+} from '../../lib/format';
 
 export {
   asLabel,
@@ -17,7 +17,7 @@ export {
   formatDecimal,
   formatPercent,
   formatUsd,
-} from '../../format';
+} from '../../lib/format';
 export const formatInteger = formatCount;
 
 export function formatKpi(kpi: Pick<Kpi, 'unit'>, value: number | null): string {

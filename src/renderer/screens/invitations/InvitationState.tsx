@@ -1,6 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { Invitation, InvitationState as State } from '../../../shared/contract';
-import { formatDate } from '../../format';
+import { formatDate } from '../../lib/format';
 
 const LOOK: Record<State, { label: string; color: string }> = {
   pending: { label: 'Pending', color: 'blue' },

@@ -18,13 +18,13 @@ import { PlusIcon, TrashIcon } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { useCall, useCallKey } from '../../queries/useCall';
-import { FreshnessNote, OfflineBanner } from '../mentors/FreshnessBar';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { InvitationState } from './InvitationState';
 import { InviteOneModal } from './InviteOneModal';
 import { RevokeModal } from './RevokeModal';
 import { Address, SourceCell } from './SourceCell';
 import { isComplete, TargetPicker } from './TargetPicker';
-import { formatAsOf, formatDate, formatDateTime, plural } from '../../format';
+import { formatAsOf, formatDate, formatDateTime, plural } from '../../lib/format';
 
 const PAGE_SIZE = 25;
 

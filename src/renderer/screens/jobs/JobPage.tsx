@@ -6,11 +6,11 @@ import { WarningIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { dismissJobEndToast } from '../../shell/jobNotifications';
 import { jobsHref, settingsHref } from '../../shell/routes';
-import { JobActions } from './JobActions';
+import { JobActions } from '../../components/jobs/JobActions';
 import { JobItemsTable } from './JobItemsTable';
-import { JobProgressCard } from './JobProgressCard';
-import { JobStateBadge } from './JobStateBadge';
-import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from './jobPresentation';
+import { JobProgressCard } from '../../components/jobs/JobProgressCard';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from '../../lib/jobPresentation';
 import { NeedsAttention } from './NeedsAttention';
 import { RecordTenant } from '../../tenants/RecordTenant';
 

@@ -19,13 +19,21 @@ import { useState } from 'react';
 import { JobKind, type Job, type JobState } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { JobsIcon } from '../../components/icons';
 import { useCallKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { formatClock, formatCount } from '../../format';
-import { JobsIcon } from '../../train/icons';
-import { JobRowMenu } from './JobActions';
-import { JobStateBadge } from './JobStateBadge';
-import { ACTIVE_STATES, ended, isActive, ITEM_NOUNS, jobPercent, KIND_LABELS, waitingLine } from './jobPresentation';
+import { formatClock, formatCount } from '../../lib/format';
+import { JobRowMenu } from '../../components/jobs/JobActions';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import {
+  ACTIVE_STATES,
+  ended,
+  isActive,
+  ITEM_NOUNS,
+  jobPercent,
+  KIND_LABELS,
+  waitingLine,
+} from '../../lib/jobPresentation';
 
 const PAGE_SIZE = 25;
 

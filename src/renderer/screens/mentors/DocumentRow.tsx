@@ -1,10 +1,9 @@
 import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { MentorDocument } from '../../../shared/contract';
-import { TrashIcon } from '../../components/icons';
+import { DotsIcon, RefreshIcon, TrashIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
-import { formatCount, formatDateTime } from '../../format';
-import { DotsIcon, RefreshIcon } from '../../train/icons';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { STATUS_INFO } from './documentStatus';
 
 interface DocumentRowProps {

@@ -13,17 +13,17 @@ import {
 import { useState } from 'react';
 import { DOCUMENT_STATUSES, type DocumentStatus, type MentorDocument } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SearchIcon, UploadIcon } from '../../components/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { callKey } from '../../queries/useCall';
 import { DropZone } from '../../train/DropZone';
-import { formatCount } from '../../format';
-import { SearchIcon, UploadIcon } from '../../train/icons';
+import { formatCount } from '../../lib/format';
 import { useTrainFlow, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteDocumentModal } from './DeleteDocumentModal';
 import { DOCUMENT_COLUMNS, DocumentRow } from './DocumentRow';
 import { STATUS_INFO } from './documentStatus';
-import { FreshnessNote, OfflineBanner } from './FreshnessBar';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { RetrainModal } from './RetrainModal';
 
 const PAGE_SIZE = 50;

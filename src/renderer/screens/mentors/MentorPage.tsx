@@ -4,7 +4,7 @@ import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { mentorsHref, navigateTo } from '../../shell/routes';
-import { useActiveTenant } from '../../train/activeTenant';
+import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
@@ -15,7 +15,7 @@ import { VISIBILITY_INFO } from './visibility';
 
 /** One mentor: its documents (and dropping more onto the window trains it) and a knowledge test. */
 export function MentorPage({ uniqueId }: { uniqueId: string }) {
-  const { tenant } = useActiveTenant();
+  const { profile: tenant } = useActiveTenant();
   const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);

@@ -1,9 +1,8 @@
 import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { Mentor } from '../../../shared/contract';
-import { EditIcon, TrashIcon } from '../../components/icons';
+import { EditIcon, TrashIcon, UploadIcon } from '../../components/icons';
 import { mentorHref } from '../../shell/routes';
-import { formatDateTime } from '../../format';
-import { UploadIcon } from '../../train/icons';
+import { formatDateTime } from '../../lib/format';
 import { useMentorDropTarget } from '../../train/useMentorDropTarget';
 import { VISIBILITY_INFO } from './visibility';
 

@@ -3,10 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { SearchIcon, WarningIcon } from '../../components/icons';
 import { callKey } from '../../queries/useCall';
-import { plural } from '../../format';
-import { SearchIcon } from '../../train/icons';
+import { plural } from '../../lib/format';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import { formatScore, highlightParts } from './highlight';
 

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { describeMinutes } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../queries/useCall';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/SettingsSection';
 
 /** The waiting limits offered, in minutes: from a short outage to a long weekend. */
 const LIMITS = [15, 30, 60, 120, 240, 480, 1440, 4320, 10080];

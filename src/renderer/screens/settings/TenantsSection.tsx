@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Profile } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { PlusIcon, TenantIcon, WarningIcon } from '../../components/icons';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useCall } from '../../queries/useCall';
 import { useTenantEditor } from '../../tenants/TenantEditorContext';
 import { RemoveTenantModal } from './RemoveTenantModal';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { QueuedReply, TicketDetail, TicketMessage } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
-import { formatCount, formatDateTime } from '../../format';
+import { formatCount, formatDateTime } from '../../lib/format';
 
 export interface PendingReply {
   key: string;

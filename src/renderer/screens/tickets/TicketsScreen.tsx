@@ -23,8 +23,8 @@ import { UNREACHABLE_NEXT } from '../../components/nextStep';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
-import { SlaDefaultsForm } from './SlaTargets';
-import { useDesktopNotifications } from './notifications';
+import { SlaDefaultsForm } from '../../components/TicketSlaTargets';
+import { useDesktopNotifications } from '../../shell/ticketNotifications';
 import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
@@ -33,7 +33,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatAsOf, formatCount, plural } from '../../format';
+import { formatAsOf, formatCount, plural } from '../../lib/format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 
@@ -70,7 +70,7 @@ export function TicketsScreen() {
   const [checked, setChecked] = useState<Set<number>>(new Set());
   const [cheatSheet, setCheatSheet] = useState(false);
   const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
-  const [sync, setSync] = useState<TicketSyncState | null>(null);
+  const sync = useCall('tickets.status', {}).data ?? null;
   const [slaTargets, setSlaTargets] = useState(false);
   // Narrow windows (from 1000 px): the views become a picker above the list, so the ticket keeps room to be read.
   const { ref: screen, width } = useElementSize();
@@ -133,24 +133,6 @@ export function TicketsScreen() {
   useEffect(() => {
     list.current?.element()?.scrollTo({ top: 0 });
   }, [params]);
-
-  // Live: the engine's changes refresh the rows in view and keep the cursor on its ticket.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = bridge.onEvent((event) => {
-      if (event.name === 'tickets.sync') setSync(event.payload.sync);
-      if (event.name !== 'tickets.changed') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => rows.refresh(), 150);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [bridge, rows]);
-  useEffect(() => {
-    bridge.call('tickets.status', {}).then(setSync, () => {});
-  }, [bridge]);
 
   if (cursorId !== null && rows.row(cursor)?.id !== cursorId) {
     const at = rows.indexOf(cursorId);

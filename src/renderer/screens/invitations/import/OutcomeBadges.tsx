@@ -1,6 +1,6 @@
 import { Badge, Group, type MantineColor } from '@mantine/core';
 import { IMPORT_OUTCOMES, outcomeWords, type ImportOutcome, type OutcomeCounts } from '../../../../shared/contract';
-import { formatCount } from '../../../format';
+import { formatCount } from '../../../lib/format';
 
 const COLORS: Record<ImportOutcome, MantineColor> = {
   invited: 'teal',

@@ -13,7 +13,7 @@ import {
 import { useBridge } from '../../../bridge/BridgeContext';
 import { notifyError } from '../../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../../queries/useCall';
-import { asLabel, formatCount } from '../../../format';
+import { asLabel, formatCount } from '../../../lib/format';
 
 /** Fixed row height: the virtualizer renders only the rows in view. */
 const ROW_HEIGHT = 40;

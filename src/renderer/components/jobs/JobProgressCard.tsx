@@ -1,7 +1,7 @@
 import { Group, Paper, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import type { Job } from '../../../shared/contract';
-import { formatBytes, formatCount, formatDateTime, formatDuration, formatRate, percent } from '../../format';
-import { describeCount, ended, hasBytes, isActive, ITEM_NOUNS, jobPercent } from './jobPresentation';
+import { formatBytes, formatCount, formatDateTime, formatDuration, formatRate, percent } from '../../lib/format';
+import { describeCount, ended, hasBytes, isActive, ITEM_NOUNS, jobPercent } from '../../lib/jobPresentation';
 
 /** What the job does now, in words: its own phase while it runs, else its state (its last phase no longer holds). */
 const STILL_PHASE: Partial<Record<Job['state'], string>> = {

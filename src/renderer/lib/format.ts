@@ -4,7 +4,7 @@
  * formatters, so a date reads the same on the Jobs list, a ticket and a chart.
  */
 
-import { formatBytes as formatSharedBytes } from '../shared/bytes';
+import { formatBytes as formatSharedBytes } from '../../shared/bytes';
 
 type Formatters = ReturnType<typeof buildFormatters>;
 

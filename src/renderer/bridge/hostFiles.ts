@@ -1,29 +1,16 @@
 /**
- * Browser mode: copies the files the page was given to the host's staging endpoint (src/main/host/stage.ts), one
- * streamed request per file with a few in flight, and gets back handles the engine can preview and train (the
- * page never names a path on the host's disk).
+ * Browser mode's side channel for files, beside the WebSocket (same-origin HTTP, the session cookie goes along):
+ * staging copies the files the page was given to the host (src/main/host/stage.ts), one streamed request per file
+ * with a few in flight, and gets back handles the engine can preview, train or import (the page never names a path
+ * on the host's disk); a finished export's file comes back the other way as a download (src/main/host/download.ts).
  */
-import { StagedDrop, type GrantedPath } from '../../shared/transport';
-import type { NotCopied, PickedFile } from './collect';
-import { formatBytes } from '../format';
+import { StagedDrop } from '../../shared/transport';
+import { formatBytes } from '../lib/format';
+import type { FileStaging, NotCopied, PickedFile, Staged, StageProgress } from './types';
 
 /** Matches the host's per-file cap: bigger files are not sent at all. */
 export const STAGE_MAX_FILE_BYTES = 200 * 1024 * 1024;
 const PARALLEL_UPLOADS = 4;
-
-export interface StageProgress {
-  files: number;
-  totalFiles: number;
-  bytes: number;
-  totalBytes: number;
-}
-
-export interface Staged {
-  stagingId: string;
-  /** The staged top-level files and folders, as dropped. */
-  entries: GrantedPath[];
-  notCopied: NotCopied[];
-}
 
 export class StagingError extends Error {
   override name = 'StagingError';
@@ -55,7 +42,7 @@ async function errorOf(response: Response): Promise<string> {
  * Uploads every file; files the host refuses as too large, or the browser cannot read, are reported rather than
  * failing the whole drop. Anything else (session, origin, disk) stops with a StagingError.
  */
-export async function stageFiles(
+async function stageFiles(
   files: PickedFile[],
   options: { onProgress?: (progress: StageProgress) => void; signal?: AbortSignal } = {},
 ): Promise<Staged> {
@@ -124,7 +111,24 @@ async function uploadOne(stagingId: string, picked: PickedFile, notCopied: NotCo
   throw new StagingError(`Files could not be copied to Mentor Admin: ${message}`);
 }
 
-/** Forgets a staging the admin did not train (the host also removes old ones at start). */
-export async function discardStaging(stagingId: string): Promise<void> {
+/** Forgets a staging the admin did not use (the host also removes old ones at start). */
+async function discardStaging(stagingId: string): Promise<void> {
   await fetch(stageUrl(stagingId, ''), { method: 'DELETE' }).catch(() => undefined);
+}
+
+export const hostStaging: FileStaging = { stage: stageFiles, discard: discardStaging };
+
+/** The host hands a finished export's file to this page, which saves it through the browser's own downloads. */
+export async function downloadExport(id: string, fileName: string): Promise<void> {
+  const response = await fetch(`/export-file/${encodeURIComponent(id)}`, { method: 'POST' });
+  if (!response.ok) throw new Error((await response.text()) || `${response.status} ${response.statusText}`);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file by the time a minute is up.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

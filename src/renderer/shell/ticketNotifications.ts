@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { newTicketsNote, NO_TICKET_NOTES, lookedAgain, type DesktopNote } from '../../../shared/desktop-notify';
-import { useBridge } from '../../bridge/BridgeContext';
-import { notifyError } from '../../components/notify';
-import { callKey, useCall, useMutationCall } from '../../queries/useCall';
-import { navigateTo } from '../../shell/routes';
+import { newTicketsNote, NO_TICKET_NOTES, lookedAgain, type DesktopNote } from '../../shared/desktop-notify';
+import { useBridge } from '../bridge/BridgeContext';
+import { notifyError } from '../components/notify';
+import { callKey, useCall, useMutationCall } from '../queries/useCall';
+import { navigateTo } from './routes';
 
 const pageNotificationsAllowed = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
 
@@ -20,7 +20,7 @@ export function useDesktopNotifications() {
   const settings = useCall('settings.get', {});
   const save = useMutationCall('settings.set');
   const queryClient = useQueryClient();
-  const shellNotifies = bridge.kind === 'electron';
+  const shellNotifies = bridge.capabilities.notifications;
   const saved = settings.data?.notifyNewTickets ?? false;
   const enabled = (save.isPending ? save.variables?.notifyNewTickets : undefined) ?? saved;
   const setEnabled = useCallback(
@@ -75,7 +75,7 @@ export function useNewTicketNotifier(): void {
   const state = useRef(NO_TICKET_NOTES);
   const shown = useRef<Notification | null>(null);
   useEffect(() => {
-    if (bridge.kind === 'electron') return;
+    if (bridge.capabilities.notifications) return;
     const seen = () => {
       state.current = lookedAgain(state.current);
       shown.current?.close();

@@ -2,13 +2,12 @@ import { ActionIcon, Alert, Button, Code, CopyButton, Group, Menu, Stack, Text }
 import { useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
-import { ConfirmModal } from '../../components/ConfirmModal';
-import { WarningIcon } from '../../components/icons';
-import { notifyError } from '../../components/notify';
+import { ConfirmModal } from '../ConfirmModal';
+import { DotsIcon, DownloadIcon, PauseIcon, PlayIcon, StopIcon, WarningIcon } from '../icons';
+import { notifyError } from '../notify';
 import { useMutationCall } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { plural } from '../../format';
-import { DotsIcon, DownloadIcon, PauseIcon, PlayIcon, StopIcon } from '../../train/icons';
+import { plural } from '../../lib/format';
 
 /** What can be done with a job in its state (wherever it runs: the journal carries the request to its process). */
 export function jobAbilities(job: Pick<Job, 'state'>) {

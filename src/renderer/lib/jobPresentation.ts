@@ -6,9 +6,9 @@ import {
   type JobKind,
   type JobProgress,
   type JobState,
-} from '../../../shared/contract';
-import { JOB_KIND_LABELS } from '../../../shared/desktop-notify';
-import { formatClock } from '../../format';
+} from '../../shared/contract';
+import { JOB_KIND_LABELS } from '../../shared/desktop-notify';
+import { formatClock } from './format';
 
 /** The kinds' names, shared with the desktop notifications so both say the same. */
 export const KIND_LABELS: Record<JobKind, string> = JOB_KIND_LABELS;

@@ -1,6 +1,6 @@
 import { Badge, Loader } from '@mantine/core';
 import type { Job } from '../../../shared/contract';
-import { stateColor, stateLabel } from './jobPresentation';
+import { stateColor, stateLabel } from '../../lib/jobPresentation';
 
 export function JobStateBadge({
   job,

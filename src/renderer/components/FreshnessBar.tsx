@@ -1,8 +1,7 @@
 import { ActionIcon, Alert, Group, Loader, Text, Tooltip } from '@mantine/core';
-import type { Freshness } from '../../../shared/contract';
-import { CloudOffIcon } from '../../components/icons';
-import { formatAsOf } from '../../format';
-import { RefreshIcon } from '../../train/icons';
+import type { Freshness } from '../../shared/contract';
+import { CloudOffIcon, RefreshIcon } from './icons';
+import { formatAsOf } from '../lib/format';
 
 interface FreshnessNoteProps {
   freshness: Freshness | undefined;

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { TicketSlaTargets } from '../../../shared/contract';
-import { saveErrors } from '../../bridge/errors';
-import { useCall, useMutationCall } from '../../queries/useCall';
-import { SettingsSection } from '../settings/SettingsSection';
+import type { TicketSlaTargets } from '../../shared/contract';
+import { saveErrors } from '../bridge/errors';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { SettingsSection } from './SettingsSection';
 
 const MAX_HOURS = 24 * 365;
 const hours = (value: number | string) => (typeof value === 'number' && value > 0 ? value : null);
