@@ -87,6 +87,21 @@ export default tseslint.config(
       ),
     ],
   ),
+  // The engine reads its environment once, in config.ts: areas are handed plain switches (EngineConfig).
+  {
+    files: ['src/main/engine/**/*.ts'],
+    ignores: ['src/main/engine/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'The engine reads the environment only in config.ts: add a field to EngineConfig.',
+        },
+      ],
+    },
+  },
   // The engine's areas call the platform through its typed API only; platform/ builds it (and alone uses fetch).
   {
     files: ['src/main/engine/**/*.ts'],

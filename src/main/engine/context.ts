@@ -1,4 +1,5 @@
 import type { EventName, EventPayload } from '../../shared/contract';
+import type { EngineConfig } from './config';
 import type { ItemReport } from './jobs/handlers';
 import type { JobKindRunner, JobRunner } from './jobs/runner';
 import type { JobJournal } from './jobs/journal';
@@ -7,16 +8,11 @@ import type { Profiles } from './profiles/profiles';
 import type { SettingsStore } from './settings/settings';
 import type { Db } from './store/database';
 import type { TenantClients } from './tenants';
-import type { Shell } from './types';
 
 /** What every area of the engine (mentors, training, invitations, …) is built from. */
 export interface EngineContext {
   db: Db;
-  dataDir: string;
-  shell: Shell;
-  env: NodeJS.ProcessEnv;
-  /** The Electron-ABI better-sqlite3 build, when the engine runs inside Electron (worker threads need it too). */
-  nativeBinding?: string | undefined;
+  config: EngineConfig;
   profiles: Profiles;
   settings: SettingsStore;
   clients: TenantClients;

@@ -197,7 +197,7 @@ export class Exports implements ExportProgressSink {
 
   /** MENTOR_ADMIN_EXPORT_DIR when set, else the Downloads folder (else the data folder's exports/): a plain path. */
   defaultFolder(): string {
-    return resolve(this.ctx.env.MENTOR_ADMIN_EXPORT_DIR || defaultExportDir(this.ctx.dataDir));
+    return resolve(this.ctx.config.exportDir ?? defaultExportDir(this.ctx.config.dataDir));
   }
 
   /** `name.csv`, else `name (2).csv`, …: never over an existing file or one an unfinished export will write. */

@@ -24,15 +24,6 @@ export interface AnalyticsOptions {
   clock?: () => number;
 }
 
-/** Scheduled exports run in the app (and in tests that ask); the CLI runs what it is told. */
-function schedulerTickMs(ctx: EngineContext): number | null {
-  const setting = ctx.env.MENTOR_ADMIN_SCHEDULER;
-  if (setting === 'off') return null;
-  if (setting !== 'on' && (ctx.shell === 'cli' || ctx.shell === 'test')) return null;
-  const tick = Number(ctx.env.MENTOR_ADMIN_SCHEDULER_TICK_MS);
-  return Number.isFinite(tick) && tick >= 50 ? tick : 30_000;
-}
-
 export function analyticsArea(
   ctx: EngineContext,
   options: AnalyticsOptions = {},
@@ -49,8 +40,7 @@ export function analyticsArea(
     if (info.scheduleId) ctx.emit('analytics.schedulesChanged', { id: info.scheduleId });
   };
   void exports.sweep().catch(() => {});
-  const tick = schedulerTickMs(ctx);
-  if (tick !== null) schedules.startTimer(tick);
+  if (ctx.config.scheduler) schedules.startTimer(ctx.config.schedulerTickMs);
 
   async function answer<T extends object>(call: string, input: DashboardInput, compute: (r: Resolved) => Promise<T>) {
     const { value, freshness } = await services.dashboard(call, input, compute);

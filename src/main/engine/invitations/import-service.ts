@@ -74,7 +74,7 @@ export class ImportService {
       path = resolve(input.path);
       name = basename(path);
     } else {
-      const dir = join(this.ctx.dataDir, 'imports');
+      const dir = join(this.ctx.config.dataDir, 'imports');
       // Inside the data folder: owner-only, like the rest of it (pasted rows are names and e-mail addresses).
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       path = join(dir, `${id}.csv`);
@@ -179,7 +179,7 @@ export class ImportService {
         this.store.update(id, { rows_read: rows, bytes_read: bytes });
         this.emit(id);
       },
-      { nativeBinding: this.ctx.nativeBinding },
+      { nativeBinding: this.ctx.config.nativeBinding },
     );
     const work: Work = { controller, read, done: Promise.resolve() };
     work.done = read.done.then(
@@ -450,7 +450,7 @@ export class ImportService {
         },
       },
       undefined,
-      { nativeBinding: this.ctx.nativeBinding },
+      { nativeBinding: this.ctx.config.nativeBinding },
     ).done;
     this.store.update(id, { state: 'started', phase: '', job_id: jobId });
     this.ctx.jobs.runner.start(jobId);

@@ -33,20 +33,8 @@ const SEARCH_COPY_MAX_AGE_MS = 60_000;
 /** The list screen keeps the copy at most this old, in the background. */
 const BACKGROUND_COPY_MAX_AGE_MS = 10 * 60_000;
 
-export interface InvitationsAreaOptions {
-  /** Chunk sizes of the invite job (tests and benchmarks pin them). */
-  chunkSize?: number;
-  maxChunk?: number;
-}
-
-export function invitationsArea(
-  ctx: EngineContext,
-  options: InvitationsAreaOptions = {},
-): EngineArea<HandlersOf<typeof invitationCalls>> {
-  const imports = new ImportService(ctx, {
-    chunkSize: options.chunkSize ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_CHUNK),
-    maxChunk: options.maxChunk ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_MAX_CHUNK),
-  });
+export function invitationsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof invitationCalls>> {
+  const imports = new ImportService(ctx, ctx.config.invite);
   void imports.removeOld().catch(() => {});
   const cache = new InvitationCache(ctx.db);
   const kind = inviteKind({
@@ -193,9 +181,4 @@ export function invitationsArea(
       },
     },
   };
-}
-
-function numberFrom(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/contract';
 import { conflict, EngineError, invalid, notFound } from '../errors';
 import type { Db } from '../store/database';
-import { KeychainUnavailableError, secretFromEnv, type SecretStore } from '../secrets/keychain';
+import { KeychainUnavailableError, type SecretStore } from '../secrets';
 
 interface ProfileRow {
   id: string;
@@ -47,7 +47,8 @@ type UpdateValues = z.output<typeof UpdateSchema>;
 export interface ProfilesDeps {
   db: Db;
   secrets: SecretStore;
-  env: NodeJS.ProcessEnv;
+  /** MENTOR_ADMIN_API_KEY, the key of one tenant (null when unset). */
+  envKey: string | null;
   /** The one profile MENTOR_ADMIN_API_KEY serves, by name or id (the CLI's `--profile`); default: see `envKeyFor`. */
   apiKeyFor?: string | undefined;
 }
@@ -60,7 +61,7 @@ export interface ProfilesDeps {
 export class Profiles {
   private readonly db: Db;
   private readonly secrets: SecretStore;
-  private readonly env: NodeJS.ProcessEnv;
+  private readonly envKey: string | null;
   private readonly apiKeyFor: string | undefined;
   /** The profile the environment's key serves, once decided; it never moves for the life of the engine. */
   private envBound: string | null = null;
@@ -72,20 +73,20 @@ export class Profiles {
   constructor(deps: ProfilesDeps) {
     this.db = deps.db;
     this.secrets = deps.secrets;
-    this.env = deps.env;
+    this.envKey = deps.envKey;
     this.apiKeyFor = deps.apiKeyFor;
     this.bindEnvKey(this.activeId());
   }
 
   /** The environment's key starts serving `id` if it serves no profile yet (and `id` is not the sandbox). */
   private bindEnvKey(id: string | null): void {
-    if (this.envBound || this.apiKeyFor !== undefined || !id || !secretFromEnv(this.env)) return;
+    if (this.envBound || this.apiKeyFor !== undefined || !id || !this.envKey) return;
     if (!this.isSandbox(id)) this.envBound = id;
   }
 
   /** The profile MENTOR_ADMIN_API_KEY serves right now, or null (unset, or no profile chosen yet). */
   envKeyFor(): string | null {
-    if (!secretFromEnv(this.env)) return null;
+    if (!this.envKey) return null;
     if (this.apiKeyFor === undefined) return this.envBound;
     const named = this.db
       .prepare('SELECT id FROM profiles WHERE id = ? OR lower(name) = lower(?)')
@@ -296,7 +297,7 @@ export class Profiles {
     const secret = row.is_sandbox
       ? this.sandboxSecret()
       : this.usesEnvKey(row)
-        ? secretFromEnv(this.env)
+        ? this.envKey
         : (this.sessionSecrets.get(row.id) ?? (await this.secrets.get(row.id)));
     return {
       profileId: row.id,
