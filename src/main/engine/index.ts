@@ -8,31 +8,26 @@ import {
   type EventName,
   type EventPayload,
 } from '../../shared/contract';
+import { analyticsArea, analyticsStores } from './analytics';
+import { parseEngineConfig, type EngineSwitches, type Shell } from './config';
+import type { EngineServices } from './context';
 import { dispatch, type Handlers } from './dispatch';
-import { createFileLog, logsWritten, type Log } from './log';
-import { ensurePrivateDir } from './private-files';
-import { testConnection } from './platform/probe';
-import { Profiles } from './profiles/profiles';
-import { createKeychain, type SecretStore } from './secrets';
-import { parseEngineConfig, type EngineSwitches } from './config';
-import { SettingsStore } from './settings/settings';
-import { openDatabase, schemaVersion } from './store/database';
-import { jobHandlers, type ItemReport } from './jobs/handlers';
-import { followJobsElsewhere } from './jobs/elsewhere';
-import { JobRunner } from './jobs/runner';
-import { startCheckpointer, type Checkpointer } from './store/checkpointer';
-import type { EngineContext } from './context';
 import { EngineError } from './errors';
-import { mentorsArea } from './mentors';
-import { trainArea } from './train';
-import { analyticsArea } from './analytics';
-import { invitationsArea } from './invitations';
-import { ticketsArea } from './tickets';
-import { JobJournal } from './jobs/journal';
-import { TenantClients } from './tenants';
+import { invitationsArea, invitationStores } from './invitations';
+import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner, type ItemReport } from './jobs';
+import { createFileLog, logsWritten, type Log } from './log';
+import { mentorsArea, mentorStores } from './mentors';
+import { testConnection } from './platform';
+import { ensurePrivateDir } from './private-files';
+import { Profiles, ProfileStore } from './profiles';
 import { SandboxManager, type SandboxLaunchOptions } from './sandbox';
+import { createKeychain, type SecretStore } from './secrets';
+import { SettingsStore } from './settings';
+import { openDatabase, schemaVersion, startCheckpointer, type Checkpointer } from './store';
+import { TenantClients } from './tenants';
+import { ticketsArea, ticketStores } from './tickets';
+import { trainArea, trainStores } from './train';
 import type { Engine, EngineEventListener } from './types';
-import type { Shell } from './config';
 
 export type { Engine } from './types';
 export { EngineConfigError, shellPreset, type EngineConfig, type EngineSwitches, type Shell } from './config';
@@ -75,7 +70,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
   });
   const secrets = options.secrets ?? createKeychain(config.keychainService);
-  const profiles = new Profiles({ db, secrets, envKey: apiKey, apiKeyFor: config.apiKeyFor });
+  const profiles = new Profiles({ store: new ProfileStore(db), secrets, envKey: apiKey, apiKeyFor: config.apiKeyFor });
   const settings = new SettingsStore(db);
   const emitter = new EventEmitter();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => emitter.emit('event', name, payload);
@@ -113,13 +108,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     beforeBulkRun: bulkWrites,
     waitLimitMinutes: () => settings.get().jobWaitLimitMinutes,
   });
-  const context: EngineContext = {
-    db,
+  const services: EngineServices = {
     config,
+    journal,
+    runner,
     profiles,
     settings,
-    clients,
-    jobs: { runner, journal },
+    platform: (profileId) => clients.get(profileId),
     emit,
     log,
     bulkWrites,
@@ -129,11 +124,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return id;
     },
   };
-  const mentors = mentorsArea(context);
-  const training = trainArea(context, mentors);
-  const analytics = analyticsArea(context);
-  const invitations = invitationsArea(context);
-  const tickets = ticketsArea(context);
+  // Each area gets the services and its own stores, opened here on the one database: never the database itself.
+  const mentors = mentorsArea(services, mentorStores(db, log));
+  const training = trainArea(services, trainStores(db, journal), mentors);
+  const analytics = analyticsArea(services, analyticsStores(db, services));
+  const invitations = invitationsArea(services, invitationStores(db, config));
+  const tickets = ticketsArea(services, ticketStores(db));
   const areas = [mentors, training, analytics, invitations, tickets];
   const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
   for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);

@@ -7,7 +7,7 @@ import type { JobKind } from '../../../shared/contract/jobs';
 import { JobJournal, type NewItem } from '../jobs/journal';
 import type { Db } from '../store/database';
 import type { InviteCounts, InviteItemData } from './job';
-import { ImportRows, type StoredRow } from './rows';
+import { ImportRows, type StoredRow } from './import-rows-store';
 import { asciiEmail, type RowValues } from './validate';
 
 export interface CreateJobInput {
