@@ -87,6 +87,21 @@ export default tseslint.config(
       ),
     ],
   ),
+  // SQL lives in store modules: the database itself (store/), the job journal, and files named store.ts, *-store.ts,
+  // cache.ts or *-cache.ts. Areas get their stores from the engine (each area's …Stores(db)), never the database.
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: [
+      'src/main/engine/store/**',
+      'src/main/engine/jobs/journal.ts',
+      'src/main/**/store.ts',
+      'src/main/**/*-store.ts',
+      'src/main/**/cache.ts',
+      'src/main/**/*-cache.ts',
+    ],
+    plugins: { project },
+    rules: { 'project/sql-in-stores': 'error' },
+  },
   // The engine reads its environment once, in config.ts: areas are handed plain switches (EngineConfig).
   {
     files: ['src/main/engine/**/*.ts'],

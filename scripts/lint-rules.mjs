@@ -53,7 +53,71 @@ const platformCallsInPlatform = {
   },
 };
 
+/** Whether `node` is certainly a regular expression: a literal, `new RegExp(…)`/`RegExp(…)`, or a name bound to one. */
+function isRegExp(context, node) {
+  if (node.type === 'Literal' && node.regex) return true;
+  if ((node.type === 'NewExpression' || node.type === 'CallExpression') && node.callee.type === 'Identifier') {
+    return node.callee.name === 'RegExp';
+  }
+  if (node.type !== 'Identifier') return false;
+  for (let scope = context.sourceCode.getScope(node); scope; scope = scope.upper) {
+    const variable = scope.set.get(node.name);
+    if (!variable) continue;
+    const def = variable.defs[0];
+    return def?.type === 'Variable' && !!def.node.init && isRegExp(context, def.node.init);
+  }
+  return false;
+}
+
+const DATABASE_NAME = /^(db|database|sqlite|connection)$/i;
+
+/** The name a receiver goes by: `db`, `this.db`, `deps.db` → `db`. */
+function receiverName(node) {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') {
+    return node.property.name;
+  }
+  return null;
+}
+
+/**
+ * SQL runs in store modules only (ARCHITECTURE.md, "SQL lives in store modules"): `.prepare(` and `.exec(` on the
+ * database. eslint.config.js names the owners (store/, the job journal, files named store.ts, *-store.ts, cache.ts and
+ * *-cache.ts) by leaving them out of the rule. `exec` counts when it is given SQL text or called on the database by
+ * name, never on a regular expression; a class's own method called `prepare` (`this.prepare(…)`) is not SQL.
+ */
+const sqlInStores = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Only store modules prepare and run SQL.' },
+    schema: [],
+    messages: {
+      sql:
+        'SQL belongs in a store module (store.ts, *-store.ts, cache.ts, *-cache.ts, or the job journal): give this ' +
+        'statement a method there and call that; areas get their stores from the engine, never the database.',
+    },
+  },
+  create(context) {
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+        const method = callee.property.name;
+        if ((method !== 'prepare' && method !== 'exec') || callee.object.type === 'ThisExpression') return;
+        if (method === 'exec') {
+          if (isRegExp(context, callee.object)) return;
+          const [text] = node.arguments;
+          const sqlText =
+            text?.type === 'TemplateLiteral' || (text?.type === 'Literal' && typeof text.value === 'string');
+          if (!sqlText && !DATABASE_NAME.test(receiverName(callee.object) ?? '')) return;
+        }
+        context.report({ node, messageId: 'sql' });
+      },
+    };
+  },
+};
+
 export default {
   meta: { name: 'mentor-admin' },
-  rules: { 'platform-calls-in-platform': platformCallsInPlatform },
+  rules: { 'platform-calls-in-platform': platformCallsInPlatform, 'sql-in-stores': sqlInStores },
 };
