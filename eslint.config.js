@@ -102,6 +102,12 @@ export default tseslint.config(
     plugins: { project },
     rules: { 'project/sql-in-stores': 'error' },
   },
+  // Each engine area (a folder of src/main/engine) exposes its index.ts to shells and other areas, nothing deeper.
+  {
+    files: ['src/main/**/*.ts'],
+    plugins: { project },
+    rules: { 'project/area-index-only': 'error' },
+  },
   // The engine reads its environment once, in config.ts: areas are handed plain switches (EngineConfig).
   {
     files: ['src/main/engine/**/*.ts'],

@@ -1,4 +1,5 @@
 // The project's own lint rules (eslint.config.js applies them). Each keeps one design rule of ARCHITECTURE.md.
+import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Whether `name` at `node` is the global (no import, parameter or variable of that name is in scope). */
 function isGlobal(context, node, name) {
@@ -117,7 +118,58 @@ const sqlInStores = {
   },
 };
 
+const ENGINE = 'src/main/engine';
+
+/** The engine area (a folder of src/main/engine) whose inner module `source` names from `filename`, if another's. */
+function innerModuleOfOtherArea(cwd, filename, source) {
+  if (!source.startsWith('.')) return null;
+  const target = relative(cwd, resolve(dirname(filename), source))
+    .split(sep)
+    .join('/');
+  if (!target.startsWith(`${ENGINE}/`)) return null;
+  const [area, ...inside] = target.slice(ENGINE.length + 1).split('/');
+  // The area itself (its index.ts), or a module at the engine's root (errors, log, csv, …).
+  if (!inside.length || inside.join('/').replace(/\.[cm]?[jt]s$/, '') === 'index') return null;
+  const from = relative(cwd, filename).split(sep).join('/');
+  return from.startsWith(`${ENGINE}/${area}/`) ? null : area;
+}
+
+/**
+ * Each engine area exposes its index.ts and nothing deeper (ARCHITECTURE.md, "one owner per room"): shells and other
+ * areas import `…/engine/<area>`, never a module inside it. What others need is re-exported by the index.
+ */
+const areaIndexOnly = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Another engine area is imported through its index.ts only.' },
+    schema: [],
+    messages: {
+      inner:
+        "Import '{{area}}' through its index ('…/engine/{{area}}'), not '{{source}}': an area exposes its index.ts " +
+        'to shells and other areas (re-export there what they need).',
+    },
+  },
+  create(context) {
+    const check = (node) => {
+      const source = node.source;
+      if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
+      const area = innerModuleOfOtherArea(context.cwd, context.filename, source.value);
+      if (area) context.report({ node: source, messageId: 'inner', data: { area, source: source.value } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
 export default {
   meta: { name: 'mentor-admin' },
-  rules: { 'platform-calls-in-platform': platformCallsInPlatform, 'sql-in-stores': sqlInStores },
+  rules: {
+    'platform-calls-in-platform': platformCallsInPlatform,
+    'sql-in-stores': sqlInStores,
+    'area-index-only': areaIndexOnly,
+  },
 };

@@ -15,9 +15,7 @@ import {
 import type { z } from 'zod';
 import type { ExportRequest as ExportRequestSchema } from '../../../shared/contract';
 import { EngineError, notFound } from '../errors';
-import { defaultExportDir } from '../jobs/handlers';
-import { ProgressMeter } from '../jobs/progress';
-import { UNFINISHED_STATES, type JobRow } from '../jobs/journal';
+import { defaultExportDir, ProgressMeter, UNFINISHED_STATES, type JobRow } from '../jobs';
 import { userScope } from '../tenants';
 import { describeFileError, ExportParams, PAGE_PREFIX, type ExportProgressSink } from './export-job';
 import { defaultPageSize } from './sources';

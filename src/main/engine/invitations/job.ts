@@ -9,8 +9,7 @@
  * Chunks start at 100 rows and adapt: smaller after a 413 or a timeout, larger while answers come fast.
  */
 import type { InviteTarget, OutcomeCounts } from '../../../shared/contract';
-import type { JobContext, JobKindRunner } from '../jobs/runner';
-import { JobFailed } from '../jobs/runner';
+import { JobFailed, type JobContext, type JobKindRunner } from '../jobs';
 import { ApiError, isTransient, wasNotTaken, type PlatformClient } from '../platform';
 import { isLive, readInvitations, sendBulk, TARGET_FIELD, targetKey, targetQuery, type BulkAnswer } from './api';
 import { pool } from './checks';

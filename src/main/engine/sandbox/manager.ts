@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Log } from '../log';
-import type { Profiles } from '../profiles/profiles';
+import type { Profiles } from '../profiles';
 import { launchSandbox, type RunningSandbox, type SandboxLaunchOptions } from './launcher';
 
 export const SANDBOX_PROFILE_NAME = 'Local sandbox';

@@ -1,5 +1,5 @@
 import type { EngineServices } from '../context';
-import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs/runner';
+import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs';
 import { ApiError } from '../platform';
 import type { ApiMessage, TicketApi } from './api';
 import type { TicketCache } from './cache';
