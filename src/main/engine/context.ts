@@ -5,7 +5,7 @@
  */
 import type { EventName, EventPayload } from '../../shared/contract';
 import type { EngineConfig } from './config';
-import type { ItemReport, JobJournal, JobKindRunner, JobRunner } from './jobs';
+import type { JobJournal, JobRunner } from './jobs';
 import type { Log } from './log';
 import type { PlatformClient } from './platform';
 import type { Profiles } from './profiles';
@@ -31,10 +31,8 @@ export interface EngineServices {
   tenant(profileId?: string): string;
 }
 
-/** An area's part of the engine: its call handlers, and the job kinds it registers with the runner. */
+/** An area's part of the engine: its call handlers, and what to close; it registers its job kinds with the runner. */
 export interface EngineArea<H> {
   handlers: H;
-  kinds?: JobKindRunner[];
-  reports?: Partial<Record<JobKindRunner['kind'], ItemReport>>;
   close?(): Promise<void> | void;
 }

@@ -14,7 +14,7 @@ import type { EngineServices } from './context';
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError } from './errors';
 import { invitationsArea, invitationStores } from './invitations';
-import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner, type ItemReport } from './jobs';
+import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner } from './jobs';
 import { createFileLog, logsWritten, type Log } from './log';
 import { mentorsArea, mentorStores } from './mentors';
 import { testConnection } from './platform';
@@ -131,8 +131,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const invitations = invitationsArea(services, invitationStores(db, config));
   const tickets = ticketsArea(services, ticketStores(db));
   const areas = [mentors, training, analytics, invitations, tickets];
-  const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
-  for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
   const elsewhere = config.followOtherProcesses ? followJobsElsewhere({ journal, runner, emit }) : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
     if (name === 'jobs.changed') {
@@ -214,7 +212,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('settings.changed', next);
       return next;
     },
-    ...jobHandlers({ runner, journal, dataDir: config.dataDir, reports }),
+    ...jobHandlers({ runner, journal, dataDir: config.dataDir }),
     ...mentors.handlers,
     ...training.handlers,
     ...analytics.handlers,

@@ -40,13 +40,22 @@ export function analyticsArea(
   const services = new AnalyticsServices(deps, stores.answers);
   const exports = new Exports(deps, services);
   const schedules = new Schedules(deps, stores.schedules, exports);
-  const kind = exportJobKind({ sink: exports, now: Date.now });
-  kind.finished = (job) => {
-    void exports.ended(job.id);
-    const info = exports.get(job.id);
-    deps.emit('analytics.exportProgress', info);
-    if (info.scheduleId) deps.emit('analytics.schedulesChanged', { id: info.scheduleId });
-  };
+  deps.runner.register({
+    ...exportJobKind({ sink: exports, now: Date.now }),
+    finished: (job) => {
+      void exports.ended(job.id);
+      const info = exports.get(job.id);
+      deps.emit('analytics.exportProgress', info);
+      if (info.scheduleId) deps.emit('analytics.schedulesChanged', { id: info.scheduleId });
+    },
+    report: {
+      header: ['item', 'state', 'rows', 'file_length', 'error', 'attempts'],
+      row: (item) => {
+        const data = JSON.parse(item.data) as { rows?: number; length?: number };
+        return [item.label, item.state, data.rows ?? '', data.length ?? item.bytes, item.error ?? '', item.attempts];
+      },
+    },
+  });
   void exports.sweep().catch(() => {});
   if (deps.config.scheduler) schedules.startTimer(deps.config.schedulerTickMs);
 
@@ -62,16 +71,6 @@ export function analyticsArea(
   }
 
   return {
-    kinds: [kind],
-    reports: {
-      export: {
-        header: ['item', 'state', 'rows', 'file_length', 'error', 'attempts'],
-        row: (item) => {
-          const data = JSON.parse(item.data) as { rows?: number; length?: number };
-          return [item.label, item.state, data.rows ?? '', data.length ?? item.bytes, item.error ?? '', item.attempts];
-        },
-      },
-    },
     handlers: {
       'analytics.filters': async (input) => {
         const { value, freshness } = await services.filters(

@@ -67,11 +67,14 @@ export function invitationsArea(
   const imports = new ImportService(services, stores, services.config.invite);
   void imports.removeOld().catch(() => {});
   const { cache, ledger } = stores;
-  const kind = inviteKind({
-    ledger,
-    onFinished: (profileId) => {
-      if (profileId) services.emit('invitations.changed', { profileId });
-    },
+  services.runner.register({
+    ...inviteKind({
+      ledger,
+      onFinished: (profileId) => {
+        if (profileId) services.emit('invitations.changed', { profileId });
+      },
+    }),
+    report: inviteReport,
   });
 
   async function tenant(profileId: string | undefined) {
@@ -81,8 +84,6 @@ export function invitationsArea(
   }
 
   return {
-    kinds: [kind],
-    reports: { invite: inviteReport },
     close: async () => {
       await imports.close();
       await cache.idle();

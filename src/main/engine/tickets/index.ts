@@ -65,6 +65,7 @@ export function ticketsArea(
   sync.pollMs = (profileId) => poller.intervalFor(profileId);
   const conversations = new Map<string, TicketConversation>();
   const { runner, journal } = services;
+  runner.register(replyJobKind({ ctx: services, cache, local, api }));
 
   /** The tenant connection's username: "Mine" is what it claimed. */
   const me = (profileId: string) => services.profiles.usernameOf(profileId) ?? '';
@@ -579,7 +580,6 @@ export function ticketsArea(
 
   return {
     handlers,
-    kinds: [replyJobKind({ ctx: services, cache, local, api })],
     async close() {
       poller.close();
       await sync.close().catch((error: unknown) => {

@@ -100,18 +100,19 @@ export function trainArea(
   mentors: { documentsChanged(profileId: string, mentor: string): void },
 ): EngineArea<HandlersOf<typeof trainCalls>> {
   const { journal, runner } = services;
-  const kind = trainJobKind({
-    profiles: services.profiles,
-    ledger,
-    leases,
-    log: services.log,
-    // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
-    documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
+  runner.register({
+    ...trainJobKind({
+      profiles: services.profiles,
+      ledger,
+      leases,
+      log: services.log,
+      // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
+      documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
+    }),
+    report: trainReport,
   });
 
   return {
-    kinds: [kind],
-    reports: { train: trainReport },
     handlers: {
       'train.preview': (input) => buildPreview({ services, previews, ledger }, input),
 
