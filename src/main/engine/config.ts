@@ -23,7 +23,7 @@ const Switches = z.object({
 });
 export type EngineSwitches = z.infer<typeof Switches>;
 
-/** The switches of each shell; an engine given none of them starts nothing by itself (what tests want). */
+/** The switches of each shell. Given none, an engine starts no sandbox and no scheduler (what tests want). */
 export function shellPreset(shell: Shell): { shell: Shell } & Partial<EngineSwitches> {
   switch (shell) {
     case 'electron':

@@ -34,8 +34,8 @@ export { EngineConfigError, shellPreset, type EngineConfig, type EngineSwitches,
 
 /**
  * How a shell starts the engine: where its data is, what it is called in app.info, and plain switches (sandbox,
- * scheduler, followOtherProcesses, resumeJobs, ensureTenant; `shellPreset(shell)` has each shell's). Switches not
- * given are off: such an engine starts nothing by itself.
+ * scheduler, followOtherProcesses, resumeJobs, ensureTenant; `shellPreset(shell)` has each shell's). Without them
+ * the engine starts no sandbox and no scheduler and follows no other process; it resumes unfinished jobs.
  */
 export interface EngineOptions extends Partial<EngineSwitches> {
   dataDir: string;
