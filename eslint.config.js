@@ -99,6 +99,42 @@ export default tseslint.config(
       ),
     ],
   ),
+  // SQL lives in store modules: the database itself (store/), the job journal, and files named store.ts, *-store.ts,
+  // cache.ts or *-cache.ts. Areas get their stores from the engine (each area's …Stores(db)), never the database.
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: [
+      'src/main/engine/store/**',
+      'src/main/engine/jobs/journal.ts',
+      'src/main/**/store.ts',
+      'src/main/**/*-store.ts',
+      'src/main/**/cache.ts',
+      'src/main/**/*-cache.ts',
+    ],
+    plugins: { project },
+    rules: { 'project/sql-in-stores': 'error' },
+  },
+  // Each engine area (a folder of src/main/engine) exposes its index.ts to shells and other areas, nothing deeper.
+  {
+    files: ['src/main/**/*.ts'],
+    plugins: { project },
+    rules: { 'project/area-index-only': 'error' },
+  },
+  // The engine reads its environment once, in config.ts: areas are handed plain switches (EngineConfig).
+  {
+    files: ['src/main/engine/**/*.ts'],
+    ignores: ['src/main/engine/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'The engine reads the environment only in config.ts: add a field to EngineConfig.',
+        },
+      ],
+    },
+  },
   // The engine's areas call the platform through its typed API only; platform/ builds it (and alone uses fetch).
   {
     files: ['src/main/engine/**/*.ts'],

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { ItemState, JobKind, JobState } from '../../../shared/contract';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 export interface JobRow {
   id: string;

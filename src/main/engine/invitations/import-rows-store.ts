@@ -11,7 +11,7 @@ import {
   type RowProblem,
   type RowStatus,
 } from '../../../shared/contract/invitations';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import { KEEP_LINES, type BadOwners, type ParsedRow } from './parse';
 import { asciiEmail, validateRow, type RowValues } from './validate';
 
@@ -245,6 +245,17 @@ export class ImportRows {
     }
     summary.willEmail = summary.ok;
     return summary;
+  }
+
+  /** How many distinct addresses the import's rows name. */
+  addressCount(importId: string): number {
+    const row = this.db
+      .prepare(
+        `SELECT count(DISTINCT email_key) AS n FROM invite_import_rows INDEXED BY invite_import_rows_by_email
+         WHERE import_id = ? AND email_key IS NOT NULL`,
+      )
+      .get(importId) as { n: number };
+    return row.n;
   }
 
   /** Distinct addresses of kept rows that could be sent, a page at a time: what the platform is asked about. */

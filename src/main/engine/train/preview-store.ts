@@ -1,6 +1,6 @@
 /** Previews in SQLite: written in batches while the scan runs, paged by the screen, read by train.start; 24 h. */
 import type { FileClass, Preview, PreviewFile } from '../../../shared/contract';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 export const PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
 const FLUSH_EVERY = 500;

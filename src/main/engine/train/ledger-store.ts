@@ -4,8 +4,8 @@
  * app and the CLI) never send the same content for the same mentor at once.
  */
 import type { Statement } from 'better-sqlite3';
-import { UNFINISHED_STATES, type JobJournal } from '../jobs/journal';
-import type { Db } from '../store/database';
+import { UNFINISHED_STATES, type JobJournal } from '../jobs';
+import type { Db } from '../store';
 
 export type UploadStatus = 'uploading' | 'pending' | 'trained' | 'failed';
 

@@ -9,10 +9,10 @@ import type {
 } from '../../../shared/contract';
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import { notFound } from '../errors';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import { normaliseHeader } from './columns';
 import { badOwnerNotice, type BadOwners } from './parse';
-import type { ImportRows } from './rows';
+import type { ImportRows } from './import-rows-store';
 
 export interface ImportSettings {
   encoding: CsvEncoding;
@@ -161,6 +161,12 @@ export class ImportStore {
     const record = this.db.prepare('SELECT * FROM invite_imports WHERE id = ?').get(id) as ImportRecord | undefined;
     if (!record) throw notFound(`No import with id '${id}' (it may have been discarded)`);
     return record;
+  }
+
+  /** The import's state, or undefined once it is discarded. */
+  stateOf(id: string): ImportRecord['state'] | undefined {
+    return this.db.prepare('SELECT state FROM invite_imports WHERE id = ?').pluck().get(id) as
+      ImportRecord['state'] | undefined;
   }
 
   update(

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { JobNeedsAttention } from '../jobs/runner';
-import type { Db } from '../store/database';
+import { JobNeedsAttention } from '../jobs';
+import type { Db } from '../store';
 
 const HEARTBEAT_MS = 10_000;
 const STALE_MS = 45_000;

@@ -1,5 +1,5 @@
 import { addDays, localTimeZone, startOfLocalDay, type TicketFilter, type TicketSort } from '../../../shared/contract';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import { facet, type TicketView } from './cache';
 
 /** How a list is read: the view's filter (plus any ad hoc one), the order, the search words, the window. */
@@ -175,7 +175,7 @@ function count(db: Db, b: Built): number {
     .get(plan.params) as number;
 }
 
-export function listTickets(db: Db, q: ListQuery): { total: number; rows: TicketView[] } {
+function listTickets(db: Db, q: ListQuery): { total: number; rows: TicketView[] } {
   const b = build(q);
   const total = count(db, b);
   const plan = searchPlan(db, b);
@@ -190,10 +190,7 @@ export function listTickets(db: Db, q: ListQuery): { total: number; rows: Ticket
   return { total, rows };
 }
 
-export function countTickets(
-  db: Db,
-  q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>,
-): { count: number; unread: number } {
+function countTickets(db: Db, q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>): { count: number; unread: number } {
   const b = build(q);
   const plan = searchPlan(db, b);
   return db
@@ -208,7 +205,7 @@ export function countTickets(
  * Counts for the built-in views in a few index-only passes: per status, per mentor (unresolved), and the unread
  * ones (activity after the read baseline and after the ticket's own read mark, or marked unread by hand).
  */
-export function viewCounts(db: Db, profileId: string, baseline: string, me: string) {
+function viewCounts(db: Db, profileId: string, baseline: string, me: string) {
   const byStatus = new Map(
     db
       .prepare('SELECT status, count(*) FROM ticket_cache WHERE profile_id = ? GROUP BY status')
@@ -252,4 +249,21 @@ export function viewCounts(db: Db, profileId: string, baseline: string, me: stri
     filter: { mine: true, statuses: ['open', 'in_progress'] },
   });
   return { byStatus, unreadByStatus, byMentor, mine };
+}
+
+/** The ticket queue as the screens read it: pages, counts and the views' badges, from the tenant's cached tickets. */
+export class TicketQueue {
+  constructor(private readonly db: Db) {}
+
+  list(q: ListQuery): { total: number; rows: TicketView[] } {
+    return listTickets(this.db, q);
+  }
+
+  count(q: Omit<ListQuery, 'offset' | 'limit' | 'sort'>): { count: number; unread: number } {
+    return countTickets(this.db, q);
+  }
+
+  viewCounts(profileId: string, baseline: string, me: string): ReturnType<typeof viewCounts> {
+    return viewCounts(this.db, profileId, baseline, me);
+  }
 }

@@ -1,7 +1,7 @@
 import type { CannedReply, TicketFilter, TicketPriority, TicketSlaTargets, TicketSort } from '../../../shared/contract';
 import { TicketFilter as TicketFilterSchema } from '../../../shared/contract';
 import { notFound } from '../errors';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 /** What only this app knows about tickets: claims, priority, tags, read marks, drafts, views, canned replies. */
 
