@@ -131,7 +131,12 @@ export interface SanitizeOptions {
 
 /** HTML (hostile or not) as the safe tree. */
 export function htmlToRich(html: string, options: SanitizeOptions): RichNode[] {
-  return childrenOf(parseFragment(html), 0, false, options);
+  return treeToRich(parseFragment(html), options);
+}
+
+/** A tree in parse5's shape (read from HTML, or built from Markdown tokens) as the safe tree. */
+export function treeToRich(tree: Html.ParentNode, options: SanitizeOptions): RichNode[] {
+  return childrenOf(tree, 0, false, options);
 }
 
 const isElement = (node: Html.ChildNode): node is Html.Element => 'tagName' in node;

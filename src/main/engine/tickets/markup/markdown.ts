@@ -1,12 +1,15 @@
 import markdownIt, { type MarkdownIt, type StateBlock } from 'markdown-it';
 import type { RichNode } from '../../../../shared/contract';
-import { htmlToRich } from './html';
+import { htmlToRich, treeToRich } from './html';
+import { tokenTree } from './token-tree';
 
 /**
  * The Markdown that mentors' human-support tool writes (CommonMark with GitHub's tables, strikethrough and bare
- * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its HTML output (raw HTML
- * inside the Markdown included) then goes through the same parse5 whitelist as an HTML description: markdown-it
- * decides structure, the whitelist decides what may be shown.
+ * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its tokens become the
+ * tree parse5 would read from their HTML (built directly: writing 100 KB of HTML and parsing it again cost more than
+ * reading the Markdown), and when raw HTML is in the Markdown, the HTML is written and parse5 reads it. Either way
+ * the tree goes through the same whitelist as an HTML description: markdown-it decides structure, the whitelist
+ * decides what may be shown.
  */
 
 /** How deep markdown-it nests quotes, lists and inline markup (its own default: deeper costs time on hostile input). */
@@ -57,12 +60,25 @@ const inlineOnly = reader(false).disable('entity');
 /** Characters without which a run of text has no inline Markdown (nor a bare link). */
 const INLINE_SYNTAX = /[\\`*_~[\]!<:]/;
 
-export function markdownToRich(source: string, removed: Set<string>): RichNode[] {
-  return htmlToRich(block.render(source), { removed, blockNewlines: true });
+/**
+ * `viaHtml` renders the HTML and reads it back, which is what happens anyway when the Markdown holds raw HTML; the
+ * tests check that both ways give the same tree.
+ */
+export function markdownToRich(source: string, removed: Set<string>, viaHtml = false): RichNode[] {
+  const env = {};
+  const tokens = block.parse(source, env);
+  const options = { removed, blockNewlines: true };
+  const tree = viaHtml ? undefined : tokenTree(block, tokens, false);
+  return tree ? treeToRich(tree, options) : htmlToRich(block.renderer.render(tokens, block.options, env), options);
 }
 
 /** Inline Markdown (emphasis, code, links, images, bare links) in a run of HTML text. */
-export function inlineMarkdown(text: string, removed: Set<string>): RichNode[] {
+export function inlineMarkdown(text: string, removed: Set<string>, viaHtml = false): RichNode[] {
   if (!INLINE_SYNTAX.test(text)) return [{ t: 'text', v: text }];
-  return htmlToRich(inlineOnly.renderInline(text), { removed });
+  const env = {};
+  const tokens = inlineOnly.parseInline(text, env)[0]?.children ?? [];
+  const tree = viaHtml ? undefined : tokenTree(inlineOnly, tokens, true);
+  return tree
+    ? treeToRich(tree, { removed })
+    : htmlToRich(inlineOnly.renderer.renderInline(tokens, inlineOnly.options, env), { removed });
 }
