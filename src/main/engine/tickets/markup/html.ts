@@ -114,7 +114,7 @@ const MAP: Record<string, RichTag> = {
 };
 
 /** Elements nested deeper than this keep only their text (a tree the screen can draw, whatever the input). */
-const MAX_DEPTH = 24;
+export const MAX_DEPTH = 24;
 /** Text inside these is shown as written (no Markdown inside HTML text). */
 const LITERAL = new Set(['pre', 'code', 'a']);
 
