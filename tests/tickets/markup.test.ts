@@ -146,6 +146,15 @@ describe('other XSS vectors', () => {
     const huge = richText('a'.repeat(500_000));
     expect(JSON.stringify(huge.doc).length).toBeLessThan(110_000);
   });
+
+  it('keeps only the words past the nesting limit: no script body, handler, link or image survives there', () => {
+    const deep = safe(
+      `${'<div>'.repeat(30)}a<script>s()</script><b onclick="x()">b</b><a href="javascript:y()">c</a><img src="https://i.example/a.png" alt="i">${'</div>'.repeat(30)}`,
+    );
+    expect(deep.plain).toBe('abc');
+    expect(deep.urls).toEqual([]);
+    expect(deep.tags.every((tag) => tag === 'div')).toBe(true);
+  });
 });
 
 describe('ordinary descriptions', () => {

@@ -1,7 +1,8 @@
 import markdownIt, { type MarkdownIt, type StateBlock } from 'markdown-it';
 import type { RichNode } from '../../../../shared/contract';
-import { MAX_DEPTH, htmlToRich, treeToRich } from './html';
-import { tokenTree } from './token-tree';
+import { htmlToRich } from './html';
+import { MAX_DEPTH } from './safe-tree';
+import { tokensToRich } from './tokens';
 
 /**
  * The Markdown that mentors' human-support tool writes (CommonMark with GitHub's tables, strikethrough and bare
@@ -71,8 +72,8 @@ export function markdownToRich(source: string, removed: Set<string>, viaHtml = f
   const env = {};
   const tokens = block.parse(source, env);
   const options = { removed, blockNewlines: true };
-  const tree = viaHtml ? undefined : tokenTree(block, tokens, false);
-  return tree ? treeToRich(tree, options) : htmlToRich(block.renderer.render(tokens, block.options, env), options);
+  const doc = viaHtml ? undefined : tokensToRich(block, tokens, false, options);
+  return doc ?? htmlToRich(block.renderer.render(tokens, block.options, env), options);
 }
 
 /** Inline Markdown (emphasis, code, links, images, bare links) in a run of HTML text. */
@@ -80,8 +81,6 @@ export function inlineMarkdown(text: string, removed: Set<string>, viaHtml = fal
   if (!INLINE_SYNTAX.test(text)) return [{ t: 'text', v: text }];
   const env = {};
   const tokens = inlineOnly.parseInline(text, env)[0]?.children ?? [];
-  const tree = viaHtml ? undefined : tokenTree(inlineOnly, tokens, true);
-  return tree
-    ? treeToRich(tree, { removed })
-    : htmlToRich(inlineOnly.renderer.renderInline(tokens, inlineOnly.options, env), { removed });
+  const doc = viaHtml ? undefined : tokensToRich(inlineOnly, tokens, true, { removed });
+  return doc ?? htmlToRich(inlineOnly.renderer.renderInline(tokens, inlineOnly.options, env), { removed });
 }
