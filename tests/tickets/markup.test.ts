@@ -155,6 +155,20 @@ describe('other XSS vectors', () => {
     expect(deep.urls).toEqual([]);
     expect(deep.tags.every((tag) => tag === 'div')).toBe(true);
   });
+
+  it('unwraps an unknown tag named like a property of every object (`<constructor>`)', () => {
+    expect(safe('<constructor>x</constructor>').doc).toEqual([{ t: 'text', v: 'x' }]);
+    expect(safe('Raw <constructor>b</constructor>').doc).toEqual([
+      {
+        t: 'el',
+        tag: 'p',
+        children: [
+          { t: 'text', v: 'Raw ' },
+          { t: 'text', v: 'b' },
+        ],
+      },
+    ]);
+  });
 });
 
 describe('ordinary descriptions', () => {
