@@ -6,11 +6,10 @@ import { tokensToRich } from './tokens';
 
 /**
  * The Markdown that mentors' human-support tool writes (CommonMark with GitHub's tables, strikethrough and bare
- * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its tokens become the
- * tree parse5 would read from their HTML (built directly: writing 100 KB of HTML and parsing it again cost more than
- * reading the Markdown), and when raw HTML is in the Markdown, the HTML is written and parse5 reads it. Either way
- * the tree goes through the same whitelist as an HTML description: markdown-it decides structure, the whitelist
- * decides what may be shown.
+ * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its tokens go straight
+ * into the whitelist an HTML description goes through (tokens.ts): writing 100 KB of HTML and parsing it again cost
+ * more than reading the Markdown. When the Markdown holds raw HTML, the HTML is written and parse5 reads it, as a
+ * browser would. Either way markdown-it decides structure and the whitelist decides what may be shown.
  */
 
 /**
