@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { pathologicalInputs } from '../../bench/lib/pathological';
 import { RichNode, type RichNode as Node } from '../../src/shared/contract';
 import { richText, searchableText } from '../../src/main/engine/tickets/markup';
-import { inlineMarkdown, markdownToRich } from '../../src/main/engine/tickets/markup/markdown';
+import markdownIt from 'markdown-it';
+import { inlineMarkdown, markdownToRich, skipParsingPlainText } from '../../src/main/engine/tickets/markup/markdown';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
 
 /** Every tag, attribute and text in a tree, flattened, for "never contains" checks. */
@@ -345,6 +346,15 @@ describe('Markdown read from its tokens', () => {
     ...pathologicalInputs(3000).map((c) => c.input),
     ...fuzz(1500),
   ];
+
+  it('reads text without inline syntax into the tokens markdown-it would make', () => {
+    const options = { html: true, linkify: true, breaks: true };
+    const [plain, shortcut] = [markdownIt(options), skipParsingPlainText(markdownIt(options))];
+    for (const input of [...inputs, '| a | b |\n|---|---|\n| c | d e |\n| f |\n\n# Title\n\nplain words']) {
+      expect(shortcut.parse(input, {}), input).toEqual(plain.parse(input, {}));
+      expect(shortcut.parseInline(input, {}), input).toEqual(plain.parseInline(input, {}));
+    }
+  });
 
   it("gives the tree parse5 reads from markdown-it's HTML", () => {
     for (const input of inputs) {
