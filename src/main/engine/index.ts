@@ -22,11 +22,7 @@ import { JobRunner } from './jobs/runner';
 import { startCheckpointer, type Checkpointer } from './store/checkpointer';
 import type { EngineContext } from './context';
 import { EngineError } from './errors';
-import { mentorsArea } from './mentors';
-import { trainArea } from './train';
-import { analyticsArea } from './analytics';
-import { invitationsArea } from './invitations';
-import { ticketsArea } from './tickets';
+import { composeAreas, type AreaName } from './areas';
 import { JobJournal } from './jobs/journal';
 import type { SandboxLaunchOptions } from './sandbox/launcher';
 import { TenantClients } from './tenants';
@@ -63,6 +59,11 @@ export interface EngineOptions {
    * when the engine starts, or the first other than the local sandbox to become active after it.
    */
   apiKeyFor?: string;
+  /**
+   * The areas to compose (default: all). A command-line command names the ones it calls, so it does not load the
+   * code of the others; their calls answer that they are absent.
+   */
+  areas?: readonly AreaName[];
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -139,11 +140,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return id;
     },
   };
-  const mentors = mentorsArea(context);
-  const training = trainArea(context, mentors);
-  const analytics = analyticsArea(context);
-  const invitations = invitationsArea(context);
-  const tickets = ticketsArea(context);
+  const { mentors, training, analytics, invitations, tickets } = await composeAreas(context, options.areas);
   const areas = [mentors, training, analytics, invitations, tickets];
   const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
   for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
