@@ -5,9 +5,7 @@
  * they are: bytes in one write, a Blob (a file-backed one stays on disk) streamed with its length, a FormData as such
  * a Blob (multipart.ts).
  */
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createGunzip, createInflate } from 'node:zlib';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import { multipartBlob } from './multipart';
 
 // The project type-checks without the DOM lib; these are the fetch types as Node declares them.
@@ -18,6 +16,23 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** As fetch: more redirects than this is an error. */
 const MAX_REDIRECTS = 20;
+
+type Send = (url: URL, options: RequestOptions) => ClientRequest;
+const senders: Partial<Record<string, Send>> = {};
+
+/** node:http or node:https, loaded with the first request (a command that sends none never loads them or TLS). */
+async function senderFor(url: URL): Promise<Send> {
+  const protocol = url.protocol;
+  return (senders[protocol] ??= (protocol === 'https:' ? await import('node:https') : await import('node:http'))
+    .request as Send);
+}
+
+/** A gzip or deflate answer, decoded as fetch decodes it. */
+async function decode(body: Buffer, encoding: string): Promise<Buffer> {
+  const zlib = await import('node:zlib');
+  const { promisify } = await import('node:util');
+  return encoding === 'deflate' ? promisify(zlib.inflate)(body) : promisify(zlib.gunzip)(body);
+}
 
 /** A body ready for the wire: bytes, or a Blob streamed with its known length. */
 interface WireBody {
@@ -84,7 +99,7 @@ export async function exchangeFollowingRedirects(request: Exchange, signal: Abor
   let method = request.method;
   let url = new URL(request.url);
   for (let redirects = 0; ; redirects++) {
-    const answer = await exchange(url, method, headers, body?.data ?? null, signal);
+    const answer = await exchange(await senderFor(url), url, method, headers, body?.data ?? null, signal);
     const location = REDIRECT_STATUSES.has(answer.status) ? headerOf(answer.rawHeaders, 'location') : null;
     if (location === null || request.redirect === 'manual') return toResponse(answer, url, redirects > 0);
     if (request.redirect === 'error') throw new TypeError(`${url.href} redirected (${answer.status}) to ${location}`);
@@ -114,15 +129,15 @@ function headerOf(rawHeaders: string[], name: string): string | null {
 }
 
 /** One request and its whole answer; rejects with what node:http reports (its error codes) or the signal's reason. */
-function exchange(
+async function exchange(
+  send: Send,
   url: URL,
   method: string,
   headers: OutgoingHttpHeaders,
   body: Buffer | Blob | null,
   signal: AbortSignal,
 ): Promise<Answer> {
-  return new Promise<Answer>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const answer = await new Promise<Answer>((resolve, reject) => {
     const length = body === null ? (['POST', 'PUT', 'PATCH'].includes(method) ? 0 : null) : bodyLength(body);
     const req = send(url, { method, headers: length === null ? headers : { ...headers, 'content-length': length } });
     let settled = false;
@@ -139,22 +154,12 @@ function exchange(
     req.once('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       const hasBody = !NULL_BODY_STATUSES.has(status) && method !== 'HEAD';
-      const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-      const decoder = !hasBody
-        ? null
-        : encoding === 'gzip' || encoding === 'x-gzip'
-          ? createGunzip()
-          : encoding === 'deflate'
-            ? createInflate()
-            : null;
-      const source = decoder ? res.pipe(decoder) : res;
       const chunks: Buffer[] = [];
       res.once('error', fail);
       // The connection closed before the whole answer came.
       res.once('aborted', () => fail(Object.assign(new Error('The answer was cut off'), { code: 'ECONNRESET' })));
-      decoder?.once('error', fail);
-      source.on('data', (chunk: Buffer) => chunks.push(chunk));
-      source.once('end', () => {
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => {
         if (settled) return;
         settled = true;
         signal.removeEventListener('abort', onAbort);
@@ -163,15 +168,17 @@ function exchange(
           statusText: res.statusMessage ?? '',
           rawHeaders: res.rawHeaders,
           body: hasBody ? Buffer.concat(chunks) : null,
-          decoded: decoder !== null,
+          decoded: false,
         });
       });
-      if (!hasBody) res.resume();
     });
     if (body === null) req.end();
     else if (Buffer.isBuffer(body)) req.end(body);
     else streamBlob(body, req).catch(fail);
   });
+  const encoding = headerOf(answer.rawHeaders, 'content-encoding')?.trim().toLowerCase();
+  if (!answer.body || !(encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')) return answer;
+  return { ...answer, body: await decode(answer.body, encoding), decoded: true };
 }
 
 function bodyLength(body: Buffer | Blob): number {
@@ -179,7 +186,7 @@ function bodyLength(body: Buffer | Blob): number {
 }
 
 /** Writes a Blob (a file-backed one streams from disk) with the request's back-pressure, then ends the request. */
-async function streamBlob(blob: Blob, req: ReturnType<typeof httpRequest>): Promise<void> {
+async function streamBlob(blob: Blob, req: ClientRequest): Promise<void> {
   for await (const chunk of blob.stream() as unknown as AsyncIterable<Uint8Array>) {
     if (req.destroyed) return;
     if (!req.write(chunk)) {
