@@ -141,6 +141,8 @@ export interface ListOptions extends CallOptions {
   search?: string;
   /** Ends the paging early once the caller has seen what it needs. */
   stopWhen?: (documents: ApiDocument[]) => boolean;
+  /** How many documents the caller expects to see at least: that many pages are asked for at once from the start. */
+  expected?: number;
 }
 
 export class DocumentApi {
@@ -155,43 +157,47 @@ export class DocumentApi {
   }
 
   /**
-   * Every page of `pathways/{pathway}/` (limit/offset). A 404 there means "no documents" on some platforms. The first
-   * page tells how many there are: the next ones are asked for a few at once rather than one after another (a mentor
-   * with 400 documents is listed in two round trips, not four).
+   * Every page of `pathways/{pathway}/` (limit/offset). A 404 there means "no documents" on some platforms. Pages are
+   * asked for a few at once: after the first, which tells how many there are and the page size the server serves, or
+   * from the start when the caller expects many (a mentor with 400 documents is listed in one or two round trips, not
+   * four).
    */
   async list(pathway: string, options: ListOptions = {}): Promise<ApiDocument[]> {
-    const { search, stopWhen, ...call } = options;
+    const { search, stopWhen, expected, ...call } = options;
     const pageAt = async (offset: number) => {
-      const { data } = await this.client.api.GET(
-        '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/',
-        { params: { path: { ...this.user, pathway }, query: { limit: PAGE_SIZE, offset, search } }, ...call },
-      );
-      return parseAnswer(ApiDocumentPage, data, "the mentor's documents", this.log);
+      try {
+        const { data } = await this.client.api.GET(
+          '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/',
+          { params: { path: { ...this.user, pathway }, query: { limit: PAGE_SIZE, offset, search } }, ...call },
+        );
+        return parseAnswer(ApiDocumentPage, data, "the mentor's documents", this.log);
+      } catch (error) {
+        // The platform answers 404 'No document embeddings found' for a mentor without documents.
+        if (isMissing(error)) return { count: offset, next: null, results: [] };
+        throw error;
+      }
     };
-    let page: Awaited<ReturnType<typeof pageAt>>;
-    try {
-      page = await pageAt(0);
-    } catch (error) {
-      // The platform answers 404 'No document embeddings found' for a mentor without documents.
-      if (isMissing(error)) return [];
-      throw error;
-    }
-    const all = [...page.results];
-    // The platform may serve fewer than asked for: the pages after the first are asked for by the size it served.
-    const size = page.results.length;
-    let more = !!page.next && size > 0;
-    for (let pages = 1; more && all.length < page.count && !stopWhen?.(all) && pages < MAX_PAGES;) {
-      const wave = Math.min(PAGES_AT_ONCE, Math.ceil((page.count - all.length) / size));
+    const all: ApiDocument[] = [];
+    // What the server serves per page, and how many documents there are: assumed until the first page says.
+    let size = PAGE_SIZE;
+    let count = expected ?? 0;
+    let more = true;
+    for (let pages = 0; more && pages < MAX_PAGES && !(pages && stopWhen?.(all));) {
       const from = all.length;
-      const answers = await Promise.all(Array.from({ length: wave }, (_, i) => pageAt(from + i * size)));
-      pages += wave;
-      for (const answer of answers) {
-        page = answer;
+      const wave = Math.min(PAGES_AT_ONCE, Math.max(1, Math.ceil((count - from) / size)));
+      const offsets = Array.from({ length: wave }, (_, i) => from + i * size);
+      const answers = await Promise.all(offsets.map(pageAt));
+      for (const [i, answer] of answers.entries()) {
+        // After a short page (a server serving smaller pages, documents removed meanwhile) the next ones are asked
+        // for again from where it ended.
+        if (offsets[i] !== all.length) break;
+        if (pages === 0 && i === 0 && answer.results.length) size = answer.results.length;
         all.push(...answer.results);
-        more = !!answer.next && answer.results.length > 0;
-        // A short page (documents removed meanwhile): what follows it is asked for again from where it ended.
+        count = answer.count;
+        more = !!answer.next && answer.results.length > 0 && all.length < count;
         if (!more || answer.results.length < size) break;
       }
+      pages += wave;
     }
     return all;
   }

@@ -134,6 +134,8 @@ export class TrainingFollower {
     let seen = 0;
     const documents = await this.deps.documents.list(this.deps.mentorId, {
       signal: this.deps.signal,
+      // Newest first: at least as many as are being trained; their pages are asked for at once.
+      expected: wanted.size,
       stopWhen: (listed) => {
         for (; seen < listed.length; seen++) wanted.delete(String(listed[seen]!.id));
         return wanted.size === 0;
