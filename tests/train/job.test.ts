@@ -173,6 +173,34 @@ describe('the train job', () => {
     }
   });
 
+  it('looks at the documents still training again moments after the last upload, not 2 s later', async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    // The first look at training after the upload says "still training": the job must look again soon.
+    const looks: number[] = [];
+    const gate = await proxy(server.url, async (req, res, _payload, send) => {
+      const forwarded = await send();
+      if (req.method === 'GET' && req.url!.includes('/documents/tasks/')) {
+        looks.push(performance.now());
+        if (looks.length === 1) {
+          const task = JSON.parse(forwarded.body.toString()) as Record<string, unknown>;
+          forwarded.body = Buffer.from(JSON.stringify({ ...task, status: 'PENDING' }));
+        }
+      }
+      answer(res, forwarded);
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      const preview = await engine.invoke('train.preview', { mentor, paths: [tree({ 'a.md': text('A') })] });
+      const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+      expect((await waitForJob(engine, jobId)).state).toBe('completed');
+      expect(looks.length).toBeGreaterThanOrEqual(2);
+      expect(looks[1]! - looks[0]!).toBeLessThan(1_000);
+    } finally {
+      await gate.close();
+    }
+  });
+
   it('a list refresh that started before documents ended training does not hide them afterwards', async () => {
     const server = await sandbox();
     const mentor = await createMentor(server, 'Calculus');
