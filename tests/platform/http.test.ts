@@ -9,7 +9,7 @@ import {
   TimeoutError,
   type RetryEvent,
 } from '../../src/main/engine/platform';
-import { sendJson, startServer } from './test-server';
+import { parseMultipart, sendJson, startServer } from './test-server';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
 
@@ -281,5 +281,69 @@ describe('retry arithmetic', () => {
     expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('the transport (node:http under the fetch interface)', () => {
+  it('follows a redirect as fetch does, and never carries the key to another origin', async () => {
+    const elsewhere = await startServer((_req, res) => sendJson(res, 200, { at: 'elsewhere' }));
+    const server = await startServer((req, res) => {
+      if (req.url === '/api/moved/') res.writeHead(301, { Location: '/api/here/' }).end();
+      else if (req.url === '/api/away/') res.writeHead(302, { Location: `${elsewhere.url}/api/there/` }).end();
+      else if (req.url === '/api/created/') res.writeHead(303, { Location: '/api/here/' }).end();
+      else sendJson(res, 200, { at: req.url });
+    });
+    const client = clientFor(server.url);
+
+    await expect(client.request('/api/moved/')).resolves.toEqual({ at: '/api/here/' });
+    expect(server.requests[1]!.headers.authorization).toBe('Api-Key k');
+
+    await expect(client.request('/api/away/')).resolves.toEqual({ at: 'elsewhere' });
+    expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+
+    // A 303 after a POST is followed by a GET without the body.
+    await expect(client.request('/api/created/', { method: 'POST', json: { a: 1 } })).resolves.toEqual({
+      at: '/api/here/',
+    });
+    expect(server.requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/here/' });
+    expect(server.requests.at(-1)!.body.byteLength).toBe(0);
+  });
+
+  it('asks for and decodes compressed answers', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const server = await startServer((_req, res) => {
+      const body = gzipSync(JSON.stringify({ results: Array.from({ length: 50 }, (_, i) => ({ id: i })) }));
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(body);
+    });
+    const page = await clientFor(server.url).request<{ results: unknown[] }>('/api/page/');
+    expect(page.results).toHaveLength(50);
+    expect(server.requests[0]!.headers['accept-encoding']).toMatch(/gzip/);
+  });
+
+  it('streams a file-backed upload from disk with its length, as one multipart body', async () => {
+    const { mkdtempSync, openAsBlob, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'transport-'));
+    try {
+      const file = join(dir, 'notes.md');
+      writeFileSync(file, 'x'.repeat(3 * 1024 * 1024));
+      const server = await startServer((_req, res) => sendJson(res, 201, { document_id: 1 }));
+      const form = new FormData();
+      form.set('file', await openAsBlob(file), 'course/notes.md');
+      form.set('pathway', 'p');
+      await clientFor(server.url).request('/api/upload/', { method: 'POST', body: form });
+
+      const [recorded] = server.requests;
+      expect(recorded!.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(recorded!.headers['content-length'])).toBe(recorded!.body.byteLength);
+      const parsed = await parseMultipart(recorded!);
+      expect(parsed.get('pathway')).toBe('p');
+      const sent = parsed.get('file') as File;
+      expect(sent.name).toBe('course/notes.md');
+      expect(sent.size).toBe(3 * 1024 * 1024);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

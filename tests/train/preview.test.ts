@@ -10,8 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { PreviewFile } from '../../src/shared/contract';
 import { inspectFile } from '../../src/main/engine/train/hash';
 import { unreadableReason } from '../../src/main/engine/train/scan';
+import { connect } from '../helpers/engine';
+import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
-import { setup, text, tree, waitForJob } from './setup';
+import { answer, proxy } from './proxy';
+import { createMentor, setup, text, tree, waitForJob } from './setup';
 
 const byPath = (files: PreviewFile[]) => new Map(files.map((file) => [file.relativePath, file]));
 
@@ -265,6 +268,44 @@ describe('train.preview', () => {
       ok: false,
       error: { code: 'validation', message: expect.stringContaining('Choose at least one file or folder') },
     });
+  });
+
+  it("asks for a mentor named by its unique id and for that mentor's documents at once", async () => {
+    const server = await sandbox();
+    const mentor = await createMentor(server, 'Calculus');
+    const arrived: string[] = [];
+    let documentsAsked = () => {};
+    const documentsSeen = new Promise<void>((resolve) => (documentsAsked = resolve));
+    // The mentor's lookup is answered only once the documents were asked for (or after 3 s: then they were not).
+    const gate = await proxy(server.url, async (req, res, _payload, send) => {
+      const kind = req.url!.includes('/documents/pathways/') ? 'documents' : 'other';
+      arrived.push(kind);
+      if (kind === 'documents') documentsAsked();
+      else if (req.method === 'GET' && req.url!.includes(mentor)) {
+        await Promise.race([documentsSeen, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      }
+      answer(res, await send());
+    });
+    try {
+      const { engine } = await connect(server, { baseUrl: gate.url });
+      const started = performance.now();
+      const preview = await engine.invoke('train.preview', { mentor, paths: [tree({ 'a.md': text('A') })] });
+      expect(preview.mentor).toEqual({ uniqueId: mentor, name: 'Calculus' });
+      expect(preview.classes.new).toBe(1);
+      expect(arrived).toContain('documents');
+      expect(performance.now() - started).toBeLessThan(2_500);
+
+      // A unique id that names no mentor: refused as before, and no preview is left behind.
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      expect(
+        await engine.call('train.preview', { mentor: unknown, paths: [tree({ 'b.md': text('B') })] }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'not_found', message: expect.stringContaining(`No mentor '${unknown}'`) },
+      });
+    } finally {
+      await gate.close();
+    }
   });
 
   it('finds a mentor by name as well as by unique id', async () => {

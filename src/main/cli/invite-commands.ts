@@ -11,7 +11,6 @@ import {
   type JobProgress,
 } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { writeCsvAtomically } from '../engine/csv';
 import { commandArgs, type Command, type JobOutcome } from './command';
 import { UsageError, type CliIo, type Output } from './io';
 import { profileIdOf } from './profile-commands';
@@ -275,6 +274,7 @@ async function writeDryRunReport(engine: Engine, draft: ImportDraft, path: strin
       ]);
     }
   }
+  const { writeCsvAtomically } = await import('../engine/csv');
   await writeCsvAtomically(path, ['row', 'email', 'first_name', 'last_name', 'result', 'message'], batches());
 }
 

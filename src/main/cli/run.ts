@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { BridgeCallError } from '../../shared/contract';
-import { createEngine, shellPreset, type Engine } from '../engine';
+import { createEngine, shellPreset, type AreaName, type Engine } from '../engine';
 import { defaultDataDir } from '../engine/paths';
 import type { Command, Globals } from './command';
 import { Output, UsageError, type CliIo } from './io';
@@ -40,6 +40,19 @@ const COMMANDS = new Map<string, Command>([
   ['invite', runInviteCommand],
   ['tickets', runTicketsCommand],
 ]);
+
+/**
+ * The engine areas each command calls; the others are not loaded (`profile` needs none of them). `jobs` shows and
+ * resumes jobs of every kind, so it takes them all.
+ */
+const AREAS: Record<string, readonly AreaName[] | undefined> = {
+  profile: [],
+  export: ['analytics'],
+  train: ['train'],
+  jobs: undefined,
+  invite: ['invitations'],
+  tickets: ['tickets'],
+};
 
 export interface CliOptions {
   /** Tests pass their own keychain service so they never touch a user's entries. */
@@ -122,6 +135,7 @@ async function runCommand(
       env: io.env,
       ...(keyFor ? { apiKeyFor: keyFor } : {}),
       resumeJobs: false,
+      ...(AREAS[area!] && { areas: AREAS[area!] }),
       // Everything but `profile` talks to a tenant: with none yet, the local sandbox is started to be it.
       ensureTenant: area !== 'profile' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),

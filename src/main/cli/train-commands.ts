@@ -50,23 +50,25 @@ async function printFiles(engine: Engine, preview: Preview, out: Output, dryRun:
   const classes =
     out.json || dryRun ? undefined : (['unchanged', 'unsupported', 'too_large', 'skipped', 'unreadable'] as const);
   let shown = 0;
-  let total = 0;
-  for (let offset = 0; ; offset += 5000) {
-    const page = await engine.invoke('train.previewFiles', {
+  // Every file is listed from the first page the preview carries, then page by page.
+  let page = classes ? null : { files: preview.files, total: preview.totalFiles };
+  for (let offset = 0; ;) {
+    page ??= await engine.invoke('train.previewFiles', {
       previewId: preview.id,
       ...(classes && { classes: [...classes] }),
       offset,
       limit: 5000,
     });
-    total = page.total;
     for (const file of page.files) {
       if (out.json) out.record({ event: 'file', ...file }, '');
       else if (shown++ < HUMAN_FILE_LINES) out.text(fileLine(file));
     }
-    if (page.files.length < 5000) break;
+    offset += page.files.length;
+    if (!page.files.length || offset >= page.total) break;
+    page = null;
   }
-  if (!out.json && total > HUMAN_FILE_LINES)
-    out.text(`  … and ${total - HUMAN_FILE_LINES} more (--json lists them all)`);
+  if (!out.json && shown > HUMAN_FILE_LINES)
+    out.text(`  … and ${shown - HUMAN_FILE_LINES} more (--json lists them all)`);
 }
 
 export const runTrainCommand: Command = async (engine, args, out, io, globals) => {

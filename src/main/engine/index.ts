@@ -8,15 +8,13 @@ import {
   type EventName,
   type EventPayload,
 } from '../../shared/contract';
-import { analyticsArea, analyticsStores } from './analytics';
 import { parseEngineConfig, type EngineSwitches, type Shell } from './config';
 import type { EngineServices } from './context';
+import { composeAreas, type AreaName } from './areas';
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError } from './errors';
-import { invitationsArea, invitationStores } from './invitations';
 import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner } from './jobs';
 import { createFileLog, logsWritten, type Log } from './log';
-import { mentorsArea, mentorStores } from './mentors';
 import { testConnection } from './platform';
 import { ensurePrivateDir } from './private-files';
 import { Profiles, ProfileStore } from './profiles';
@@ -25,11 +23,10 @@ import { createKeychain, type SecretStore } from './secrets';
 import { SettingsStore } from './settings';
 import { openDatabase, schemaVersion, startCheckpointer, type Checkpointer } from './store';
 import { TenantClients } from './tenants';
-import { ticketsArea, ticketStores } from './tickets';
-import { trainArea, trainStores } from './train';
 import type { Engine, EngineEventListener } from './types';
 
 export type { Engine } from './types';
+export type { AreaName } from './areas';
 export { EngineConfigError, shellPreset, type EngineConfig, type EngineSwitches, type Shell } from './config';
 
 /**
@@ -56,6 +53,11 @@ export interface EngineOptions extends Partial<EngineSwitches> {
    * when the engine starts, or the first other than the local sandbox to become active after it.
    */
   apiKeyFor?: string;
+  /**
+   * The areas to compose (default: all). A command-line command names the ones it calls, so it does not load the
+   * code of the others; their calls answer that they are absent.
+   */
+  areas?: readonly AreaName[];
 }
 
 export const APP_NAME = 'Mentor Admin';
@@ -124,12 +126,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return id;
     },
   };
-  // Each area gets the services and its own stores, opened here on the one database: never the database itself.
-  const mentors = mentorsArea(services, mentorStores(db, log));
-  const training = trainArea(services, trainStores(db, journal), mentors);
-  const analytics = analyticsArea(services, analyticsStores(db, services));
-  const invitations = invitationsArea(services, invitationStores(db, config));
-  const tickets = ticketsArea(services, ticketStores(db));
+  // Each area gets the services and its own stores, opened on the one database: never the database itself. Only the
+  // areas asked for are loaded (a command-line command names those it calls).
+  const { mentors, training, analytics, invitations, tickets } = await composeAreas(
+    services,
+    { db, journal, config, log },
+    options.areas,
+  );
   const areas = [mentors, training, analytics, invitations, tickets];
   const elsewhere = config.followOtherProcesses ? followJobsElsewhere({ journal, runner, emit }) : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {

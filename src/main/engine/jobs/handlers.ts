@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { jobCalls } from '../../../shared/contract/jobs';
-import { writeCsvAtomically } from '../csv';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import type { ItemReport, JobRunner } from './runner';
@@ -62,6 +61,8 @@ export function jobHandlers(deps: {
       try {
         const { mkdir } = await import('node:fs/promises');
         if (!path) await mkdir(join(target, '..'), { recursive: true });
+        // The CSV writer (and papaparse) are loaded when a report is written, not with every engine.
+        const { writeCsvAtomically } = await import('../csv');
         return await writeCsvAtomically(target, report.header, batches());
       } catch (error) {
         throw new EngineError('validation', `Could not write the report to ${target}: ${(error as Error).message}`);

@@ -14,6 +14,8 @@ import { ApiDocument, ApiDocumentPage, ApiDocumentSettings, ApiSearch, parseAnsw
 const PAGE_SIZE = 100;
 /** A guard against a server whose `next` never ends. */
 const MAX_PAGES = 10_000;
+/** Pages asked for at once once the first has told how many there are (the app's concurrency per tenant). */
+const PAGES_AT_ONCE = 4;
 
 /**
  * The upload's retry policy: the platform client sends it once; the train job sends it again by this policy, after
@@ -139,6 +141,8 @@ export interface ListOptions extends CallOptions {
   search?: string;
   /** Ends the paging early once the caller has seen what it needs. */
   stopWhen?: (documents: ApiDocument[]) => boolean;
+  /** How many documents the caller expects to see at least: that many pages are asked for at once from the start. */
+  expected?: number;
 }
 
 export class DocumentApi {
@@ -152,28 +156,48 @@ export class DocumentApi {
     return { org: this.scope.org, user_id: this.scope.username };
   }
 
-  /** Every page of `pathways/{pathway}/` (limit/offset). A 404 there means "no documents" on some platforms. */
+  /**
+   * Every page of `pathways/{pathway}/` (limit/offset). A 404 there means "no documents" on some platforms. Pages are
+   * asked for a few at once: after the first, which tells how many there are and the page size the server serves, or
+   * from the start when the caller expects many (a mentor with 400 documents is listed in one or two round trips, not
+   * four).
+   */
   async list(pathway: string, options: ListOptions = {}): Promise<ApiDocument[]> {
-    const { search, stopWhen, ...call } = options;
-    const all: ApiDocument[] = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
-      let answer: unknown;
+    const { search, stopWhen, expected, ...call } = options;
+    const pageAt = async (offset: number) => {
       try {
-        ({ data: answer } = await this.client.api.GET(
+        const { data } = await this.client.api.GET(
           '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/',
-          {
-            params: { path: { ...this.user, pathway }, query: { limit: PAGE_SIZE, offset: all.length, search } },
-            ...call,
-          },
-        ));
+          { params: { path: { ...this.user, pathway }, query: { limit: PAGE_SIZE, offset, search } }, ...call },
+        );
+        return parseAnswer(ApiDocumentPage, data, "the mentor's documents", this.log);
       } catch (error) {
         // The platform answers 404 'No document embeddings found' for a mentor without documents.
-        if (isMissing(error) && all.length === 0) return [];
+        if (isMissing(error)) return { count: offset, next: null, results: [] };
         throw error;
       }
-      const { results, next, count } = parseAnswer(ApiDocumentPage, answer, "the mentor's documents", this.log);
-      all.push(...results);
-      if (!next || results.length === 0 || all.length >= count || stopWhen?.(all)) break;
+    };
+    const all: ApiDocument[] = [];
+    // What the server serves per page, and how many documents there are: assumed until the first page says.
+    let size = PAGE_SIZE;
+    let count = expected ?? 0;
+    let more = true;
+    for (let pages = 0; more && pages < MAX_PAGES && !(pages && stopWhen?.(all));) {
+      const from = all.length;
+      const wave = Math.min(PAGES_AT_ONCE, Math.max(1, Math.ceil((count - from) / size)));
+      const offsets = Array.from({ length: wave }, (_, i) => from + i * size);
+      const answers = await Promise.all(offsets.map(pageAt));
+      for (const [i, answer] of answers.entries()) {
+        // After a short page (a server serving smaller pages, documents removed meanwhile) the next ones are asked
+        // for again from where it ended.
+        if (offsets[i] !== all.length) break;
+        if (pages === 0 && i === 0 && answer.results.length) size = answer.results.length;
+        all.push(...answer.results);
+        count = answer.count;
+        more = !!answer.next && answer.results.length > 0 && all.length < count;
+        if (!more || answer.results.length < size) break;
+      }
+      pages += wave;
     }
     return all;
   }

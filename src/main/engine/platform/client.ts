@@ -6,6 +6,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { isLoopbackHost, type AuthScheme } from '../../../shared/contract';
 import { ApiError, InsecureAddressError, UnexpectedResponseError } from './errors';
 import {
+  CallRequest,
   createFetch,
   declareRule,
   sendRequest,
@@ -87,7 +88,12 @@ export function createPlatformClient(conn: PlatformConnection): PlatformClient {
   };
   const authorization = authorizationHeader(conn.authScheme, conn.secret);
 
-  const client = createClient<DeclaredPaths>({ baseUrl, fetch: createFetch(http) });
+  // Calls travel as CallRequests, not WHATWG Requests: the transport takes their bodies as they are.
+  const client = createClient<DeclaredPaths>({
+    baseUrl,
+    fetch: createFetch(http) as typeof fetch,
+    Request: CallRequest as unknown as typeof Request,
+  });
   client.use(authMiddleware(authorization), operationRuleMiddleware, apiErrorMiddleware);
   const api = jsonChecked(client);
 

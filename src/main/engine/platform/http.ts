@@ -1,7 +1,7 @@
 /**
- * The HTTP layer under the platform client: one attempt = one fetch with its own timeout; attempts are repeated as
- * the request's retry rule allows (retry.ts), after the server's `Retry-After` or an exponential backoff with full
- * jitter; the caller's AbortSignal ends everything at once.
+ * The HTTP layer under the platform client: one attempt = one exchange (transport.ts: node:http under the fetch
+ * interface) with its own timeout; attempts are repeated as the request's retry rule allows (retry.ts), after the
+ * server's `Retry-After` or an exponential backoff with full jitter; the caller's AbortSignal ends everything at once.
  *
  * The rule comes from the operation (operations.ts, attached to the request by the typed API); a request by path
  * alone gets the rule of its method: GET, HEAD, OPTIONS, PUT, DELETE are idempotent (408/429/500/502/503/504 and
@@ -10,6 +10,7 @@
  */
 import { classifyFetchFailure, RequestAbortedError, type TransportError } from './errors';
 import { redactHeaders, scrubSecrets, type Logger } from './redact';
+import { bytesOf, exchangeFollowingRedirects } from './transport';
 import {
   DEFAULT_RETRY_TIMING,
   parseRetryAfter,
@@ -31,8 +32,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The default timing of retries (each operation's rule may set its own). */
 export const DEFAULT_RETRY_POLICY = DEFAULT_RETRY_TIMING;
-
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface RetryEvent {
   method: string;
@@ -78,8 +77,6 @@ export interface OutgoingRequest extends PerCallOptions {
   url: string;
   headers?: HeadersInit;
   body?: BodyFactory | null;
-  /** Sent as is when there is a single attempt (its body is streamed, never buffered). */
-  original?: Request;
   signal?: AbortSignal | null;
   redirect?: RequestRedirect;
   /** The operation's rule; without one, the rule of the method. */
@@ -87,45 +84,93 @@ export interface OutgoingRequest extends PerCallOptions {
 }
 
 /** A fetch-compatible function (also usable as openapi-fetch's `fetch` option). */
-export type PlatformFetch = (input: Request | string | URL, init?: RequestInit & PerCallOptions) => Promise<Response>;
+export type PlatformFetch = (
+  input: CallRequest | Request | string | URL,
+  init?: RequestInit & PerCallOptions,
+) => Promise<Response>;
 
-const declaredRules = new WeakMap<Request, RetryRule>();
+/**
+ * A call as openapi-fetch builds it (its `Request` option): the parts as given. A WHATWG Request would wrap the body
+ * in a stream and tie a listener to the caller's signal until it is garbage-collected, for every call; the transport
+ * needs neither. openapi-fetch copies the call's other options (`timeoutMs`, `maxAttempts`) onto it.
+ */
+export class CallRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: BodyInit | null;
+  readonly signal: AbortSignal | null;
+  readonly redirect: RequestRedirect;
+
+  constructor(input: string | URL, init: RequestInit = {}) {
+    this.url = String(input);
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.headers = new Headers(init.headers);
+    this.body = init.body ?? null;
+    this.signal = init.signal ?? null;
+    this.redirect = init.redirect ?? 'follow';
+  }
+}
+
+const declaredRules = new WeakMap<object, RetryRule>();
 
 /** Attaches an operation's rule to a request on its way to a fetch made by `createFetch`. */
-export function declareRule(request: Request, rule: RetryRule): void {
+export function declareRule(request: CallRequest | Request, rule: RetryRule): void {
   declaredRules.set(request, rule);
 }
 
 /**
- * A fetch with timeouts and retries. A request that may be sent more than once has its body buffered once, so every
- * attempt resends the same bytes (a FormData body keeps its boundary); one sent once streams its body as it is.
- * Per-call options may come in `init`, or as properties of the Request: openapi-fetch copies unknown init keys onto
- * it, so `api.GET(path, { params, timeoutMs: 15_000 })` works.
+ * A fetch with timeouts and retries. A body that can be sent again as it is (bytes, text, a Blob, a FormData) is sent
+ * as it is by every attempt (a FormData keeps its boundary within an attempt); a stream is read into memory first when
+ * the request may be sent more than once. Per-call options may come in `init`, or as properties of the request:
+ * openapi-fetch copies unknown init keys onto it, so `api.GET(path, { params, timeoutMs: 15_000 })` works.
  */
 export function createFetch(options: HttpOptions = {}): PlatformFetch {
   return async (input, init) => {
-    const request = input instanceof Request && !init ? input : new Request(input, init);
-    if (request.signal.aborted) throw new RequestAbortedError(request.url);
+    const call = input instanceof CallRequest && !init ? input : await callOf(input, init);
+    if (call.signal?.aborted) throw new RequestAbortedError(call.url);
     const perCall = { ...pickPerCallOptions(input), ...pickPerCallOptions(init) };
     const rule =
-      (input instanceof Request && declaredRules.get(input)) || ruleForMethod(request.method, perCall.retryUnsafe);
+      (typeof input === 'object' && declaredRules.get(input)) || ruleForMethod(call.method, perCall.retryUnsafe);
     const once = transportPolicy(rule, options, perCall).maxAttempts === 1;
-    const bytes = request.body && !once ? await request.arrayBuffer() : null;
+    const given = call.body;
+    const body = given === null || once || !(given instanceof ReadableStream) ? given : await bytesOf(given);
     return sendRequest(
       {
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: bytes ? () => bytes.slice(0) : null,
-        ...(once && request.body && { original: request }),
-        signal: request.signal,
-        redirect: request.redirect,
+        method: call.method,
+        url: call.url,
+        headers: call.headers,
+        body: body === null ? null : () => body,
+        signal: call.signal,
+        redirect: call.redirect,
         rule,
         ...perCall,
       },
       options,
     );
   };
+}
+
+/** A Request, URL or string (with init) as a call; a Request's body is read into memory. */
+async function callOf(input: CallRequest | Request | string | URL, init?: RequestInit): Promise<CallRequest> {
+  if (input instanceof CallRequest) {
+    return new CallRequest(input.url, {
+      method: input.method,
+      headers: input.headers,
+      body: input.body,
+      signal: input.signal,
+      redirect: input.redirect,
+      ...init,
+    });
+  }
+  const request = input instanceof Request && !init ? input : new Request(input, init);
+  return new CallRequest(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body ? await request.arrayBuffer() : null,
+    signal: request.signal,
+    redirect: request.redirect,
+  });
 }
 
 function pickPerCallOptions(source: unknown): PerCallOptions {
@@ -186,7 +231,10 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
   }
 }
 
-/** One fetch, with its own timer; the body is read inside the same timer so a stalled body also times out. */
+/**
+ * One attempt, redirects included, with its own timer; the body is read inside the same timer so a stalled body also
+ * times out.
+ */
 async function attemptOnce(
   request: OutgoingRequest & { headers: Headers; signal: AbortSignal | undefined },
   timeoutMs: number,
@@ -204,20 +252,16 @@ async function attemptOnce(
         }, timeoutMs)
       : undefined;
   try {
-    const init: RequestInit & { duplex?: 'half' } = {
-      method: request.method,
-      headers: request.headers,
-      body: request.body ? request.body() : null,
-      signal: controller.signal,
-      redirect: request.redirect ?? 'follow',
-    };
-    // Node's fetch insists on `duplex` for stream bodies; it is harmless for the others.
-    if (init.body) init.duplex = 'half';
-    // A request sent once keeps its own body (a file streams from disk with its length known).
-    const response = await (request.original
-      ? fetch(request.original, { signal: controller.signal })
-      : fetch(request.url, init));
-    return await readFully(response, request.method);
+    return await exchangeFollowingRedirects(
+      {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: request.body ? request.body() : null,
+        redirect: request.redirect,
+      },
+      controller.signal,
+    );
   } catch (error) {
     throw classifyFetchFailure(error, {
       url: request.url,
@@ -229,29 +273,6 @@ async function attemptOnce(
     clearTimeout(timer);
     callerSignal?.removeEventListener('abort', onCallerAbort);
   }
-}
-
-/**
- * Reads the body into memory and returns an equivalent Response. This frees the connection before any retry and
- * keeps read errors inside the attempt (so they are classified and retried like any other). Platform answers are
- * JSON pages, so buffering is cheap.
- */
-async function readFully(response: Response, method: string): Promise<Response> {
-  const hasBody = !NULL_BODY_STATUSES.has(response.status) && method !== 'HEAD';
-  const bytes = hasBody ? new Uint8Array(await response.arrayBuffer()) : null;
-  if (!hasBody) await response.body?.cancel();
-  const headers = new Headers(response.headers);
-  if (bytes) {
-    // fetch already decoded the body, so the original encoding and length no longer describe it.
-    headers.delete('content-encoding');
-    headers.set('content-length', String(bytes.byteLength));
-  }
-  const copy = new Response(bytes, { status: response.status, statusText: response.statusText, headers });
-  Object.defineProperties(copy, {
-    url: { value: response.url },
-    redirected: { value: response.redirected },
-  });
-  return copy;
 }
 
 async function sleepUnlessAborted(sleep: Sleep, ms: number, signal: AbortSignal | undefined, url: string) {

@@ -1,6 +1,7 @@
 /**
- * Multipart bodies: from an object the way the vendor SDK builds them (`toMultipart`), or in one Buffer for a file
- * already in memory (`multipartBuffer`).
+ * Multipart bodies: from an object the way the vendor SDK builds them (`toMultipart`), in one Buffer for a file
+ * already in memory (`multipartBuffer`), and any FormData as one Blob the transport streams with its length
+ * (`multipartBlob`).
  */
 import { randomUUID } from 'node:crypto';
 
@@ -57,4 +58,37 @@ export function multipartBuffer(
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
+}
+
+/** CR, LF or CRLF as CRLF, as the HTML form encoding (and undici) write a text field. */
+const crlf = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
+
+/**
+ * A FormData as a multipart/form-data Blob, encoded as undici's fetch encodes it. The Blob is made of the parts
+ * themselves: a file-backed Blob (`openAsBlob`) stays on disk until the transport streams it, and the length is
+ * known before a byte is sent.
+ */
+export function multipartBlob(form: FormData): { blob: Blob; contentType: string } {
+  const boundary = `----mentor-admin-${randomUUID().replaceAll('-', '')}`;
+  const parts: (Blob | Buffer)[] = [];
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(crlf(name))}"\r\n\r\n${crlf(value)}\r\n`,
+        ),
+      );
+      continue;
+    }
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(crlf(name))}"; filename="${escapeName(value.name)}"\r\n` +
+          `Content-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`,
+      ),
+      value,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { blob: new Blob(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }

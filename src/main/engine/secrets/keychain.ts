@@ -1,4 +1,5 @@
-import { AsyncEntry } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+import type * as Keyring from '@napi-rs/keyring';
 
 /** Where secrets live. The only implementation is the OS keychain; the interface lets the engine stay testable. */
 export interface SecretStore {
@@ -26,12 +27,23 @@ export class KeychainUnavailableError extends Error {
   }
 }
 
+let loaded: typeof Keyring | null = null;
+
+/**
+ * @napi-rs/keyring, loaded at the first use of the keychain (a command that never needs a key never loads the native
+ * module, and one that cannot be loaded makes the keychain unavailable rather than the engine), with require: an ES
+ * module importing this CommonJS package pays a scan of its exports at every start.
+ */
+function keyring(): typeof Keyring {
+  return (loaded ??= createRequire(import.meta.url)('@napi-rs/keyring') as typeof Keyring);
+}
+
 /**
  * The OS keychain through @napi-rs/keyring: the macOS Keychain, the Windows Credential Manager or the Linux
  * Secret Service. Entries are (service, account = profile id).
  */
 export function createKeychain(service: string = DEFAULT_KEYCHAIN_SERVICE): SecretStore {
-  const entry = (account: string) => new AsyncEntry(service, account);
+  const entry = (account: string) => new (keyring().AsyncEntry)(service, account);
   // Without a Secret Service the first lookup of a process answers "no entry" and only later calls fail: one
   // throwaway lookup first, so no real call ever takes that false "no key" for an answer.
   let primed: Promise<void> | null = null;

@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files';
 import { loadMigrations, type Migration } from './migrations';
 
-export type Db = Database.Database;
+/**
+ * better-sqlite3 is a CommonJS package: required, not imported, as an ES module importing it pays a scan of its
+ * exports (cjs-module-lexer) at every start of every command.
+ */
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+export type Db = BetterSqlite3.Database;
 
 export interface OpenDatabaseOptions {
   /** Path of an Electron-ABI build of better-sqlite3 (the app); Node uses the default build. */
@@ -45,7 +52,7 @@ function readSchemaVersion(file: string, nativeBinding: string | undefined): num
   }
 }
 
-function bindingOption(nativeBinding: string | undefined): Database.Options {
+function bindingOption(nativeBinding: string | undefined): BetterSqlite3.Options {
   return nativeBinding ? { nativeBinding } : {};
 }
 

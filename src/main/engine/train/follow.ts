@@ -1,6 +1,8 @@
 /**
  * Following training after upload: documents being trained are polled every 2 s (10 s while files are still being
- * sent, as listing competes with the uploads), backing off to 30 s while nothing changes. A few documents are
+ * sent, as listing competes with the uploads), backing off to 30 s while nothing changes. Once the last file is sent
+ * they are looked at at once and again soon (0.25 s, 0.5 s, 1 s): the last documents sent usually finish moments
+ * after it, and whoever waits for the job (`mentor-admin train`, the app's progress) should not wait 2 s more. A few documents are
  * polled task by task, many through the mentor's document list. A trained document's superseded ones are deleted
  * before the item is marked done; the journal writes of one poll are committed together.
  */
@@ -14,6 +16,8 @@ const POLL_FIRST_MS = 2_000;
 /** While files are still being sent, training is looked at less often: listing documents competes with uploads. */
 const POLL_WHILE_UPLOADING_MS = 10_000;
 const POLL_MAX_MS = 30_000;
+/** The first look again after the uploads ended; doubled each time until it reaches POLL_FIRST_MS. */
+const POLL_SOON_AFTER_UPLOADS_MS = 250;
 /** Up to this many documents in training are polled one task at a time; more, through the mentor's list. */
 const POLL_TASKS_UP_TO = 20;
 const MARKS_PER_TRANSACTION = 200;
@@ -65,6 +69,7 @@ export class TrainingFollower {
   /** Polls every 2 s while documents train (10 s while files are still being sent), backing off to 30 s. */
   async follow(): Promise<void> {
     let delay = POLL_FIRST_MS;
+    let soon = POLL_SOON_AFTER_UPLOADS_MS;
     for (;;) {
       if (this.stopped) return;
       if (!this.training.size) {
@@ -73,7 +78,12 @@ export class TrainingFollower {
         this.poke = null;
         continue;
       }
-      await this.nap(this.uploadsDone ? delay : Math.max(delay, POLL_WHILE_UPLOADING_MS));
+      let wait = Math.max(delay, POLL_WHILE_UPLOADING_MS);
+      if (this.uploadsDone) {
+        wait = Math.min(delay, soon);
+        soon *= 2;
+      }
+      await this.nap(wait);
       if (this.uploadsDone) this.deps.phase('Waiting for training');
       const changed = await this.pollOnce();
       if (changed) this.deps.documentsChanged();
@@ -134,6 +144,8 @@ export class TrainingFollower {
     let seen = 0;
     const documents = await this.deps.documents.list(this.deps.mentorId, {
       signal: this.deps.signal,
+      // Newest first: at least as many as are being trained; their pages are asked for at once.
+      expected: wanted.size,
       stopWhen: (listed) => {
         for (; seen < listed.length; seen++) wanted.delete(String(listed[seen]!.id));
         return wanted.size === 0;

@@ -30,6 +30,8 @@ import { TaskPool } from './pool';
 import { toPreviewFile, type PreviewRow, type PreviewStore } from './preview-store';
 import { scanRoots, unreadableReason, type ScanEntry, type ScanRoot } from './scan';
 
+/** What a mentor's unique id looks like (a UUID): a reference that may be listed before it is looked up. */
+const UNIQUE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Files opened and hashed at once. */
 export const HASH_CONCURRENCY = 4;
 /** Files returned with the preview itself; the rest are paged with train.previewFiles. */
@@ -122,29 +124,46 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
 
   const client = await services.platform(profileId);
   const scope = await userScope(services.profiles, profileId);
-  const mentor = await resolveMentor(client, scope, input.mentor, signal);
-  // The mentor's documents load while the folders are scanned.
-  const documents = new DocumentApi(client, scope, services.log)
-    .list(mentor.uniqueId, signal ? { signal } : {})
-    .then((listed) => listed.map(toRemoteDocument));
-  documents.catch(() => {});
+  const documentApi = new DocumentApi(client, scope, services.log);
+  const listDocuments = (uniqueId: string) =>
+    documentApi.list(uniqueId, signal ? { signal } : {}).then((listed) => listed.map(toRemoteDocument));
+  // The mentor is looked up while the folders are scanned and hashed; named by its unique id (as scripts do), its
+  // documents load at the same time, otherwise once the lookup has found the unique id.
+  const looked = resolveMentor(client, scope, input.mentor, signal);
+  const early = UNIQUE_ID.test(input.mentor) ? listDocuments(input.mentor) : null;
+  const documents = looked.then((found) =>
+    early && found.uniqueId === input.mentor ? early : listDocuments(found.uniqueId),
+  );
+  for (const pending of [looked, early, documents]) pending?.catch(() => {});
+  // No such mentor: the scan stops at once.
+  const lookupFailed = new AbortController();
+  looked.catch((error: unknown) => lookupFailed.abort(error));
+  const working = signal ? AbortSignal.any([signal, lookupFailed.signal]) : lookupFailed.signal;
   let holdings: Promise<MentorHoldings> | null = null;
   const mentorHoldings = () =>
-    (holdings ??= documents.then((docs) => {
-      ledger.forgetMissing(profileId, mentor.uniqueId, new Set(docs.map((doc) => doc.id)));
-      return new MentorHoldings(docs, ledger.forMentor(profileId, mentor.uniqueId));
+    (holdings ??= Promise.all([looked, documents]).then(([found, docs]) => {
+      ledger.forgetMissing(profileId, found.uniqueId, new Set(docs.map((doc) => doc.id)));
+      return new MentorHoldings(docs, ledger.forMentor(profileId, found.uniqueId));
     }));
 
   previews.sweep();
   const id = randomUUID();
   const createdAt = new Date().toISOString();
-  const writer = previews.create({
-    id,
-    profileId,
-    mentor: { uniqueId: mentor.uniqueId, name: mentor.name },
-    maxFileBytes,
-    createdAt,
+  // The preview names its mentor: rows found before the lookup answers wait here, then go in with the others.
+  let writer: ReturnType<PreviewStore['create']> | null = null;
+  const waiting: PreviewRow[] = [];
+  const opened = looked.then((found) => {
+    writer = previews.create({
+      id,
+      profileId,
+      mentor: { uniqueId: found.uniqueId, name: found.name },
+      maxFileBytes,
+      createdAt,
+    });
+    for (const row of waiting.splice(0)) writer.add(row);
+    return found;
   });
+  opened.catch(() => {});
   const tally = new Tally();
   const filesPerRoot = new Map<number, number>();
   try {
@@ -162,7 +181,8 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
         ...row,
       };
       tally.add(full, skip);
-      writer.add(full);
+      if (writer) writer.add(full);
+      else waiting.push(full);
     };
 
     const inspect = async (entry: ScanEntry, byName: Verdict | null) => {
@@ -182,7 +202,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
       }
       const buffer = buffers.pop() ?? Buffer.allocUnsafe(HASH_BUFFER_BYTES);
       try {
-        const facts = await inspectFile(entry.path, (size) => !classifyBySize(size, maxFileBytes), buffer, signal);
+        const facts = await inspectFile(entry.path, (size) => !classifyBySize(size, maxFileBytes), buffer, working);
         const bySize = classifyBySize(facts.size, maxFileBytes);
         if (bySize || !facts.sha256) {
           const verdict = bySize ?? { class: 'skipped' as const, reason: EMPTY_FILE, skip: 'empty' as const };
@@ -223,7 +243,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
               .join('; ') || null,
         });
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (working.aborted) throw error;
         const reason = error instanceof NotRegularFileError ? 'Not a regular file' : unreadableReason(error, 'file');
         record(entry, { type, size: 0, class: 'unreadable', reason, sha256: null, supersedes: [], mtimeMs: null });
       } finally {
@@ -276,14 +296,17 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
           await pool.add(() => inspect(entry, byName));
         }
       },
-      { ...(signal && { signal }) },
+      { signal: working },
     );
     await pool.drain();
-    writer.flush();
+    await opened;
+    writer!.flush();
     // Surface a failure to list the mentor's documents even when no file needed comparing.
     await documents;
   } catch (error) {
     previews.remove(id);
+    // The lookup's own error says what went wrong (no such mentor), not the scan it stopped.
+    await looked;
     throw error;
   }
 
@@ -309,6 +332,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
     );
   }
 
+  const mentor = await looked;
   const summary: Omit<Preview, 'files'> = {
     id,
     mentor: { uniqueId: mentor.uniqueId, name: mentor.name },
