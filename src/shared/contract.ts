@@ -11,6 +11,7 @@ import { trainCalls } from './contract/train';
 import { invitationCalls, invitationEvents } from './contract/invitations';
 import { ticketCalls, ticketEvents } from './contract/tickets';
 import { analyticsCalls, analyticsEvents } from './contract/analytics';
+import { resourceCalls, resourceEvents } from './contract/resources';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -19,6 +20,7 @@ export * from './contract/train';
 export * from './contract/invitations';
 export * from './contract/tickets';
 export * from './contract/analytics';
+export * from './contract/resources';
 export { call, type CallSpec, type PathAccess } from './contract/kit';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -33,6 +35,7 @@ export const calls = {
   ...invitationCalls,
   ...ticketCalls,
   ...analyticsCalls,
+  ...resourceCalls,
 } as const;
 
 export const events = {
@@ -42,6 +45,7 @@ export const events = {
   ...invitationEvents,
   ...ticketEvents,
   ...analyticsEvents,
+  ...resourceEvents,
 } as const;
 
 export type Calls = typeof calls;

@@ -27,6 +27,7 @@ import { trainArea } from './train';
 import { analyticsArea } from './analytics';
 import { invitationsArea } from './invitations';
 import { ticketsArea } from './tickets';
+import { resourcesArea } from './resources';
 import { JobJournal } from './jobs/journal';
 import type { SandboxLaunchOptions } from './sandbox/launcher';
 import { TenantClients } from './tenants';
@@ -144,7 +145,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const analytics = analyticsArea(context);
   const invitations = invitationsArea(context);
   const tickets = ticketsArea(context);
-  const areas = [mentors, training, analytics, invitations, tickets];
+  const resources = resourcesArea(context);
+  const areas = [mentors, training, analytics, invitations, tickets, resources];
   const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
   for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
   const elsewhere =
@@ -237,6 +239,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...analytics.handlers,
     ...invitations.handlers,
     ...tickets.handlers,
+    ...resources.handlers,
   };
   if (options.resumeJobs !== false) runner.resumeAll();
 
