@@ -3,14 +3,13 @@
  * typed platform calls, DRF field errors at their fields, events, offline reads, and a new token's key that is
  * answered once and written nowhere.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { connect, failure } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
-import { requireKeychainSession } from '../helpers/temp';
+import { filesContaining, requireKeychainSession } from '../helpers/temp';
 
 let server: Sandbox;
 beforeAll(async () => {
@@ -18,19 +17,6 @@ beforeAll(async () => {
   server = await sandbox();
 });
 afterEach(() => server.setFaults(''));
-
-/** Every file under a folder, as bytes (the SQLite file, its WAL, the logs). */
-function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => ({ path, bytes: readFileSync(path) }));
-}
-
-export function expectWrittenNowhere(dir: string, secret: string): void {
-  const holding = filesUnder(dir).filter(({ bytes }) => bytes.includes(secret));
-  expect(holding.map(({ path }) => path)).toEqual([]);
-}
 
 describe('resources: API tokens', () => {
   it('lists from the platform first, then from the cache with its as-of time, without any key', async () => {
@@ -83,7 +69,7 @@ describe('resources: API tokens', () => {
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     await c.engine.close();
-    expectWrittenNowhere(c.dataDir, key);
+    expect(filesContaining(c.dataDir, key)).toEqual([]);
   });
 
   it('puts field errors at their fields: the spec’s rules before sending, the platform’s answer after', async () => {

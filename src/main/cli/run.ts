@@ -10,6 +10,7 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
+import { RESOURCE_HELP, runResourceCommand } from './resource-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -22,6 +23,8 @@ ${TRAIN_HELP}
 ${INVITE_HELP}
 
 ${TICKETS_HELP}
+
+${RESOURCE_HELP}
 
 ${JOBS_HELP}
 
@@ -39,6 +42,9 @@ const COMMANDS = new Map<string, Command>([
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
   ['tickets', runTicketsCommand],
+  ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
+    (verb) => [verb, runResourceCommand(verb)] as [string, Command],
+  ),
 ]);
 
 export interface CliOptions {
@@ -122,8 +128,8 @@ async function runCommand(
       env: io.env,
       ...(keyFor ? { apiKeyFor: keyFor } : {}),
       resumeJobs: false,
-      // Everything but `profile` talks to a tenant: with none yet, the local sandbox is started to be it.
-      ensureTenant: area !== 'profile' && !globals.profile,
+      // Everything but `profile` and `kinds` talks to a tenant: with none yet, the local sandbox is started to be it.
+      ensureTenant: area !== 'profile' && area !== 'kinds' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
     return await run(engine, rest, out, io, globals);
