@@ -169,7 +169,7 @@ describe('mentor-admin resource verbs', () => {
       'No domain "nowhere.example" on this tenant',
     );
     expect((await run(['do', 'domains', 'courses.northbridge.example', 'verify'])).stderr).toContain(
-      "Domain whitelist have no action 'verify'",
+      "Domains have no action 'verify'",
     );
     // The vendor SDK's check answers for the domain the CLI added (and refuses one it did not).
     await expect(vendorSdk().coreDomainsWhitelistRetrieve({ url: 'courses.northbridge.example' })).resolves.toEqual({

@@ -69,11 +69,21 @@ describe('resource declarations', () => {
     expect(issues({ name: 'has space' })).toEqual(['name: invalid_format']);
     expect(issues({ name: 'x'.repeat(256) })).toEqual(['name: too_big']);
     expect(issues({})).toEqual(['name: invalid_type']);
+    // In the platform's own words, so a form says what the platform would.
+    const messages = (value: unknown) => (create.safeParse(value).error?.issues ?? []).map((issue) => issue.message);
+    expect(messages({})).toEqual(['This field is required.']);
+    expect(messages({ name: 'has space' })).toEqual([
+      'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.',
+    ]);
+    expect(messages({ name: 'x'.repeat(256) })).toEqual(['Ensure this field has no more than 255 characters.']);
+    expect(create.safeParse({ name: 'ok', expires_in: null }).success).toBe(true);
     // The platform's own field, filled from the connection, is not the admin's to give.
     expect(issues({ name: 'a', platform_key: 'other' })).toEqual([': unrecognized_keys']);
     const domains = RESOURCES.domains;
     const domain = formSchema(domains, domains.operations.create, 'create');
-    expect(domain.safeParse({ url: 'learn.example.edu', is_active: 'yes' }).success).toBe(false);
+    expect(domain.safeParse({ url: 'learn.example.edu', is_active: 'yes' }).error?.issues[0]?.message).toBe(
+      'Must be a valid boolean.',
+    );
     expect(domain.safeParse({ url: 'learn.example.edu', is_active: false }).success).toBe(true);
   });
 });

@@ -42,6 +42,13 @@ describe('resources: API tokens', () => {
     expect(offline.freshness).toMatchObject({ source: 'cache', asOf: first.freshness.asOf });
     expect(offline.freshness.offline).toMatch(/not answering .*showing what was saved earlier/);
     expect(offline.records).toHaveLength(2);
+
+    // A write the tenant answers shows it is back: the note goes with it.
+    server.setFaults('');
+    await c.engine.invoke('resources.create', { kind: 'api-tokens', values: { name: 'back-online' } });
+    const back = await c.engine.invoke('resources.list', { kind: 'api-tokens' });
+    expect(back.freshness.offline).toBeNull();
+    expect(back.records.map((r) => r.name)).toContain('back-online');
   });
 
   it('creates a token whose key is answered once and written to no cache, log or file', async () => {

@@ -12,6 +12,7 @@ import {
   editableBody,
   fieldType,
   isResourceKind,
+  pluralOf,
   verbsOf,
   type ResourceDeclaration,
   type ResourceKind,
@@ -153,8 +154,8 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
     const { asOf, offline } = answer.freshness;
     const scope = answer.listed
       ? ''
-      : ` added or checked from this app (the platform cannot list ${declaration.label})`;
-    out.text(`${records.length} ${declaration.label}${scope}${asOf ? `, as of ${asOf}` : ''}`);
+      : ` added or checked from this app (the platform cannot list ${pluralOf(declaration)})`;
+    out.text(`${records.length} ${pluralOf(declaration)}${scope}${asOf ? `, as of ${asOf}` : ''}`);
     if (offline) out.error(offline);
   }
   return 0;
@@ -253,7 +254,7 @@ export const runResourceCommand =
         const word = (declaration.deleteLabel ?? 'Delete').toLowerCase();
         if (!values.yes) {
           throw new UsageError(
-            `delete ${declaration.kind} ${ids.join(' ')} needs --yes: it will ${word} ${ids.length} ${ids.length === 1 ? declaration.singular : declaration.label}`,
+            `delete ${declaration.kind} ${ids.join(' ')} needs --yes: it will ${word} ${ids.length} ${ids.length === 1 ? declaration.singular : pluralOf(declaration)}`,
           );
         }
         let failed = 0;

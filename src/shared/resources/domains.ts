@@ -9,6 +9,7 @@ export const domains = {
   kind: 'domains',
   label: 'Domain whitelist',
   singular: 'domain',
+  plural: 'domains',
   area: 'tenant-settings',
   description: 'Domains the platform accepts requests and embeds from.',
   idField: 'url',

@@ -73,6 +73,8 @@ export interface ResourceDeclaration {
   label: string;
   /** One record, in running text: "API token". */
   singular: string;
+  /** Several, in running text, when it is not the label: "domains" (the label is "Domain whitelist"). */
+  plural?: string;
   area: ResourceArea;
   description: string;
   /** The field that identifies a record in the spec (an API token's name). */
@@ -131,5 +133,8 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
     out.push({ role: `action:${name}`, operation: action });
   return out;
 }
+
+/** Several records, in running text: "API tokens", "domains". */
+export const pluralOf = (declaration: ResourceDeclaration) => declaration.plural ?? declaration.label;
 
 export const operationKey = (operation: OperationRef) => `${operation.method.toUpperCase()} ${operation.path}`;

@@ -90,12 +90,59 @@ export function formSchema(
     if (mode === 'update' && field.createOnly) continue;
     const property = body?.properties?.[field.name];
     if (!property) continue;
-    const rule = z.fromJSONSchema(property as Parameters<typeof z.fromJSONSchema>[0]);
+    const rule = fieldRule(property);
     shape[field.name] = required.has(field.name)
       ? rule
       : z.preprocess((value) => (value === '' ? undefined : value), rule.optional());
   }
   return z.object(shape).strict() as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+const SLUG = '^[-a-zA-Z0-9_]+$';
+const typeOf = (schema: JsonSchema) =>
+  Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+
+/**
+ * One field's rule from its spec schema, in the platform's (DRF's) words so a form says the same as the platform
+ * would. Strings, booleans, numbers and enums are read here; anything else is left to zod's own JSON Schema reader.
+ */
+export function fieldRule(schema: JsonSchema): z.ZodType {
+  const nullable = Array.isArray(schema.type) && schema.type.includes('null');
+  const missing = (message: string) => (issue: { input: unknown }) =>
+    issue.input === undefined
+      ? 'This field is required.'
+      : issue.input === null
+        ? 'This field may not be null.'
+        : message;
+  let rule: z.ZodType;
+  if (schema.enum) {
+    const values = schema.enum.filter((v): v is string => typeof v === 'string');
+    rule = z.enum(values as [string, ...string[]], { error: missing('Select a valid choice.') });
+  } else if (typeOf(schema) === 'string') {
+    let text = z.string({ error: missing('Not a valid string.') });
+    const { minLength, maxLength, pattern } = schema as { minLength?: number; maxLength?: number; pattern?: string };
+    if (minLength) {
+      text = text.min(
+        minLength,
+        minLength === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${minLength} characters.`,
+      );
+    }
+    if (maxLength !== undefined)
+      text = text.max(maxLength, `Ensure this field has no more than ${maxLength} characters.`);
+    if (pattern) {
+      text = text.regex(
+        new RegExp(pattern),
+        pattern === SLUG
+          ? 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'
+          : 'This value does not match the required pattern.',
+      );
+    }
+    rule = text;
+  } else if (typeOf(schema) === 'boolean') rule = z.boolean({ error: missing('Must be a valid boolean.') });
+  else if (typeOf(schema) === 'integer') rule = z.int({ error: missing('A valid integer is required.') });
+  else if (typeOf(schema) === 'number') rule = z.number({ error: missing('A valid number is required.') });
+  else return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  return nullable ? rule.nullable() : rule;
 }
 
 /** The type the spec gives a record field, for turning CLI text (`--set is_active=true`) into a value. */

@@ -159,6 +159,11 @@ export class ResourceCache {
           data: JSON.stringify(kept),
         });
       if (declaration.envelope === 'none') this.setMeta(profileId, declaration.kind, at);
+      // The tenant just answered: a note that it could not be reached is no longer true.
+      else
+        this.db
+          .prepare('UPDATE resource_lists SET error = NULL WHERE profile_id = ? AND kind = ?')
+          .run(profileId, declaration.kind);
     })();
   }
 

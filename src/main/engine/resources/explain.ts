@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { BridgeError } from '../../../shared/contract';
-import type { ResourceDeclaration } from '../../../shared/resources';
+import { pluralOf, type ResourceDeclaration } from '../../../shared/resources';
 import { EngineError } from '../errors';
 import { ApiError } from '../platform';
 
@@ -32,7 +32,7 @@ const describe = (issues: Issues) => issues.map((i) => (i.path ? `${i.path}: ${i
 export function invalidValues(declaration: ResourceDeclaration, error: z.ZodError): EngineError {
   const issues: Issues = error.issues.map((issue) => ({
     path: issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.'),
-    message: issue.code === 'unrecognized_keys' ? `Not a field of ${declaration.label}` : issue.message,
+    message: issue.code === 'unrecognized_keys' ? `Not a field of ${pluralOf(declaration)}` : issue.message,
   }));
   return new EngineError('validation', `Check the ${declaration.singular}: ${describe(issues)}`, { issues });
 }
@@ -63,7 +63,7 @@ export function explain(error: unknown, declaration: ResourceDeclaration, id?: s
   if (status === 403) {
     return new EngineError(
       'api',
-      `${error.message}${detail ? ` (${detail})` : ''}: ${declaration.label} need a tenant admin's key. Use such a key in Settings → Tenants.`,
+      `${error.message}${detail ? ` (${detail})` : ''}: ${pluralOf(declaration)} need a tenant admin's key. Use such a key in Settings → Tenants.`,
       { status },
     );
   }

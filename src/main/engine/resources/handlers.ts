@@ -8,6 +8,7 @@ import {
   declarationOf,
   fieldType,
   formSchema,
+  pluralOf,
   recordSchema,
   type ResourceDeclaration,
   type ResourceKind,
@@ -21,6 +22,8 @@ import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
 import { explain, invalidValues } from './explain';
+
+const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
 /** A list older than this is refreshed in the background when a screen asks for it. */
 export const RESOURCES_STALE_MS = 30_000;
@@ -123,7 +126,7 @@ export function resourceHandlers(
       if (!known.has(field)) {
         throw invalid(
           `where.${field}`,
-          `${declaration.label} have no field '${field}' (fields: ${[...known].join(', ')})`,
+          `${capital(pluralOf(declaration))} have no field '${field}' (fields: ${[...known].join(', ')})`,
         );
       }
       const type = fieldType(schema, field);
@@ -142,7 +145,7 @@ export function resourceHandlers(
 
   function checked(declaration: ResourceDeclaration, mode: 'create' | 'update', values: Row): Row {
     const operation = mode === 'create' ? declaration.operations.create : declaration.operations.update;
-    if (!operation) throw new EngineError('validation', `${declaration.label} cannot be ${mode}d`);
+    if (!operation) throw new EngineError('validation', `${capital(pluralOf(declaration))} cannot be ${mode}d`);
     const parsed = formSchema(declaration, operation, mode).safeParse(values);
     if (!parsed.success) throw invalidValues(declaration, parsed.error);
     return parsed.data;
@@ -274,7 +277,7 @@ export function resourceHandlers(
         const offered = Object.keys(declaration.actions ?? {});
         throw invalid(
           'action',
-          `${declaration.label} have no action '${action}' (${offered.length ? `actions: ${offered.join(', ')}` : 'they have no actions'})`,
+          `${capital(pluralOf(declaration))} have no action '${action}' (${offered.length ? `actions: ${offered.join(', ')}` : 'they have no actions'})`,
         );
       }
       const answer = await platformCall(declaration, id, async () =>
