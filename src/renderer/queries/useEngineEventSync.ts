@@ -60,6 +60,15 @@ export function useEngineEventSync(): void {
                 (query.queryKey[1] as { id?: string } | undefined)?.id === event.payload.id,
             });
             break;
+          case 'resources.changed':
+            // The kind's lists and records read the engine's cache again, for that tenant only.
+            void queryClient.invalidateQueries({
+              predicate: (query) =>
+                callArea(nameOf(query)) === 'resources' &&
+                keyTenant(query.queryKey) === event.payload.profileId &&
+                (query.queryKey[1] as { kind?: string } | undefined)?.kind === event.payload.kind,
+            });
+            break;
           case 'settings.changed':
             // The event carries the new settings, so show them at once and then confirm.
             queryClient.setQueryData(callKey('settings.get', {}), event.payload);
