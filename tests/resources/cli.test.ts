@@ -72,6 +72,13 @@ describe('mentor-admin resource verbs', () => {
     for (const output of [listed.stdout, table.stdout]) expect(output).not.toContain(key);
     expect(filesContaining(dataDir, key!)).toEqual([]);
 
+    const one = await run(['get', 'api-tokens', 'deploy-bot', '--json']);
+    expect(one.lines).toEqual([expect.objectContaining({ name: 'deploy-bot', username: server.user })]);
+    expect(one.stdout).not.toContain(key);
+    expect((await run(['update', 'api-tokens', 'deploy-bot', '--set', 'name=renamed'])).stderr).toContain(
+      'API tokens cannot be updated',
+    );
+
     // The vendor SDK reads the token back, and the key works as the platform's own.
     const tokens = await vendorSdk().corePlatformApiTokensList({ platformKey: server.org });
     expect(tokens.map((t) => t.name)).toContain('deploy-bot');

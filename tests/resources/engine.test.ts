@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
-import { connect, failure } from '../helpers/engine';
+import { connect, failure, until } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
 import { filesContaining, requireKeychainSession } from '../helpers/temp';
 
@@ -49,6 +49,25 @@ describe('resources: API tokens', () => {
     const back = await c.engine.invoke('resources.list', { kind: 'api-tokens' });
     expect(back.freshness.offline).toBeNull();
     expect(back.records.map((r) => r.name)).toContain('back-online');
+  });
+
+  it('answers an old list from the cache at once, then refreshes it in the background and says so', async () => {
+    const c = await connect(server);
+    await c.engine.invoke('resources.list', { kind: 'api-tokens' });
+    await call(server, 'POST', '/api/core/platform/api-tokens/', {
+      json: { name: 'made-elsewhere', platform_key: server.org },
+    });
+    const db = new Database(join(c.dataDir, 'mentor-admin.sqlite'));
+    db.prepare("UPDATE resource_lists SET checked_at = '2026-01-01T00:00:00.000Z'").run();
+    db.close();
+    c.events.length = 0;
+    const old = await c.engine.invoke('resources.list', { kind: 'api-tokens' });
+    expect(old.freshness.source).toBe('cache');
+    expect(old.records.map((r) => r.name)).not.toContain('made-elsewhere');
+    await until('the background refresh', () => c.events.some((e) => e.name === 'resources.changed'));
+    const fresh = await c.engine.invoke('resources.list', { kind: 'api-tokens' });
+    expect(fresh.records.map((r) => r.name)).toContain('made-elsewhere');
+    await call(server, 'DELETE', `/api/core/platform/api-tokens/made-elsewhere?platform_key=${server.org}`);
   });
 
   it('creates a token whose key is answered once and written to no cache, log or file', async () => {
