@@ -44,12 +44,32 @@ function vendorSdk() {
 }
 
 describe('mentor-admin resource verbs', () => {
+  it('update: a field changed by --set, the rest of the record kept (the platform takes a PUT)', async () => {
+    const created = await run(['create', 'lti-keys', '--set', 'name=D2L', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = String(created.lines[0]!.id);
+    const updated = await run(['update', 'lti-keys', id, '--set', 'name=D2L Brightspace', '--json']);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.lines[0]).toMatchObject({
+      id: Number(id),
+      name: 'D2L Brightspace',
+      public_key: created.lines[0]!.public_key,
+    });
+    expect((await run(['update', 'lti-keys', id])).code).toBe(2);
+  });
+
   it('kinds: one line per kind with its label, area and verbs', async () => {
     const kinds = await run(['kinds', '--json']);
     expect(kinds.code, kinds.stderr).toBe(0);
     expect(kinds.lines).toEqual([
       { kind: 'api-tokens', label: 'API tokens', area: 'Tenant settings', verbs: ['list', 'create', 'delete'] },
       { kind: 'domains', label: 'Domain whitelist', area: 'Tenant settings', verbs: ['list', 'get', 'create'] },
+      {
+        kind: 'lti-keys',
+        label: 'LTI keys',
+        area: 'Tenant settings',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -107,7 +127,7 @@ describe('mentor-admin resource verbs', () => {
     expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains)",
+      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)",
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

@@ -212,3 +212,23 @@ describe('resources: the domain whitelist', () => {
     });
   });
 });
+
+describe('resources: LTI keys', () => {
+  it('creates, renames with a PUT that keeps the rest of the record, reads one and deletes it', async () => {
+    const c = await connect(server);
+    const { record } = await c.engine.invoke('resources.create', { kind: 'lti-keys', values: { name: 'Blackboard' } });
+    const id = String(record.id);
+    expect(record.public_key).toMatch(/BEGIN PUBLIC KEY/);
+    const renamed = await c.engine.invoke('resources.update', {
+      kind: 'lti-keys',
+      id,
+      values: { name: 'Blackboard Learn' },
+    });
+    expect(renamed.record).toMatchObject({ id: record.id, name: 'Blackboard Learn', public_key: record.public_key });
+    expect((await c.engine.invoke('resources.get', { kind: 'lti-keys', id })).record.name).toBe('Blackboard Learn');
+    const listed = await c.engine.invoke('resources.list', { kind: 'lti-keys', search: 'learn' });
+    expect(listed.records.map((r) => r.name)).toEqual(['Blackboard Learn']);
+    await c.engine.invoke('resources.delete', { kind: 'lti-keys', id });
+    expect(await failure(c.engine, 'resources.get', { kind: 'lti-keys', id })).toMatchObject({ code: 'not_found' });
+  });
+});

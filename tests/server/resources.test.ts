@@ -9,6 +9,7 @@ import { expectSpecValid } from '../helpers/spec';
 
 const TOKENS = '/api/core/platform/api-tokens/';
 const WHITELIST = '/api/core/domains/whitelist/';
+const LTI_KEYS = '/api/core/lti/1p3/provider/lti-keys/';
 
 let server: Sandbox;
 beforeAll(async () => {
@@ -178,5 +179,72 @@ describe('sandbox resources: the domain whitelist', () => {
       403,
     );
     expect((await call(server, 'POST', WHITELIST, { json: { url: 'x.example' }, key: null })).status).toBe(401);
+  });
+});
+
+describe('sandbox resources: LTI keys', () => {
+  it('creates a key with its RSA public half (PEM and JWK), lists, reads, renames and deletes it', async () => {
+    const created = await call(server, 'POST', LTI_KEYS, { json: { name: 'Canvas', platform_key: server.org } });
+    expect(created.status).toBe(201);
+    expectSpecValid('post', LTI_KEYS, 201, created.body);
+    const key = created.body as {
+      id: number;
+      name: string;
+      public_key: string;
+      public_jwk: { kty: string; n: string };
+    };
+    expect(key.public_key).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+    expect(key.public_jwk).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect('platform_key' in key).toBe(false);
+
+    const listed = await call(server, 'GET', `${LTI_KEYS}?platform_key=${server.org}`);
+    expectSpecValid('get', LTI_KEYS, 200, listed.body);
+    expect((listed.body as { id: number }[]).map((k) => k.id)).toContain(key.id);
+    const one = await call(server, 'GET', `${LTI_KEYS}${key.id}/?platform_key=${server.org}`);
+    expect(one.status).toBe(200);
+    expectSpecValid('get', `${LTI_KEYS}{id}/`, 200, one.body);
+
+    const renamed = await call(server, 'PUT', `${LTI_KEYS}${key.id}/`, {
+      json: { name: 'Canvas production', platform_key: server.org },
+    });
+    expect(renamed).toMatchObject({
+      status: 200,
+      body: { id: key.id, name: 'Canvas production', public_key: key.public_key },
+    });
+    expectSpecValid('put', `${LTI_KEYS}{id}/`, 200, renamed.body);
+
+    expect((await call(server, 'DELETE', `${LTI_KEYS}${key.id}/?platform_key=${server.org}`)).status).toBe(204);
+    expect(await call(server, 'GET', `${LTI_KEYS}${key.id}/?platform_key=${server.org}`)).toMatchObject({
+      status: 404,
+      body: { detail: 'Not found.' },
+    });
+  });
+
+  it("refuses what the spec refuses, and keeps each tenant's keys to itself", async () => {
+    expect(await call(server, 'POST', LTI_KEYS, { json: { platform_key: server.org } })).toMatchObject({
+      status: 400,
+      body: { name: ['This field is required.'] },
+    });
+    const created = await call(server, 'POST', LTI_KEYS, { json: { name: 'Moodle', platform_key: server.org } });
+    const id = (created.body as { id: number }).id;
+    expect(await call(server, 'PUT', `${LTI_KEYS}${id}/`, { json: { platform_key: server.org } })).toMatchObject({
+      status: 400,
+      body: { name: ['This field is required.'] },
+    });
+    expect(await call(server, 'GET', `${LTI_KEYS}${id}/`)).toMatchObject({
+      status: 400,
+      body: { platform_key: ['This field is required.'] },
+    });
+    expect(
+      (
+        await call(server, 'GET', `${LTI_KEYS}${id}/?platform_key=${server.otherOrg.org}`, {
+          key: server.otherOrg.apiKey,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(server, 'GET', `${LTI_KEYS}?platform_key=${server.org}`, { key: server.studentKey })).status,
+    ).toBe(403);
+    expect((await call(server, 'DELETE', `${LTI_KEYS}9999/?platform_key=${server.org}`)).status).toBe(404);
   });
 });

@@ -17,7 +17,7 @@ import {
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../shared/resources';
-import { apiTokenBackend, genericBackend, genericSchema, type Backend } from './resources/backends';
+import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
 import { checkBody, checkQuery, present } from './resources/validate';
 
 function backends(db: Db): Record<ResourceKind, Backend> {
@@ -31,6 +31,14 @@ function backends(db: Db): Record<ResourceKind, Backend> {
       // The spec leaves the check open to anyone; adding a domain takes a tenant admin.
       auth: { read: 'none', write: 'admin' },
       filters: ['is_active'],
+    }),
+    'lti-keys': genericBackend(db, {
+      kind: 'lti-keys',
+      idField: 'id',
+      counted: true,
+      duplicate: 'lti key with this id already exists.',
+      auth: { read: 'admin', write: 'admin' },
+      derive: ltiKeyPair,
     }),
   };
 }

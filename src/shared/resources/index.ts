@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { apiTokens } from './api-tokens';
 import { domains } from './domains';
+import { ltiKeys } from './lti-keys';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -10,6 +11,7 @@ export * from './spec';
 export const RESOURCES = {
   'api-tokens': apiTokens,
   domains,
+  'lti-keys': ltiKeys,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

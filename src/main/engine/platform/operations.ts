@@ -66,6 +66,8 @@ export const OPERATIONS = {
   '/api/core/platform/api-tokens/': { get: READ, post: ONCE },
   '/api/core/platform/api-tokens/{name}': { delete: REPLACE },
   '/api/core/domains/whitelist/': { get: READ, post: ONCE },
+  '/api/core/lti/1p3/provider/lti-keys/': { get: READ, post: ONCE },
+  '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
 
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },

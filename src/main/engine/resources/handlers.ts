@@ -6,6 +6,7 @@
 import type { Freshness, resourceCalls } from '../../../shared/contract';
 import {
   declarationOf,
+  editableBody,
   fieldType,
   formSchema,
   pluralOf,
@@ -151,6 +152,20 @@ export function resourceHandlers(
     return parsed.data;
   }
 
+  /** The record's fields that its update body takes, as the cache (or else the platform) has them now. */
+  async function currentBody(
+    api: ResourceApi,
+    profileId: string,
+    declaration: ResourceDeclaration,
+    id: string,
+  ): Promise<Row> {
+    const editable = editableBody(declaration, declaration.operations.update!)?.properties ?? {};
+    const current =
+      cache.find(profileId, declaration.kind, id) ??
+      (declaration.operations.get ? await api.get(declaration, id, INTERACTIVE) : {});
+    return Object.fromEntries(Object.entries(current).filter(([name]) => name in editable));
+  }
+
   async function platformCall<T>(declaration: ResourceDeclaration, id: string | undefined, run: () => Promise<T>) {
     try {
       return await run();
@@ -237,10 +252,17 @@ export function resourceHandlers(
     'resources.update': async ({ profileId: given, kind, id, values }) => {
       const profileId = ctx.tenant(given);
       const declaration = declarationOf(kind);
-      const body = checked(declaration, 'update', values);
-      const answer = (await platformCall(declaration, id, async () =>
-        (await apiFor(profileId)).send(declaration, declaration.operations.update!, { id, values: body }),
-      )) as Row;
+      const changes = checked(declaration, 'update', values);
+      const operation = declaration.operations.update!;
+      const answer = (await platformCall(declaration, id, async () => {
+        const api = await apiFor(profileId);
+        // A PUT replaces the record: what it does not change is sent as it is now.
+        const body =
+          operation.method === 'put'
+            ? { ...(await currentBody(api, profileId, declaration, id)), ...changes }
+            : changes;
+        return api.send(declaration, operation, { id, values: body });
+      })) as Row;
       const record = keptFields(declaration, answer);
       cache.put(profileId, declaration, record);
       changed(profileId, kind);

@@ -3,7 +3,7 @@
  * a kind whose platform behaviour matters beyond storage (a token's key answered once, and working as a key at
  * once) has a hand-written backend over its own table.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Caller } from '../../auth';
 import type { Db } from '../../db';
 import { fieldErrors } from '../../http/errors';
@@ -50,6 +50,10 @@ export function genericBackend(
     auth: Backend['auth'];
     /** Query parameters that filter by the record field of the same name. */
     filters?: string[];
+    /** The id is the platform's: a number it counts up (DRF's AutoField), not a field the caller gives. */
+    counted?: boolean;
+    /** Fields the platform makes itself when a record is created (a key pair, say). */
+    derive?(record: Row): Row;
   },
 ): Backend {
   const { kind, idField } = options;
@@ -83,7 +87,14 @@ export function genericBackend(
       return record && matches(record, query) ? record : null;
     },
     create: (org, _caller, body) => {
-      const record = { ...options.defaults, ...body };
+      const record: Row = { ...options.defaults, ...body };
+      if (options.counted) {
+        record[idField] = db
+          .prepare('SELECT coalesce(max(CAST(id AS INTEGER)), 0) + 1 FROM resource_store WHERE kind = ?')
+          .pluck()
+          .get(kind) as number;
+      }
+      Object.assign(record, options.derive?.(record));
       const id = String(record[idField]);
       if (read(org, id)) throw fieldErrors({ [idField]: [options.duplicate] });
       db.prepare('INSERT INTO resource_store (org, kind, id, data) VALUES (?, ?, ?, ?)').run(
@@ -108,6 +119,20 @@ export function genericBackend(
     },
     delete: (org, id) =>
       db.prepare('DELETE FROM resource_store WHERE org = ? AND kind = ? AND id = ?').run(org, kind, id).changes > 0,
+  };
+}
+
+/** An LTI 1.3 provider key: the platform makes the RSA pair and answers its public half as PEM and as a JWK. */
+export function ltiKeyPair(record: Row): Row {
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    public_jwk: {
+      ...publicKey.export({ format: 'jwk' }),
+      alg: 'RS256',
+      use: 'sig',
+      kid: `lti-key-${String(record.id)}`,
+    },
   };
 }
 
