@@ -133,7 +133,11 @@ describe('Tenant settings: domain whitelist', () => {
     expect(await dialog.getByRole('textbox', { name: 'Domain' }).getAttribute('aria-invalid')).toBe('true');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    expect(await table().getByRole('button').count()).toBe(0);
+    expect(
+      await table()
+        .getByRole('button', { name: /^(Delete|Revoke|Remove|Edit) / })
+        .count(),
+    ).toBe(0);
   });
 
   it('checks a domain added elsewhere on the platform, and lists it once found', async () => {
@@ -147,6 +151,42 @@ describe('Tenant settings: domain whitelist', () => {
     await page.getByRole('searchbox', { name: 'Search domains' }).fill('');
     await page.locator('label', { hasText: 'Not active' }).click();
     await expect.poll(() => page.getByTestId('resource-count').innerText()).toBe('1 domain');
+  });
+});
+
+describe('Tenant settings: LTI keys', () => {
+  it('creates a key, shows its public half in the details, renames it and deletes it', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'LTI keys' }).click();
+    await visible(page.getByText('No LTI keys yet.'));
+    await page.getByRole('button', { name: 'New LTI key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New LTI key' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Canvas');
+    await dialog.getByRole('button', { name: 'Create LTI key' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await table().getByRole('button', { name: 'Canvas', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'LTI key "Canvas"' });
+    await visible(details.getByText('-----BEGIN PUBLIC KEY-----', { exact: false }));
+    await visible(details.getByRole('button', { name: 'Copy public key' }));
+    await details.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: /^Edit LTI key/ });
+    await edit.getByRole('textbox', { name: 'Name' }).fill('Canvas production');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('button', { name: 'Canvas production', exact: true }));
+    const id = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-keys/?platform_key=${server.org}`)).body as {
+      id: number;
+      name: string;
+    }[];
+    expect(id.map((k) => k.name)).toEqual(['Canvas production']);
+
+    await page.getByRole('button', { name: 'Delete Canvas production' }).click();
+    await visible(page.getByText('Delete the LTI key "Canvas production"?'));
+    const confirm = page.getByRole('dialog', { name: 'Delete LTI key' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await visible(page.getByText('No LTI keys yet.'));
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
   Button,
   Group,
@@ -21,13 +22,14 @@ import type { ResourceRecord } from '../../shared/contract';
 import { pluralOf, type ColumnDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { errorMessage } from '../bridge/errors';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { PlusIcon, TrashIcon, WarningIcon } from '../components/icons';
+import { EditIcon, PlusIcon, TrashIcon, WarningIcon } from '../components/icons';
 import { notifyError, notifySuccess } from '../components/notify';
 import { formatCount, formatDateTime } from '../format';
 import { useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../screens/mentors/FreshnessBar';
 import { SearchIcon } from '../train/icons';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
 
@@ -93,9 +95,13 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
   const filtering = !!debounced || Object.keys(filters).length > 0;
   const idOf = (record: ResourceRecord) => String(record[declaration.idField]);
+  /** What people call a record: its first column (a key's name), which is often its id too. */
+  const titleOf = (record: ResourceRecord) => String(record[declaration.columns[0]!.field] ?? idOf(record));
   const deleteWord = declaration.deleteLabel ?? 'Delete';
   const canCreate = !!declaration.operations.create;
   const canDelete = !!declaration.operations.delete;
+  const canUpdate = !!declaration.operations.update;
+  const [open, setOpen] = useState<ResourceRecord | null>(null);
 
   return (
     <Stack gap="md">
@@ -228,8 +234,8 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
                     {declaration.columns.map((column) => (
                       <Table.Th key={column.field}>{column.label}</Table.Th>
                     ))}
-                    {canDelete && (
-                      <Table.Th w={72} style={{ textAlign: 'right' }}>
+                    {(canDelete || canUpdate) && (
+                      <Table.Th w={96} style={{ textAlign: 'right' }}>
                         <VisuallyHidden>Actions</VisuallyHidden>
                       </Table.Th>
                     )}
@@ -238,23 +244,43 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
                 <Table.Tbody style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
                   {records.map((record) => (
                     <Table.Tr key={idOf(record)}>
-                      {declaration.columns.map((column) => (
+                      {declaration.columns.map((column, index) => (
                         <Table.Td key={column.field}>
-                          <Cell column={column} value={record[column.field]} />
+                          {index === 0 ? (
+                            <Anchor component="button" type="button" size="sm" onClick={() => setOpen(record)}>
+                              {cellText(column, record[column.field])}
+                            </Anchor>
+                          ) : (
+                            <Cell column={column} value={record[column.field]} />
+                          )}
                         </Table.Td>
                       ))}
-                      {canDelete && (
-                        <Table.Td style={{ textAlign: 'right' }}>
-                          <Tooltip label={`${deleteWord} ${idOf(record)}`} withArrow>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={`${deleteWord} ${idOf(record)}`}
-                              onClick={() => setDeleting(record)}
-                            >
-                              <TrashIcon size={16} />
-                            </ActionIcon>
-                          </Tooltip>
+                      {(canDelete || canUpdate) && (
+                        <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                          {canUpdate && (
+                            <Tooltip label={`Edit ${titleOf(record)}`} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                color="gray"
+                                aria-label={`Edit ${titleOf(record)}`}
+                                onClick={() => setEditor({ mode: 'update', record })}
+                              >
+                                <EditIcon size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
+                          {canDelete && (
+                            <Tooltip label={`${deleteWord} ${titleOf(record)}`} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={`${deleteWord} ${titleOf(record)}`}
+                                onClick={() => setDeleting(record)}
+                              >
+                                <TrashIcon size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
                         </Table.Td>
                       )}
                     </Table.Tr>
@@ -277,13 +303,24 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
         target={editor}
         onClose={() => setEditor(null)}
         onCreated={(record, values) => {
-          if (Object.keys(values).length) setRevealed({ id: idOf(record), values });
+          if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
           else
             notifySuccess(
               `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} added`,
-              idOf(record),
+              titleOf(record),
             );
         }}
+      />
+      <RecordDrawer
+        declaration={declaration}
+        record={open}
+        onClose={() => setOpen(null)}
+        {...(canUpdate && {
+          onEdit: (record: ResourceRecord) => {
+            setOpen(null);
+            setEditor({ mode: 'update', record });
+          },
+        })}
       />
       <RevealOnceModal declaration={declaration} shown={revealed} onClose={() => setRevealed(null)} />
       <ConfirmModal
@@ -299,7 +336,7 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
             {
               onSuccess: () => {
                 close();
-                notifySuccess(`${deleteWord}d`, `${declaration.singular} "${idOf(record)}"`);
+                notifySuccess(`${deleteWord}d`, `${declaration.singular} "${titleOf(record)}"`);
               },
             },
           )
@@ -307,7 +344,7 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
       >
         {(record) => (
           <Text size="sm">
-            {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, idOf(record))}
+            {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
           </Text>
         )}
       </ConfirmModal>
