@@ -190,10 +190,40 @@ describe('Tenant settings: LTI keys', () => {
   });
 });
 
+describe('the command palette (Ctrl-K)', () => {
+  it('jumps to a record by name, to a kind, and to a screen', async () => {
+    const { page } = app;
+    await app.open('#/mentors');
+    // From inside a search box too: the palette is app-wide.
+    await page.getByRole('searchbox', { name: 'Search mentors' }).click();
+    await page.keyboard.press('Control+K');
+    const search = page.getByPlaceholder('Go to a screen, a kind or a record…');
+    await visible(search);
+    await search.fill('e2e-tok');
+    const record = page.getByRole('button', { name: /e2e-token\s*API token/ });
+    await visible(record);
+    await record.click();
+    await visible(page.getByRole('dialog', { name: 'API token "e2e-token"' }));
+    expect(await page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens');
+
+    await page.keyboard.press('Control+K');
+    await search.fill('whitelist');
+    await page.getByRole('button', { name: /Domain whitelist/ }).click();
+    await visible(page.getByRole('tab', { name: 'Domain whitelist', selected: true }));
+
+    await page.keyboard.press('Control+K');
+    await search.fill('tick');
+    await page.getByRole('button', { name: /Tickets\s*Screen/ }).click();
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
+  });
+});
+
 describe('Tenant settings while the tenant is not answering', () => {
   it('shows the saved list with the offline banner, and a create that fails keeps what was typed', async () => {
     const { page } = app;
-    await page.getByRole('tab', { name: 'API tokens' }).click();
+    await app.open('#/tenant-settings/api-tokens');
     await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
     server.setFaults('error5xx=1');
     try {

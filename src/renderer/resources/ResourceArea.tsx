@@ -21,7 +21,7 @@ export function kindsOf(area: Area): Declared[] {
 /** A navigation area of the kit (`#/<area>/<kind>`): one tab per kind, each the kind's generic list. */
 export function ResourceArea({ area }: { area: Area }) {
   const kinds = kindsOf(area);
-  const [routed] = useSubRoute();
+  const [routed, routedId] = useSubRoute();
   const current = kinds.find((declaration) => declaration.kind === routed) ?? kinds[0]!;
   const tenant = useActiveTenant();
 
@@ -57,7 +57,19 @@ export function ResourceArea({ area }: { area: Area }) {
         {tenant.id &&
           kinds.map((declaration) => (
             <Tabs.Panel key={declaration.kind} value={declaration.kind} pt="md">
-              <ResourceList key={`${tenant.id}:${declaration.kind}`} profileId={tenant.id!} declaration={declaration} />
+              <ResourceList
+                key={`${tenant.id}:${declaration.kind}`}
+                profileId={tenant.id!}
+                declaration={declaration}
+                openId={declaration.kind === routed ? routedId : undefined}
+                onOpen={(id) =>
+                  navigateTo(
+                    id === null
+                      ? `#/${area}/${declaration.kind}`
+                      : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
+                  )
+                }
+              />
             </Tabs.Panel>
           ))}
       </Tabs>

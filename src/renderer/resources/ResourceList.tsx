@@ -25,7 +25,7 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { EditIcon, PlusIcon, TrashIcon, WarningIcon } from '../components/icons';
 import { notifyError, notifySuccess } from '../components/notify';
 import { formatCount, formatDateTime } from '../format';
-import { useMutationCall } from '../queries/useCall';
+import { useCall, useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../screens/mentors/FreshnessBar';
 import { SearchIcon } from '../train/icons';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
@@ -63,7 +63,19 @@ const fill = (template: string, id: string) => template.replaceAll('{id}', id);
  * The generic list of one kind: search, filters, server paging from the engine's cache, create, delete with
  * confirmation, and the empty, loading, error and offline states.
  */
-export function ResourceList({ profileId, declaration }: { profileId: string; declaration: Declared }) {
+export function ResourceList({
+  profileId,
+  declaration,
+  openId,
+  onOpen,
+}: {
+  profileId: string;
+  declaration: Declared;
+  /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
+  openId?: string | undefined;
+  /** Opens a record's details (null closes them). */
+  onOpen(id: string | null): void;
+}) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [filters, setFilters] = useState<Record<string, string>>({});
@@ -101,7 +113,16 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
   const canCreate = !!declaration.operations.create;
   const canDelete = !!declaration.operations.delete;
   const canUpdate = !!declaration.operations.update;
-  const [open, setOpen] = useState<ResourceRecord | null>(null);
+  const onPage = openId === undefined ? undefined : records.find((record) => idOf(record) === openId);
+  // A record not on this page (a link, the command palette) is read by its id.
+  const opened = useCall(
+    'resources.get',
+    { profileId, kind: declaration.kind, id: openId ?? '-' },
+    {
+      enabled: openId !== undefined && !onPage && list.isSuccess,
+    },
+  );
+  const open = openId === undefined ? null : (onPage ?? opened.data?.record ?? null);
 
   return (
     <Stack gap="md">
@@ -247,7 +268,7 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
                       {declaration.columns.map((column, index) => (
                         <Table.Td key={column.field}>
                           {index === 0 ? (
-                            <Anchor component="button" type="button" size="sm" onClick={() => setOpen(record)}>
+                            <Anchor component="button" type="button" size="sm" onClick={() => onOpen(idOf(record))}>
                               {cellText(column, record[column.field])}
                             </Anchor>
                           ) : (
@@ -314,10 +335,10 @@ export function ResourceList({ profileId, declaration }: { profileId: string; de
       <RecordDrawer
         declaration={declaration}
         record={open}
-        onClose={() => setOpen(null)}
+        onClose={() => onOpen(null)}
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {
-            setOpen(null);
+            onOpen(null);
             setEditor({ mode: 'update', record });
           },
         })}
