@@ -146,6 +146,15 @@ describe('resources: API tokens', () => {
     });
   });
 
+  it('says plainly that nothing is cached for a tenant it cannot reach', async () => {
+    const c = await connect(server, { baseUrl: 'http://127.0.0.1:9' });
+    const error = await failure(c.engine, 'resources.list', { kind: 'api-tokens' });
+    expect(error.code).toBe('unreachable');
+    expect(error.message).toMatch(
+      /^Nothing is cached for Sandbox yet: the tenant cannot be reached \(Could not reach 127\.0\.0\.1:9/,
+    );
+  });
+
   it("keeps each tenant's list apart", async () => {
     const ours = await connect(server);
     const theirs = await connect(server, {

@@ -110,6 +110,13 @@ export function resourceHandlers(
         cache.refreshFailed(profileId, declaration.kind, note);
         return { asOf: meta.asOf, source: 'cache', offline: note };
       }
+      if (isUnreachable(error)) {
+        // Never another tenant's rows instead: this one has none saved yet.
+        throw new EngineError(
+          'unreachable',
+          `Nothing is cached for ${ctx.profiles.nameOf(profileId)} yet: the tenant cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+        );
+      }
       throw explain(error, declaration);
     }
   }
