@@ -55,7 +55,13 @@ describe('Tenant settings: API tokens', () => {
     const describedBy = (await name.getAttribute('aria-describedby')) ?? '';
     const errorId = describedBy.split(' ').find((id) => id.includes('error'));
     expect(await page.locator(`[id="${errorId}"]`).innerText()).toBe('platform api key with this name already exists.');
+    // What was typed is not lost to a slip of the key: Escape asks first.
+    await page.keyboard.press('Escape');
+    await visible(dialog.getByText('Discard what you typed?'));
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await name.inputValue()).toBe('sandbox');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
     await dialog.waitFor({ state: 'hidden' });
   });
 
@@ -132,6 +138,7 @@ describe('Tenant settings: domain whitelist', () => {
     await visible(dialog.getByText('whitelisted domain with this url already exists.'));
     expect(await dialog.getByRole('textbox', { name: 'Domain' }).getAttribute('aria-invalid')).toBe('true');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
 
     expect(
       await table()
@@ -238,6 +245,7 @@ describe('Tenant settings while the tenant is not answering', () => {
       await visible(dialog.getByText('Not saved'), 30_000);
       expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('while-offline');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.getByRole('button', { name: 'Discard' }).click();
     } finally {
       server.setFaults('');
     }

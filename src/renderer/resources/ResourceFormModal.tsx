@@ -1,10 +1,11 @@
-import { Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { BridgeCallError, type ResourceRecord } from '../../shared/contract';
 import { formSchema, type FieldDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { errorMessage } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
+import { WarningIcon } from '../components/icons';
 import { useMutationCall } from '../queries/useCall';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
@@ -25,17 +26,42 @@ const title = (declaration: ResourceDeclaration, target: FormTarget) =>
 
 /** A create or edit form built from the declaration's fields, checked with the spec's rules before it is sent. */
 export function ResourceFormModal({ profileId, declaration, target, onClose, onCreated }: ResourceFormModalProps) {
+  const dirty = useRef(false);
+  const [asking, setAsking] = useState(false);
+  const close = () => {
+    dirty.current = false;
+    setAsking(false);
+    onClose();
+  };
+  /** Escape, the close button or Cancel with changes typed: asked first, never lost by a slip of the key. */
+  const leave = () => (dirty.current ? setAsking(true) : close());
   return (
-    <Modal opened={target !== null} onClose={onClose} title={target && title(declaration, target)} centered size="lg">
+    <Modal opened={target !== null} onClose={leave} title={target && title(declaration, target)} centered size="lg">
+      {asking && (
+        <Alert color="yellow" icon={<WarningIcon />} title="Discard what you typed?" mb="md" role="alertdialog">
+          <Group gap="sm" mt="xs">
+            <Button size="xs" variant="default" onClick={() => setAsking(false)} data-autofocus>
+              Keep editing
+            </Button>
+            <Button size="xs" color="red" onClick={close}>
+              Discard
+            </Button>
+          </Group>
+        </Alert>
+      )}
       {target && (
         <ResourceForm
           key={target.mode === 'create' ? 'create' : String(target.record[declaration.idField])}
           profileId={profileId}
           declaration={declaration}
           target={target}
-          onCancel={onClose}
+          onDirty={(value) => {
+            dirty.current = value;
+          }}
+          onCancel={leave}
+          onSaved={close}
           onCreated={(record, revealed) => {
-            onClose();
+            close();
             onCreated(record, revealed);
           }}
         />
@@ -57,13 +83,17 @@ function ResourceForm({
   profileId,
   declaration,
   target,
+  onDirty,
   onCancel,
+  onSaved,
   onCreated,
 }: {
   profileId: string;
   declaration: ResourceDeclaration & { kind: ResourceKind };
   target: FormTarget;
+  onDirty(dirty: boolean): void;
   onCancel(): void;
+  onSaved(): void;
   onCreated(record: ResourceRecord, revealed: Record<string, string>): void;
 }) {
   const mode = target.mode;
@@ -76,6 +106,7 @@ function ResourceForm({
     initialValues: Object.fromEntries(fields.map((field) => [field.name, initialValue(field, record)])),
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
+    onValuesChange: () => onDirty(form.isDirty()),
   });
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
@@ -114,7 +145,7 @@ function ResourceForm({
       const changed = Object.fromEntries(Object.entries(values).filter(([name]) => form.isDirty(name)));
       update.mutate(
         { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
-        { onSuccess: onCancel, onError: showError },
+        { onSuccess: onSaved, onError: showError },
       );
     }
   }
