@@ -3,7 +3,7 @@
  * they wrote. A new token's key is printed by `create` once and found nowhere after: not in later output, the data
  * folder or its logs.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +149,22 @@ describe('mentor-admin resource verbs', () => {
     expect(header).toBe('name,username,created,expires');
     expect(row).toMatch(new RegExp(`^"'-sum-bot",${server.user},\\d{4}-`));
     expect(end).toBe('');
+  });
+
+  it('export KIND --out writes every record’s columns as injection-safe CSV; export DATASET is still analytics', async () => {
+    expect((await run(['create', 'api-tokens', '--set', 'name=-export-bot'])).code).toBe(0);
+    const file = join(tempDir(), 'tokens.csv');
+    const exported = await run(['export', 'api-tokens', '--out', file, '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const rows = readFileSync(file, 'utf8').split('\r\n');
+    expect(rows[0]).toBe('\uFEFFname,username,created,expires');
+    expect(exported.lines).toEqual([{ kind: 'api-tokens', path: file, rows: rows.length - 2 }]);
+    expect(rows.find((row) => row.includes('export-bot'))).toMatch(/^"'-export-bot",/);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/key/i);
+    expect((await run(['export', 'api-tokens'])).code).toBe(2);
+    const analytics = await run(['export', '--list', '--json']);
+    expect(analytics.code, analytics.stderr).toBe(0);
+    expect(analytics.lines.length).toBeGreaterThan(3);
   });
 
   it('delete needs --yes, revokes several at once, and says which failed (exit 1)', async () => {

@@ -18,7 +18,7 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import type { Engine } from '../engine';
-import { toCsv } from '../engine/csv';
+import { toCsv, writeCsvAtomically } from '../engine/csv';
 import { commandArgs, type Command } from './command';
 import { UsageError, type Output } from './io';
 import { profileIdOf } from './profile-commands';
@@ -33,7 +33,9 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
       a value the platform shows once (a new API token's key) is printed here, and never again
   update KIND ID (--set FIELD=VALUE)... | --file BODY.json
   delete KIND ID... --yes                      revoke or delete; --yes is required
-  do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind`;
+  do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
+  export KIND --out FILE.csv [--where FIELD=VALUE]... [--search TEXT] [--no-bom]
+      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text)`;
 
 /** The largest page the contract allows: `get` reads a kind in as few calls as it can. */
 const PAGE = 500;
@@ -119,6 +121,29 @@ function printRecord(out: Output, declaration: ResourceDeclaration, record: Reso
   );
 }
 
+/** Every record of a kind that matches `--where` and `--search`, page by page, and the last answer's freshness. */
+async function readAll(
+  engine: Engine,
+  tenant: { profileId?: string },
+  declaration: ResourceDeclaration & { kind: ResourceKind },
+  values: { where?: string[] | undefined; search?: string | undefined },
+) {
+  const where = Object.fromEntries(pairs(values.where, '--where'));
+  const records: ResourceRecord[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await engine.invoke('resources.list', {
+      ...tenant,
+      kind: declaration.kind,
+      where,
+      ...(values.search ? { search: values.search } : {}),
+      page,
+      pageSize: PAGE,
+    });
+    records.push(...answer.records);
+    if (records.length >= answer.total || answer.records.length === 0) return { records, answer };
+  }
+}
+
 async function getCommand(engine: Engine, args: string[], out: Output, tenant: { profileId?: string }) {
   const { values, positionals } = commandArgs(args, {
     where: { type: 'string', multiple: true },
@@ -134,21 +159,7 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
     emit([record]);
     return 0;
   }
-  const where = Object.fromEntries(pairs(values.where, '--where'));
-  const records: ResourceRecord[] = [];
-  let answer;
-  for (let page = 1; ; page++) {
-    answer = await engine.invoke('resources.list', {
-      ...tenant,
-      kind: declaration.kind,
-      where,
-      ...(values.search ? { search: values.search } : {}),
-      page,
-      pageSize: PAGE,
-    });
-    records.push(...answer.records);
-    if (records.length >= answer.total || answer.records.length === 0) break;
-  }
+  const { records, answer } = await readAll(engine, tenant, declaration, values);
   emit(records);
   if (!values.csv) {
     const { asOf, offline } = answer.freshness;
@@ -175,7 +186,7 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
 }
 
 export const runResourceCommand =
-  (verb: 'kinds' | 'get' | 'create' | 'update' | 'delete' | 'do'): Command =>
+  (verb: 'kinds' | 'get' | 'create' | 'update' | 'delete' | 'do' | 'export'): Command =>
   async (engine, args, out, _io, globals) => {
     if (verb === 'kinds') {
       const { positionals } = commandArgs(args, {});
@@ -273,6 +284,31 @@ export const runResourceCommand =
         }
         out.record({ deleted: ids.length - failed, failed }, `${ids.length - failed} ${word}d, ${failed} failed`);
         return failed ? 1 : 0;
+      }
+
+      case 'export': {
+        const { values, positionals } = commandArgs(args, {
+          out: { type: 'string' },
+          where: { type: 'string', multiple: true },
+          search: { type: 'string' },
+          'no-bom': { type: 'boolean' },
+        });
+        const declaration = kindOf(positionals[0], 'export');
+        if (positionals.length > 1) throw new UsageError('export takes one KIND');
+        if (!values.out) throw new UsageError(`export ${declaration.kind} needs --out FILE.csv`);
+        const { records } = await readAll(engine, tenant, declaration, values);
+        const path = resolve(values.out);
+        const written = await writeCsvAtomically(
+          path,
+          declaration.columns.map((c) => c.field),
+          [records.map((record) => declaration.columns.map((c) => cell(record[c.field])))],
+          { bom: !values['no-bom'] },
+        );
+        out.record(
+          { kind: declaration.kind, path, rows: written.rows },
+          `Wrote ${written.rows} ${written.rows === 1 ? declaration.singular : pluralOf(declaration)} to ${path}`,
+        );
+        return 0;
       }
 
       case 'do': {

@@ -11,6 +11,7 @@ import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
 import { RESOURCE_HELP, runResourceCommand } from './resource-commands';
+import { isResourceKind } from '../../shared/resources';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -37,7 +38,12 @@ Exit status: 0 success, 1 failure, 2 usage error.`;
 
 const COMMANDS = new Map<string, Command>([
   ['profile', runProfileCommand],
-  ['export', runExportCommand],
+  // `export KIND --out FILE.csv` for a resource kind; analytics datasets otherwise.
+  [
+    'export',
+    (engine, args, ...rest) =>
+      (isResourceKind(args[0]) ? runResourceCommand('export') : runExportCommand)(engine, args, ...rest),
+  ],
   ['train', runTrainCommand],
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
