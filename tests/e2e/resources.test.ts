@@ -43,6 +43,9 @@ describe('Tenant settings: API tokens', () => {
     const dialog = page.getByRole('dialog', { name: 'New API token' });
     await visible(dialog);
     const name = dialog.getByRole('textbox', { name: 'Name' });
+    // The keyboard starts in the first field.
+    const nameId = await name.getAttribute('id');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe(nameId);
     await name.fill('two words');
     await dialog.getByRole('button', { name: 'Create API token' }).click();
     await visible(dialog.getByText('Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'));

@@ -153,11 +153,15 @@ function ResourceForm({
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md">
-        {fields.map((field) => (
+        {fields.map((field, index) => (
           <FieldInput
             key={field.name}
             field={field}
-            props={form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {})}
+            // The modal puts the keyboard in the first field, not on its close button.
+            props={{
+              ...form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {}),
+              ...(index === 0 && { 'data-autofocus': true }),
+            }}
           />
         ))}
         {mode === 'create' && (declaration.revealOnce ?? []).length > 0 && (
