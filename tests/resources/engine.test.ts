@@ -10,6 +10,7 @@ import type { Sandbox } from '../../src/server/app';
 import { connect, failure, until } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
 import { filesContaining, requireKeychainSession } from '../helpers/temp';
+import { startServer } from '../platform/test-server';
 
 let server: Sandbox;
 beforeAll(async () => {
@@ -152,6 +153,19 @@ describe('resources: API tokens', () => {
     expect(error.code).toBe('unreachable');
     expect(error.message).toMatch(
       /^Nothing is cached for Sandbox yet: the tenant cannot be reached \(Could not reach 127\.0\.0\.1:9/,
+    );
+  });
+
+  it('says when the platform answers a shape its spec does not allow, never as a field error', async () => {
+    const odd = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ name: 42 }]));
+    });
+    const c = await connect(server, { baseUrl: odd.url });
+    const error = await failure(c.engine, 'resources.list', { kind: 'api-tokens' });
+    expect(error).toMatchObject({ code: 'api' });
+    expect(error.issues).toBeUndefined();
+    expect(error.message).toMatch(
+      /^The platform's answer to GET \/api\/core\/platform\/api-tokens\/ does not match its spec \(0\.\w+: /,
     );
   });
 

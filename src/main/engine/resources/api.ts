@@ -30,6 +30,11 @@ type Declared<O> = O extends { path: infer P; method: infer M }
 type AllDeclared = [Declared<OperationsOf<Declarations> | ActionsOf<Declarations>>] extends [true] ? true : false;
 export const EVERY_OPERATION_DECLARED: AllDeclared = true;
 
+/** A 2xx answer whose shape the spec does not allow. */
+export class UnexpectedAnswerError extends Error {
+  override readonly name = 'UnexpectedAnswerError';
+}
+
 export interface Scope {
   org: string;
   username: string;
@@ -98,7 +103,15 @@ export class ResourceApi {
       ...options,
     });
     const schema = answerSchema(operation);
-    return schema ? schema.parse(data) : data;
+    if (!schema) return data;
+    const parsed = schema.safeParse(data);
+    if (parsed.success) return parsed.data;
+    // The platform's answer, not the admin's input, is wrong: said as such, never as a field error of the form.
+    const first = parsed.error.issues[0];
+    throw new UnexpectedAnswerError(
+      `The platform's answer to ${operation.method.toUpperCase()} ${operation.path} does not match its spec` +
+        (first ? ` (${first.path.join('.') || 'the answer'}: ${first.message})` : ''),
+    );
   }
 
   /** Every record of a kind whose list answers one JSON array. */

@@ -38,6 +38,7 @@ export function invalidValues(declaration: ResourceDeclaration, error: z.ZodErro
 }
 
 export function explain(error: unknown, declaration: ResourceDeclaration, id?: string): unknown {
+  if (error instanceof Error && error.name === 'UnexpectedAnswerError') return new EngineError('api', error.message);
   if (!(error instanceof ApiError)) return error;
   const { status, detail } = error;
   const issues = drfIssues(error.body);
