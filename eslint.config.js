@@ -15,6 +15,18 @@ const sqlite = {
 };
 const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, message });
 
+const rendererBoundary = [
+  nodeBuiltins,
+  electron,
+  sqlite,
+  rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
+];
+const transports = {
+  regex: '(^|/)bridge/(electronBridge|websocketBridge|hostFiles)$',
+  message:
+    'Ask the bridge for what its host can do (bridge.capabilities); the transports live in src/renderer/bridge/.',
+};
+
 const boundary = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 
 export default tseslint.config(
@@ -89,6 +101,42 @@ export default tseslint.config(
       ),
     ],
   ),
+  // SQL lives in store modules: the database itself (store/), the job journal, and files named store.ts, *-store.ts,
+  // cache.ts or *-cache.ts. Areas get their stores from the engine (each area's …Stores(db)), never the database.
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: [
+      'src/main/engine/store/**',
+      'src/main/engine/jobs/journal.ts',
+      'src/main/**/store.ts',
+      'src/main/**/*-store.ts',
+      'src/main/**/cache.ts',
+      'src/main/**/*-cache.ts',
+    ],
+    plugins: { project },
+    rules: { 'project/sql-in-stores': 'error' },
+  },
+  // Each engine area (a folder of src/main/engine) exposes its index.ts to shells and other areas, nothing deeper.
+  {
+    files: ['src/main/**/*.ts'],
+    plugins: { project },
+    rules: { 'project/area-index-only': 'error' },
+  },
+  // The engine reads its environment once, in config.ts: areas are handed plain switches (EngineConfig).
+  {
+    files: ['src/main/engine/**/*.ts'],
+    ignores: ['src/main/engine/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'The engine reads the environment only in config.ts: add a field to EngineConfig.',
+        },
+      ],
+    },
+  },
   // The engine's areas call the platform through its typed API only; platform/ builds it (and alone uses fetch).
   {
     files: ['src/main/engine/**/*.ts'],
@@ -132,15 +180,33 @@ export default tseslint.config(
     ['src/preload/**'],
     [nodeBuiltins, sqlite, rel('main|renderer|server', 'The preload sees only the contract.')],
   ),
-  boundary(
-    ['src/renderer/**'],
-    [
-      nodeBuiltins,
-      electron,
-      sqlite,
-      rel('main|preload|server', 'The renderer reaches the engine only through the bridge.'),
-    ],
-  ),
+  boundary(['src/renderer/**'], [...rendererBoundary, transports]),
+  // Screens stay apart: what two screens share lives in src/renderer/lib/ or src/renderer/components/.
+  {
+    files: ['src/renderer/screens/**/*.{ts,tsx}'],
+    plugins: { project },
+    rules: { 'project/screens-apart': 'error' },
+  },
+  // The bridge itself is made of the transports.
+  boundary(['src/renderer/bridge/**'], rendererBoundary),
+  // The renderer asks the bridge what its host can do (bridge.capabilities), never which transport it is.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/bridge/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
+          message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
+        },
+        {
+          selector: "MemberExpression[object.name='window'][property.name='api']",
+          message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+        },
+      ],
+    },
+  },
   boundary(
     ['src/server/**'],
     [

@@ -93,12 +93,12 @@ function settle(engine: Engine, id: string): Promise<{ rows: number; state: stri
 
 /** The app's export, as the CLI runs it: an engine in this process, the job journal, the file. */
 async function childExport(target: Target): Promise<ChildResult> {
-  const { createEngine } = await import('../src/main/engine');
+  const { createEngine, shellPreset } = await import('../src/main/engine');
   const dir = mkdtempSync(join(tmpdir(), 'mentor-admin-bench-'));
   try {
     const engine = await createEngine({
+      ...shellPreset('cli'),
       dataDir: dir,
-      shell: 'cli',
       resumeJobs: false,
       env: { MENTOR_ADMIN_API_KEY: target.key, MENTOR_ADMIN_SANDBOX: 'off' },
     });

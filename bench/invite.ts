@@ -235,7 +235,7 @@ async function jobSend(engine: Engine, path: string): Promise<number> {
 /** The platform is another machine in real life: the sandbox runs as its own process, as the app starts it. */
 async function sendRatio(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'invite-bench-'));
-  const platform = await launchSandbox({ dataDir: join(dir, 'sandbox'), seed: 'none' });
+  const platform = await launchSandbox({ dataDir: join(dir, 'sandbox'), parentEnv: process.env, seed: 'none' });
   const server = { url: platform.url, org: platform.org, user: platform.user, apiKey: platform.apiKey };
   const engine = await engineOn(server, join(dir, 'app'));
   try {

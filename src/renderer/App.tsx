@@ -6,7 +6,7 @@ import { BridgeProvider } from './bridge/BridgeContext';
 import type { BridgeStartup } from './bridge/createBridge';
 import type { Bridge } from './bridge/types';
 import { createQueryClient } from './queries/queryClient';
-import { useEngineEventSync } from './queries/useEngineEventSync';
+import { useDeclaredInvalidation } from './queries/useDeclaredInvalidation';
 import { AppLayout } from './shell/AppLayout';
 import { FormatLocale } from './shell/FormatLocale';
 import { ErrorBoundary } from './shell/ErrorBoundary';
@@ -39,7 +39,7 @@ function ConnectedApp({ bridge }: { bridge: Bridge }) {
   return (
     <BridgeProvider bridge={bridge}>
       <QueryClientProvider client={queryClient}>
-        <EngineEventSync />
+        <DeclaredInvalidation />
         <ThemeSync />
         <FormatLocale>
           <TenantScope>
@@ -53,7 +53,8 @@ function ConnectedApp({ bridge }: { bridge: Bridge }) {
   );
 }
 
-function EngineEventSync() {
-  useEngineEventSync();
+/** Engine events keep the cached answers true, as the contract declares (one place for the whole app). */
+function DeclaredInvalidation() {
+  useDeclaredInvalidation();
   return null;
 }

@@ -1,4 +1,5 @@
 import {
+  Badge,
   createTheme,
   defaultCssVariablesResolver,
   localStorageColorSchemeManager,
@@ -17,6 +18,8 @@ export const theme = createTheme({
   fontFamilyMonospace: 'ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace',
   headings: { fontWeight: '650' },
   components: {
+    // Labels are in sentence case everywhere, badges included (Mantine writes them in capitals by default).
+    Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
     // Mantine's close buttons are icon-only and unlabelled by default; screen readers need a name.
     Modal: Modal.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },

@@ -21,7 +21,16 @@ export * from './contract/invitations';
 export * from './contract/tickets';
 export * from './contract/analytics';
 export * from './contract/resources';
-export { call, type CallSpec, type PathAccess } from './contract/kit';
+export {
+  call,
+  event,
+  type CallSpec,
+  type EventSpec,
+  type Invalidation,
+  type PathAccess,
+  type TenantInvalidation,
+  type Update,
+} from './contract/kit';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Calls and events: one module per area under ./contract/, gathered here.
@@ -38,7 +47,8 @@ export const calls = {
   ...resourceCalls,
 } as const;
 
-export const events = {
+/** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
+export const eventSpecs = {
   ...coreEvents,
   ...jobEvents,
   ...mentorEvents,
@@ -47,6 +57,12 @@ export const events = {
   ...analyticsEvents,
   ...resourceEvents,
 } as const;
+type EventSpecs = typeof eventSpecs;
+
+/** Every event's payload schema, by name. */
+export const events = Object.fromEntries(Object.entries(eventSpecs).map(([name, spec]) => [name, spec.payload])) as {
+  [E in keyof EventSpecs]: EventSpecs[E]['payload'];
+};
 
 export type Calls = typeof calls;
 export type CallName = keyof Calls;

@@ -13,7 +13,7 @@ import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
-import { formatPercent } from '../../src/renderer/format';
+import { formatPercent } from '../../src/renderer/lib/format';
 import { formatWhen } from '../../src/renderer/screens/analytics/format';
 import { dismissNotifications } from './app';
 import { launchChromium } from './browser';
@@ -207,7 +207,8 @@ describe('the analytics screens in browser mode', () => {
     await page.getByLabel('From', { exact: true }).fill('2026-10-01');
     await page.getByLabel('To', { exact: true }).fill('2026-10-31');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.getByTestId('range-summary').innerText()).toContain('2026-10-01 → 2026-10-31');
+    // The range in the app's one date format, written on the days it names.
+    await expect.poll(() => page.getByTestId('range-summary').innerText()).toMatch(/: Oct 1\s–\s31, 2026 \(/);
     await overviewReady();
   });
 
@@ -253,7 +254,7 @@ describe('the analytics screens in browser mode', () => {
 
   it('shows the Learning tab’s completions per day as a table and exports them, one line per day', async () => {
     await page.getByRole('tab', { name: 'Learning' }).click();
-    expect(await page.getByTestId('range-summary').innerText()).toContain('2026-10-01 → 2026-10-31');
+    expect(await page.getByTestId('range-summary').innerText()).toMatch(/: Oct 1\s–\s31, 2026 \(/);
     const expected = await host.engine.invoke('analytics.learning', {
       range: { preset: 'custom', from: '2026-10-01', to: '2026-10-31' },
       timeZone: 'Europe/Paris',
@@ -314,7 +315,7 @@ describe('the analytics screens in browser mode', () => {
     expect(await courses.locator('tbody tr').count()).toBe(expected.grades!.length);
     const time = page.getByTestId('chart-learner-time');
     expect(await time.getAttribute('data-state')).toBe('ready');
-    expect(await time.innerText()).toContain('from 2026-10-01 to 2026-10-31');
+    expect(await time.innerText()).toMatch(/ in Oct 1\s–\s31, 2026/);
     await visible(time.locator('svg.recharts-surface').first());
     await shot('analytics-learner');
 

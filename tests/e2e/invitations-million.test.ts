@@ -8,7 +8,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
+import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import type { SecretStore } from '../../src/main/engine/secrets/keychain';
 import { startHost, type Host } from '../../src/main/host/server';
 import { invitationsArea } from '../../src/server/areas/invitations';
@@ -38,8 +38,8 @@ beforeAll(async () => {
   const server = await sandbox({ seed: 'demo', areas: [invitationsArea] });
   const dataDir = tempDir();
   engine = await createEngine({
+    ...shellPreset('browser'),
     dataDir,
-    shell: 'browser',
     env: { MENTOR_ADMIN_API_KEY: server.apiKey },
     secrets: noKeychain,
     sandbox: 'off',

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
+import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import type { SecretStore } from '../../src/main/engine/secrets/keychain';
 import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
@@ -55,8 +55,8 @@ beforeAll(async () => {
   const dataDir = tempDir();
   // The key comes from the environment: this test needs no keychain.
   engine = await createEngine({
+    ...shellPreset('browser'),
     dataDir,
-    shell: 'browser',
     env: { MENTOR_ADMIN_API_KEY: server.apiKey },
     secrets: noKeychain,
     sandbox: 'off',
@@ -151,7 +151,7 @@ describe('importing people from a CSV file', () => {
     await input.press('Enter');
     await expect.poll(() => summary.textContent(), { timeout: 10_000 }).toContain('3 will be emailed');
     await page.getByText('All rows', { exact: true }).click();
-    await expect.poll(() => page.getByTestId('row-4').getByTestId('row-status').textContent()).toBe('ready');
+    await expect.poll(() => page.getByTestId('row-4').getByTestId('row-status').textContent()).toBe('Ready');
 
     // Confirm: the summary names how many people will be emailed.
     await page.getByRole('button', { name: 'Next' }).click();

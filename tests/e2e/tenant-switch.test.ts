@@ -38,6 +38,8 @@ let page: Page;
 let alpha: Tenant;
 let bravo: Tenant;
 let charlieId: string;
+/** What the page asked the engine over its bridge, in order. */
+const asked: { name: string; input: { profileId?: string } | undefined; at: number }[] = [];
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -140,6 +142,12 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('pageerror', (error) => console.error('page error:', error));
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      const request = JSON.parse(String(payload)) as { name: string; input?: { profileId?: string } };
+      asked.push({ name: request.name, input: request.input, at: Date.now() });
+    }),
+  );
   await page.goto(`${host.url}#/mentors`);
   await visible(page.getByTestId('tenant-switcher'));
 });
@@ -291,6 +299,37 @@ describe('switching tenants on every screen', () => {
       .toBe(`Of ${ALPHA}, not the active tenant`);
     await switchTo(ALPHA);
     await expect.poll(() => page.evaluate<string>('window.location.hash')).toBe('#/jobs');
+  });
+
+  it("an engine event about one tenant refreshes its screen without a reload, and leaves another tenant's cached list alone", async () => {
+    const jobListsOf = (id: string, since: number) =>
+      asked.slice(since).filter((a) => a.name === 'jobs.list' && a.input?.profileId === id);
+    await switchTo(BRAVO);
+    await page.evaluate(`window.location.hash = '#/jobs'`);
+    await expect.poll(mainText, { timeout: 15_000 }).toMatch(/Jobs/);
+    await expect.poll(() => jobListsOf(bravo.id, 0).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const bravoAsked = jobListsOf(bravo.id, 0).at(-1)!.at;
+    await switchTo(ALPHA);
+    await showsOnly('jobs', alpha, [bravo]);
+
+    // A job started for Alpha outside the page (as a scheduled export would): its jobs.changed refreshes Alpha's list.
+    const before = asked.length;
+    const started = await host.engine.invoke('analytics.exportStart', {
+      profileId: alpha.id,
+      dataset: 'topics',
+      range: { preset: '7d' },
+      path: join(tempDir('tenant-switch-event-'), 'alpha-event.csv'),
+    });
+    await expect.poll(() => shown([started.id]), { timeout: 15_000 }).toEqual([started.id]);
+    expect(jobListsOf(alpha.id, before).length).toBeGreaterThan(0);
+
+    // Bravo's jobs, cached and still fresh, show at once and are not asked again: Alpha's events did not touch them.
+    await switchTo(BRAVO);
+    await expect.poll(mainText, { timeout: 15_000 }).toMatch(/Jobs/);
+    await page.waitForTimeout(1_500);
+    expect(Date.now() - bravoAsked, "Bravo's answers must still be fresh (30 s) for this to tell").toBeLessThan(30_000);
+    expect(jobListsOf(bravo.id, before)).toEqual([]);
+    expect(await shown([started.id])).toEqual([]);
   });
 
   it('the unreachable tenant says plainly that nothing is cached for it', async () => {

@@ -139,10 +139,10 @@ describe('DesktopNotifier', () => {
 
   it('tells a job that ends once, reading the job from the engine; not a sent reply; not when turned off', async () => {
     const h = harness();
-    await h.emit('jobs.changed', { id: 'j1', state: 'running', kind: 'train' });
+    await h.emit('jobs.changed', { id: 'j1', state: 'running', kind: 'train', profileId: 'p1' });
     expect(h.calls).not.toContain('jobs.get');
-    await h.emit('jobs.changed', { id: 'j1', state: 'completed', kind: 'train' });
-    await h.emit('jobs.changed', { id: 'j1', state: 'completed', kind: 'train' });
+    await h.emit('jobs.changed', { id: 'j1', state: 'completed', kind: 'train', profileId: 'p1' });
+    await h.emit('jobs.changed', { id: 'j1', state: 'completed', kind: 'train', profileId: 'p1' });
     expect(h.calls.filter((c) => c === 'jobs.get')).toHaveLength(1);
     expect(h.shown.map((s) => [s.note.title, s.note.body, s.note.href])).toEqual([
       ['Training finished', 'Train Algebra tutor — 3 done.', '#/jobs/j1'],
@@ -150,11 +150,11 @@ describe('DesktopNotifier', () => {
     h.shown[0]!.click();
     expect(h.opened).toEqual(['#/jobs/j1']);
 
-    await h.emit('jobs.changed', { id: 'r1', state: 'completed', kind: 'ticket-reply' });
+    await h.emit('jobs.changed', { id: 'r1', state: 'completed', kind: 'ticket-reply', profileId: 'p1' });
     expect(h.calls.filter((c) => c === 'jobs.get')).toHaveLength(1);
 
     const off = harness({ settings: { notifyJobEnds: false } });
-    await off.emit('jobs.changed', { id: 'j2', state: 'failed', kind: 'invite' });
+    await off.emit('jobs.changed', { id: 'j2', state: 'failed', kind: 'invite', profileId: 'p1' });
     expect(off.shown).toEqual([]);
   });
 });

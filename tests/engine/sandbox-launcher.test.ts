@@ -65,6 +65,7 @@ describe('launchSandbox', () => {
     const lines: string[] = [];
     const running = await launchSandbox({
       dataDir: tempDir(),
+      parentEnv: process.env,
       runner: { kind: 'process', file: process.execPath, args: [script] },
       env: { SANDBOX_NATIVE_BINDING: '/x.node' },
       log: (line) => lines.push(line),
@@ -80,7 +81,7 @@ describe('launchSandbox', () => {
 
   it('runs the real server in a worker thread of this process, and stops it cleanly', async () => {
     const dataDir = tempDir();
-    const running = await launchSandbox({ dataDir, seed: 'none', runner: { kind: 'worker' } });
+    const running = await launchSandbox({ dataDir, parentEnv: process.env, seed: 'none', runner: { kind: 'worker' } });
     try {
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const health = await fetch(`${running.url}/_sandbox/health`);
@@ -101,6 +102,7 @@ describe('launchSandbox', () => {
   it('reports a worker that cannot start (a bad seed) instead of waiting', async () => {
     const started = launchSandbox({
       dataDir: tempDir(),
+      parentEnv: process.env,
       seed: 'bogus' as 'none',
       runner: { kind: 'worker' },
       startTimeoutMs: 30_000,

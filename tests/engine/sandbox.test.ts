@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
+import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import { filesContaining, requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -23,8 +23,8 @@ describe('the engine starts the local sandbox', () => {
     const service = uniqueService();
     const open = () =>
       createEngine({
+        ...shellPreset('browser'),
         dataDir,
-        shell: 'browser',
         sandbox: 'auto',
         sandboxLaunch: { seed: 'none' },
         keychainService: service,
@@ -65,8 +65,8 @@ describe('the engine starts the local sandbox', () => {
   it('a CLI engine starts it only when a call needs it', async () => {
     const dataDir = tempDir();
     const engine = await createEngine({
+      ...shellPreset('cli'),
       dataDir,
-      shell: 'cli',
       sandboxLaunch: { seed: 'none' },
       keychainService: uniqueService(),
       env: {},

@@ -4,23 +4,12 @@
  * tenant's events.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bridge, BridgeEvent } from '../../src/renderer/bridge/types';
+import type { BridgeEvent } from '../../src/renderer/bridge/types';
 import { tenantBridge } from '../../src/renderer/tenants/tenantBridge';
-import type { Engine } from '../../src/main/engine';
 import { TENANT_CALLS, withTenant } from '../../src/shared/tenancy';
+import { inProcessBridge } from '../helpers/bridge';
 import { connect } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
-
-/** The engine as the renderer's bridge sees it (the in-process transport). */
-function engineBridge(engine: Engine): Bridge {
-  return {
-    kind: 'websocket',
-    call: (name, input) => engine.invoke(name, input),
-    onEvent: (listener) => engine.onEvent((name, payload) => listener({ name, payload } as BridgeEvent)),
-    getConnectionState: () => ({ status: 'open' }),
-    onConnectionChange: () => () => {},
-  };
-}
 
 describe('tenant calls', () => {
   it('are the calls whose input takes profileId, unions included; app-wide calls are not', () => {
@@ -87,8 +76,8 @@ describe('the tenant bridge', () => {
     ).id;
     expect((await engine.invoke('profiles.list', {})).find((p) => p.isActive)?.id).toBe(alpha);
 
-    const forBravo = tenantBridge(engineBridge(engine), bravo);
-    const forAlpha = tenantBridge(engineBridge(engine), alpha);
+    const forBravo = tenantBridge(inProcessBridge(engine), bravo);
+    const forAlpha = tenantBridge(inProcessBridge(engine), alpha);
     const heard = { alpha: [] as BridgeEvent[], bravo: [] as BridgeEvent[] };
     forAlpha.onEvent((event) => heard.alpha.push(event));
     forBravo.onEvent((event) => heard.bravo.push(event));

@@ -6,7 +6,7 @@
 import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
+import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import { startHost, type Host } from '../../src/main/host/server';
 import { until } from '../helpers/engine';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
@@ -41,8 +41,8 @@ const previousUmask = process.umask(0o022);
 
 function openEngine(): Promise<Engine> {
   return createEngine({
+    ...shellPreset('browser'),
     dataDir,
-    shell: 'browser',
     sandbox: 'auto',
     sandboxLaunch: { seed: 'demo' },
     keychainService: service,

@@ -3,7 +3,7 @@
  * background process of `train --no-wait`): its journal changes are announced as `jobs.changed` / `jobs.progress`.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/main/engine';
+import { createEngine, shellPreset } from '../../src/main/engine';
 import type { EventName } from '../../src/shared/contract';
 import { cliProcess } from '../helpers/cli';
 import { connect, noKeychain, until } from '../helpers/engine';
@@ -18,8 +18,8 @@ describe('jobs run by another process', () => {
     const { engine: writer, dataDir } = await connect(server, { key: 'env-only' });
     // The app is open first, as an admin's would be: its start resumes nothing.
     const app = await createEngine({
+      ...shellPreset('browser'),
       dataDir,
-      shell: 'browser',
       sandbox: 'off',
       secrets: noKeychain,
       env: { ...key, MENTOR_ADMIN_SCHEDULER: 'off' },

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/main/engine';
+import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import { GAVE_UP_WAITING } from '../../src/shared/contract';
 import { connect, noKeychain, until, waitForJob } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
@@ -59,8 +59,8 @@ async function journalledJob(files: number) {
   /** The app (browser mode: it resumes unfinished jobs at start) or an engine that only looks (it runs nothing). */
   const open = async (shell: 'browser' | 'test') => {
     const engine = await createEngine({
+      ...shellPreset(shell),
       dataDir,
-      shell,
       resumeJobs: shell === 'browser',
       sandbox: 'off',
       secrets: noKeychain,

@@ -6,6 +6,9 @@ import {
   formatCount,
   formatDate,
   formatDateTime,
+  formatDay,
+  formatDayRange,
+  formatDayShort,
   formatDuration,
   formatLocale,
   formatPercent,
@@ -13,7 +16,7 @@ import {
   formatUsd,
   plural,
   setFormatLocale,
-} from '../../src/renderer/format';
+} from '../../src/renderer/lib/format';
 
 afterEach(() => setFormatLocale('system'));
 
@@ -74,5 +77,22 @@ describe('one date and number format for every screen', () => {
     expect(formatAsOf(new Date(2026, 10, 25, 19, 31).toISOString(), now)).toBe('19:31');
     expect(formatAsOf(new Date(2026, 10, 24, 19, 31).toISOString(), now)).toBe('24 Nov 2026, 19:31');
     expect(formatAsOf(null, now)).toBe('never');
+  });
+
+  it("writes the platform's calendar days in the locale, on the day they name whatever the zone", () => {
+    setFormatLocale('en-US');
+    expect(formatDay('2026-11-24')).toBe('Nov 24, 2026');
+    expect(formatDayShort('2026-10-27')).toBe('Oct 27');
+    expect(formatDayRange('2026-10-27', '2026-11-25')).toBe('Oct 27\u2009–\u2009Nov 25, 2026');
+    expect(formatDayRange('2026-11-25', '2026-11-25')).toBe('Nov 25, 2026');
+    setFormatLocale('en-GB');
+    expect(formatDay('2026-01-01')).toBe('1 Jan 2026');
+    expect(formatDayShort('2026-10-27')).toBe('27 Oct');
+    setFormatLocale('de-DE');
+    expect(formatDay('2026-11-24')).toBe('24.11.2026');
+    // Not a calendar day: a timestamp gives its date, anything else stays as the platform wrote it.
+    expect(formatDay('yesterday')).toBe('yesterday');
+    expect(formatDay(null)).toBe('—');
+    expect(formatDayShort('week 3')).toBe('week 3');
   });
 });

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { pathologicalInputs } from '../../bench/lib/pathological';
 import { RichNode, type RichNode as Node } from '../../src/shared/contract';
 import { richText, searchableText } from '../../src/main/engine/tickets/markup';
+import markdownIt from 'markdown-it';
+import { inlineMarkdown, markdownToRich, skipParsingPlainText } from '../../src/main/engine/tickets/markup/markdown';
 import { HOSTILE_DESCRIPTIONS } from '../../src/server/areas/support/content';
 
 /** Every tag, attribute and text in a tree, flattened, for "never contains" checks. */
@@ -145,6 +147,29 @@ describe('other XSS vectors', () => {
     const huge = richText('a'.repeat(500_000));
     expect(JSON.stringify(huge.doc).length).toBeLessThan(110_000);
   });
+
+  it('keeps only the words past the nesting limit: no script body, handler, link or image survives there', () => {
+    const deep = safe(
+      `${'<div>'.repeat(30)}a<script>s()</script><b onclick="x()">b</b><a href="javascript:y()">c</a><img src="https://i.example/a.png" alt="i">${'</div>'.repeat(30)}`,
+    );
+    expect(deep.plain).toBe('abc');
+    expect(deep.urls).toEqual([]);
+    expect(deep.tags.every((tag) => tag === 'div')).toBe(true);
+  });
+
+  it('unwraps an unknown tag named like a property of every object (`<constructor>`)', () => {
+    expect(safe('<constructor>x</constructor>').doc).toEqual([{ t: 'text', v: 'x' }]);
+    expect(safe('Raw <constructor>b</constructor>').doc).toEqual([
+      {
+        t: 'el',
+        tag: 'p',
+        children: [
+          { t: 'text', v: 'Raw ' },
+          { t: 'text', v: 'b' },
+        ],
+      },
+    ]);
+  });
 });
 
 describe('ordinary descriptions', () => {
@@ -250,6 +275,96 @@ describe('cmark pathological inputs at 100 KB', () => {
     const { plain } = safe(input);
     if (keeps) expect(plain).toContain(keeps);
     expect(result!.doc.length).toBeGreaterThan(0);
+  });
+});
+
+describe('Markdown read from its tokens', () => {
+  /** Markdown of every kind the reader meets, including what only an HTML parser can place (raw HTML, nested links). */
+  const written = [
+    '**Escalated by Ada**\n\n- Topic: *the final exam*\n- Learner: Bo\n\n> Why is my grade wrong?\n\n## Steps\n\n1. one\n2. two\n\n```\nsession flagged\n```\n\nSee https://help.example/faq.',
+    '- a\n  - b\n    > c\n- d\n\n  e\n\n3) x\n4) y',
+    '- tight\n  ```js\n  code();\n  ```\n- next\n\n      indented code\n\n***\nSetext\n===',
+    '| a | b |\n|:--|--:|\n| *c* | [d](https://d.example) |\n| e |',
+    'line one\nline two  \nline three\\\nfour',
+    '![a *b* `c`\nd ![e](https://e.example/e.png)](https://i.example/i.png "t") and [x][r]\n\n[r]: https://r.example "R"',
+    '~~gone~~ \\*kept\\* &amp; &copy; &#13;&#10; &#0; `a  b` <mailto:a@b.example> <https://c.example>',
+    '[outer <https://inner.example> text](https://outer.example) and [a [b](https://b.example)](https://a.example)',
+    'Raw <b>bold *md*</b> and <span onclick="x()">span</span>\n\n<div>\n\n*inside*\n\n</div>',
+    '[j](javascript:alert(1)) ![k](data:image/png;base64,AAAA) [l](https://ok.example/?a=1&b=2)',
+    'الطالب يطلب المساعدة 📚\r\n> سؤال\r\n\u0000',
+  ];
+  /** Seeded random strings of Markdown syntax (the same every run). */
+  function fuzz(count: number): string[] {
+    const pieces = [
+      '*',
+      '_',
+      '**',
+      '[',
+      ']',
+      '(',
+      ')',
+      '![',
+      '`',
+      '```\n',
+      '> ',
+      '- ',
+      '1. ',
+      ' ',
+      '\n',
+      '\n\n',
+      'a',
+      'b c',
+      '|',
+      '| --- |',
+      '# ',
+      '~~',
+      '&amp;',
+      '&#13;',
+      '\\',
+      'https://x.example/a',
+      '<https://y.example>',
+      '    ',
+      '\t',
+      '\r\n',
+      '](https://z.example)',
+      '[r]',
+      '[r]: https://r.example\n',
+      'javascript:x',
+      '"t"',
+      '  \n',
+      '<b>',
+    ];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    return Array.from({ length: count }, () =>
+      Array.from({ length: 1 + next(30) }, () => pieces[next(pieces.length)]).join(''),
+    );
+  }
+  const inputs = [
+    ...written,
+    ...pathologicalInputs(300).map((c) => c.input),
+    ...pathologicalInputs(3000).map((c) => c.input),
+    ...fuzz(1500),
+  ];
+
+  it('reads text without inline syntax into the tokens markdown-it would make', () => {
+    const options = { html: true, linkify: true, breaks: true };
+    const [plain, shortcut] = [markdownIt(options), skipParsingPlainText(markdownIt(options))];
+    for (const input of [...inputs, '| a | b |\n|---|---|\n| c | d e |\n| f |\n\n# Title\n\nplain words']) {
+      expect(shortcut.parse(input, {}), input).toEqual(plain.parse(input, {}));
+      expect(shortcut.parseInline(input, {}), input).toEqual(plain.parseInline(input, {}));
+    }
+  });
+
+  it("gives the tree parse5 reads from markdown-it's HTML", () => {
+    for (const input of inputs) {
+      const [fromTokens, fromHtml] = [new Set<string>(), new Set<string>()];
+      expect(markdownToRich(input, fromTokens), input).toEqual(markdownToRich(input, fromHtml, true));
+      expect(fromTokens).toEqual(fromHtml);
+      const [inlineTokens, inlineHtml] = [new Set<string>(), new Set<string>()];
+      expect(inlineMarkdown(input, inlineTokens), input).toEqual(inlineMarkdown(input, inlineHtml, true));
+      expect(inlineTokens).toEqual(inlineHtml);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
-import { createEngine } from '../../src/main/engine';
+import { createEngine, shellPreset } from '../../src/main/engine';
 import { cli, cliProcess } from '../helpers/cli';
 import { until } from '../helpers/engine';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
@@ -181,8 +181,8 @@ describe('mentor-admin train', () => {
     const service = uniqueService();
     // The app ran once: it started the sandbox, which made itself the active tenant; a mentor was created there.
     const app = await createEngine({
+      ...shellPreset('browser'),
       dataDir: home,
-      shell: 'browser',
       sandbox: 'auto',
       sandboxLaunch: { seed: 'none' },
       keychainService: service,

@@ -80,7 +80,7 @@ export function backgroundIo(dataDir: string, env: NodeJS.ProcessEnv): CliIo {
     stdout.flushRest();
     stderr.flushRest();
   });
-  const log = createFileLog(dataDir, env);
+  const log = createFileLog(dataDir, { echo: !!env.MENTOR_ADMIN_DEBUG });
   const prefix = `cli ${process.pid}: `;
   const stdout = new LogLines(log, prefix);
   const stderr = new LogLines(log, prefix);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { BridgeCallError } from '../../shared/contract';
-import { createEngine, type Engine } from '../engine';
+import { createEngine, shellPreset, type Engine } from '../engine';
 import { defaultDataDir } from '../engine/paths';
 import type { Command, Globals } from './command';
 import { Output, UsageError, type CliIo } from './io';
@@ -129,8 +129,8 @@ async function runCommand(
     // MENTOR_ADMIN_API_KEY is the key of the tenant the command works on, and of no other.
     const keyFor = globals.profile ?? (area === 'profile' && rest[0] === 'test' ? rest[1] : undefined);
     engine = await createEngine({
+      ...shellPreset('cli'),
       dataDir: globals.dataDir,
-      shell: 'cli',
       env: io.env,
       ...(keyFor ? { apiKeyFor: keyFor } : {}),
       resumeJobs: false,

@@ -4,7 +4,7 @@
  * engine's `migrations/` folder sits beside it).
  */
 import type {} from 'electron'; // types only: declares `process.parentPort`
-import { createEngine } from '../engine/index';
+import { createEngine, shellPreset } from '../engine/index';
 import { engineOptionsFromArgv } from './engine-protocol';
 import { serveEngine } from './engine-service';
 import { electronSandboxLaunch } from './sandbox-launch';
@@ -17,6 +17,10 @@ if (!port) {
 
 const engineReady = (async () => {
   const options = engineOptionsFromArgv(process.argv);
-  return createEngine({ ...options, sandboxLaunch: electronSandboxLaunch(options.nativeBinding) });
+  return createEngine({
+    ...shellPreset(options.shell),
+    ...options,
+    sandboxLaunch: electronSandboxLaunch(options.nativeBinding),
+  });
 })();
 serveEngine(port, engineReady, (code) => process.exit(code));

@@ -4,7 +4,7 @@
  * `<app binary>` with ELECTRON_RUN_AS_NODE: the runAsNode fuse is off, so that no other program can run the signed
  * app as plain Node. Pure, so it is unit-tested.
  */
-import type { SandboxLaunchOptions } from '../engine/sandbox/launcher';
+import type { SandboxLaunchOptions } from '../engine/sandbox';
 
 export function electronSandboxLaunch(nativeBinding: string | undefined): Partial<SandboxLaunchOptions> {
   return {

@@ -1,27 +1,29 @@
+/**
+ * What the engine hands its areas (mentors, training, analytics, invitations, tickets): narrow services, each with
+ * one owner, never the database or the environment. An area's own tables are reached through its store modules,
+ * which the engine opens for it (each area's `…Stores(db)`); SQL lives only there (lint: project/sql-in-stores).
+ */
 import type { EventName, EventPayload } from '../../shared/contract';
-import type { ItemReport } from './jobs/handlers';
-import type { JobKindRunner, JobRunner } from './jobs/runner';
-import type { JobJournal } from './jobs/journal';
+import type { EngineConfig } from './config';
+import type { JobJournal, JobRunner } from './jobs';
 import type { Log } from './log';
-import type { Profiles } from './profiles/profiles';
-import type { SettingsStore } from './settings/settings';
-import type { Db } from './store/database';
-import type { TenantClients } from './tenants';
-import type { Shell } from './types';
+import type { PlatformClient } from './platform';
+import type { Profiles } from './profiles';
+import type { SettingsStore } from './settings';
 
-/** What every area of the engine (mentors, training, invitations, …) is built from. */
-export interface EngineContext {
-  db: Db;
-  dataDir: string;
-  shell: Shell;
-  env: NodeJS.ProcessEnv;
-  /** The Electron-ABI better-sqlite3 build, when the engine runs inside Electron (worker threads need it too). */
-  nativeBinding?: string | undefined;
+export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+
+export interface EngineServices {
+  config: EngineConfig;
+  /** The job journal: the only way to `jobs` and `job_items`. */
+  journal: JobJournal;
+  /** The one job runner: areas start, and ask about, the jobs of the kinds they register. */
+  runner: JobRunner;
   profiles: Profiles;
   settings: SettingsStore;
-  clients: TenantClients;
-  jobs: { runner: JobRunner; journal: JobJournal };
-  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  /** The tenant's platform client (its typed API is `.api`): one per profile, rebuilt when the profile changes. */
+  platform(profileId: string): Promise<PlatformClient>;
+  emit: Emit;
   log: Log;
   /** Bulk writes are coming (a job, a ticket sync): SQLite's checkpoints move off the engine's thread. */
   bulkWrites(): void;
@@ -29,10 +31,8 @@ export interface EngineContext {
   tenant(profileId?: string): string;
 }
 
-/** An area's part of the engine: its call handlers, and the job kinds it runs. */
+/** An area's part of the engine: its call handlers, and what to close; it registers its job kinds with the runner. */
 export interface EngineArea<H> {
   handlers: H;
-  kinds?: JobKindRunner[];
-  reports?: Partial<Record<JobKindRunner['kind'], ItemReport>>;
   close?(): Promise<void> | void;
 }

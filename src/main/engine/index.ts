@@ -8,37 +8,41 @@ import {
   type EventName,
   type EventPayload,
 } from '../../shared/contract';
+import { analyticsArea, analyticsStores } from './analytics';
+import { parseEngineConfig, type EngineSwitches, type Shell } from './config';
+import type { EngineServices } from './context';
 import { dispatch, type Handlers } from './dispatch';
-import { createFileLog, logsWritten, type Log } from './log';
-import { ensurePrivateDir } from './private-files';
-import { testConnection } from './platform/probe';
-import { Profiles } from './profiles/profiles';
-import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, secretFromEnv, type SecretStore } from './secrets/keychain';
-import { SettingsStore } from './settings/settings';
-import { openDatabase, schemaVersion } from './store/database';
-import { jobHandlers, type ItemReport } from './jobs/handlers';
-import { followJobsElsewhere } from './jobs/elsewhere';
-import { JobRunner } from './jobs/runner';
-import { startCheckpointer, type Checkpointer } from './store/checkpointer';
-import type { EngineContext } from './context';
 import { EngineError } from './errors';
-import { mentorsArea } from './mentors';
-import { trainArea } from './train';
-import { analyticsArea } from './analytics';
-import { invitationsArea } from './invitations';
-import { ticketsArea } from './tickets';
-import { resourcesArea } from './resources';
-import { JobJournal } from './jobs/journal';
-import type { SandboxLaunchOptions } from './sandbox/launcher';
+import { invitationsArea, invitationStores } from './invitations';
+import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner } from './jobs';
+import { createFileLog, logsWritten, type Log } from './log';
+import { mentorsArea, mentorStores } from './mentors';
+import { testConnection } from './platform';
+import { ensurePrivateDir } from './private-files';
+import { Profiles, ProfileStore } from './profiles';
+import { resourcesArea, resourceStores } from './resources';
+import { SandboxManager, type SandboxLaunchOptions } from './sandbox';
+import { createKeychain, type SecretStore } from './secrets';
+import { SettingsStore } from './settings';
+import { openDatabase, schemaVersion, startCheckpointer, type Checkpointer } from './store';
 import { TenantClients } from './tenants';
-import { SandboxManager } from './sandbox/manager';
-import type { Engine, EngineEventListener, Shell } from './types';
+import { ticketsArea, ticketStores } from './tickets';
+import { trainArea, trainStores } from './train';
+import type { Engine, EngineEventListener } from './types';
 
-export type { Engine, Shell } from './types';
+export type { Engine } from './types';
+export { EngineConfigError, shellPreset, type EngineConfig, type EngineSwitches, type Shell } from './config';
 
-export interface EngineOptions {
+/**
+ * How a shell starts the engine: where its data is, what it is called in app.info, and plain switches (sandbox,
+ * scheduler, followOtherProcesses, resumeJobs, ensureTenant; `shellPreset(shell)` has each shell's). Without them
+ * the engine starts no sandbox and no scheduler and follows no other process; it resumes unfinished jobs.
+ */
+export interface EngineOptions extends Partial<EngineSwitches> {
   dataDir: string;
+  /** The shell hosting the engine, as app.info reports it; nothing in the engine branches on it. */
   shell: Shell;
+  /** The environment whose MENTOR_ADMIN_* variables are read once, at the start (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** Keychain service name; tests use their own so they never touch a user's entries. */
   keychainService?: string;
@@ -47,18 +51,7 @@ export interface EngineOptions {
   nativeBinding?: string;
   log?: Log;
   version?: string;
-  /**
-   * The local sandbox platform: 'auto' starts it with the engine (app, browser mode), 'lazy' when a call needs it
-   * (CLI), 'off' never (tests that bring their own). MENTOR_ADMIN_SANDBOX=off turns it off everywhere.
-   */
-  sandbox?: 'auto' | 'lazy' | 'off';
   sandboxLaunch?: Partial<SandboxLaunchOptions>;
-  /** Start the local sandbox before answering when no tenant is active yet (CLI commands that need one). */
-  ensureTenant?: boolean;
-  /** Resume unfinished jobs at start (default); the CLI's `jobs` commands decide for themselves. */
-  resumeJobs?: boolean;
-  /** Announce jobs that other processes run on the same data folder (default: in the app, not the CLI or tests). */
-  followJobsElsewhere?: boolean;
   /**
    * The one profile MENTOR_ADMIN_API_KEY serves, by name or id (the CLI's `--profile`). Default: the profile active
    * when the engine starts, or the first other than the local sandbox to become active after it.
@@ -71,37 +64,32 @@ export const APP_VERSION = '0.1.0';
 
 /** Composes the engine: one database, one keychain, one service per area, one contract. */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  const env = options.env ?? process.env;
-  ensurePrivateDir(options.dataDir);
-  const log = options.log ?? createFileLog(options.dataDir, env);
-  const db = openDatabase(join(options.dataDir, 'mentor-admin.sqlite'), {
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  const { config, apiKey } = parseEngineConfig(options);
+  ensurePrivateDir(config.dataDir);
+  const log = options.log ?? createFileLog(config.dataDir, { echo: config.echoLog });
+  const db = openDatabase(join(config.dataDir, 'mentor-admin.sqlite'), {
+    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
   });
-  const secrets =
-    options.secrets ??
-    createKeychain(options.keychainService ?? env.MENTOR_ADMIN_KEYCHAIN_SERVICE ?? DEFAULT_KEYCHAIN_SERVICE);
-  const profiles = new Profiles({ db, secrets, env, apiKeyFor: options.apiKeyFor });
+  const secrets = options.secrets ?? createKeychain(config.keychainService);
+  const profiles = new Profiles({ store: new ProfileStore(db), secrets, envKey: apiKey, apiKeyFor: config.apiKeyFor });
   const settings = new SettingsStore(db);
   const emitter = new EventEmitter();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => emitter.emit('event', name, payload);
 
-  const sandboxMode =
-    env.MENTOR_ADMIN_SANDBOX === 'off'
-      ? 'off'
-      : (options.sandbox ?? (options.shell === 'test' ? 'off' : options.shell === 'cli' ? 'lazy' : 'auto'));
   const sandbox =
-    sandboxMode === 'off'
+    config.sandbox === 'off'
       ? null
       : new SandboxManager({
           profiles,
-          dataDir: options.dataDir,
+          dataDir: config.dataDir,
+          parentEnv: config.sandboxEnvironment,
           log,
           ...(options.sandboxLaunch ? { launch: options.sandboxLaunch } : {}),
           onChange: (id) => emit('profiles.changed', { reason: 'updated', id }),
         });
-  if (sandboxMode === 'auto') sandbox!.ensure().catch(() => {});
+  if (config.sandbox === 'auto') sandbox!.ensure().catch(() => {});
   // A fresh machine with no tenant yet: the local sandbox is the tenant, so commands work with no account.
-  else if (options.ensureTenant && sandbox && !profiles.activeId()) await sandbox.ensure().catch(() => {});
+  else if (config.ensureTenant && sandbox && !profiles.activeId()) await sandbox.ensure().catch(() => {});
   /** A sandbox profile needs its server running before anything talks to it. */
   const ready = async (profileId: string) => {
     if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});
@@ -110,7 +98,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Started at the first bulk write rather than with every engine: a worker thread costs a moment to start.
   let checkpointer: Checkpointer | null = null;
   const bulkWrites = () => {
-    checkpointer ??= startCheckpointer(db, { nativeBinding: options.nativeBinding, log });
+    checkpointer ??= startCheckpointer(db, { nativeBinding: config.nativeBinding, log });
   };
   const journal = new JobJournal(db);
   const runner = new JobRunner({
@@ -121,16 +109,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     beforeBulkRun: bulkWrites,
     waitLimitMinutes: () => settings.get().jobWaitLimitMinutes,
   });
-  const context: EngineContext = {
-    db,
-    dataDir: options.dataDir,
-    shell: options.shell,
-    env,
-    nativeBinding: options.nativeBinding,
+  const services: EngineServices = {
+    config,
+    journal,
+    runner,
     profiles,
     settings,
-    clients,
-    jobs: { runner, journal },
+    platform: (profileId) => clients.get(profileId),
     emit,
     log,
     bulkWrites,
@@ -140,19 +125,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return id;
     },
   };
-  const mentors = mentorsArea(context);
-  const training = trainArea(context, mentors);
-  const analytics = analyticsArea(context);
-  const invitations = invitationsArea(context);
-  const tickets = ticketsArea(context);
-  const resources = resourcesArea(context);
+  // Each area gets the services and its own stores, opened here on the one database: never the database itself.
+  const mentors = mentorsArea(services, mentorStores(db, log));
+  const training = trainArea(services, trainStores(db, journal), mentors);
+  const analytics = analyticsArea(services, analyticsStores(db, services));
+  const invitations = invitationsArea(services, invitationStores(db, config));
+  const tickets = ticketsArea(services, ticketStores(db));
+  const resources = resourcesArea(services, resourceStores(db, log));
   const areas = [mentors, training, analytics, invitations, tickets, resources];
-  const reports = Object.assign({}, ...areas.map((area) => area.reports ?? {})) as Record<string, ItemReport>;
-  for (const area of areas) for (const kind of area.kinds ?? []) runner.register(kind);
-  const elsewhere =
-    (options.followJobsElsewhere ?? (options.shell === 'electron' || options.shell === 'browser'))
-      ? followJobsElsewhere({ journal, runner, emit })
-      : null;
+  const elsewhere = config.followOtherProcesses ? followJobsElsewhere({ journal, runner, emit }) : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
     if (name === 'jobs.changed') {
       const { id, state } = payload as EventPayload<'jobs.changed'>;
@@ -182,12 +163,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       name: APP_NAME,
       version: options.version ?? APP_VERSION,
       shell: options.shell,
-      dataDir: options.dataDir,
+      dataDir: config.dataDir,
       platform: `${process.platform}-${process.arch}`,
       node: process.versions.node,
       schemaVersion: schemaVersion(db),
       keychain: await secrets.status(),
-      envKey: secretFromEnv(env) ? { profileId: profiles.envKeyFor() } : null,
+      envKey: apiKey ? { profileId: profiles.envKeyFor() } : null,
       sandbox: sandbox?.state() ?? { state: 'off' as const },
     }),
     'profiles.list': () => profiles.list(),
@@ -233,7 +214,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('settings.changed', next);
       return next;
     },
-    ...jobHandlers({ runner, journal, dataDir: options.dataDir, reports }),
+    ...jobHandlers({ runner, journal, dataDir: config.dataDir }),
     ...mentors.handlers,
     ...training.handlers,
     ...analytics.handlers,
@@ -241,7 +222,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...tickets.handlers,
     ...resources.handlers,
   };
-  if (options.resumeJobs !== false) runner.resumeAll();
+  if (config.resumeJobs) runner.resumeAll();
 
   let closed = false;
   return {

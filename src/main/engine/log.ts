@@ -108,11 +108,11 @@ export function engineLogFile(dataDir: string): string {
 }
 
 /**
- * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes to stderr when MENTOR_ADMIN_DEBUG is set.
+ * Appends redacted lines to `<dataDir>/logs/engine.log`; also echoes them to stderr with `echo` (MENTOR_ADMIN_DEBUG).
  * Lines are gathered and written together off the event loop (a big job logs every request), at most every 100 ms,
  * and the file is rotated by size between batches.
  */
-export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv, rotation = DEFAULT_ROTATION): Log {
+export function createFileLog(dataDir: string, options: { echo?: boolean } = {}, rotation = DEFAULT_ROTATION): Log {
   const file = engineLogFile(dataDir);
   rotations.set(file, rotation);
   if (!exitHookSet) {
@@ -146,6 +146,6 @@ export function createFileLog(dataDir: string, env: NodeJS.ProcessEnv, rotation 
     if (!lines) unwritten.set(file, (lines = []));
     lines.push(safe);
     if (lines.length === 1) setTimeout(flush, WRITE_EVERY_MS).unref();
-    if (env.MENTOR_ADMIN_DEBUG) process.stderr.write(safe);
+    if (options.echo) process.stderr.write(safe);
   };
 }

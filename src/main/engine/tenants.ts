@@ -1,6 +1,6 @@
 import { createPlatformClient, type PlatformClient } from './platform';
 import type { Log } from './log';
-import { NO_KEY_MESSAGE, type Profiles } from './profiles/profiles';
+import { NO_KEY_MESSAGE, type Profiles } from './profiles';
 import { EngineError } from './errors';
 
 /**

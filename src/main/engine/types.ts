@@ -1,6 +1,6 @@
 import type { BridgeResult, CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract';
 
-export type Shell = 'electron' | 'browser' | 'cli' | 'test';
+export type { Shell } from './config';
 
 export type EngineEventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 

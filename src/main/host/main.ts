@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be a number from 0 to 65535`);
-  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const dataDir = values['data-dir'] ?? defaultDataDir(process.env);
 
   const host = await startHost({ dataDir, port });
   process.stdout.write(`Mentor Admin is running in browser mode: ${host.url}\n`);

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireRequest, type WireMessage } from '../../shared/transport';
-import { createEngine, type Engine } from '../engine';
+import { createEngine, shellPreset, type Engine } from '../engine';
 import { DOWNLOAD_PREFIX, handleDownload } from './download';
 import { browserModeCsp, hasSession, isAllowedHost, isAllowedOrigin, sessionCookie, tokensMatch } from './guard';
 import { gatePagePaths, HandleRegistry } from '../handles';
@@ -52,8 +52,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const engine =
     options.engine ??
     (await createEngine({
+      ...shellPreset('browser'),
       dataDir: options.dataDir,
-      shell: 'browser',
       env,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     }));

@@ -1,6 +1,12 @@
-import { createElectronBridge, findPreloadApi } from './electronBridge';
+import type { PreloadApi } from '../../shared/transport';
+import { createElectronBridge } from './electronBridge';
 import type { Bridge } from './types';
 import { WebSocketBridge, bridgeSocketUrl, forgetTokenInAddress, hasBrowserSession } from './websocketBridge';
+
+/** The preload's `window.api`, if this page runs inside the Electron shell. */
+function findPreloadApi(): PreloadApi | undefined {
+  return (window as Window & { api?: PreloadApi }).api;
+}
 
 export type BridgeStartup = { ok: true; bridge: Bridge } | { ok: false; reason: 'missing-token' };
 

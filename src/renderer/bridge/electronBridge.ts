@@ -6,11 +6,6 @@ import type { Bridge, BridgeEvent, ConnectionState } from './types';
 
 const ALWAYS_OPEN: ConnectionState = { status: 'open' };
 
-/** The preload's `window.api`, if this page runs inside the Electron shell. */
-export function findPreloadApi(): PreloadApi | undefined {
-  return (window as Window & { api?: PreloadApi }).api;
-}
-
 /** Electron: every call is one `window.api.calls[name]` IPC round trip that answers with a `BridgeResult`. */
 export function createElectronBridge(api: PreloadApi): Bridge {
   const eventListeners = new ListenerSet<BridgeEvent>();
@@ -20,7 +15,13 @@ export function createElectronBridge(api: PreloadApi): Bridge {
   });
 
   return {
-    kind: 'electron',
+    // The shell shows notifications and reveals files; its main process reads dropped files' paths and has dialogs.
+    capabilities: {
+      notifications: true,
+      revealFile: true,
+      pickFiles: (purpose) => api.choosePaths(purpose),
+      dropPaths: (files) => api.grantFiles(files),
+    },
     async call(name, input) {
       checkInput(name, input);
       // Indexing the mapped type by a generic name yields a union of functions; they all take the checked input.

@@ -3,7 +3,8 @@ import { BRIDGE_PATH, SESSION_PATH, TOKEN_PARAM, WireMessage, type WireRequest }
 import { ConnectionLostError } from './errors';
 import { ListenerSet } from './listeners';
 import { checkInput, parseEvent, parseOutput } from './parse';
-import type { Bridge, BridgeEvent, ConnectionState } from './types';
+import { downloadExport, hostStaging } from './hostFiles';
+import type { Bridge, BridgeEvent, ConnectionState, HostCapabilities } from './types';
 
 interface PendingCall {
   name: CallName;
@@ -53,7 +54,13 @@ export function bridgeSocketUrl(location: Location): string {
  * socket comes back on its own with backoff.
  */
 export class WebSocketBridge implements Bridge {
-  readonly kind = 'websocket';
+  /** A page in a browser: it notifies by itself, and files travel as copies and downloads over the host's HTTP. */
+  readonly capabilities: HostCapabilities = {
+    notifications: false,
+    revealFile: false,
+    staging: hostStaging,
+    downloadFile: downloadExport,
+  };
   private socket: WebSocket | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();

@@ -1,33 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { CallInput, CallName, CallOutput } from '../../shared/contract';
-import { isTenantCall, withTenant, type TenantCallName } from '../../shared/tenancy';
+import { isTenantCall, withTenant } from '../../shared/tenancy';
 import { useBridge } from '../bridge/BridgeContext';
 import { useActiveTenant } from '../tenants/tenantContext';
+import { callArea, keyTenant } from './keys';
 
-/** A tenant call's key names its tenant: each tenant's answers are cached apart and never stand in for another's. */
-type KeyArgs<N extends CallName> = N extends TenantCallName
-  ? [input: CallInput<N> & { profileId: string }]
-  : [input?: CallInput<N>];
-
-/**
- * Query keys are `[callName, params]`, so events can invalidate every query of one area by its name prefix, and
- * every query of one tenant by `params.profileId`. Inside a screen, `useCallKey()` fills in the active tenant.
- */
-export function callKey<N extends CallName>(name: N, ...[input]: KeyArgs<N>): QueryKey {
-  return [name, input ?? {}];
-}
-
-/** The tenant a query key names, or null for app-wide calls (settings, profiles, jobs by id…). */
-export function keyTenant(key: QueryKey): string | null {
-  const id = (key[1] as { profileId?: unknown } | undefined)?.profileId;
-  return typeof id === 'string' ? id : null;
-}
-
-/** The area of a call, e.g. `profiles` for `profiles.list`. */
-export function callArea(name: string): string {
-  return name.split('.')[0] ?? name;
-}
+export { callKey, keyTenant } from './keys';
 
 /** `callKey` for the tenant the screen shows: the key its `useCall` and its bridge's calls use. */
 export function useCallKey(): <N extends CallName>(name: N, input: CallInput<N>) => QueryKey {

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RESOURCE_AREAS, RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { useBridge } from '../bridge/BridgeContext';
-import { SearchIcon } from '../train/icons';
+import { SearchIcon } from '../components/icons';
 import { navigateTo } from '../shell/routes';
 import { SCREENS } from '../shell/screens';
 import { useActiveTenant } from '../tenants/tenantContext';

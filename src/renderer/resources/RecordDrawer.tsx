@@ -1,7 +1,7 @@
 import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from '@mantine/core';
 import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../lib/format';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;

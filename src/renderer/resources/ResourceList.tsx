@@ -20,14 +20,14 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
 import { pluralOf, type ColumnDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
-import { errorMessage } from '../bridge/errors';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EditIcon, PlusIcon, TrashIcon, WarningIcon } from '../components/icons';
+import { LoadErrorAlert } from '../components/LoadErrorAlert';
+import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../components/icons';
 import { notifyError, notifySuccess } from '../components/notify';
-import { formatCount, formatDateTime } from '../format';
+import { formatCount, formatDateTime } from '../lib/format';
 import { useCall, useMutationCall } from '../queries/useCall';
-import { FreshnessNote, OfflineBanner } from '../screens/mentors/FreshnessBar';
-import { SearchIcon } from '../train/icons';
+import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
+
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
@@ -216,14 +216,11 @@ export function ResourceList({
             </Stack>
           )}
           {list.isError && (
-            <Alert color="red" title={`${declaration.label} could not be loaded`} icon={<WarningIcon />}>
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{errorMessage(list.error)}</Text>
-                <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-                  Try again
-                </Button>
-              </Stack>
-            </Alert>
+            <LoadErrorAlert
+              title={`${declaration.label} could not be loaded`}
+              error={list.error}
+              onRetry={() => void list.refetch()}
+            />
           )}
           {list.isSuccess && records.length === 0 && (
             <Group

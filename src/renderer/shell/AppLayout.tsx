@@ -16,7 +16,7 @@ import { useJobEndNotifications } from './jobNotifications';
 import { TopBar } from './TopBar';
 import { useHashRoute } from './useHashRoute';
 import { useShellNavigation } from './useShellNavigation';
-import { useWorkEventSync } from './useWorkEventSync';
+import { useWakeJobsOnline } from './useWakeJobsOnline';
 
 export function AppLayout() {
   const [navigationOpened, navigation] = useDisclosure(false);
@@ -24,7 +24,7 @@ export function AppLayout() {
   const { width } = useViewportSize();
   // The phone-sized drawer (below `sm`) always shows labels; wider windows follow the admin's choice.
   const rail = isRail(settings.data?.navigation ?? 'auto', width || window.innerWidth);
-  useWorkEventSync();
+  useWakeJobsOnline();
   useJobEndNotifications();
   useShellNavigation();
 

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { setFormatLocale } from '../format';
+import { setFormatLocale } from '../lib/format';
 import { useCall } from '../queries/useCall';
 
 /**

@@ -1,7 +1,7 @@
 import { Button, RingProgress, Tooltip } from '@mantine/core';
-import { ACTIVE_STATES, ended, isActive } from '../screens/jobs/jobPresentation';
+import { ACTIVE_STATES, ended, isActive } from '../lib/jobPresentation';
 import { useCall } from '../queries/useCall';
-import { percent, plural } from '../format';
+import { percent, plural } from '../lib/format';
 import { jobHref, jobsHref } from './routes';
 
 const ACTIVE_INPUT = { states: ACTIVE_STATES, limit: 100 };

@@ -10,7 +10,7 @@ import {
   NO_JOB_NOTES,
   type JobNoteState,
 } from '../../shared/desktop-notify';
-import { useBridge } from '../bridge/BridgeContext';
+import { useEngineBridge } from '../bridge/BridgeContext';
 import type { Bridge } from '../bridge/types';
 import { ExportEndedNote } from '../screens/analytics/ExportEndedNote';
 import { CheckCircleIcon, WarningIcon } from '../components/icons';
@@ -22,8 +22,8 @@ export { describeEnding } from '../../shared/desktop-notify';
 const ENDINGS = new Set(['completed', 'failed']);
 
 /**
- * Asks for desktop notifications once, from a click (browsers ignore the request otherwise). Electron's window
- * refuses every permission: there the shell shows desktop notifications itself, and the page says it in-app.
+ * Asks for desktop notifications once, from a click (browsers ignore the request otherwise). Not where the host
+ * notifies (the desktop app, whose window refuses every permission): the page says it in-app there.
  */
 export function requestDesktopNotifications(): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
@@ -125,7 +125,8 @@ export function dismissJobEndToast(jobId: string): void {
 
 /** Says when a job ends (completed or failed), once per ending: a retried job that ends again says so again. */
 export function useJobEndNotifications(): void {
-  const bridge = useBridge();
+  // Every tenant's jobs: a job ends whichever tenant the window shows.
+  const bridge = useEngineBridge();
   const settings = useCall('settings.get', {});
   const enabled = settings.data?.notifyJobEnds ?? true;
   const desktop = useRef(NO_JOB_NOTES);
@@ -147,8 +148,8 @@ export function useJobEndNotifications(): void {
         (job) => {
           // A sent ticket reply is told where it was written (the ticket), not again in a corner over the reply box.
           if (!ENDINGS.has(job.state) || !endingWorthTelling(job)) return;
-          // In the desktop app the shell puts it on the desktop; the page says it in-app either way there.
-          if (bridge.kind === 'electron' || !notifyOnDesktop(desktop, job, desktopEnabled.current)) {
+          // A host that notifies puts it on the desktop itself; the page says it in-app either way there.
+          if (bridge.capabilities.notifications || !notifyOnDesktop(desktop, job, desktopEnabled.current)) {
             if (job.kind === 'export' && job.state === 'completed') notifyExportInApp(bridge, job);
             else notifyInApp(job);
           }

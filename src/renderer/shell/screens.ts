@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { IconProps } from '../components/icons';
-import { SettingsIcon, TenantIcon } from '../components/icons';
+import { JobsIcon, MentorIcon, SettingsIcon, TenantIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
 import { ChartIcon } from '../screens/analytics/icons';
 import { InvitationsScreen } from '../screens/invitations/InvitationsScreen';
@@ -12,7 +12,6 @@ import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
 import { TicketsScreen } from '../screens/tickets/TicketsScreen';
-import { JobsIcon, MentorIcon } from '../train/icons';
 
 export interface ScreenDefinition {
   /** The hash route: `#/<id>`. */

@@ -8,7 +8,7 @@ import type { Bridge } from '../bridge/types';
  */
 export function tenantBridge(engine: Bridge, profileId: string | null): Bridge {
   return {
-    kind: engine.kind,
+    capabilities: engine.capabilities,
     call: (name, input) => engine.call(name, withTenant(name, input, profileId)),
     onEvent: (listener) =>
       engine.onEvent((event) => {

@@ -1,9 +1,9 @@
 import { Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useRef, type ChangeEvent } from 'react';
 import { SUPPORTED_EXTENSIONS } from '../../shared/contract';
-import { findPreloadApi } from '../bridge/electronBridge';
+import { useBridge } from '../bridge/BridgeContext';
 import { notifyError } from '../components/notify';
-import { FileIcon, FolderIcon, UploadIcon } from './icons';
+import { FileIcon, FolderIcon, UploadIcon } from '../components/icons';
 import { sourceFromDialog, sourceFromInput } from './sources';
 import { useTrainFlow, type MentorTarget } from './TrainFlowContext';
 import { useMentorDropTarget } from './useMentorDropTarget';
@@ -20,14 +20,15 @@ export function DropZone({ mentor, compact = false }: DropZoneProps) {
   const { over, props } = useMentorDropTarget(mentor);
   const folderInput = useRef<HTMLInputElement | null>(null);
   const filesInput = useRef<HTMLInputElement | null>(null);
+  const host = useBridge().capabilities;
 
-  /** The desktop app's own dialog (its paths stay in the main process); the page's file inputs in browser mode. */
+  /** The host's own dialog when it has one (the paths stay with the host); otherwise the page's file inputs. */
   function choose(kind: 'folder' | 'files') {
-    if (!findPreloadApi()) {
+    if (!host.pickFiles) {
       (kind === 'folder' ? folderInput : filesInput).current?.click();
       return;
     }
-    sourceFromDialog(kind).then(
+    sourceFromDialog(host.pickFiles, kind).then(
       (source) => source && begin(source, mentor),
       (error: unknown) => notifyError('The dialog could not open', error),
     );
@@ -35,7 +36,7 @@ export function DropZone({ mentor, compact = false }: DropZoneProps) {
 
   function chosen(kind: 'folder' | 'files') {
     return (event: ChangeEvent<HTMLInputElement>) => {
-      const source = event.currentTarget.files && sourceFromInput(event.currentTarget.files, kind);
+      const source = event.currentTarget.files && sourceFromInput(host, event.currentTarget.files, kind);
       // Let the same folder be chosen again later.
       event.currentTarget.value = '';
       if (source) begin(source, mentor);

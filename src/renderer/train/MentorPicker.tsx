@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../bridge/errors';
+import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { WarningIcon } from '../components/icons';
 import { useCall } from '../queries/useCall';
-import { useActiveTenant } from './activeTenant';
+import { useActiveTenant } from '../tenants/tenantContext';
 import type { MentorTarget } from './TrainFlowContext';
 
 interface MentorPickerProps {
@@ -14,7 +14,7 @@ interface MentorPickerProps {
 
 /** Files dropped where no mentor was meant: ask which mentor of the active tenant should learn them. */
 export function MentorPicker({ sourceLabel, onChoose, onCancel }: MentorPickerProps) {
-  const { tenant } = useActiveTenant();
+  const { profile: tenant } = useActiveTenant();
   const mentors = useCall('mentors.list', { profileId: tenant?.id ?? '' }, { enabled: !!tenant });
   const [chosen, setChosen] = useState<string | null>(null);
   const list = mentors.data?.mentors ?? [];
@@ -39,9 +39,11 @@ export function MentorPicker({ sourceLabel, onChoose, onCancel }: MentorPickerPr
           </Alert>
         )}
         {mentors.isError && (
-          <Alert color="red" icon={<WarningIcon />} title="Mentors could not be loaded">
-            {errorMessage(mentors.error)}
-          </Alert>
+          <LoadErrorAlert
+            title="Mentors could not be loaded"
+            error={mentors.error}
+            onRetry={() => void mentors.refetch()}
+          />
         )}
         <Select
           label="Mentor"

@@ -1,7 +1,7 @@
 import { Alert, List, Text } from '@mantine/core';
 import { WarningIcon } from '../components/icons';
-import type { NotCopied } from './collect';
-import { plural } from '../format';
+import type { NotCopied } from '../bridge/types';
+import { plural } from '../lib/format';
 
 const SHOWN = 8;
 

@@ -7,7 +7,7 @@ import { errorMessage } from '../bridge/errors';
 import { WarningIcon } from '../components/icons';
 import { callKey } from '../queries/useCall';
 import { FILE_CLASS_INFO } from './fileClasses';
-import { formatBytes, formatCount } from '../format';
+import { formatBytes, formatCount } from '../lib/format';
 
 const PAGE_SIZE = 50;
 const ALL = 'all';
@@ -100,7 +100,6 @@ export function PreviewFilesTable({ preview, fileClass, onClassChange }: Preview
                     variant="light"
                     color={FILE_CLASS_INFO[file.class].color}
                     radius="sm"
-                    tt="none"
                     style={{ minWidth: 'max-content' }}
                   >
                     {FILE_CLASS_INFO[file.class].label}

@@ -9,13 +9,12 @@ import { notifySuccess } from '../components/notify';
 import { callKey } from '../queries/useCall';
 import { requestDesktopNotifications } from '../shell/jobNotifications';
 import { mentorHref, navigateTo } from '../shell/routes';
-import { formatBytes, formatCount, plural } from '../format';
+import { formatBytes, formatCount, plural } from '../lib/format';
 import { GlobFilters, type Globs } from './GlobFilters';
 import { NotCopiedList } from './NotCopiedList';
 import { PreviewFilesTable } from './PreviewFilesTable';
 import { PreviewSummary, TypeTable } from './PreviewSummary';
 import type { ResolvedSource, SourceProgress, TrainSource } from './sources';
-import { discardStaging } from './stage';
 import type { MentorTarget } from './TrainFlowContext';
 
 interface PreviewModalProps {
@@ -51,7 +50,7 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
       .then(
         (value) => {
           if (controller.signal.aborted) {
-            if (value.stagingId) void discardStaging(value.stagingId);
+            value.discard?.();
             return;
           }
           setGathering({ state: 'ready', resolved: value });
@@ -64,12 +63,12 @@ export function PreviewModal({ source, mentor, onStarted, onClose }: PreviewModa
   }, [source]);
 
   // Staged copies the admin did not train are removed at once.
-  const stagingId = resolved?.stagingId;
+  const discard = resolved?.discard;
   useEffect(
     () => () => {
-      if (stagingId && !started.current) void discardStaging(stagingId);
+      if (discard && !started.current) discard();
     },
-    [stagingId],
+    [discard],
   );
 
   const input = {

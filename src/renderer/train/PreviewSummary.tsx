@@ -2,7 +2,7 @@ import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, UnstyledBut
 import { FILE_CLASSES, type FileClass, type Preview } from '../../shared/contract';
 import { WarningIcon } from '../components/icons';
 import { FILE_CLASS_INFO, skippedDescription } from './fileClasses';
-import { formatBytes, formatCount, formatDuration, plural } from '../format';
+import { formatBytes, formatCount, formatDuration, plural } from '../lib/format';
 
 interface PreviewSummaryProps {
   preview: Preview;
@@ -145,7 +145,7 @@ export function TypeTable({ preview }: { preview: Preview }) {
           {preview.byType.map((row) => (
             <Table.Tr key={row.type}>
               <Table.Td>
-                <Badge variant="light" color="gray" radius="sm" tt="none">
+                <Badge variant="light" color="gray" radius="sm">
                   {row.type || 'no extension'}
                 </Badge>
               </Table.Td>

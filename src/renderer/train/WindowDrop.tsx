@@ -1,6 +1,7 @@
 import { Group, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { UploadIcon } from './icons';
+import { UploadIcon } from '../components/icons';
+import { useBridge } from '../bridge/BridgeContext';
 import { sourceFromDrop } from './sources';
 import { useTrainFlow } from './TrainFlowContext';
 
@@ -15,6 +16,7 @@ const carriesFiles = (event: DragEvent) =>
 export function WindowDrop() {
   const { begin, pageMentor } = useTrainFlow();
   const [dragging, setDragging] = useState(false);
+  const host = useBridge().capabilities;
 
   useEffect(() => {
     let depth = 0;
@@ -40,7 +42,7 @@ export function WindowDrop() {
       // A mentor row (or a drop zone) took it already.
       if (event.defaultPrevented) return;
       event.preventDefault();
-      const source = event.dataTransfer && sourceFromDrop(event.dataTransfer);
+      const source = event.dataTransfer && sourceFromDrop(host, event.dataTransfer);
       if (source) begin(source);
     };
     const end = () => {
@@ -59,7 +61,7 @@ export function WindowDrop() {
       window.removeEventListener('drop', drop);
       window.removeEventListener('dragend', end);
     };
-  }, [begin]);
+  }, [begin, host]);
 
   if (!dragging) return null;
   return (

@@ -4,17 +4,7 @@
  * whose `webkitRelativePath` keeps the structure.
  */
 
-export interface PickedFile {
-  file: File;
-  /** Slash-separated, starting with the dropped or chosen folder's own name. */
-  relativePath: string;
-}
-
-/** A file (or folder) the page did not copy to the host, with the reason shown in the preview. */
-export interface NotCopied {
-  relativePath: string;
-  reason: string;
-}
+import type { NotCopied, PickedFile } from '../bridge/types';
 
 export interface Collected {
   files: PickedFile[];

@@ -1,20 +1,19 @@
 /**
- * Where the files of a training come from, the same way on both transports: the page ends up with handles, never
- * paths. Electron's main process grants them for what was dropped or chosen in its dialog
- * (`window.api.grantFiles` / `choosePaths`); browser mode reads the files and stages them on the host first.
+ * Where the files of a training come from, whatever the host: the page ends up with handles, never paths. A host
+ * that reads the admin's disk grants them for what was dropped or chosen in its dialog (`dropPaths`, `pickFiles`);
+ * otherwise the page reads the files and stages copies on the host first (`staging`).
  */
 import type { ChoosePurpose, GrantedPath } from '../../shared/transport';
-import { findPreloadApi } from '../bridge/electronBridge';
-import { collectEntries, collectFileList, describeEntries, entriesOf, type Collected, type NotCopied } from './collect';
-import { stageFiles, type StageProgress } from './stage';
+import type { FileStaging, HostCapabilities, NotCopied, StageProgress } from '../bridge/types';
+import { collectEntries, collectFileList, describeEntries, entriesOf, type Collected } from './collect';
 
 export type SourceProgress = { step: 'reading'; found: number } | ({ step: 'copying' } & StageProgress);
 
 export interface ResolvedSource {
   /** What `train.preview` takes as `paths`: handles the shell gave the page. */
   handles: string[];
-  /** Browser mode: the staging to discard if the admin does not train. */
-  stagingId?: string;
+  /** Forgets the staged copies, when the admin does not train them. */
+  discard?: () => void;
   notCopied: NotCopied[];
 }
 
@@ -31,7 +30,7 @@ export class EmptySourceError extends Error {
   }
 }
 
-/** Electron: files and folders the main process granted (now, or once the dropped files reach it). */
+/** Files and folders the host granted (now, or once the dropped files reach it). */
 function grantedSource(label: string, grant: () => Promise<GrantedPath[]>): TrainSource {
   return {
     label,
@@ -44,6 +43,7 @@ function grantedSource(label: string, grant: () => Promise<GrantedPath[]>): Trai
 }
 
 function stagedSource(
+  staging: FileStaging,
   label: string,
   collect: (onFound: (found: number) => void, signal: AbortSignal) => Promise<Collected>,
 ) {
@@ -55,13 +55,13 @@ function stagedSource(
         if (!collected.notCopied.length) throw new EmptySourceError();
         return { handles: [], notCopied: collected.notCopied };
       }
-      const staged = await stageFiles(collected.files, {
+      const staged = await staging.stage(collected.files, {
         onProgress: (progress) => onProgress({ step: 'copying', ...progress }),
         signal,
       });
       return {
         handles: staged.entries.map((entry) => entry.handle),
-        stagingId: staged.stagingId,
+        discard: () => void staging.discard(staged.stagingId),
         notCopied: [...collected.notCopied, ...staged.notCopied],
       };
     },
@@ -70,45 +70,44 @@ function stagedSource(
 }
 
 /** Call during the drop event: the DataTransfer empties once the handler returns. */
-export function sourceFromDrop(dataTransfer: DataTransfer): TrainSource | null {
-  const api = findPreloadApi();
-  if (api) {
-    // The File objects outlive the event; the main process learns their paths from the preload.
+export function sourceFromDrop(host: HostCapabilities, dataTransfer: DataTransfer): TrainSource | null {
+  const { dropPaths, staging } = host;
+  if (dropPaths) {
+    // The File objects outlive the event; the host learns their paths itself.
     const files = Array.from(dataTransfer.files);
     if (!files.length) return null;
-    return grantedSource(describeEntries(files.map((file) => file.name)), () => api.grantFiles(files));
+    return grantedSource(describeEntries(files.map((file) => file.name)), () => dropPaths(files));
   }
+  if (!staging) return null;
   const entries = entriesOf(dataTransfer);
   if (!entries.length) {
     // No entry API for these items (a synthetic or restricted drop): plain files still work, folders do not.
     const files = Array.from(dataTransfer.files);
     if (!files.length) return null;
     const label = files.length === 1 ? files[0]!.name : `${files.length} files`;
-    return stagedSource(label, async () => collectFileList(files));
+    return stagedSource(staging, label, async () => collectFileList(files));
   }
-  return stagedSource(describeEntries(entries.map((entry) => entry.name)), (onFound, signal) =>
+  return stagedSource(staging, describeEntries(entries.map((entry) => entry.name)), (onFound, signal) =>
     collectEntries(entries, onFound, signal),
   );
 }
 
-/** Browser mode: from "Choose folder…" (`webkitdirectory`) or "Choose files…". */
-export function sourceFromInput(list: FileList, kind: 'folder' | 'files'): TrainSource | null {
+/** From the page's own "Choose folder…" (`webkitdirectory`) or "Choose files…", when the host has no dialog. */
+export function sourceFromInput(host: HostCapabilities, list: FileList, kind: 'folder' | 'files'): TrainSource | null {
   const files = Array.from(list);
-  if (!files.length) return null;
+  if (!files.length || !host.staging) return null;
   const folderName = files[0]!.webkitRelativePath.split('/')[0] || files[0]!.name;
   const label = kind === 'folder' ? folderName : describeEntries(files.map((file) => file.name));
-  return stagedSource(label, async () => collectFileList(files));
+  return stagedSource(host.staging, label, async () => collectFileList(files));
 }
 
-/**
- * Electron: "Choose folder…" and "Choose files…" open the main process's dialog; null when it is not the desktop
- * app (the page's own file inputs then) or the admin cancelled.
- */
-export async function sourceFromDialog(kind: 'folder' | 'files'): Promise<TrainSource | null> {
-  const api = findPreloadApi();
-  if (!api) return null;
+/** "Choose folder…" and "Choose files…" in the host's own dialog; null when the admin cancelled. */
+export async function sourceFromDialog(
+  pickFiles: NonNullable<HostCapabilities['pickFiles']>,
+  kind: 'folder' | 'files',
+): Promise<TrainSource | null> {
   const purpose: ChoosePurpose = kind === 'folder' ? 'train-folder' : 'train-files';
-  const granted = await api.choosePaths(purpose);
+  const granted = await pickFiles(purpose);
   if (!granted.length) return null;
   return grantedSource(describeEntries(granted.map((entry) => entry.name)), async () => granted);
 }

@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
+import { useBridge } from '../bridge/BridgeContext';
 import { sourceFromDrop } from './sources';
 import { useTrainFlow, type MentorTarget } from './TrainFlowContext';
 
@@ -10,6 +11,7 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).
  */
 export function useMentorDropTarget(mentor: MentorTarget | null) {
   const { begin } = useTrainFlow();
+  const host = useBridge().capabilities;
   const [over, setOver] = useState(false);
   // dragenter/dragleave fire for every child crossed; count them to know when the pointer really left.
   const depth = useRef(0);
@@ -35,7 +37,7 @@ export function useMentorDropTarget(mentor: MentorTarget | null) {
       setOver(false);
       if (!mentor || !carriesFiles(event)) return;
       event.preventDefault();
-      const source = sourceFromDrop(event.dataTransfer);
+      const source = sourceFromDrop(host, event.dataTransfer);
       if (source) begin(source, mentor);
     },
   };

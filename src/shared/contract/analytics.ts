@@ -8,7 +8,7 @@ import { DATASET_IDS } from '../analytics/datasets';
 import { RANGE_PRESETS } from '../analytics/range';
 import { isCalendarDate, isTimeZone } from '../analytics/time';
 import { JobState } from './jobs';
-import { call, Empty, Ok } from './kit';
+import { call, Empty, event, Ok } from './kit';
 import { Freshness } from './mentors';
 
 export * from '../analytics/datasets';
@@ -543,9 +543,34 @@ export const analyticsCalls = {
   'analytics.scheduleRun': call(Ref, ExportInfo, 'Run a scheduled export now'),
 } as const;
 
+/** The tenant's figures: what a background refresh of analytics can change (not exports or schedules). */
+const FIGURES = [
+  'analytics.filters',
+  'analytics.kpis',
+  'analytics.activity',
+  'analytics.topMentors',
+  'analytics.topics',
+  'analytics.sentiment',
+  'analytics.costs',
+  'analytics.overview',
+  'analytics.conversations',
+  'analytics.conversation',
+  'analytics.learning',
+  'analytics.learners',
+  'analytics.learner',
+] as const;
+
 export const analyticsEvents = {
   /** A cached answer was refreshed in the background (or the refresh failed: `offline`). */
-  'analytics.changed': z.object({ profileId: z.string(), call: z.string(), offline: z.string().nullable() }),
-  'analytics.exportProgress': ExportInfo,
-  'analytics.schedulesChanged': z.object({ id: z.string().nullable() }),
+  'analytics.changed': event(z.object({ profileId: z.string(), call: z.string(), offline: z.string().nullable() }), {
+    invalidates: FIGURES.map((call) => ({ call, by: ['profileId' as const] })),
+  }),
+  /** An export's progress: the new answer of `analytics.export` for it. */
+  'analytics.exportProgress': event(ExportInfo, {
+    updates: [{ call: 'analytics.export', by: ['id'], answer: (info) => info }],
+    invalidates: [{ call: 'analytics.exports' }],
+  }),
+  'analytics.schedulesChanged': event(z.object({ id: z.string().nullable() }), {
+    invalidates: [{ call: 'analytics.schedules' }, { call: 'analytics.exports' }],
+  }),
 } as const;

@@ -1,7 +1,7 @@
 /** Core calls: the app, tenant connections (profiles) and settings. */
 import { z } from 'zod';
 import { WaitLimitMinutes } from './jobs';
-import { call, Empty, Ok } from './kit';
+import { call, Empty, event, Ok } from './kit';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Domain schemas
@@ -276,8 +276,23 @@ export const coreCalls = {
 export const APP_HREF = /^#\/[A-Za-z0-9._~%/-]{0,300}$/;
 
 export const coreEvents = {
-  'profiles.changed': z.object({ reason: z.enum(['added', 'updated', 'removed', 'activated']), id: z.string() }),
-  'settings.changed': Settings,
+  'profiles.changed': event(
+    z.object({ reason: z.enum(['added', 'updated', 'removed', 'activated']), id: z.string() }),
+    {
+      invalidates: [
+        { call: 'profiles.list' },
+        { call: 'profiles.get', by: ['id'] },
+        // A changed connection (address, org, key) may answer differently now; a removed tenant's answers go.
+        { tenant: 'id', when: { reason: ['updated'] } },
+        { tenant: 'id', when: { reason: ['removed'] }, forget: true },
+      ],
+    },
+  ),
+  // Carries the new settings: shown at once, then confirmed.
+  'settings.changed': event(Settings, {
+    updates: [{ call: 'settings.get', answer: (settings) => settings }],
+    invalidates: [{ call: 'settings.get' }],
+  }),
   /** From the Electron shell, never the engine: show this route (the admin clicked a desktop notification). */
-  'app.navigate': z.object({ href: z.string().regex(APP_HREF) }),
+  'app.navigate': event(z.object({ href: z.string().regex(APP_HREF) })),
 } as const;

@@ -4,7 +4,7 @@
  * `invitations.importStart`.
  */
 import { z } from 'zod';
-import { call, Ok } from './kit';
+import { call, event, Ok } from './kit';
 import { Freshness } from './mentors';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -423,6 +423,14 @@ export const invitationCalls = {
 } as const;
 
 export const invitationEvents = {
-  'invitations.changed': z.object({ profileId: z.string() }),
-  'invitations.importChanged': z.object({ id: z.string(), state: ImportState }),
+  'invitations.changed': event(z.object({ profileId: z.string() }), {
+    invalidates: [{ call: 'invitations.list', by: ['profileId'] }],
+  }),
+  /** An import's draft moved on (read, checked, fixed, sent): its summary and rows are views of it. */
+  'invitations.importChanged': event(z.object({ id: z.string(), state: ImportState }), {
+    invalidates: [
+      { call: 'invitations.importGet', by: ['id'] },
+      { call: 'invitations.importRows', by: ['id'] },
+    ],
+  }),
 } as const;

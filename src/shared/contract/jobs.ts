@@ -1,6 +1,6 @@
 /** Jobs: every long operation (training uploads, invitations, exports, queued replies) is a durable job. */
 import { z } from 'zod';
-import { call } from './kit';
+import { call, event } from './kit';
 
 export const JobKind = z.enum(['train', 'invite', 'export', 'ticket-reply']);
 export type JobKind = z.infer<typeof JobKind>;
@@ -171,6 +171,42 @@ export const jobCalls = {
 } as const;
 
 export const jobEvents = {
-  'jobs.changed': z.object({ id: z.string(), state: JobState, kind: JobKind }),
-  'jobs.progress': z.object({ id: z.string(), state: JobState, progress: JobProgress }),
+  /** A job was added or changed state. `profileId`: the tenant it works on (null for none). */
+  'jobs.changed': event(
+    z.object({ id: z.string(), state: JobState, kind: JobKind, profileId: z.string().nullable() }),
+    {
+      invalidates: [
+        { call: 'jobs.list', by: ['profileId'] },
+        { call: 'jobs.get', by: ['id'] },
+        { call: 'jobs.items', by: ['id'] },
+        // A training job changes its mentor's documents; an export job its tenant's export history.
+        { call: 'train.jobs', by: ['profileId'], when: { kind: ['train'] } },
+        { call: 'documents.list', by: ['profileId'], when: { kind: ['train'] } },
+        { call: 'analytics.export', by: ['id'], when: { kind: ['export'] } },
+        { call: 'analytics.exports', by: ['profileId'], when: { kind: ['export'] } },
+        { call: 'analytics.schedules', by: ['profileId'], when: { kind: ['export'] } },
+      ],
+    },
+  ),
+  /**
+   * A running job's progress, several times a second: it patches the answers that hold the job rather than asking
+   * again. Only answers holding the job are touched, keeping their age, so one already due for a refetch (a job was
+   * added or changed state meanwhile) stays due.
+   */
+  'jobs.progress': event(z.object({ id: z.string(), state: JobState, progress: JobProgress }), {
+    updates: [
+      { call: 'jobs.get', by: ['id'], answer: (tick, job) => withProgress(job, tick) },
+      {
+        call: 'jobs.list',
+        answer: (tick, list) =>
+          list.jobs.some((job) => job.id === tick.id)
+            ? { ...list, jobs: list.jobs.map((job) => withProgress(job, tick)) }
+            : list,
+      },
+    ],
+  }),
 } as const;
+
+function withProgress(job: Job, tick: Pick<Job, 'id' | 'state' | 'progress'>): Job {
+  return job.id === tick.id ? { ...job, state: tick.state, progress: tick.progress } : job;
+}

@@ -1,6 +1,6 @@
 /** Mentors and their documents, for the active (or a given) tenant. Lists come from the cache, then refresh. */
 import { z } from 'zod';
-import { call, Ok } from './kit';
+import { call, event, Ok } from './kit';
 
 export const MENTOR_VISIBILITIES = [
   'viewable_by_tenant_admins',
@@ -160,6 +160,14 @@ export const mentorCalls = {
 } as const;
 
 export const mentorEvents = {
-  'mentors.changed': z.object({ profileId: z.string() }),
-  'documents.changed': z.object({ profileId: z.string(), mentor: z.string() }),
+  'mentors.changed': event(z.object({ profileId: z.string() }), {
+    invalidates: [
+      { call: 'mentors.list', by: ['profileId'] },
+      { call: 'mentors.get', by: ['profileId'] },
+    ],
+  }),
+  /** A mentor's documents changed (edited here, or training uploaded or finished some). */
+  'documents.changed': event(z.object({ profileId: z.string(), mentor: z.string() }), {
+    invalidates: [{ call: 'documents.list', by: ['profileId', 'mentor'] }],
+  }),
 } as const;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ResourceKind } from '../resources';
-import { call, Ok } from './kit';
+import { call, event, Ok } from './kit';
 import { Freshness } from './mentors';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -92,5 +92,10 @@ export const resourceCalls = {
 
 export const resourceEvents = {
   /** A kind's records changed on a tenant (a write here, or a refresh that found changes): lists read again. */
-  'resources.changed': z.object({ profileId: z.string(), kind: ResourceKind }),
+  'resources.changed': event(z.object({ profileId: z.string(), kind: ResourceKind }), {
+    invalidates: [
+      { call: 'resources.list', by: ['profileId', 'kind'] },
+      { call: 'resources.get', by: ['profileId', 'kind'] },
+    ],
+  }),
 } as const;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CalendarDate } from './analytics';
-import { call, Ok } from './kit';
+import { call, event, Ok } from './kit';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 const TicketId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -524,16 +524,36 @@ export const ticketCalls = {
 } as const;
 
 export const ticketEvents = {
-  /** The cache changed: refetch lists and counts (ids when known). */
-  'tickets.changed': z.object({
-    profileId: z.string(),
-    ids: z.array(z.number().int()).nullable(),
-    reason: z.enum(['sync', 'update', 'reply', 'deleted', 'local']),
-  }),
+  /**
+   * The cache changed (ids when known): the tenant's lists, counts and tickets are read again. A chat transcript,
+   * the canned replies and fetched images do not change with it.
+   */
+  'tickets.changed': event(
+    z.object({
+      profileId: z.string(),
+      ids: z.array(z.number().int()).nullable(),
+      reason: z.enum(['sync', 'update', 'reply', 'deleted', 'local']),
+    }),
+    {
+      invalidates: [
+        { call: 'tickets.views', by: ['profileId'] },
+        { call: 'tickets.list', by: ['profileId'] },
+        { call: 'tickets.get', by: ['profileId'] },
+        { call: 'tickets.messages', by: ['profileId'] },
+        { call: 'tickets.status', by: ['profileId'] },
+        { call: 'tickets.slaDefaults', by: ['profileId'] },
+      ],
+    },
+  ),
   /** Tickets that appeared since the last poll (for the badge and the desktop notification). */
-  'tickets.new': z.object({
-    profileId: z.string(),
-    tickets: z.array(z.object({ id: z.number().int(), subject: z.string(), requester: z.string() })),
+  'tickets.new': event(
+    z.object({
+      profileId: z.string(),
+      tickets: z.array(z.object({ id: z.number().int(), subject: z.string(), requester: z.string() })),
+    }),
+  ),
+  /** Where the ticket cache stands: the new answer of `tickets.status`. */
+  'tickets.sync': event(z.object({ profileId: z.string(), sync: TicketSyncState }), {
+    updates: [{ call: 'tickets.status', by: ['profileId'], answer: ({ sync }) => sync }],
   }),
-  'tickets.sync': z.object({ profileId: z.string(), sync: TicketSyncState }),
 } as const;

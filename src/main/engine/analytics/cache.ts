@@ -5,9 +5,9 @@
  * the reason, which the screens show as an offline banner.
  */
 import type { Freshness } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { ApiError, NetworkError, TimeoutError } from '../platform';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 /** Answers younger than this are not fetched again unless the admin asks. */
 export const FRESH_FOR_MS = 5 * 60_000;
@@ -47,7 +47,7 @@ export class AnswerCache {
 
   constructor(
     private readonly db: Db,
-    private readonly deps: Pick<EngineContext, 'emit' | 'log'>,
+    private readonly deps: Pick<EngineServices, 'emit' | 'log'>,
     private readonly clock: () => number = Date.now,
   ) {}
 

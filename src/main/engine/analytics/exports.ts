@@ -14,15 +14,12 @@ import {
 } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ExportRequest as ExportRequestSchema } from '../../../shared/contract';
-import type { EngineContext } from '../context';
 import { EngineError, notFound } from '../errors';
-import { defaultExportDir } from '../jobs/handlers';
-import { ProgressMeter } from '../jobs/progress';
-import { UNFINISHED_STATES, type JobRow } from '../jobs/journal';
+import { defaultExportDir, ProgressMeter, UNFINISHED_STATES, type JobRow } from '../jobs';
 import { userScope } from '../tenants';
 import { describeFileError, ExportParams, PAGE_PREFIX, type ExportProgressSink } from './export-job';
 import { defaultPageSize } from './sources';
-import type { AnalyticsServices } from './services';
+import type { AnalyticsDeps, AnalyticsServices } from './services';
 
 type StartInput = z.output<typeof ExportRequestSchema>;
 
@@ -50,7 +47,7 @@ export class Exports implements ExportProgressSink {
   private readonly lastEmit = new Map<string, number>();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly deps: AnalyticsDeps,
     private readonly services: AnalyticsServices,
   ) {}
 
@@ -78,7 +75,7 @@ export class Exports implements ExportProgressSink {
       throw new EngineError('validation', `${dataset.label} is one learner's: say whose (learner)`);
     if (input.learner && !dataset.perLearner)
       throw new EngineError('validation', `${dataset.label} is not one learner's: it takes no learner`);
-    const scope = await userScope(this.ctx.profiles, resolved.profileId);
+    const scope = await userScope(this.deps.profiles, resolved.profileId);
     const mentorNames = Object.fromEntries(await this.services.mentorNames(resolved.profileId));
     const mentorName = resolved.mentorId ? (mentorNames[resolved.mentorId] ?? resolved.mentorId) : undefined;
     const path = await this.target(input, {
@@ -111,7 +108,7 @@ export class Exports implements ExportProgressSink {
     if (input.resume) {
       const unfinished = this.unfinishedLike(params);
       if (unfinished) {
-        this.ctx.jobs.runner.start(unfinished.id);
+        this.deps.runner.start(unfinished.id);
         return this.get(unfinished.id);
       }
     }
@@ -120,14 +117,14 @@ export class Exports implements ExportProgressSink {
       `${dataset.label}${mentorName ? ` · ${mentorName}` : ''}${input.department ? ` · department ${input.department}` : ''}` +
         `${input.learner ? ` · ${input.learner}` : ''}` +
         `${dataset.ranged ? ` · ${describeRange(resolved.range)}` : ''} · ${resolved.timeZone}`;
-    const id = this.ctx.jobs.journal.create({
+    const id = this.deps.journal.create({
       kind: 'export',
       profileId: resolved.profileId,
       title,
       params,
       items: [],
     });
-    this.ctx.jobs.runner.start(id);
+    this.deps.runner.start(id);
     return this.get(id);
   }
 
@@ -149,7 +146,7 @@ export class Exports implements ExportProgressSink {
         p.pageSize,
       ]);
     const same = (p: ExportParams) => identity(p) === identity(params);
-    const rows = this.ctx.jobs.journal.find({
+    const rows = this.deps.journal.find({
       kind: 'export',
       states: UNFINISHED_STATES,
       params: { path: params.path },
@@ -197,13 +194,13 @@ export class Exports implements ExportProgressSink {
 
   /** MENTOR_ADMIN_EXPORT_DIR when set, else the Downloads folder (else the data folder's exports/): a plain path. */
   defaultFolder(): string {
-    return resolve(this.ctx.env.MENTOR_ADMIN_EXPORT_DIR || defaultExportDir(this.ctx.dataDir));
+    return resolve(this.deps.config.exportDir ?? defaultExportDir(this.deps.config.dataDir));
   }
 
   /** `name.csv`, else `name (2).csv`, …: never over an existing file or one an unfinished export will write. */
   private freeName(folder: string, file: string): string {
     const taken = new Set(
-      this.ctx.jobs.journal
+      this.deps.journal
         .find({ kind: 'export', states: UNFINISHED_STATES })
         .map((row) => (JSON.parse(row.params) as { path?: string }).path)
         .filter(Boolean),
@@ -217,14 +214,14 @@ export class Exports implements ExportProgressSink {
   }
 
   get(id: string): ExportInfo {
-    const row = this.ctx.jobs.journal.job(id);
+    const row = this.deps.journal.job(id);
     if (!row || row.kind !== 'export') throw notFound(`No export with id '${id}'`);
     return this.present(row);
   }
 
   /** Newest first; one tenant's when `profileId` is given (the app's Exports tab), else every tenant's. */
   list(limit: number, scheduleId?: string, profileId?: string): ExportInfo[] {
-    const rows = this.ctx.jobs.journal.find({
+    const rows = this.deps.journal.find({
       kind: 'export',
       ...(scheduleId && { params: { scheduleId } }),
       ...(profileId && { profileId }),
@@ -247,7 +244,7 @@ export class Exports implements ExportProgressSink {
   present(row: JobRow): ExportInfo {
     const parsed = PartialParams.safeParse(JSON.parse(row.params));
     const params = parsed.success ? parsed.data : {};
-    const totals = this.ctx.jobs.journal.keyedTotals(row.id, PAGE_PREFIX, { sum: 'rows', max: 'length' });
+    const totals = this.deps.journal.keyedTotals(row.id, PAGE_PREFIX, { sum: 'rows', max: 'length' });
     const stats = { pages: totals.items, done: totals.done, rows: totals.sum, length: totals.max };
     const running = !FINISHED.includes(row.state);
     const measured = running
@@ -300,15 +297,15 @@ export class Exports implements ExportProgressSink {
     const now = Date.now();
     if (!last && now - (this.lastEmit.get(jobId) ?? 0) < 250) return;
     this.lastEmit.set(jobId, now);
-    const row = this.ctx.jobs.journal.job(jobId);
-    if (row) this.ctx.emit('analytics.exportProgress', this.present(row));
+    const row = this.deps.journal.job(jobId);
+    if (row) this.deps.emit('analytics.exportProgress', this.present(row));
   }
 
   /** A job ended: forget its meter; a cancelled or failed one leaves no temporary file behind. */
   async ended(jobId: string): Promise<void> {
     this.meters.delete(jobId);
     this.lastEmit.delete(jobId);
-    const row = this.ctx.jobs.journal.job(jobId);
+    const row = this.deps.journal.job(jobId);
     if (!row || !['failed', 'cancelled'].includes(row.state)) return;
     const temp = (JSON.parse(row.params) as { temp?: string }).temp;
     if (temp) await rm(temp, { force: true }).catch(() => {});
@@ -316,7 +313,7 @@ export class Exports implements ExportProgressSink {
 
   /** Temporary files of exports that ended without finishing (cancelled while the app was closed, a crash). */
   async sweep(): Promise<void> {
-    const rows = this.ctx.jobs.journal.find({
+    const rows = this.deps.journal.find({
       kind: 'export',
       states: ['failed', 'cancelled'],
       order: 'updated',

@@ -3,7 +3,8 @@
  * parameters), CSV exports as durable jobs, and scheduled exports run by a timer while the app runs.
  */
 import { DATASETS, type analyticsCalls, type DashboardInput } from '../../../shared/contract';
-import type { EngineArea, EngineContext } from '../context';
+import type { EngineArea } from '../context';
+import type { Db } from '../store';
 import type { HandlersOf } from '../dispatch';
 import { browseConversations, readConversation } from './browse';
 import {
@@ -18,39 +19,45 @@ import { exportJobKind } from './export-job';
 import { Exports } from './exports';
 import { learnerList, learnerPage, learningOverview } from './learning';
 import { Schedules } from './schedules';
-import { ANSWER_SHAPE, AnalyticsServices, type Resolved } from './services';
+import { AnswerCache } from './cache';
+import { ScheduleStore } from './schedule-store';
+import { ANSWER_SHAPE, AnalyticsServices, type AnalyticsDeps, type Resolved } from './services';
 
-export interface AnalyticsOptions {
-  clock?: () => number;
+export interface AnalyticsStores {
+  answers: AnswerCache;
+  schedules: ScheduleStore;
 }
 
-/** Scheduled exports run in the app (and in tests that ask); the CLI runs what it is told. */
-function schedulerTickMs(ctx: EngineContext): number | null {
-  const setting = ctx.env.MENTOR_ADMIN_SCHEDULER;
-  if (setting === 'off') return null;
-  if (setting !== 'on' && (ctx.shell === 'cli' || ctx.shell === 'test')) return null;
-  const tick = Number(ctx.env.MENTOR_ADMIN_SCHEDULER_TICK_MS);
-  return Number.isFinite(tick) && tick >= 50 ? tick : 30_000;
+/** Analytics' tables, opened by the engine on its database. */
+export function analyticsStores(db: Db, deps: Pick<AnalyticsDeps, 'emit' | 'log'>): AnalyticsStores {
+  return { answers: new AnswerCache(db, deps), schedules: new ScheduleStore(db) };
 }
 
 export function analyticsArea(
-  ctx: EngineContext,
-  options: AnalyticsOptions = {},
+  deps: AnalyticsDeps,
+  stores: AnalyticsStores,
 ): EngineArea<HandlersOf<typeof analyticsCalls>> {
-  const clock = options.clock ?? Date.now;
-  const services = new AnalyticsServices(ctx, clock);
-  const exports = new Exports(ctx, services);
-  const schedules = new Schedules(ctx, exports, clock);
-  const kind = exportJobKind({ sink: exports, now: clock });
-  kind.finished = (job) => {
-    void exports.ended(job.id);
-    const info = exports.get(job.id);
-    ctx.emit('analytics.exportProgress', info);
-    if (info.scheduleId) ctx.emit('analytics.schedulesChanged', { id: info.scheduleId });
-  };
+  const services = new AnalyticsServices(deps, stores.answers);
+  const exports = new Exports(deps, services);
+  const schedules = new Schedules(deps, stores.schedules, exports);
+  deps.runner.register({
+    ...exportJobKind({ sink: exports, now: Date.now }),
+    finished: (job) => {
+      void exports.ended(job.id);
+      const info = exports.get(job.id);
+      deps.emit('analytics.exportProgress', info);
+      if (info.scheduleId) deps.emit('analytics.schedulesChanged', { id: info.scheduleId });
+    },
+    report: {
+      header: ['item', 'state', 'rows', 'file_length', 'error', 'attempts'],
+      row: (item) => {
+        const data = JSON.parse(item.data) as { rows?: number; length?: number };
+        return [item.label, item.state, data.rows ?? '', data.length ?? item.bytes, item.error ?? '', item.attempts];
+      },
+    },
+  });
   void exports.sweep().catch(() => {});
-  const tick = schedulerTickMs(ctx);
-  if (tick !== null) schedules.startTimer(tick);
+  if (deps.config.scheduler) schedules.startTimer(deps.config.schedulerTickMs);
 
   async function answer<T extends object>(call: string, input: DashboardInput, compute: (r: Resolved) => Promise<T>) {
     const { value, freshness } = await services.dashboard(call, input, compute);
@@ -64,19 +71,13 @@ export function analyticsArea(
   }
 
   return {
-    kinds: [kind],
-    reports: {
-      export: {
-        header: ['item', 'state', 'rows', 'file_length', 'error', 'attempts'],
-        row: (item) => {
-          const data = JSON.parse(item.data) as { rows?: number; length?: number };
-          return [item.label, item.state, data.rows ?? '', data.length ?? item.bytes, item.error ?? '', item.attempts];
-        },
-      },
-    },
     handlers: {
       'analytics.filters': async (input) => {
-        const { value, freshness } = await services.filters(ctx.tenant(input?.profileId), input?.parts, input?.refresh);
+        const { value, freshness } = await services.filters(
+          deps.tenant(input?.profileId),
+          input?.parts,
+          input?.refresh,
+        );
         return { ...value, freshness };
       },
       'analytics.kpis': (input) => answer('kpis', input, computeKpis),
@@ -96,7 +97,7 @@ export function analyticsArea(
         costs: cachedPanel('costs', input, computeCosts),
       }),
       'analytics.conversations': async (input) => {
-        const profileId = ctx.tenant(input.profileId);
+        const profileId = deps.tenant(input.profileId);
         const names = await services.mentorNames(profileId);
         const { page, pageSize, sentiment, topics, learner } = input;
         const result = await answer('conversations', input, (r) =>
@@ -105,7 +106,7 @@ export function analyticsArea(
         return { ...result, page, pageSize };
       },
       'analytics.conversation': async (input) => {
-        const profileId = ctx.tenant(input.profileId);
+        const profileId = deps.tenant(input.profileId);
         const names = await services.mentorNames(profileId);
         const { value, freshness } = await services.cache.answer(
           { profileId, call: 'conversation', params: { id: input.id }, freshForMs: 60 * 60_000 },
@@ -115,7 +116,7 @@ export function analyticsArea(
       },
       'analytics.learning': (input) => answer('learning', input, learningOverview),
       'analytics.learners': async (input) => {
-        const profileId = ctx.tenant(input.profileId);
+        const profileId = deps.tenant(input.profileId);
         const { refresh, profileId: _p, ...params } = input;
         const { value, freshness } = await services.cache.answer(
           { profileId, call: 'learners', params: { ...params, timeZone: services.timeZone(input.timeZone) }, refresh },
@@ -131,7 +132,7 @@ export function analyticsArea(
         return { ...value, page: input.page, pageSize: input.pageSize, freshness };
       },
       'analytics.learner': async (input) => {
-        const profileId = ctx.tenant(input.profileId);
+        const profileId = deps.tenant(input.profileId);
         const timeZone = services.timeZone(input.timeZone);
         const { value, freshness } = await services.cache.answer(
           {

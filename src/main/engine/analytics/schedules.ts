@@ -17,30 +17,12 @@ import {
   type Schedule,
   type ScheduleFields,
 } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { EngineError, notFound } from '../errors';
 import type { Exports } from './exports';
+import type { ScheduleRow, ScheduleStore, ScheduleValues } from './schedule-store';
 
 type ScheduleInput = z.output<typeof ScheduleFields> & { id?: string | undefined };
-
-interface ScheduleRow {
-  id: string;
-  profile_id: string;
-  name: string;
-  dataset: string;
-  cadence: 'daily' | 'weekly';
-  weekday: number | null;
-  time: string;
-  time_zone: string;
-  range_days: number;
-  folder: string;
-  mentor: string | null;
-  options: string;
-  enabled: number;
-  last_slot: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 interface Options {
   bom: boolean;
@@ -90,14 +72,14 @@ export class Schedules {
   private ticking: Promise<void> | null = null;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly services: Pick<EngineServices, 'tenant' | 'journal' | 'emit' | 'log'>,
+    private readonly store: ScheduleStore,
     private readonly exports: Exports,
     private readonly clock: () => number = Date.now,
   ) {}
 
   private row(id: string): ScheduleRow {
-    const row = this.ctx.db.prepare('SELECT * FROM analytics_schedules WHERE id = ?').get(id) as
-      ScheduleRow | undefined;
+    const row = this.store.get(id);
     if (!row) throw notFound(`No scheduled export with id '${id}'`);
     return row;
   }
@@ -129,14 +111,11 @@ export class Schedules {
   }
 
   list(profileId?: string): Schedule[] {
-    const rows = this.ctx.db
-      .prepare(`SELECT * FROM analytics_schedules ${profileId ? 'WHERE profile_id = ?' : ''} ORDER BY name, created_at`)
-      .all(...(profileId ? [profileId] : [])) as ScheduleRow[];
-    return rows.map((row) => this.present(row));
+    return this.store.list(profileId).map((row) => this.present(row));
   }
 
   save(input: ScheduleInput): Schedule {
-    const profileId = this.ctx.tenant(input.profileId);
+    const profileId = this.services.tenant(input.profileId);
     if (input.cadence === 'weekly' && input.weekday === undefined)
       throw new EngineError('validation', 'A weekly export needs a day of the week', {
         issues: [{ path: 'weekday', message: 'Choose a day' }],
@@ -152,7 +131,7 @@ export class Schedules {
     // cannot choose one: browser mode).
     const folder = input.folder ?? existing?.folder ?? this.exports.defaultFolder();
     const options: Options = { bom: input.bom, delimiter: input.delimiter, columns: input.columns ?? null };
-    const values = {
+    const values: ScheduleValues = {
       profile_id: profileId,
       name: input.name,
       dataset: input.dataset,
@@ -169,33 +148,16 @@ export class Schedules {
       at,
     };
     let id = input.id;
-    if (id) {
-      this.ctx.db
-        .prepare(
-          `UPDATE analytics_schedules SET profile_id = @profile_id, name = @name, dataset = @dataset, cadence = @cadence,
-             weekday = @weekday, time = @time, time_zone = @time_zone, range_days = @range_days, folder = @folder,
-             mentor = @mentor, options = @options, enabled = @enabled, updated_at = @at WHERE id = @id`,
-        )
-        .run({ ...values, id });
-    } else {
-      id = randomUUID();
-      this.ctx.db
-        .prepare(
-          `INSERT INTO analytics_schedules (id, profile_id, name, dataset, cadence, weekday, time, time_zone, range_days,
-             folder, mentor, options, enabled, last_slot, created_at, updated_at)
-           VALUES (@id, @profile_id, @name, @dataset, @cadence, @weekday, @time, @time_zone, @range_days, @folder, @mentor,
-             @options, @enabled, NULL, @at, @at)`,
-        )
-        .run({ ...values, id });
-    }
-    this.ctx.emit('analytics.schedulesChanged', { id });
+    if (id) this.store.update(id, values);
+    else this.store.insert((id = randomUUID()), values);
+    this.services.emit('analytics.schedulesChanged', { id });
     return this.present(this.row(id));
   }
 
   remove(id: string): void {
     this.row(id);
-    this.ctx.db.prepare('DELETE FROM analytics_schedules WHERE id = ?').run(id);
-    this.ctx.emit('analytics.schedulesChanged', { id });
+    this.store.delete(id);
+    this.services.emit('analytics.schedulesChanged', { id });
   }
 
   /** Runs one schedule for the given slot (now for "Run now"). A run that cannot start is kept as a failed export. */
@@ -220,7 +182,7 @@ export class Schedules {
         { scheduleId: s.id, title },
       );
     } catch (error) {
-      const jobId = this.ctx.jobs.journal.create({
+      const jobId = this.services.journal.create({
         kind: 'export',
         profileId: s.profile_id,
         title,
@@ -228,8 +190,8 @@ export class Schedules {
         items: [],
         state: 'failed',
       });
-      this.ctx.jobs.journal.setState(jobId, 'failed', { error: (error as Error).message });
-      this.ctx.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export' });
+      this.services.journal.setState(jobId, 'failed', { error: (error as Error).message });
+      this.services.emit('jobs.changed', { id: jobId, state: 'failed', kind: 'export', profileId: s.profile_id });
       return this.exports.get(jobId);
     }
   }
@@ -239,19 +201,16 @@ export class Schedules {
     if (this.ticking) return this.ticking;
     this.ticking = (async () => {
       const now = this.clock();
-      const due = this.ctx.db.prepare('SELECT * FROM analytics_schedules WHERE enabled = 1').all() as ScheduleRow[];
-      for (const s of due) {
+      for (const s of this.store.enabled()) {
         const slot = latestSlot(s, now);
         if (slot < Date.parse(s.created_at)) continue;
         if (s.last_slot && slot <= Date.parse(s.last_slot)) continue;
         // Recorded first: a crash during the run must not run the same slot twice.
-        this.ctx.db
-          .prepare('UPDATE analytics_schedules SET last_slot = ? WHERE id = ?')
-          .run(new Date(slot).toISOString(), s.id);
+        this.store.markRun(s.id, new Date(slot).toISOString());
         await this.run(s.id, slot).catch((error: unknown) =>
-          this.ctx.log(`scheduled export ${s.name} could not run: ${String(error)}`),
+          this.services.log(`scheduled export ${s.name} could not run: ${String(error)}`),
         );
-        this.ctx.emit('analytics.schedulesChanged', { id: s.id });
+        this.services.emit('analytics.schedulesChanged', { id: s.id });
       }
     })().finally(() => {
       this.ticking = null;

@@ -9,11 +9,11 @@ import {
   type DashboardInput,
   type ResolvedRange,
 } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { EngineError } from '../errors';
 import { userScope } from '../tenants';
 import { AnalyticsApi } from './api';
-import { AnswerCache, type Cached } from './cache';
+import type { AnswerCache, Cached } from './cache';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
@@ -39,21 +39,25 @@ export interface Resolved {
 /** The shape of cached answers: raised when it changes, so answers of another shape are never served. */
 export const ANSWER_SHAPE = 2;
 
+/** What analytics uses of the engine. */
+export type AnalyticsDeps = Pick<
+  EngineServices,
+  'config' | 'tenant' | 'platform' | 'profiles' | 'journal' | 'runner' | 'emit' | 'log'
+>;
+
 export class AnalyticsServices {
-  readonly cache: AnswerCache;
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
-    readonly ctx: EngineContext,
+    readonly services: AnalyticsDeps,
+    readonly cache: AnswerCache,
     readonly clock: () => number = Date.now,
-  ) {
-    this.cache = new AnswerCache(ctx.db, ctx, clock);
-  }
+  ) {}
 
   async api(profileId: string): Promise<AnalyticsApi> {
     const [client, scope] = await Promise.all([
-      this.ctx.clients.get(profileId),
-      userScope(this.ctx.profiles, profileId),
+      this.services.platform(profileId),
+      userScope(this.services.profiles, profileId),
     ]);
     return new AnalyticsApi(client, scope, this.inFlight);
   }
@@ -144,7 +148,7 @@ export class AnalyticsServices {
   }
 
   async resolve(input: DashboardInput): Promise<Resolved> {
-    const profileId = this.ctx.tenant(input.profileId);
+    const profileId = this.services.tenant(input.profileId);
     const timeZone = this.timeZone(input.timeZone);
     const api = await this.api(profileId);
     const first = input.range.preset === 'all' ? await this.firstDay(profileId, api, timeZone) : undefined;
@@ -187,7 +191,7 @@ export class AnalyticsServices {
   }
 
   private dashboardRequest<T>(call: string, input: DashboardInput, compute: (resolved: Resolved) => Promise<T>) {
-    const profileId = this.ctx.tenant(input.profileId);
+    const profileId = this.services.tenant(input.profileId);
     const { refresh: _refresh, profileId: _profile, ...rest } = input;
     // Keyed by the range as asked ("last 30 days"), not by its dates: yesterday's answer still stands in offline,
     // and it carries the dates it covers.

@@ -3,7 +3,7 @@
  * tag as `source` (the spec's "The source of the invitation", a free string the list filters by exactly).
  */
 import type { ImportBatch } from '../../../shared/contract';
-import type { JobJournal } from '../jobs/journal';
+import type { JobJournal } from '../jobs';
 import type { InviteCounts, InviteJobParams } from './job';
 
 /** How many batches the list's filter offers (the newest). */

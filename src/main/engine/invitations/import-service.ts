@@ -9,19 +9,27 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ImportDraft, ImportRow, InviteField, InviteTarget, RowFilter } from '../../../shared/contract';
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { conflict, EngineError, invalid } from '../errors';
-import { UNFINISHED_STATES } from '../jobs/journal';
+import { UNFINISHED_STATES } from '../jobs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { userScope } from '../tenants';
 import { describeTarget, listCourses, listPrograms, targetKey } from './api';
 import { batchSource } from './batches';
 import { checkInvited, checkMembers } from './checks';
-import { ImportStore, noticesOf, optionsOf, readKey, settingsOf, targetOf, type ImportRecord } from './imports';
+import {
+  noticesOf,
+  optionsOf,
+  readKey,
+  settingsOf,
+  targetOf,
+  type ImportRecord,
+  type ImportStore,
+} from './import-store';
 import type { InviteJobParams } from './job';
-import { runTask, type TaskHandle } from './worker-runner';
+import type { ImportTasks, TaskHandle } from './worker-runner';
 import type { ReadImportResult } from './read-import';
-import { ImportRows, presentRow, type StoredRow } from './rows';
+import { presentRow, type ImportRows, type StoredRow } from './import-rows-store';
 import { readHead, sniff, type SniffChoices } from './sniff';
 import { KEEP_LINES } from './parse';
 import { asciiEmail } from './validate';
@@ -36,18 +44,27 @@ interface Work {
   done: Promise<void>;
 }
 
+/** What importing uses of the engine. */
+export type ImportServices = Pick<
+  EngineServices,
+  'config' | 'tenant' | 'platform' | 'profiles' | 'journal' | 'runner' | 'emit' | 'log'
+>;
+
 export class ImportService {
   readonly rows: ImportRows;
   readonly store: ImportStore;
+  private readonly tasks: ImportTasks;
   private readonly work = new Map<string, Work>();
   private readonly lastEmit = new Map<string, number>();
 
   constructor(
-    private readonly ctx: EngineContext,
-    private readonly options: { chunkSize?: number; maxChunk?: number } = {},
+    private readonly ctx: ImportServices,
+    stores: { rows: ImportRows; imports: ImportStore; tasks: ImportTasks },
+    private readonly options: { chunkSize?: number | undefined; maxChunk?: number | undefined } = {},
   ) {
-    this.rows = new ImportRows(ctx.db);
-    this.store = new ImportStore(ctx.db, this.rows);
+    this.rows = stores.rows;
+    this.store = stores.imports;
+    this.tasks = stores.tasks;
   }
 
   /** Forgets imports untouched for a week (and the files the engine wrote for them). */
@@ -74,7 +91,7 @@ export class ImportService {
       path = resolve(input.path);
       name = basename(path);
     } else {
-      const dir = join(this.ctx.dataDir, 'imports');
+      const dir = join(this.ctx.config.dataDir, 'imports');
       // Inside the data folder: owner-only, like the rest of it (pasted rows are names and e-mail addresses).
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       path = join(dir, `${id}.csv`);
@@ -171,15 +188,13 @@ export class ImportService {
     this.readingKey.set(id, key);
     this.emit(id, true);
     const controller = new AbortController();
-    const read = runTask(
-      this.ctx.db,
+    const read = this.tasks.run(
       { task: 'read', input: { importId: id, path: record.path, settings } },
       (rows, bytes) => {
         if (controller.signal.aborted) return;
         this.store.update(id, { rows_read: rows, bytes_read: bytes });
         this.emit(id);
       },
-      { nativeBinding: this.ctx.nativeBinding },
     );
     const work: Work = { controller, read, done: Promise.resolve() };
     work.done = read.done.then(
@@ -251,7 +266,7 @@ export class ImportService {
 
   private async checkTargetExists(profileId: string, target: InviteTarget): Promise<void> {
     if (target.kind === 'platform') return;
-    const client = await this.ctx.clients.get(profileId);
+    const client = await this.ctx.platform(profileId);
     const scope = await userScope(this.ctx.profiles, profileId);
     const items =
       target.kind === 'course' ? await listCourses(client, scope.org) : await listPrograms(client, scope.org);
@@ -275,15 +290,8 @@ export class ImportService {
       const scope = await userScope(this.ctx.profiles, record.profile_id);
       checkedFor = targetKey(target, scope.org);
       this.rows.clearRemote(id);
-      const client = await this.ctx.clients.get(record.profile_id);
-      const addressCount = (
-        this.ctx.db
-          .prepare(
-            `SELECT count(DISTINCT email_key) AS n FROM invite_import_rows INDEXED BY invite_import_rows_by_email
-             WHERE import_id = ? AND email_key IS NOT NULL`,
-          )
-          .get(id) as { n: number }
-      ).n;
+      const client = await this.ctx.platform(record.profile_id);
+      const addressCount = this.rows.addressCount(id);
       if (addressCount) {
         const addresses = () => this.rows.addresses(id);
         await checkInvited(
@@ -362,7 +370,7 @@ export class ImportService {
   /** A fixed address is asked about on its own, so the summary stays true. */
   private async checkOne(record: ImportRecord, row: StoredRow): Promise<void> {
     const target = targetOf(record)!;
-    const client = await this.ctx.clients.get(record.profile_id);
+    const client = await this.ctx.platform(record.profile_id);
     const scope = await userScope(this.ctx.profiles, record.profile_id);
     const signal = AbortSignal.timeout(15_000);
     const input = { addresses: () => [[row.email_key!]], addressCount: 1 };
@@ -413,10 +421,10 @@ export class ImportService {
     const resumable = this.unfinishedJob(record, targetKey(target, scope.org));
     if (resumable) {
       if (choices.skipInvalid !== undefined) {
-        this.ctx.jobs.journal.setParam(resumable, 'skipInvalid', choices.skipInvalid);
+        this.ctx.journal.setParam(resumable, 'skipInvalid', choices.skipInvalid);
       }
       this.store.update(id, { state: 'started', job_id: resumable });
-      this.ctx.jobs.runner.start(resumable);
+      this.ctx.runner.start(resumable);
       this.emit(id, true);
       return { jobId: resumable, resumed: true };
     }
@@ -438,22 +446,17 @@ export class ImportService {
     const people = summary.willEmail;
     this.store.update(id, { phase: 'Writing the job' });
     this.emit(id, true);
-    const { jobId } = await runTask(
-      this.ctx.db,
-      {
-        task: 'createJob',
-        input: {
-          importId: id,
-          profileId: record.profile_id,
-          title: `Invite ${people} ${people === 1 ? 'person' : 'people'} to ${describeTarget(target)} (${record.name})`,
-          params,
-        },
+    const { jobId } = await this.tasks.run({
+      task: 'createJob',
+      input: {
+        importId: id,
+        profileId: record.profile_id,
+        title: `Invite ${people} ${people === 1 ? 'person' : 'people'} to ${describeTarget(target)} (${record.name})`,
+        params,
       },
-      undefined,
-      { nativeBinding: this.ctx.nativeBinding },
-    ).done;
+    }).done;
     this.store.update(id, { state: 'started', phase: '', job_id: jobId });
-    this.ctx.jobs.runner.start(jobId);
+    this.ctx.runner.start(jobId);
     this.emit(id, true);
     return { jobId, resumed: false };
   }
@@ -461,7 +464,7 @@ export class ImportService {
   /** An unfinished invite job of the same tenant for the same file and target: resumed rather than duplicated. */
   private unfinishedJob(record: ImportRecord, scope: string): string | null {
     if (!record.sha256) return null;
-    const jobs = this.ctx.jobs.journal.find({
+    const jobs = this.ctx.journal.find({
       kind: 'invite',
       profileId: record.profile_id,
       states: UNFINISHED_STATES,
@@ -511,9 +514,8 @@ export class ImportService {
     const now = Date.now();
     if (!force && now - (this.lastEmit.get(id) ?? 0) < EMIT_EVERY_MS) return;
     this.lastEmit.set(id, now);
-    const record = this.ctx.db.prepare('SELECT state FROM invite_imports WHERE id = ?').get(id) as
-      { state: ImportDraft['state'] } | undefined;
-    if (record) this.ctx.emit('invitations.importChanged', { id, state: record.state });
+    const state = this.store.stateOf(id);
+    if (state) this.ctx.emit('invitations.importChanged', { id, state });
   }
 }
 

@@ -3,7 +3,9 @@
  * people from CSV files through a validated, fixable draft into the durable `invite` job.
  */
 import type { invitationCalls } from '../../../shared/contract/invitations';
-import type { EngineArea, EngineContext } from '../context';
+import type { EngineConfig } from '../config';
+import type { EngineArea } from '../context';
+import type { Db } from '../store';
 import type { HandlersOf } from '../dispatch';
 import { conflict, EngineError, invalid } from '../errors';
 import { ApiError } from '../platform';
@@ -22,7 +24,11 @@ import {
 import type { Freshness } from '../../../shared/contract';
 import { isUnreachable, offlineNote } from '../mentors';
 import { importBatches } from './batches';
-import { ImportService } from './import-service';
+import { ImportService, type ImportServices } from './import-service';
+import { ImportRows } from './import-rows-store';
+import { ImportStore } from './import-store';
+import { InviteLedger } from './ledger-store';
+import { importTasks, type ImportTasks } from './worker-runner';
 import { InvitationCache, pageReader } from './list-cache';
 import { inviteKind } from './job';
 import { inviteReport } from './report';
@@ -33,38 +39,51 @@ const SEARCH_COPY_MAX_AGE_MS = 60_000;
 /** The list screen keeps the copy at most this old, in the background. */
 const BACKGROUND_COPY_MAX_AGE_MS = 10 * 60_000;
 
-export interface InvitationsAreaOptions {
-  /** Chunk sizes of the invite job (tests and benchmarks pin them). */
-  chunkSize?: number;
-  maxChunk?: number;
+export interface InvitationStores {
+  cache: InvitationCache;
+  rows: ImportRows;
+  imports: ImportStore;
+  ledger: InviteLedger;
+  /** Reading files and writing jobs' items, in worker threads with their own connections. */
+  tasks: ImportTasks;
+}
+
+/** The invitations area's tables, opened by the engine on its database. */
+export function invitationStores(db: Db, config: Pick<EngineConfig, 'nativeBinding'>): InvitationStores {
+  const rows = new ImportRows(db);
+  return {
+    cache: new InvitationCache(db),
+    rows,
+    imports: new ImportStore(db, rows),
+    ledger: new InviteLedger(db),
+    tasks: importTasks(db, config.nativeBinding),
+  };
 }
 
 export function invitationsArea(
-  ctx: EngineContext,
-  options: InvitationsAreaOptions = {},
+  services: ImportServices,
+  stores: InvitationStores,
 ): EngineArea<HandlersOf<typeof invitationCalls>> {
-  const imports = new ImportService(ctx, {
-    chunkSize: options.chunkSize ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_CHUNK),
-    maxChunk: options.maxChunk ?? numberFrom(ctx.env.MENTOR_ADMIN_INVITE_MAX_CHUNK),
-  });
+  const imports = new ImportService(services, stores, services.config.invite);
   void imports.removeOld().catch(() => {});
-  const cache = new InvitationCache(ctx.db);
-  const kind = inviteKind({
-    db: ctx.db,
-    onFinished: (profileId) => {
-      if (profileId) ctx.emit('invitations.changed', { profileId });
-    },
+  const { cache, ledger } = stores;
+  services.runner.register({
+    ...inviteKind({
+      ledger,
+      onFinished: (profileId) => {
+        if (profileId) services.emit('invitations.changed', { profileId });
+      },
+    }),
+    report: inviteReport,
   });
 
   async function tenant(profileId: string | undefined) {
-    const id = ctx.tenant(profileId);
-    const [client, scope] = await Promise.all([ctx.clients.get(id), userScope(ctx.profiles, id)]);
+    const id = services.tenant(profileId);
+    const [client, scope] = await Promise.all([services.platform(id), userScope(services.profiles, id)]);
     return { id, client, scope };
   }
 
   return {
-    kinds: [kind],
-    reports: { invite: inviteReport },
     close: async () => {
       await imports.close();
       await cache.idle();
@@ -106,7 +125,7 @@ export function invitationsArea(
           if (!asOf || Date.now() - Date.parse(asOf) > BACKGROUND_COPY_MAX_AGE_MS) {
             // Kept ready for a search, and for when the tenant cannot be reached.
             void readWhole().catch((error: unknown) =>
-              ctx.log(`invitations: copying the ${key} list failed: ${String(error)}`),
+              services.log(`invitations: copying the ${key} list failed: ${String(error)}`),
             );
           }
           return answer(page.results, page.count, { asOf: new Date().toISOString(), source: 'api', offline: null });
@@ -116,8 +135,8 @@ export function invitationsArea(
         }
       },
       'invitations.batches': (input) => {
-        const profileId = ctx.tenant(input?.profileId);
-        return { batches: importBatches(ctx.jobs.journal, profileId) };
+        const profileId = services.tenant(input?.profileId);
+        return { batches: importBatches(services.journal, profileId) };
       },
       'invitations.create': async (input) => {
         const { id, client, scope } = await tenant(input.profileId);
@@ -146,13 +165,10 @@ export function invitationsArea(
           throw error;
         }
         cache.upsert(id, targetKey(input.target, scope.org), [created]);
-        ctx.db
-          .prepare(
-            `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at) VALUES (?, ?, ?, NULL, ?)
-             ON CONFLICT DO NOTHING`,
-          )
-          .run(id, targetKey(input.target, scope.org), email.toLowerCase(), new Date().toISOString());
-        ctx.emit('invitations.changed', { profileId: id });
+        ledger.recordInvited(id, targetKey(input.target, scope.org), null, new Date().toISOString(), [
+          email.toLowerCase(),
+        ]);
+        services.emit('invitations.changed', { profileId: id });
         return toInvitation(created, input.target);
       },
       'invitations.revoke': async (input) => {
@@ -166,7 +182,7 @@ export function invitationsArea(
           throw error;
         }
         cache.remove(id, targetKey(input.target, scope.org), input.id);
-        ctx.emit('invitations.changed', { profileId: id });
+        services.emit('invitations.changed', { profileId: id });
         return { ok: true as const };
       },
       'invitations.courses': async (input) => {
@@ -193,9 +209,4 @@ export function invitationsArea(
       },
     },
   };
-}
-
-function numberFrom(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
 }

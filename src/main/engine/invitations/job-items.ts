@@ -4,10 +4,10 @@
  * for the job. Runs in the worker thread (a million items is a lot of SQLite work).
  */
 import type { JobKind } from '../../../shared/contract/jobs';
-import { JobJournal, type NewItem } from '../jobs/journal';
-import type { Db } from '../store/database';
+import { JobJournal, type NewItem } from '../jobs';
+import type { Db } from '../store';
 import type { InviteCounts, InviteItemData } from './job';
-import { ImportRows, type StoredRow } from './rows';
+import { ImportRows, type StoredRow } from './import-rows-store';
 import { asciiEmail, type RowValues } from './validate';
 
 export interface CreateJobInput {

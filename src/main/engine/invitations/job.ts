@@ -9,12 +9,11 @@
  * Chunks start at 100 rows and adapt: smaller after a 413 or a timeout, larger while answers come fast.
  */
 import type { InviteTarget, OutcomeCounts } from '../../../shared/contract';
-import type { JobContext, JobKindRunner } from '../jobs/runner';
-import { JobFailed } from '../jobs/runner';
+import { JobFailed, type JobContext, type JobKindRunner } from '../jobs';
 import { ApiError, isTransient, wasNotTaken, type PlatformClient } from '../platform';
-import type { Db } from '../store/database';
 import { isLive, readInvitations, sendBulk, TARGET_FIELD, targetKey, targetQuery, type BulkAnswer } from './api';
 import { pool } from './checks';
+import type { InviteLedger } from './ledger-store';
 
 export const OUTCOMES = [
   'invited',
@@ -123,21 +122,11 @@ export function requestRow(detail: { email: unknown; to: unknown; fields: unknow
   return fields === '{}' ? `{"email":${email}}` : `${fields.slice(0, -1)},"email":${email}}`;
 }
 
-export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | null) => void }): JobKindRunner {
-  const { db } = deps;
-  const inflightOf = db.prepare('SELECT item_ids FROM invite_inflight WHERE job_id = ?');
-  const addInflight = db.prepare('INSERT INTO invite_inflight (job_id, chunk, item_ids) VALUES (?, ?, ?)');
-  const dropInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ? AND chunk = ?');
-  const dropAllInflight = db.prepare('DELETE FROM invite_inflight WHERE job_id = ?');
-  const sentAmong = db.prepare(
-    `SELECT email_key, job_id FROM invite_sent WHERE profile_id = ? AND target = ?
-     AND email_key IN (SELECT value FROM json_each(?))`,
-  );
-  const recordSent = db.prepare(
-    `INSERT INTO invite_sent (profile_id, target, email_key, job_id, at)
-     SELECT ?, ?, value, ?, ? FROM json_each(?) WHERE true
-     ON CONFLICT (profile_id, target, email_key) DO NOTHING`,
-  );
+export function inviteKind(deps: {
+  ledger: InviteLedger;
+  onFinished?: (profileId: string | null) => void;
+}): JobKindRunner {
+  const { ledger } = deps;
   const idsOf = (items: readonly PendingItem[]) => items.map((item) => item.id);
 
   return {
@@ -173,7 +162,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
           if (invited.length) {
             journal.updateItems(idsOf(invited), { state: 'done', phase: 'invited', error: null });
             const keys = invited.map((item) => item.emailKey).filter((key): key is string => !!key);
-            recordSent.run(profileId, scope, jobId, at, JSON.stringify(keys));
+            ledger.recordInvited(profileId, scope, jobId, at, keys);
           }
           for (const { outcome, message, ids } of alike.values()) {
             journal.updateItems(ids, {
@@ -184,7 +173,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
             });
           }
           journal.addCounts(jobId, counts);
-          if (chunk !== undefined) dropInflight.run(jobId, chunk);
+          if (chunk !== undefined) ledger.settled(jobId, chunk);
         });
       };
 
@@ -192,13 +181,11 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
        * Chunks this run posts are journaled as one row each (`invite_inflight`) rather than by touching every item.
        * What an interrupted run left there is uncertain: those rows are marked `sending`, to be asked about first.
        */
-      const leftOver = (inflightOf.all(jobId) as { item_ids: string }[]).flatMap(
-        (row) => JSON.parse(row.item_ids) as number[],
-      );
+      const leftOver = ledger.inflight(jobId);
       if (leftOver.length) {
         journal.transaction(() => {
           journal.updateItems(leftOver, { state: 'pending', phase: SENDING });
-          dropAllInflight.run(jobId);
+          ledger.settledAll(jobId);
         });
       }
       let chunks = 0;
@@ -226,13 +213,13 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
                 [{ item: candidates[0]!, outcome: 'failed', message: 'The platform refused the row as too large' }],
                 chunk,
               );
-            } else dropInflight.run(jobId, chunk);
+            } else ledger.settled(jobId, chunk);
             size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
             return;
           }
           if (wasNotTaken(error) && !ctx.signal.aborted) {
             // Still "too many requests" after the client's own retries: nothing was applied; wait as asked, then go on.
-            dropInflight.run(jobId, chunk);
+            ledger.settled(jobId, chunk);
             slowDowns++;
             ctx.progress('The platform asks to slow down; waiting');
             await pause(
@@ -245,7 +232,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
             // The chunk may or may not have been applied: its rows are `sending`, checked before they are sent again.
             journal.transaction(() => {
               journal.updateItems(idsOf(candidates), { state: 'pending', phase: SENDING });
-              dropInflight.run(jobId, chunk);
+              ledger.settled(jobId, chunk);
             });
             if (!(error instanceof ApiError)) size = Math.max(1, Math.floor(Math.min(size, candidates.length) / 2));
             if (++transportFailures >= MAX_TRANSPORT_FAILURES) throw error;
@@ -276,7 +263,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
       const launch = (candidates: PendingItem[]) => {
         const chunk = ++chunks;
         // Journaled before the request leaves: a crash from here on leaves the chunk to be checked.
-        addInflight.run(jobId, chunk, JSON.stringify(idsOf(candidates)));
+        ledger.sending(jobId, chunk, idsOf(candidates));
         for (const item of candidates) sending.add(item.id);
         const sent: Promise<void> = sendChunk(candidates, chunk)
           .catch((error: unknown) => {
@@ -311,11 +298,7 @@ export function inviteKind(deps: { db: Db; onFinished?: (profileId: string | nul
         const remembered: { item: PendingItem; outcome: Outcome; message?: string }[] = [];
         let candidates: PendingItem[] = [];
         const keys = page.map((item) => item.emailKey).filter((key): key is string => !!key);
-        const sent = new Map(
-          (sentAmong.all(profileId, scope, JSON.stringify(keys)) as { email_key: string; job_id: string | null }[]).map(
-            (row) => [row.email_key, row.job_id],
-          ),
-        );
+        const sent = ledger.sentBefore(profileId, scope, keys);
         for (const item of page) {
           const key = item.emailKey ?? '';
           if (!sent.has(key)) candidates.push(item);

@@ -4,7 +4,7 @@
  * here, from a copy read whole, page by page, and said to be a copy with the time it was read. The same copy shows
  * the list while the tenant cannot be reached.
  */
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import type { PlatformClient } from '../platform';
 import type { InviteTarget } from '../../../shared/contract';
 import { nameOf, readInvitations, targetQuery, type ApiInvitation } from './api';

@@ -1,9 +1,9 @@
 /** Reads a whole file into an import's rows: the work a parse worker does (or the engine itself, as a fallback). */
 import { threadId } from 'node:worker_threads';
-import type { Db } from '../store/database';
-import type { ImportSettings } from './imports';
+import type { Db } from '../store';
+import type { ImportSettings } from './import-store';
 import { readNotices, readRows, type BadOwners, type ReadStats } from './parse';
-import { ImportRows } from './rows';
+import { ImportRows } from './import-rows-store';
 
 export interface ReadImportInput {
   importId: string;

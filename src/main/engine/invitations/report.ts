@@ -1,5 +1,5 @@
 /** The report of an invite job: one line per input row, in file order, with what happened and why. */
-import type { ItemReport } from '../jobs/handlers';
+import type { ItemReport } from '../jobs';
 import type { InviteItemData } from './job';
 
 const RESULTS: Record<string, string> = {

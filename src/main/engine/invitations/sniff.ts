@@ -8,7 +8,7 @@ import type { CsvDelimiter, CsvEncoding, InviteField } from '../../../shared/con
 import { EngineError } from '../errors';
 import { matchColumns } from './columns';
 import { detectDelimiter, detectEncoding, detectHeaderRow, detectNewline, refuseNonCsv } from './detect';
-import type { ImportSettings } from './imports';
+import type { ImportSettings } from './import-store';
 
 const HEAD_BYTES = 1024 * 1024;
 const PREVIEW_RECORDS = 30;

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import { locateWorker, type WorkerSource } from '../workers';
 import { createInviteJob } from './job-items';
 import { readImport, type ReadImportResult } from './read-import';
@@ -37,6 +37,15 @@ export function workerSource(
   exists: (path: string) => boolean = existsSync,
 ): WorkerSource | null {
   return locateWorker(moduleUrl, './worker.ts', INVITE_WORKER_FILE, exists);
+}
+
+/** Import work on the engine's database, each task in a worker thread of its own when one can start. */
+export interface ImportTasks {
+  run<T extends WorkerTask>(job: T, onProgress?: (rows: number, bytes: number) => void): TaskHandle<ResultOf<T>>;
+}
+
+export function importTasks(db: Db, nativeBinding: string | undefined): ImportTasks {
+  return { run: (job, onProgress) => runTask(db, job, onProgress, { nativeBinding }) };
 }
 
 export function runTask<T extends WorkerTask>(

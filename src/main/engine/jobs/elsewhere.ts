@@ -39,7 +39,8 @@ export function followJobsElsewhere(deps: {
       const last = known.get(row.id);
       if (last?.updatedAt === row.updated_at || runner.isActive(row.id)) continue;
       known.set(row.id, { state: row.state, updatedAt: row.updated_at });
-      if (last?.state !== row.state) emit('jobs.changed', { id: row.id, state: row.state, kind: row.kind });
+      if (last?.state !== row.state)
+        emit('jobs.changed', { id: row.id, state: row.state, kind: row.kind, profileId: row.profile_id });
       emit('jobs.progress', { id: row.id, state: row.state, progress: runner.present(row.id).progress });
     }
   };

@@ -5,19 +5,14 @@ import type { jobCalls } from '../../../shared/contract/jobs';
 import { writeCsvAtomically } from '../csv';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import type { JobKindRunner, JobRunner } from './runner';
-import type { ItemRow, JobJournal } from './journal';
+import type { ItemReport, JobRunner } from './runner';
+import type { JobJournal } from './journal';
 import { presentItem } from './present';
 
 /** Where reports go when the admin does not choose: the Downloads folder, else the data folder's exports/. */
 export function defaultExportDir(dataDir: string): string {
   const downloads = join(homedir(), 'Downloads');
   return existsSync(downloads) ? downloads : join(dataDir, 'exports');
-}
-
-export interface ItemReport {
-  header: string[];
-  row(item: ItemRow): unknown[];
 }
 
 const genericReport: ItemReport = {
@@ -29,7 +24,6 @@ export function jobHandlers(deps: {
   runner: JobRunner;
   journal: JobJournal;
   dataDir: string;
-  reports: Partial<Record<JobKindRunner['kind'], ItemReport>>;
 }): HandlersOf<typeof jobCalls> {
   const { runner, journal } = deps;
   return {
@@ -51,7 +45,7 @@ export function jobHandlers(deps: {
     'jobs.retry': ({ id, itemIds }) => runner.retry(id, itemIds),
     'jobs.exportReport': async ({ id, path }) => {
       const job = runner.present(id);
-      const report = deps.reports[job.kind] ?? genericReport;
+      const report = runner.reportOf(job.kind) ?? genericReport;
       const target =
         path ??
         join(

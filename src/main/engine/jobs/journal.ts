@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { ItemState, JobKind, JobState } from '../../../shared/contract';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 export interface JobRow {
   id: string;
@@ -289,10 +289,10 @@ export class JobJournal {
   }
 
   /** Jobs changed at or after `since` (an ISO time), the oldest change first. */
-  changedSince(since: string): Pick<JobRow, 'id' | 'kind' | 'state' | 'updated_at'>[] {
-    return this.sql('SELECT id, kind, state, updated_at FROM jobs WHERE updated_at >= ? ORDER BY updated_at').all(
-      since,
-    ) as Pick<JobRow, 'id' | 'kind' | 'state' | 'updated_at'>[];
+  changedSince(since: string): Pick<JobRow, 'id' | 'kind' | 'profile_id' | 'state' | 'updated_at'>[] {
+    return this.sql(
+      'SELECT id, kind, profile_id, state, updated_at FROM jobs WHERE updated_at >= ? ORDER BY updated_at',
+    ).all(since) as Pick<JobRow, 'id' | 'kind' | 'profile_id' | 'state' | 'updated_at'>[];
   }
 
   /** The state of each of these jobs that exists. */

@@ -14,7 +14,7 @@ import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
 import { TenantLimits, type Slots } from './limiter';
 import { ProgressMeter } from './progress';
-import type { ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
+import type { ItemRow, ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
 import { presentJob } from './present';
 
 /** What a job kind gets while it runs. */
@@ -33,10 +33,21 @@ export interface JobContext {
   log: Log;
 }
 
-/** One kind of job (train, invite, export, …); `run` must be idempotent per item: it may be called again after a crash. */
+/** A job's items as CSV (jobs.exportReport): the header, and one row per item. */
+export interface ItemReport {
+  header: string[];
+  row(item: ItemRow): unknown[];
+}
+
+/**
+ * One kind of job (train, invite, export, …), declared in its area, which registers it with the runner. `run` must be
+ * idempotent per item: it may be called again after a crash.
+ */
 export interface JobKindRunner {
   kind: JobKind;
   run(ctx: JobContext): Promise<void>;
+  /** Its item report's columns (default: the journal's own: key, label, state, step, error, attempts, bytes). */
+  report?: ItemReport;
   /**
    * Its jobs commit one journal row per item, thousands in a row (training, invitations): the engine then moves
    * SQLite's checkpoints off its thread. Others (exports, replies) commit rarely and spare the worker's memory.
@@ -145,8 +156,14 @@ export class JobRunner {
     this.limits = new TenantLimits(deps.defaultConcurrency ?? 4);
   }
 
+  /** Areas register the kinds of job they run (the runner knows none of them by itself). */
   register(kind: JobKindRunner): void {
     this.kinds.set(kind.kind, kind);
+  }
+
+  /** The item report a kind declared, if any. */
+  reportOf(kind: JobKind): ItemReport | undefined {
+    return this.kinds.get(kind)?.report;
   }
 
   /** Picks up every job a previous run left unfinished (quit, crash, kill -9), unless a live process runs it. */
@@ -547,7 +564,7 @@ export class JobRunner {
   private changed(id: string): void {
     const row = this.journal.job(id);
     if (!row) return;
-    this.deps.emit('jobs.changed', { id, state: row.state, kind: row.kind });
+    this.deps.emit('jobs.changed', { id, state: row.state, kind: row.kind, profileId: row.profile_id });
     this.progress(id, undefined, true);
   }
 

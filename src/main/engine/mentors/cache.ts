@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { Mentor, MentorDocument } from '../../../shared/contract';
 import { notFound } from '../errors';
 import type { Log } from '../log';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import type { Scope } from './resolve';
 
 export const MENTORS_LIST = 'mentors';

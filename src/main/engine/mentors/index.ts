@@ -3,12 +3,15 @@
  * lists answer from SQLite at once and refresh in the background; writes go to the API, then update the cache.
  */
 import type { mentorCalls } from '../../../shared/contract';
-import type { EngineArea, EngineContext } from '../context';
+import type { EngineArea } from '../context';
+import type { Db } from '../store';
 import type { HandlersOf } from '../dispatch';
 import { documentsList, MentorCache } from './cache';
+import type { Log } from '../log';
 import { documentHandlers } from './document-handlers';
 import { Freshener } from './freshness';
 import { mentorHandlers } from './mentor-handlers';
+import type { MentorServices } from './tenant';
 
 export { MentorCache } from './cache';
 export { resolveMentor, resolveMentorRef, toMentor, type Scope } from './resolve';
@@ -31,15 +34,23 @@ export interface MentorsArea extends EngineArea<HandlersOf<typeof mentorCalls>> 
   documentsChanged(profileId: string, mentor: string): void;
 }
 
-export function mentorsArea(ctx: EngineContext): MentorsArea {
-  const cache = new MentorCache(ctx.db, ctx.log);
-  const freshener = new Freshener(cache, ctx.log);
-  const parts = { ctx, cache, freshener };
+export interface MentorStores {
+  cache: MentorCache;
+}
+
+/** The mentors area's tables, opened by the engine on its database. */
+export function mentorStores(db: Db, log: Log): MentorStores {
+  return { cache: new MentorCache(db, log) };
+}
+
+export function mentorsArea(services: MentorServices, { cache }: MentorStores): MentorsArea {
+  const freshener = new Freshener(cache, services.log);
+  const parts = { services, cache, freshener };
   return {
     handlers: { ...mentorHandlers(parts), ...documentHandlers(parts) },
     documentsChanged: (profileId, mentor) => {
       freshener.changedOnTenant(profileId, documentsList(mentor));
-      ctx.emit('documents.changed', { profileId, mentor });
+      services.emit('documents.changed', { profileId, mentor });
     },
     close: () => freshener.close(),
   };

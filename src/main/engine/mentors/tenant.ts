@@ -1,5 +1,5 @@
 /** What a mentors or documents call needs about its tenant: ids, paths, API clients and the cache. */
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import type { PlatformClient } from '../platform';
 import type { MentorCache } from './cache';
 import { DocumentApi } from './document-api';
@@ -8,8 +8,11 @@ import type { Freshener } from './freshness';
 import { MentorApi } from './mentor-api';
 import { resolveMentorRef, type Scope } from './resolve';
 
+/** What the mentors area uses of the engine. */
+export type MentorServices = Pick<EngineServices, 'platform' | 'emit' | 'log' | 'tenant'>;
+
 export interface AreaParts {
-  ctx: EngineContext;
+  services: MentorServices;
   cache: MentorCache;
   freshener: Freshener;
 }
@@ -21,7 +24,7 @@ export class TenantCalls {
     private readonly parts: AreaParts,
     profileId: string | undefined,
   ) {
-    this.profileId = parts.ctx.tenant(profileId);
+    this.profileId = parts.services.tenant(profileId);
   }
 
   get cache(): MentorCache {
@@ -37,27 +40,27 @@ export class TenantCalls {
   }
 
   client(): Promise<PlatformClient> {
-    return this.parts.ctx.clients.get(this.profileId);
+    return this.parts.services.platform(this.profileId);
   }
 
   async mentors(): Promise<MentorApi> {
-    return new MentorApi(await this.client(), this.scope(), this.parts.ctx.log);
+    return new MentorApi(await this.client(), this.scope(), this.parts.services.log);
   }
 
   async documents(): Promise<DocumentApi> {
-    return new DocumentApi(await this.client(), this.scope(), this.parts.ctx.log);
+    return new DocumentApi(await this.client(), this.scope(), this.parts.services.log);
   }
 
   /** The mentor's unique id and name; from the cache when it knows the reference, else from the platform. */
   resolve(ref: string): Promise<{ uniqueId: string; name: string }> {
     return resolveMentorRef(
-      { cache: this.cache, client: () => this.client(), scope: async () => this.scope(), log: this.parts.ctx.log },
+      { cache: this.cache, client: () => this.client(), scope: async () => this.scope(), log: this.parts.services.log },
       this.profileId,
       ref,
     );
   }
 
-  emit: EngineContext['emit'] = (name, payload) => this.parts.ctx.emit(name, payload);
+  emit: EngineServices['emit'] = (name, payload) => this.parts.services.emit(name, payload);
 
   /** Runs a call and turns platform errors into messages about what was asked. */
   async explained<T>(asked: Omit<Asked, 'org' | 'username'>, run: () => Promise<T>): Promise<T> {

@@ -15,21 +15,8 @@ import {
   ProfileUpdateInput as UpdateSchema,
 } from '../../../shared/contract';
 import { conflict, EngineError, invalid, notFound } from '../errors';
-import type { Db } from '../store/database';
-import { KeychainUnavailableError, secretFromEnv, type SecretStore } from '../secrets/keychain';
-
-interface ProfileRow {
-  id: string;
-  name: string;
-  base_url: string;
-  org: string;
-  username: string;
-  auth_scheme: AuthScheme;
-  is_active: 0 | 1;
-  is_sandbox: 0 | 1;
-  created_at: string;
-  updated_at: string;
-}
+import { KeychainUnavailableError, type SecretStore } from '../secrets';
+import type { ProfileRow, ProfileStore } from './store';
 
 /** What a platform client needs to reach a tenant; carries the secret, so it never crosses the bridge. */
 export interface Connection {
@@ -45,9 +32,10 @@ type AddValues = z.output<typeof AddSchema>;
 type UpdateValues = z.output<typeof UpdateSchema>;
 
 export interface ProfilesDeps {
-  db: Db;
+  store: ProfileStore;
   secrets: SecretStore;
-  env: NodeJS.ProcessEnv;
+  /** MENTOR_ADMIN_API_KEY, the key of one tenant (null when unset). */
+  envKey: string | null;
   /** The one profile MENTOR_ADMIN_API_KEY serves, by name or id (the CLI's `--profile`); default: see `envKeyFor`. */
   apiKeyFor?: string | undefined;
 }
@@ -58,9 +46,9 @@ export interface ProfilesDeps {
  * active when the engine started, else the first (other than the local sandbox) to become active after that.
  */
 export class Profiles {
-  private readonly db: Db;
+  private readonly store: ProfileStore;
   private readonly secrets: SecretStore;
-  private readonly env: NodeJS.ProcessEnv;
+  private readonly envKey: string | null;
   private readonly apiKeyFor: string | undefined;
   /** The profile the environment's key serves, once decided; it never moves for the life of the engine. */
   private envBound: string | null = null;
@@ -70,28 +58,24 @@ export class Profiles {
   private sandboxSecret: () => string | null = () => null;
 
   constructor(deps: ProfilesDeps) {
-    this.db = deps.db;
+    this.store = deps.store;
     this.secrets = deps.secrets;
-    this.env = deps.env;
+    this.envKey = deps.envKey;
     this.apiKeyFor = deps.apiKeyFor;
     this.bindEnvKey(this.activeId());
   }
 
   /** The environment's key starts serving `id` if it serves no profile yet (and `id` is not the sandbox). */
   private bindEnvKey(id: string | null): void {
-    if (this.envBound || this.apiKeyFor !== undefined || !id || !secretFromEnv(this.env)) return;
+    if (this.envBound || this.apiKeyFor !== undefined || !id || !this.envKey) return;
     if (!this.isSandbox(id)) this.envBound = id;
   }
 
   /** The profile MENTOR_ADMIN_API_KEY serves right now, or null (unset, or no profile chosen yet). */
   envKeyFor(): string | null {
-    if (!secretFromEnv(this.env)) return null;
+    if (!this.envKey) return null;
     if (this.apiKeyFor === undefined) return this.envBound;
-    const named = this.db
-      .prepare('SELECT id FROM profiles WHERE id = ? OR lower(name) = lower(?)')
-      .pluck()
-      .get(this.apiKeyFor, this.apiKeyFor) as string | undefined;
-    return named ?? null;
+    return this.store.idByRef(this.apiKeyFor);
   }
 
   private usesEnvKey(row: ProfileRow): boolean {
@@ -108,33 +92,23 @@ export class Profiles {
    * sandbox's new port on later starts. Returns its id.
    */
   upsertSandboxProfile(name: string, at: { url: string; org: string; user: string }): string {
-    const existing = this.db.prepare('SELECT id FROM profiles WHERE is_sandbox = 1').get() as
-      { id: string } | undefined;
     const now = new Date().toISOString();
+    const existing = this.store.sandboxId();
     if (existing) {
-      this.db
-        .prepare('UPDATE profiles SET base_url = ?, org = ?, username = ?, updated_at = ? WHERE id = ?')
-        .run(at.url, at.org, at.user, now, existing.id);
-      return existing.id;
+      const row = this.row(existing);
+      this.store.update(existing, { ...row, base_url: at.url, org: at.org, username: at.user }, now);
+      return existing;
     }
     let unique = name;
     for (let n = 2; this.findByName(unique); n++) unique = `${name} (${n})`;
     const id = randomUUID();
-    this.db.transaction(() => {
-      const makeActive = this.activeId() === null;
-      this.db
-        .prepare(
-          `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, is_sandbox, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'Api-Key', ?, 1, ?, ?)`,
-        )
-        .run(id, unique, at.url, at.org, at.user, makeActive ? 1 : 0, now, now);
-    })();
+    const profile = { id, name: unique, baseUrl: at.url, org: at.org, username: at.user, at: now };
+    this.store.insert({ ...profile, authScheme: 'Api-Key', isSandbox: true }, false);
     return id;
   }
 
   async list(): Promise<Profile[]> {
-    const rows = this.db.prepare('SELECT * FROM profiles ORDER BY is_active DESC, name').all() as ProfileRow[];
-    return Promise.all(rows.map((row) => this.present(row)));
+    return Promise.all(this.store.all().map((row) => this.present(row)));
   }
 
   async get(id: string): Promise<Profile> {
@@ -142,8 +116,7 @@ export class Profiles {
   }
 
   findByName(name: string): Profile['id'] | null {
-    const row = this.db.prepare('SELECT id FROM profiles WHERE name = ?').get(name) as { id: string } | undefined;
-    return row?.id ?? null;
+    return this.store.idByName(name);
   }
 
   /** The display name, for messages ("Nothing is cached for <name> yet"); read without touching the keychain. */
@@ -153,9 +126,7 @@ export class Profiles {
 
   /** The username the connection acts as, read without touching the keychain; null for an unknown id. */
   usernameOf(id: string): string | null {
-    const row = this.db.prepare('SELECT username FROM profiles WHERE id = ?').get(id) as
-      { username: string } | undefined;
-    return row?.username ?? null;
+    return this.store.usernameOf(id);
   }
 
   isSandbox(id: string): boolean {
@@ -163,8 +134,7 @@ export class Profiles {
   }
 
   activeId(): string | null {
-    const row = this.db.prepare('SELECT id FROM profiles WHERE is_active = 1').get() as { id: string } | undefined;
-    return row?.id ?? null;
+    return this.store.activeId();
   }
 
   /** Stores the secret first, then the row; if the row cannot be written the secret is taken back. */
@@ -176,27 +146,17 @@ export class Profiles {
     if (values.secret && !session) await this.secrets.set(id, values.secret);
     const now = new Date().toISOString();
     try {
-      this.db.transaction(() => {
-        const makeActive = values.makeActive || this.activeId() === null;
-        if (makeActive) this.db.prepare('UPDATE profiles SET is_active = 0 WHERE is_active = 1').run();
-        this.db
-          .prepare(
-            `INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, is_active, is_sandbox, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            id,
-            values.name,
-            values.baseUrl,
-            values.org,
-            values.username,
-            values.authScheme,
-            makeActive ? 1 : 0,
-            options.isSandbox ? 1 : 0,
-            now,
-            now,
-          );
-      })();
+      const profile = {
+        id,
+        name: values.name,
+        baseUrl: values.baseUrl,
+        org: values.org,
+        username: values.username,
+        authScheme: values.authScheme,
+        isSandbox: options.isSandbox ?? false,
+        at: now,
+      };
+      this.store.insert(profile, values.makeActive ?? false);
     } catch (error) {
       if (values.secret && !session) await this.secrets.delete(id).catch(() => false);
       throw error;
@@ -241,19 +201,14 @@ export class Profiles {
       this.sessionSecrets.delete(row.id);
     }
 
-    this.db
-      .prepare(
-        `UPDATE profiles SET name = ?, base_url = ?, org = ?, username = ?, auth_scheme = ?, updated_at = ? WHERE id = ?`,
-      )
-      .run(
-        values.name ?? row.name,
-        values.baseUrl ?? row.base_url,
-        values.org ?? row.org,
-        values.username ?? row.username,
-        values.authScheme ?? row.auth_scheme,
-        new Date().toISOString(),
-        row.id,
-      );
+    const fields = {
+      name: values.name ?? row.name,
+      base_url: values.baseUrl ?? row.base_url,
+      org: values.org ?? row.org,
+      username: values.username ?? row.username,
+      auth_scheme: values.authScheme ?? row.auth_scheme,
+    };
+    this.store.update(row.id, fields, new Date().toISOString());
     return this.get(row.id);
   }
 
@@ -265,24 +220,13 @@ export class Profiles {
     }
     await this.secrets.delete(row.id);
     this.sessionSecrets.delete(row.id);
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM profiles WHERE id = ?').run(row.id);
-      if (row.is_active) {
-        // Another tenant becomes active so the app always has one when any exist.
-        this.db
-          .prepare('UPDATE profiles SET is_active = 1 WHERE id = (SELECT id FROM profiles ORDER BY created_at LIMIT 1)')
-          .run();
-      }
-    })();
+    this.store.delete(row.id);
     return { wasActive: row.is_active === 1 };
   }
 
   async setActive(id: string): Promise<Profile> {
     const row = this.row(id);
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE profiles SET is_active = 0 WHERE is_active = 1').run();
-      this.db.prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(row.id);
-    })();
+    this.store.activate(row.id);
     this.bindEnvKey(row.id);
     return this.get(row.id);
   }
@@ -296,7 +240,7 @@ export class Profiles {
     const secret = row.is_sandbox
       ? this.sandboxSecret()
       : this.usesEnvKey(row)
-        ? secretFromEnv(this.env)
+        ? this.envKey
         : (this.sessionSecrets.get(row.id) ?? (await this.secrets.get(row.id)));
     return {
       profileId: row.id,
@@ -342,7 +286,7 @@ export class Profiles {
   }
 
   private row(id: string): ProfileRow {
-    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as ProfileRow | undefined;
+    const row = this.store.row(id);
     if (!row) throw notFound(`No tenant connection with id '${id}'`);
     return row;
   }

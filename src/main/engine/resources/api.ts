@@ -13,8 +13,7 @@ import {
   type ResourceDeclaration,
   type TenantValue,
 } from '../../../shared/resources';
-import type { CallOptions, PlatformClient } from '../platform';
-import type { DeclaredPath, OPERATIONS } from '../platform/operations';
+import type { CallOptions, DeclaredPath, OPERATIONS, PlatformClient } from '../platform';
 
 // ---- every declared operation is a declared platform operation (a compile error otherwise) ----------------------
 type Declarations = (typeof RESOURCES)[keyof typeof RESOURCES];

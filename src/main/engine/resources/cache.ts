@@ -5,7 +5,7 @@
  */
 import type { ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 
 export interface ListMeta {
   asOf: string;

@@ -14,7 +14,7 @@ import {
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../../shared/resources';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
 import { isUnreachable, offlineNote } from '../mentors';
@@ -33,8 +33,11 @@ const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 
 type Row = Record<string, unknown>;
 
+/** What the resource kit uses of the engine's services. */
+export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit'>;
+
 export function resourceHandlers(
-  ctx: EngineContext,
+  ctx: ResourceServices,
   cache: ResourceCache,
 ): HandlersOf<typeof resourceCalls> & {
   close(): Promise<void>;
@@ -47,7 +50,7 @@ export function resourceHandlers(
   const keyOf = (profileId: string, kind: string) => `${profileId}\n${kind}`;
 
   const apiFor = async (profileId: string) =>
-    new ResourceApi(await ctx.clients.get(profileId), await userScope(ctx.profiles, profileId));
+    new ResourceApi(await ctx.platform(profileId), await userScope(ctx.profiles, profileId));
 
   const changed = (profileId: string, kind: ResourceKind) => {
     const key = keyOf(profileId, kind);

@@ -34,7 +34,9 @@ export interface SandboxLaunchOptions {
    * app, whose binary must not run as plain Node).
    */
   runner?: SandboxRunner;
-  /** Variables the server gets besides the allowlisted part of this process's environment. */
+  /** The environment it starts from: only its allowlisted part is passed on (`sandboxEnvironment`). */
+  parentEnv: NodeJS.ProcessEnv;
+  /** Variables the server gets besides the allowlisted part of the parent environment. */
   env?: Record<string, string>;
   startTimeoutMs?: number;
   log?: (line: string) => void;
@@ -183,7 +185,7 @@ export function launchSandbox(options: SandboxLaunchOptions): Promise<RunningSan
   const dataDir = resolve(options.dataDir);
   const args = ['--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--seed', options.seed ?? 'demo'];
   ensurePrivateDir(dataDir);
-  const env = sandboxEnvironment(process.env, options.env);
+  const env = sandboxEnvironment(options.parentEnv, options.env);
   let handle: SandboxHandle;
   try {
     const runner = options.runner ?? defaultSandboxRunner();

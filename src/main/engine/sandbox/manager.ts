@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Log } from '../log';
-import type { Profiles } from '../profiles/profiles';
+import type { Profiles } from '../profiles';
 import { launchSandbox, type RunningSandbox, type SandboxLaunchOptions } from './launcher';
 
 export const SANDBOX_PROFILE_NAME = 'Local sandbox';
@@ -21,6 +21,8 @@ export class SandboxManager {
     private readonly deps: {
       profiles: Profiles;
       dataDir: string;
+      /** The environment the sandbox inherits (its allowlisted part). */
+      parentEnv: Record<string, string>;
       log: Log;
       launch?: Partial<SandboxLaunchOptions>;
       onChange?: (profileId: string) => void;
@@ -47,6 +49,7 @@ export class SandboxManager {
     try {
       const sandbox = await launchSandbox({
         dataDir: join(this.deps.dataDir, 'sandbox'),
+        parentEnv: this.deps.parentEnv,
         log: this.deps.log,
         ...this.deps.launch,
       });

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database';
+import type { Db } from '../store';
 import type { ApiMessage, ApiTicket } from './api';
 import { searchableText } from './markup';
 
@@ -89,7 +89,7 @@ const requesterText = (t: Pick<ApiTicket, 'full_name' | 'username' | 'email'>) =
 export class TicketCache {
   private readonly s;
 
-  constructor(readonly db: Db) {
+  constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
     // A first sync that was cut short leaves its indexes dropped.
     for (const [name, columns] of LIST_INDEXES)
@@ -433,6 +433,15 @@ export class TicketCache {
 
   view(profileId: string, id: number, baseline: string): TicketView | undefined {
     return this.s.view.get({ profile: profileId, id, baseline }) as TicketView | undefined;
+  }
+
+  /** One cached message of the tenant's, by its platform id. */
+  message(profileId: string, id: number): CachedMessage | undefined {
+    return this.db
+      .prepare(
+        'SELECT mid, id, ticket_id, sender, message, timestamp FROM ticket_messages WHERE profile_id = ? AND id = ?',
+      )
+      .get(profileId, id) as CachedMessage | undefined;
   }
 
   thread(profileId: string, ticketId: number, offset: number, limit: number): CachedMessage[] {

@@ -10,7 +10,8 @@ import type {
   TicketView as TicketViewOut,
   ticketCalls,
 } from '../../../shared/contract';
-import type { EngineArea, EngineContext } from '../context';
+import type { EngineArea } from '../context';
+import type { Db } from '../store';
 import type { HandlersOf } from '../dispatch';
 import { conflict, EngineError, notFound } from '../errors';
 import { ApiError, RequestAbortedError } from '../platform';
@@ -18,13 +19,13 @@ import type { TicketApi } from './api';
 import { TicketCache, type TicketView } from './cache';
 import { fetchConversation } from './conversation';
 import { fetchRemoteImage, imageSources } from './images';
-import { TicketLocal } from './local';
+import { TicketLocal } from './local-store';
 import { richText } from './markup';
 import { TicketPoller } from './poller';
 import { toDetail, toMessage, toSummary } from './present';
-import { countTickets, listTickets, viewCounts } from './query';
+import { TicketQueue } from './queue-store';
 import { CHANGED_PHASE, replyJobKind, type ReplyParams } from './reply-job';
-import { describeFailure, isOffline, TicketSync } from './sync';
+import { describeFailure, isOffline, TicketSync, type TicketServices } from './sync';
 
 const THREAD_TAIL = 200;
 const ACTIVE: TicketStatus[] = ['open', 'in_progress'];
@@ -37,23 +38,37 @@ interface ResolvedView {
   sla: TicketSlaTargets;
 }
 
-export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ticketCalls>> {
-  const cache = new TicketCache(ctx.db);
-  const local = new TicketLocal(ctx.db);
-  const sync = new TicketSync(ctx, cache);
+export interface TicketStores {
+  cache: TicketCache;
+  local: TicketLocal;
+  queue: TicketQueue;
+}
+
+/** The tickets area's tables, opened by the engine on its database. */
+export function ticketStores(db: Db): TicketStores {
+  return { cache: new TicketCache(db), local: new TicketLocal(db), queue: new TicketQueue(db) };
+}
+
+export function ticketsArea(
+  services: TicketServices,
+  stores: TicketStores,
+): EngineArea<HandlersOf<typeof ticketCalls>> {
+  const { cache, local, queue } = stores;
+  const sync = new TicketSync(services, cache);
   const api = (profileId: string) => sync.api(profileId);
   const poller = new TicketPoller({
     sync: (profileId) => sync.sync(profileId),
     reconnected: (profileId) => sendQueuedReplies(profileId),
-    log: ctx.log,
-    pollWhileHidden: () => ctx.settings.get().notifyNewTickets,
+    log: services.log,
+    pollWhileHidden: () => services.settings.get().notifyNewTickets,
   });
   sync.pollMs = (profileId) => poller.intervalFor(profileId);
   const conversations = new Map<string, TicketConversation>();
-  const { runner, journal } = ctx.jobs;
+  const { runner, journal } = services;
+  runner.register(replyJobKind({ ctx: services, cache, local, api }));
 
   /** The tenant connection's username: "Mine" is what it claimed. */
-  const me = (profileId: string) => ctx.profiles.usernameOf(profileId) ?? '';
+  const me = (profileId: string) => services.profiles.usernameOf(profileId) ?? '';
 
   /** Before the first sync finishes nothing counts as unread; after it, only activity past the baseline. */
   const baseline = (profileId: string) => {
@@ -161,14 +176,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         const [item] = journal.itemsIn(jobId, ['done']);
         const messageId = item ? (JSON.parse(item.data) as { messageId?: number }).messageId : undefined;
         const row = cache.view(profileId, ticketId, baseline(profileId));
-        const sent =
-          messageId === undefined
-            ? undefined
-            : (ctx.db
-                .prepare(
-                  'SELECT mid, id, ticket_id, sender, message, timestamp FROM ticket_messages WHERE profile_id = ? AND id = ?',
-                )
-                .get(profileId, messageId) as Parameters<typeof toMessage>[0] | undefined);
+        const sent = messageId === undefined ? undefined : cache.message(profileId, messageId);
         return {
           ...outcome('sent', null),
           sent: sent ? toMessage(sent, row, cache.syncRow(profileId).my_user_id) : null,
@@ -199,7 +207,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
   /** Turns a refusal about one ticket into words (and forgets a ticket the server no longer has). */
   function ticketError(profileId: string, id: number, error: unknown): EngineError {
     if (error instanceof ApiError && error.status === 404) {
-      if (cache.remove(profileId, id)) ctx.emit('tickets.changed', { profileId, ids: [id], reason: 'deleted' });
+      if (cache.remove(profileId, id)) services.emit('tickets.changed', { profileId, ids: [id], reason: 'deleted' });
       return new EngineError('not_found', `Ticket #${id} was deleted on the server (or never existed)`, {
         status: 404,
       });
@@ -222,7 +230,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     const { changed, added } = cache.upsertTickets(profileId, [ticket]);
     const threadChanged = cache.replaceThread(profileId, id, thread);
     if (changed.length || added.length || threadChanged) {
-      ctx.emit('tickets.changed', { profileId, ids: [id], reason: 'sync' });
+      services.emit('tickets.changed', { profileId, ids: [id], reason: 'sync' });
     }
   }
 
@@ -241,19 +249,19 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
 
   const handlers: HandlersOf<typeof ticketCalls> = {
     'tickets.sync': async (input) => {
-      const profileId = ctx.tenant(input?.profileId);
+      const profileId = services.tenant(input?.profileId);
       const run = sync.sync(profileId, { full: !!input?.full });
       if (input?.wait) await run;
       return sync.status(profileId);
     },
 
-    'tickets.status': (input) => sync.status(ctx.tenant(input?.profileId)),
+    'tickets.status': (input) => sync.status(services.tenant(input?.profileId)),
 
     'tickets.views': (input) => {
-      const profileId = ctx.tenant(input?.profileId);
+      const profileId = services.tenant(input?.profileId);
       const base = baseline(profileId);
       const name = me(profileId);
-      const counts = viewCounts(ctx.db, profileId, base, name);
+      const counts = queue.viewCounts(profileId, base, name);
       const status = (s: TicketStatus) => ({
         count: counts.byStatus.get(s) ?? 0,
         unread: counts.unreadByStatus.get(s) ?? 0,
@@ -280,24 +288,19 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
       for (const saved of local.views(profileId).filter((v) => v.id.startsWith('saved:'))) {
         const view = resolveView(profileId, saved.id);
         views.push(
-          viewOut(
-            profileId,
-            saved.id,
-            view,
-            countTickets(ctx.db, { profileId, me: name, baseline: base, filter: view.filter }),
-          ),
+          viewOut(profileId, saved.id, view, queue.count({ profileId, me: name, baseline: base, filter: view.filter })),
         );
       }
       return { views, newCount: status('open').unread, me: name };
     },
 
     'tickets.list': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       if (input.refresh) await sync.sync(profileId);
       else if (!cache.syncRow(profileId).first_synced_at) void sync.sync(profileId);
       const view = resolveView(profileId, input.view);
       const filter = mergeFilters(view.filter, input.filter);
-      const { total, rows } = listTickets(ctx.db, {
+      const { total, rows } = queue.list({
         profileId,
         me: me(profileId),
         baseline: baseline(profileId),
@@ -311,7 +314,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.get': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       let offline: string | null = null;
       if (input.refresh || !cache.view(profileId, input.id, baseline(profileId))) {
         try {
@@ -327,7 +330,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         // nothing, or every refetch would announce a change and be refetched).
         const wasUnread = !!cache.view(profileId, input.id, baseline(profileId))?.unread;
         local.markRead(profileId, [input.id], true);
-        if (wasUnread) ctx.emit('tickets.changed', { profileId, ids: [input.id], reason: 'local' });
+        if (wasUnread) services.emit('tickets.changed', { profileId, ids: [input.id], reason: 'local' });
       }
       const row = cache.view(profileId, input.id, baseline(profileId));
       if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
@@ -346,7 +349,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.image': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const row = cache.view(profileId, input.id, baseline(profileId));
       if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
       // Only what this ticket's description shows: the call is not a way to fetch any address.
@@ -354,12 +357,12 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         throw notFound(`Ticket #${input.id} shows no image from that address`);
       }
       // The tenant's own origin is trusted whatever its address (the sandbox is on loopback); see image-address.ts.
-      const tenant = new URL((await ctx.profiles.get(profileId)).baseUrl).origin;
+      const tenant = new URL((await services.profiles.get(profileId)).baseUrl).origin;
       return fetchRemoteImage(input.src, { trustedOrigins: [tenant] });
     },
 
     'tickets.messages': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const row = cache.view(profileId, input.id, baseline(profileId));
       if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
       const total = cache.threadTotal(profileId, input.id);
@@ -374,7 +377,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.conversation': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const row = cache.view(profileId, input.id, baseline(profileId));
       if (!row) throw notFound(`Ticket #${input.id} is not in the cache`);
       const key = `${profileId}|${row.session ?? ''}`;
@@ -402,7 +405,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.reply': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       // The words are kept first: whatever happens next, nothing typed is lost.
       local.saveDraft(profileId, input.id, input.message);
       if (input.force) {
@@ -428,7 +431,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.sendQueued': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const job = journal.job(input.jobId);
       if (!job || job.kind !== 'ticket-reply' || job.profile_id !== profileId) {
         throw notFound(`No queued reply '${input.jobId}'`);
@@ -447,7 +450,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.setStatus': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const client = await api(profileId);
       const results: TicketBulkResult['results'] = [];
       const queue = [...new Set(input.ids)];
@@ -468,14 +471,14 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         }
       };
       await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
-      if (changed.length) ctx.emit('tickets.changed', { profileId, ids: changed, reason: 'update' });
+      if (changed.length) services.emit('tickets.changed', { profileId, ids: changed, reason: 'update' });
       const order = new Map(input.ids.map((id, i) => [id, i]));
       results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
       return { results };
     },
 
     'tickets.update': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       try {
         const ticket = await (await api(profileId)).patch(input.id, { subject: input.subject });
         cache.upsertTickets(profileId, [ticket]);
@@ -483,12 +486,12 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
       } catch (error) {
         throw ticketError(profileId, input.id, error);
       }
-      ctx.emit('tickets.changed', { profileId, ids: [input.id], reason: 'update' });
+      services.emit('tickets.changed', { profileId, ids: [input.id], reason: 'update' });
       return toSummary(cache.view(profileId, input.id, baseline(profileId))!, local.slaDefaults(profileId));
     },
 
     'tickets.delete': async (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       try {
         await (await api(profileId)).remove(input.id);
       } catch (error) {
@@ -496,36 +499,36 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         if (!(error instanceof ApiError && error.status === 404)) throw ticketError(profileId, input.id, error);
       }
       cache.remove(profileId, input.id);
-      ctx.emit('tickets.changed', { profileId, ids: [input.id], reason: 'deleted' });
+      services.emit('tickets.changed', { profileId, ids: [input.id], reason: 'deleted' });
       return { ok: true as const };
     },
 
     'tickets.setLocal': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const assignee = input.assignee === 'me' ? me(profileId) : input.assignee;
       const updated = local.setFields(profileId, input.ids, {
         ...(assignee !== undefined ? { assignee } : {}),
         ...(input.priority !== undefined ? { priority: input.priority } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
       });
-      ctx.emit('tickets.changed', { profileId, ids: input.ids, reason: 'local' });
+      services.emit('tickets.changed', { profileId, ids: input.ids, reason: 'local' });
       return { updated };
     },
 
     'tickets.markRead': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const updated = local.markRead(profileId, input.ids, input.read);
-      ctx.emit('tickets.changed', { profileId, ids: input.ids, reason: 'local' });
+      services.emit('tickets.changed', { profileId, ids: input.ids, reason: 'local' });
       return { updated };
     },
 
     'tickets.saveDraft': (input) => {
-      local.saveDraft(ctx.tenant(input.profileId), input.id, input.text);
+      local.saveDraft(services.tenant(input.profileId), input.id, input.text);
       return { ok: true as const };
     },
 
     'tickets.saveView': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       if (input.id && !input.id.startsWith('saved:')) resolveView(profileId, input.id);
       if (!input.id && !input.name)
         throw new EngineError('validation', 'Name the view', {
@@ -533,31 +536,31 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
         });
       const id = local.saveView(profileId, input);
       const view = resolveView(profileId, id);
-      ctx.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
+      services.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
       return viewOut(
         profileId,
         id,
         view,
-        countTickets(ctx.db, { profileId, me: me(profileId), baseline: baseline(profileId), filter: view.filter }),
+        queue.count({ profileId, me: me(profileId), baseline: baseline(profileId), filter: view.filter }),
       );
     },
 
-    'tickets.slaDefaults': (input) => local.slaDefaults(ctx.tenant(input?.profileId)),
+    'tickets.slaDefaults': (input) => local.slaDefaults(services.tenant(input?.profileId)),
 
     'tickets.setSlaDefaults': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       const saved = local.setSlaDefaults(profileId, {
         firstReplyHours: input.firstReplyHours,
         resolutionHours: input.resolutionHours,
       });
-      ctx.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
+      services.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
       return saved;
     },
 
     'tickets.deleteView': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       local.deleteView(profileId, input.id);
-      ctx.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
+      services.emit('tickets.changed', { profileId, ids: null, reason: 'local' });
       return { ok: true as const };
     },
 
@@ -569,7 +572,7 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
     },
 
     'tickets.watch': (input) => {
-      const profileId = ctx.tenant(input.profileId);
+      const profileId = services.tenant(input.profileId);
       poller.watch(profileId, input.visible);
       return sync.status(profileId);
     },
@@ -577,7 +580,6 @@ export function ticketsArea(ctx: EngineContext): EngineArea<HandlersOf<typeof ti
 
   return {
     handlers,
-    kinds: [replyJobKind({ ctx, cache, local, api })],
     async close() {
       poller.close();
       await sync.close().catch((error: unknown) => {

@@ -1,9 +1,9 @@
-import type { EngineContext } from '../context';
-import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs/runner';
+import type { EngineServices } from '../context';
+import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs';
 import { ApiError } from '../platform';
 import type { ApiMessage, TicketApi } from './api';
 import type { TicketCache } from './cache';
-import type { TicketLocal } from './local';
+import type { TicketLocal } from './local-store';
 
 export interface ReplyParams {
   ticketId: number;
@@ -20,7 +20,7 @@ export const CHANGED_REASON =
 export const CHANGED_PHASE = 'changed';
 
 export interface ReplyDeps {
-  ctx: EngineContext;
+  ctx: Pick<EngineServices, 'emit'>;
   cache: TicketCache;
   local: TicketLocal;
   api(profileId: string): Promise<TicketApi>;

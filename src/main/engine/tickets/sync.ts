@@ -1,5 +1,5 @@
 import type { TicketSyncState } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { ApiError, NetworkError, RequestAbortedError, TimeoutError } from '../platform';
 import { userScope } from '../tenants';
 import { TicketApi, type ApiTicket } from './api';
@@ -72,6 +72,12 @@ export function describeFailure(error: unknown): string {
  * once, one transaction each), then incremental passes by updated_at, new messages after the last known one, older
  * threads backfilled newest first in the background, and a full id pass now and then to notice deletions.
  */
+/** What the tickets area uses of the engine. */
+export type TicketServices = Pick<
+  EngineServices,
+  'tenant' | 'platform' | 'profiles' | 'settings' | 'journal' | 'runner' | 'emit' | 'log' | 'bulkWrites'
+>;
+
 export class TicketSync {
   private readonly profiles = new Map<string, ProfileSync>();
   private closed = false;
@@ -79,15 +85,12 @@ export class TicketSync {
   pollMs = (_profileId: string) => 0;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: TicketServices,
     private readonly cache: TicketCache,
   ) {}
 
   async api(profileId: string): Promise<TicketApi> {
-    const [client, scope] = await Promise.all([
-      this.ctx.clients.get(profileId),
-      userScope(this.ctx.profiles, profileId),
-    ]);
+    const [client, scope] = await Promise.all([this.ctx.platform(profileId), userScope(this.ctx.profiles, profileId)]);
     return new TicketApi(client, scope);
   }
 

@@ -5,7 +5,7 @@
  */
 import { formatBytes } from '../../../shared/bytes';
 import type { RemoteDocument } from '../mentors';
-import type { UploadRow } from './ledger';
+import type { UploadRow } from './ledger-store';
 
 export interface Comparison {
   class: 'new' | 'changed' | 'unchanged';

@@ -7,8 +7,8 @@
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { toRemoteDocument, type DocumentApi, type RemoteDocument } from '../mentors';
 import type { TrainItemData } from './item';
-import type { JobJournal } from '../jobs/journal';
-import type { UploadKey, UploadLedger } from './ledger';
+import type { JobJournal } from '../jobs';
+import type { UploadKey, UploadLedger } from './ledger-store';
 
 const POLL_FIRST_MS = 2_000;
 /** While files are still being sent, training is looked at less often: listing documents competes with uploads. */

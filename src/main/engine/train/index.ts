@@ -1,16 +1,16 @@
 /** Training mentors from files and folders: preview (nothing sent) → confirm → the durable `train` job. */
 import type { trainCalls } from '../../../shared/contract/train';
-import type { EngineArea, EngineContext } from '../context';
+import type { EngineArea, EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
-import type { ItemReport } from '../jobs/handlers';
-import type { NewItem } from '../jobs/journal';
+import type { ItemReport, JobJournal, NewItem } from '../jobs';
+import type { Db } from '../store';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
 import { trainJobKind } from './job';
-import { JobLeases } from './lease';
-import { UploadLedger } from './ledger';
+import { JobLeases } from './lease-store';
+import { UploadLedger } from './ledger-store';
 import { buildPreview } from './preview';
-import { PreviewStore, toPreviewFile, type PreviewRow } from './previews';
+import { PreviewStore, toPreviewFile, type PreviewRow } from './preview-store';
 
 export { trainSummary, type TrainSummary } from './summary';
 
@@ -80,28 +80,41 @@ function journalItem(row: PreviewRow, keys: Set<string>): NewItem {
   };
 }
 
+/** What training uses of the engine. */
+export type TrainServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'log' | 'journal' | 'runner'>;
+
+export interface TrainStores {
+  previews: PreviewStore;
+  ledger: UploadLedger;
+  leases: JobLeases;
+}
+
+/** Training's tables, opened by the engine on its database (the ledger commits with the journal). */
+export function trainStores(db: Db, journal: JobJournal): TrainStores {
+  return { previews: new PreviewStore(db), ledger: new UploadLedger(db, journal), leases: new JobLeases(db) };
+}
+
 export function trainArea(
-  ctx: EngineContext,
+  services: TrainServices,
+  { previews, ledger, leases }: TrainStores,
   mentors: { documentsChanged(profileId: string, mentor: string): void },
 ): EngineArea<HandlersOf<typeof trainCalls>> {
-  const { journal, runner } = ctx.jobs;
-  const previews = new PreviewStore(ctx.db);
-  const ledger = new UploadLedger(ctx.db, journal);
-  const leases = new JobLeases(ctx.db);
-  const kind = trainJobKind({
-    profiles: ctx.profiles,
-    ledger,
-    leases,
-    log: ctx.log,
-    // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
-    documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
+  const { journal, runner } = services;
+  runner.register({
+    ...trainJobKind({
+      profiles: services.profiles,
+      ledger,
+      leases,
+      log: services.log,
+      // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
+      documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),
+    }),
+    report: trainReport,
   });
 
   return {
-    kinds: [kind],
-    reports: { train: trainReport },
     handlers: {
-      'train.preview': (input) => buildPreview({ ctx, previews, ledger }, input),
+      'train.preview': (input) => buildPreview({ services, previews, ledger }, input),
 
       'train.previewFiles': ({ previewId, classes, offset, limit }) => {
         if (!previews.get(previewId)) throw notFound('That preview has expired or does not exist: scan again');
@@ -110,7 +123,7 @@ export function trainArea(
       },
 
       'train.jobs': ({ profileId, mentor }) => {
-        const tenant = ctx.tenant(profileId);
+        const tenant = services.tenant(profileId);
         const since = new Date(Date.now() - RECENT_JOBS_MS).toISOString();
         const rows = journal.find({ kind: 'train', limit: MENTOR_JOBS_LOOKED_AT });
         const jobs = rows

@@ -1,6 +1,6 @@
 /** What a training job keeps in its journal: its params and, per file, the item's data. */
 import type { FileClass } from '../../../shared/contract';
-import type { ItemRow } from '../jobs/journal';
+import type { ItemRow } from '../jobs';
 
 export interface TrainParams {
   previewId: string;

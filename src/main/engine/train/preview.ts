@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { FILE_CLASSES, type FileClass, type Preview, type PreviewInput, type SkipKind } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineServices } from '../context';
 import { EngineError } from '../errors';
 import { DocumentApi, resolveMentor, toRemoteDocument } from '../mentors';
 import { userScope } from '../tenants';
@@ -25,9 +25,9 @@ import {
 import { formatBytes } from '../../../shared/bytes';
 import { MentorHoldings } from './compare';
 import { HASH_BUFFER_BYTES, inspectFile, NotRegularFileError } from './hash';
-import type { UploadLedger } from './ledger';
+import type { UploadLedger } from './ledger-store';
 import { TaskPool } from './pool';
-import { toPreviewFile, type PreviewRow, type PreviewStore } from './previews';
+import { toPreviewFile, type PreviewRow, type PreviewStore } from './preview-store';
 import { scanRoots, unreadableReason, type ScanEntry, type ScanRoot } from './scan';
 
 /** Files opened and hashed at once. */
@@ -41,7 +41,7 @@ const ASSUMED_SECONDS_PER_FILE = 0.2;
 export type PreviewRequest = Omit<PreviewInput, 'include' | 'exclude'> & { include: string[]; exclude: string[] };
 
 export interface PreviewDeps {
-  ctx: EngineContext;
+  services: Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'log' | 'journal'>;
   previews: PreviewStore;
   ledger: UploadLedger;
 }
@@ -109,8 +109,8 @@ class Tally {
 }
 
 export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, signal?: AbortSignal): Promise<Preview> {
-  const { ctx, previews, ledger } = deps;
-  const profileId = ctx.tenant(input.profileId);
+  const { services, previews, ledger } = deps;
+  const profileId = services.tenant(input.profileId);
   const roots = await resolveRoots(input.paths);
   const maxFileBytes = input.maxFileBytes ?? NO_SIZE_LIMIT;
   // Without a limit of the admin's, a file bigger than tenants usually take is sent, with a word of warning.
@@ -120,11 +120,11 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
       : null;
   const filter = globFilter({ include: input.include, exclude: input.exclude });
 
-  const client = await ctx.clients.get(profileId);
-  const scope = await userScope(ctx.profiles, profileId);
+  const client = await services.platform(profileId);
+  const scope = await userScope(services.profiles, profileId);
   const mentor = await resolveMentor(client, scope, input.mentor, signal);
   // The mentor's documents load while the folders are scanned.
-  const documents = new DocumentApi(client, scope, ctx.log)
+  const documents = new DocumentApi(client, scope, services.log)
     .list(mentor.uniqueId, signal ? { signal } : {})
     .then((listed) => listed.map(toRemoteDocument));
   documents.catch(() => {});
@@ -322,7 +322,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
       .map(([type, entry]) => ({ type, ...entry }))
       .sort((a, b) => b.files - a.files || a.type.localeCompare(b.type)),
     toSend: tally.toSend,
-    estimateSeconds: estimateSeconds(ctx, profileId, tally.toSend),
+    estimateSeconds: estimateSeconds(services.journal, profileId, tally.toSend),
     totalFiles: tally.total,
     warnings,
   };
@@ -336,12 +336,12 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewRequest, sig
  * assumed 2 MB/s), plus a little per file. Training time on the platform is not included.
  */
 function estimateSeconds(
-  ctx: EngineContext,
+  journal: EngineServices['journal'],
   profileId: string,
   toSend: { files: number; bytes: number },
 ): number | null {
   if (toSend.files === 0) return 0;
-  const rows = ctx.jobs.journal.lastFinished('train', profileId, 5);
+  const rows = journal.lastFinished('train', profileId, 5);
   let bytes = 0;
   let ms = 0;
   for (const row of rows) {

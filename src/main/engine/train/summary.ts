@@ -1,5 +1,5 @@
 /** The counts of a training job, computed from its journal items (the truth) and written back to the job row. */
-import type { JobJournal } from '../jobs/journal';
+import type { JobJournal } from '../jobs';
 
 export interface TrainSummary {
   job: string;

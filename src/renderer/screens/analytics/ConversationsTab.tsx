@@ -18,9 +18,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { ConversationRow } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
-import { formatInteger, formatWhen } from './format';
+import { asLabel, formatInteger, formatWhen } from './format';
 import { AsOf, OfflineBanner } from './OverviewTab';
 import { isTenantDown, TenantDownBanner } from './PanelState';
 import { useAnalytics } from './useAnalytics';
@@ -71,7 +72,7 @@ export function ConversationsTab() {
           w={150}
           clearable
           placeholder="Any"
-          data={['positive', 'neutral', 'negative']}
+          data={['positive', 'neutral', 'negative'].map((value) => ({ value, label: asLabel(value) }))}
           value={sentiment}
           onChange={reset(setSentiment)}
         />
@@ -114,9 +115,11 @@ export function ConversationsTab() {
         <AsOf freshness={[list.data?.freshness]} />
       </Group>
       {list.error && !list.data && isTenantDown(list.error) ? null : list.error && !list.data ? (
-        <Alert color="red" variant="light" title="Conversations could not be loaded">
-          {errorMessage(list.error)}
-        </Alert>
+        <LoadErrorAlert
+          title="Conversations could not be loaded"
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <Paper withBorder radius="md">
           <ScrollArea>
@@ -148,7 +151,7 @@ export function ConversationsTab() {
                         <Table.Td>{row.topics.join(', ')}</Table.Td>
                         <Table.Td>
                           <Badge size="sm" variant="light" color={SENTIMENT_COLOR[row.sentiment] ?? 'gray'}>
-                            {row.sentiment}
+                            {asLabel(row.sentiment)}
                           </Badge>
                         </Table.Td>
                         <Table.Td>{row.rating === null ? '—' : row.rating > 0 ? 'Up' : 'Down'}</Table.Td>
@@ -207,7 +210,7 @@ function TranscriptDrawer({
               </Badge>
             ))}
             <Badge variant="outline" size="sm" color={SENTIMENT_COLOR[row.sentiment] ?? 'gray'}>
-              {row.sentiment}
+              {asLabel(row.sentiment)}
             </Badge>
             <Text size="xs" c="dimmed">
               {row.model}

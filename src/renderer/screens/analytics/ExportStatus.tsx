@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, CopyButton, Group, Popover, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { formatBytes } from '../../format';
+import { formatBytes } from '../../lib/format';
 import type { ExportInfo } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
-import { downloadExport, fileNameOf } from './download';
+import type { HostCapabilities } from '../../bridge/types';
+import { fileNameOf } from '../../lib/paths';
 import { formatInteger, formatSeconds } from './format';
 import { DownloadIcon, FolderOpenIcon } from './icons';
 import { useAnalytics } from './useAnalytics';
@@ -109,7 +110,13 @@ function FilePath({ path, folder }: { path: string; folder?: string }) {
 }
 
 /** Browser mode: the host hands the file to this page, which saves it with the browser's downloads. */
-export function DownloadButton({ info }: { info: Pick<ExportInfo, 'id' | 'path'> }) {
+export function DownloadButton({
+  info,
+  download,
+}: {
+  info: Pick<ExportInfo, 'id' | 'path'>;
+  download: NonNullable<HostCapabilities['downloadFile']>;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -128,7 +135,7 @@ export function DownloadButton({ info }: { info: Pick<ExportInfo, 'id' | 'path'>
         onClick={() => {
           setBusy(true);
           setError(null);
-          downloadExport(info.id, fileNameOf(info.path))
+          download(info.id, fileNameOf(info.path))
             .catch((e: unknown) => setError(errorMessage(e)))
             .finally(() => setBusy(false));
         }}
@@ -140,17 +147,18 @@ export function DownloadButton({ info }: { info: Pick<ExportInfo, 'id' | 'path'>
 }
 
 /**
- * What to do with a finished export's file: Download in browser mode (the file is on the computer running Mentor
- * Admin, which a page cannot open), Show in folder in the desktop app.
+ * What to do with a finished export's file: Show in folder where the host can reveal it (the desktop app); Download
+ * where it hands the file to the page instead (browser mode: a page cannot open a file of the computer it runs on).
  */
 export function FileActions({ info }: { info: Pick<ExportInfo, 'id' | 'path'> }) {
-  const bridge = useBridge();
-  return bridge.kind === 'electron' ? <RevealButton id={info.id} /> : <DownloadButton info={info} />;
+  const host = useBridge().capabilities;
+  if (host.revealFile) return <RevealButton id={info.id} />;
+  return host.downloadFile ? <DownloadButton info={info} download={host.downloadFile} /> : null;
 }
 
-/** Where a finished file is, in words: the browser's page says it is on the computer running Mentor Admin. */
-export function whereSaved(info: Pick<ExportInfo, 'path'>, browser: boolean): string {
-  return browser ? `Saved on the computer running Mentor Admin: ${info.path}` : `Saved to ${info.path}`;
+/** Where a finished file is, in words: a page that cannot reveal it says it is on the computer running Mentor Admin. */
+export function whereSaved(info: Pick<ExportInfo, 'path'>, host: Pick<HostCapabilities, 'revealFile'>): string {
+  return host.revealFile ? `Saved to ${info.path}` : `Saved on the computer running Mentor Admin: ${info.path}`;
 }
 
 /** One export as it runs and when it ends: progress with rows/s and ETA, then the file or the reason it failed. */
@@ -186,7 +194,7 @@ export function ExportStatus({ id, compact = false }: { id: string; compact?: bo
             Saved {describeFile(data)}
           </Text>
           <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} title={data.path} data-testid="export-where">
-            {compact ? fileNameOf(data.path) : whereSaved(data, bridge.kind !== 'electron')}
+            {compact ? fileNameOf(data.path) : whereSaved(data, bridge.capabilities)}
           </Text>
         </Stack>
         <FileActions info={data} />

@@ -21,11 +21,11 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { useMutationCall } from '../../queries/useCall';
 import { useDashboardFilters } from './DashboardFilters';
-import { fileNameOf } from './download';
+import { fileNameOf } from '../../lib/paths';
 import { describeFile, ExportStatus, FileActions } from './ExportStatus';
 import { FilterBar } from './FilterBar';
 import { FolderField } from './FolderField';
-import { formatInteger, formatWhen } from './format';
+import { asLabel, formatInteger, formatWhen } from './format';
 import { ExportIcon } from './icons';
 import { tenantReach, TenantDownBanner, useTenantDownAnywhere } from './PanelState';
 import { SchedulesPanel } from './SchedulesPanel';
@@ -205,11 +205,11 @@ function HistoryRow({ info }: { info: ExportInfo }) {
       </Table.Td>
       <Table.Td miw={120}>
         <Badge variant="light" color={STATE_COLOR[info.state] ?? 'gray'} style={{ overflow: 'visible' }}>
-          {info.state}
+          {asLabel(info.state)}
         </Badge>
         {info.scheduleId ? (
           <Badge variant="outline" ml={4} size="sm">
-            scheduled
+            Scheduled
           </Badge>
         ) : null}
       </Table.Td>

@@ -10,17 +10,11 @@ import {
   type SelectProps,
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import {
-  DateRange,
-  describeRange,
-  RANGE_LABELS,
-  RANGE_PRESETS,
-  resolveRange,
-  type RangePreset,
-} from '../../../shared/contract';
-import { RefreshIcon } from '../../train/icons';
+import { DateRange, RANGE_LABELS, RANGE_PRESETS, resolveRange, type RangePreset } from '../../../shared/contract';
+import { RefreshIcon } from '../../components/icons';
 import { useAnalytics } from './useAnalytics';
 import { useDashboardFilters } from './DashboardFilters';
+import { formatDayRange } from './format';
 
 const SHORT: Record<RangePreset, string> = {
   today: 'Today',
@@ -164,7 +158,9 @@ export function FilterBar({ mentor = true, department = true }: { mentor?: boole
         Refresh
       </Button>
       <Text size="xs" c="dimmed" data-testid="range-summary">
-        {resolved ? `${RANGE_LABELS[filters.range.preset]}: ${describeRange(resolved)} (${filters.timeZone})` : ''}
+        {resolved
+          ? `${RANGE_LABELS[filters.range.preset]}: ${formatDayRange(resolved.from, resolved.to)} (${filters.timeZone})`
+          : ''}
       </Text>
     </Group>
   );
@@ -216,7 +212,7 @@ function CustomRange() {
     <Popover opened={opened} onChange={setOpened} withArrow trapFocus position="bottom-start">
       <Popover.Target>
         <Button size="xs" variant="light" onClick={() => setOpened((o) => !o)} data-testid="custom-range">
-          {filters.range.from} → {filters.range.to}
+          {formatDayRange(filters.range.from ?? '', filters.range.to ?? '')}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>

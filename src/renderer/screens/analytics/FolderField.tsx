@@ -1,7 +1,7 @@
 import { Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { GrantedPath } from '../../../shared/transport';
-import { findPreloadApi } from '../../bridge/electronBridge';
+import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { FolderOpenIcon } from './icons';
 
@@ -21,13 +21,14 @@ interface FolderFieldProps {
 export function FolderField({ chosen, onChoose, fallback, description }: FolderFieldProps) {
   const labelId = useId();
   const [error, setError] = useState<string | null>(null);
-  const desktop = findPreloadApi();
+  const pickFiles = useBridge().capabilities.pickFiles;
   const shown = chosen?.path ?? fallback;
 
   async function choose() {
     setError(null);
     try {
-      const [folder] = await desktop!.choosePaths('export-folder');
+      if (!pickFiles) return;
+      const [folder] = await pickFiles('export-folder');
       if (folder) onChoose(folder);
     } catch (caught) {
       setError(errorMessage(caught));
@@ -46,7 +47,7 @@ export function FolderField({ chosen, onChoose, fallback, description }: FolderF
         >
           {shown ?? '…'}
         </Code>
-        {desktop ? (
+        {pickFiles ? (
           <>
             <Button
               size="xs"
@@ -65,7 +66,7 @@ export function FolderField({ chosen, onChoose, fallback, description }: FolderF
         ) : null}
       </Group>
       <Text size="xs" c="dimmed">
-        {desktop
+        {pickFiles
           ? (description ?? 'On this computer.')
           : 'Browser mode writes exports to this folder on this computer; download the files from the export history.'}
       </Text>

@@ -2,13 +2,22 @@ import { Alert, Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, T
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { chartTable } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
-import { ArrowLeftIcon } from '../../train/icons';
+import { ArrowLeftIcon } from '../../components/icons';
 import { ChartCard } from './ChartCard';
 import { NameCell } from './DataTable';
 import { PALETTE } from './charts';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
-import { formatDecimal, formatInteger, formatPercent, formatSeconds, formatWhen } from './format';
+import {
+  formatDay,
+  formatDayRange,
+  formatDayShort,
+  formatDecimal,
+  formatInteger,
+  formatPercent,
+  formatSeconds,
+  formatWhen,
+} from './format';
 import { AsOf, OfflineBanner } from './OverviewTab';
 import { isTenantDown, TenantDownBanner, TenantReach, tenantReach } from './PanelState';
 import { useAnalytics } from './useAnalytics';
@@ -23,7 +32,8 @@ function Fact({ label, value }: { label: string; value: string }) {
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={600} truncate="end" title={value}>
+      {/* Whole, never cut: a long address wraps within its column. */}
+      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
         {value}
       </Text>
     </Stack>
@@ -76,7 +86,12 @@ export function LearnerPage({ username }: { username: string }) {
                 <Fact label="Username" value={data.info?.username ?? username} />
                 <Fact label="Email" value={data.email ?? '—'} />
                 <Fact label="Registered" value={formatWhen(data.joined, timeZone)} />
-                <Fact label="Last active" value={data.info?.lastActive ?? formatWhen(data.lastActivity, timeZone)} />
+                <Fact
+                  label="Last active"
+                  value={
+                    data.info?.lastActive ? formatDay(data.info.lastActive) : formatWhen(data.lastActivity, timeZone)
+                  }
+                />
                 <Fact label="Enrollments" value={formatInteger(data.info?.enrollments)} />
                 <Fact label="Completions" value={formatInteger(data.info?.completions)} />
                 <Fact label="Average grade" value={formatPercent(data.averageGrade)} />
@@ -109,7 +124,7 @@ export function LearnerPage({ username }: { username: string }) {
                         <Table.Td>{formatPercent(g.classAverage)}</Table.Td>
                         <Table.Td>{formatSeconds(g.timeSpentSeconds)}</Table.Td>
                         <Table.Td>{formatInteger(g.daysAccessed)}</Table.Td>
-                        <Table.Td>{g.lastAccess ?? '—'}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDay(g.lastAccess)}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -128,7 +143,7 @@ export function LearnerPage({ username }: { username: string }) {
               rows={data.empty ? [] : chartTable('learner-time', data)}
               notes={
                 data.timeTotalSeconds !== null
-                  ? [`${formatSeconds(data.timeTotalSeconds)} from ${data.range.from} to ${data.range.to}`]
+                  ? [`${formatSeconds(data.timeTotalSeconds)} in ${formatDayRange(data.range.from, data.range.to)}`]
                   : undefined
               }
               onRetry={() => void learner.refetch()}
@@ -139,9 +154,12 @@ export function LearnerPage({ username }: { username: string }) {
               {(size) => (
                 <BarChart data={data.time ?? []} {...size}>
                   <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                  <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                  <XAxis dataKey="date" fontSize={11} minTickGap={16} tickFormatter={formatDayShort} />
                   <YAxis fontSize={11} width={56} tickFormatter={axisTime} />
-                  <Tooltip formatter={(v) => formatSeconds(Number(v))} />
+                  <Tooltip
+                    formatter={(v) => formatSeconds(Number(v))}
+                    labelFormatter={(day) => formatDay(String(day))}
+                  />
                   <Bar dataKey="seconds" name="Time spent" fill={PALETTE[0]} isAnimationActive={false} />
                 </BarChart>
               )}

@@ -23,7 +23,7 @@ import { NameCell } from './DataTable';
 import { PALETTE } from './charts';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
-import { formatDecimal, formatInteger, formatPercent, formatSeconds } from './format';
+import { formatDay, formatDayShort, formatDecimal, formatInteger, formatPercent, formatSeconds } from './format';
 import { KpiGrid } from './KpiCards';
 import { AsOf, OfflineBanner } from './OverviewTab';
 import {
@@ -77,9 +77,9 @@ export function LearningTab() {
               data ? (
                 <BarChart data={data.completionSeries} {...size}>
                   <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-                  <XAxis dataKey="date" fontSize={11} minTickGap={16} />
+                  <XAxis dataKey="date" fontSize={11} minTickGap={16} tickFormatter={formatDayShort} />
                   <YAxis fontSize={11} width={40} allowDecimals={false} />
-                  <Tooltip />
+                  <Tooltip labelFormatter={(day) => formatDay(String(day))} />
                   <Bar dataKey="completions" name="Completions" fill={PALETTE[1]} isAnimationActive={false}>
                     {/* Today's bar is not over yet: drawn faint, not read as a drop. */}
                     {data.completionSeries.map((p) => (
@@ -247,7 +247,7 @@ function LearnersTable() {
                   />
                   <Table.Td>{formatInteger(l.enrollments)}</Table.Td>
                   <Table.Td>{formatInteger(l.completions)}</Table.Td>
-                  <Table.Td>{l.lastActive ?? '—'}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDay(l.lastActive)}</Table.Td>
                   <Table.Td>{formatSeconds(l.timeSpentSeconds)}</Table.Td>
                   <Table.Td>{formatDecimal(l.engagementIndex)}</Table.Td>
                   <Table.Td>{formatDecimal(l.performanceIndex)}</Table.Td>

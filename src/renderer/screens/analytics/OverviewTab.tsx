@@ -5,7 +5,7 @@ import { ActivityChart, Donut, HorizontalBars, sentimentColors } from './charts'
 import { ChartCard } from './ChartCard';
 import { useDashboardFilters } from './DashboardFilters';
 import { FilterBar } from './FilterBar';
-import { formatWhen } from './format';
+import { asLabel, formatWhen } from './format';
 import { KpiGrid } from './KpiCards';
 import { tenantReach, TenantDownBanner, TenantReach } from './PanelState';
 import { useCachedFirst, useOverview } from './useOverview';
@@ -145,6 +145,7 @@ function Overview() {
                   label="sentiment"
                   value="conversations"
                   colors={sentimentColors}
+                  legendLabel={asLabel}
                   {...size}
                 />
               ) : null

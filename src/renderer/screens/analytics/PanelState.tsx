@@ -1,9 +1,9 @@
-import { Alert, Button, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import { BridgeCallError } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
-import { CloudOffIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 
 export type PanelState = 'loading' | 'error' | 'empty' | 'ready' | 'unavailable';
 
@@ -80,26 +80,11 @@ export function TenantDownBanner({ error }: { error: unknown }) {
   const queryClient = useQueryClient();
   const onRetry = () => void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' });
   return (
-    <Alert
-      color="red"
-      variant="light"
-      icon={<CloudOffIcon />}
-      title="The tenant cannot be reached"
-      role="alert"
-      data-testid="tenant-down"
-    >
-      <Text size="sm">
-        {sentence(errorMessage(error))} The figures appear once it answers; exports are off until then.
-      </Text>
-      <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
-        Try again
-      </Button>
-    </Alert>
+    <LoadErrorAlert title="The tenant cannot be reached" error={error} onRetry={onRetry} data-testid="tenant-down">
+      {' The figures appear once it answers; exports are off until then.'}
+    </LoadErrorAlert>
   );
 }
-
-/** "Service Unavailable" → "Service Unavailable." (the platform's words, then ours). */
-const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 /** A panel with nothing to show while the tenant is down (the page's banner says why). */
 export function Unavailable({ height }: { height: number }) {
@@ -117,12 +102,5 @@ export function Unavailable({ height }: { height: number }) {
 
 /** A panel that could not be loaded: why, and a way to ask again. */
 export function LoadError({ title, error, onRetry }: { title: string; error: unknown; onRetry(): void }) {
-  return (
-    <Alert color="red" variant="light" title={title}>
-      <Text size="sm">{errorMessage(error)}</Text>
-      <Button size="xs" mt="xs" variant="default" onClick={onRetry}>
-        Try again
-      </Button>
-    </Alert>
-  );
+  return <LoadErrorAlert title={title} error={error} onRetry={onRetry} />;
 }

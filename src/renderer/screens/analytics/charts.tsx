@@ -19,7 +19,7 @@ import {
   YAxis,
   type CartesianGridProps,
 } from 'recharts';
-import { formatInteger, formatUsd } from './format';
+import { formatDay, formatDayShort, formatInteger, formatUsd } from './format';
 import classes from './Overview.module.css';
 
 export const PALETTE = [
@@ -39,11 +39,6 @@ const SENTIMENT_COLORS: Record<string, string> = { positive: '#12b886', neutral:
 function useAxisColor() {
   return useComputedColorScheme('light') === 'dark' ? '#909296' : '#868e96';
 }
-
-const shortDate = (date: string) => {
-  const [, m, d] = date.split('-');
-  return `${Number(d)}/${Number(m)}`;
-};
 
 interface TickProps {
   x?: number | string;
@@ -71,7 +66,7 @@ function plainTick(format: (value: unknown) => string, maxLength = 24) {
   return PlainTick;
 }
 
-const dateTick = plainTick((v) => shortDate(String(v)));
+const dateTick = plainTick((v) => formatDayShort(String(v)));
 const integerTick = plainTick((v) => formatInteger(Number(v)));
 const usdTick = plainTick((v) => formatUsd(Number(v)));
 const labelTick = plainTick((v) => String(v));
@@ -212,7 +207,9 @@ export function ActivityChart({ points, width, height }: Size & { points: Activi
             <Tooltip
               formatter={(v) => formatInteger(Number(v))}
               labelFormatter={(label) =>
-                points.find((p) => p.date === label)?.partial ? `${String(label)} (so far)` : String(label)
+                points.find((p) => p.date === label)?.partial
+                  ? `${formatDay(String(label))} (so far)`
+                  : formatDay(String(label))
               }
             />
           ) : null}
@@ -302,6 +299,7 @@ export function Donut<T extends Record<string, unknown>>({
   value,
   money = false,
   colors,
+  legendLabel = String,
   width,
   height,
 }: Size & {
@@ -310,6 +308,8 @@ export function Donut<T extends Record<string, unknown>>({
   value: keyof T & string;
   money?: boolean;
   colors?: Record<string, string>;
+  /** How a row's name reads in the legend (the colours stay keyed by the name itself). */
+  legendLabel?: (name: string) => string;
 }) {
   const [tooltip, reach] = useTooltipOnDemand();
   const format = (v: number) => (money ? formatUsd(v) : formatInteger(v));
@@ -333,7 +333,7 @@ export function Donut<T extends Record<string, unknown>>({
           {tooltip ? <Tooltip formatter={(v) => format(Number(v))} /> : null}
         </PieChart>
       </div>
-      <ChartLegend items={rows.map((row, i) => ({ label: String(row[label]), color: colorOf(row, i) }))} />
+      <ChartLegend items={rows.map((row, i) => ({ label: legendLabel(String(row[label])), color: colorOf(row, i) }))} />
     </Stack>
   );
 }

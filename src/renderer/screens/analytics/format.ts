@@ -7,9 +7,17 @@ import {
   formatDecimal,
   formatPercent,
   formatUsd,
-} from '../../format';
+} from '../../lib/format';
 
-export { formatDecimal, formatPercent, formatUsd } from '../../format';
+export {
+  asLabel,
+  formatDay,
+  formatDayRange,
+  formatDayShort,
+  formatDecimal,
+  formatPercent,
+  formatUsd,
+} from '../../lib/format';
 export const formatInteger = formatCount;
 
 export function formatKpi(kpi: Pick<Kpi, 'unit'>, value: number | null): string {

@@ -1,6 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { Invitation, InvitationState as State } from '../../../shared/contract';
-import { formatDate } from '../../format';
+import { formatDate } from '../../lib/format';
 
 const LOOK: Record<State, { label: string; color: string }> = {
   pending: { label: 'Pending', color: 'blue' },
@@ -34,7 +34,6 @@ export function InvitationState({ invitation }: { invitation: Invitation }) {
       <Badge
         color={look.color}
         variant="light"
-        tt="none"
         tabIndex={0}
         aria-label={`${look.label}: ${why}`}
         style={{ minWidth: 'max-content' }}

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Button,
   Group,
   Pagination,
@@ -14,18 +13,18 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import type { ImportBatch, Invitation, InviteTarget } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { PlusIcon, TrashIcon, WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { PlusIcon, TrashIcon } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { useCall, useCallKey } from '../../queries/useCall';
-import { FreshnessNote, OfflineBanner } from '../mentors/FreshnessBar';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { InvitationState } from './InvitationState';
 import { InviteOneModal } from './InviteOneModal';
 import { RevokeModal } from './RevokeModal';
 import { Address, SourceCell } from './SourceCell';
 import { isComplete, TargetPicker } from './TargetPicker';
-import { formatAsOf, formatDate, formatDateTime, plural } from '../../format';
+import { formatAsOf, formatDate, formatDateTime, plural } from '../../lib/format';
 
 const PAGE_SIZE = 25;
 
@@ -201,14 +200,11 @@ function ListView({
       {!ready && <Text c="dimmed">Choose a {target.kind} to see its invitations.</Text>}
       {ready && list.isPending && <Skeleton height={240} radius="sm" />}
       {list.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="The invitations could not be loaded">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(list.error)}</Text>
-            <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert
+          title="The invitations could not be loaded"
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       )}
       {list.data && list.data.invitations.length === 0 && (
         <Text c="dimmed">{filtered ? 'No invitations match these filters.' : 'No invitations yet.'}</Text>

@@ -1,13 +1,13 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { navigateTo, useSubRoute } from '../../shell/routes';
-import { useActiveTenant } from '../../train/activeTenant';
+import { useActiveTenant } from '../../tenants/tenantContext';
 import { ImportWizard } from './import/ImportWizard';
 import { InvitationsList } from './InvitationsList';
 
 /** `#/invitations` lists invitations; `#/invitations/import` imports people from a CSV file. */
 export function InvitationsScreen() {
   const [tab, batchJobId] = useSubRoute();
-  const { tenant } = useActiveTenant();
+  const { profile: tenant } = useActiveTenant();
   const current = tab === 'import' ? 'import' : 'list';
   return (
     <Stack gap="lg" maw={1400}>

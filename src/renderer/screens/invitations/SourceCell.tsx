@@ -1,5 +1,5 @@
 import { Stack, Text } from '@mantine/core';
-import { formatDateTime } from '../../format';
+import { formatDateTime } from '../../lib/format';
 
 /** `csv:<file>@<time>Z`: the tag an import gives its invitations (see the engine's `batchSource`). */
 const BATCH_TAG = /^csv:(.+)@(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$/;

@@ -6,9 +6,9 @@ import { ItemState, type Job } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { callKey } from '../../queries/useCall';
-import { SearchIcon } from '../../train/icons';
-import { formatBytes, formatClock, formatCount } from '../../format';
-import { hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from './jobPresentation';
+import { SearchIcon } from '../../components/icons';
+import { formatBytes, formatClock, formatCount } from '../../lib/format';
+import { hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from '../../lib/jobPresentation';
 
 const PAGE_SIZE = 50;
 /** While a job runs, the visible page is refreshed on this beat rather than on every progress tick. */
@@ -117,7 +117,7 @@ export function JobItemsTable({ job }: { job: Job }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="light" radius="sm" tt="none" color={ITEM_STATE_INFO[item.state].color}>
+                    <Badge size="sm" variant="light" radius="sm" color={ITEM_STATE_INFO[item.state].color}>
                       {ITEM_STATE_INFO[item.state].label}
                     </Badge>
                   </Table.Td>

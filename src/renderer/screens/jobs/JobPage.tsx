@@ -6,11 +6,11 @@ import { WarningIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { dismissJobEndToast } from '../../shell/jobNotifications';
 import { jobsHref, settingsHref } from '../../shell/routes';
-import { JobActions } from './JobActions';
+import { JobActions } from '../../components/jobs/JobActions';
 import { JobItemsTable } from './JobItemsTable';
-import { JobProgressCard } from './JobProgressCard';
-import { JobStateBadge } from './JobStateBadge';
-import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from './jobPresentation';
+import { JobProgressCard } from '../../components/jobs/JobProgressCard';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import { gaveUpWaiting, KIND_LABELS, waitingCause, waitingLine } from '../../lib/jobPresentation';
 import { NeedsAttention } from './NeedsAttention';
 import { RecordTenant } from '../../tenants/RecordTenant';
 
@@ -56,7 +56,7 @@ export function JobPage({ id }: { id: string }) {
                 <JobStateBadge job={data} size="lg" />
               </Group>
               <Group gap="xs" mt={4}>
-                <Badge variant="outline" color="gray" radius="sm" tt="none">
+                <Badge variant="outline" color="gray" radius="sm">
                   {KIND_LABELS[data.kind]}
                 </Badge>
                 <Text size="xs" c="dimmed" ff="monospace">

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Group,
@@ -19,15 +18,22 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { JobKind, type Job, type JobState } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { JobsIcon } from '../../components/icons';
 import { useCallKey } from '../../queries/useCall';
 import { jobHref } from '../../shell/routes';
-import { formatClock, formatCount } from '../../format';
-import { JobsIcon } from '../../train/icons';
-import { JobRowMenu } from './JobActions';
-import { JobStateBadge } from './JobStateBadge';
-import { ACTIVE_STATES, ended, isActive, ITEM_NOUNS, jobPercent, KIND_LABELS, waitingLine } from './jobPresentation';
+import { formatClock, formatCount } from '../../lib/format';
+import { JobRowMenu } from '../../components/jobs/JobActions';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import {
+  ACTIVE_STATES,
+  ended,
+  isActive,
+  ITEM_NOUNS,
+  jobPercent,
+  KIND_LABELS,
+  waitingLine,
+} from '../../lib/jobPresentation';
 
 const PAGE_SIZE = 25;
 
@@ -102,9 +108,7 @@ export function JobsList() {
           </Group>
           {jobs.isPending && <Skeleton height={120} radius="sm" />}
           {jobs.isError && (
-            <Alert color="red" icon={<WarningIcon />} title="Jobs could not be loaded">
-              {errorMessage(jobs.error)}
-            </Alert>
+            <LoadErrorAlert title="Jobs could not be loaded" error={jobs.error} onRetry={() => void jobs.refetch()} />
           )}
           {jobs.data && jobs.data.jobs.length === 0 && (
             <Group
@@ -193,7 +197,6 @@ function JobRow({ job }: { job: Job }) {
           variant="outline"
           color="gray"
           radius="sm"
-          tt="none"
           size="xs"
           mt={2}
           style={{ display: 'block', width: 'fit-content' }}

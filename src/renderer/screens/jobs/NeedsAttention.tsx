@@ -3,9 +3,8 @@ import { useEffect, useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { useCall, useMutationCall } from '../../queries/useCall';
-import { plural } from '../../format';
-import { RetryIcon } from '../../train/icons';
-import { WarningIcon } from '../../components/icons';
+import { plural } from '../../lib/format';
+import { RetryIcon, WarningIcon } from '../../components/icons';
 
 const SHOWN = 500;
 

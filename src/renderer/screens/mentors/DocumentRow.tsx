@@ -1,10 +1,9 @@
 import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { MentorDocument } from '../../../shared/contract';
-import { TrashIcon } from '../../components/icons';
+import { DotsIcon, RefreshIcon, TrashIcon } from '../../components/icons';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
-import { formatCount, formatDateTime } from '../../format';
-import { DotsIcon, RefreshIcon } from '../../train/icons';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { STATUS_INFO } from './documentStatus';
 
 interface DocumentRowProps {
@@ -65,7 +64,6 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
             variant="light"
             color={status.color}
             radius="sm"
-            tt="none"
             style={{ minWidth: 'max-content' }}
             leftSection={document.status === 'pending' ? <Loader size={10} color={status.color} /> : undefined}
             data-testid="document-status"
@@ -133,8 +131,9 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
 function LastTrained({ document }: { document: MentorDocument }) {
   const when = formatDateTime(document.lastTrainedAt);
   if (document.status === 'trained') {
+    // One line: a date broken before its "AM" reads as two values; the name column gives way instead.
     return (
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         {when}
       </Text>
     );

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Collapse,
   Group,
@@ -13,19 +12,18 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { DOCUMENT_STATUSES, type DocumentStatus, type MentorDocument } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SearchIcon, UploadIcon } from '../../components/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { callKey } from '../../queries/useCall';
 import { DropZone } from '../../train/DropZone';
-import { formatCount } from '../../format';
-import { SearchIcon, UploadIcon } from '../../train/icons';
+import { formatCount } from '../../lib/format';
 import { useTrainFlow, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteDocumentModal } from './DeleteDocumentModal';
 import { DOCUMENT_COLUMNS, DocumentRow } from './DocumentRow';
 import { STATUS_INFO } from './documentStatus';
-import { FreshnessNote, OfflineBanner } from './FreshnessBar';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { RetrainModal } from './RetrainModal';
 
 const PAGE_SIZE = 50;
@@ -145,9 +143,11 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
         </Stack>
       )}
       {documents.isError && (
-        <Alert color="red" title="Documents could not be loaded" icon={<WarningIcon />}>
-          {errorMessage(documents.error)}
-        </Alert>
+        <LoadErrorAlert
+          title="Documents could not be loaded"
+          error={documents.error}
+          onRetry={() => void documents.refetch()}
+        />
       )}
       {list.length > 0 && (
         <Table.ScrollContainer minWidth={700}>

@@ -1,10 +1,10 @@
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../bridge/errors';
-import { EditIcon, TrashIcon, WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { EditIcon, TrashIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { mentorsHref, navigateTo } from '../../shell/routes';
-import { useActiveTenant } from '../../train/activeTenant';
+import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
@@ -15,7 +15,7 @@ import { VISIBILITY_INFO } from './visibility';
 
 /** One mentor: its documents (and dropping more onto the window trains it) and a knowledge test. */
 export function MentorPage({ uniqueId }: { uniqueId: string }) {
-  const { tenant } = useActiveTenant();
+  const { profile: tenant } = useActiveTenant();
   const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -39,14 +39,16 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
 
       {mentor.isPending && tenant && <Skeleton height={60} radius="md" />}
       {mentor.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="This mentor could not be opened">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(mentor.error)}</Text>
+        <LoadErrorAlert
+          title="This mentor could not be opened"
+          error={mentor.error}
+          onRetry={() => void mentor.refetch()}
+          action={
             <Button size="xs" variant="default" component="a" href={mentorsHref()}>
               Back to mentors
             </Button>
-          </Stack>
-        </Alert>
+          }
+        />
       )}
 
       {data && target && tenant && (
@@ -58,7 +60,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
                   {data.name}
                 </Title>
                 {visibility && (
-                  <Badge variant="light" color={visibility.color} radius="sm" tt="none">
+                  <Badge variant="light" color={visibility.color} radius="sm">
                     {visibility.label}
                   </Badge>
                 )}

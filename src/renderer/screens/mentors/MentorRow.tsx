@@ -1,9 +1,8 @@
 import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { Mentor } from '../../../shared/contract';
-import { EditIcon, TrashIcon } from '../../components/icons';
+import { EditIcon, TrashIcon, UploadIcon } from '../../components/icons';
 import { mentorHref } from '../../shell/routes';
-import { formatDateTime } from '../../format';
-import { UploadIcon } from '../../train/icons';
+import { formatDateTime } from '../../lib/format';
 import { useMentorDropTarget } from '../../train/useMentorDropTarget';
 import { VISIBILITY_INFO } from './visibility';
 
@@ -57,7 +56,7 @@ export function MentorRow({ profileId, mentor, onEdit, onDelete }: MentorRowProp
       <Table.Td>
         {visibility ? (
           <Tooltip label={visibility.description} withArrow>
-            <Badge variant="light" color={visibility.color} radius="sm" tt="none" style={{ minWidth: 'max-content' }}>
+            <Badge variant="light" color={visibility.color} radius="sm" style={{ minWidth: 'max-content' }}>
               {visibility.label}
             </Badge>
           </Tooltip>

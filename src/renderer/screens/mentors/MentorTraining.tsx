@@ -2,10 +2,10 @@ import { Anchor, CloseButton, Group, Paper, Progress, Stack, Text } from '@manti
 import { useState } from 'react';
 import type { Job } from '../../../shared/contract';
 import { useCall } from '../../queries/useCall';
-import { JobStateBadge } from '../jobs/JobStateBadge';
-import { ended, isActive, jobPercent } from '../jobs/jobPresentation';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import { ended, isActive, jobPercent } from '../../lib/jobPresentation';
 import { jobHref } from '../../shell/routes';
-import { formatCount, formatDuration, plural } from '../../format';
+import { formatCount, formatDuration, plural } from '../../lib/format';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
 /**

@@ -2,13 +2,12 @@ import { Alert, Button, Group, Pagination, Paper, Skeleton, Stack, Table, Text, 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
-import { PlusIcon, WarningIcon } from '../../components/icons';
-import { useActiveTenant } from '../../train/activeTenant';
-import { formatCount } from '../../format';
-import { MentorIcon, SearchIcon } from '../../train/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { MentorIcon, PlusIcon, SearchIcon, WarningIcon } from '../../components/icons';
+import { useActiveTenant } from '../../tenants/tenantContext';
+import { formatCount } from '../../lib/format';
 import { DeleteMentorModal } from './DeleteMentorModal';
-import { FreshnessNote, OfflineBanner } from './FreshnessBar';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { MentorFormModal, type MentorEditorTarget } from './MentorFormModal';
 import { MentorRow } from './MentorRow';
 import { useMentors } from './useMentors';
@@ -17,7 +16,7 @@ const PAGE_SIZE = 50;
 
 /** The active tenant's mentors: search, create, edit, delete; every row takes dropped files to train it. */
 export function MentorsList() {
-  const { tenant, isPending: tenantPending } = useActiveTenant();
+  const { profile: tenant, known: tenantKnown } = useActiveTenant();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const { query, refresh, refreshing } = useMentors(tenant?.id, debounced);
@@ -50,7 +49,7 @@ export function MentorsList() {
         </Button>
       </Group>
 
-      {!tenant && !tenantPending && (
+      {!tenant && tenantKnown && (
         <Alert color="yellow" icon={<WarningIcon />} title="No active tenant">
           Add a tenant in Settings → Tenants, or make one active from the top bar.
         </Alert>
@@ -90,14 +89,11 @@ export function MentorsList() {
 
             {query.isPending && <ListSkeleton />}
             {query.isError && (
-              <Alert color="red" title="Mentors could not be loaded" icon={<WarningIcon />}>
-                <Stack gap="xs" align="flex-start">
-                  <Text size="sm">{errorMessage(query.error)}</Text>
-                  <Button size="xs" variant="default" onClick={() => void query.refetch()}>
-                    Try again
-                  </Button>
-                </Stack>
-              </Alert>
+              <LoadErrorAlert
+                title="Mentors could not be loaded"
+                error={query.error}
+                onRetry={() => void query.refetch()}
+              />
             )}
             {query.isSuccess && mentors.length === 0 && (
               <EmptyMentors searching={!!debounced} onCreate={() => setEditor({ mode: 'create' })} />

@@ -3,10 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
-import { WarningIcon } from '../../components/icons';
+import { SearchIcon, WarningIcon } from '../../components/icons';
 import { callKey } from '../../queries/useCall';
-import { plural } from '../../format';
-import { SearchIcon } from '../../train/icons';
+import { plural } from '../../lib/format';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import { formatScore, highlightParts } from './highlight';
 
@@ -76,7 +75,7 @@ export function TestKnowledge({ mentor }: { mentor: MentorTarget }) {
                   <Text size="xs" c="dimmed" fw={600} aria-label={`Rank ${index + 1}`}>
                     {index + 1}.
                   </Text>
-                  <Badge variant="light" radius="sm" tt="none" style={{ minWidth: 0 }}>
+                  <Badge variant="light" radius="sm" style={{ minWidth: 0 }}>
                     {passage.documentName || 'Unnamed document'}
                   </Badge>
                 </Group>

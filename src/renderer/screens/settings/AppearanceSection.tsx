@@ -5,7 +5,7 @@ import { NavigationMode, Theme, type CallInput } from '../../../shared/contract'
 import { notifyError } from '../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../queries/useCall';
 import { colorSchemeFor } from '../../shell/themeMapping';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/SettingsSection';
 
 const THEME_OPTIONS = [
   { value: 'system', label: 'System' },

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { describeMinutes } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../queries/useCall';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/SettingsSection';
 
 /** The waiting limits offered, in minutes: from a short outage to a long weekend. */
 const LIMITS = [15, 30, 60, 120, 240, 480, 1440, 4320, 10080];
@@ -41,7 +41,8 @@ export function JobsSection() {
           onChange={choose}
           allowDeselect={false}
           disabled={settings.isPending}
-          w={320}
+          // The field is narrow, its description is not: a sentence broken after three words looked unfinished.
+          styles={{ wrapper: { width: 320, maxWidth: '100%' } }}
           data-testid="wait-limit"
         />
         <Text size="xs" c="dimmed">

@@ -4,8 +4,8 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../queries/useCall';
 import { requestDesktopNotifications } from '../../shell/jobNotifications';
-import { useDesktopNotifications } from '../tickets/notifications';
-import { SettingsSection } from './SettingsSection';
+import { useDesktopNotifications } from '../../shell/ticketNotifications';
+import { SettingsSection } from '../../components/SettingsSection';
 
 /** Both desktop notifications in one place (the ticket one is also on the Tickets screen). */
 export function NotificationsSection() {
@@ -17,7 +17,7 @@ export function NotificationsSection() {
   const jobs = (save.isPending ? save.variables?.notifyJobEnds : undefined) ?? settings.data?.notifyJobEnds ?? true;
 
   function setJobs(on: boolean) {
-    if (on && bridge.kind !== 'electron') requestDesktopNotifications();
+    if (on && !bridge.capabilities.notifications) requestDesktopNotifications();
     save.mutate(
       { notifyJobEnds: on },
       {
@@ -48,7 +48,7 @@ export function NotificationsSection() {
           disabled={settings.isPending}
         />
         <Text size="xs" c="dimmed">
-          {bridge.kind === 'electron'
+          {bridge.capabilities.notifications
             ? 'Your operating system decides how they look and whether they make a sound.'
             : 'Your browser asks once whether this page may show notifications.'}
         </Text>

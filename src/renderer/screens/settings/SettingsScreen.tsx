@@ -1,5 +1,5 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { TicketSlaSection } from '../tickets/SlaTargets';
+import { TicketSlaSection } from '../../components/TicketSlaTargets';
 import { AppearanceSection } from './AppearanceSection';
 import { JobsSection } from './JobsSection';
 import { NotificationsSection } from './NotificationsSection';

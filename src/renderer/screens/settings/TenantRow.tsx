@@ -90,14 +90,7 @@ function TenantNameCell({ profile, nameId }: { profile: Profile; nameId: string 
         )}
         {/* Where the key comes from; the key itself never reaches this screen. */}
         <Tooltip label={status.explanation} multiline w={260} withArrow>
-          <Badge
-            variant="light"
-            color={status.color}
-            size="xs"
-            radius="sm"
-            style={{ ...FULL_WIDTH_BADGE, textTransform: 'none' }}
-            tabIndex={0}
-          >
+          <Badge variant="light" color={status.color} size="xs" radius="sm" style={FULL_WIDTH_BADGE} tabIndex={0}>
             {status.label}
           </Badge>
         </Tooltip>

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Profile } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { PlusIcon, TenantIcon, WarningIcon } from '../../components/icons';
-import { SettingsSection } from './SettingsSection';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useCall } from '../../queries/useCall';
 import { useTenantEditor } from '../../tenants/TenantEditorContext';
 import { RemoveTenantModal } from './RemoveTenantModal';
@@ -34,14 +34,11 @@ export function TenantsSection() {
       )}
       {profiles.isPending && <TenantsLoading />}
       {profiles.isError && (
-        <Alert color="red" title="Tenants could not be loaded" icon={<WarningIcon />}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(profiles.error)}</Text>
-            <Button size="xs" variant="default" onClick={() => void profiles.refetch()}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert
+          title="Tenants could not be loaded"
+          error={profiles.error}
+          onRetry={() => void profiles.refetch()}
+        />
       )}
       {profiles.isSuccess && profiles.data.length === 0 && <NoTenants />}
       {profiles.isSuccess && profiles.data.length > 0 && (

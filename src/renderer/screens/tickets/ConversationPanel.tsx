@@ -1,7 +1,7 @@
 import { Alert, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
-import { formatDateTime } from '../../format';
+import { formatDateTime } from '../../lib/format';
 
 /** The learner's chat session the ticket came from, read from the platform's analytics when it keeps it. */
 export function ConversationPanel({ id }: { id: number }) {

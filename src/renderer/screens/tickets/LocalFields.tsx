@@ -23,7 +23,7 @@ export function LocalFields({ ticket, me }: { ticket: TicketSummary; me: string 
         </Tooltip>
         <Group gap={4}>
           {clocks.map((c) => (
-            <Badge key={c.text} color={c.color} variant="light" size="sm" title={c.title} tt="none">
+            <Badge key={c.text} color={c.color} variant="light" size="sm" title={c.title}>
               {c.text}
             </Badge>
           ))}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { QueuedReply, TicketDetail, TicketMessage } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../../components/notify';
-import { formatCount, formatDateTime } from '../../format';
+import { formatCount, formatDateTime } from '../../lib/format';
 
 export interface PendingReply {
   key: string;
@@ -132,7 +132,7 @@ function Message({ message: m, ticket }: { message: TicketMessage; ticket: Ticke
           {who}
         </Text>
         <Badge size="xs" variant="light" color={requester ? 'gray' : 'blue'}>
-          {requester ? 'requester' : 'staff'}
+          {requester ? 'Requester' : 'Staff'}
         </Badge>
         <Text size="xs" c="dimmed">
           {formatDateTime(m.timestamp)}

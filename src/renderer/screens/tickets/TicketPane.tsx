@@ -18,7 +18,7 @@ import { ReplyBox } from './ReplyBox';
 import { RichText } from './RichText';
 import { Thread, type PendingReply } from './Thread';
 import type { TicketActions } from './useTicketActions';
-import { formatDateTime, formatTime } from '../../format';
+import { formatDateTime, formatTime } from '../../lib/format';
 
 interface TicketPaneProps {
   id: number;

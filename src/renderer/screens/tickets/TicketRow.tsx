@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { TicketSort, TicketSummary } from '../../../shared/contract';
 import { rowSla, STATUS_COLOR, STATUS_LABEL } from './format';
 import classes from './TicketRow.module.css';
-import { formatRelative } from '../../format';
+import { formatRelative } from '../../lib/format';
 
 export const ROW_HEIGHT = 60;
 

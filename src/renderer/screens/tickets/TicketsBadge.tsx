@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useCall } from '../../queries/useCall';
-import { useNewTicketNotifier } from './notifications';
+import { useNewTicketNotifier } from '../../shell/ticketNotifications';
 import { useWatchTickets } from './watch';
 
 /**

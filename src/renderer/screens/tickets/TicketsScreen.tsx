@@ -18,11 +18,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
 import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
+import { EditTenantButton } from '../../components/LoadErrorAlert';
+import { UNREACHABLE_NEXT } from '../../components/nextStep';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from './CheatSheet';
-import { SlaDefaultsForm } from './SlaTargets';
-import { useDesktopNotifications } from './notifications';
+import { SlaDefaultsForm } from '../../components/TicketSlaTargets';
+import { useDesktopNotifications } from '../../shell/ticketNotifications';
 import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
@@ -31,7 +33,7 @@ import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatCount, formatDateTime, plural } from '../../format';
+import { formatAsOf, formatCount, plural } from '../../lib/format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
 
@@ -68,7 +70,7 @@ export function TicketsScreen() {
   const [checked, setChecked] = useState<Set<number>>(new Set());
   const [cheatSheet, setCheatSheet] = useState(false);
   const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
-  const [sync, setSync] = useState<TicketSyncState | null>(null);
+  const sync = useCall('tickets.status', {}).data ?? null;
   const [slaTargets, setSlaTargets] = useState(false);
   // Narrow windows (from 1000 px): the views become a picker above the list, so the ticket keeps room to be read.
   const { ref: screen, width } = useElementSize();
@@ -131,24 +133,6 @@ export function TicketsScreen() {
   useEffect(() => {
     list.current?.element()?.scrollTo({ top: 0 });
   }, [params]);
-
-  // Live: the engine's changes refresh the rows in view and keep the cursor on its ticket.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = bridge.onEvent((event) => {
-      if (event.name === 'tickets.sync') setSync(event.payload.sync);
-      if (event.name !== 'tickets.changed') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => rows.refresh(), 150);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [bridge, rows]);
-  useEffect(() => {
-    bridge.call('tickets.status', {}).then(setSync, () => {});
-  }, [bridge]);
 
   if (cursorId !== null && rows.row(cursor)?.id !== cursorId) {
     const at = rows.indexOf(cursorId);
@@ -575,6 +559,26 @@ export function TicketsScreen() {
                       ? sync.message
                       : 'No tickets in this view.'}
               </Text>
+              {!search && !sync?.asOf && sync?.state === 'offline' && (
+                <>
+                  <Text size="sm" mt={6} data-testid="load-error-next">
+                    <Text span fw={600} inherit>
+                      Next:{' '}
+                    </Text>
+                    {UNREACHABLE_NEXT}
+                  </Text>
+                  <Group gap="xs" mt="xs">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void bridge.call('tickets.sync', {}).catch(() => {})}
+                    >
+                      Try again
+                    </Button>
+                    <EditTenantButton />
+                  </Group>
+                </>
+              )}
             </div>
           ) : (
             <VirtualList
@@ -712,12 +716,12 @@ function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): vo
   const parts: string[] = [];
   if (sync.state === 'syncing') {
     parts.push(sync.total ? `${sync.phase}: ${formatCount(sync.done)} of ${formatCount(sync.total)}` : sync.phase);
-  } else if (sync.asOf) parts.push(`As of ${formatDateTime(sync.asOf)}`);
+  } else if (sync.asOf) parts.push(`As of ${formatAsOf(sync.asOf)}`);
   if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
   // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
   const failed = sync.state === 'offline' || sync.state === 'error';
   const text = failed
-    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatDateTime(sync.asOf)}` : ''}`
+    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatAsOf(sync.asOf)}` : ''}`
     : parts.join(' · ');
   return (
     <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>

@@ -11,7 +11,7 @@ import {
 import { saveErrors } from '../../bridge/errors';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
-import { targetText } from './SlaTargets';
+import { targetText } from '../../components/TicketSlaTargets';
 
 const SORT_LABEL: Record<TicketSort, string> = {
   newest: 'Newest',

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Button, Group, Menu, NavLink, ScrollArea, Stack, Tex
 import type { TicketView } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
-import { formatCount } from '../../format';
+import { formatCount } from '../../lib/format';
 
 interface ViewsPanelProps {
   views: TicketView[];

@@ -1,5 +1,5 @@
 import type { TicketSlaClock, TicketStatus } from '../../../shared/contract';
-import { formatDateTime } from '../../format';
+import { formatDateTime } from '../../lib/format';
 
 export const STATUS_LABEL: Record<TicketStatus, string> = {
   open: 'Open',

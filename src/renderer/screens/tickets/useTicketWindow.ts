@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TicketSort, TicketSummary } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
+import { useOutsideAnswers } from '../../queries/useDeclaredInvalidation';
+import { useCallKey } from '../../queries/useCall';
 
 const BLOCK = 100;
 /** Requests in flight at once: while the list flies past, only the blocks in view when one returns are asked for. */
@@ -29,7 +31,7 @@ export interface TicketWindow {
   row(index: number): TicketSummary | undefined;
   /** Loads the blocks covering [start, end). */
   ensure(start: number, end: number): void;
-  /** Re-reads the loaded blocks (stale rows stay until fresh ones arrive). */
+  /** Re-reads the loaded blocks (stale rows stay until fresh ones arrive); the engine's changes do it by themselves. */
   refresh(): void;
   /** Where a ticket is among the loaded rows, or -1. */
   indexOf(id: number): number;
@@ -175,6 +177,16 @@ export function useTicketWindow(params: WindowParams): TicketWindow {
     if (!visible.size) visible.add(0);
     for (const b of visible) load(b, gen);
   }, [load]);
+
+  // Live: whatever the contract says makes this tenant's ticket lists stale re-reads the rows in view, once per burst.
+  const callKey = useCallKey();
+  const staleTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const refreshSoon = useCallback(() => {
+    clearTimeout(staleTimer.current);
+    staleTimer.current = setTimeout(refresh, 150);
+  }, [refresh]);
+  useOutsideAnswers(callKey('tickets.list', params), refreshSoon);
+  useEffect(() => () => clearTimeout(staleTimer.current), []);
 
   const patch = useCallback(
     (id: number, change: Partial<TicketSummary>) => {

@@ -1,16 +1,22 @@
 import markdownIt, { type MarkdownIt, type StateBlock } from 'markdown-it';
 import type { RichNode } from '../../../../shared/contract';
 import { htmlToRich } from './html';
+import { MAX_DEPTH } from './safe-tree';
+import { tokensToRich } from './tokens';
 
 /**
  * The Markdown that mentors' human-support tool writes (CommonMark with GitHub's tables, strikethrough and bare
- * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its HTML output (raw HTML
- * inside the Markdown included) then goes through the same parse5 whitelist as an HTML description: markdown-it
- * decides structure, the whitelist decides what may be shown.
+ * links; a line break is a break), read by markdown-it, which stays linear on hostile input. Its tokens go straight
+ * into the whitelist an HTML description goes through (tokens.ts): writing 100 KB of HTML and parsing it again cost
+ * more than reading the Markdown. When the Markdown holds raw HTML, the HTML is written and parse5 reads it, as a
+ * browser would. Either way markdown-it decides structure and the whitelist decides what may be shown.
  */
 
-/** How deep markdown-it nests quotes, lists and inline markup (its own default: deeper costs time on hostile input). */
-const MAX_NESTING = 100;
+/**
+ * How deep markdown-it nests quotes, lists, and links in inline markup: as deep as the safe tree keeps elements (past
+ * that they are text anyway). Its own default, 100, made brackets that never close three times slower to read.
+ */
+const MAX_NESTING = MAX_DEPTH;
 
 function reader(html: boolean): MarkdownIt {
   const md = new markdownIt({ html, linkify: true, breaks: true, maxNesting: MAX_NESTING });
@@ -20,6 +26,27 @@ function reader(html: boolean): MarkdownIt {
   // target (markdown-it's own check would leave the raw `[words](javascript:…)` on screen instead).
   md.validateLink = () => true;
   keepTextPastNesting(md);
+  skipParsingPlainText(md);
+  return md;
+}
+
+/** The characters at which an inline rule of markdown-it can start (its text rule stops at them). */
+const INLINE_RULE_START = /[\n!#$%&*+\-:<=>@[\\\]^_`{}~]/;
+
+/**
+ * Text in which no inline rule can start is one text token: made here without markdown-it's inline parser, whose
+ * set-up for each piece of text (each table cell, each heading) cost more than reading it; 16,000 table rows took
+ * a third of their time there.
+ */
+export function skipParsingPlainText(md: MarkdownIt): MarkdownIt {
+  const parse = md.inline.parse.bind(md.inline);
+  md.inline.parse = (text, ...rest) => {
+    if (INLINE_RULE_START.test(text)) return parse(text, ...rest);
+    if (!text) return;
+    const token = new markdownIt.Token('text', '', 0);
+    token.content = text;
+    rest[2].push(token);
+  };
   return md;
 }
 
@@ -57,12 +84,23 @@ const inlineOnly = reader(false).disable('entity');
 /** Characters without which a run of text has no inline Markdown (nor a bare link). */
 const INLINE_SYNTAX = /[\\`*_~[\]!<:]/;
 
-export function markdownToRich(source: string, removed: Set<string>): RichNode[] {
-  return htmlToRich(block.render(source), { removed, blockNewlines: true });
+/**
+ * `viaHtml` renders the HTML and reads it back, which is what happens anyway when the Markdown holds raw HTML; the
+ * tests check that both ways give the same tree.
+ */
+export function markdownToRich(source: string, removed: Set<string>, viaHtml = false): RichNode[] {
+  const env = {};
+  const tokens = block.parse(source, env);
+  const options = { removed, blockNewlines: true };
+  const doc = viaHtml ? undefined : tokensToRich(block, tokens, false, options);
+  return doc ?? htmlToRich(block.renderer.render(tokens, block.options, env), options);
 }
 
 /** Inline Markdown (emphasis, code, links, images, bare links) in a run of HTML text. */
-export function inlineMarkdown(text: string, removed: Set<string>): RichNode[] {
+export function inlineMarkdown(text: string, removed: Set<string>, viaHtml = false): RichNode[] {
   if (!INLINE_SYNTAX.test(text)) return [{ t: 'text', v: text }];
-  return htmlToRich(inlineOnly.renderInline(text), { removed });
+  const env = {};
+  const tokens = inlineOnly.parseInline(text, env)[0]?.children ?? [];
+  const doc = viaHtml ? undefined : tokensToRich(inlineOnly, tokens, true, { removed });
+  return doc ?? htmlToRich(inlineOnly.renderer.renderInline(tokens, inlineOnly.options, env), { removed });
 }

@@ -93,7 +93,7 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
                       </Text>
                       {column.remembered && (
                         <Badge size="xs" variant="light" title="As you chose before for this tenant">
-                          remembered
+                          Remembered
                         </Badge>
                       )}
                     </Group>

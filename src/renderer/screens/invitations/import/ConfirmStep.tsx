@@ -2,7 +2,7 @@ import { Alert, Button, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { outcomeWords, summaryCounts, type ImportDraft, type ImportOutcome } from '../../../../shared/contract';
 import { errorMessage } from '../../../bridge/errors';
 import { useCall, useMutationCall } from '../../../queries/useCall';
-import { formatCount, plural } from '../../../format';
+import { formatCount, plural } from '../../../lib/format';
 import { updateWizard } from '../wizardStore';
 import { WizardFooter } from './WizardFooter';
 

@@ -1,16 +1,15 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useRef, useState, type DragEvent } from 'react';
 import { errorMessage } from '../../../bridge/errors';
-import { findPreloadApi } from '../../../bridge/electronBridge';
+import { useBridge } from '../../../bridge/BridgeContext';
 import { WarningIcon } from '../../../components/icons';
 import { useMutationCall } from '../../../queries/useCall';
-import { stageFiles } from '../../../train/stage';
 import { updateWizard } from '../wizardStore';
 
 /**
- * Drop or choose a CSV file. The page hands the engine a handle, never a path: Electron's main process grants one
- * for the dropped file or the one chosen in its dialog; browser mode first copies the file to the host's staging
- * folder (the same streamed upload training uses), so a big file never travels over the WebSocket.
+ * Drop or choose a CSV file. The page hands the engine a handle, never a path: a host that reads the disk grants one
+ * for the dropped file or the one chosen in its dialog; otherwise the page first stages a copy on the host (the same
+ * streamed upload training uses), so a big file never travels over the WebSocket.
  */
 export function FileStep({ profileId }: { profileId: string | undefined }) {
   const input = useRef<HTMLInputElement>(null);
@@ -18,17 +17,18 @@ export function FileStep({ profileId }: { profileId: string | undefined }) {
   const [error, setError] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const open = useMutationCall('invitations.importOpen');
+  const host = useBridge().capabilities;
 
   /** The handle for a dropped file (or one from the page's own file input in browser mode). */
   async function handleFor(file: File): Promise<string> {
-    const preload = findPreloadApi();
-    if (preload) {
-      const [granted] = await preload.grantFiles([file]);
+    if (host.dropPaths) {
+      const [granted] = await host.dropPaths([file]);
       if (!granted) throw new Error('Mentor Admin cannot read this file: drop a file from this computer');
       return granted.handle;
     }
+    if (!host.staging) throw new Error('Mentor Admin cannot take files here');
     setBusy(`Copying ${file.name}…`);
-    const staged = await stageFiles([{ file, relativePath: file.name }]);
+    const staged = await host.staging.stage([{ file, relativePath: file.name }]);
     const refused = staged.notCopied[0];
     if (refused || !staged.entries[0]) throw new Error(refused?.reason ?? 'The file could not be copied');
     return staged.entries[0].handle;
@@ -51,12 +51,11 @@ export function FileStep({ profileId }: { profileId: string | undefined }) {
 
   const take = (file: File | undefined) => file && openFile(file.name, () => handleFor(file));
 
-  /** "Choose a file…": the desktop app's dialog; the page's own file input in browser mode. */
+  /** "Choose a file…": the host's own dialog when it has one; otherwise the page's file input. */
   async function choose() {
-    const preload = findPreloadApi();
-    if (!preload) return input.current?.click();
+    if (!host.pickFiles) return input.current?.click();
     try {
-      const [chosen] = await preload.choosePaths('import-csv');
+      const [chosen] = await host.pickFiles('import-csv');
       if (chosen) await openFile(chosen.name, async () => chosen.handle);
     } catch (caught) {
       setError(errorMessage(caught));

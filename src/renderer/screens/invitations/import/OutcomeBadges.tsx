@@ -1,6 +1,6 @@
 import { Badge, Group, type MantineColor } from '@mantine/core';
 import { IMPORT_OUTCOMES, outcomeWords, type ImportOutcome, type OutcomeCounts } from '../../../../shared/contract';
-import { formatCount } from '../../../format';
+import { formatCount } from '../../../lib/format';
 
 const COLORS: Record<ImportOutcome, MantineColor> = {
   invited: 'teal',
@@ -28,7 +28,6 @@ export function OutcomeBadges({ counts, sent, testId }: { counts: OutcomeCounts;
             size={outcome === 'invited' ? 'lg' : 'md'}
             color={COLORS[outcome]}
             variant={outcome === 'dropped' ? 'outline' : 'light'}
-            tt="none"
           >
             {formatCount(n)} {outcomeWords(outcome, n, sent)}
           </Badge>

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { summaryCounts, type ImportDraft, type RowFilter } from '../../../../shared/contract';
-import { formatCount, plural } from '../../../format';
+import { formatCount, plural } from '../../../lib/format';
 import { updateWizard } from '../wizardStore';
 import { Notices } from './Notices';
 import { OutcomeBadges } from './OutcomeBadges';

@@ -13,7 +13,7 @@ import {
 import { useBridge } from '../../../bridge/BridgeContext';
 import { notifyError } from '../../../components/notify';
 import { callKey, useCall, useMutationCall } from '../../../queries/useCall';
-import { formatCount } from '../../../format';
+import { asLabel, formatCount } from '../../../lib/format';
 
 /** Fixed row height: the virtualizer renders only the rows in view. */
 const ROW_HEIGHT = 40;
@@ -261,7 +261,7 @@ export function RowsGrid({ draft, filter }: { draft: ImportDraft; filter: RowFil
                       {...cellProps(item.index, 0)}
                       aria-label={`Row ${row.line}: ${row.dropped ? 'dropped' : status.label}. ${reason}`}
                     >
-                      {row.dropped ? 'dropped' : status.label}
+                      {asLabel(row.dropped ? 'dropped' : status.label)}
                     </Badge>
                   </Tooltip>
                 </span>

@@ -1,9 +1,9 @@
 import { Anchor, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useCall } from '../../../queries/useCall';
 import { jobHref, navigateTo } from '../../../shell/routes';
-import { JobActions } from '../../jobs/JobActions';
-import { JobProgressCard } from '../../jobs/JobProgressCard';
-import { JobStateBadge } from '../../jobs/JobStateBadge';
+import { JobActions } from '../../../components/jobs/JobActions';
+import { JobProgressCard } from '../../../components/jobs/JobProgressCard';
+import { JobStateBadge } from '../../../components/jobs/JobStateBadge';
 import { batchHref } from '../batchLink';
 import { resetWizard } from '../wizardStore';
 import { OutcomeBadges } from './OutcomeBadges';

@@ -6,7 +6,7 @@ import { useMutationCall } from '../../../queries/useCall';
 import { isComplete, TargetPicker } from '../TargetPicker';
 import { updateWizard } from '../wizardStore';
 import { WizardFooter } from './WizardFooter';
-import { formatCount } from '../../../format';
+import { formatCount } from '../../../lib/format';
 
 /** Where to invite, and the options every invitation of the file carries. */
 export function TargetStep({ draft }: { draft: ImportDraft }) {

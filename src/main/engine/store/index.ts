@@ -1,0 +1,3 @@
+/** SQLite: the engine's one database (WAL, numbered migrations) and its checkpoints off the engine's thread. */
+export { openDatabase, schemaVersion, NewerDatabaseError, type Db, type OpenDatabaseOptions } from './database';
+export { startCheckpointer, type Checkpointer } from './checkpointer';

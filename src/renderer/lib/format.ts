@@ -1,0 +1,215 @@
+/**
+ * How every screen writes dates, times and numbers: one set of formatters, in one locale — the operating system's
+ * (`system`) or the one chosen in Settings → Appearance. Screens import from here, never build their own `Intl`
+ * formatters, so a date reads the same on the Jobs list, a ticket and a chart.
+ */
+
+import { formatBytes as formatSharedBytes } from '../../shared/bytes';
+
+type Formatters = ReturnType<typeof buildFormatters>;
+
+let chosenLocale: string | undefined;
+let formatters: Formatters = buildFormatters(undefined);
+
+/** `system` (or nothing) follows the operating system; otherwise a BCP 47 tag such as `en-GB`. */
+export function setFormatLocale(locale: string | undefined): void {
+  const next = !locale || locale === 'system' ? undefined : locale;
+  if (next === chosenLocale) return;
+  chosenLocale = next;
+  formatters = buildFormatters(next);
+}
+
+/** The locale in force, resolved (e.g. `en-US` when following a US system). */
+export function formatLocale(): string {
+  return formatters.dateTime.resolvedOptions().locale;
+}
+
+function buildFormatters(locale: string | undefined) {
+  return {
+    count: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+    decimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
+    oneDecimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }),
+    percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
+    signedPercent: new Intl.NumberFormat(locale, {
+      style: 'percent',
+      maximumFractionDigits: 1,
+      signDisplay: 'exceptZero',
+    }),
+    usd: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }),
+    usdSmall: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumSignificantDigits: 3 }),
+    date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }),
+    dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    time: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
+    dayAndTime: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    // Calendar days ("2026-11-24", no time of day) are read at UTC midnight and written in UTC, so no zone moves them.
+    day: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
+    dayShort: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+    relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+  };
+}
+
+const DASH = '—';
+
+function isMissing(value: number | null | undefined): value is null | undefined {
+  return value === null || value === undefined || !Number.isFinite(value);
+}
+
+function toDate(iso: string | number | Date | null | undefined): Date | undefined {
+  if (iso === null || iso === undefined || iso === '') return undefined;
+  const date = iso instanceof Date ? iso : new Date(iso);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** Whole numbers with the locale's grouping: "12,480". */
+export function formatCount(value: number | null | undefined): string {
+  return isMissing(value) ? DASH : formatters.count.format(value);
+}
+
+/** Up to two decimals: "6.04", "1,250.5". */
+export function formatDecimal(value: number | null | undefined): string {
+  return isMissing(value) ? DASH : formatters.decimal.format(value);
+}
+
+/** A percentage given in percent, in the locale's own way: 6.04 → "6.04%" (en), "6,04 %" (fr). */
+export function formatPercent(percent: number | null | undefined): string {
+  return isMissing(percent) ? DASH : formatters.percent.format(percent / 100);
+}
+
+/** A change in percent, signed: "+12.5%", "−3%", "0%"; "—" when there is nothing to compare with. */
+export function formatChange(percent: number | null | undefined): string {
+  return isMissing(percent) ? DASH : formatters.signedPercent.format(percent / 100);
+}
+
+/** US dollars, keeping tiny amounts readable: "$0.0042" rather than "$0.00". */
+export function formatUsd(value: number | null | undefined): string {
+  if (isMissing(value)) return DASH;
+  return value !== 0 && Math.abs(value) < 0.01 ? formatters.usdSmall.format(value) : formatters.usd.format(value);
+}
+
+/** Sizes as file managers show them ("726 B", "1.4 KB", "12 MB"), in the chosen locale's digits. */
+export function formatBytes(bytes: number | null | undefined): string {
+  return formatSharedBytes(bytes, (value, fractionDigits) =>
+    (fractionDigits ? formatters.oneDecimal : formatters.count).format(value),
+  );
+}
+
+/** A transfer rate: "1.4 MB/s"; "—" while nothing moves. */
+export function formatRate(bytesPerSecond: number): string {
+  return bytesPerSecond > 0 ? `${formatBytes(bytesPerSecond)}/s` : DASH;
+}
+
+/** Whole-number percentage of `part` in `total` for bars and badges, 0 when the total is unknown. */
+export function percent(part: number, total: number): number {
+  return total > 0 ? Math.min(100, Math.floor((part / total) * 100)) : 0;
+}
+
+/** A platform's lowercase value as a label, in sentence case like every label: "already invited" → "Already invited". */
+export function asLabel(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}
+
+/** "1 file", "1,204 files". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** A calendar date: "25 Nov 2026" / "Nov 25, 2026". */
+export function formatDate(iso: string | number | Date | null | undefined, timeZone?: string): string {
+  const date = toDate(iso);
+  if (!date) return DASH;
+  return timeZone ? dateFormatIn(timeZone).format(date) : formatters.date.format(date);
+}
+
+/** A date and time: "25 Nov 2026, 19:31". */
+export function formatDateTime(iso: string | number | Date | null | undefined, timeZone?: string): string {
+  const date = toDate(iso);
+  if (!date) return DASH;
+  return timeZone ? dateTimeFormatIn(timeZone).format(date) : formatters.dateTime.format(date);
+}
+
+/** A time of day: "19:31". */
+export function formatTime(iso: string | number | Date | null | undefined): string {
+  const date = toDate(iso);
+  return date ? formatters.time.format(date) : DASH;
+}
+
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const dayDate = (day: string) => new Date(`${day}T00:00:00Z`);
+
+/**
+ * A calendar day as the platform writes it ("2026-11-24"): "Nov 24, 2026" / "24 Nov 2026". A full timestamp gives
+ * its date; anything else is shown as it came.
+ */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return DASH;
+  if (CALENDAR_DAY.test(day)) return formatters.day.format(dayDate(day));
+  const date = toDate(day);
+  return date ? formatters.date.format(date) : day;
+}
+
+/** A calendar day short enough for a chart's axis: "Nov 24" / "24 Nov". */
+export function formatDayShort(day: string | null | undefined): string {
+  if (!day) return DASH;
+  return CALENDAR_DAY.test(day) ? formatters.dayShort.format(dayDate(day)) : day;
+}
+
+/** Two calendar days as one span: "Oct 27 – Nov 25, 2026"; one day when both are the same. */
+export function formatDayRange(from: string, to: string): string {
+  if (!CALENDAR_DAY.test(from) || !CALENDAR_DAY.test(to)) return from === to ? from : `${from} – ${to}`;
+  return from === to ? formatDay(from) : formatters.day.formatRange(dayDate(from), dayDate(to));
+}
+
+/** When data was fetched: the time alone today, else the date and time; "never" without one. */
+export function formatAsOf(iso: string | null | undefined, now = new Date()): string {
+  const date = toDate(iso);
+  if (!date) return 'never';
+  return date.toDateString() === now.toDateString() ? formatters.time.format(date) : formatters.dateTime.format(date);
+}
+
+/** A time soon or lately, as short as it can be: "21:49" today, "Nov 25, 21:49" this year, else the date. */
+export function formatClock(iso: string | null | undefined, now = new Date()): string {
+  const date = toDate(iso);
+  if (!date) return DASH;
+  if (date.toDateString() === now.toDateString()) return formatters.time.format(date);
+  return date.getFullYear() === now.getFullYear() ? formatters.dayAndTime.format(date) : formatters.date.format(date);
+}
+
+/** "3 hours ago", "in 2 days", "now". */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  const date = toDate(iso);
+  if (!date) return DASH;
+  const ms = date.getTime() - now;
+  const abs = Math.abs(ms);
+  if (abs < 60_000) return formatters.relative.format(Math.round(ms / 1000), 'second');
+  if (abs < 3_600_000) return formatters.relative.format(Math.round(ms / 60_000), 'minute');
+  if (abs < 86_400_000) return formatters.relative.format(Math.round(ms / 3_600_000), 'hour');
+  return formatters.relative.format(Math.round(ms / 86_400_000), 'day');
+}
+
+/** A span of time: "a moment", "45 s", "12 min", "1 h 20 min". */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (isMissing(seconds)) return DASH;
+  if (seconds < 1) return 'a moment';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `${formatters.count.format(hours)} h ${rest} min` : `${formatters.count.format(hours)} h`;
+}
+
+// Zoned formatters for analytics (a dashboard may be read in the tenant's zone), made once per zone and locale.
+const zoned = new Map<string, Intl.DateTimeFormat>();
+function zonedFormat(kind: 'date' | 'dateTime', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}|${chosenLocale ?? ''}|${timeZone}`;
+  let format = zoned.get(key);
+  if (!format) {
+    const style: Intl.DateTimeFormatOptions =
+      kind === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' };
+    format = new Intl.DateTimeFormat(chosenLocale, { ...style, timeZone });
+    zoned.set(key, format);
+  }
+  return format;
+}
+const dateFormatIn = (timeZone: string) => zonedFormat('date', timeZone);
+const dateTimeFormatIn = (timeZone: string) => zonedFormat('dateTime', timeZone);
