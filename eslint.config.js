@@ -61,6 +61,8 @@ export default tseslint.config(
           owners: {
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
+            resource_lists: 'src/main/engine/resources/cache.ts',
+            resource_records: 'src/main/engine/resources/cache.ts',
           },
         },
       ],

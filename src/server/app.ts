@@ -174,7 +174,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     } catch (error) {
       if (error instanceof HttpError) {
         if (!req.complete) req.resume();
-        send(res, error.status, error.detail ? { detail: error.detail } : {}, error.headers);
+        send(res, error.status, error.body ?? (error.detail ? { detail: error.detail } : {}), error.headers);
         return;
       }
       throw error;

@@ -11,6 +11,7 @@ import { trainCalls } from './contract/train';
 import { invitationCalls, invitationEvents } from './contract/invitations';
 import { ticketCalls, ticketEvents } from './contract/tickets';
 import { analyticsCalls, analyticsEvents } from './contract/analytics';
+import { resourceCalls, resourceEvents } from './contract/resources';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -19,6 +20,7 @@ export * from './contract/train';
 export * from './contract/invitations';
 export * from './contract/tickets';
 export * from './contract/analytics';
+export * from './contract/resources';
 export {
   call,
   event,
@@ -42,6 +44,7 @@ export const calls = {
   ...invitationCalls,
   ...ticketCalls,
   ...analyticsCalls,
+  ...resourceCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -52,6 +55,7 @@ export const eventSpecs = {
   ...invitationEvents,
   ...ticketEvents,
   ...analyticsEvents,
+  ...resourceEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

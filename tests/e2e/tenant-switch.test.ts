@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
-import { sandbox, sandboxQueries } from '../helpers/sandbox';
+import { call, sandbox, sandboxQueries } from '../helpers/sandbox';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 import { dismissNotifications, visible } from './app';
 import { launchChromium } from './browser';
@@ -28,7 +28,7 @@ interface Tenant {
   markers: Record<Screen, string[]>;
 }
 
-type Screen = 'mentors' | 'analytics' | 'exports' | 'tickets' | 'invitations' | 'jobs';
+type Screen = 'mentors' | 'analytics' | 'exports' | 'tickets' | 'invitations' | 'jobs' | 'tenant-settings';
 
 let alphaServer: Sandbox;
 let bravoServer: Sandbox;
@@ -61,6 +61,17 @@ beforeAll(async () => {
     UPDATE support_tickets SET subject = 'Bravo case ' || id, full_name = 'Bravo learner ' || user_id;
     UPDATE catalog_invitations SET email = 'bravo-invitee-' || id || '@bravo.example' WHERE email IS NOT NULL;
   `);
+  // API tokens of each tenant's own, for the resource kit's Tenant settings.
+  for (const [server, prefix] of [
+    [alphaServer, 'alpha'],
+    [bravoServer, 'bravo'],
+  ] as const) {
+    for (const n of [1, 2, 3]) {
+      await call(server, 'POST', '/api/core/platform/api-tokens/', {
+        json: { name: `${prefix}-token-${n}`, platform_key: server.org },
+      });
+    }
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, MENTOR_ADMIN_SANDBOX: 'off' };
   delete env.MENTOR_ADMIN_API_KEY;
   host = await startHost({
@@ -115,6 +126,9 @@ beforeAll(async () => {
         )
         .map((r) => r.email),
       jobs: jobId ? [jobId] : [],
+      'tenant-settings': q
+        .rows<{ name: string }>("SELECT name FROM api_keys WHERE name LIKE '%-token-%' ORDER BY name")
+        .map((r) => r.name),
     };
   };
   alpha = { name: ALPHA, id: alphaProfile.id, markers: markersOf(alphaServer, exported.id) };
@@ -205,6 +219,7 @@ const ROUTES: Record<Screen, string> = {
   tickets: '#/tickets',
   invitations: '#/invitations',
   jobs: '#/jobs',
+  'tenant-settings': '#/tenant-settings/api-tokens',
 };
 
 describe('switching tenants on every screen', () => {

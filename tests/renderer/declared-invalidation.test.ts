@@ -210,6 +210,36 @@ describe('the one hook, over a real engine and two tenants', () => {
     expect(queryClient.getQueryData(otherStatus)).toBe(before);
   });
 
+  it('marks stale a tenant’s lists and records of the kind a resource write changed, not another kind’s or tenant’s', async () => {
+    const record = (profileId: string, kind: 'api-tokens' | 'domains', id: string) =>
+      callKey('resources.get', { profileId, kind, id });
+    const keys = {
+      alphaTokens: callKey('resources.list', { profileId: alpha, kind: 'api-tokens' }),
+      alphaDomains: callKey('resources.list', { profileId: alpha, kind: 'domains' }),
+      bravoTokens: callKey('resources.list', { profileId: bravo, kind: 'api-tokens' }),
+    };
+    for (const key of Object.values(keys)) await cache(key);
+    // Records as a drawer caches them (api-tokens has no single GET; the answer's shape is all the cache needs).
+    const records = {
+      alphaToken: record(alpha, 'api-tokens', 'declared-sync'),
+      alphaDomain: record(alpha, 'domains', 'declared.example'),
+      bravoToken: record(bravo, 'api-tokens', 'declared-sync'),
+    };
+    for (const key of Object.values(records)) queryClient.setQueryData(key, { record: {} });
+
+    await engine.invoke('resources.create', {
+      profileId: alpha,
+      kind: 'api-tokens',
+      values: { name: 'declared-sync' },
+    });
+    expect(stale(keys.alphaTokens)).toBe(true);
+    expect(stale(records.alphaToken)).toBe(true);
+    expect(stale(keys.alphaDomains)).toBe(false);
+    expect(stale(records.alphaDomain)).toBe(false);
+    expect(stale(keys.bravoTokens)).toBe(false);
+    expect(stale(records.bravoToken)).toBe(false);
+  });
+
   it('forgets every answer of a removed tenant, and only those', async () => {
     const keys = [callKey('mentors.list', { profileId: bravo }), callKey('mentors.list', { profileId: alpha })];
     for (const key of keys) await cache(key);

@@ -29,6 +29,11 @@ export class Output {
     if (!this.json) this.io.stdout.write(`${line}\n`);
   }
 
+  /** Text exactly as given (a CSV document), whatever the mode. */
+  raw(text: string): void {
+    this.io.stdout.write(text);
+  }
+
   error(message: string): void {
     this.io.stderr.write(`mentor-admin: ${message}\n`);
   }

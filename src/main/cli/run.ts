@@ -10,6 +10,8 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
+import { RESOURCE_HELP, runResourceCommand } from './resource-commands';
+import { isResourceKind } from '../../shared/resources';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -23,6 +25,8 @@ ${INVITE_HELP}
 
 ${TICKETS_HELP}
 
+${RESOURCE_HELP}
+
 ${JOBS_HELP}
 
 Global options:
@@ -34,11 +38,19 @@ Exit status: 0 success, 1 failure, 2 usage error.`;
 
 const COMMANDS = new Map<string, Command>([
   ['profile', runProfileCommand],
-  ['export', runExportCommand],
+  // `export KIND --out FILE.csv` for a resource kind; analytics datasets otherwise.
+  [
+    'export',
+    (engine, args, ...rest) =>
+      (isResourceKind(args[0]) ? runResourceCommand('export') : runExportCommand)(engine, args, ...rest),
+  ],
   ['train', runTrainCommand],
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
   ['tickets', runTicketsCommand],
+  ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
+    (verb) => [verb, runResourceCommand(verb)] as [string, Command],
+  ),
 ]);
 
 /**
@@ -47,7 +59,14 @@ const COMMANDS = new Map<string, Command>([
  */
 const AREAS: Record<string, readonly AreaName[] | undefined> = {
   profile: [],
-  export: ['analytics'],
+  // A dataset of analytics, or a kind of the resource kit.
+  export: ['analytics', 'resources'],
+  kinds: ['resources'],
+  get: ['resources'],
+  create: ['resources'],
+  update: ['resources'],
+  delete: ['resources'],
+  do: ['resources'],
   train: ['train'],
   jobs: undefined,
   invite: ['invitations'],
@@ -136,8 +155,8 @@ async function runCommand(
       ...(keyFor ? { apiKeyFor: keyFor } : {}),
       resumeJobs: false,
       ...(AREAS[area!] && { areas: AREAS[area!] }),
-      // Everything but `profile` talks to a tenant: with none yet, the local sandbox is started to be it.
-      ensureTenant: area !== 'profile' && !globals.profile,
+      // Everything but `profile` and `kinds` talks to a tenant: with none yet, the local sandbox is started to be it.
+      ensureTenant: area !== 'profile' && area !== 'kinds' && !globals.profile,
       ...(options.keychainService ? { keychainService: options.keychainService } : {}),
     });
     return await run(engine, rest, out, io, globals);

@@ -4,7 +4,14 @@
  * the ones it calls, so `mentor-admin profile list` starts without reading the code of any of them. An area left out
  * answers each of its calls with an error that says so: a command that calls outside its areas is a bug.
  */
-import { analyticsCalls, invitationCalls, mentorCalls, ticketCalls, trainCalls } from '../../shared/contract';
+import {
+  analyticsCalls,
+  invitationCalls,
+  mentorCalls,
+  resourceCalls,
+  ticketCalls,
+  trainCalls,
+} from '../../shared/contract';
 import type { z } from 'zod';
 import type { EngineConfig } from './config';
 import type { EngineArea, EngineServices } from './context';
@@ -14,7 +21,7 @@ import type { JobJournal } from './jobs';
 import type { Log } from './log';
 import type { Db } from './store';
 
-export const AREA_NAMES = ['mentors', 'train', 'analytics', 'invitations', 'tickets'] as const;
+export const AREA_NAMES = ['mentors', 'train', 'analytics', 'invitations', 'tickets', 'resources'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
 
 /** Areas built on another one: training tells the mentors area when a mentor's documents changed. */
@@ -26,6 +33,7 @@ export interface ComposedAreas {
   analytics: EngineArea<HandlersOf<typeof analyticsCalls>>;
   invitations: EngineArea<HandlersOf<typeof invitationCalls>>;
   tickets: EngineArea<HandlersOf<typeof ticketCalls>>;
+  resources: EngineArea<HandlersOf<typeof resourceCalls>>;
 }
 
 /** Builds the areas named (all by default, and those they are built on); the others answer that they are absent. */
@@ -44,12 +52,13 @@ export async function composeAreas(
 ): Promise<ComposedAreas> {
   const wanted = new Set(names.flatMap((name) => [...(BUILT_ON[name] ?? []), name]));
   // Loaded together; built in order (training is handed the mentors area).
-  const [mentors, train, analytics, invitations, tickets] = await Promise.all([
+  const [mentors, train, analytics, invitations, tickets, resources] = await Promise.all([
     wanted.has('mentors') ? import('./mentors') : null,
     wanted.has('train') ? import('./train') : null,
     wanted.has('analytics') ? import('./analytics') : null,
     wanted.has('invitations') ? import('./invitations') : null,
     wanted.has('tickets') ? import('./tickets') : null,
+    wanted.has('resources') ? import('./resources') : null,
   ]);
   const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log));
   return {
@@ -65,6 +74,8 @@ export async function composeAreas(
       invitations?.invitationsArea(services, invitations.invitationStores(db, config)) ??
       absent('invitations', invitationCalls),
     tickets: tickets?.ticketsArea(services, tickets.ticketStores(db)) ?? absent('tickets', ticketCalls),
+    resources:
+      resources?.resourcesArea(services, resources.resourceStores(db, log)) ?? absent('resources', resourceCalls),
   };
 }
 

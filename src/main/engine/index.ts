@@ -128,12 +128,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
   // Each area gets the services and its own stores, opened on the one database: never the database itself. Only the
   // areas asked for are loaded (a command-line command names those it calls).
-  const { mentors, training, analytics, invitations, tickets } = await composeAreas(
+  const { mentors, training, analytics, invitations, tickets, resources } = await composeAreas(
     services,
     { db, journal, config, log },
     options.areas,
   );
-  const areas = [mentors, training, analytics, invitations, tickets];
+  const areas = [mentors, training, analytics, invitations, tickets, resources];
   const elsewhere = config.followOtherProcesses ? followJobsElsewhere({ journal, runner, emit }) : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
     if (name === 'jobs.changed') {
@@ -221,6 +221,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...analytics.handlers,
     ...invitations.handlers,
     ...tickets.handlers,
+    ...resources.handlers,
   };
   if (config.resumeJobs) runner.resumeAll();
 

@@ -2,6 +2,7 @@ import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure, useViewportSize } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useCall } from '../queries/useCall';
+import { CommandPalette } from '../resources/CommandPalette';
 import { useActiveTenant } from '../tenants/tenantContext';
 import { TrainFlowProvider } from '../train/TrainFlowContext';
 import { WindowDrop } from '../train/WindowDrop';
@@ -50,6 +51,7 @@ export function AppLayout() {
         </AppShell.Main>
       </AppShell>
       <WindowDrop />
+      <CommandPalette />
     </TrainFlowProvider>
   );
 }

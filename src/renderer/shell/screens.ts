@@ -1,12 +1,13 @@
 import type { ComponentType } from 'react';
 import type { IconProps } from '../components/icons';
-import { JobsIcon, MentorIcon, SettingsIcon } from '../components/icons';
+import { JobsIcon, MentorIcon, SettingsIcon, TenantIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
 import { ChartIcon } from '../screens/analytics/icons';
 import { InvitationsScreen } from '../screens/invitations/InvitationsScreen';
 import { InviteIcon } from '../screens/invitations/icons';
 import { JobsScreen } from '../screens/jobs/JobsScreen';
 import { MentorsScreen } from '../screens/mentors/MentorsScreen';
+import { TenantSettingsScreen } from '../screens/resources/TenantSettingsScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
@@ -37,6 +38,13 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
+  {
+    id: 'tenant-settings',
+    label: 'Tenant settings',
+    icon: TenantIcon,
+    Component: TenantSettingsScreen,
+    tenantNeutralDepth: 1,
+  },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
 

@@ -5,6 +5,15 @@ import { documentsArea } from './documents';
 import { mentorsArea } from './mentors';
 import { invitationsArea } from './invitations';
 import { supportArea } from './support';
+import { resourcesArea } from './resources';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
-export const allAreas: Area[] = [coreArea, mentorsArea, documentsArea, analyticsArea, supportArea, invitationsArea];
+export const allAreas: Area[] = [
+  coreArea,
+  mentorsArea,
+  documentsArea,
+  analyticsArea,
+  supportArea,
+  invitationsArea,
+  resourcesArea,
+];

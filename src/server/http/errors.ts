@@ -4,11 +4,17 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
+    /** The whole answer, where it is not `{detail}` (DRF's field errors). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'HttpError';
   }
 }
+
+/** DRF's answer to invalid input: 400 with the messages by field, `{"name": ["…"]}`. */
+export const fieldErrors = (errors: Record<string, string[]>) =>
+  new HttpError(400, Object.values(errors).flat().join(' '), {}, errors);
 
 export const badRequest = (detail = 'Bad request') => new HttpError(400, detail);
 export const unauthorized = (detail = 'Authentication credentials were not provided.') => new HttpError(401, detail);

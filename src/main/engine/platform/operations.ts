@@ -62,6 +62,13 @@ export const OPERATIONS = {
   '/api/catalog/programs/': { get: READ },
   '/api/core/platform/users/': { get: READ },
 
+  // Resource kit kinds (src/shared/resources/): a create is sent once (its name or url is unique on the tenant).
+  '/api/core/platform/api-tokens/': { get: READ, post: ONCE },
+  '/api/core/platform/api-tokens/{name}': { delete: REPLACE },
+  '/api/core/domains/whitelist/': { get: READ, post: ONCE },
+  '/api/core/lti/1p3/provider/lti-keys/': { get: READ, post: ONCE },
+  '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/{id}/': { get: READ },

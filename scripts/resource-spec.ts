@@ -1,0 +1,209 @@
+/**
+ * Writes src/shared/resources/spec.generated.json: the vendor spec's parameters and schemas for every operation the
+ * resource declarations name, and checks the declarations against the spec (a path, method, parameter or field that
+ * the spec does not have is an error, and nothing is written).
+ *
+ *   npm run gen:resources
+ *
+ * tests/resources/declarations.test.ts runs the same checks and fails when the committed file is not what this writes.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { format } from 'prettier';
+import YAML from 'yaml';
+import { RESOURCES } from '../src/shared/resources';
+import {
+  operationKey,
+  operationsOf,
+  type JsonSchema,
+  type ResourceDeclaration,
+  type ResourceSpec,
+  type SpecOperation,
+  type SpecParameter,
+} from '../src/shared/resources';
+
+export const SPEC_FILE = resolve('node_modules/@iblai/iblai-api/sdk_schema.yml');
+export const OUTPUT_FILE = resolve('src/shared/resources/spec.generated.json');
+
+type Node = Record<string, unknown>;
+interface OpenApi {
+  paths: Record<string, Record<string, Node>>;
+  components: { schemas: Record<string, Node> };
+}
+
+/** The slice of the spec the declarations use, and every way they disagree with it. */
+export function buildResourceSpec(
+  specText: string,
+  declarations: readonly ResourceDeclaration[],
+): { spec: ResourceSpec; problems: string[] } {
+  const openapi = parsed(specText);
+  const problems: string[] = [];
+  const operations: Record<string, SpecOperation> = {};
+
+  for (const declaration of declarations) {
+    const say = (text: string) => problems.push(`${declaration.kind}: ${text}`);
+    const found = new Map<string, SpecOperation>();
+    for (const { role, operation } of operationsOf(declaration)) {
+      const key = operationKey(operation);
+      const raw = openapi.paths[operation.path]?.[operation.method];
+      if (!raw) {
+        say(`${role} is ${key}, which the spec does not have`);
+        continue;
+      }
+      const slice = (operations[key] ??= sliceOf(openapi, raw));
+      found.set(role, slice);
+      if ('id' in operation && operation.id) {
+        const { in: where, name } = operation.id as { in: string; name: string };
+        if (!slice.parameters.some((p) => p.in === where && p.name === name)) {
+          say(`${role} takes the id as ${where} parameter '${name}', which ${key} does not have`);
+        }
+      }
+    }
+
+    const record = [found.get('list'), found.get('get'), found.get('create')].map(recordOf).find((r) => r) ?? null;
+    const recordFields = new Set(Object.keys(record?.properties ?? {}));
+    const check = (what: string, field: string) => {
+      if (record && !recordFields.has(field)) say(`${what} '${field}' is not a field of the spec's answer`);
+    };
+    check('the id field', declaration.idField);
+    for (const column of declaration.columns) check('column', column.field);
+    for (const field of declaration.search) check('search field', field);
+    for (const filter of declaration.filters ?? []) {
+      check('filter', filter.field);
+      const reads = [found.get('list'), found.get('get')].filter((op): op is SpecOperation => !!op);
+      if (filter.param && !reads.some((op) => op.parameters.some((p) => p.in === 'query' && p.name === filter.param))) {
+        say(`filter parameter '${filter.param}' is not a query parameter of its list or get operation`);
+      }
+    }
+    const create = found.get('create');
+    const update = found.get('update');
+    for (const field of declaration.fields) {
+      const bodies = [create, ...(field.createOnly ? [] : [update])].filter((op): op is SpecOperation => !!op);
+      if (!bodies.some((op) => op.body?.schema.properties?.[field.name])) {
+        say(`form field '${field.name}' is not in the request body of its create or update operation`);
+      }
+    }
+    for (const field of declaration.revealOnce ?? []) {
+      if (!recordOf(create)?.properties?.[field]) say(`'${field}' is not a field of the create answer`);
+    }
+    for (const name of Object.keys(declaration.tenant ?? {})) {
+      const used = [...found.values()].some(
+        (op) => op.parameters.some((p) => p.name === name) || !!op.body?.schema.properties?.[name],
+      );
+      if (!used) say(`tenant field '${name}' is neither a parameter nor a body field of its operations`);
+    }
+  }
+
+  const source = `@iblai/iblai-api sdk_schema.yml sha256:${createHash('sha256').update(specText).digest('hex').slice(0, 16)}`;
+  const sorted = Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b)));
+  return { spec: { source, operations: sorted }, problems };
+}
+
+let last: { text: string; openapi: OpenApi } | null = null;
+/** The spec is 90,000 lines of YAML: parsed once for as many checks as a test makes. */
+function parsed(text: string): OpenApi {
+  if (last?.text !== text) last = { text, openapi: YAML.parse(text) as OpenApi };
+  return last.openapi;
+}
+
+function recordOf(operation: SpecOperation | undefined): JsonSchema | null {
+  const schema = operation?.response.schema;
+  if (!schema) return null;
+  return schema.type === 'array' && schema.items ? schema.items : schema;
+}
+
+function sliceOf(openapi: OpenApi, raw: Node): SpecOperation {
+  const parameters: SpecParameter[] = ((raw.parameters as Node[] | undefined) ?? [])
+    .map((parameter) => resolveRef(openapi, parameter))
+    .filter((parameter) => parameter.in === 'query' || parameter.in === 'path')
+    .map((parameter) => ({
+      name: String(parameter.name),
+      in: parameter.in as 'query' | 'path',
+      required: parameter.required === true,
+      schema: view(openapi, parameter.schema ?? {}, 'request'),
+    }));
+  const requestBody = raw.requestBody as
+    { required?: boolean; content?: Record<string, { schema?: Node }> } | undefined;
+  const bodySchema = requestBody?.content?.['application/json']?.schema;
+  const responses = (raw.responses ?? {}) as Record<string, { content?: Record<string, { schema?: Node }> }>;
+  const status = Object.keys(responses).find((code) => /^2\d\d$/.test(code)) ?? '200';
+  const responseSchema = responses[status]?.content?.['application/json']?.schema;
+  return {
+    parameters,
+    body: bodySchema
+      ? { required: requestBody?.required === true, schema: view(openapi, bodySchema, 'request') }
+      : null,
+    response: { status: Number(status), schema: responseSchema ? view(openapi, responseSchema, 'response') : null },
+  };
+}
+
+function resolveRef(openapi: OpenApi, node: Node, seen: string[] = []): Node {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return node;
+  if (seen.includes(ref)) throw new Error(`The spec's ${ref} refers to itself; the kit cannot inline it`);
+  const name = ref.replace('#/components/schemas/', '');
+  const target = openapi.components.schemas[name];
+  if (!target) throw new Error(`The spec has no ${ref}`);
+  return resolveRef(openapi, target, [...seen, ref]);
+}
+
+/**
+ * A schema as JSON Schema for one direction: references inlined, `nullable` as a type union, and in requests no
+ * readOnly fields (the platform sets them), in answers no writeOnly ones (the platform never sends them).
+ */
+function view(openapi: OpenApi, schema: unknown, direction: 'request' | 'response', seen: string[] = []): JsonSchema {
+  if (!schema || typeof schema !== 'object') return schema as JsonSchema;
+  let node = schema as Node;
+  if (typeof node.$ref === 'string') {
+    if (seen.includes(node.$ref)) throw new Error(`The spec's ${node.$ref} refers to itself; the kit cannot inline it`);
+    const ref = node.$ref;
+    node = { ...resolveRef(openapi, node) };
+    seen = [...seen, ref];
+  }
+  const out: Node = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'nullable' || key === 'readOnly' || key === 'writeOnly') continue;
+    if (key === 'properties' && value && typeof value === 'object') {
+      const drop = direction === 'request' ? 'readOnly' : 'writeOnly';
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, Node>)
+          .filter(([, property]) => !resolveRef(openapi, property)[drop])
+          .map(([name, property]) => [name, view(openapi, property, direction, seen)]),
+      );
+    } else if (['items', 'additionalProperties', 'not'].includes(key) && value && typeof value === 'object') {
+      out[key] = view(openapi, value, direction, seen);
+    } else if (['allOf', 'anyOf', 'oneOf'].includes(key) && Array.isArray(value)) {
+      out[key] = value.map((part) => view(openapi, part, direction, seen));
+    } else out[key] = value;
+  }
+  if (Array.isArray(out.required) && out.properties) {
+    const properties = out.properties as Record<string, unknown>;
+    out.required = (out.required as string[]).filter((name) => name in properties);
+  }
+  if (node.nullable === true) {
+    if (typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+      if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
+    } else return { anyOf: [out, { type: 'null' }] };
+  }
+  return out as JsonSchema;
+}
+
+/** The file's text, formatted as the project formats JSON. */
+export async function resourceSpecText(spec: ResourceSpec): Promise<string> {
+  return format(JSON.stringify(spec), { parser: 'json', printWidth: 120 });
+}
+
+async function main(): Promise<void> {
+  const { spec, problems } = buildResourceSpec(readFileSync(SPEC_FILE, 'utf8'), Object.values(RESOURCES));
+  if (problems.length) {
+    console.error(`gen:resources: the declarations do not match the spec:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  writeFileSync(OUTPUT_FILE, await resourceSpecText(spec));
+  console.log(`gen:resources: wrote ${Object.keys(spec.operations).length} operations to ${OUTPUT_FILE}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

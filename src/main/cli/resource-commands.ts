@@ -1,0 +1,334 @@
+/**
+ * kubectl-style verbs over every declared resource kind (src/shared/resources/): `kinds`, `get`, `create`, `update`,
+ * `delete` and `do`, all through the engine's resources.* calls.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ResourceRecord } from '../../shared/contract';
+import {
+  RESOURCES,
+  RESOURCE_AREAS,
+  declarationOf,
+  editableBody,
+  fieldType,
+  isResourceKind,
+  pluralOf,
+  verbsOf,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../shared/resources';
+import type { Engine } from '../engine';
+import { toCsv, writeCsvAtomically } from '../engine/csv';
+import { commandArgs, type Command } from './command';
+import { UsageError, type Output } from './io';
+import { profileIdOf } from './profile-commands';
+
+const KINDS = Object.keys(RESOURCES).join(', ');
+
+export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KINDS}):
+  kinds                                        one line per kind: kind, label, area, verbs
+  get KIND [ID] [--where FIELD=VALUE]... [--search TEXT] [--csv]
+      every record of the kind (from the cache when it is fresh), or one by its ID
+  create KIND (--set FIELD=VALUE)... | --file BODY.json
+      a value the platform shows once (a new API token's key) is printed here, and never again
+  update KIND ID (--set FIELD=VALUE)... | --file BODY.json
+  delete KIND ID... --yes                      revoke or delete; --yes is required
+  do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
+  export KIND --out FILE.csv [--where FIELD=VALUE]... [--search TEXT] [--no-bom]
+      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text)`;
+
+/** The largest page the contract allows: `get` reads a kind in as few calls as it can. */
+const PAGE = 500;
+
+/** No terminal control sequences from the platform's text reach the terminal. */
+const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+
+function kindOf(raw: string | undefined, verb: string): ResourceDeclaration & { kind: ResourceKind } {
+  if (!raw) throw new UsageError(`${verb} needs a KIND (${KINDS})`);
+  if (!isResourceKind(raw)) throw new UsageError(`Unknown kind '${raw}' (kinds: ${KINDS})`);
+  return declarationOf(raw) as ResourceDeclaration & { kind: ResourceKind };
+}
+
+function pairs(items: string[] | undefined, option: string): [string, string][] {
+  return (items ?? []).map((item) => {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new UsageError(`${option} takes FIELD=VALUE (got '${item}')`);
+    return [item.slice(0, at), item.slice(at + 1)];
+  });
+}
+
+/** `--set` values typed as the spec types the field (true/false for a boolean, a number for a number). */
+function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
+  const operation = verb === 'create' ? declaration.operations.create : declaration.operations.update;
+  const body = operation ? editableBody(declaration, operation) : null;
+  return Object.fromEntries(
+    sets.map(([field, text]) => {
+      const type = fieldType(body, field);
+      if (type === 'boolean' && (text === 'true' || text === 'false')) return [field, text === 'true'];
+      if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) {
+        return [field, Number(text)];
+      }
+      return [field, text];
+    }),
+  );
+}
+
+async function bodyOf(
+  declaration: ResourceDeclaration,
+  verb: 'create' | 'update',
+  values: { set?: string[] | undefined; file?: string | undefined },
+): Promise<Record<string, unknown>> {
+  if (values.file && values.set?.length) throw new UsageError(`${verb} takes --set or --file, not both`);
+  if (values.file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(resolve(values.file), 'utf8'));
+    } catch (error) {
+      throw new UsageError(`${values.file} is not a JSON file: ${(error as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UsageError(`${values.file} must hold one JSON object (the ${declaration.singular}'s fields)`);
+    }
+    return parsed as Record<string, unknown>;
+  }
+  if (!values.set?.length) throw new UsageError(`${verb} needs --set FIELD=VALUE (one or more) or --file BODY.json`);
+  return typedValues(declaration, verb, pairs(values.set, '--set'));
+}
+
+const cell = (value: unknown) =>
+  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** Records as a table of the kind's columns, for people. */
+function printTable(out: Output, declaration: ResourceDeclaration, records: ResourceRecord[]): void {
+  const header = declaration.columns.map((c) => c.label.toUpperCase());
+  const rows = records.map((record) => declaration.columns.map((c) => printable(cell(record[c.field]))));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows])
+    out.text(
+      row
+        .map((text, i) => text.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
+}
+
+function printRecord(out: Output, declaration: ResourceDeclaration, record: ResourceRecord, extra = {}): void {
+  out.record(
+    { ...record, ...extra },
+    Object.entries(record)
+      .map(([field, value]) => `${field}: ${printable(cell(value))}`)
+      .join('\n'),
+  );
+}
+
+/** Every record of a kind that matches `--where` and `--search`, page by page, and the last answer's freshness. */
+async function readAll(
+  engine: Engine,
+  tenant: { profileId?: string },
+  declaration: ResourceDeclaration & { kind: ResourceKind },
+  values: { where?: string[] | undefined; search?: string | undefined },
+) {
+  const where = Object.fromEntries(pairs(values.where, '--where'));
+  const records: ResourceRecord[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await engine.invoke('resources.list', {
+      ...tenant,
+      kind: declaration.kind,
+      where,
+      ...(values.search ? { search: values.search } : {}),
+      page,
+      pageSize: PAGE,
+    });
+    records.push(...answer.records);
+    if (records.length >= answer.total || answer.records.length === 0) return { records, answer };
+  }
+}
+
+async function getCommand(engine: Engine, args: string[], out: Output, tenant: { profileId?: string }) {
+  const { values, positionals } = commandArgs(args, {
+    where: { type: 'string', multiple: true },
+    search: { type: 'string' },
+    csv: { type: 'boolean' },
+  });
+  const [kindArg, id, ...more] = positionals;
+  const declaration = kindOf(kindArg, 'get');
+  if (more.length) throw new UsageError('get takes one KIND and at most one ID');
+  if (id) {
+    if (values.where || values.search) throw new UsageError('get KIND ID takes no --where or --search');
+    const { record } = await engine.invoke('resources.get', { ...tenant, kind: declaration.kind, id });
+    emit([record]);
+    return 0;
+  }
+  const { records, answer } = await readAll(engine, tenant, declaration, values);
+  emit(records);
+  if (!values.csv) {
+    const { asOf, offline } = answer.freshness;
+    const scope = answer.listed
+      ? ''
+      : ` added or checked from this app (the platform cannot list ${pluralOf(declaration)})`;
+    out.text(`${records.length} ${pluralOf(declaration)}${scope}${asOf ? `, as of ${asOf}` : ''}`);
+    if (offline) out.error(offline);
+  }
+  return 0;
+
+  function emit(list: ResourceRecord[]) {
+    if (values.csv) {
+      out.raw(
+        `${toCsv([
+          declaration.columns.map((c) => c.field),
+          ...list.map((record) => declaration.columns.map((c) => cell(record[c.field]))),
+        ])}\r\n`,
+      );
+    } else if (out.json) for (const record of list) out.record(record, '');
+    else if (id) printRecord(out, declaration, list[0]!);
+    else printTable(out, declaration, list);
+  }
+}
+
+export const runResourceCommand =
+  (verb: 'kinds' | 'get' | 'create' | 'update' | 'delete' | 'do' | 'export'): Command =>
+  async (engine, args, out, _io, globals) => {
+    if (verb === 'kinds') {
+      const { positionals } = commandArgs(args, {});
+      if (positionals.length) throw new UsageError('kinds takes no arguments');
+      for (const declaration of Object.values(RESOURCES) as ResourceDeclaration[]) {
+        const line = {
+          kind: declaration.kind,
+          label: declaration.label,
+          area: RESOURCE_AREAS[declaration.area],
+          verbs: verbsOf(declaration),
+        };
+        out.record(
+          line,
+          `${line.kind.padEnd(16)}${line.label.padEnd(20)}${line.area.padEnd(18)}${line.verbs.join(',')}`,
+        );
+      }
+      return 0;
+    }
+    const profileId = await profileIdOf(engine, globals);
+    const tenant = profileId ? { profileId } : {};
+
+    switch (verb) {
+      case 'get':
+        return getCommand(engine, args, out, tenant);
+
+      case 'create': {
+        const { values, positionals } = commandArgs(args, {
+          set: { type: 'string', multiple: true },
+          file: { type: 'string' },
+        });
+        const declaration = kindOf(positionals[0], 'create');
+        if (positionals.length > 1) throw new UsageError('create takes one KIND (the id is a field: --set)');
+        const body = await bodyOf(declaration, 'create', values);
+        const { record, revealed } = await engine.invoke('resources.create', {
+          ...tenant,
+          kind: declaration.kind,
+          values: body,
+        });
+        const id = cell(record[declaration.idField]);
+        if (out.json) out.record({ ...record, ...revealed }, '');
+        // The one place a shown-once value is printed: this answer, to this terminal.
+        else {
+          out.text(`Created ${declaration.singular} "${printable(id)}".`);
+          for (const [field, value] of Object.entries(revealed)) {
+            out.text(`${field} (shown this once; copy it now): ${value}`);
+          }
+        }
+        return 0;
+      }
+
+      case 'update': {
+        const { values, positionals } = commandArgs(args, {
+          set: { type: 'string', multiple: true },
+          file: { type: 'string' },
+        });
+        const declaration = kindOf(positionals[0], 'update');
+        const id = positionals[1];
+        if (!id || positionals.length > 2) throw new UsageError('update takes KIND ID');
+        const body = await bodyOf(declaration, 'update', values);
+        const { record } = await engine.invoke('resources.update', {
+          ...tenant,
+          kind: declaration.kind,
+          id,
+          values: body,
+        });
+        if (out.json) out.record(record, '');
+        else out.text(`Updated ${declaration.singular} "${printable(id)}".`);
+        return 0;
+      }
+
+      case 'delete': {
+        const { values, positionals } = commandArgs(args, { yes: { type: 'boolean' } });
+        const declaration = kindOf(positionals[0], 'delete');
+        const ids = positionals.slice(1);
+        if (!ids.length) throw new UsageError('delete needs KIND and one or more IDs');
+        const word = (declaration.deleteLabel ?? 'Delete').toLowerCase();
+        if (!values.yes) {
+          throw new UsageError(
+            `delete ${declaration.kind} ${ids.join(' ')} needs --yes: it will ${word} ${ids.length} ${ids.length === 1 ? declaration.singular : pluralOf(declaration)}`,
+          );
+        }
+        let failed = 0;
+        for (const id of ids) {
+          const result = await engine.call('resources.delete', { ...tenant, kind: declaration.kind, id });
+          if (result.ok) {
+            out.record(
+              { kind: declaration.kind, id, deleted: true },
+              `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${declaration.singular} "${printable(id)}".`,
+            );
+          } else {
+            failed++;
+            if (out.json) out.record({ kind: declaration.kind, id, deleted: false, error: result.error.message }, '');
+            out.error(`${printable(id)}: ${result.error.message}`);
+          }
+        }
+        out.record({ deleted: ids.length - failed, failed }, `${ids.length - failed} ${word}d, ${failed} failed`);
+        return failed ? 1 : 0;
+      }
+
+      case 'export': {
+        const { values, positionals } = commandArgs(args, {
+          out: { type: 'string' },
+          where: { type: 'string', multiple: true },
+          search: { type: 'string' },
+          'no-bom': { type: 'boolean' },
+        });
+        const declaration = kindOf(positionals[0], 'export');
+        if (positionals.length > 1) throw new UsageError('export takes one KIND');
+        if (!values.out) throw new UsageError(`export ${declaration.kind} needs --out FILE.csv`);
+        const { records } = await readAll(engine, tenant, declaration, values);
+        const path = resolve(values.out);
+        const written = await writeCsvAtomically(
+          path,
+          declaration.columns.map((c) => c.field),
+          [records.map((record) => declaration.columns.map((c) => cell(record[c.field])))],
+          { bom: !values['no-bom'] },
+        );
+        out.record(
+          { kind: declaration.kind, path, rows: written.rows },
+          `Wrote ${written.rows} ${written.rows === 1 ? declaration.singular : pluralOf(declaration)} to ${path}`,
+        );
+        return 0;
+      }
+
+      case 'do': {
+        const { values, positionals } = commandArgs(args, { set: { type: 'string', multiple: true } });
+        const declaration = kindOf(positionals[0], 'do');
+        const [, id, action, ...more] = positionals;
+        if (!id || !action || more.length) throw new UsageError('do takes KIND ID ACTION');
+        const given = Object.fromEntries(pairs(values.set, '--set'));
+        const { record } = await engine.invoke('resources.action', {
+          ...tenant,
+          kind: declaration.kind,
+          id,
+          action,
+          ...(Object.keys(given).length ? { values: given } : {}),
+        });
+        out.record(
+          { kind: declaration.kind, id, action, record },
+          `Done: ${action} on ${declaration.singular} "${printable(id)}".`,
+        );
+        return 0;
+      }
+    }
+  };

@@ -1,0 +1,193 @@
+/**
+ * The resource kit's SQLite cache, per tenant connection and kind: the one owner of `resource_lists` and
+ * `resource_records`. What is written here has lost every field the declaration says is shown once (a new token's
+ * key), whoever hands it in.
+ */
+import type { ResourceDeclaration } from '../../../shared/resources';
+import type { Log } from '../log';
+import type { Db } from '../store';
+
+export interface ListMeta {
+  asOf: string;
+  checkedAt: string;
+  error: string | null;
+}
+
+/** Equality on one record field; the value already typed as SQLite's json_extract reads it. */
+export interface FieldEquals {
+  field: string;
+  value: string | number;
+}
+
+export interface PageQuery {
+  search?: string | undefined;
+  where?: FieldEquals[];
+  page: number;
+  pageSize: number;
+}
+
+type Row = Record<string, unknown>;
+
+/** A record without the fields that are never kept. */
+export function keptFields(declaration: ResourceDeclaration, record: Row): Row {
+  const drop = new Set(declaration.revealOnce ?? []);
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !drop.has(field)));
+}
+
+export function recordId(declaration: ResourceDeclaration, record: Row): string {
+  const id = record[declaration.idField];
+  if (typeof id !== 'string' && typeof id !== 'number') {
+    throw new Error(`A ${declaration.singular} answered without its ${declaration.idField}`);
+  }
+  return String(id);
+}
+
+const searchText = (declaration: ResourceDeclaration, record: Row) =>
+  declaration.search
+    .map((field) => record[field])
+    .filter((value) => value !== null && value !== undefined)
+    .map(String)
+    .join('\n')
+    .toLowerCase();
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class ResourceCache {
+  constructor(
+    private readonly db: Db,
+    private readonly log: Log,
+  ) {}
+
+  /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
+  private tenant(profileId: string): string | null {
+    const row = this.db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?').get(profileId) as
+      { base_url: string; org: string; username: string } | undefined;
+    return row ? `${row.base_url} ${row.org} ${row.username}` : null;
+  }
+
+  meta(profileId: string, kind: string): ListMeta | null {
+    const row = this.db
+      .prepare('SELECT tenant, as_of, checked_at, error FROM resource_lists WHERE profile_id = ? AND kind = ?')
+      .get(profileId, kind) as { tenant: string; as_of: string; checked_at: string; error: string | null } | undefined;
+    if (!row || row.tenant !== this.tenant(profileId)) return null;
+    return { asOf: row.as_of, checkedAt: row.checked_at, error: row.error };
+  }
+
+  /** One page of the kind's records, newest position first, with how many match in all. */
+  page(profileId: string, kind: string, query: PageQuery): { records: Row[]; total: number } {
+    const clauses = ['profile_id = @profileId', 'kind = @kind'];
+    const params: Record<string, unknown> = { profileId, kind };
+    if (query.search?.trim()) {
+      clauses.push(`search LIKE @search ESCAPE '\\'`);
+      params.search = likePattern(query.search.trim());
+    }
+    (query.where ?? []).forEach(({ field, value }, index) => {
+      // Field names come from the declaration (the caller checked them), never from free text.
+      clauses.push(`json_extract(data, @path${index}) = @value${index}`);
+      params[`path${index}`] = `$."${field}"`;
+      params[`value${index}`] = value;
+    });
+    const where = clauses.join(' AND ');
+    const total = this.db.prepare(`SELECT count(*) FROM resource_records WHERE ${where}`).pluck().get(params) as number;
+    const texts = this.db
+      .prepare(`SELECT data FROM resource_records WHERE ${where} ORDER BY position, id LIMIT @limit OFFSET @offset`)
+      .pluck()
+      .all({ ...params, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }) as string[];
+    return { records: texts.map((text) => JSON.parse(text) as Row), total };
+  }
+
+  find(profileId: string, kind: string, id: string): Row | null {
+    if (!this.meta(profileId, kind)) return null;
+    const text = this.db
+      .prepare('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+      .pluck()
+      .get(profileId, kind, id) as string | undefined;
+    return text ? (JSON.parse(text) as Row) : null;
+  }
+
+  /** The whole list as the platform answered it now. */
+  replace(profileId: string, declaration: ResourceDeclaration, records: Row[], asOf = new Date().toISOString()): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('DELETE FROM resource_records WHERE profile_id = ? AND kind = ?')
+        .run(profileId, declaration.kind);
+      const insert = this.db.prepare(
+        'INSERT OR REPLACE INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      records.forEach((record, position) => {
+        const kept = keptFields(declaration, record);
+        insert.run(
+          profileId,
+          declaration.kind,
+          recordId(declaration, record),
+          position,
+          searchText(declaration, kept),
+          JSON.stringify(kept),
+        );
+      });
+      this.setMeta(profileId, declaration.kind, asOf);
+    })();
+  }
+
+  /**
+   * Adds or replaces one record after a write or a look-up; a new one goes first. A kind the platform cannot list
+   * starts its list here; a listed kind that was never read waits for its first full read.
+   */
+  put(profileId: string, declaration: ResourceDeclaration, record: Row, at = new Date().toISOString()): void {
+    const known = this.meta(profileId, declaration.kind);
+    if (!known && declaration.envelope !== 'none') return;
+    const kept = keptFields(declaration, record);
+    this.db.transaction(() => {
+      // Rows kept for this connection's former tenant (its address, org or user changed) are not this tenant's.
+      if (!known)
+        this.db
+          .prepare('DELETE FROM resource_records WHERE profile_id = ? AND kind = ?')
+          .run(profileId, declaration.kind);
+      this.db
+        .prepare(
+          `INSERT INTO resource_records (profile_id, kind, id, position, search, data)
+           VALUES (@profileId, @kind, @id,
+             (SELECT coalesce(min(position), 0) - 1 FROM resource_records WHERE profile_id = @profileId AND kind = @kind),
+             @search, @data)
+           ON CONFLICT (profile_id, kind, id) DO UPDATE SET search = excluded.search, data = excluded.data`,
+        )
+        .run({
+          profileId,
+          kind: declaration.kind,
+          id: recordId(declaration, record),
+          search: searchText(declaration, kept),
+          data: JSON.stringify(kept),
+        });
+      if (declaration.envelope === 'none') this.setMeta(profileId, declaration.kind, at);
+      // The tenant just answered: a note that it could not be reached is no longer true.
+      else
+        this.db
+          .prepare('UPDATE resource_lists SET error = NULL WHERE profile_id = ? AND kind = ?')
+          .run(profileId, declaration.kind);
+    })();
+  }
+
+  remove(profileId: string, kind: string, id: string): void {
+    this.db
+      .prepare('DELETE FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+      .run(profileId, kind, id);
+  }
+
+  /** Records a refresh that did not work; the rows stay as they were. */
+  refreshFailed(profileId: string, kind: string, error: string, at = new Date().toISOString()): void {
+    this.log(`resources: refreshing ${kind} of ${profileId} failed: ${error}`);
+    this.db
+      .prepare('UPDATE resource_lists SET checked_at = ?, error = ? WHERE profile_id = ? AND kind = ?')
+      .run(at, error, profileId, kind);
+  }
+
+  private setMeta(profileId: string, kind: string, asOf: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO resource_lists (profile_id, kind, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (profile_id, kind) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
+           checked_at = excluded.checked_at, error = NULL`,
+      )
+      .run(profileId, kind, this.tenant(profileId) ?? '', asOf, asOf);
+  }
+}

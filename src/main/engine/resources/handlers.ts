@@ -1,0 +1,332 @@
+/**
+ * resources.list|get|create|update|delete|action over every declared kind. "The cache serves the screen; the API is
+ * the truth": a list answers from SQLite at once and refreshes in the background when it is old; writes go to the
+ * platform, then to the cache, then out as `resources.changed`.
+ */
+import type { Freshness, resourceCalls } from '../../../shared/contract';
+import {
+  declarationOf,
+  editableBody,
+  fieldType,
+  formSchema,
+  pluralOf,
+  recordSchema,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../../shared/resources';
+import type { EngineServices } from '../context';
+import type { HandlersOf } from '../dispatch';
+import { EngineError, invalid } from '../errors';
+import { isUnreachable, offlineNote } from '../mentors';
+import { RequestAbortedError, type CallOptions } from '../platform';
+import { userScope } from '../tenants';
+import { ResourceApi } from './api';
+import { keptFields, type FieldEquals, type ResourceCache } from './cache';
+import { explain, invalidValues } from './explain';
+
+const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
+
+/** A list older than this is refreshed in the background when a screen asks for it. */
+export const RESOURCES_STALE_MS = 30_000;
+/** With saved rows to show, a screen does not wait through the whole retry policy. */
+const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
+
+type Row = Record<string, unknown>;
+
+/** What the resource kit uses of the engine's services. */
+export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit'>;
+
+export function resourceHandlers(
+  ctx: ResourceServices,
+  cache: ResourceCache,
+): HandlersOf<typeof resourceCalls> & {
+  close(): Promise<void>;
+} {
+  /** Writes per list: a refresh that started before a write must not store what it fetched. */
+  const writes = new Map<string, number>();
+  const background = new Set<Promise<void>>();
+  const refreshing = new Set<string>();
+  const stop = new AbortController();
+  const keyOf = (profileId: string, kind: string) => `${profileId}\n${kind}`;
+
+  const apiFor = async (profileId: string) =>
+    new ResourceApi(await ctx.platform(profileId), await userScope(ctx.profiles, profileId));
+
+  const changed = (profileId: string, kind: ResourceKind) => {
+    const key = keyOf(profileId, kind);
+    writes.set(key, (writes.get(key) ?? 0) + 1);
+    ctx.emit('resources.changed', { profileId, kind });
+  };
+
+  async function refresh(profileId: string, declaration: ResourceDeclaration, options: CallOptions): Promise<string> {
+    const key = keyOf(profileId, declaration.kind);
+    const before = writes.get(key) ?? 0;
+    const startedAt = new Date().toISOString();
+    const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
+    if ((writes.get(key) ?? 0) === before && !stop.signal.aborted)
+      cache.replace(profileId, declaration, records, startedAt);
+    return startedAt;
+  }
+
+  function refreshInBackground(profileId: string, declaration: ResourceDeclaration): void {
+    const kind = declaration.kind as ResourceKind;
+    const key = keyOf(profileId, kind);
+    if (refreshing.has(key)) return;
+    refreshing.add(key);
+    const task = refresh(profileId, declaration, {}).then(
+      () => ctx.emit('resources.changed', { profileId, kind }),
+      (error: unknown) => {
+        if (stop.signal.aborted || error instanceof RequestAbortedError) return;
+        const explained = explain(error, declaration);
+        cache.refreshFailed(
+          profileId,
+          kind,
+          isUnreachable(error)
+            ? offlineNote(error)
+            : `Could not refresh: ${explained instanceof Error ? explained.message : String(explained)}`,
+        );
+        ctx.emit('resources.changed', { profileId, kind });
+      },
+    );
+    background.add(task);
+    void task.finally(() => {
+      background.delete(task);
+      refreshing.delete(key);
+    });
+  }
+
+  /** The list's freshness: from the cache when it is young enough, else read from the platform first. */
+  async function freshness(profileId: string, declaration: ResourceDeclaration, force: boolean): Promise<Freshness> {
+    const meta = cache.meta(profileId, declaration.kind);
+    if (declaration.envelope === 'none') return { asOf: meta?.asOf ?? null, source: 'cache', offline: null };
+    if (meta && !force) {
+      const age = Date.now() - Date.parse(meta.checkedAt);
+      if (!(age < RESOURCES_STALE_MS)) refreshInBackground(profileId, declaration);
+      return { asOf: meta.asOf, source: 'cache', offline: meta.error };
+    }
+    try {
+      const asOf = await refresh(profileId, declaration, meta ? INTERACTIVE : {});
+      return { asOf, source: 'api', offline: null };
+    } catch (error) {
+      if (meta && isUnreachable(error)) {
+        const note = offlineNote(error);
+        cache.refreshFailed(profileId, declaration.kind, note);
+        return { asOf: meta.asOf, source: 'cache', offline: note };
+      }
+      if (isUnreachable(error)) {
+        // Never another tenant's rows instead: this one has none saved yet.
+        throw new EngineError(
+          'unreachable',
+          `Nothing is cached for ${ctx.profiles.nameOf(profileId)} yet: the tenant cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+        );
+      }
+      throw explain(error, declaration);
+    }
+  }
+
+  /** `where` as typed equality on declared fields: a boolean field takes true/false, a number a number. */
+  function typedWhere(declaration: ResourceDeclaration, where: Record<string, string> | undefined): FieldEquals[] {
+    const schema = recordSchema(declaration);
+    const known = new Set([
+      declaration.idField,
+      ...declaration.columns.map((c) => c.field),
+      ...declaration.search,
+      ...(declaration.filters ?? []).map((f) => f.field),
+    ]);
+    return Object.entries(where ?? {}).map(([field, text]) => {
+      if (!known.has(field)) {
+        throw invalid(
+          `where.${field}`,
+          `${capital(pluralOf(declaration))} have no field '${field}' (fields: ${[...known].join(', ')})`,
+        );
+      }
+      const type = fieldType(schema, field);
+      if (type === 'boolean') {
+        if (!['true', 'false'].includes(text)) throw invalid(`where.${field}`, `${field} is true or false`);
+        return { field, value: text === 'true' ? 1 : 0 };
+      }
+      if (type === 'integer' || type === 'number') {
+        if (!Number.isFinite(Number(text)) || text.trim() === '')
+          throw invalid(`where.${field}`, `${field} is a number`);
+        return { field, value: Number(text) };
+      }
+      return { field, value: text };
+    });
+  }
+
+  function checked(declaration: ResourceDeclaration, mode: 'create' | 'update', values: Row): Row {
+    const operation = mode === 'create' ? declaration.operations.create : declaration.operations.update;
+    if (!operation) throw new EngineError('validation', `${capital(pluralOf(declaration))} cannot be ${mode}d`);
+    const parsed = formSchema(declaration, operation, mode).safeParse(values);
+    if (!parsed.success) throw invalidValues(declaration, parsed.error);
+    return parsed.data;
+  }
+
+  /** The record's fields that its update body takes, as the cache (or else the platform) has them now. */
+  async function currentBody(
+    api: ResourceApi,
+    profileId: string,
+    declaration: ResourceDeclaration,
+    id: string,
+  ): Promise<Row> {
+    const editable = editableBody(declaration, declaration.operations.update!)?.properties ?? {};
+    const current =
+      cache.find(profileId, declaration.kind, id) ??
+      (declaration.operations.get ? await api.get(declaration, id, INTERACTIVE) : {});
+    return Object.fromEntries(Object.entries(current).filter(([name]) => name in editable));
+  }
+
+  async function platformCall<T>(declaration: ResourceDeclaration, id: string | undefined, run: () => Promise<T>) {
+    try {
+      return await run();
+    } catch (error) {
+      throw explain(error, declaration, id);
+    }
+  }
+
+  return {
+    'resources.list': async (input) => {
+      const profileId = ctx.tenant(input.profileId);
+      const declaration = declarationOf(input.kind);
+      const where = typedWhere(declaration, input.where);
+      const fresh = await freshness(profileId, declaration, input.refresh ?? false);
+      const known = cache.meta(profileId, declaration.kind) !== null;
+      const { records, total } = known
+        ? cache.page(profileId, declaration.kind, {
+            search: input.search,
+            where,
+            page: input.page,
+            pageSize: input.pageSize,
+          })
+        : { records: [], total: 0 };
+      return {
+        records,
+        total,
+        page: input.page,
+        pageSize: input.pageSize,
+        freshness: fresh,
+        listed: declaration.envelope !== 'none',
+      };
+    },
+
+    'resources.get': async ({ profileId: given, kind, id }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      const cached = cache.find(profileId, kind, id);
+      if (!declaration.operations.get) {
+        // No call reads one record: it is read from the list.
+        await freshness(profileId, declaration, true).catch((error: unknown) => {
+          if (!cached) throw error;
+        });
+        const record = cache.find(profileId, kind, id);
+        if (!record) throw new EngineError('not_found', `No ${declaration.singular} "${id}" on this tenant`);
+        return { record };
+      }
+      try {
+        const record = keptFields(
+          declaration,
+          await platformCall(declaration, id, async () =>
+            (await apiFor(profileId)).get(declaration, id, cached ? INTERACTIVE : {}),
+          ),
+        );
+        cache.put(profileId, declaration, record);
+        if (JSON.stringify(record) !== JSON.stringify(cached)) changed(profileId, kind);
+        return { record };
+      } catch (error) {
+        if (error instanceof EngineError && error.code === 'not_found' && cached) {
+          cache.remove(profileId, kind, id);
+          changed(profileId, kind);
+        }
+        if (cached && isUnreachable(error)) return { record: cached };
+        throw error;
+      }
+    },
+
+    'resources.create': async ({ profileId: given, kind, values }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      const body = checked(declaration, 'create', values);
+      const answer = (await platformCall(declaration, undefined, async () =>
+        (await apiFor(profileId)).send(declaration, declaration.operations.create!, { values: body }),
+      )) as Row;
+      const revealed: Record<string, string> = {};
+      for (const field of declaration.revealOnce ?? []) {
+        if (typeof answer[field] === 'string') revealed[field] = answer[field];
+      }
+      const record = keptFields(declaration, answer);
+      cache.put(profileId, declaration, record);
+      changed(profileId, kind);
+      return { record, revealed };
+    },
+
+    'resources.update': async ({ profileId: given, kind, id, values }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      const changes = checked(declaration, 'update', values);
+      const operation = declaration.operations.update!;
+      const answer = (await platformCall(declaration, id, async () => {
+        const api = await apiFor(profileId);
+        // A PUT replaces the record: what it does not change is sent as it is now.
+        const body =
+          operation.method === 'put'
+            ? { ...(await currentBody(api, profileId, declaration, id)), ...changes }
+            : changes;
+        return api.send(declaration, operation, { id, values: body });
+      })) as Row;
+      const record = keptFields(declaration, answer);
+      cache.put(profileId, declaration, record);
+      changed(profileId, kind);
+      return { record };
+    },
+
+    'resources.delete': async ({ profileId: given, kind, id }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      const operation = declaration.operations.delete;
+      if (!operation) {
+        throw new EngineError('validation', `The platform offers no way to delete a ${declaration.singular}`);
+      }
+      try {
+        await platformCall(declaration, id, async () => (await apiFor(profileId)).send(declaration, operation, { id }));
+      } catch (error) {
+        // Gone already: the cached row is wrong either way.
+        if (error instanceof EngineError && error.code === 'not_found') {
+          cache.remove(profileId, kind, id);
+          changed(profileId, kind);
+        }
+        throw error;
+      }
+      cache.remove(profileId, kind, id);
+      changed(profileId, kind);
+      return { ok: true as const };
+    },
+
+    'resources.action': async ({ profileId: given, kind, id, action, values }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      const named = declaration.actions?.[action];
+      if (!named) {
+        const offered = Object.keys(declaration.actions ?? {});
+        throw invalid(
+          'action',
+          `${capital(pluralOf(declaration))} have no action '${action}' (${offered.length ? `actions: ${offered.join(', ')}` : 'they have no actions'})`,
+        );
+      }
+      const answer = await platformCall(declaration, id, async () =>
+        (await apiFor(profileId)).send(declaration, named, { id, values: values ?? {} }),
+      );
+      const record =
+        answer && typeof answer === 'object' && !Array.isArray(answer) && declaration.idField in answer
+          ? keptFields(declaration, answer as Row)
+          : null;
+      if (record) cache.put(profileId, declaration, record);
+      changed(profileId, kind);
+      return { record };
+    },
+
+    async close() {
+      stop.abort();
+      await Promise.allSettled([...background]);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { Spotlight } from '@mantine/spotlight';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RESOURCE_AREAS, RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import { useBridge } from '../bridge/BridgeContext';
+import { SearchIcon } from '../components/icons';
+import { navigateTo } from '../shell/routes';
+import { SCREENS } from '../shell/screens';
+import { useActiveTenant } from '../tenants/tenantContext';
+
+type Declared = ResourceDeclaration & { kind: ResourceKind };
+const KINDS = Object.values(RESOURCES) as Declared[];
+/** Records asked for per kind while typing. */
+const PER_KIND = 5;
+
+interface Entry {
+  id: string;
+  label: string;
+  description: string;
+  href: string;
+}
+
+const matches = (query: string, ...texts: string[]) =>
+  texts.some((text) => text.toLowerCase().includes(query.trim().toLowerCase()));
+
+export const recordHref = (declaration: ResourceDeclaration, id: string) =>
+  `#/${declaration.area}/${declaration.kind}/${encodeURIComponent(id)}`;
+
+/**
+ * Ctrl/Cmd-K: jump to any screen, any resource kind, and any record of the active tenant by name (mentors, and every
+ * kind's records as the engine's cache has them).
+ */
+export function CommandPalette() {
+  const bridge = useBridge();
+  const tenant = useActiveTenant();
+  const [query, setQuery] = useState('');
+  const [typed] = useDebouncedValue(query.trim(), 200);
+
+  const records = useQuery({
+    queryKey: ['palette.records', { profileId: tenant.id, search: typed }],
+    enabled: !!tenant.id && typed.length >= 2,
+    staleTime: 5_000,
+    queryFn: async (): Promise<Entry[]> => {
+      const profileId = tenant.id!;
+      const [mentors, ...kinds] = await Promise.all([
+        bridge.call('mentors.list', { profileId, search: typed }).catch(() => null),
+        ...KINDS.map((declaration) =>
+          bridge
+            .call('resources.list', { profileId, kind: declaration.kind, search: typed, pageSize: PER_KIND })
+            .catch(() => null),
+        ),
+      ]);
+      const entries: Entry[] = (mentors?.mentors ?? []).slice(0, PER_KIND).map((mentor) => ({
+        id: `mentor:${mentor.uniqueId}`,
+        label: mentor.name,
+        description: 'Mentor',
+        href: `#/mentors/${encodeURIComponent(mentor.uniqueId)}`,
+      }));
+      kinds.forEach((answer, index) => {
+        const declaration = KINDS[index]!;
+        for (const record of answer?.records ?? []) {
+          const id = String(record[declaration.idField]);
+          entries.push({
+            id: `${declaration.kind}:${id}`,
+            label: String(record[declaration.columns[0]!.field] ?? id),
+            description: `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)}`,
+            href: recordHref(declaration, id),
+          });
+        }
+      });
+      return entries;
+    },
+  });
+
+  const places: Entry[] = [
+    ...SCREENS.map((screen) => ({
+      id: `screen:${screen.id}`,
+      label: screen.label,
+      description: 'Screen',
+      href: `#/${screen.id}`,
+    })),
+    ...KINDS.map((declaration) => ({
+      id: `kind:${declaration.kind}`,
+      label: declaration.label,
+      description: `${RESOURCE_AREAS[declaration.area]} · every ${declaration.singular} (${declaration.kind})`,
+      href: `#/${declaration.area}/${declaration.kind}`,
+    })),
+  ].filter((entry) => !query.trim() || matches(query, entry.label, entry.description));
+  const found = typed.length >= 2 ? (records.data ?? []) : [];
+
+  const action = (entry: Entry) => (
+    <Spotlight.Action
+      key={entry.id}
+      label={entry.label}
+      description={entry.description}
+      onClick={() => navigateTo(entry.href)}
+    />
+  );
+
+  return (
+    <Spotlight.Root
+      query={query}
+      onQueryChange={setQuery}
+      shortcut={['mod + K']}
+      // Anywhere, a search box included: the palette is how the keyboard moves around the app.
+      tagsToIgnore={[]}
+      clearQueryOnClose
+    >
+      <Spotlight.Search placeholder="Go to a screen, a kind or a record…" leftSection={<SearchIcon size={16} />} />
+      <Spotlight.ActionsList>
+        {places.length > 0 && <Spotlight.ActionsGroup label="Go to">{places.map(action)}</Spotlight.ActionsGroup>}
+        {found.length > 0 && (
+          <Spotlight.ActionsGroup label={tenant.profile ? `Records of ${tenant.profile.name}` : 'Records'}>
+            {found.map(action)}
+          </Spotlight.ActionsGroup>
+        )}
+        {places.length === 0 && found.length === 0 && (
+          <Spotlight.Empty>{records.isFetching ? 'Searching…' : 'Nothing matches'}</Spotlight.Empty>
+        )}
+      </Spotlight.ActionsList>
+    </Spotlight.Root>
+  );
+}

@@ -1,0 +1,99 @@
+import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from '@mantine/core';
+import type { ResourceRecord } from '../../shared/contract';
+import type { ResourceDeclaration } from '../../shared/resources';
+import { formatDateTime } from '../lib/format';
+
+interface RecordDrawerProps {
+  declaration: ResourceDeclaration;
+  record: ResourceRecord | null;
+  onClose(): void;
+  /** Offered when the kind can be updated. */
+  onEdit?(record: ResourceRecord): void;
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
+export function RecordDrawer({ declaration, record, onClose, onEdit }: RecordDrawerProps) {
+  const labelOf = (field: string) =>
+    declaration.columns.find((c) => c.field === field)?.label ??
+    declaration.fields.find((f) => f.name === field)?.label ??
+    field.replaceAll('_', ' ');
+  return (
+    <Drawer
+      opened={record !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={
+        record
+          ? `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} "${String(record[declaration.columns[0]!.field] ?? record[declaration.idField])}"`
+          : ''
+      }
+    >
+      {record && (
+        <Stack gap="md">
+          {Object.entries(record).map(([field, value]) => {
+            const text =
+              typeof value === 'object' && value !== null ? JSON.stringify(value, null, 2) : String(value ?? '—');
+            const long = text.length > 60 || text.includes('\n');
+            return (
+              <Stack key={field} gap={4}>
+                <Text size="xs" c="dimmed" tt="capitalize">
+                  {labelOf(field)}
+                </Text>
+                {long ? (
+                  <Group gap="sm" align="flex-start" wrap="nowrap">
+                    <Code
+                      block
+                      style={{
+                        flex: 1,
+                        maxHeight: 240,
+                        overflow: 'auto',
+                        whiteSpace: 'pre-wrap',
+                        wordBreak: 'break-all',
+                      }}
+                    >
+                      {text}
+                    </Code>
+                    <CopyButton value={text}>
+                      {({ copied, copy }) => (
+                        <Button
+                          size="xs"
+                          variant={copied ? 'light' : 'default'}
+                          onClick={copy}
+                          aria-label={`Copy ${labelOf(field)}`}
+                        >
+                          {copied ? 'Copied' : 'Copy'}
+                        </Button>
+                      )}
+                    </CopyButton>
+                  </Group>
+                ) : (
+                  <Text size="sm">
+                    {typeof value === 'string' && DATE_TIME.test(value)
+                      ? value.startsWith('9999-')
+                        ? 'Never'
+                        : formatDateTime(value)
+                      : typeof value === 'boolean'
+                        ? value
+                          ? 'Yes'
+                          : 'No'
+                        : text}
+                  </Text>
+                )}
+              </Stack>
+            );
+          })}
+          {onEdit && (
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => onEdit(record)}>
+                Edit
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

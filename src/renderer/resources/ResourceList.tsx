@@ -1,0 +1,371 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import type { ResourceRecord } from '../../shared/contract';
+import { pluralOf, type ColumnDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { LoadErrorAlert } from '../components/LoadErrorAlert';
+import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../components/icons';
+import { notifyError, notifySuccess } from '../components/notify';
+import { formatCount, formatDateTime } from '../lib/format';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
+
+import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { RecordDrawer } from './RecordDrawer';
+import { RevealOnceModal } from './RevealOnceModal';
+import { useResourceList } from './useResourceList';
+
+const PAGE_SIZE = 25;
+
+type Declared = ResourceDeclaration & { kind: ResourceKind };
+
+function cellText(column: ColumnDeclaration, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (column.format === 'datetime' && typeof value === 'string') {
+    // The platform's stand-in for "never" (an expiry far in the future).
+    return value.startsWith('9999-') ? 'Never' : formatDateTime(value);
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) {
+  if (column.format === 'boolean') {
+    return (
+      <Badge variant="light" color={value ? 'teal' : 'gray'}>
+        {value ? 'Yes' : 'No'}
+      </Badge>
+    );
+  }
+  return <Text size="sm">{cellText(column, value)}</Text>;
+}
+
+const fill = (template: string, id: string) => template.replaceAll('{id}', id);
+
+/**
+ * The generic list of one kind: search, filters, server paging from the engine's cache, create, delete with
+ * confirmation, and the empty, loading, error and offline states.
+ */
+export function ResourceList({
+  profileId,
+  declaration,
+  openId,
+  onOpen,
+}: {
+  profileId: string;
+  declaration: Declared;
+  /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
+  openId?: string | undefined;
+  /** Opens a record's details (null closes them). */
+  onOpen(id: string | null): void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [page, setPage] = useState(1);
+  const { list, refresh, refreshing } = useResourceList(profileId, {
+    kind: declaration.kind,
+    page,
+    pageSize: PAGE_SIZE,
+    ...(debounced ? { search: debounced } : {}),
+    ...(Object.keys(filters).length ? { where: filters } : {}),
+  });
+  const [editor, setEditor] = useState<FormTarget | null>(null);
+  const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
+  const [revealed, setRevealed] = useState<{ id: string; values: Record<string, string> } | null>(null);
+  const remove = useMutationCall('resources.delete');
+  const lookUp = useMutationCall('resources.get');
+  const checking = lookUp.isPending;
+  /** A kind the platform cannot list is looked up by id: found, it joins the list of those known here. */
+  async function check(id: string) {
+    try {
+      await lookUp.mutateAsync({ profileId, kind: declaration.kind, id });
+      notifySuccess(`Found on the platform`, `${declaration.singular} "${id}"`);
+    } catch (error) {
+      notifyError(`Not found on the platform`, error);
+    }
+  }
+  const data = list.data;
+  const records = data?.records ?? [];
+  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
+  const filtering = !!debounced || Object.keys(filters).length > 0;
+  const idOf = (record: ResourceRecord) => String(record[declaration.idField]);
+  /** What people call a record: its first column (a key's name), which is often its id too. */
+  const titleOf = (record: ResourceRecord) => String(record[declaration.columns[0]!.field] ?? idOf(record));
+  const deleteWord = declaration.deleteLabel ?? 'Delete';
+  const canCreate = !!declaration.operations.create;
+  const canDelete = !!declaration.operations.delete;
+  const canUpdate = !!declaration.operations.update;
+  const onPage = openId === undefined ? undefined : records.find((record) => idOf(record) === openId);
+  // A record not on this page (a link, the command palette) is read by its id.
+  const opened = useCall(
+    'resources.get',
+    { profileId, kind: declaration.kind, id: openId ?? '-' },
+    {
+      enabled: openId !== undefined && !onPage && list.isSuccess,
+    },
+  );
+  const open = openId === undefined ? null : (onPage ?? opened.data?.record ?? null);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Text c="dimmed" size="sm" maw={640}>
+          {declaration.description}
+        </Text>
+        {canCreate && (
+          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+            New {declaration.singular}
+          </Button>
+        )}
+      </Group>
+      {declaration.note && (
+        <Alert color="blue" variant="light" data-testid="resource-note">
+          {declaration.note}
+        </Alert>
+      )}
+      <OfflineBanner freshness={data?.freshness} />
+
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="sm">
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Group gap="sm" wrap="wrap">
+              <TextInput
+                aria-label={`Search ${pluralOf(declaration)}`}
+                placeholder={`Search by ${declaration.search
+                  .map((field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field)
+                  .join(' or ')}`}
+                leftSection={<SearchIcon size={16} />}
+                value={search}
+                onChange={(event) => {
+                  setSearch(event.currentTarget.value);
+                  setPage(1);
+                }}
+                w={300}
+                type="search"
+              />
+              {(declaration.filters ?? []).map((filter) => (
+                <SegmentedControl
+                  key={filter.field}
+                  aria-label={filter.label}
+                  size="xs"
+                  value={filters[filter.field] ?? 'any'}
+                  onChange={(value) => {
+                    setFilters(({ [filter.field]: _dropped, ...rest }) =>
+                      value === 'any' ? rest : { ...rest, [filter.field]: value },
+                    );
+                    setPage(1);
+                  }}
+                  data={[
+                    { value: 'any', label: 'All' },
+                    { value: 'true', label: filter.label },
+                    { value: 'false', label: `Not ${filter.label.toLowerCase()}` },
+                  ]}
+                />
+              ))}
+              {data?.listed === false && declaration.operations.get && (
+                <Button
+                  variant="default"
+                  disabled={!debounced}
+                  loading={checking}
+                  onClick={() => void check(debounced)}
+                >
+                  Check on the platform
+                </Button>
+              )}
+            </Group>
+            <Group gap="md" wrap="nowrap">
+              {data && (
+                <Text size="xs" c="dimmed" data-testid="resource-count">
+                  {formatCount(data.total)} {data.total === 1 ? declaration.singular : pluralOf(declaration)}
+                </Text>
+              )}
+              {data?.listed !== false && (
+                <FreshnessNote
+                  freshness={data?.freshness}
+                  refreshing={refreshing}
+                  onRefresh={() => void refresh()}
+                  what={pluralOf(declaration)}
+                />
+              )}
+            </Group>
+          </Group>
+
+          {list.isPending && (
+            <Stack gap="xs" aria-busy="true" aria-label={`Loading ${pluralOf(declaration)}`}>
+              {[0, 1, 2].map((row) => (
+                <Skeleton key={row} height={40} radius="sm" />
+              ))}
+            </Stack>
+          )}
+          {list.isError && (
+            <LoadErrorAlert
+              title={`${declaration.label} could not be loaded`}
+              error={list.error}
+              onRetry={() => void list.refetch()}
+            />
+          )}
+          {list.isSuccess && records.length === 0 && (
+            <Group
+              p="lg"
+              justify="space-between"
+              wrap="wrap"
+              bd="1px dashed var(--mantine-color-default-border)"
+              style={{ borderRadius: 8 }}
+            >
+              <Text size="sm" c="dimmed">
+                {filtering
+                  ? `No ${declaration.singular} matches.`
+                  : data?.listed === false
+                    ? `No ${pluralOf(declaration)} added or checked from this app yet.`
+                    : `No ${pluralOf(declaration)} yet.`}
+              </Text>
+              {!filtering && canCreate && (
+                <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
+                  Add the first
+                </Button>
+              )}
+            </Group>
+          )}
+          {records.length > 0 && (
+            <Table.ScrollContainer minWidth={560}>
+              <Table verticalSpacing="xs" highlightOnHover aria-label={declaration.label} data-testid="resource-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    {declaration.columns.map((column) => (
+                      <Table.Th key={column.field}>{column.label}</Table.Th>
+                    ))}
+                    {(canDelete || canUpdate) && (
+                      <Table.Th w={96} style={{ textAlign: 'right' }}>
+                        <VisuallyHidden>Actions</VisuallyHidden>
+                      </Table.Th>
+                    )}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+                  {records.map((record) => (
+                    <Table.Tr key={idOf(record)}>
+                      {declaration.columns.map((column, index) => (
+                        <Table.Td key={column.field}>
+                          {index === 0 ? (
+                            <Anchor component="button" type="button" size="sm" onClick={() => onOpen(idOf(record))}>
+                              {cellText(column, record[column.field])}
+                            </Anchor>
+                          ) : (
+                            <Cell column={column} value={record[column.field]} />
+                          )}
+                        </Table.Td>
+                      ))}
+                      {(canDelete || canUpdate) && (
+                        <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                          {canUpdate && (
+                            <Tooltip label={`Edit ${titleOf(record)}`} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                color="gray"
+                                aria-label={`Edit ${titleOf(record)}`}
+                                onClick={() => setEditor({ mode: 'update', record })}
+                              >
+                                <EditIcon size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
+                          {canDelete && (
+                            <Tooltip label={`${deleteWord} ${titleOf(record)}`} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={`${deleteWord} ${titleOf(record)}`}
+                                onClick={() => setDeleting(record)}
+                              >
+                                <TrashIcon size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          {pages > 1 && (
+            <Group justify="flex-end">
+              <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />
+            </Group>
+          )}
+        </Stack>
+      </Paper>
+
+      <ResourceFormModal
+        profileId={profileId}
+        declaration={declaration}
+        target={editor}
+        onClose={() => setEditor(null)}
+        onCreated={(record, values) => {
+          if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
+          else
+            notifySuccess(
+              `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} added`,
+              titleOf(record),
+            );
+        }}
+      />
+      <RecordDrawer
+        declaration={declaration}
+        record={open}
+        onClose={() => onOpen(null)}
+        {...(canUpdate && {
+          onEdit: (record: ResourceRecord) => {
+            onOpen(null);
+            setEditor({ mode: 'update', record });
+          },
+        })}
+      />
+      <RevealOnceModal declaration={declaration} shown={revealed} onClose={() => setRevealed(null)} />
+      <ConfirmModal
+        target={deleting}
+        title={`${deleteWord} ${declaration.singular}`}
+        mutation={remove}
+        failedTitle={`Not ${deleteWord.toLowerCase()}d`}
+        confirmLabel={deleteWord}
+        onClose={() => setDeleting(null)}
+        onConfirm={(record, close) =>
+          remove.mutate(
+            { profileId, kind: declaration.kind, id: idOf(record) },
+            {
+              onSuccess: () => {
+                close();
+                notifySuccess(`${deleteWord}d`, `${declaration.singular} "${titleOf(record)}"`);
+              },
+            },
+          )
+        }
+      >
+        {(record) => (
+          <Text size="sm">
+            {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
+          </Text>
+        )}
+      </ConfirmModal>
+    </Stack>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The sandbox's spec-driven store for the declared resources (src/shared/resources/): each declared operation is a
+ * route at its spec path, its query and body are checked against the spec's schemas (DRF's 400 by field), and its
+ * answers carry only the fields of the spec's response schema, with the spec's success status. Where a record lives
+ * is its kind's backend (areas/resources/backends.ts).
+ */
+import type { Area, AreaDeps } from '../area';
+import type { Db } from '../db';
+import { HttpError, notFound } from '../http/errors';
+import type { Reply, RequestContext } from '../http/router';
+import {
+  RESOURCES,
+  recordSchema,
+  specOperation,
+  type OperationRef,
+  type RecordOperation,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../shared/resources';
+import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
+import { checkBody, checkQuery, present } from './resources/validate';
+
+function backends(db: Db): Record<ResourceKind, Backend> {
+  return {
+    'api-tokens': apiTokenBackend(db),
+    domains: genericBackend(db, {
+      kind: 'domains',
+      idField: 'url',
+      duplicate: 'whitelisted domain with this url already exists.',
+      defaults: { is_active: true },
+      // The spec leaves the check open to anyone; adding a domain takes a tenant admin.
+      auth: { read: 'none', write: 'admin' },
+      filters: ['is_active'],
+    }),
+    'lti-keys': genericBackend(db, {
+      kind: 'lti-keys',
+      idField: 'id',
+      counted: true,
+      duplicate: 'lti key with this id already exists.',
+      auth: { read: 'admin', write: 'admin' },
+      derive: ltiKeyPair,
+    }),
+  };
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The org a request is about: the tenant fields it names (`platform_key`) must name the caller's own org, as the
+ * platform scopes them; without such a field, the caller's org (none for a caller without credentials).
+ */
+function orgOf(ctx: RequestContext, declaration: ResourceDeclaration, given: Row): string | null {
+  for (const [name, value] of Object.entries(declaration.tenant ?? {})) {
+    if (value !== 'org' || given[name] === undefined) continue;
+    if (given[name] !== ctx.caller?.org) throw notFound('Organization not found');
+  }
+  return ctx.caller?.org ?? null;
+}
+
+function route(declaration: ResourceDeclaration, backend: Backend, role: string, operation: OperationRef) {
+  const spec = specOperation(operation);
+  const record = recordSchema(declaration);
+  const idOf = (ctx: RequestContext, query: Row) => {
+    const { id } = operation as RecordOperation;
+    return id.in === 'path' ? ctx.params[id.name]! : String(query[id.name]);
+  };
+  const answer = (status: number, body: unknown): Reply => ({ status, ...(status === 204 ? {} : { body }) });
+  const needOrg = (org: string | null) => {
+    if (org === null) throw new HttpError(401, 'Authentication credentials were not provided.');
+    return org;
+  };
+
+  return async (ctx: RequestContext): Promise<Reply> => {
+    const query = checkQuery(spec, ctx.query);
+    switch (role) {
+      case 'list': {
+        const org = needOrg(orgOf(ctx, declaration, query));
+        return answer(
+          spec.response.status,
+          backend.list!(org, query).map((row) => present(record, row)),
+        );
+      }
+      case 'get': {
+        const found = backend.get!(orgOf(ctx, declaration, query), idOf(ctx, query), query);
+        if (!found) throw notFound(backend.missing);
+        return answer(spec.response.status, present(record, found));
+      }
+      case 'create': {
+        const body = checkBody(spec, await ctx.json());
+        const org = needOrg(orgOf(ctx, declaration, { ...query, ...body }));
+        return answer(spec.response.status, present(record, backend.create!(org, ctx.caller!, body)));
+      }
+      case 'update': {
+        const body = checkBody(spec, await ctx.json());
+        const org = needOrg(orgOf(ctx, declaration, { ...query, ...body }));
+        const updated = backend.update!(org, idOf(ctx, query), body);
+        if (!updated) throw notFound(backend.missing);
+        return answer(spec.response.status, present(record, updated));
+      }
+      case 'delete': {
+        const org = needOrg(orgOf(ctx, declaration, query));
+        if (!backend.delete!(org, idOf(ctx, query))) throw notFound(backend.missing);
+        return answer(spec.response.status, undefined);
+      }
+      default:
+        throw new HttpError(501, `The sandbox does not serve ${role} of ${declaration.kind}`);
+    }
+  };
+}
+
+export const resourcesArea: Area = {
+  name: 'resources',
+  schema: genericSchema,
+  routes(router, deps: AreaDeps) {
+    const byKind = backends(deps.db);
+    for (const declaration of Object.values(RESOURCES) as ResourceDeclaration[]) {
+      const backend = byKind[declaration.kind as ResourceKind];
+      for (const [role, operation] of Object.entries(declaration.operations)) {
+        if (!operation) continue;
+        const write = operation.method !== 'get';
+        router.add(
+          operation.method.toUpperCase() as 'GET',
+          operation.path,
+          route(declaration, backend, role, operation),
+          {
+            auth: write ? backend.auth.write : backend.auth.read,
+          },
+        );
+      }
+    }
+  },
+};

@@ -1,0 +1,27 @@
+/** Every resource the kit serves, by kind. Adding a simple resource is one declaration file and one line here. */
+import { z } from 'zod';
+import { apiTokens } from './api-tokens';
+import { domains } from './domains';
+import { ltiKeys } from './lti-keys';
+import type { ResourceDeclaration } from './kit';
+
+export * from './kit';
+export * from './spec';
+
+export const RESOURCES = {
+  'api-tokens': apiTokens,
+  domains,
+  'lti-keys': ltiKeys,
+} as const satisfies Record<string, ResourceDeclaration>;
+
+export type ResourceKind = keyof typeof RESOURCES;
+export const RESOURCE_KINDS = Object.keys(RESOURCES) as [ResourceKind, ...ResourceKind[]];
+export const ResourceKind = z.enum(RESOURCE_KINDS);
+
+export function declarationOf(kind: ResourceKind): ResourceDeclaration {
+  return RESOURCES[kind];
+}
+
+export function isResourceKind(value: unknown): value is ResourceKind {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
+}

@@ -1,0 +1,140 @@
+/**
+ * The admin resource kit's declarations: one plain object per platform resource says which spec operations serve it
+ * and how people see it. The engine, the CLI, the screens and the sandbox are all driven by these objects; nothing
+ * else is written per resource. `spec.generated.json` beside this file holds the spec's own schemas for every
+ * declared operation (`npm run gen:resources`), and tests/resources/declarations.test.ts fails when a declared path,
+ * method, parameter or field is not in the vendor spec.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One operation of the vendor spec, named exactly as the spec names it (its path, trailing slash or not). */
+export interface OperationRef {
+  method: HttpMethod;
+  path: string;
+}
+
+/** An operation about one record: where the record's id goes (a `{param}` of the path, or a query parameter). */
+export interface RecordOperation extends OperationRef {
+  id: { in: 'path' | 'query'; name: string };
+}
+
+export type FieldInput = 'text' | 'switch' | 'select' | 'secret';
+
+/** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
+export interface FieldDeclaration {
+  name: string;
+  label: string;
+  input: FieldInput;
+  description?: string;
+  placeholder?: string;
+  /** For `select`: the values offered (the spec's enum when it has one). */
+  options?: readonly { value: string; label: string }[];
+  /** Shown filled in on a new record's form. */
+  initial?: string | boolean;
+  /** Part of the create form only (the id of a record is never changed). */
+  createOnly?: boolean;
+}
+
+export interface ColumnDeclaration {
+  field: string;
+  label: string;
+  format?: 'text' | 'datetime' | 'boolean';
+}
+
+/** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
+export interface FilterDeclaration {
+  field: string;
+  label: string;
+  input: 'switch' | 'text';
+  /** The spec's query parameter that filters by this field (checked against the spec). */
+  param?: string;
+}
+
+export interface NamedAction extends RecordOperation {
+  label: string;
+  /** Asked before the action runs; `{id}` is replaced by the record's id. */
+  confirm?: string;
+  destructive?: boolean;
+}
+
+/**
+ * How the list operation answers: a plain JSON array of every record (`array`), or no list at all (`none`: the
+ * platform offers no way to list them, so the kit lists the records this app created or looked up, and says so).
+ */
+export type Envelope = 'array' | 'none';
+
+/** Where the connection's own values go: request parameters or body fields filled in from the tenant connection. */
+export type TenantValue = 'org' | 'username';
+
+export interface ResourceDeclaration {
+  /** Kebab-case plural: `api-tokens`. */
+  kind: string;
+  label: string;
+  /** One record, in running text: "API token". */
+  singular: string;
+  /** Several, in running text, when it is not the label: "domains" (the label is "Domain whitelist"). */
+  plural?: string;
+  area: ResourceArea;
+  description: string;
+  /** The field that identifies a record in the spec (an API token's name). */
+  idField: string;
+  operations: {
+    list?: OperationRef;
+    get?: RecordOperation;
+    create?: OperationRef;
+    update?: RecordOperation;
+    delete?: RecordOperation;
+  };
+  actions?: Readonly<Record<string, NamedAction>>;
+  envelope: Envelope;
+  /** Parameters and body fields that the connection fills in, by name (e.g. `platform_key` takes the org). */
+  tenant?: Readonly<Record<string, TenantValue>>;
+  columns: readonly ColumnDeclaration[];
+  /** Record fields a search looks in. */
+  search: readonly string[];
+  filters?: readonly FilterDeclaration[];
+  fields: readonly FieldDeclaration[];
+  /**
+   * Fields the platform answers once, in the answer to the create that made them (a new API token's key): handed to
+   * the caller of that create only, never cached, listed, logged or answered again.
+   */
+  revealOnce?: readonly string[];
+  /** The word for delete in this resource's language ("Revoke"). */
+  deleteLabel?: string;
+  /** Asked before a delete; `{id}` is replaced by the record's id. */
+  confirmDelete?: string;
+  /** Said on the list screen (what the platform does not offer, say). */
+  note?: string;
+}
+
+/** Navigation areas, in the order the sidebar shows them. */
+export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings' } as const;
+export type ResourceArea = keyof typeof RESOURCE_AREAS;
+
+/** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
+export function verbsOf(declaration: ResourceDeclaration): string[] {
+  const { operations, envelope } = declaration;
+  return [
+    ...(operations.list || envelope === 'none' ? ['list'] : []),
+    ...(operations.get ? ['get'] : []),
+    ...(operations.create ? ['create'] : []),
+    ...(operations.update ? ['update'] : []),
+    ...(operations.delete ? ['delete'] : []),
+    ...Object.keys(declaration.actions ?? {}),
+  ];
+}
+
+/** Every operation a declaration names, with what it is for. */
+export function operationsOf(declaration: ResourceDeclaration): { role: string; operation: OperationRef }[] {
+  const out: { role: string; operation: OperationRef }[] = [];
+  for (const [role, operation] of Object.entries(declaration.operations)) if (operation) out.push({ role, operation });
+  for (const [name, action] of Object.entries(declaration.actions ?? {}))
+    out.push({ role: `action:${name}`, operation: action });
+  return out;
+}
+
+/** Several records, in running text: "API tokens", "domains". */
+export const pluralOf = (declaration: ResourceDeclaration) => declaration.plural ?? declaration.label;
+
+export const operationKey = (operation: OperationRef) => `${operation.method.toUpperCase()} ${operation.path}`;

@@ -1,0 +1,152 @@
+/**
+ * The vendor spec's schemas for the declared operations (`spec.generated.json`, written by `npm run gen:resources`
+ * from sdk_schema.yml: references resolved, OpenAPI's `nullable` turned into JSON Schema, readOnly fields left out of
+ * request bodies and writeOnly ones out of answers). Forms, the engine and the sandbox all validate with these, so a
+ * rule is the platform's own or it is not checked at all.
+ */
+import { z } from 'zod';
+import generated from './spec.generated.json';
+import { operationKey, type OperationRef, type ResourceDeclaration } from './kit';
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  format?: string;
+  description?: string;
+  [keyword: string]: unknown;
+};
+
+export interface SpecParameter {
+  name: string;
+  in: 'query' | 'path';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface SpecOperation {
+  parameters: SpecParameter[];
+  /** The JSON request body, as the spec declares it for requests. */
+  body: { required: boolean; schema: JsonSchema } | null;
+  /** The spec's success answer: its status and, when it declares one, its JSON schema. */
+  response: { status: number; schema: JsonSchema | null };
+}
+
+export interface ResourceSpec {
+  source: string;
+  operations: Record<string, SpecOperation>;
+}
+
+export const RESOURCE_SPEC = generated as ResourceSpec;
+
+export function specOperation(operation: OperationRef): SpecOperation {
+  const found = RESOURCE_SPEC.operations[operationKey(operation)];
+  if (!found) throw new Error(`${operationKey(operation)} is not in spec.generated.json: run npm run gen:resources`);
+  return found;
+}
+
+/** The schema of one record in an answer: a list's items, or the answer itself. */
+export function recordSchemaOf(operation: OperationRef): JsonSchema | null {
+  const schema = specOperation(operation).response.schema;
+  if (!schema) return null;
+  return schema.type === 'array' && schema.items ? schema.items : schema;
+}
+
+/** A record as the spec answers it: from the list, else the get, else the create answer (the first that has one). */
+export function recordSchema(declaration: ResourceDeclaration): JsonSchema | null {
+  const { list, get, create } = declaration.operations;
+  for (const operation of [list, get, create]) {
+    const schema = operation && recordSchemaOf(operation);
+    if (schema) return schema;
+  }
+  return null;
+}
+
+/** The properties of a request body that the admin fills in: those the connection fills in are left out. */
+export function editableBody(declaration: ResourceDeclaration, operation: OperationRef): JsonSchema | null {
+  const body = specOperation(operation).body?.schema;
+  if (!body?.properties) return null;
+  const bound = new Set(Object.keys(declaration.tenant ?? {}));
+  const properties = Object.fromEntries(Object.entries(body.properties).filter(([name]) => !bound.has(name)));
+  return { ...body, properties, required: (body.required ?? []).filter((name) => !bound.has(name)) };
+}
+
+/**
+ * The zod schema of a form: the declared fields of the operation's request body, each with the spec's rules. In an
+ * update every field is optional (a change names only what it changes). An empty text of a field the spec does not
+ * require means "not given", as a form cannot leave a text box out.
+ */
+export function formSchema(
+  declaration: ResourceDeclaration,
+  operation: OperationRef,
+  mode: 'create' | 'update',
+): z.ZodType<Record<string, unknown>> {
+  const body = editableBody(declaration, operation);
+  const required = new Set(mode === 'create' ? (body?.required ?? []) : []);
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of declaration.fields) {
+    if (mode === 'update' && field.createOnly) continue;
+    const property = body?.properties?.[field.name];
+    if (!property) continue;
+    const rule = fieldRule(property);
+    shape[field.name] = required.has(field.name)
+      ? rule
+      : z.preprocess((value) => (value === '' ? undefined : value), rule.optional());
+  }
+  return z.object(shape).strict() as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+const SLUG = '^[-a-zA-Z0-9_]+$';
+const typeOf = (schema: JsonSchema) =>
+  Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+
+/**
+ * One field's rule from its spec schema, in the platform's (DRF's) words so a form says the same as the platform
+ * would. Strings, booleans, numbers and enums are read here; anything else is left to zod's own JSON Schema reader.
+ */
+export function fieldRule(schema: JsonSchema): z.ZodType {
+  const nullable = Array.isArray(schema.type) && schema.type.includes('null');
+  const missing = (message: string) => (issue: { input: unknown }) =>
+    issue.input === undefined
+      ? 'This field is required.'
+      : issue.input === null
+        ? 'This field may not be null.'
+        : message;
+  let rule: z.ZodType;
+  if (schema.enum) {
+    const values = schema.enum.filter((v): v is string => typeof v === 'string');
+    rule = z.enum(values as [string, ...string[]], { error: missing('Select a valid choice.') });
+  } else if (typeOf(schema) === 'string') {
+    let text = z.string({ error: missing('Not a valid string.') });
+    const { minLength, maxLength, pattern } = schema as { minLength?: number; maxLength?: number; pattern?: string };
+    if (minLength) {
+      text = text.min(
+        minLength,
+        minLength === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${minLength} characters.`,
+      );
+    }
+    if (maxLength !== undefined)
+      text = text.max(maxLength, `Ensure this field has no more than ${maxLength} characters.`);
+    if (pattern) {
+      text = text.regex(
+        new RegExp(pattern),
+        pattern === SLUG
+          ? 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'
+          : 'This value does not match the required pattern.',
+      );
+    }
+    rule = text;
+  } else if (typeOf(schema) === 'boolean') rule = z.boolean({ error: missing('Must be a valid boolean.') });
+  else if (typeOf(schema) === 'integer') rule = z.int({ error: missing('A valid integer is required.') });
+  else if (typeOf(schema) === 'number') rule = z.number({ error: missing('A valid number is required.') });
+  else return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  return nullable ? rule.nullable() : rule;
+}
+
+/** The type the spec gives a record field, for turning CLI text (`--set is_active=true`) into a value. */
+export function fieldType(schema: JsonSchema | null | undefined, field: string): string | undefined {
+  const type = schema?.properties?.[field]?.type;
+  return Array.isArray(type) ? type.find((t) => t !== 'null') : type;
+}

@@ -1,0 +1,256 @@
+/**
+ * The resource kit's generic screens in browser mode, on a real engine and sandbox: Tenant settings → API tokens
+ * (create with the key shown once and gone once closed, field errors at their field, revoke with confirmation) and
+ * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+const framesReceived: string[] = [];
+
+beforeAll(async () => {
+  server = await sandbox();
+  app = await openApp(server);
+  app.page.on('websocket', (socket) =>
+    socket.on('framereceived', (frame) => framesReceived.push(String(frame.payload))),
+  );
+  await app.open('#/tenant-settings/api-tokens');
+  await visible(app.page.getByRole('heading', { name: 'Tenant settings' }));
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const table = () => app.page.getByTestId('resource-table');
+
+describe('Tenant settings: API tokens', () => {
+  it('lists the tenant’s tokens from its navigation entry', async () => {
+    await app.open('#/mentors');
+    await app.page.getByRole('link', { name: 'Tenant settings' }).click();
+    await visible(app.page.getByRole('tab', { name: 'API tokens', selected: true }));
+    await visible(table().getByRole('cell', { name: 'sandbox', exact: true }));
+    await expect.poll(() => app.page.getByTestId('resource-count').innerText()).toBe('2 API tokens');
+  });
+
+  it('shows field errors at the field: the spec’s rule as typed, the platform’s refusal after sending', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'New API token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API token' });
+    await visible(dialog);
+    const name = dialog.getByRole('textbox', { name: 'Name' });
+    // The keyboard starts in the first field.
+    const nameId = await name.getAttribute('id');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe(nameId);
+    await name.fill('two words');
+    await dialog.getByRole('button', { name: 'Create API token' }).click();
+    await visible(dialog.getByText('Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'));
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+
+    // A name the platform already has: its 400 comes back under the Name field.
+    await name.fill('sandbox');
+    await dialog.getByRole('button', { name: 'Create API token' }).click();
+    await visible(dialog.getByText('platform api key with this name already exists.'));
+    const describedBy = (await name.getAttribute('aria-describedby')) ?? '';
+    const errorId = describedBy.split(' ').find((id) => id.includes('error'));
+    expect(await page.locator(`[id="${errorId}"]`).innerText()).toBe('platform api key with this name already exists.');
+    // What was typed is not lost to a slip of the key: Escape asks first.
+    await page.keyboard.press('Escape');
+    await visible(dialog.getByText('Discard what you typed?'));
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await name.inputValue()).toBe('sandbox');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('creates a token and shows its key once, with a copy button; closed, it is nowhere on the page', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'New API token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API token' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('e2e-token');
+    await dialog.getByRole('textbox', { name: 'Expires in' }).fill('30 00:00:00');
+    await dialog.getByRole('button', { name: 'Create API token' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'API token created' });
+    await visible(shown);
+    const key = (await shown.getByTestId('revealed-value').innerText()).trim();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    await visible(shown.getByRole('button', { name: 'Copy' }));
+    expect((await call(server, 'GET', '/api/core/platform/users/', { key })).status).toBe(200);
+
+    const framesBefore = framesReceived.length;
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
+    expect(await page.content()).not.toContain(key);
+    // The list read after the create (and a refresh from the tenant) never carries it.
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await expect.poll(() => framesReceived.length).toBeGreaterThan(framesBefore);
+    expect(framesReceived.slice(framesBefore).join('\n')).not.toContain(key);
+    expect(await page.content()).not.toContain(key);
+  });
+
+  it('revokes a token after asking, and the platform no longer knows it', async () => {
+    const { page } = app;
+    const key = (
+      (
+        await call(server, 'POST', '/api/core/platform/api-tokens/', {
+          json: { name: 'to-revoke', platform_key: server.org },
+        })
+      ).body as { key: string }
+    ).key;
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: 'to-revoke', exact: true }));
+    await page.getByRole('button', { name: 'Revoke to-revoke' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke API token' });
+    await visible(confirm.getByText('Scripts and integrations that use it stop working at once.'));
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await table().getByRole('cell', { name: 'to-revoke', exact: true }).waitFor({ state: 'detached' });
+    expect((await call(server, 'GET', '/api/core/platform/users/', { key })).status).toBe(401);
+  });
+});
+
+describe('Tenant settings: domain whitelist', () => {
+  it('adds a domain, refuses a duplicate at its field, and offers no removal the platform lacks', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'Domain whitelist' }).click();
+    await visible(page.getByTestId('resource-note'));
+    await visible(page.getByText('No domains added or checked from this app yet.'));
+
+    await page.getByRole('button', { name: 'New domain' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New domain' });
+    await dialog.getByRole('textbox', { name: 'Domain' }).fill('portal.northbridge.example');
+    expect(await dialog.getByRole('switch', { name: 'Active' }).isChecked()).toBe(true);
+    await dialog.getByRole('button', { name: 'Create domain' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('cell', { name: 'portal.northbridge.example' }));
+    expect(await call(server, 'GET', '/api/core/domains/whitelist/?url=portal.northbridge.example')).toMatchObject({
+      status: 200,
+      body: { url: 'portal.northbridge.example', is_active: true },
+    });
+
+    await page.getByRole('button', { name: 'New domain' }).click();
+    await dialog.getByRole('textbox', { name: 'Domain' }).fill('portal.northbridge.example');
+    await dialog.getByRole('button', { name: 'Create domain' }).click();
+    await visible(dialog.getByText('whitelisted domain with this url already exists.'));
+    expect(await dialog.getByRole('textbox', { name: 'Domain' }).getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+
+    expect(
+      await table()
+        .getByRole('button', { name: /^(Delete|Revoke|Remove|Edit) / })
+        .count(),
+    ).toBe(0);
+  });
+
+  it('checks a domain added elsewhere on the platform, and lists it once found', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/domains/whitelist/', {
+      json: { url: 'lms.partner.example', is_active: false },
+    });
+    await page.getByRole('searchbox', { name: 'Search domains' }).fill('lms.partner.example');
+    await page.getByRole('button', { name: 'Check on the platform' }).click();
+    await visible(table().getByRole('cell', { name: 'lms.partner.example' }));
+    await page.getByRole('searchbox', { name: 'Search domains' }).fill('');
+    await page.locator('label', { hasText: 'Not active' }).click();
+    await expect.poll(() => page.getByTestId('resource-count').innerText()).toBe('1 domain');
+  });
+});
+
+describe('Tenant settings: LTI keys', () => {
+  it('creates a key, shows its public half in the details, renames it and deletes it', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'LTI keys' }).click();
+    await visible(page.getByText('No LTI keys yet.'));
+    await page.getByRole('button', { name: 'New LTI key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New LTI key' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Canvas');
+    await dialog.getByRole('button', { name: 'Create LTI key' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await table().getByRole('button', { name: 'Canvas', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'LTI key "Canvas"' });
+    await visible(details.getByText('-----BEGIN PUBLIC KEY-----', { exact: false }));
+    await visible(details.getByRole('button', { name: 'Copy public key' }));
+    await details.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: /^Edit LTI key/ });
+    await edit.getByRole('textbox', { name: 'Name' }).fill('Canvas production');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('button', { name: 'Canvas production', exact: true }));
+    const id = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-keys/?platform_key=${server.org}`)).body as {
+      id: number;
+      name: string;
+    }[];
+    expect(id.map((k) => k.name)).toEqual(['Canvas production']);
+
+    await page.getByRole('button', { name: 'Delete Canvas production' }).click();
+    await visible(page.getByText('Delete the LTI key "Canvas production"?'));
+    const confirm = page.getByRole('dialog', { name: 'Delete LTI key' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await visible(page.getByText('No LTI keys yet.'));
+  });
+});
+
+describe('the command palette (Ctrl-K)', () => {
+  it('jumps to a record by name, to a kind, and to a screen', async () => {
+    const { page } = app;
+    await app.open('#/mentors');
+    // From inside a search box too: the palette is app-wide.
+    await page.getByRole('searchbox', { name: 'Search mentors' }).click();
+    await page.keyboard.press('Control+K');
+    const search = page.getByPlaceholder('Go to a screen, a kind or a record…');
+    await visible(search);
+    await search.fill('e2e-tok');
+    const record = page.getByRole('button', { name: /e2e-token\s*API token/ });
+    await visible(record);
+    await record.click();
+    await visible(page.getByRole('dialog', { name: 'API token "e2e-token"' }));
+    expect(await page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens');
+
+    await page.keyboard.press('Control+K');
+    await search.fill('whitelist');
+    await page.getByRole('button', { name: /Domain whitelist/ }).click();
+    await visible(page.getByRole('tab', { name: 'Domain whitelist', selected: true }));
+
+    await page.keyboard.press('Control+K');
+    await search.fill('tick');
+    await page.getByRole('button', { name: /Tickets\s*Screen/ }).click();
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
+  });
+});
+
+describe('Tenant settings while the tenant is not answering', () => {
+  it('shows the saved list with the offline banner, and a create that fails keeps what was typed', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/api-tokens');
+    await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
+
+      await page.getByRole('button', { name: 'New API token' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New API token' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('while-offline');
+      await dialog.getByRole('button', { name: 'Create API token' }).click();
+      await visible(dialog.getByText('Not saved'), 30_000);
+      expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('while-offline');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.getByRole('button', { name: 'Discard' }).click();
+    } finally {
+      server.setFaults('');
+    }
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * `mentor-admin kinds|get|create|update|delete|do` against a real sandbox, and the vendor's own SDK reading back what
+ * they wrote. A new token's key is printed by `create` once and found nowhere after: not in later output, the data
+ * folder or its logs.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoreService, OpenAPI } from '@iblai/iblai-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { cli, cliProcess } from '../helpers/cli';
+import { sandbox } from '../helpers/sandbox';
+import { filesContaining, tempDir } from '../helpers/temp';
+
+let server: Sandbox;
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
+
+beforeAll(async () => {
+  server = await sandbox();
+  dataDir = tempDir('resources-cli-');
+  env = { ...process.env, MENTOR_ADMIN_API_KEY: server.apiKey, MENTOR_ADMIN_SANDBOX: 'off' };
+  const added = await run([
+    'profile',
+    'add',
+    'Sandbox',
+    '--url',
+    server.url,
+    '--org',
+    server.org,
+    '--user',
+    server.user,
+  ]);
+  if (added.code !== 0) throw new Error(added.stderr);
+  await run(['profile', 'use', 'Sandbox']);
+});
+
+/** The vendor's generated SDK, as a script of the tenant's would use it, on the same sandbox. */
+function vendorSdk() {
+  OpenAPI.BASE = server.url;
+  OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+  return CoreService;
+}
+
+describe('mentor-admin resource verbs', () => {
+  it('update: a field changed by --set, the rest of the record kept (the platform takes a PUT)', async () => {
+    const created = await run(['create', 'lti-keys', '--set', 'name=D2L', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = String(created.lines[0]!.id);
+    const updated = await run(['update', 'lti-keys', id, '--set', 'name=D2L Brightspace', '--json']);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.lines[0]).toMatchObject({
+      id: Number(id),
+      name: 'D2L Brightspace',
+      public_key: created.lines[0]!.public_key,
+    });
+    expect((await run(['update', 'lti-keys', id])).code).toBe(2);
+  });
+
+  it('kinds: one line per kind with its label, area and verbs', async () => {
+    const kinds = await run(['kinds', '--json']);
+    expect(kinds.code, kinds.stderr).toBe(0);
+    expect(kinds.lines).toEqual([
+      { kind: 'api-tokens', label: 'API tokens', area: 'Tenant settings', verbs: ['list', 'create', 'delete'] },
+      { kind: 'domains', label: 'Domain whitelist', area: 'Tenant settings', verbs: ['list', 'get', 'create'] },
+      {
+        kind: 'lti-keys',
+        label: 'LTI keys',
+        area: 'Tenant settings',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+    ]);
+    expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
+  });
+
+  it('create prints a new token’s key once; get, the data folder and the logs never show it', async () => {
+    const created = await cliProcess(['--data-dir', dataDir, 'create', 'api-tokens', '--set', 'name=deploy-bot'], {
+      env,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const key = /key \(shown this once; copy it now\): (\S+)/.exec(created.stdout)?.[1];
+    expect(key).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(created.stdout).toContain('Created API token "deploy-bot".');
+
+    const listed = await run(['get', 'api-tokens', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.lines.map((l) => l.name)).toEqual(['sandbox', 'student', 'deploy-bot']);
+    const table = await run(['get', 'api-tokens']);
+    expect(table.stdout).toMatch(/^NAME\s+CREATED BY\s+CREATED\s+EXPIRES$/m);
+    expect(table.stdout).toMatch(/^3 API tokens, as of \d{4}-/m);
+    for (const output of [listed.stdout, table.stdout]) expect(output).not.toContain(key);
+    expect(filesContaining(dataDir, key!)).toEqual([]);
+
+    const one = await run(['get', 'api-tokens', 'deploy-bot', '--json']);
+    expect(one.lines).toEqual([expect.objectContaining({ name: 'deploy-bot', username: server.user })]);
+    expect(one.stdout).not.toContain(key);
+    expect((await run(['update', 'api-tokens', 'deploy-bot', '--set', 'name=renamed'])).stderr).toContain(
+      'API tokens cannot be updated',
+    );
+
+    // The vendor SDK reads the token back, and the key works as the platform's own.
+    const tokens = await vendorSdk().corePlatformApiTokensList({ platformKey: server.org });
+    expect(tokens.map((t) => t.name)).toContain('deploy-bot');
+    expect(tokens.find((t) => t.name === 'deploy-bot')).toMatchObject({ username: server.user });
+  });
+
+  it('create --json prints the record with its key; a field error names the field; exit codes 0, 1, 2', async () => {
+    const created = await run([
+      'create',
+      'api-tokens',
+      '--set',
+      'name=json-bot',
+      '--set',
+      'expires_in=7 00:00:00',
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.lines).toHaveLength(1);
+    expect(created.lines[0]).toMatchObject({ name: 'json-bot', username: server.user, key: expect.any(String) });
+
+    const duplicate = await run(['create', 'api-tokens', '--set', 'name=json-bot']);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('name: platform api key with this name already exists.');
+    const bad = await run(['create', 'api-tokens', '--set', 'name=not valid']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
+    expect((await run(['create', 'api-tokens'])).code).toBe(2);
+    expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
+      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)",
+    );
+    expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
+  });
+
+  it('create --file and --csv: the body from a JSON file, the list as injection-safe CSV', async () => {
+    const file = join(tempDir(), 'token.json');
+    writeFileSync(file, JSON.stringify({ name: '=cmd-bot' }));
+    const refused = await run(['create', 'api-tokens', '--file', file]);
+    expect(refused.code).toBe(1);
+    // A name may start with '-', which a spreadsheet would take for a formula.
+    writeFileSync(file, JSON.stringify({ name: '-sum-bot' }));
+    expect((await run(['create', 'api-tokens', '--file', file])).code).toBe(0);
+    writeFileSync(file, '[1, 2]');
+    expect((await run(['create', 'api-tokens', '--file', file])).code).toBe(2);
+
+    const csv = await run(['get', 'api-tokens', '--where', 'name=-sum-bot', '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, row, end] = csv.stdout.split('\r\n');
+    expect(header).toBe('name,username,created,expires');
+    expect(row).toMatch(new RegExp(`^"'-sum-bot",${server.user},\\d{4}-`));
+    expect(end).toBe('');
+  });
+
+  it('export KIND --out writes every record’s columns as injection-safe CSV; export DATASET is still analytics', async () => {
+    expect((await run(['create', 'api-tokens', '--set', 'name=-export-bot'])).code).toBe(0);
+    const file = join(tempDir(), 'tokens.csv');
+    const exported = await run(['export', 'api-tokens', '--out', file, '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const rows = readFileSync(file, 'utf8').split('\r\n');
+    expect(rows[0]).toBe('\uFEFFname,username,created,expires');
+    expect(exported.lines).toEqual([{ kind: 'api-tokens', path: file, rows: rows.length - 2 }]);
+    expect(rows.find((row) => row.includes('export-bot'))).toMatch(/^"'-export-bot",/);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/key/i);
+    expect((await run(['export', 'api-tokens'])).code).toBe(2);
+    const analytics = await run(['export', '--list', '--json']);
+    expect(analytics.code, analytics.stderr).toBe(0);
+    expect(analytics.lines.length).toBeGreaterThan(3);
+  });
+
+  it('delete needs --yes, revokes several at once, and says which failed (exit 1)', async () => {
+    for (const name of ['old-1', 'old-2'])
+      expect((await run(['create', 'api-tokens', '--set', `name=${name}`])).code).toBe(0);
+    const unconfirmed = await run(['delete', 'api-tokens', 'old-1']);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('needs --yes: it will revoke 1 API token');
+    const deleted = await run(['delete', 'api-tokens', 'old-1', 'old-2', 'never-was', '--yes', '--json']);
+    expect(deleted.code).toBe(1);
+    expect(
+      deleted.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
+      { kind: 'api-tokens', id: 'old-1', deleted: true },
+      { kind: 'api-tokens', id: 'old-2', deleted: true },
+      { kind: 'api-tokens', id: 'never-was', deleted: false, error: 'No API token "never-was" on this tenant' },
+      { deleted: 2, failed: 1 },
+    ]);
+    const names = (await vendorSdk().corePlatformApiTokensList({ platformKey: server.org })).map((t) => t.name);
+    expect(names).not.toContain('old-1');
+    expect(names).not.toContain('old-2');
+  });
+
+  it('domains: create, get by id, the list of those known here, and the SDK checks them on the platform', async () => {
+    const created = await run([
+      'create',
+      'domains',
+      '--set',
+      'url=courses.northbridge.example',
+      '--set',
+      'is_active=false',
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.lines[0]).toEqual({ url: 'courses.northbridge.example', is_active: false });
+    const one = await run(['get', 'domains', 'courses.northbridge.example']);
+    expect(one.stdout).toContain('is_active: false');
+    const listed = await run(['get', 'domains', '--where', 'is_active=false', '--json']);
+    expect(listed.lines).toEqual([{ url: 'courses.northbridge.example', is_active: false }]);
+    expect((await run(['get', 'domains'])).stdout).toContain('added or checked from this app');
+    expect((await run(['get', 'domains', 'nowhere.example'])).stderr).toContain(
+      'No domain "nowhere.example" on this tenant',
+    );
+    expect((await run(['do', 'domains', 'courses.northbridge.example', 'verify'])).stderr).toContain(
+      "Domains have no action 'verify'",
+    );
+    // The vendor SDK's check answers for the domain the CLI added (and refuses one it did not).
+    await expect(vendorSdk().coreDomainsWhitelistRetrieve({ url: 'courses.northbridge.example' })).resolves.toEqual({
+      url: 'courses.northbridge.example',
+      is_active: false,
+    });
+    await expect(vendorSdk().coreDomainsWhitelistRetrieve({ url: 'nowhere.example' })).rejects.toThrow('Not Found');
+  });
+});
