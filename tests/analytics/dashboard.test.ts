@@ -425,7 +425,8 @@ describe('a period under way', () => {
         .get(live.org, from, to) as number;
     const now = count(range.start, range.end);
     const before = count(range.previous!.start, hourAfterCut);
-    expect(before).toBeGreaterThan(0);
+    // Demo learners are quiet at night (UTC): only in the small hours may yesterday until now hold no session.
+    if (Date.parse(hourAfterCut) - Date.parse(range.previous!.start) > 6 * HOUR) expect(before).toBeGreaterThan(0);
     // The cut leaves part of yesterday out (unless the day is nearly over: then there is next to nothing after it).
     const wholeYesterday = count(range.previous!.start, range.start);
     if (Date.parse(range.start) - Date.parse(hourAfterCut) >= 2 * HOUR) expect(before).toBeLessThan(wholeYesterday);

@@ -13,8 +13,11 @@ export default async function setup(): Promise<void> {
   await ensureBuilt(['main']);
 }
 
-/** A built entry's code with every chunk it imports, statically, however deep: all that runs when it is loaded. */
-export function bundleText(entryFile: string): string {
+/**
+ * A built entry's code with every chunk it imports, statically, however deep: all that runs when it is loaded. With
+ * `dynamic`, chunks loaded later by `import('./…')` too (an engine area is loaded when the engine is composed with it).
+ */
+export function bundleText(entryFile: string, { dynamic = false } = {}): string {
   const seen = new Set<string>();
   const texts: string[] = [];
   const visit = (file: string) => {
@@ -23,6 +26,10 @@ export function bundleText(entryFile: string): string {
     const text = readFileSync(file, 'utf8');
     texts.push(text);
     for (const [, specifier] of text.matchAll(/^import\s[^'"]*?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      visit(join(dirname(file), specifier!));
+    }
+    if (!dynamic) return;
+    for (const [, specifier] of text.matchAll(/\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
       visit(join(dirname(file), specifier!));
     }
   };

@@ -30,8 +30,9 @@ describe('the parse worker in the build', () => {
     expect(existsSync(path)).toBe(true);
     // The built worker is the worker (it answers the runner's protocol), not an empty stub.
     expect(readFileSync(path, 'utf8')).toMatch(/workerData/);
-    // And the engine's bundle (engine.js and the chunks it loads) looks for it by that name.
-    expect(bundleText(join(OUT_MAIN, 'engine.js'))).toContain(INVITE_WORKER_FILE);
+    // And the engine's bundle (engine.js and the chunks it loads, the invitations area's when composed) looks for it
+    // by that name.
+    expect(bundleText(join(OUT_MAIN, 'engine.js'), { dynamic: true })).toContain(INVITE_WORKER_FILE);
   });
 
   it('is what the engine resolves when it runs from the build', () => {
