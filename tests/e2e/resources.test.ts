@@ -8,6 +8,9 @@ import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types
+declare const getComputedStyle: any;
+
 let server: Sandbox;
 let app: OpenApp;
 const framesReceived: string[] = [];
@@ -179,8 +182,11 @@ describe('Tenant settings: LTI keys', () => {
     const details = page.getByRole('dialog', { name: 'LTI key "Canvas"' });
     await visible(details.getByText('-----BEGIN PUBLIC KEY-----', { exact: false }));
     await visible(details.getByRole('button', { name: 'Copy public key' }));
+    // Fields the list has no column for are named in sentence case, abbreviations in capitals.
+    await visible(details.getByText('Public JWK', { exact: true }));
     await details.getByRole('button', { name: 'Edit' }).click();
-    const edit = page.getByRole('dialog', { name: /^Edit LTI key/ });
+    // The edit form is titled by the key's name, not its number.
+    const edit = page.getByRole('dialog', { name: 'Edit LTI key "Canvas"' });
     await edit.getByRole('textbox', { name: 'Name' }).fill('Canvas production');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
@@ -200,6 +206,36 @@ describe('Tenant settings: LTI keys', () => {
   });
 });
 
+describe('Tenant settings at 1000×650', () => {
+  it('keeps a date on one line and a long name aligned with its column', async () => {
+    const { page } = app;
+    const long = 'a-rather-long-token-name-for-the-ci-pipeline';
+    await call(server, 'POST', '/api/core/platform/api-tokens/', { json: { name: long, platform_key: server.org } });
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open('#/tenant-settings/api-tokens');
+      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+      const name = table().getByRole('button', { name: long, exact: true });
+      await visible(name);
+      expect(await name.evaluate((el) => getComputedStyle(el).textAlign)).toBe('left');
+      const row = table()
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: long, exact: true }) });
+      const created = row.getByRole('cell').nth(2).locator('p');
+      const lines = await created.evaluate(
+        (el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight),
+      );
+      expect(lines).toBeLessThan(1.5);
+      const header = table().getByRole('columnheader', { name: 'Created by' });
+      expect(
+        await header.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+      ).toBeLessThan(2);
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  });
+});
+
 describe('the command palette (Ctrl-K)', () => {
   it('jumps to a record by name, to a kind, and to a screen', async () => {
     const { page } = app;
@@ -213,14 +249,19 @@ describe('the command palette (Ctrl-K)', () => {
     const record = page.getByRole('button', { name: /e2e-token\s*API token/ });
     await visible(record);
     await record.click();
-    await visible(page.getByRole('dialog', { name: 'API token "e2e-token"' }));
+    const details = page.getByRole('dialog', { name: 'API token "e2e-token"' });
+    await visible(details);
+    // The details read like the list: the name first, the columns' labels, a close button with a name.
+    expect(await details.innerText()).toMatch(/^API token "e2e-token"\s+Name\s+e2e-token\s+Created by\s+admin\s/);
+    await visible(details.getByRole('button', { name: 'Close' }));
     expect(await page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens');
 
     await page.keyboard.press('Control+K');
     await search.fill('whitelist');
-    await page.getByRole('button', { name: /Domain whitelist/ }).click();
+    // A kind says where it lives, in words (not its route's slug).
+    await page.getByRole('button', { name: /^Domain whitelist\s*Tenant settings$/ }).click();
     await visible(page.getByRole('tab', { name: 'Domain whitelist', selected: true }));
 
     await page.keyboard.press('Control+K');

@@ -8,6 +8,7 @@ import { SearchIcon } from '../components/icons';
 import { navigateTo } from '../shell/routes';
 import { SCREENS } from '../shell/screens';
 import { useActiveTenant } from '../tenants/tenantContext';
+import { capitalized, titleOf } from './naming';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 const KINDS = Object.values(RESOURCES) as Declared[];
@@ -63,8 +64,8 @@ export function CommandPalette() {
           const id = String(record[declaration.idField]);
           entries.push({
             id: `${declaration.kind}:${id}`,
-            label: String(record[declaration.columns[0]!.field] ?? id),
-            description: `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)}`,
+            label: titleOf(declaration, record),
+            description: capitalized(declaration.singular),
             href: recordHref(declaration, id),
           });
         }
@@ -83,7 +84,8 @@ export function CommandPalette() {
     ...KINDS.map((declaration) => ({
       id: `kind:${declaration.kind}`,
       label: declaration.label,
-      description: `${RESOURCE_AREAS[declaration.area]} · every ${declaration.singular} (${declaration.kind})`,
+      // Where the list lives, as a screen's entry says "Screen"; the label already names the kind.
+      description: RESOURCE_AREAS[declaration.area],
       href: `#/${declaration.area}/${declaration.kind}`,
     })),
   ].filter((entry) => !query.trim() || matches(query, entry.label, entry.description));

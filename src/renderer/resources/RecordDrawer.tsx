@@ -2,6 +2,7 @@ import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from '@mantine/c
 import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
+import { capitalized, fieldLabel, titleOf } from './naming';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;
@@ -18,28 +19,35 @@ export function RecordDrawer({ declaration, record, onClose, onEdit }: RecordDra
   const labelOf = (field: string) =>
     declaration.columns.find((c) => c.field === field)?.label ??
     declaration.fields.find((f) => f.name === field)?.label ??
-    field.replaceAll('_', ' ');
+    fieldLabel(field);
+  // The list's columns first, in their order (the name leads), then the rest as the platform answered them.
+  const fields = record
+    ? [
+        ...declaration.columns.map((column) => column.field).filter((field) => field in record),
+        ...Object.keys(record).filter((field) => !declaration.columns.some((column) => column.field === field)),
+      ]
+    : [];
   return (
     <Drawer
       opened={record !== null}
       onClose={onClose}
       position="right"
       size="lg"
-      title={
-        record
-          ? `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} "${String(record[declaration.columns[0]!.field] ?? record[declaration.idField])}"`
-          : ''
-      }
+      title={record ? `${capitalized(declaration.singular)} "${titleOf(declaration, record)}"` : ''}
+      // As the theme does for modals: a title that reads as one, and a close button with a name.
+      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
+      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {record && (
         <Stack gap="md">
-          {Object.entries(record).map(([field, value]) => {
+          {fields.map((field) => {
+            const value = record[field];
             const text =
               typeof value === 'object' && value !== null ? JSON.stringify(value, null, 2) : String(value ?? '—');
             const long = text.length > 60 || text.includes('\n');
             return (
               <Stack key={field} gap={4}>
-                <Text size="xs" c="dimmed" tt="capitalize">
+                <Text size="xs" c="dimmed">
                   {labelOf(field)}
                 </Text>
                 {long ? (

@@ -7,6 +7,7 @@ import { errorMessage } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
 import { WarningIcon } from '../components/icons';
 import { useMutationCall } from '../queries/useCall';
+import { titleOf } from './naming';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
 
@@ -22,7 +23,7 @@ interface ResourceFormModalProps {
 const title = (declaration: ResourceDeclaration, target: FormTarget) =>
   target.mode === 'create'
     ? `New ${declaration.singular}`
-    : `Edit ${declaration.singular} "${String(target.record[declaration.idField])}"`;
+    : `Edit ${declaration.singular} "${titleOf(declaration, target.record)}"`;
 
 /** A create or edit form built from the declaration's fields, checked with the spec's rules before it is sent. */
 export function ResourceFormModal({ profileId, declaration, target, onClose, onCreated }: ResourceFormModalProps) {

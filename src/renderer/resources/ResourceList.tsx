@@ -32,6 +32,7 @@ import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
+import { capitalized, titleOf as titleOfRecord } from './naming';
 
 const PAGE_SIZE = 25;
 
@@ -54,7 +55,12 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
       </Badge>
     );
   }
-  return <Text size="sm">{cellText(column, value)}</Text>;
+  // A date keeps its time on its line; narrow windows scroll the table rather than break "1:29 AM" in two.
+  return (
+    <Text size="sm" style={column.format === 'datetime' ? { whiteSpace: 'nowrap' } : undefined}>
+      {cellText(column, value)}
+    </Text>
+  );
 }
 
 const fill = (template: string, id: string) => template.replaceAll('{id}', id);
@@ -107,8 +113,7 @@ export function ResourceList({
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
   const filtering = !!debounced || Object.keys(filters).length > 0;
   const idOf = (record: ResourceRecord) => String(record[declaration.idField]);
-  /** What people call a record: its first column (a key's name), which is often its id too. */
-  const titleOf = (record: ResourceRecord) => String(record[declaration.columns[0]!.field] ?? idOf(record));
+  const titleOf = (record: ResourceRecord) => titleOfRecord(declaration, record);
   const deleteWord = declaration.deleteLabel ?? 'Delete';
   const canCreate = !!declaration.operations.create;
   const canDelete = !!declaration.operations.delete;
@@ -250,7 +255,9 @@ export function ResourceList({
                 <Table.Thead>
                   <Table.Tr>
                     {declaration.columns.map((column) => (
-                      <Table.Th key={column.field}>{column.label}</Table.Th>
+                      <Table.Th key={column.field} style={{ whiteSpace: 'nowrap' }}>
+                        {column.label}
+                      </Table.Th>
                     ))}
                     {(canDelete || canUpdate) && (
                       <Table.Th w={96} style={{ textAlign: 'right' }}>
@@ -265,7 +272,14 @@ export function ResourceList({
                       {declaration.columns.map((column, index) => (
                         <Table.Td key={column.field}>
                           {index === 0 ? (
-                            <Anchor component="button" type="button" size="sm" onClick={() => onOpen(idOf(record))}>
+                            <Anchor
+                              component="button"
+                              type="button"
+                              size="sm"
+                              // A button centres its text: a long name that wraps stays aligned with the column.
+                              ta="left"
+                              onClick={() => onOpen(idOf(record))}
+                            >
                               {cellText(column, record[column.field])}
                             </Anchor>
                           ) : (
@@ -322,11 +336,7 @@ export function ResourceList({
         onClose={() => setEditor(null)}
         onCreated={(record, values) => {
           if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
-          else
-            notifySuccess(
-              `${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} added`,
-              titleOf(record),
-            );
+          else notifySuccess(`${capitalized(declaration.singular)} added`, titleOf(record));
         }}
       />
       <RecordDrawer

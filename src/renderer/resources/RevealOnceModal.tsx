@@ -1,6 +1,7 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { WarningIcon } from '../components/icons';
+import { capitalized } from './naming';
 
 interface RevealOnceModalProps {
   declaration: ResourceDeclaration;
@@ -18,7 +19,7 @@ export function RevealOnceModal({ declaration, shown, onClose }: RevealOnceModal
     <Modal
       opened={shown !== null}
       onClose={onClose}
-      title={`${declaration.singular[0]!.toUpperCase()}${declaration.singular.slice(1)} created`}
+      title={`${capitalized(declaration.singular)} created`}
       centered
       size="lg"
       closeOnClickOutside={false}
