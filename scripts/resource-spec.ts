@@ -15,6 +15,7 @@ import { format } from 'prettier';
 import YAML from 'yaml';
 import { RESOURCES } from '../src/shared/resources';
 import {
+  openBody,
   operationKey,
   operationsOf,
   type JsonSchema,
@@ -67,7 +68,10 @@ export function buildResourceSpec(
     const check = (what: string, field: string) => {
       if (record && !recordFields.has(field)) say(`${what} '${field}' is not a field of the spec's answer`);
     };
-    check('the id field', declaration.idField);
+    if (!declaration.single) check('the id field', declaration.idField);
+    else if (declaration.operations.list || declaration.operations.create || declaration.operations.delete) {
+      say('a single-record kind has no list, create or delete');
+    }
     for (const column of declaration.columns) check('column', column.field);
     for (const field of declaration.search) check('search field', field);
     for (const filter of declaration.filters ?? []) {
@@ -80,8 +84,16 @@ export function buildResourceSpec(
     const create = found.get('create');
     const update = found.get('update');
     for (const field of declaration.fields) {
+      if (field.own) {
+        const write = found.get(`write:${field.name}`);
+        if (write && !write.body?.schema.properties?.[field.own.bodyField]) {
+          say(`field '${field.name}' is written as '${field.own.bodyField}', which its write's body does not have`);
+        }
+        continue;
+      }
       const bodies = [create, ...(field.createOnly ? [] : [update])].filter((op): op is SpecOperation => !!op);
-      if (!bodies.some((op) => op.body?.schema.properties?.[field.name])) {
+      const takes = (op: SpecOperation) => !!op.body?.schema.properties?.[field.name] || !!openBody(op.body?.schema);
+      if (!bodies.some(takes)) {
         say(`form field '${field.name}' is not in the request body of its create or update operation`);
       }
     }

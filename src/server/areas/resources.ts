@@ -18,9 +18,10 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
+import { singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
 
-function backends(db: Db): Record<ResourceKind, Backend> {
+function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
   return {
     'api-tokens': apiTokenBackend(db),
     domains: genericBackend(db, {
@@ -39,6 +40,13 @@ function backends(db: Db): Record<ResourceKind, Backend> {
       duplicate: 'lti key with this id already exists.',
       auth: { read: 'admin', write: 'admin' },
       derive: ltiKeyPair,
+    }),
+    'lti-tools': genericBackend(db, {
+      kind: 'lti-tools',
+      idField: 'id',
+      counted: true,
+      duplicate: 'lti tool with this id already exists.',
+      auth: { read: 'admin', write: 'admin' },
     }),
   };
 }
@@ -114,7 +122,11 @@ export const resourcesArea: Area = {
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);
     for (const declaration of Object.values(RESOURCES) as ResourceDeclaration[]) {
-      const backend = byKind[declaration.kind as ResourceKind];
+      if (declaration.single) {
+        singleRoutes(router, deps.db, declaration);
+        continue;
+      }
+      const backend = byKind[declaration.kind as ResourceKind]!;
       for (const [role, operation] of Object.entries(declaration.operations)) {
         if (!operation) continue;
         const write = operation.method !== 'get';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ResourceKind } from '../resources';
 import { call, event, Ok } from './kit';
 import { Freshness } from './mentors';
+import { singleRecordCalls } from './resource-single';
 
 /** Which tenant a call is about; the active one when absent. */
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -88,6 +89,7 @@ export const resourceCalls = {
     z.object({ record: ResourceRecord.nullable() }),
     'Run a named action of a kind on one record',
   ),
+  ...singleRecordCalls,
 } as const;
 
 export const resourceEvents = {

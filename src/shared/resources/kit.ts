@@ -19,7 +19,12 @@ export interface RecordOperation extends OperationRef {
   id: { in: 'path' | 'query'; name: string };
 }
 
-export type FieldInput = 'text' | 'switch' | 'select' | 'secret';
+/**
+ * How a field is entered. `number`, `date` (a date-time when the spec's format says so), `json` (an editor checked
+ * against the field's spec schema) and `image` (a file checked for its type before it is sent, with a preview) take
+ * their rules from the spec like every other input.
+ */
+export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -34,6 +39,12 @@ export interface FieldDeclaration {
   initial?: string | boolean;
   /** Part of the create form only (the id of a record is never changed). */
   createOnly?: boolean;
+  /**
+   * A field the platform reads and writes through calls of its own (a tenant's logo): `read` answers it (its
+   * `answerField` holds the value), `write` takes it as the body field `bodyField`. Such a field is saved by its own
+   * call, apart from the record's update.
+   */
+  own?: { read: OperationRef; write: OperationRef; answerField: string; bodyField: string };
 }
 
 export interface ColumnDeclaration {
@@ -81,9 +92,10 @@ export interface ResourceDeclaration {
   idField: string;
   operations: {
     list?: OperationRef;
-    get?: RecordOperation;
+    /** A single-record kind's get and update name no record: they are the tenant's one record. */
+    get?: RecordOperation | OperationRef;
     create?: OperationRef;
-    update?: RecordOperation;
+    update?: RecordOperation | OperationRef;
     delete?: RecordOperation;
   };
   actions?: Readonly<Record<string, NamedAction>>;
@@ -106,6 +118,12 @@ export interface ResourceDeclaration {
   confirmDelete?: string;
   /** Said on the list screen (what the platform does not offer, say). */
   note?: string;
+  /**
+   * One record per tenant (its settings, say): read with `get` and written with `update` (or each field's own
+   * calls), never listed, created or deleted. Screens show it as a settings card; the CLI reads it with `get KIND`
+   * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
+   */
+  single?: boolean;
 }
 
 /** Navigation areas, in the order the sidebar shows them. */
@@ -115,6 +133,7 @@ export type ResourceArea = keyof typeof RESOURCE_AREAS;
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
 export function verbsOf(declaration: ResourceDeclaration): string[] {
   const { operations, envelope } = declaration;
+  if (declaration.single) return ['get', ...(isWritable(declaration) ? ['update'] : [])];
   return [
     ...(operations.list || envelope === 'none' ? ['list'] : []),
     ...(operations.get ? ['get'] : []),
@@ -131,8 +150,21 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
   for (const [role, operation] of Object.entries(declaration.operations)) if (operation) out.push({ role, operation });
   for (const [name, action] of Object.entries(declaration.actions ?? {}))
     out.push({ role: `action:${name}`, operation: action });
+  for (const field of declaration.fields) {
+    if (!field.own) continue;
+    out.push({ role: `read:${field.name}`, operation: field.own.read });
+    out.push({ role: `write:${field.name}`, operation: field.own.write });
+  }
   return out;
 }
+
+/** Whether a single-record kind can be changed: by its update, or by the calls of fields of their own. */
+export function isWritable(declaration: ResourceDeclaration): boolean {
+  return !!declaration.operations.update || declaration.fields.some((field) => field.own);
+}
+
+/** The record id a single-record kind is kept under (it has no id of its own). */
+export const SINGLE_RECORD_ID = '@tenant';
 
 /** Several records, in running text: "API tokens", "domains". */
 export const pluralOf = (declaration: ResourceDeclaration) => declaration.plural ?? declaration.label;

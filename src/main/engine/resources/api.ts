@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  openBody,
   type RESOURCES,
   recordSchemaOf,
   specOperation,
@@ -13,12 +14,13 @@ import {
   type ResourceDeclaration,
   type TenantValue,
 } from '../../../shared/resources';
-import type { CallOptions, DeclaredPath, OPERATIONS, PlatformClient } from '../platform';
+import { toMultipart, type CallOptions, type DeclaredPath, type OPERATIONS, type PlatformClient } from '../platform';
 
 // ---- every declared operation is a declared platform operation (a compile error otherwise) ----------------------
 type Declarations = (typeof RESOURCES)[keyof typeof RESOURCES];
 type OperationsOf<D> = D extends { operations: infer O } ? O[keyof O] : never;
 type ActionsOf<D> = D extends { actions: infer A } ? A[keyof A] : never;
+type OwnOf<D> = D extends { fields: readonly (infer F)[] } ? (F extends { own: infer O } ? O[keyof O] : never) : never;
 type Declared<O> = O extends { path: infer P; method: infer M }
   ? P extends DeclaredPath
     ? M extends keyof (typeof OPERATIONS)[P]
@@ -26,12 +28,21 @@ type Declared<O> = O extends { path: infer P; method: infer M }
       : ['not declared in operations.ts', P, M]
     : ['not declared in operations.ts', P]
   : true;
-type AllDeclared = [Declared<OperationsOf<Declarations> | ActionsOf<Declarations>>] extends [true] ? true : false;
+type AllDeclared = [Declared<OperationsOf<Declarations> | ActionsOf<Declarations> | OwnOf<Declarations>>] extends [true]
+  ? true
+  : false;
 export const EVERY_OPERATION_DECLARED: AllDeclared = true;
 
 /** A 2xx answer whose shape the spec does not allow. */
 export class UnexpectedAnswerError extends Error {
   override readonly name = 'UnexpectedAnswerError';
+}
+
+/** A file sent in a multipart body. */
+export interface UploadFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }
 
 export interface Scope {
@@ -69,7 +80,7 @@ export class ResourceApi {
   async send(
     declaration: ResourceDeclaration,
     operation: OperationRef | RecordOperation,
-    request: { id?: string; values?: Row; query?: Record<string, unknown> } = {},
+    request: { id?: string; values?: Row; query?: Record<string, unknown>; files?: Record<string, UploadFile> } = {},
     options: CallOptions = {},
   ): Promise<unknown> {
     const spec = specOperation(operation);
@@ -89,16 +100,29 @@ export class ResourceApi {
     let body: Row | undefined;
     if (spec.body) {
       body = { ...request.values };
-      for (const name of Object.keys(spec.body.schema.properties ?? {})) {
+      // An open body (no schema) takes the declaration's own connection fields.
+      const names = openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
+      for (const name of [...Object.keys(spec.body.schema.properties ?? {}), ...names]) {
         const value = bound[name];
         if (value) body[name] = this.scope[value];
       }
     }
     const method = operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     const send = (this.client.api as unknown as Record<typeof method, Send>)[method];
+    const files = request.files ?? {};
     const { data } = await send(operation.path, {
       params: { path, query },
       ...(body !== undefined && { body }),
+      // A file goes as the platform takes uploads: multipart, the file under its body field.
+      ...(Object.keys(files).length > 0 && {
+        bodySerializer: (fields: unknown) => {
+          const form = toMultipart(fields as object);
+          for (const [name, file] of Object.entries(files)) {
+            form.set(name, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+          }
+          return form;
+        },
+      }),
       ...options,
     });
     const schema = answerSchema(operation);

@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import type { Db } from '../store';
 import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
+import { singleRecordHandlers } from './single';
 
 export interface ResourceStores {
   cache: ResourceCache;
@@ -24,5 +25,5 @@ export function resourcesArea(
   stores: ResourceStores,
 ): EngineArea<HandlersOf<typeof resourceCalls>> {
   const { close, ...handlers } = resourceHandlers(services, stores.cache);
-  return { handlers, close };
+  return { handlers: { ...handlers, ...singleRecordHandlers(services, stores.cache) }, close };
 }
