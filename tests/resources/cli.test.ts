@@ -70,6 +70,16 @@ describe('mentor-admin resource verbs', () => {
         area: 'Tenant settings',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      {
+        kind: 'lti-tools',
+        label: 'LTI tools',
+        area: 'Tenant settings',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+      { kind: 'org-metadata', label: 'Org metadata', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'branding', label: 'Branding', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'site-config', label: 'Site config', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'billing', label: 'Billing', area: 'Tenant settings', verbs: ['get'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -127,7 +137,7 @@ describe('mentor-admin resource verbs', () => {
     expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)",
+      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, billing)",
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

@@ -9,8 +9,13 @@ import {
   RESOURCES,
   RESOURCE_AREAS,
   declarationOf,
+  decodeDataUrl,
   editableBody,
+  fieldSchema,
+  formatSize,
   fieldType,
+  imageFormat,
+  toDataUrl,
   isResourceKind,
   pluralOf,
   verbsOf,
@@ -28,10 +33,15 @@ const KINDS = Object.keys(RESOURCES).join(', ');
 export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KINDS}):
   kinds                                        one line per kind: kind, label, area, verbs
   get KIND [ID] [--where FIELD=VALUE]... [--search TEXT] [--csv]
-      every record of the kind (from the cache when it is fresh), or one by its ID
+      every record of the kind (from the cache when it is fresh), or one by its ID; a kind that is one record per
+      tenant (${Object.values(RESOURCES)
+        .filter((d: ResourceDeclaration) => d.single)
+        .map((d) => d.kind)
+        .join(', ')}) takes no ID
   create KIND (--set FIELD=VALUE)... | --file BODY.json
       a value the platform shows once (a new API token's key) is printed here, and never again
-  update KIND ID (--set FIELD=VALUE)... | --file BODY.json
+  update KIND [ID] (--set FIELD=VALUE)... | --file BODY.json
+      a JSON field takes JSON (--set 'metadata={"a":1}'), an image field a file (--set logo=@logo.png)
   delete KIND ID... --yes                      revoke or delete; --yes is required
   do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
   export KIND --out FILE.csv [--where FIELD=VALUE]... [--search TEXT] [--no-bom]
@@ -57,20 +67,44 @@ function pairs(items: string[] | undefined, option: string): [string, string][] 
   });
 }
 
-/** `--set` values typed as the spec types the field (true/false for a boolean, a number for a number). */
-function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
-  const operation = verb === 'create' ? declaration.operations.create : declaration.operations.update;
-  const body = operation ? editableBody(declaration, operation) : null;
-  return Object.fromEntries(
-    sets.map(([field, text]) => {
-      const type = fieldType(body, field);
-      if (type === 'boolean' && (text === 'true' || text === 'false')) return [field, text === 'true'];
-      if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) {
-        return [field, Number(text)];
+/**
+ * `--set` values typed as the spec types the field: true/false for a boolean, a number for a number, JSON for a JSON
+ * field or an object/array field, and an image field's `@FILE` read into the data: URL the engine checks and uploads.
+ */
+async function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
+  const operation = (verb === 'create' ? declaration.operations.create : declaration.operations.update) ?? null;
+  const typed: Record<string, unknown> = {};
+  for (const [field, text] of sets) {
+    const declared = declaration.fields.find((f) => f.name === field);
+    const schema = declared ? fieldSchema(declaration, declared, operation) : null;
+    const body = operation ? editableBody(declaration, operation) : null;
+    const type = schema ? fieldType({ properties: { [field]: schema } }, field) : fieldType(body, field);
+    if (declared?.input === 'image') {
+      if (!text.startsWith('@')) throw new UsageError(`--set ${field}=@FILE takes an image file (${field}=@logo.png)`);
+      typed[field] = await imageDataUrl(text.slice(1));
+    } else if (declared?.input === 'json' || type === 'object' || type === 'array') {
+      try {
+        typed[field] = JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`--set ${field}= takes JSON (${(error as Error).message}); quote text as "…"`);
       }
-      return [field, text];
-    }),
-  );
+    } else if (type === 'boolean' && (text === 'true' || text === 'false')) typed[field] = text === 'true';
+    else if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) {
+      typed[field] = Number(text);
+    } else typed[field] = text;
+  }
+  return typed;
+}
+
+/** A file as a data: URL of the image type its bytes show (the engine refuses it at its field when it is none). */
+async function imageDataUrl(path: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(resolve(path)));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  return toDataUrl(imageFormat(bytes)?.type ?? 'application/octet-stream', bytes);
 }
 
 async function bodyOf(
@@ -92,7 +126,7 @@ async function bodyOf(
     return parsed as Record<string, unknown>;
   }
   if (!values.set?.length) throw new UsageError(`${verb} needs --set FIELD=VALUE (one or more) or --file BODY.json`);
-  return typedValues(declaration, verb, pairs(values.set, '--set'));
+  return await typedValues(declaration, verb, pairs(values.set, '--set'));
 }
 
 const cell = (value: unknown) =>
@@ -112,11 +146,20 @@ function printTable(out: Output, declaration: ResourceDeclaration, records: Reso
     );
 }
 
+/** An uploaded image, for people: its type and size, not pages of base64 (`--json` keeps the data: URL). */
+function shown(value: unknown): string {
+  if (typeof value === 'string' && value.startsWith('data:')) {
+    const image = decodeDataUrl(value);
+    if (image) return `${image.type} image, ${formatSize(image.bytes.length)}`;
+  }
+  return printable(cell(value));
+}
+
 function printRecord(out: Output, declaration: ResourceDeclaration, record: ResourceRecord, extra = {}): void {
   out.record(
     { ...record, ...extra },
     Object.entries(record)
-      .map(([field, value]) => `${field}: ${printable(cell(value))}`)
+      .map(([field, value]) => `${field}: ${shown(value)}`)
       .join('\n'),
   );
 }
@@ -153,6 +196,18 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
   const [kindArg, id, ...more] = positionals;
   const declaration = kindOf(kindArg, 'get');
   if (more.length) throw new UsageError('get takes one KIND and at most one ID');
+  if (declaration.single) {
+    if (id || values.where || values.search || values.csv) {
+      throw new UsageError(
+        `${declaration.kind} is one record per tenant: get ${declaration.kind} takes no ID or options`,
+      );
+    }
+    const { record, freshness } = await engine.invoke('resources.getSingle', { ...tenant, kind: declaration.kind });
+    printRecord(out, declaration, record);
+    if (!out.json && freshness.asOf) out.text(`(as of ${freshness.asOf})`);
+    if (freshness.offline) out.error(freshness.offline);
+    return 0;
+  }
   if (id) {
     if (values.where || values.search) throw new UsageError('get KIND ID takes no --where or --search');
     const { record } = await engine.invoke('resources.get', { ...tenant, kind: declaration.kind, id });
@@ -243,6 +298,22 @@ export const runResourceCommand =
           file: { type: 'string' },
         });
         const declaration = kindOf(positionals[0], 'update');
+        if (declaration.single) {
+          if (positionals.length > 1) {
+            throw new UsageError(
+              `${declaration.kind} is one record per tenant: update ${declaration.kind} takes no ID`,
+            );
+          }
+          const body = await bodyOf(declaration, 'update', values);
+          const { record } = await engine.invoke('resources.updateSingle', {
+            ...tenant,
+            kind: declaration.kind,
+            values: body,
+          });
+          if (out.json) out.record(record, '');
+          else out.text(`Updated ${declaration.label}.`);
+          return 0;
+        }
         const id = positionals[1];
         if (!id || positionals.length > 2) throw new UsageError('update takes KIND ID');
         const body = await bodyOf(declaration, 'update', values);

@@ -88,7 +88,10 @@ export class ResourceApi {
     const query: Record<string, unknown> = { ...request.query };
     const bound = { ...CONNECTION_FIELDS, ...declaration.tenant };
     for (const parameter of spec.parameters) {
-      const value = bound[parameter.name];
+      // The connection's usual names (org, user_id) fill a path or a required parameter; an optional query
+      // parameter of the same name (site config's numeric user_id) is another thing, left to the declaration.
+      const declared = declaration.tenant?.[parameter.name];
+      const value = declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined);
       if (!value) continue;
       if (parameter.in === 'path') path[parameter.name] = this.scope[value];
       else query[parameter.name] = this.scope[value];

@@ -9,6 +9,8 @@ import {
   declarationOf,
   formSchema,
   isWritable,
+  openBody,
+  specOperation,
   type FieldDeclaration,
   type ResourceDeclaration,
   type ResourceKind,
@@ -145,7 +147,8 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
       try {
         if (update && Object.keys(rest).length) {
           await api.send(declaration, update, { values: rest });
-          record = { ...record, ...rest };
+          // An open body (site config's field_key and value) names no record field: only a read-back shows it.
+          if (!openBody(specOperation(update).body?.schema)) record = { ...record, ...rest };
         }
         for (const field of own) {
           const image = decodeDataUrl(String(changes[field.name]))!;
@@ -160,6 +163,13 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
           record[field.name] = isObject(answer) ? (answer[field.own!.answerField] ?? null) : null;
         }
       } catch (error) {
+        if (isUnreachable(error)) {
+          const why = error instanceof Error ? error.message : String(error);
+          throw new EngineError(
+            'unreachable',
+            `Not saved: ${ctx.profiles.nameOf(profileId)} is not answering (${why}). What you entered is kept; save again when it answers.`,
+          );
+        }
         throw explain(error, declaration);
       }
       // What the platform keeps after the save (it may normalise what it was sent), read back when it can be.
