@@ -113,6 +113,12 @@ describe('resources: single-record kinds', () => {
     expect(refused.message).toMatch(/read-only/);
     const many = await failure(c.engine, 'resources.getSingle', { kind: 'lti-tools' });
     expect(many.message).toMatch(/many records/);
+    // And the other way round: the list verbs do not take a single-record kind.
+    const one = await failure(c.engine, 'resources.list', { kind: 'org-metadata' });
+    expect(one.message).toMatch(/one record per tenant: read it with resources.getSingle/);
+    expect((await failure(c.engine, 'resources.update', { kind: 'org-metadata', id: 'x', values: {} })).code).toBe(
+      'validation',
+    );
   });
 });
 

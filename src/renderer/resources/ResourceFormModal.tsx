@@ -1,12 +1,14 @@
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-import { useMemo, useRef, useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
 import { BridgeCallError, type ResourceRecord } from '../../shared/contract';
-import { formSchema, type FieldDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
 import { errorMessage } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
 import { WarningIcon } from '../components/icons';
 import { useMutationCall } from '../queries/useCall';
+import { FieldInput } from './fields/FieldInput';
+import { useResourceForm } from './fields/useResourceForm';
+import type { FormValues } from './fields/values';
 import { titleOf } from './naming';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
@@ -71,15 +73,6 @@ export function ResourceFormModal({ profileId, declaration, target, onClose, onC
   );
 }
 
-type Values = Record<string, string | boolean>;
-
-function initialValue(field: FieldDeclaration, record: ResourceRecord | null): string | boolean {
-  const current = record?.[field.name];
-  if (field.input === 'switch') return typeof current === 'boolean' ? current : field.initial === true;
-  if (field.input === 'secret') return '';
-  return typeof current === 'string' ? current : typeof field.initial === 'string' ? field.initial : '';
-}
-
 function ResourceForm({
   profileId,
   declaration,
@@ -101,14 +94,7 @@ function ResourceForm({
   const operation = mode === 'create' ? declaration.operations.create! : declaration.operations.update!;
   const fields = declaration.fields.filter((field) => mode === 'create' || !field.createOnly);
   const record = target.mode === 'update' ? target.record : null;
-  const schema = useMemo(() => formSchema(declaration, operation, mode), [declaration, operation, mode]);
-  const form = useForm<Values>({
-    mode: 'controlled',
-    initialValues: Object.fromEntries(fields.map((field) => [field.name, initialValue(field, record)])),
-    validate: schemaResolver(schema, { sync: true }),
-    validateInputOnBlur: true,
-    onValuesChange: () => onDirty(form.isDirty()),
-  });
+  const { form, ruleOf, formatOf, bodyOf } = useResourceForm({ declaration, operation, mode, fields, record, onDirty });
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
   const create = useMutationCall('resources.create', { carriesSecret: true });
@@ -129,11 +115,11 @@ function ResourceForm({
     setFormError(errorMessage(error));
   }
 
-  function submit(values: Values) {
+  function submit(values: FormValues) {
     setFormError(null);
     if (mode === 'create') {
       create.mutate(
-        { profileId, kind: declaration.kind, values },
+        { profileId, kind: declaration.kind, values: bodyOf(values, false) },
         {
           onSuccess: ({ record: created, revealed }) => {
             create.reset();
@@ -143,7 +129,7 @@ function ResourceForm({
         },
       );
     } else {
-      const changed = Object.fromEntries(Object.entries(values).filter(([name]) => form.isDirty(name)));
+      const changed = bodyOf(values, true);
       update.mutate(
         { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
         { onSuccess: onSaved, onError: showError },
@@ -158,11 +144,12 @@ function ResourceForm({
           <FieldInput
             key={field.name}
             field={field}
+            form={form}
+            rule={ruleOf(field)}
+            format={formatOf(field)}
+            current={record?.[field.name]}
             // The modal puts the keyboard in the first field, not on its close button.
-            props={{
-              ...form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {}),
-              ...(index === 0 && { 'data-autofocus': true }),
-            }}
+            autoFocus={index === 0}
           />
         ))}
         {mode === 'create' && (declaration.revealOnce ?? []).length > 0 && (
@@ -180,28 +167,4 @@ function ResourceForm({
       </Stack>
     </form>
   );
-}
-
-/** One declared field as the input its kind asks for. */
-function FieldInput({
-  field,
-  props,
-}: {
-  field: FieldDeclaration;
-  props: ReturnType<ReturnType<typeof useForm>['getInputProps']>;
-}) {
-  const common = { label: field.label, description: field.description, placeholder: field.placeholder };
-  switch (field.input) {
-    case 'switch':
-      return <Switch {...common} {...props} />;
-    case 'select':
-      return (
-        <Select {...common} data={field.options?.map((o) => ({ value: o.value, label: o.label })) ?? []} {...props} />
-      );
-    case 'secret':
-      // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
-      return <PasswordInput {...common} autoComplete="new-password" {...props} />;
-    default:
-      return <TextInput {...common} autoComplete="off" {...props} />;
-  }
 }

@@ -18,7 +18,7 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
-import { singleRoutes } from './resources/single';
+import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
 
 function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
@@ -119,6 +119,9 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
 export const resourcesArea: Area = {
   name: 'resources',
   schema: genericSchema,
+  seed(deps) {
+    seedSingles(deps.db);
+  },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);
     for (const declaration of Object.values(RESOURCES) as ResourceDeclaration[]) {

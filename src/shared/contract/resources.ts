@@ -98,6 +98,7 @@ export const resourceEvents = {
     invalidates: [
       { call: 'resources.list', by: ['profileId', 'kind'] },
       { call: 'resources.get', by: ['profileId', 'kind'] },
+      { call: 'resources.getSingle', by: ['profileId', 'kind'] },
     ],
   }),
 } as const;

@@ -29,6 +29,7 @@ export const branding = {
       input: 'image',
       description: 'Shown on dark backgrounds.',
       own: image('dark-mode-logo'),
+      darkPreview: true,
     },
     { name: 'favicon', label: 'Favicon', input: 'image', description: 'The browser tab icon.', own: image('favicon') },
     {

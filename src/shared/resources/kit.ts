@@ -45,6 +45,8 @@ export interface FieldDeclaration {
    * call, apart from the record's update.
    */
   own?: { read: OperationRef; write: OperationRef; answerField: string; bodyField: string };
+  /** An image made to be shown on dark backgrounds (a dark-mode logo): previewed on one. */
+  darkPreview?: boolean;
 }
 
 export interface ColumnDeclaration {

@@ -26,6 +26,18 @@ import { explain, invalidValues } from './explain';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
+/** A kind of many records; a single-record kind (the tenant's settings) is read with resources.getSingle. */
+function manyOf(kind: ResourceKind): ResourceDeclaration {
+  const declaration = declarationOf(kind);
+  if (declaration.single) {
+    throw new EngineError(
+      'validation',
+      `${declaration.label} is one record per tenant: read it with resources.getSingle, change it with resources.updateSingle`,
+    );
+  }
+  return declaration;
+}
+
 /** A list older than this is refreshed in the background when a screen asks for it. */
 export const RESOURCES_STALE_MS = 30_000;
 /** With saved rows to show, a screen does not wait through the whole retry policy. */
@@ -187,7 +199,7 @@ export function resourceHandlers(
   return {
     'resources.list': async (input) => {
       const profileId = ctx.tenant(input.profileId);
-      const declaration = declarationOf(input.kind);
+      const declaration = manyOf(input.kind);
       const where = typedWhere(declaration, input.where);
       const fresh = await freshness(profileId, declaration, input.refresh ?? false);
       const known = cache.meta(profileId, declaration.kind) !== null;
@@ -211,7 +223,7 @@ export function resourceHandlers(
 
     'resources.get': async ({ profileId: given, kind, id }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const cached = cache.find(profileId, kind, id);
       if (!declaration.operations.get) {
         // No call reads one record: it is read from the list.
@@ -244,7 +256,7 @@ export function resourceHandlers(
 
     'resources.create': async ({ profileId: given, kind, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const body = checked(declaration, 'create', values);
       const answer = (await platformCall(declaration, undefined, async () =>
         (await apiFor(profileId)).send(declaration, declaration.operations.create!, { values: body }),
@@ -261,7 +273,7 @@ export function resourceHandlers(
 
     'resources.update': async ({ profileId: given, kind, id, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const changes = checked(declaration, 'update', values);
       const operation = declaration.operations.update!;
       const answer = (await platformCall(declaration, id, async () => {
@@ -281,7 +293,7 @@ export function resourceHandlers(
 
     'resources.delete': async ({ profileId: given, kind, id }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const operation = declaration.operations.delete;
       if (!operation) {
         throw new EngineError('validation', `The platform offers no way to delete a ${declaration.singular}`);
@@ -303,7 +315,7 @@ export function resourceHandlers(
 
     'resources.action': async ({ profileId: given, kind, id, action, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const named = declaration.actions?.[action];
       if (!named) {
         const offered = Object.keys(declaration.actions ?? {});

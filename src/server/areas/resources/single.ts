@@ -180,3 +180,40 @@ export function singleRoutes(router: Router, db: Db, declaration: ResourceDeclar
     );
   }
 }
+
+/** A small logo, drawn as SVG, for the demo tenants' branding. */
+function demoLogo(name: string, dark: boolean): string {
+  const initials = name
+    .split(/\s+/)
+    .map((word) => word[0] ?? '')
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48">` +
+    `<rect width="48" height="48" rx="10" fill="${dark ? '#a5b4fc' : '#4338ca'}"/>` +
+    `<text x="24" y="31" font-family="sans-serif" font-size="18" font-weight="700" text-anchor="middle" fill="${dark ? '#1e1b4b' : '#ffffff'}">${initials}</text>` +
+    `<text x="58" y="30" font-family="sans-serif" font-size="15" font-weight="600" fill="${dark ? '#e0e7ff' : '#1e1b4b'}">${name.slice(0, 12)}</text></svg>`;
+  return toDataUrl('image/svg+xml', new TextEncoder().encode(svg));
+}
+
+/** Demo data: each org's metadata, site settings, a subscription and its logos, as a tenant in use has them. */
+export function seedSingles(db: Db): void {
+  const orgs = db.prepare('SELECT key, name FROM orgs ORDER BY key').all() as { key: string; name: string }[];
+  for (const { key, name } of orgs) {
+    store(db, 'org-metadata').write(key, {
+      metadata: { support_email: `help@${key}.example.edu`, locale: 'en-US', timezone: 'America/New_York' },
+    });
+    store(db, 'site-config').write(key, {
+      site_name: name,
+      footer_text: `© ${name}`,
+      enable_signup: false,
+      default_language: 'en',
+    });
+    store(db, 'billing').write(key, {
+      subscriptions: [{ plan: 'Campus', status: 'active', seats: 500, current_period_end: '2027-06-30T00:00:00Z' }],
+    });
+    store(db, 'branding:logo').write(key, { file: demoLogo(name, false) });
+    store(db, 'branding:dark_mode_logo').write(key, { file: demoLogo(name, true) });
+  }
+}

@@ -1,0 +1,79 @@
+import { NumberInput, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import type { z } from 'zod';
+import type { FieldDeclaration } from '../../../shared/resources';
+import { ImageField } from './ImageField';
+import { JsonEditor } from './JsonEditor';
+import type { FormValues } from './values';
+
+interface FieldInputProps {
+  field: FieldDeclaration;
+  form: UseFormReturnType<FormValues>;
+  /** The field's rule from the spec (a JSON field's editor underlines what it refuses). */
+  rule: z.ZodType | null;
+  /** The spec's format of a date field: `date` or `date-time`. */
+  format?: string | undefined;
+  /** The record's current value (an image the platform has). */
+  current?: unknown;
+  autoFocus?: boolean;
+}
+
+/** One declared field as the input its kind asks for, bound to the form. */
+export function FieldInput({ field, form, rule, format, current, autoFocus }: FieldInputProps) {
+  const common = { label: field.label, description: field.description, placeholder: field.placeholder };
+  const props = form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {});
+  const focus = autoFocus ? { 'data-autofocus': true } : {};
+  const id = `field-${field.name}`;
+  switch (field.input) {
+    case 'switch':
+      return <Switch {...common} {...props} {...focus} />;
+    case 'select':
+      return (
+        <Select
+          {...common}
+          data={field.options?.map((o) => ({ value: o.value, label: o.label })) ?? []}
+          {...props}
+          {...focus}
+        />
+      );
+    case 'secret':
+      // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
+      return <PasswordInput {...common} autoComplete="new-password" {...props} {...focus} />;
+    case 'number':
+      return <NumberInput {...common} {...props} {...focus} />;
+    case 'date':
+      return <TextInput {...common} type={format === 'date' ? 'date' : 'datetime-local'} {...props} {...focus} />;
+    case 'json':
+      return (
+        <JsonEditor
+          id={id}
+          label={field.label}
+          description={field.description}
+          placeholder={field.placeholder}
+          error={props.error as string | undefined}
+          value={String(form.getValues()[field.name] ?? '')}
+          onChange={(text) => form.setFieldValue(field.name, text)}
+          onBlur={() => form.validateField(field.name)}
+          rule={rule}
+          autoFocus={autoFocus}
+        />
+      );
+    case 'image':
+      return (
+        <ImageField
+          id={id}
+          label={field.label}
+          description={field.description}
+          error={props.error as string | undefined}
+          value={String(form.getValues()[field.name] ?? '')}
+          current={current}
+          dark={field.darkPreview}
+          onChange={(value) => form.setFieldValue(field.name, value)}
+          onError={(message) => (message ? form.setFieldError(field.name, message) : form.clearFieldError(field.name))}
+          autoFocus={autoFocus}
+        />
+      );
+    default:
+      return <TextInput {...common} autoComplete="off" {...props} {...focus} />;
+  }
+}
