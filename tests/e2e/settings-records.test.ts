@@ -21,10 +21,14 @@ let server: Sandbox;
 let app: OpenApp;
 let files: string;
 const requests: string[] = [];
+const cspViolations: string[] = [];
 
 beforeAll(async () => {
   server = await sandbox();
   app = await openApp(server);
+  app.page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   files = tempDir('settings-files-');
   writeFileSync(join(files, 'logo.png'), PNG);
   writeFileSync(join(files, 'favicon.ico'), 'this is a text file named like an icon');
@@ -32,6 +36,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+});
+
+// Last: the editors and previews above ran under the app's CSP without breaking it.
+afterAll(() => {
+  expect(cspViolations).toEqual([]);
 });
 
 async function metadataOnPlatform() {
@@ -63,6 +72,10 @@ describe('Tenant settings: org metadata', () => {
     await dialog.getByRole('button', { name: 'Keep editing' }).click();
     expect(await editor.innerText()).toContain('help@example.edu');
 
+    // Tab leaves the editor for the next control (no keyboard trap).
+    await editor.click();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
     await editor.click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('{"support": "help@example.edu", "seats": 40}');

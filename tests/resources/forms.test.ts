@@ -139,3 +139,23 @@ describe('single-record kinds', () => {
     expect(patch.safeParse({ platform_name: 'x' }).success).toBe(false);
   });
 });
+
+describe('form values', () => {
+  it('are sent as the engine takes them: JSON parsed, a local date-time as an instant, bad JSON said at its field', async () => {
+    const { toBody, initialValue } = await import('../../src/renderer/resources/fields/values');
+    const fields = [
+      { name: 'meta', label: 'Meta', input: 'json' },
+      { name: 'when', label: 'When', input: 'date' },
+      { name: 'count', label: 'Count', input: 'number' },
+      { name: 'empty', label: 'Empty', input: 'json' },
+    ] as const;
+    const local = '2026-11-26T09:30';
+    expect(toBody(fields, { meta: '{"a": [1]}', when: local, count: 3, empty: '  ' })).toEqual({
+      body: { meta: { a: [1] }, when: new Date(local).toISOString(), count: 3, empty: '' },
+      errors: {},
+    });
+    expect(toBody(fields, { meta: '{a: 1}' }).errors.meta).toMatch(/^Not valid JSON: /);
+    expect(initialValue(fields[0], { meta: { a: 1 } })).toBe('{\n  "a": 1\n}');
+    expect(initialValue(fields[2], {})).toBe('');
+  });
+});

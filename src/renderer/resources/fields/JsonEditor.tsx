@@ -3,7 +3,7 @@
  * spec's schema of the field refuses (the same zod rule the form and the engine check), each message at its place.
  * CodeMirror injects its styles as <style> elements and runs no eval, so it works under the app's CSP.
  */
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { bracketMatching, syntaxTree } from '@codemirror/language';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
@@ -115,7 +115,8 @@ export function JsonEditor(props: JsonEditorProps) {
         extensions: [
           history(),
           bracketMatching(),
-          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+          // No Tab-to-indent: Tab moves to the next field, so the form works from the keyboard alone.
+          keymap.of([...defaultKeymap, ...historyKeymap]),
           json(),
           linter(jsonParseLinter(), { delay: 300 }),
           ...(rule ? [linter(schemaLinter(rule), { delay: 300 })] : []),
