@@ -84,6 +84,33 @@ describe('Tenant settings: org metadata', () => {
     expect(await metadataOnPlatform()).toMatchObject({ metadata: { support: 'help@example.edu', seats: 40 } });
     await visible(card.getByText('"support": "help@example.edu"'));
   });
+
+  it('reads offline from the saved copy, and a save that cannot reach the tenant keeps what was typed', async () => {
+    const { page } = app;
+    const card = page.getByTestId('single-org-metadata');
+    server.setFaults('error5xx=1');
+    try {
+      await card.getByRole('button', { name: /^Refresh / }).click();
+      await visible(card.getByText('Showing the saved copy'), 30_000);
+      await visible(card.getByText('"support": "help@example.edu"'));
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, 'offline-card.png') });
+
+      await card.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit org metadata' });
+      await visible(dialog);
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('{"offline": true}');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await visible(dialog.getByText(/^Sandbox University is not answering \(.+\): nothing was saved/), 30_000);
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, 'offline-save.png') });
+      expect(await dialog.getByRole('textbox', { name: 'Metadata' }).innerText()).toBe('{"offline": true}');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.getByRole('button', { name: 'Discard' }).click();
+    } finally {
+      server.setFaults('');
+    }
+    expect(await metadataOnPlatform()).toMatchObject({ metadata: { support: 'help@example.edu' } });
+  });
 });
 
 describe('Tenant settings: branding', () => {

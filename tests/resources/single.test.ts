@@ -45,7 +45,7 @@ describe('resources: single-record kinds', () => {
     });
     expect(refused).toMatchObject({
       code: 'unreachable',
-      message: expect.stringMatching(/^Not saved: .* is not answering \(.+\)\. What you entered is kept/),
+      message: expect.stringMatching(/^Sandbox is not answering \(.+\): nothing was saved\. What you entered is kept/),
     });
     server.setFaults('');
 

@@ -167,7 +167,7 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
           const why = error instanceof Error ? error.message : String(error);
           throw new EngineError(
             'unreachable',
-            `Not saved: ${ctx.profiles.nameOf(profileId)} is not answering (${why}). What you entered is kept; save again when it answers.`,
+            `${ctx.profiles.nameOf(profileId)} is not answering (${why}): nothing was saved. What you entered is kept; save again when it answers.`,
           );
         }
         throw explain(error, declaration);
