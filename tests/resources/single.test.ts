@@ -56,6 +56,26 @@ describe('resources: single-record kinds', () => {
     expect(rows).toEqual([{ id: '@tenant' }]);
   });
 
+  it("keeps each tenant's record apart, in the cache too", async () => {
+    const c = await connect(server);
+    const other = await c.engine.invoke('profiles.add', {
+      name: 'Other',
+      baseUrl: server.url,
+      org: server.otherOrg.org,
+      username: server.otherOrg.user,
+      secret: server.otherOrg.apiKey,
+    });
+    await c.engine.invoke('resources.updateSingle', { kind: 'org-metadata', values: { metadata: { ours: 1 } } });
+    const theirs = await c.engine.invoke('resources.getSingle', { profileId: other.id, kind: 'org-metadata' });
+    expect(theirs.record).toMatchObject({ platform_key: server.otherOrg.org });
+    expect(theirs.record.metadata).not.toEqual({ ours: 1 });
+    server.setFaults('error5xx=1');
+    const cachedOurs = await c.engine.invoke('resources.getSingle', { kind: 'org-metadata' });
+    const cachedTheirs = await c.engine.invoke('resources.getSingle', { profileId: other.id, kind: 'org-metadata' });
+    expect(cachedOurs.record).toMatchObject({ platform_key: server.org, metadata: { ours: 1 } });
+    expect(cachedTheirs.record).toMatchObject({ platform_key: server.otherOrg.org });
+  });
+
   it('updates org metadata with a PATCH of the metadata alone, announces it, and reads it back', async () => {
     const c = await connect(server);
     const { record } = await c.engine.invoke('resources.updateSingle', {
