@@ -70,18 +70,19 @@ export const OPERATIONS = {
   '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
   '/api/core/lti/1p3/provider/lti-tools/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-tools/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
-  // Single-record kinds: the tenant's one record is replaced, so a save may be sent again.
-  '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPLACE },
-  '/api/core/platform/config/site/': { get: READ, post: REPLACE },
+  // Single-record kinds: a save sets the tenant's one record (or one image) to what it names, so sending it again
+  // after an answer that says it was not taken, or after no answer, changes nothing more.
+  '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPEATABLE },
+  '/api/core/platform/config/site/': { get: READ, post: REPEATABLE },
   '/api/service/orgs/{org}/users/{user_id}/stripe/subscriptions/': { get: READ },
   '/api/core/orgs/{org}/logo/': { get: READ },
-  '/api/core/orgs/{org}/logo/create/': { post: REPLACE },
+  '/api/core/orgs/{org}/logo/create/': { post: REPEATABLE },
   '/api/core/orgs/{org}/dark-mode-logo/': { get: READ },
-  '/api/core/orgs/{org}/dark-mode-logo/create/': { post: REPLACE },
+  '/api/core/orgs/{org}/dark-mode-logo/create/': { post: REPEATABLE },
   '/api/core/orgs/{org}/favicon/': { get: READ },
-  '/api/core/orgs/{org}/favicon/create/': { post: REPLACE },
+  '/api/core/orgs/{org}/favicon/create/': { post: REPEATABLE },
   '/api/core/orgs/{org}/thumbnail/': { get: READ },
-  '/api/core/orgs/{org}/thumbnail/create/': { post: REPLACE },
+  '/api/core/orgs/{org}/thumbnail/create/': { post: REPEATABLE },
 
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },
