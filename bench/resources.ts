@@ -38,7 +38,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Declarations are the files beside kit.ts that declare one kind each. */
 function declarationLines(): number {
   const folder = join(ROOT, 'src/shared/resources');
-  const kit = new Set(['kit.ts', 'spec.ts', 'index.ts']);
+  const kit = new Set(['kit.ts', 'spec.ts', 'index.ts', 'images.ts']);
   const counts = readdirSync(folder)
     .filter((file) => file.endsWith('.ts') && !kit.has(file))
     .map((file) => readFileSync(join(folder, file), 'utf8').trimEnd().split('\n').length);
