@@ -110,6 +110,11 @@ export interface JobRunnerDeps {
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
   defaultConcurrency?: number;
+  /**
+   * Jobs that name no concurrency of their own run as many requests at once as the tenant takes, learnt from its
+   * answers, from the default up to this (jobs/adaptive.ts). Without it they run at the default.
+   */
+  adaptiveConcurrency?: number;
   /** Called before a job of a kind that writes in bulk runs (the engine moves SQLite checkpoints off its thread). */
   beforeBulkRun?: () => void;
   /** How long a job waits for an unreachable tenant, in minutes, unless it has its own limit (the app's setting). */
@@ -153,7 +158,19 @@ export class JobRunner {
 
   constructor(private readonly deps: JobRunnerDeps) {
     this.journal = deps.journal;
-    this.limits = new TenantLimits(deps.defaultConcurrency ?? 4);
+    this.limits = new TenantLimits(deps.defaultConcurrency ?? 4, {
+      ...(deps.adaptiveConcurrency && { adaptTo: deps.adaptiveConcurrency }),
+    });
+  }
+
+  /** A request to the tenant was throttled outside a job's own handling (the platform client's retry saw it). */
+  throttled(profileId: string): void {
+    this.limits.throttled(profileId);
+  }
+
+  /** How many requests at once the tenant takes, as learnt so far (undefined until a job ran against it). */
+  learntConcurrency(profileId: string): number | undefined {
+    return this.limits.learnt(profileId);
   }
 
   /** Areas register the kinds of job they run (the runner knows none of them by itself). */
