@@ -29,6 +29,7 @@ import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
 import { useTicketWindow } from './useTicketWindow';
+import { cursorIndex } from './cursor';
 import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
@@ -140,6 +141,9 @@ export function TicketsScreen() {
   }
 
   const clampCursor = Math.min(cursor, Math.max(0, total - 1));
+  // The window's rows change as soon as a refresh lands, before the next render: a key pressed in between finds the
+  // cursor's ticket by its id (Esc e then r at once must reply to the ticket the close moved to).
+  const cursorNow = useCallback(() => cursorIndex(rows, cursorId, clampCursor), [rows, cursorId, clampCursor]);
 
   const focusList = useCallback(() => list.current?.focus(), []);
 
@@ -167,10 +171,10 @@ export function TicketsScreen() {
   /** The tickets an action applies to: the checked ones, else the one under the cursor, else the open one. */
   const targets = useCallback((): number[] => {
     if (checked.size) return [...checked];
-    const row = rows.row(clampCursor);
+    const row = rows.row(cursorNow());
     if (row) return [row.id];
     return openId ? [openId] : [];
-  }, [checked, rows, clampCursor, openId]);
+  }, [checked, rows, cursorNow, openId]);
 
   const setStatus = useCallback(
     (status: TicketStatus) => {
@@ -181,7 +185,8 @@ export function TicketsScreen() {
       setChecked(new Set());
       // Closing moves on to the next ticket (and opens it if the closed one was open).
       if (single && status === 'closed') {
-        const next = clampCursor + 1 < total ? clampCursor + 1 : clampCursor;
+        const here = cursorNow();
+        const next = here + 1 < total ? here + 1 : here;
         const nextRow = rows.row(next);
         if (nextRow && nextRow.id !== ids[0]) {
           setCursor(next);
@@ -192,7 +197,7 @@ export function TicketsScreen() {
       }
       focusList();
     },
-    [actions, targets, checked, clampCursor, total, rows, openId, focusList],
+    [actions, targets, checked, cursorNow, total, rows, openId, focusList],
   );
 
   const selectView = useCallback(
@@ -218,16 +223,17 @@ export function TicketsScreen() {
       return;
     }
     const handled = () => event.preventDefault();
+    const here = cursorNow();
     switch (key) {
       case 'j':
       case 'ArrowDown':
         handled();
-        moveTo(clampCursor + 1);
+        moveTo(here + 1);
         break;
       case 'k':
       case 'ArrowUp':
         handled();
-        moveTo(clampCursor - 1);
+        moveTo(here - 1);
         break;
       case 'Home':
         handled();
@@ -239,20 +245,20 @@ export function TicketsScreen() {
         break;
       case 'PageDown':
         handled();
-        moveTo(clampCursor + 10);
+        moveTo(here + 10);
         break;
       case 'PageUp':
         handled();
-        moveTo(clampCursor - 10);
+        moveTo(here - 10);
         break;
       case 'Enter':
       case 'o':
         handled();
-        openAt(clampCursor);
+        openAt(here);
         break;
       case 'r': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (row && row.id !== openId) setOpenId(row.id);
         const target = String(row?.id ?? openId);
         // The reply box exists once the pane has the ticket (until then the ref may still hold the previous
@@ -284,7 +290,7 @@ export function TicketsScreen() {
         break;
       case 'x': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         setChecked((set) => {
           const next = new Set(set);
@@ -296,7 +302,7 @@ export function TicketsScreen() {
       }
       case 'a': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         const mine = row.local.assignee === views.data?.me;
         const ids = targets();
@@ -305,7 +311,7 @@ export function TicketsScreen() {
       }
       case 'u': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         const ids = targets();
         void bridge.call('tickets.markRead', { ids, read: row.unread }).catch(() => {});
