@@ -241,6 +241,21 @@ describe('SLA', () => {
     await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: null, resolutionHours: null });
     await page.close();
   });
+
+  it('says a target past a year under its field and saves nothing', async () => {
+    const page = await open({ width: 1400, height: 900 });
+    await page.getByRole('button', { name: 'SLA targets…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'SLA targets of this tenant' });
+    const firstReply = dialog.getByLabel('First reply within (hours)');
+    await firstReply.fill('9000');
+    // Enter while still in the box: the box has not clamped the number, the check says why it cannot be saved.
+    await firstReply.press('Enter');
+    await expect.poll(() => firstReply.getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByText(/8760/).waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: null, resolutionHours: null });
+    await page.close();
+  });
 });
 
 describe('the view editor', () => {
