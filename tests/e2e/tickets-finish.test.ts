@@ -280,4 +280,47 @@ describe('the view editor', () => {
     expect((await engine.invoke('tickets.views', {})).views.length).toBe(before);
     await page.close();
   });
+
+  it('saves what was chosen and leaves out the boxes left empty; editing keeps what it did not touch', async () => {
+    const page = await open({ width: 1000, height: 650 });
+    await page.getByRole('button', { name: 'View options' }).click();
+    await page.getByRole('menuitem', { name: 'New saved view…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New saved view' });
+    await dialog.getByLabel(/^Name/).fill('Unread from Ada');
+    await dialog.getByRole('checkbox', { name: 'In progress' }).uncheck();
+    await dialog.getByLabel(/^Requester/).fill('ada');
+    await dialog.getByRole('checkbox', { name: 'Unread only' }).check();
+    await dialog.getByLabel('First reply within (hours)').fill('5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = async () =>
+      (await engine.invoke('tickets.views', {})).views.find((view) => view.label.startsWith('Unread from Ada'));
+    expect(await saved()).toMatchObject({
+      kind: 'saved',
+      filter: { statuses: ['open'], requester: 'ada', unreadOnly: true },
+      sort: null,
+      sla: { firstReplyHours: 5, resolutionHours: null },
+    });
+    expect(Object.keys((await saved())!.filter).sort()).toEqual(['requester', 'statuses', 'unreadOnly']);
+
+    // The view's own tag (set outside this form) survives an edit of its name.
+    const { id } = (await saved())!;
+    await engine.invoke('tickets.saveView', { id, filter: { ...(await saved())!.filter, tag: 'vip' } });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.reload();
+    await page.getByTestId('ticket-row').first().waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Options for Unread from Ada' }).click();
+    await page.getByRole('menuitem', { name: 'Edit view…' }).click();
+    const edit = page.getByRole('dialog', { name: /^Edit/ });
+    await edit.getByLabel(/^Name/).fill('Unread from Ada (VIP)');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect(await saved()).toMatchObject({
+      label: 'Unread from Ada (VIP)',
+      filter: { statuses: ['open'], requester: 'ada', unreadOnly: true, tag: 'vip' },
+      sla: { firstReplyHours: 5, resolutionHours: null },
+    });
+    await engine.invoke('tickets.deleteView', { id });
+    await page.close();
+  });
 });
