@@ -106,8 +106,14 @@ describe('importing people from a CSV file', () => {
     );
     await page.getByRole('button', { name: 'Next' }).click();
 
-    // Where: the platform.
+    // Where: the platform. A redirect that is not a full address is said under its box, and the step stays.
     await page.getByRole('radiogroup', { name: 'Invite to' }).waitFor();
+    const redirect = page.getByRole('textbox', { name: 'Redirect to' });
+    await redirect.fill('example.org/welcome');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Use a full http(s) address').waitFor();
+    expect(await redirect.getAttribute('aria-invalid')).toBe('true');
+    await redirect.fill('');
     await page.getByRole('button', { name: 'Next' }).click();
 
     // Review: one invalid address, one duplicate; nothing sent yet.
