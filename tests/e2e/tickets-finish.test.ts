@@ -212,6 +212,35 @@ describe('a reply', () => {
   });
 });
 
+describe('canned replies', () => {
+  it('says a refused title under its box with no notification, then saves and lists the reply', async () => {
+    const page = await open({ width: 1400, height: 900 });
+    const before = (await engine.invoke('tickets.cannedReplies', {})).replies;
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Canned replies' }).click();
+    await page.getByRole('menuitem', { name: 'Manage canned replies…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Canned replies' });
+    await dialog.getByRole('button', { name: 'Add a canned reply' }).click();
+    const title = dialog.getByRole('textbox', { name: 'Title' });
+    await title.fill('   ');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Give it a title').waitFor();
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
+    expect((await engine.invoke('tickets.cannedReplies', {})).replies).toEqual(before);
+
+    await title.fill('Thanks for waiting');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Thanks for waiting').waitFor();
+    const added = (await engine.invoke('tickets.cannedReplies', {})).replies.find(
+      (reply) => reply.title === 'Thanks for waiting',
+    );
+    expect(added?.body).toBe('Hi {first_name},');
+    await engine.invoke('tickets.deleteCannedReply', { id: added!.id });
+    await page.close();
+  });
+});
+
 describe('SLA', () => {
   it('shows no badge until the tenant has targets; then the time left on each open ticket, and overdue in red', async () => {
     const page = await open({ width: 1400, height: 900 });
