@@ -45,6 +45,16 @@ export const ResourceList = z.object({
 });
 export type ResourceList = z.infer<typeof ResourceList>;
 
+/** Something the engine did to a value, said at its field (a pasted secret's spaces removed). */
+export const FieldNote = z.object({ path: z.string(), message: z.string() });
+
+/** One choice of a described form (a provider) and the fields the platform gives it. */
+export const DescribedChoice = z.object({
+  name: z.string(),
+  label: z.string(),
+  fields: z.array(z.object({ name: z.string(), type: z.string() })),
+});
+
 export const resourceCalls = {
   'resources.list': call(
     ResourceListInput,
@@ -62,12 +72,13 @@ export const resourceCalls = {
       record: ResourceRecord,
       /** What the platform answers once (a new token's key): shown to the admin now, never stored or answered again. */
       revealed: z.record(z.string(), z.string()),
+      notes: z.array(FieldNote).optional(),
     }),
     'Create a record; field errors come back as issues at their fields',
   ),
   'resources.update': call(
     z.object({ ...Tenant, kind: ResourceKind, id: RecordId, values: Values }).strict(),
-    z.object({ record: ResourceRecord }),
+    z.object({ record: ResourceRecord, notes: z.array(FieldNote).optional() }),
     "Change a record's fields",
   ),
   'resources.delete': call(
@@ -87,6 +98,11 @@ export const resourceCalls = {
       .strict(),
     z.object({ record: ResourceRecord.nullable() }),
     'Run a named action of a kind on one record',
+  ),
+  'resources.describe': call(
+    z.object({ ...Tenant, kind: ResourceKind }).strict(),
+    z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
+    "The form fields the platform describes for a kind (a credential's fields per provider), kept a while per tenant",
   ),
 } as const;
 
