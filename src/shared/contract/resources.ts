@@ -55,6 +55,18 @@ export const DescribedChoice = z.object({
   fields: z.array(z.object({ name: z.string(), type: z.string() })),
 });
 
+/**
+ * The default LLM key and the free trial. The spec gives no schema for the key's usage: `usage` is the platform's
+ * answer as it came (null when it answered nothing), and `defaultKey` what it says about the key being in use.
+ */
+export const LlmAccess = z.object({
+  defaultKey: z.boolean().nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
+  freeTrial: z.boolean().nullable(),
+  asOf: z.string(),
+});
+export type LlmAccess = z.infer<typeof LlmAccess>;
+
 export const resourceCalls = {
   'resources.list': call(
     ResourceListInput,
@@ -104,9 +116,28 @@ export const resourceCalls = {
     z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
     "The form fields the platform describes for a kind (a credential's fields per provider), kept a while per tenant",
   ),
+  'llmAccess.get': call(
+    z.object({ ...Tenant }).strict(),
+    LlmAccess,
+    "Whether the tenant's mentors use the platform's default LLM key and the free trial, with the key's usage",
+  ),
+  'llmAccess.set': call(
+    z
+      .object({ ...Tenant, defaultKey: z.boolean().optional(), freeTrial: z.boolean().optional() })
+      .strict()
+      .refine((input) => input.defaultKey !== undefined || input.freeTrial !== undefined, {
+        message: 'Say what to switch: defaultKey, freeTrial or both',
+      }),
+    z.object({ messages: z.array(z.string()) }),
+    'Switch the default LLM key or the free trial on or off',
+  ),
 } as const;
 
 export const resourceEvents = {
+  /** The default key or the free trial was switched on a tenant. */
+  'llmAccess.changed': event(z.object({ profileId: z.string() }), {
+    invalidates: [{ call: 'llmAccess.get', by: ['profileId'] }],
+  }),
   /** A kind's records changed on a tenant (a write here, or a refresh that found changes): lists read again. */
   'resources.changed': event(z.object({ profileId: z.string(), kind: ResourceKind }), {
     invalidates: [

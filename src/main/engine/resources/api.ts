@@ -138,6 +138,39 @@ export class ResourceApi {
     return answer as Row[];
   }
 
+  /** The default LLM key's usage and the free trial's state, as the platform answers them. */
+  async llmAccess(options: CallOptions = {}): Promise<{ usage: unknown; freeTrial: unknown }> {
+    const path = { org: this.scope.org, user_id: this.scope.username };
+    const [usage, trial] = await Promise.all([
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage', {
+        params: { path },
+        ...options,
+      }),
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/free-trial', { params: { path }, ...options }),
+    ]);
+    return { usage: usage.data, freeTrial: trial.data };
+  }
+
+  /**
+   * Switches the default key or the free trial. Their descriptions give the body (`enable` or `disable`, true); the
+   * schema of use-default-llm-key's body names only `message`, its answer's field, so the typed body is set aside.
+   */
+  async switchLlmAccess(what: 'default-key' | 'free-trial', on: boolean, options: CallOptions = {}): Promise<string> {
+    const body = { enable: on, disable: !on } as never;
+    const params = { path: { org: this.scope.org } };
+    if (what === 'default-key') {
+      const { data } = await this.client.api.POST('/api/ai-account/orgs/{org}/use-default-llm-key/', {
+        params,
+        body,
+        ...options,
+      });
+      const message = (data as { message?: unknown } | undefined)?.message;
+      return typeof message === 'string' ? message : on ? 'Default key on' : 'Default key off';
+    }
+    await this.client.api.POST('/api/ai-account/orgs/{org}/use-free-trial/', { params, body, ...options });
+    return on ? 'Free trial on' : 'Free trial off';
+  }
+
   /** What the platform describes of a kind's form fields: `{name, schema: {field: type}}` per choice. */
   async describe(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
     const described = declaration.describedFields;

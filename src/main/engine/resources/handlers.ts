@@ -27,6 +27,7 @@ import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
 import { describedChoices, type DescribedChoice } from './described';
 import { explain, invalidValues } from './explain';
+import { llmAccessHandlers } from './llm-access';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -288,7 +289,7 @@ export function resourceHandlers(
       }
       const record = await afterWrite(profileId, declaration, answer);
       changed(profileId, kind);
-      return { record, revealed, notes };
+      return { record, revealed, ...(notes.length && { notes }) };
     },
 
     'resources.update': async ({ profileId: given, kind, id, values }) => {
@@ -307,7 +308,7 @@ export function resourceHandlers(
       })) as Row;
       const record = await afterWrite(profileId, declaration, answer);
       changed(profileId, kind);
-      return { record, notes };
+      return { record, ...(notes.length && { notes }) };
     },
 
     'resources.delete': async ({ profileId: given, kind, id }) => {
@@ -377,6 +378,8 @@ export function resourceHandlers(
       described.set(key, { at, tenant, choices });
       return { choices, asOf: new Date(at).toISOString() };
     },
+
+    ...llmAccessHandlers(ctx, apiFor),
 
     async close() {
       stop.abort();
