@@ -18,7 +18,7 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
-import { credentialBackend, credentialSchema, plainCredentialRead } from './resources/credentials';
+import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
 import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
@@ -142,6 +142,10 @@ export const resourcesArea: Area = {
   schema: genericSchema + credentialSchema + llmAccessSchema,
   seed(deps) {
     seedLlmAccess(deps.db, MAIN_ORG);
+    seedCredentials(deps.db, MAIN_ORG, deps.now().toISOString());
+    const byKind = backends(deps.db);
+    const admin = { username: 'admin', org: MAIN_ORG } as Parameters<NonNullable<Backend['create']>>[1];
+    byKind['tenant-llms'].create!(MAIN_ORG, admin, { llm_provider: 'openai', llm_name: 'gpt-4o' });
   },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);

@@ -54,6 +54,7 @@ export const DescribedChoice = z.object({
   label: z.string(),
   fields: z.array(z.object({ name: z.string(), type: z.string() })),
 });
+export type DescribedChoice = z.infer<typeof DescribedChoice>;
 
 /**
  * The default LLM key and the free trial. The spec gives no schema for the key's usage: `usage` is the platform's

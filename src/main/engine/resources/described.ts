@@ -3,10 +3,9 @@
  * service, `{name, schema: {field: type}, service_info: {display_name}}`, read into the contract's choices. A schema
  * written as JSON Schema (`{properties: {…}}`) is read too; the spec types `schema` as any value.
  */
-import type { z } from 'zod';
-import type { DescribedChoice as Choice } from '../../../shared/contract';
+import type { DescribedChoice } from '../../../shared/contract';
 
-export type DescribedChoice = z.infer<typeof Choice>;
+export type { DescribedChoice };
 
 type Row = Record<string, unknown>;
 const isObject = (value: unknown): value is Row => !!value && typeof value === 'object' && !Array.isArray(value);

@@ -163,3 +163,10 @@ export function plainCredentialRead(db: Db, kind: CredentialKind, path: string, 
     { auth: 'admin' },
   );
 }
+
+/** The demo tenant has an OpenAI key (a made-up one) and uses GPT-4o. */
+export function seedCredentials(db: Db, org: string, now: string): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO credentials (org, kind, name, value, created_at, updated_at) VALUES (?, 'credential', 'openai', ?, ?, ?)`,
+  ).run(org, JSON.stringify({ key: 'sk-demo-northbridge-not-a-real-key-7f3a' }), now, now);
+}
