@@ -119,7 +119,8 @@ function ResourceForm({
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
   const create = useMutationCall('resources.create', { carriesSecret: true });
-  const update = useMutationCall('resources.update');
+  // A change may carry a replaced secret: not kept either.
+  const update = useMutationCall('resources.update', { carriesSecret: true });
   const saving = create.isPending || update.isPending;
   // The platform's description of the fields (per tenant, kept by the engine and by the query cache).
   const description = useCall('resources.describe', { profileId, kind: declaration.kind }, { enabled: !!described });
@@ -178,6 +179,7 @@ function ResourceForm({
         { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
         {
           onSuccess: ({ notes }) => {
+            update.reset();
             onSaved();
             sayNotes(notes);
           },
