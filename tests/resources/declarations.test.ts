@@ -58,7 +58,7 @@ describe('resource declarations', () => {
   });
 
   it('check an id sent in the body, and the operation that describes a form’s fields', () => {
-    const credentials: ResourceDeclaration = RESOURCES.credentials;
+    const credentials = RESOURCES.credentials;
     // The DELETE declares no body, but its description says it "must include 'name'": the name may go there.
     expect(problemsOf(credentials)).toEqual([]);
     expect(
