@@ -102,6 +102,8 @@ describe('Models and keys', () => {
     await defaultKey.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => defaultKey.isChecked()).toBe(true);
+    // The switches wait for the platform's answer before taking another change.
+    await expect.poll(() => defaultKey.isEnabled()).toBe(true);
     const usage = await call(
       server,
       'GET',
@@ -117,5 +119,24 @@ describe('Models and keys', () => {
 
     // The tenant's models and the LLMs its mentors can use are the kit's lists on the same screen.
     await visible(page.getByRole('region', { name: 'Available LLMs' }).getByRole('button', { name: 'anthropic' }));
+  });
+
+  it('keeps the line breaks of a pasted service-account key (Tenant settings → Integration keys)', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/integration-credentials');
+    await page.getByRole('button', { name: 'New integration key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New integration key' });
+    await dialog.getByLabel('Service').click();
+    await page.getByRole('option', { name: 'Google Drive' }).click();
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----';
+    const privateKey = dialog.getByLabel('Private key');
+    await privateKey.fill(`\n${pem}\n\n`);
+    await visible(dialog.getByTestId('trimmed-note'));
+    expect(await privateKey.inputValue()).toBe(pem);
+    await dialog.getByLabel('Type').fill('service_account');
+    await dialog.getByRole('button', { name: 'Create integration key' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByTestId('resource-table').getByRole('button', { name: 'google-drive', exact: true }));
+    expect(await page.content()).not.toContain('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
   });
 });

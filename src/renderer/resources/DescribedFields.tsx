@@ -1,4 +1,4 @@
-import { Alert, Button, Group, PasswordInput, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useState, type ReactNode } from 'react';
 import type { DescribedChoice, ResourceRecord } from '../../shared/contract';
@@ -22,7 +22,10 @@ export function SecretInput({
   error,
   onChange,
   autoFocus,
+  multiline,
 }: {
+  /** A key of several lines (a PEM private key): a password box would drop its line breaks. */
+  multiline?: boolean;
   label: string;
   description?: ReactNode;
   value: string;
@@ -39,17 +42,36 @@ export function SecretInput({
   };
   return (
     <Stack gap={4}>
-      <PasswordInput
-        label={label}
-        description={description}
-        value={value}
-        error={error}
-        autoComplete="new-password"
-        spellCheck={false}
-        onChange={(event) => take(event.currentTarget.value, false)}
-        onBlur={(event) => take(event.currentTarget.value, true)}
-        {...(autoFocus && { 'data-autofocus': true })}
-      />
+      {multiline ? (
+        <Textarea
+          label={label}
+          description={description}
+          value={value}
+          error={error}
+          autoComplete="off"
+          spellCheck={false}
+          autosize
+          minRows={3}
+          maxRows={8}
+          // Drawn as dots like a password box (Chromium), with its line breaks kept.
+          styles={{ input: { WebkitTextSecurity: 'disc', fontFamily: 'monospace' } as Record<string, string> }}
+          onChange={(event) => take(event.currentTarget.value, false)}
+          onBlur={(event) => take(event.currentTarget.value, true)}
+          {...(autoFocus && { 'data-autofocus': true })}
+        />
+      ) : (
+        <PasswordInput
+          label={label}
+          description={description}
+          value={value}
+          error={error}
+          autoComplete="new-password"
+          spellCheck={false}
+          onChange={(event) => take(event.currentTarget.value, false)}
+          onBlur={(event) => take(event.currentTarget.value, true)}
+          {...(autoFocus && { 'data-autofocus': true })}
+        />
+      )}
       {trimmed && (
         <Text size="xs" c="teal" role="status" data-testid="trimmed-note">
           {TRIMMED_NOTE}
@@ -58,6 +80,9 @@ export function SecretInput({
     </Stack>
   );
 }
+
+/** Described fields that hold several lines (a service account's PEM key), by the names providers give them. */
+const MULTILINE = /private_key|certificate|pem$/i;
 
 /** A stored secret as the platform's masked view shows it: "key ••••3456". */
 export function maskedText(value: unknown): string {
@@ -154,6 +179,7 @@ export function DescribedFieldInputs({
             error={props.error as ReactNode}
             onChange={(next) => form.setFieldValue(path, next)}
             autoFocus={record !== null && index === 0}
+            multiline={MULTILINE.test(field.name)}
           />
         );
       })}
