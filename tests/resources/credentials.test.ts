@@ -174,5 +174,10 @@ describe('resources: models and the default key', () => {
     await c.engine.invoke('llmAccess.set', { freeTrial: false });
     expect(await c.engine.invoke('llmAccess.get', {})).toMatchObject({ defaultKey: true, freeTrial: false });
     expect(await failure(c.engine, 'llmAccess.set', {})).toMatchObject({ code: 'validation' });
+    // The tenant down: the last answer of this session, said to be so.
+    server.setFaults('error5xx=1');
+    const offline = await c.engine.invoke('llmAccess.get', {});
+    expect(offline).toMatchObject({ defaultKey: true, freeTrial: false });
+    expect(offline.offline).toMatch(/not answering .*showing what was saved earlier/);
   });
 });

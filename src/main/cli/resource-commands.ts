@@ -227,6 +227,7 @@ export const runLlmAccessCommand: Command = async (engine, args, out, _io, globa
     if (!out.json) for (const message of messages) out.text(printable(message));
   }
   const access = await engine.invoke('llmAccess.get', tenant);
+  if (access.offline) out.error(access.offline);
   const said = (value: boolean | null) => (value === null ? 'not said by the platform' : value ? 'on' : 'off');
   const usage = Object.entries(access.usage ?? {})
     .map(([field, value]) => `  ${field}: ${printable(cell(value))}`)

@@ -5,7 +5,9 @@
 import type { LlmAccess, resourceCalls } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
+import { isUnreachable, offlineNote } from '../mentors';
 import { ApiError } from '../platform';
+import { userScope } from '../tenants';
 import type { ResourceApi } from './api';
 import type { ResourceServices } from './handlers';
 
@@ -30,21 +32,31 @@ export function llmAccessHandlers(
   ctx: ResourceServices,
   apiFor: (profileId: string) => Promise<ResourceApi>,
 ): Pick<Handlers, 'llmAccess.get' | 'llmAccess.set'> {
+  /** The last answer per connection and tenant, for this session: shown (and said to be old) when the tenant is down. */
+  const last = new Map<string, { tenant: string; access: LlmAccess }>();
   return {
     'llmAccess.get': async ({ profileId: given }): Promise<LlmAccess> => {
       const profileId = ctx.tenant(given);
+      const scope = await userScope(ctx.profiles, profileId);
+      const tenant = `${scope.org} ${scope.username}`;
       try {
         const { usage, freeTrial } = await (await apiFor(profileId)).llmAccess();
         const record = isObject(usage) ? usage : null;
         const using = record?.use_main_credentials ?? record?.is_using_main_credentials ?? record?.enabled;
         const trial = isObject(freeTrial) ? freeTrial.is_in_free_trial : undefined;
-        return {
+        const access: LlmAccess = {
           defaultKey: typeof using === 'boolean' ? using : null,
           usage: record,
           freeTrial: typeof trial === 'boolean' ? trial : null,
           asOf: new Date().toISOString(),
+          offline: null,
         };
+        last.set(profileId, { tenant, access });
+        return access;
       } catch (error) {
+        const kept = last.get(profileId);
+        if (kept && kept.tenant === tenant && isUnreachable(error))
+          return { ...kept.access, offline: offlineNote(error) };
         throw explained(error);
       }
     },

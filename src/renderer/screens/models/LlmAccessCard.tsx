@@ -1,4 +1,5 @@
-import { Badge, Group, Paper, Progress, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Paper, Progress, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { CloudOffIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatCount } from '../../lib/format';
@@ -57,6 +58,11 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
             onRetry={() => void access.refetch()}
           />
         )}
+        {data?.offline && (
+          <Alert color="yellow" variant="light" icon={<CloudOffIcon />} title="Showing the last answer">
+            {data.offline} Switches cannot be changed until the tenant can be reached.
+          </Alert>
+        )}
         {data && (
           <>
             <Group align="flex-start" gap="xl" wrap="wrap">
@@ -68,7 +74,7 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
                     : 'Mentors without a key of their own provider use it.'
                 }
                 checked={pending && 'defaultKey' in pending ? !!pending.defaultKey : data.defaultKey === true}
-                disabled={set.isPending}
+                disabled={set.isPending || !!data.offline}
                 onChange={(event) => flip({ defaultKey: event.currentTarget.checked })}
                 maw={360}
               />
@@ -76,7 +82,7 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
                 label="Free trial"
                 description="The tenant's free trial of the platform's LLMs."
                 checked={pending && 'freeTrial' in pending ? !!pending.freeTrial : data.freeTrial === true}
-                disabled={set.isPending}
+                disabled={set.isPending || !!data.offline}
                 onChange={(event) => flip({ freeTrial: event.currentTarget.checked })}
                 maw={360}
               />
