@@ -56,7 +56,11 @@ export function buildResourceSpec(
       found.set(role, slice);
       if ('id' in operation && operation.id) {
         const { in: where, name } = operation.id as { in: string; name: string };
-        if (!slice.parameters.some((p) => p.in === where && p.name === name)) {
+        // In the body: a field of the spec's body, or (no body declared) one its description says it must include.
+        const inBody =
+          !!slice.body?.schema.properties?.[name] ||
+          (!slice.body && String(raw.description ?? '').includes(`must include '${name}'`));
+        if (where === 'body' ? !inBody : !slice.parameters.some((p) => p.in === where && p.name === name)) {
           say(`${role} takes the id as ${where} parameter '${name}', which ${key} does not have`);
         }
       }

@@ -70,6 +70,20 @@ describe('mentor-admin resource verbs', () => {
         area: 'Tenant settings',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      {
+        kind: 'credentials',
+        label: 'LLM provider keys',
+        area: 'Models and keys',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'integration-credentials',
+        label: 'Integration keys',
+        area: 'Tenant settings',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      { kind: 'tenant-llms', label: 'Tenant models', area: 'Models and keys', verbs: ['list', 'create'] },
+      { kind: 'mentor-llms', label: 'Available LLMs', area: 'Models and keys', verbs: ['list'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -127,7 +141,7 @@ describe('mentor-admin resource verbs', () => {
     expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)",
+      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, credentials, integration-credentials,",
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

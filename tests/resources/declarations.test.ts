@@ -57,6 +57,40 @@ describe('resource declarations', () => {
     ]);
   });
 
+  it('check an id sent in the body, and the operation that describes a form’s fields', () => {
+    const credentials = RESOURCES.credentials;
+    // The DELETE declares no body, but its description says it "must include 'name'": the name may go there.
+    expect(problemsOf(credentials)).toEqual([]);
+    expect(
+      problemsOf({
+        ...credentials,
+        operations: {
+          ...credentials.operations,
+          delete: { ...credentials.operations.delete, id: { in: 'body', name: 'provider' } },
+        },
+      }),
+    ).toEqual([
+      "credentials: delete takes the id as body parameter 'provider', which DELETE /api/ai-account/orgs/{org}/credential/ does not have",
+    ]);
+    expect(
+      problemsOf({
+        ...credentials,
+        describedFields: {
+          ...credentials.describedFields,
+          operation: { method: 'get', path: '/api/ai-account/orgs/{org}/credential/schemas/' },
+        },
+      }),
+    ).toEqual([
+      'credentials: describe is GET /api/ai-account/orgs/{org}/credential/schemas/, which the spec does not have',
+    ]);
+    // A credential's value is an object of the described fields, required on create as the spec requires it.
+    const create = formSchema(credentials, RESOURCES.credentials.operations.create, 'create');
+    expect(create.safeParse({ name: 'openai', value: { key: 'k' } }).success).toBe(true);
+    expect(create.safeParse({ name: 'openai' }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'value: This field is required.',
+    ]);
+  });
+
   it("derive each form's rules from the spec: required, pattern, length, type; empty optional text is not sent", () => {
     const tokens = RESOURCES['api-tokens'];
     const create = formSchema(tokens, tokens.operations.create, 'create');

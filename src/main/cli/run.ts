@@ -10,7 +10,7 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
-import { RESOURCE_HELP, runResourceCommand } from './resource-commands';
+import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resource-commands';
 import { isResourceKind } from '../../shared/resources';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
@@ -48,6 +48,7 @@ const COMMANDS = new Map<string, Command>([
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
   ['tickets', runTicketsCommand],
+  ['llm-access', runLlmAccessCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -67,6 +68,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   update: ['resources'],
   delete: ['resources'],
   do: ['resources'],
+  'llm-access': ['resources'],
   train: ['train'],
   jobs: undefined,
   invite: ['invitations'],

@@ -1,12 +1,14 @@
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { BridgeCallError, type ResourceRecord } from '../../shared/contract';
 import { formSchema, type FieldDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { errorMessage } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
 import { WarningIcon } from '../components/icons';
-import { useMutationCall } from '../queries/useCall';
+import { notifySuccess } from '../components/notify';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { DescribedFieldInputs, SecretInput } from './DescribedFields';
 import { titleOf } from './naming';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
@@ -71,9 +73,9 @@ export function ResourceFormModal({ profileId, declaration, target, onClose, onC
   );
 }
 
-type Values = Record<string, string | boolean>;
+type Values = Record<string, unknown>;
 
-function initialValue(field: FieldDeclaration, record: ResourceRecord | null): string | boolean {
+function initialValue(field: FieldDeclaration, record: ResourceRecord | null): unknown {
   const current = record?.[field.name];
   if (field.input === 'switch') return typeof current === 'boolean' ? current : field.initial === true;
   if (field.input === 'secret') return '';
@@ -102,9 +104,14 @@ function ResourceForm({
   const fields = declaration.fields.filter((field) => mode === 'create' || !field.createOnly);
   const record = target.mode === 'update' ? target.record : null;
   const schema = useMemo(() => formSchema(declaration, operation, mode), [declaration, operation, mode]);
+  const described = declaration.describedFields;
   const form = useForm<Values>({
     mode: 'controlled',
-    initialValues: Object.fromEntries(fields.map((field) => [field.name, initialValue(field, record)])),
+    initialValues: {
+      ...Object.fromEntries(fields.map((field) => [field.name, initialValue(field, record)])),
+      // A described object starts empty: its stored values are never filled in (they are secrets).
+      ...(described && { [described.field]: {} }),
+    },
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
     onValuesChange: () => onDirty(form.isDirty()),
@@ -112,15 +119,38 @@ function ResourceForm({
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
   const create = useMutationCall('resources.create', { carriesSecret: true });
-  const update = useMutationCall('resources.update');
+  // A change may carry a replaced secret: not kept either.
+  const update = useMutationCall('resources.update', { carriesSecret: true });
   const saving = create.isPending || update.isPending;
+  // The platform's description of the fields (per tenant, kept by the engine and by the query cache).
+  const description = useCall('resources.describe', { profileId, kind: declaration.kind }, { enabled: !!described });
+  const chosen = described
+    ? String(record?.[described.by] ?? (form.getValues()[described.by] as string | undefined) ?? '')
+    : '';
+  const choice = description.data?.choices.find((option) => option.name === chosen) ?? null;
+  /** What the engine did to the values (a secret trimmed as it was saved), said once the form has closed. */
+  const sayNotes = (notes: readonly { path: string; message: string }[] | undefined) => {
+    if (notes?.length) notifySuccess('Saved', notes.map((note) => `${note.path}: ${note.message}`).join('\n'));
+  };
+  /** The described object as sent: its empty fields left out, and left out itself when nothing in it was given. */
+  const withDescribed = (values: Values): Values => {
+    if (!described) return values;
+    const { [described.field]: object, ...rest } = values;
+    const given = Object.fromEntries(
+      Object.entries((object ?? {}) as Record<string, unknown>).filter(([, value]) => value !== ''),
+    );
+    return Object.keys(given).length || mode === 'create' ? { ...rest, [described.field]: given } : rest;
+  };
 
   /** The platform's (or the engine's) field errors under their fields; anything else above the buttons. */
   function showError(error: unknown) {
     if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
       const other: string[] = [];
       for (const issue of error.issues) {
-        if (fields.some((field) => field.name === issue.path)) form.setFieldError(issue.path, issue.message);
+        const atField =
+          fields.some((field) => field.name === issue.path) ||
+          (described && issue.path.startsWith(`${described.field}.`));
+        if (atField) form.setFieldError(issue.path, issue.message);
         else other.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
       }
       setFormError(other.length ? other.join('\n') : null);
@@ -133,20 +163,28 @@ function ResourceForm({
     setFormError(null);
     if (mode === 'create') {
       create.mutate(
-        { profileId, kind: declaration.kind, values },
+        { profileId, kind: declaration.kind, values: withDescribed(values) },
         {
-          onSuccess: ({ record: created, revealed }) => {
+          onSuccess: ({ record: created, revealed, notes }) => {
             create.reset();
             onCreated(created, revealed);
+            sayNotes(notes);
           },
           onError: showError,
         },
       );
     } else {
-      const changed = Object.fromEntries(Object.entries(values).filter(([name]) => form.isDirty(name)));
+      const changed = withDescribed(Object.fromEntries(Object.entries(values).filter(([name]) => form.isDirty(name))));
       update.mutate(
         { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
-        { onSuccess: onSaved, onError: showError },
+        {
+          onSuccess: ({ notes }) => {
+            update.reset();
+            onSaved();
+            sayNotes(notes);
+          },
+          onError: showError,
+        },
       );
     }
   }
@@ -157,14 +195,42 @@ function ResourceForm({
         {fields.map((field, index) => (
           <FieldInput
             key={field.name}
-            field={field}
+            field={
+              described && field.name === described.by
+                ? {
+                    ...field,
+                    options: (description.data?.choices ?? []).map((option) => ({
+                      value: option.name,
+                      label: option.label,
+                    })),
+                  }
+                : field
+            }
             // The modal puts the keyboard in the first field, not on its close button.
             props={{
               ...form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {}),
+              ...(described &&
+                field.name === described.by && {
+                  // Another provider has other fields: what was typed for the last one is not kept.
+                  onChange: (value: string | null) => {
+                    form.setFieldValue(field.name, value ?? '');
+                    form.setFieldValue(described.field, {});
+                  },
+                }),
               ...(index === 0 && { 'data-autofocus': true }),
             }}
           />
         ))}
+        {described && (
+          <DescribedFieldInputs
+            described={described}
+            form={form}
+            choice={choice}
+            loading={description.isPending}
+            loadError={description.error}
+            record={record}
+          />
+        )}
         {mode === 'create' && (declaration.revealOnce ?? []).length > 0 && (
           <Text size="xs" c="dimmed">
             The platform shows the new {declaration.singular}&rsquo;s {declaration.revealOnce!.join(', ')} once, after
@@ -200,7 +266,15 @@ function FieldInput({
       );
     case 'secret':
       // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
-      return <PasswordInput {...common} autoComplete="new-password" {...props} />;
+      return (
+        <SecretInput
+          label={field.label}
+          description={field.description}
+          value={typeof props.value === 'string' ? props.value : ''}
+          error={props.error as ReactNode}
+          onChange={(value) => (props.onChange as (value: string) => void)(value)}
+        />
+      );
     default:
       return <TextInput {...common} autoComplete="off" {...props} />;
   }

@@ -28,6 +28,7 @@ import { formatCount, formatDateTime } from '../lib/format';
 import { useCall, useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
+import { maskedText } from './DescribedFields';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
@@ -39,6 +40,7 @@ const PAGE_SIZE = 25;
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
 function cellText(column: ColumnDeclaration, value: unknown): string {
+  if (column.format === 'entries') return maskedText(value);
   if (value === null || value === undefined || value === '') return '—';
   if (column.format === 'datetime' && typeof value === 'string') {
     // The platform's stand-in for "never" (an expiry far in the future).
@@ -56,6 +58,13 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
     );
   }
   // A date keeps its time on its line; narrow windows scroll the table rather than break "1:29 AM" in two.
+  if (column.format === 'entries') {
+    return (
+      <Text size="sm" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+        {cellText(column, value)}
+      </Text>
+    );
+  }
   return (
     <Text size="sm" style={column.format === 'datetime' ? { whiteSpace: 'nowrap' } : undefined}>
       {cellText(column, value)}

@@ -45,6 +45,31 @@ export const ResourceList = z.object({
 });
 export type ResourceList = z.infer<typeof ResourceList>;
 
+/** Something the engine did to a value, said at its field (a pasted secret's spaces removed). */
+export const FieldNote = z.object({ path: z.string(), message: z.string() });
+
+/** One choice of a described form (a provider) and the fields the platform gives it. */
+export const DescribedChoice = z.object({
+  name: z.string(),
+  label: z.string(),
+  fields: z.array(z.object({ name: z.string(), type: z.string() })),
+});
+export type DescribedChoice = z.infer<typeof DescribedChoice>;
+
+/**
+ * The default LLM key and the free trial. The spec gives no schema for the key's usage: `usage` is the platform's
+ * answer as it came (null when it answered nothing), and `defaultKey` what it says about the key being in use.
+ */
+export const LlmAccess = z.object({
+  defaultKey: z.boolean().nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
+  freeTrial: z.boolean().nullable(),
+  asOf: z.string(),
+  /** Why this is the last answer read in this session rather than a fresh one (the tenant is not answering). */
+  offline: z.string().nullable(),
+});
+export type LlmAccess = z.infer<typeof LlmAccess>;
+
 export const resourceCalls = {
   'resources.list': call(
     ResourceListInput,
@@ -62,12 +87,13 @@ export const resourceCalls = {
       record: ResourceRecord,
       /** What the platform answers once (a new token's key): shown to the admin now, never stored or answered again. */
       revealed: z.record(z.string(), z.string()),
+      notes: z.array(FieldNote).optional(),
     }),
     'Create a record; field errors come back as issues at their fields',
   ),
   'resources.update': call(
     z.object({ ...Tenant, kind: ResourceKind, id: RecordId, values: Values }).strict(),
-    z.object({ record: ResourceRecord }),
+    z.object({ record: ResourceRecord, notes: z.array(FieldNote).optional() }),
     "Change a record's fields",
   ),
   'resources.delete': call(
@@ -88,9 +114,33 @@ export const resourceCalls = {
     z.object({ record: ResourceRecord.nullable() }),
     'Run a named action of a kind on one record',
   ),
+  'resources.describe': call(
+    z.object({ ...Tenant, kind: ResourceKind }).strict(),
+    z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
+    "The form fields the platform describes for a kind (a credential's fields per provider), kept a while per tenant",
+  ),
+  'llmAccess.get': call(
+    z.object({ ...Tenant }).strict(),
+    LlmAccess,
+    "Whether the tenant's mentors use the platform's default LLM key and the free trial, with the key's usage",
+  ),
+  'llmAccess.set': call(
+    z
+      .object({ ...Tenant, defaultKey: z.boolean().optional(), freeTrial: z.boolean().optional() })
+      .strict()
+      .refine((input) => input.defaultKey !== undefined || input.freeTrial !== undefined, {
+        message: 'Say what to switch: defaultKey, freeTrial or both',
+      }),
+    z.object({ messages: z.array(z.string()) }),
+    'Switch the default LLM key or the free trial on or off',
+  ),
 } as const;
 
 export const resourceEvents = {
+  /** The default key or the free trial was switched on a tenant. */
+  'llmAccess.changed': event(z.object({ profileId: z.string() }), {
+    invalidates: [{ call: 'llmAccess.get', by: ['profileId'] }],
+  }),
   /** A kind's records changed on a tenant (a write here, or a refresh that found changes): lists read again. */
   'resources.changed': event(z.object({ profileId: z.string(), kind: ResourceKind }), {
     invalidates: [

@@ -1,17 +1,24 @@
 /** Every resource the kit serves, by kind. Adding a simple resource is one declaration file and one line here. */
 import { z } from 'zod';
 import { apiTokens } from './api-tokens';
+import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { ltiKeys } from './lti-keys';
+import { mentorLlms, tenantLlms } from './llms';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
 export * from './spec';
+export * from './secrets';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
   domains,
   'lti-keys': ltiKeys,
+  credentials,
+  'integration-credentials': integrationCredentials,
+  'tenant-llms': tenantLlms,
+  'mentor-llms': mentorLlms,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

@@ -68,6 +68,20 @@ export const OPERATIONS = {
   '/api/core/domains/whitelist/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-keys/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  // Credentials: the list is the masked view; a PATCH or DELETE names the credential in its body.
+  '/api/ai-account/orgs/{org}/masked-llm-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/credential/': { post: ONCE, patch: REPLACE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/credential/schema/': { get: READ },
+  '/api/ai-account/orgs/{org}/masked-integration-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/integration-credential/': { post: ONCE, patch: REPLACE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/integration-credential/schema/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/settings/tenant-llm/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-llms/': { get: READ },
+  // The default LLM key and the free trial: switched on or off (the same state however often it is sent).
+  '/api/ai-account/orgs/{org}/use-default-llm-key/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/use-free-trial/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage': { get: READ },
+  '/api/ai-account/orgs/{org}/users/{user_id}/free-trial': { get: READ },
 
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },
