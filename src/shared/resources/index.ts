@@ -7,6 +7,7 @@ import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
 export * from './spec';
+export * from './csv';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

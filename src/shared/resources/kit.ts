@@ -42,6 +42,15 @@ export interface ColumnDeclaration {
   format?: 'text' | 'datetime' | 'boolean';
 }
 
+/** A column of the kind's CSV files: a field of the create body, and other header spellings that mean it. */
+export interface CsvColumnDeclaration {
+  field: string;
+  /** The header written on export (default: the form field's label). */
+  label?: string;
+  /** Headers that also name this column on import, compared without case, accents or punctuation. */
+  synonyms?: readonly string[];
+}
+
 /** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
 export interface FilterDeclaration {
   field: string;
@@ -106,6 +115,8 @@ export interface ResourceDeclaration {
   confirmDelete?: string;
   /** Said on the list screen (what the platform does not offer, say). */
   note?: string;
+  /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
+  csv?: readonly CsvColumnDeclaration[];
 }
 
 /** Navigation areas, in the order the sidebar shows them. */

@@ -3,9 +3,9 @@
  * matcher (csv-import/columns.ts). Without a header that says "email", a column of addresses is the email column.
  */
 import { INVITE_FIELDS, type InviteField } from '../../../shared/contract';
-import { columnMatcher, type MatchedColumn } from '../csv-import/columns';
+import { columnMatcher, type MatchedColumn } from '../csv-import';
 
-export { normaliseHeader } from '../csv-import/columns';
+export { normaliseHeader } from '../csv-import';
 export type InviteColumn = MatchedColumn<InviteField>;
 
 /** Header spellings seen in spreadsheets, compared after `normaliseHeader`. */

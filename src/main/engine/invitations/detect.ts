@@ -2,11 +2,11 @@
  * How an invitations CSV is written: the shared detection (csv-import/detect.ts), with the header row found by the
  * invitation fields' names, and an address marking a row as data.
  */
-import { detectHeaderRow as detectHeaderRowWith } from '../csv-import/detect';
+import { detectHeaderRow as detectHeaderRowWith } from '../csv-import';
 import { fieldForHeader } from './columns';
 
-export { detectDelimiter, detectEncoding, detectNewline, refuseNonCsv } from '../csv-import/detect';
-export type { DetectedEncoding } from '../csv-import/detect';
+export { detectDelimiter, detectEncoding, detectNewline, refuseNonCsv } from '../csv-import';
+export type { DetectedEncoding } from '../csv-import';
 
 const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
 

@@ -3,7 +3,7 @@ import type { ImportDraft, ImportState, InviteField, InviteTarget } from '../../
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import { notFound } from '../errors';
 import type { Db } from '../store';
-import type { CsvSettings } from '../csv-import/sniff';
+import type { CsvSettings } from '../csv-import';
 import { normaliseHeader } from './columns';
 import { badOwnerNotice, type BadOwners } from './parse';
 import type { ImportRows } from './import-rows-store';

@@ -4,7 +4,7 @@
  * size of the file. Runs in a worker thread (parse-worker.ts), in-process as a fallback, and in the benchmarks.
  */
 import type { CsvDelimiter, CsvEncoding, InviteField, RowProblem } from '../../../shared/contract/invitations';
-import { streamRecords } from '../csv-import/stream';
+import { streamRecords } from '../csv-import';
 import { asciiEmail, validateRows, type RowValues } from './validate';
 
 export interface ReadSettings {
