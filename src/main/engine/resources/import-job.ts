@@ -10,6 +10,7 @@
  * `sending`: each is looked up before anything is sent again, and a record the platform has as the row says counts
  * as created by this import.
  */
+import { setMaxListeners } from 'node:events';
 import type { Job } from '../../../shared/contract';
 import { declarationOf, editableBody, type ResourceDeclaration, type ResourceKind } from '../../../shared/resources';
 import { EngineError } from '../errors';
@@ -92,6 +93,8 @@ export function resourceImportKind(deps: {
       const { journal } = ctx;
       const api = new ResourceApi(await ctx.client(), await userScope(deps.profiles, profileId));
       const options = { signal: ctx.signal };
+      // A chunk's rows wait for a slot, and their requests and retries, on the one signal.
+      setMaxListeners(CHUNK * 2 + 32, ctx.signal);
       /** The platform gives the id (an LTI key's number): a row's id names a record to update, never one to create. */
       const givenId =
         editableBody(declaration, declaration.operations.create!)?.properties?.[declaration.idField] !== undefined;
