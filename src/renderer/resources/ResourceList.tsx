@@ -29,6 +29,7 @@ import { useCall, useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
@@ -94,6 +95,7 @@ export function ResourceList({
     ...(Object.keys(filters).length ? { where: filters } : {}),
   });
   const [editor, setEditor] = useState<FormTarget | null>(null);
+  const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
   const [revealed, setRevealed] = useState<{ id: string; values: Record<string, string> } | null>(null);
   const remove = useMutationCall('resources.delete');
@@ -136,9 +138,14 @@ export function ResourceList({
           {declaration.description}
         </Text>
         {canCreate && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
-            New {declaration.singular}
-          </Button>
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setImporting(true)}>
+              Import CSV
+            </Button>
+            <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+              New {declaration.singular}
+            </Button>
+          </Group>
         )}
       </Group>
       {declaration.note && (
@@ -338,6 +345,12 @@ export function ResourceList({
           if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
           else notifySuccess(`${capitalized(declaration.singular)} added`, titleOf(record));
         }}
+      />
+      <ResourceImportModal
+        profileId={profileId}
+        declaration={declaration}
+        opened={importing}
+        onClose={() => setImporting(false)}
       />
       <RecordDrawer
         declaration={declaration}

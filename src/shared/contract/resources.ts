@@ -177,6 +177,7 @@ export const resourceCalls = {
     ResourceImportPreview,
     "Reads a CSV file of a kind's records: how it is written, which column fills which field, every row checked " +
       "against the spec's request schema; with start, the job that creates or updates them by the kind's id",
+    { localPaths: { path: 'read' } },
   ),
 } as const;
 

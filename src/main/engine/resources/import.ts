@@ -91,7 +91,7 @@ export async function resourceImport(
   let owned = false;
   if (input.path !== undefined) {
     path = resolve(input.path);
-    name = basename(path);
+    name = input.name ?? basename(path);
   } else {
     const dir = join(ctx.config.dataDir, 'imports');
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });

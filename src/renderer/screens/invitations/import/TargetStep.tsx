@@ -5,7 +5,7 @@ import { errorMessage } from '../../../bridge/errors';
 import { useMutationCall } from '../../../queries/useCall';
 import { isComplete, TargetPicker } from '../TargetPicker';
 import { updateWizard } from '../wizardStore';
-import { WizardFooter } from './WizardFooter';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
 import { formatCount } from '../../../lib/format';
 
 /** Where to invite, and the options every invitation of the file carries. */
