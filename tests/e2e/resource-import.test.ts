@@ -48,8 +48,8 @@ describe('Tenant settings: import domains from CSV', () => {
     expect(await dialog.getByTestId('import-notices').innerText()).toContain('ignored: Notes.');
     const counts = dialog.getByTestId('import-counts');
     await expect.poll(() => counts.innerText()).toMatch(/2 ready[\s\S]*2 with problems/);
-    await visible(dialog.getByText('Is_active: Must be a valid boolean.'));
-    await visible(dialog.getByText('Url: This field is required.'));
+    await visible(dialog.getByText('Active: Must be a valid boolean.'));
+    await visible(dialog.getByText('Domain: This field is required.'));
 
     // The bad cell fixed in place: the row is checked again and becomes ready.
     const cell = dialog.getByRole('textbox', { name: 'Active, line 3' });

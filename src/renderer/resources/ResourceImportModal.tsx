@@ -247,6 +247,7 @@ function Review({
     onChoose({ mapping: preview.mapping.map((f, i) => (i === index ? field : f === field ? null : f)) });
   };
   const mapped = preview.fields.filter((field) => preview.mapping.includes(field.field));
+  const labels = new Map(preview.fields.map((field) => [field.field, field.label]));
   const { counts } = preview;
   return (
     <Stack gap="md">
@@ -360,7 +361,7 @@ function Review({
             </Table.Thead>
             <Table.Tbody>
               {preview.rows.map((row) => (
-                <RowLine key={row.line} row={row} fields={mapped} onFix={onFix} onDrop={onDrop} />
+                <RowLine key={row.line} row={row} fields={mapped} labels={labels} onFix={onFix} onDrop={onDrop} />
               ))}
             </Table.Tbody>
           </Table>
@@ -379,11 +380,14 @@ function Review({
 function RowLine({
   row,
   fields,
+  labels,
   onFix,
   onDrop,
 }: {
   row: ResourceImportRow;
   fields: { field: string; label: string }[];
+  /** Problems name their column as the screen does. */
+  labels: ReadonlyMap<string, string>;
   onFix: (line: number, field: string, value: string) => void;
   onDrop: (line: number, drop: boolean) => void;
 }) {
@@ -417,7 +421,9 @@ function RowLine({
       <Table.Td>
         <Text size="sm" c={row.problems.length ? 'red' : 'dimmed'}>
           {row.problems.length
-            ? row.problems.map((p) => (p.field ? `${capitalized(p.field)}: ${p.message}` : p.message)).join('; ')
+            ? row.problems
+                .map((p) => (p.field ? `${labels.get(p.field) ?? capitalized(p.field)}: ${p.message}` : p.message))
+                .join('; ')
             : 'Ready'}
         </Text>
       </Table.Td>
