@@ -160,7 +160,10 @@ describe('mentor-admin import KIND FILE.csv', () => {
   });
 
   it('usage: an unknown kind, a missing file, and `import FILE …` is still an invitations import', async () => {
-    expect((await cli(['import', 'widgets', 'x.csv'], { env })).code).toBe(2);
+    const unknown = await cli(['import', 'widgets', 'x.csv'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)");
+    expect((await cli(['import', 'domains'], { env })).stderr).toContain('import needs a KIND and a FILE.csv');
     const missing = await cli(['import', 'domains', '/nonexistent/file.csv'], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('There is no file at /nonexistent/file.csv');

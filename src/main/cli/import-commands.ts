@@ -3,6 +3,7 @@
  * same reading, column matching and checks as the app's import screen), then follows the job it starts. A first
  * argument that is not a kind is an invitations file: `import FILE …` is `invite FILE …`.
  */
+import { existsSync } from 'node:fs';
 import type { Job } from '../../shared/contract';
 import { RESOURCES, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
 import type { Engine } from '../engine';
@@ -27,7 +28,8 @@ const SETTLED = new Set(['completed', 'failed', 'cancelled', 'paused']);
 const DEFAULT_MAX_WAIT_S = 300;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
-  if (args[0] !== undefined && !isResourceKind(args[0]) && !args[0].startsWith('-') && args.length > 1) {
+  const first = args[0];
+  if (first !== undefined && !isResourceKind(first) && (/\.(csv|tsv|txt)$/i.test(first) || existsSync(first))) {
     // `import FILE --platform …`: an invitations file.
     return runInviteCommand(engine, args, out, io, globals);
   }
