@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
+import { connect, failure } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
 import { cliTenant, csvFile } from '../invitations/setup';
@@ -175,6 +176,67 @@ describe('mentor-admin import KIND FILE.csv', () => {
     );
     expect(invite.code, invite.stderr).toBe(0);
     expect(last(invite.stdout)).toMatchObject({ job: null, rows: 1, dryRun: true });
+  });
+});
+
+describe('resources.import (the engine call the screen uses)', () => {
+  it('reads pasted text with title lines, takes the admin’s header row, mapping, fixes and drops, and pages the rows', async () => {
+    const { engine } = await connect(server, { key: 'env-only' });
+    const text =
+      'Exported from the old portal\n\nsite,on\nhttps://p1.example.edu,yes\nhttps://p2.example.edu,perhaps\n' +
+      'https://p3.example.edu,no\nnot a domain at all,true\n';
+    const first = await engine.invoke('resources.import', { kind: 'domains', text, name: 'pasted.csv' });
+    expect(first).toMatchObject({ name: 'pasted.csv', headerRow: 2, headers: ['site', 'on'], mapping: ['url', null] });
+    // "on" names nothing of the whitelist: it is said, and the admin chooses it for Active.
+    expect(first.unknownColumns).toEqual(['on']);
+    const chosen = await engine.invoke('resources.import', {
+      kind: 'domains',
+      text,
+      headerRow: 2,
+      mapping: ['url', 'is_active'],
+      rows: { filter: 'invalid', offset: 0, limit: 10 },
+    });
+    expect(chosen.counts).toEqual({ rows: 4, valid: 3, invalid: 1, dropped: 0 });
+    expect(chosen.rows).toEqual([
+      {
+        line: 5,
+        values: { url: 'https://p2.example.edu', is_active: 'perhaps' },
+        problems: [{ field: 'is_active', message: 'Must be a valid boolean.' }],
+        dropped: false,
+      },
+    ]);
+    const fixed = await engine.invoke('resources.import', {
+      kind: 'domains',
+      text,
+      headerRow: 2,
+      mapping: ['url', 'is_active'],
+      fixes: [{ line: 5, field: 'is_active', value: 'yes' }],
+      dropped: [7],
+      rows: { filter: 'all', offset: 1, limit: 2 },
+    });
+    expect(fixed.counts).toEqual({ rows: 4, valid: 3, invalid: 0, dropped: 1 });
+    expect(fixed.rowsTotal).toBe(4);
+    expect(fixed.rows.map((row) => [row.line, row.values.is_active])).toEqual([
+      [5, 'yes'],
+      [6, 'no'],
+    ]);
+    expect(fixed.job).toBeNull();
+
+    const refused = await failure(engine, 'resources.import', {
+      kind: 'domains',
+      text,
+      mapping: ['url', 'url'],
+    });
+    expect(refused.message).toContain('url is chosen for two columns');
+    const noneValid = await failure(engine, 'resources.import', {
+      kind: 'domains',
+      text: 'url,is_active\n,true\n',
+      start: true,
+    });
+    expect(noneValid.message).toBe('No row is valid: fix or drop the rows with problems first.');
+    const tokens = await failure(engine, 'resources.import', { kind: 'api-tokens', text: '\u0000\u0001binary' });
+    expect(tokens.message).toContain('binary data, not CSV text');
+    await engine.close();
   });
 });
 
