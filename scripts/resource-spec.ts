@@ -89,6 +89,12 @@ export function buildResourceSpec(
         say(`form field '${field.name}' is not in the request body of its create or update operation`);
       }
     }
+    for (const column of declaration.csv ?? []) {
+      // A CSV column fills a field of the create body; the id may be one the platform gives (it finds the record).
+      if (column.field !== declaration.idField && !create?.body?.schema.properties?.[column.field]) {
+        say(`CSV column '${column.field}' is neither the id nor a field of the create request body`);
+      }
+    }
     for (const field of declaration.revealOnce ?? []) {
       if (!recordOf(create)?.properties?.[field]) say(`'${field}' is not a field of the create answer`);
     }

@@ -52,6 +52,9 @@ describe('resource declarations', () => {
     expect(
       problemsOf({ ...domains, filters: [{ field: 'is_active', label: 'Active', input: 'switch', param: 'active' }] }),
     ).toEqual(["domains: filter parameter 'active' is not a query parameter of its list or get operation"]);
+    expect(problemsOf({ ...domains, csv: [{ field: 'website' }] })).toEqual([
+      "domains: CSV column 'website' is neither the id nor a field of the create request body",
+    ]);
     expect(problemsOf({ ...domains, revealOnce: ['secret'] })).toEqual([
       "domains: 'secret' is not a field of the create answer",
     ]);

@@ -30,6 +30,7 @@ import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { maskedText } from './DescribedFields';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
@@ -103,6 +104,7 @@ export function ResourceList({
     ...(Object.keys(filters).length ? { where: filters } : {}),
   });
   const [editor, setEditor] = useState<FormTarget | null>(null);
+  const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
   const [revealed, setRevealed] = useState<{ id: string; values: Record<string, string> } | null>(null);
   const remove = useMutationCall('resources.delete');
@@ -145,9 +147,14 @@ export function ResourceList({
           {declaration.description}
         </Text>
         {canCreate && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
-            New {declaration.singular}
-          </Button>
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setImporting(true)}>
+              Import CSV
+            </Button>
+            <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+              New {declaration.singular}
+            </Button>
+          </Group>
         )}
       </Group>
       {declaration.note && (
@@ -347,6 +354,12 @@ export function ResourceList({
           if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
           else notifySuccess(`${capitalized(declaration.singular)} added`, titleOf(record));
         }}
+      />
+      <ResourceImportModal
+        profileId={profileId}
+        declaration={declaration}
+        opened={importing}
+        onClose={() => setImporting(false)}
       />
       <RecordDrawer
         declaration={declaration}

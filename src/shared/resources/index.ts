@@ -10,6 +10,7 @@ import type { ResourceDeclaration } from './kit';
 export * from './kit';
 export * from './spec';
 export * from './secrets';
+export * from './csv';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

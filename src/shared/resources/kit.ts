@@ -60,6 +60,15 @@ export interface DescribedFields {
   secret: boolean;
 }
 
+/** A column of the kind's CSV files: a field of the create body, and other header spellings that mean it. */
+export interface CsvColumnDeclaration {
+  field: string;
+  /** The header written on export (default: the form field's label). */
+  label?: string;
+  /** Headers that also name this column on import, compared without case, accents or punctuation. */
+  synonyms?: readonly string[];
+}
+
 /** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
 export interface FilterDeclaration {
   field: string;
@@ -131,6 +140,8 @@ export interface ResourceDeclaration {
    * of the new key) is dropped before it is cached, answered to a screen or printed.
    */
   secretFields?: readonly string[];
+  /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
+  csv?: readonly CsvColumnDeclaration[];
 }
 
 /** Navigation areas, in the order the sidebar shows them. */

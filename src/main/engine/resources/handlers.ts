@@ -46,7 +46,7 @@ export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'pro
 export function resourceHandlers(
   ctx: ResourceServices,
   cache: ResourceCache,
-): HandlersOf<typeof resourceCalls> & {
+): Omit<HandlersOf<typeof resourceCalls>, 'resources.import'> & {
   close(): Promise<void>;
 } {
   /** Writes per list: a refresh that started before a write must not store what it fetched. */

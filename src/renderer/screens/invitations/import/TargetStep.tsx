@@ -6,7 +6,7 @@ import { contractResolver, showSaveError, topLevelField } from '../../../lib/for
 import { useMutationCall } from '../../../queries/useCall';
 import { isComplete, TargetPicker } from '../TargetPicker';
 import { updateWizard } from '../wizardStore';
-import { WizardFooter } from './WizardFooter';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
 import { formatCount } from '../../../lib/format';
 
 interface TargetValues {
