@@ -57,7 +57,11 @@ export function buildResourceSpec(
       found.set(role, slice);
       if ('id' in operation && operation.id) {
         const { in: where, name } = operation.id as { in: string; name: string };
-        if (!slice.parameters.some((p) => p.in === where && p.name === name)) {
+        // In the body: a field of the spec's body, or (no body declared) one its description says it must include.
+        const inBody =
+          !!slice.body?.schema.properties?.[name] ||
+          (!slice.body && String(raw.description ?? '').includes(`must include '${name}'`));
+        if (where === 'body' ? !inBody : !slice.parameters.some((p) => p.in === where && p.name === name)) {
           say(`${role} takes the id as ${where} parameter '${name}', which ${key} does not have`);
         }
       }
@@ -95,6 +99,12 @@ export function buildResourceSpec(
       const takes = (op: SpecOperation) => !!op.body?.schema.properties?.[field.name] || !!openBody(op.body?.schema);
       if (!bodies.some(takes)) {
         say(`form field '${field.name}' is not in the request body of its create or update operation`);
+      }
+    }
+    for (const column of declaration.csv ?? []) {
+      // A CSV column fills a field of the create body; the id may be one the platform gives (it finds the record).
+      if (column.field !== declaration.idField && !create?.body?.schema.properties?.[column.field]) {
+        say(`CSV column '${column.field}' is neither the id nor a field of the create request body`);
       }
     }
     for (const field of declaration.revealOnce ?? []) {

@@ -6,10 +6,9 @@
 import { Alert, Button, Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { BridgeCallError, type ResourceRecord } from '../../shared/contract';
+import type { ResourceRecord } from '../../shared/contract';
 import { isWritable, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { useBridge } from '../bridge/BridgeContext';
-import { errorMessage } from '../bridge/errors';
 import { FormFooter } from '../components/FormFooter';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 import { WarningIcon } from '../components/icons';
@@ -245,7 +244,7 @@ function SingleRecordForm({
   onSaved(): void;
 }) {
   const fields = declaration.fields;
-  const { form, ruleOf, formatOf, bodyOf } = useResourceForm({
+  const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
     declaration,
     operation: declaration.operations.update ?? null,
     mode: 'update',
@@ -267,16 +266,7 @@ function SingleRecordForm({
       { profileId, kind: declaration.kind, values: changed },
       {
         onSuccess: onSaved,
-        onError: (error) => {
-          if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
-            const other: string[] = [];
-            for (const issue of error.issues) {
-              if (fields.some((field) => field.name === issue.path)) form.setFieldError(issue.path, issue.message);
-              else other.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
-            }
-            setFormError(other.length ? other.join('\n') : null);
-          } else setFormError(errorMessage(error));
-        },
+        onError: (error) => setFormError(showError(error)),
       },
     );
   }

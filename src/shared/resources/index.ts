@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { apiTokens } from './api-tokens';
 import { billing } from './billing';
 import { branding } from './branding';
+import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
+import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
@@ -13,6 +15,8 @@ import type { ResourceDeclaration } from './kit';
 export * from './kit';
 export * from './spec';
 export * from './images';
+export * from './secrets';
+export * from './csv';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -23,6 +27,10 @@ export const RESOURCES = {
   branding,
   'site-config': siteConfig,
   billing,
+  credentials,
+  'integration-credentials': integrationCredentials,
+  'tenant-llms': tenantLlms,
+  'mentor-llms': mentorLlms,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

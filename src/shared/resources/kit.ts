@@ -16,7 +16,11 @@ export interface OperationRef {
 
 /** An operation about one record: where the record's id goes (a `{param}` of the path, or a query parameter). */
 export interface RecordOperation extends OperationRef {
-  id: { in: 'path' | 'query'; name: string };
+  /**
+   * `body`: the record is named by a field of the request body (the credentials' PATCH and DELETE, whose descriptions
+   * say the request "must include 'name'" although the spec declares no parameter for it).
+   */
+  id: { in: 'path' | 'query' | 'body'; name: string };
 }
 
 /**
@@ -52,7 +56,30 @@ export interface FieldDeclaration {
 export interface ColumnDeclaration {
   field: string;
   label: string;
-  format?: 'text' | 'datetime' | 'boolean';
+  /** `entries`: an object's entries on one line (`key: ****3456`), for masked credential values. */
+  format?: 'text' | 'datetime' | 'boolean' | 'entries';
+}
+
+/**
+ * Form fields the platform describes at run time (a credential's fields per provider). The `operation` answers a
+ * list of `{name, schema: {field: type}}`; the record's `by` field picks one entry, whose fields are the properties of
+ * the object field `field`. Every described field is a write-only secret when `secret` is set: filled in, trimmed,
+ * replaced, never shown again.
+ */
+export interface DescribedFields {
+  operation: OperationRef;
+  field: string;
+  by: string;
+  secret: boolean;
+}
+
+/** A column of the kind's CSV files: a field of the create body, and other header spellings that mean it. */
+export interface CsvColumnDeclaration {
+  field: string;
+  /** The header written on export (default: the form field's label). */
+  label?: string;
+  /** Headers that also name this column on import, compared without case, accents or punctuation. */
+  synonyms?: readonly string[];
 }
 
 /** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
@@ -126,10 +153,19 @@ export interface ResourceDeclaration {
    * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
    */
   single?: boolean;
+  /** Form fields that the platform describes at run time (see DescribedFields). */
+  describedFields?: DescribedFields;
+  /**
+   * Record fields that hold secrets. The list reads them masked; the copy any other answer carries (a create's echo
+   * of the new key) is dropped before it is cached, answered to a screen or printed.
+   */
+  secretFields?: readonly string[];
+  /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
+  csv?: readonly CsvColumnDeclaration[];
 }
 
 /** Navigation areas, in the order the sidebar shows them. */
-export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings' } as const;
+export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings', 'models-and-keys': 'Models and keys' } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
@@ -157,6 +193,7 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
     out.push({ role: `read:${field.name}`, operation: field.own.read });
     out.push({ role: `write:${field.name}`, operation: field.own.write });
   }
+  if (declaration.describedFields) out.push({ role: 'describe', operation: declaration.describedFields.operation });
   return out;
 }
 

@@ -104,6 +104,17 @@ export function formSchema(
       ? rule
       : z.preprocess((value) => (value === '' ? undefined : value), rule.optional());
   }
+  // The described object (a credential's value): its fields are the platform's to check, its presence the spec's.
+  const described = declaration.describedFields?.field;
+  if (described && body?.properties?.[described]) {
+    const entries = z.record(z.string(), z.unknown(), { error: 'Expected a dictionary of items.' });
+    shape[described] = required.has(described)
+      ? z
+          .unknown()
+          .refine((value) => value !== undefined, 'This field is required.')
+          .pipe(entries)
+      : entries.optional();
+  }
   return z.object(shape).strict() as unknown as z.ZodType<Record<string, unknown>>;
 }
 

@@ -83,6 +83,21 @@ export const OPERATIONS = {
   '/api/core/orgs/{org}/favicon/create/': { post: REPEATABLE },
   '/api/core/orgs/{org}/thumbnail/': { get: READ },
   '/api/core/orgs/{org}/thumbnail/create/': { post: REPEATABLE },
+  // Credentials: the list is the masked view; a PATCH or DELETE names the credential in its body. A PATCH sets the
+  // stored value to what it names, so it is sent again after an answer that says it was not taken, or no answer.
+  '/api/ai-account/orgs/{org}/masked-llm-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/credential/schema/': { get: READ },
+  '/api/ai-account/orgs/{org}/masked-integration-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/integration-credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/integration-credential/schema/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/settings/tenant-llm/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-llms/': { get: READ },
+  // The default LLM key and the free trial: switched on or off (the same state however often it is sent).
+  '/api/ai-account/orgs/{org}/use-default-llm-key/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/use-free-trial/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage': { get: READ },
+  '/api/ai-account/orgs/{org}/users/{user_id}/free-trial': { get: READ },
 
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },

@@ -21,6 +21,7 @@ type Declarations = (typeof RESOURCES)[keyof typeof RESOURCES];
 type OperationsOf<D> = D extends { operations: infer O } ? O[keyof O] : never;
 type ActionsOf<D> = D extends { actions: infer A } ? A[keyof A] : never;
 type OwnOf<D> = D extends { fields: readonly (infer F)[] } ? (F extends { own: infer O } ? O[keyof O] : never) : never;
+type DescribedOf<D> = D extends { describedFields: { operation: infer O } } ? O : never;
 type Declared<O> = O extends { path: infer P; method: infer M }
   ? P extends DeclaredPath
     ? M extends keyof (typeof OPERATIONS)[P]
@@ -28,7 +29,9 @@ type Declared<O> = O extends { path: infer P; method: infer M }
       : ['not declared in operations.ts', P, M]
     : ['not declared in operations.ts', P]
   : true;
-type AllDeclared = [Declared<OperationsOf<Declarations> | ActionsOf<Declarations> | OwnOf<Declarations>>] extends [true]
+type AllDeclared = [
+  Declared<OperationsOf<Declarations> | ActionsOf<Declarations> | OwnOf<Declarations> | DescribedOf<Declarations>>,
+] extends [true]
   ? true
   : false;
 export const EVERY_OPERATION_DECLARED: AllDeclared = true;
@@ -60,12 +63,21 @@ type Send = (
 const CONNECTION_FIELDS: Record<string, TenantValue> = { org: 'org', user_id: 'username' };
 
 const schemas = new Map<string, z.ZodType>();
-/** The zod schema of an operation's answer (a record, or a list of them), made once from the spec's schema. */
-function answerSchema(operation: OperationRef): z.ZodType | null {
-  const key = `${operation.method} ${operation.path}`;
+/**
+ * The zod schema of an operation's answer (a record, or a list of them), made once from the spec's schema. `many`:
+ * the answer is a list, also where the spec types it as one record (the credentials' GETs are described as "List
+ * of … credentials" and answer a list, but their schema is one credential); one record alone is a list of one.
+ */
+function answerSchema(operation: OperationRef, many = false): z.ZodType | null {
+  const key = `${operation.method} ${operation.path} ${many}`;
   if (!schemas.has(key)) {
     const schema = specOperation(operation).response.schema;
-    schemas.set(key, schema ? z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) : null!);
+    let zod = schema ? z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) : null;
+    if (zod && many && schema?.type !== 'array') {
+      const one = zod;
+      zod = z.union([z.array(one), one.transform((record) => [record])]);
+    }
+    schemas.set(key, zod!);
   }
   return schemas.get(key) ?? null;
 }
@@ -80,7 +92,13 @@ export class ResourceApi {
   async send(
     declaration: ResourceDeclaration,
     operation: OperationRef | RecordOperation,
-    request: { id?: string; values?: Row; query?: Record<string, unknown>; files?: Record<string, UploadFile> } = {},
+    request: {
+      id?: string;
+      values?: Row;
+      query?: Record<string, unknown>;
+      many?: boolean;
+      files?: Record<string, UploadFile>;
+    } = {},
     options: CallOptions = {},
   ): Promise<unknown> {
     const spec = specOperation(operation);
@@ -96,16 +114,18 @@ export class ResourceApi {
       if (parameter.in === 'path') path[parameter.name] = this.scope[value];
       else query[parameter.name] = this.scope[value];
     }
+    const idInBody = 'id' in operation && operation.id.in === 'body' && request.id !== undefined;
     if ('id' in operation && request.id !== undefined) {
       if (operation.id.in === 'path') path[operation.id.name] = request.id;
-      else query[operation.id.name] = request.id;
+      else if (operation.id.in === 'query') query[operation.id.name] = request.id;
     }
     let body: Row | undefined;
-    if (spec.body) {
+    if (spec.body || idInBody) {
       body = { ...request.values };
+      if (idInBody) body[(operation as RecordOperation).id.name] = request.id;
       // An open body (no schema) takes the declaration's own connection fields.
-      const names = openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
-      for (const name of [...Object.keys(spec.body.schema.properties ?? {}), ...names]) {
+      const names = spec.body && openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
+      for (const name of [...Object.keys(spec.body?.schema.properties ?? {}), ...names]) {
         const value = bound[name];
         if (value) body[name] = this.scope[value];
       }
@@ -128,7 +148,7 @@ export class ResourceApi {
       }),
       ...options,
     });
-    const schema = answerSchema(operation);
+    const schema = answerSchema(operation, request.many);
     if (!schema) return data;
     const parsed = schema.safeParse(data);
     if (parsed.success) return parsed.data;
@@ -144,9 +164,49 @@ export class ResourceApi {
   async list(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
     const operation = declaration.operations.list;
     if (!operation) throw new Error(`${declaration.kind} has no list operation`);
-    const answer = await this.send(declaration, operation, {}, options);
+    const answer = await this.send(declaration, operation, { many: true }, options);
     if (!Array.isArray(answer)) throw new Error(`The platform's list of ${declaration.label} is not an array`);
     return answer as Row[];
+  }
+
+  /** The default LLM key's usage and the free trial's state, as the platform answers them. */
+  async llmAccess(options: CallOptions = {}): Promise<{ usage: unknown; freeTrial: unknown }> {
+    const path = { org: this.scope.org, user_id: this.scope.username };
+    const [usage, trial] = await Promise.all([
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage', {
+        params: { path },
+        ...options,
+      }),
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/free-trial', { params: { path }, ...options }),
+    ]);
+    return { usage: usage.data, freeTrial: trial.data };
+  }
+
+  /**
+   * Switches the default key or the free trial. Their descriptions give the body (`enable` or `disable`, true); the
+   * schema of use-default-llm-key's body names only `message`, its answer's field, so the typed body is set aside.
+   */
+  async switchLlmAccess(what: 'default-key' | 'free-trial', on: boolean, options: CallOptions = {}): Promise<string> {
+    const body = { enable: on, disable: !on } as never;
+    const params = { path: { org: this.scope.org } };
+    if (what === 'default-key') {
+      const { data } = await this.client.api.POST('/api/ai-account/orgs/{org}/use-default-llm-key/', {
+        params,
+        body,
+        ...options,
+      });
+      const message = (data as { message?: unknown } | undefined)?.message;
+      return typeof message === 'string' ? message : on ? 'Default key on' : 'Default key off';
+    }
+    await this.client.api.POST('/api/ai-account/orgs/{org}/use-free-trial/', { params, body, ...options });
+    return on ? 'Free trial on' : 'Free trial off';
+  }
+
+  /** What the platform describes of a kind's form fields: `{name, schema: {field: type}}` per choice. */
+  async describe(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
+    const described = declaration.describedFields;
+    if (!described) throw new Error(`${declaration.kind} has no described fields`);
+    return (await this.send(declaration, described.operation, { many: true }, options)) as Row[];
   }
 
   /**

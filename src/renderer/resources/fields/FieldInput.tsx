@@ -1,7 +1,9 @@
-import { NumberInput, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { useState } from 'react';
 import type { z } from 'zod';
 import type { FieldDeclaration } from '../../../shared/resources';
+import { maskedText, SecretInput } from '../DescribedFields';
 import { ImageField } from './ImageField';
 import { JsonEditor } from './JsonEditor';
 import type { FormValues } from './values';
@@ -13,13 +15,15 @@ interface FieldInputProps {
   rule: z.ZodType | null;
   /** The spec's format of a date field: `date` or `date-time`. */
   format?: string | undefined;
-  /** The record's current value (an image the platform has). */
+  /** The record's current value (an image the platform has, a secret as its masked view shows it). */
   current?: unknown;
+  /** Editing a record: a secret is kept as it is unless the admin asks to replace it. */
+  editing?: boolean;
   autoFocus?: boolean;
 }
 
 /** One declared field as the input its kind asks for, bound to the form. */
-export function FieldInput({ field, form, rule, format, current, autoFocus }: FieldInputProps) {
+export function FieldInput({ field, form, rule, format, current, editing, autoFocus }: FieldInputProps) {
   const common = { label: field.label, description: field.description, placeholder: field.placeholder };
   const props = form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {});
   const focus = autoFocus ? { 'data-autofocus': true } : {};
@@ -38,7 +42,18 @@ export function FieldInput({ field, form, rule, format, current, autoFocus }: Fi
       );
     case 'secret':
       // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
-      return <PasswordInput {...common} autoComplete="new-password" {...props} {...focus} />;
+      return (
+        <SecretField
+          label={field.label}
+          description={field.description}
+          value={typeof props.value === 'string' ? props.value : ''}
+          error={props.error as string | undefined}
+          onChange={(value) => form.setFieldValue(field.name, value)}
+          current={current}
+          editing={editing ?? false}
+          autoFocus={autoFocus}
+        />
+      );
     case 'number':
       return <NumberInput {...common} {...props} {...focus} />;
     case 'date':
@@ -76,4 +91,48 @@ export function FieldInput({ field, form, rule, format, current, autoFocus }: Fi
     default:
       return <TextInput {...common} autoComplete="off" {...props} {...focus} />;
   }
+}
+
+/** A secret field: pasted keys trimmed at the field; editing, the stored one shown masked until "Replace". */
+function SecretField({
+  current,
+  editing,
+  autoFocus,
+  ...input
+}: {
+  label: string;
+  description?: string | undefined;
+  value: string;
+  error?: string | undefined;
+  onChange(value: string): void;
+  current: unknown;
+  editing: boolean;
+  autoFocus?: boolean | undefined;
+}) {
+  const [replacing, setReplacing] = useState(!editing);
+  // Replace puts the keyboard in the new value's box.
+  if (replacing) return <SecretInput {...input} autoFocus={Boolean(autoFocus) || editing} />;
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500}>
+        {input.label}
+      </Text>
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Text size="sm" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }} data-testid="stored-secret">
+          {maskedText(current)}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setReplacing(true)}
+          {...(autoFocus && { 'data-autofocus': true })}
+        >
+          Replace
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed">
+        Kept as it is unless you replace it; the platform never shows it again.
+      </Text>
+    </Stack>
+  );
 }

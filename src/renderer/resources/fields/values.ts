@@ -6,7 +6,8 @@
 import type { ResourceRecord } from '../../../shared/contract';
 import type { FieldDeclaration } from '../../../shared/resources';
 
-export type FormValue = string | boolean | number;
+/** An input's value; an object is a described field's (a credential's `value`), one text per described name. */
+export type FormValue = string | boolean | number | Record<string, string>;
 export type FormValues = Record<string, FormValue>;
 
 /** What the input shows first: the record's value, or the declaration's initial one. */
