@@ -67,6 +67,7 @@ describe('the contract declares every local path its calls take', () => {
       'jobs.exportReport': { path: 'write' },
       'train.preview': { paths: 'read' },
       'invitations.importOpen': { path: 'read' },
+      'resources.import': { path: 'read' },
       'analytics.exportStart': { path: 'write', folder: 'write' },
       'analytics.scheduleSave': { folder: 'write' },
     });
