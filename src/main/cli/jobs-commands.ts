@@ -61,7 +61,13 @@ export async function resolveJob(engine: Engine, ref: string): Promise<Job> {
 }
 
 /** What a job's items are, for people. */
-const UNITS: Record<JobKind, string> = { train: 'files', invite: 'rows', export: 'pages', 'ticket-reply': 'replies' };
+const UNITS: Record<JobKind, string> = {
+  train: 'files',
+  invite: 'rows',
+  export: 'pages',
+  'ticket-reply': 'replies',
+  'resource-bulk': 'records',
+};
 
 function progressLine(progress: JobProgress, unit: string): string {
   const finished = progress.done + progress.failed + progress.skipped;

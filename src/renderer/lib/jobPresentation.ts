@@ -46,6 +46,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   invite: ['row', 'rows'],
   export: ['page', 'pages'],
   'ticket-reply': ['reply', 'replies'],
+  'resource-bulk': ['record', 'records'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

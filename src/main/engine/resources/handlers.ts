@@ -22,7 +22,9 @@ import { RequestAbortedError, type CallOptions } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
+import { bulkJobKind, startBulk } from './bulk';
 import { explain, invalidValues } from './explain';
+import { exportResources } from './export';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -34,7 +36,7 @@ const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 type Row = Record<string, unknown>;
 
 /** What the resource kit uses of the engine's services. */
-export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit'>;
+export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
 
 export function resourceHandlers(
   ctx: ResourceServices,
@@ -184,7 +186,9 @@ export function resourceHandlers(
     }
   }
 
-  return {
+  ctx.runner.register(bulkJobKind({ services: ctx, cache, changed }));
+
+  const handlers: HandlersOf<typeof resourceCalls> & { close(): Promise<void> } = {
     'resources.list': async (input) => {
       const profileId = ctx.tenant(input.profileId);
       const declaration = declarationOf(input.kind);
@@ -324,9 +328,19 @@ export function resourceHandlers(
       return { record };
     },
 
+    'resources.bulk': ({ profileId: given, kind, action, ids }) =>
+      startBulk(ctx, cache, { profileId: ctx.tenant(given), kind, action, ids }),
+
+    'resources.export': (input) =>
+      exportResources(input, {
+        list: (page) => handlers['resources.list'](page),
+        tenantName: ctx.profiles.nameOf(ctx.tenant(input.profileId)),
+      }),
+
     async close() {
       stop.abort();
       await Promise.allSettled([...background]);
     },
   };
+  return handlers;
 }
