@@ -56,6 +56,8 @@ export interface NamedAction extends RecordOperation {
   /** Asked before the action runs; `{id}` is replaced by the record's id. */
   confirm?: string;
   destructive?: boolean;
+  /** Offered on a selection of records too, run as one bulk job (resources.bulk). */
+  bulk?: boolean;
 }
 
 /**
