@@ -3,6 +3,7 @@
  * (create with the key shown once and gone once closed, field errors at their field, revoke with confirmation) and
  * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
@@ -268,6 +269,99 @@ describe('the command palette (Ctrl-K)', () => {
     await search.fill('tick');
     await page.getByRole('button', { name: /Tickets\s*Screen/ }).click();
     await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
+  });
+});
+
+describe('Tenant settings: columns, selection and export', () => {
+  it('hides a column, keeps the choice for this tenant and kind, and shows it again', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/api-tokens');
+    await visible(table().getByRole('columnheader', { name: 'Created by' }));
+    await page.getByRole('button', { name: 'Columns' }).click();
+    // Keyboard only: the columns' boxes take Tab and Space.
+    const createdBy = page.getByRole('checkbox', { name: 'Created by', exact: true });
+    await createdBy.focus();
+    await page.keyboard.press('Space');
+    expect(await createdBy.isChecked()).toBe(false);
+    await page.keyboard.press('Escape');
+    await table().getByRole('columnheader', { name: 'Created by' }).waitFor({ state: 'detached' });
+    await visible(page.getByRole('button', { name: 'Columns (1 hidden)' }));
+    // Kept across a reload, under this tenant's own key; the LTI keys' list is not affected.
+    await page.reload();
+    await visible(table().getByRole('columnheader', { name: 'Expires' }));
+    expect(await table().getByRole('columnheader', { name: 'Created by' }).count()).toBe(0);
+    const stored = (await page.evaluate(
+      'Object.entries(localStorage).filter(([key]) => key.startsWith("mentor-admin.columns."))',
+    )) as [string, string][];
+    const hidden = stored.filter(([, value]) => value !== '[]');
+    expect(hidden).toEqual([[expect.stringMatching(/^mentor-admin\.columns\.[^.]+\.api-tokens$/), '["username"]']]);
+    // The name opens the record: it cannot be hidden.
+    await page.getByRole('button', { name: 'Columns (1 hidden)' }).click();
+    expect(await page.getByRole('checkbox', { name: 'Name', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Show all columns' }).click();
+    await page.keyboard.press('Escape');
+    await visible(table().getByRole('columnheader', { name: 'Created by' }));
+  });
+
+  it('exports the list as CSV with a BOM and only the columns shown, cells a spreadsheet would run made text', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/platform/api-tokens/', {
+      json: { name: '-danger', platform_key: server.org },
+    });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: '-danger', exact: true }));
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Expires', exact: true }).click();
+    await page.keyboard.press('Escape');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/-api-tokens-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.startsWith('\uFEFFname,username,created\r\n')).toBe(true);
+    expect(text).toContain(`"'-danger",admin,`);
+    expect(text).not.toContain('9999-12-31');
+    await page.getByRole('button', { name: 'Columns (1 hidden)' }).click();
+    await page.getByRole('button', { name: 'Show all columns' }).click();
+    await page.keyboard.press('Escape');
+    await call(server, 'DELETE', `/api/core/platform/api-tokens/-danger?platform_key=${server.org}`);
+  });
+
+  it('revokes a selection after a confirmation naming how many and which, by keyboard too', async () => {
+    const { page } = app;
+    for (const name of ['bulk-1', 'bulk-2', 'bulk-3'])
+      await call(server, 'POST', '/api/core/platform/api-tokens/', { json: { name, platform_key: server.org } });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: 'bulk-3', exact: true }));
+    await page.getByRole('checkbox', { name: 'Select bulk-1' }).click();
+    // Keyboard only: focus the box and press Space.
+    await page.getByRole('checkbox', { name: 'Select bulk-2' }).focus();
+    await page.keyboard.press('Space');
+    const bar = page.getByTestId('bulk-bar');
+    await visible(bar.getByText('2 API tokens selected'));
+    await bar.getByRole('button', { name: 'Revoke selected' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke 2 API tokens' });
+    await visible(confirm.getByText('Revoke these 2 API tokens? This cannot be undone.'));
+    expect(await confirm.getByRole('listitem').allInnerTexts()).toEqual(['bulk-1', 'bulk-2']);
+    // Cancel has the focus: Enter alone never revokes.
+    await confirm.getByRole('button', { name: 'Revoke 2 API tokens' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await table().getByRole('cell', { name: 'bulk-1', exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await table().getByRole('cell', { name: 'bulk-2', exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await visible(table().getByRole('cell', { name: 'bulk-3', exact: true }));
+    expect(await bar.count()).toBe(0);
+    const names = (
+      (await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).body as {
+        name: string;
+      }[]
+    ).map((token) => token.name);
+    expect(names).toContain('bulk-3');
+    expect(names).not.toContain('bulk-1');
+    expect(names).not.toContain('bulk-2');
+    await call(server, 'DELETE', `/api/core/platform/api-tokens/bulk-3?platform_key=${server.org}`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Menu, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ColumnDeclaration } from '../../shared/resources';
 import { useBridge } from '../bridge/BridgeContext';
@@ -11,7 +11,7 @@ import type { useColumnChoice } from './useColumnChoice';
 
 const ColumnsIcon = lineIcon('ColumnsIcon', <path d="M4 5h16v14H4zM10 5v14M15 5v14" />);
 
-/** Show or hide the list's columns; the first (the record's name) always shows. */
+/** Show or hide the list's columns; the first (the record's name, which opens it) always shows. */
 export function ColumnsMenu({
   columns,
   choice,
@@ -21,34 +21,35 @@ export function ColumnsMenu({
 }) {
   const hiddenCount = columns.length - choice.shown.length;
   return (
-    <Menu closeOnItemClick={false} position="bottom-end" withinPortal>
-      <Menu.Target>
+    <Popover position="bottom-end" withinPortal trapFocus shadow="md">
+      <Popover.Target>
         <Button variant="default" size="xs" leftSection={<ColumnsIcon size={14} />}>
           Columns{hiddenCount ? ` (${hiddenCount} hidden)` : ''}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Shown in this list</Menu.Label>
-        {columns.map((column, index) => (
-          <Menu.Item key={column.field} onClick={() => choice.toggle(column.field)} disabled={index === 0}>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" role="group" aria-label="Columns shown">
+          <Text size="xs" c="dimmed">
+            Shown in this list
+          </Text>
+          {columns.map((column, index) => (
             <Checkbox
+              key={column.field}
               size="xs"
               label={column.label}
               checked={choice.isShown(column.field)}
-              readOnly
-              tabIndex={-1}
-              styles={{ input: { cursor: 'inherit' }, label: { cursor: 'inherit' } }}
+              disabled={index === 0}
+              onChange={() => choice.toggle(column.field)}
             />
-          </Menu.Item>
-        ))}
-        {hiddenCount > 0 && (
-          <>
-            <Menu.Divider />
-            <Menu.Item onClick={choice.reset}>Show all columns</Menu.Item>
-          </>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+          ))}
+          {hiddenCount > 0 && (
+            <Button size="compact-xs" variant="subtle" onClick={choice.reset}>
+              Show all columns
+            </Button>
+          )}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 }
 
