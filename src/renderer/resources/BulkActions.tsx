@@ -122,7 +122,10 @@ export function BulkActions({
         {(t) => (
           <>
             <Text size="sm">
-              {t.label} these {what(t.ids.length)}?{t.destructive ? ' This cannot be undone.' : ''}
+              {t.ids.length === 1
+                ? `${t.label} this ${declaration.singular}?`
+                : `${t.label} these ${what(t.ids.length)}?`}
+              {t.destructive ? ' This cannot be undone.' : ''}
             </Text>
             <NamesList names={t.names} />
           </>
