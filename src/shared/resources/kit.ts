@@ -61,10 +61,12 @@ export interface NamedAction extends RecordOperation {
 }
 
 /**
- * How the list operation answers: a plain JSON array of every record (`array`), or no list at all (`none`: the
- * platform offers no way to list them, so the kit lists the records this app created or looked up, and says so).
+ * How the list operation answers: a plain JSON array of every record (`array`); DRF's pages (`drf`:
+ * `{count, next, previous, results}`, asked for by the spec's `page`/`page_size` or `limit`/`offset` parameters,
+ * read page by page into the cache); or no list at all (`none`: the platform offers no way to list them, so the kit
+ * lists the records this app created or looked up, and says so).
  */
-export type Envelope = 'array' | 'none';
+export type Envelope = 'array' | 'drf' | 'none';
 
 /** Where the connection's own values go: request parameters or body fields filled in from the tenant connection. */
 export type TenantValue = 'org' | 'username';

@@ -25,6 +25,7 @@ import { keptFields, type FieldEquals, type ResourceCache } from './cache';
 import { bulkJobKind, startBulk } from './bulk';
 import { explain, invalidValues } from './explain';
 import { exportResources } from './export';
+import { readPages } from './paging';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -64,9 +65,30 @@ export function resourceHandlers(
     const key = keyOf(profileId, declaration.kind);
     const before = writes.get(key) ?? 0;
     const startedAt = new Date().toISOString();
+    const current = () => (writes.get(key) ?? 0) === before && !stop.signal.aborted;
+    if (declaration.envelope === 'drf') {
+      const kind = declaration.kind as ResourceKind;
+      const read = readPages(await apiFor(profileId), cache, profileId, declaration, {
+        ...options,
+        signal: stop.signal,
+        startedAt,
+        current,
+        progressive: !cache.meta(profileId, kind),
+        grew: () => ctx.emit('resources.changed', { profileId, kind }),
+      });
+      // The screen has its first page; the rest fill in behind it, each page announced.
+      const rest = read.rest.catch((error: unknown) => {
+        if (stop.signal.aborted || error instanceof RequestAbortedError) return;
+        cache.refreshFailed(profileId, kind, `Only part of the list was read: ${String((error as Error).message)}`);
+        ctx.emit('resources.changed', { profileId, kind });
+      });
+      background.add(rest);
+      void rest.finally(() => background.delete(rest));
+      await read.first;
+      return startedAt;
+    }
     const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
-    if ((writes.get(key) ?? 0) === before && !stop.signal.aborted)
-      cache.replace(profileId, declaration, records, startedAt);
+    if (current()) cache.replace(profileId, declaration, records, startedAt);
     return startedAt;
   }
 
