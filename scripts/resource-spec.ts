@@ -78,6 +78,15 @@ export function buildResourceSpec(
     check('the id field', declaration.idField);
     for (const column of declaration.columns) check('column', column.field);
     for (const field of declaration.search) check('search field', field);
+    for (const relation of declaration.relations ?? []) {
+      check('relation field', relation.field);
+      if (!declarations.some((other) => other.kind === relation.kind))
+        say(`relation '${relation.field}' refers to kind '${relation.kind}', which is not declared`);
+    }
+    for (const field of declaration.fields) {
+      if (field.input === 'reference' && !declarations.some((other) => other.kind === field.references))
+        say(`field '${field.name}' picks from kind '${String(field.references)}', which is not declared`);
+    }
     for (const filter of declaration.filters ?? []) {
       check('filter', filter.field);
       const reads = [found.get('list'), found.get('get')].filter((op): op is SpecOperation => !!op);

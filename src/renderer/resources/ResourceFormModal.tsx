@@ -8,6 +8,7 @@ import { FormFooter } from '../components/FormFooter';
 import { WarningIcon } from '../components/icons';
 import { useMutationCall } from '../queries/useCall';
 import { titleOf } from './naming';
+import { RecordPicker } from './Relations';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
 
@@ -157,6 +158,7 @@ function ResourceForm({
         {fields.map((field, index) => (
           <FieldInput
             key={field.name}
+            profileId={profileId}
             field={field}
             // The modal puts the keyboard in the first field, not on its close button.
             props={{
@@ -184,9 +186,11 @@ function ResourceForm({
 
 /** One declared field as the input its kind asks for. */
 function FieldInput({
+  profileId,
   field,
   props,
 }: {
+  profileId: string;
   field: FieldDeclaration;
   props: ReturnType<ReturnType<typeof useForm>['getInputProps']>;
 }) {
@@ -198,6 +202,8 @@ function FieldInput({
       return (
         <Select {...common} data={field.options?.map((o) => ({ value: o.value, label: o.label })) ?? []} {...props} />
       );
+    case 'reference':
+      return <RecordPicker {...common} {...props} profileId={profileId} kind={field.references ?? ''} />;
     case 'secret':
       // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
       return <PasswordInput {...common} autoComplete="new-password" {...props} />;

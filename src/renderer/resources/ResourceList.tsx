@@ -35,6 +35,7 @@ import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
 import { capitalized, titleOf as titleOfRecord } from './naming';
 import { BulkActions } from './BulkActions';
+import { RelatedLists } from './Relations';
 import { ColumnsMenu, ExportButton } from './ListTools';
 import { useColumnChoice } from './useColumnChoice';
 
@@ -408,6 +409,7 @@ export function ResourceList({
         declaration={declaration}
         record={open}
         onClose={() => onOpen(null)}
+        related={open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} />}
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {
             onOpen(null);

@@ -19,7 +19,7 @@ export interface RecordOperation extends OperationRef {
   id: { in: 'path' | 'query'; name: string };
 }
 
-export type FieldInput = 'text' | 'switch' | 'select' | 'secret';
+export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'reference';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -34,6 +34,18 @@ export interface FieldDeclaration {
   initial?: string | boolean;
   /** Part of the create form only (the id of a record is never changed). */
   createOnly?: boolean;
+  /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
+  references?: string;
+}
+
+/**
+ * A record field that holds the id of another kind's record (an LTI tool's key): the form picks it from that kind's
+ * records, and that record's details list the records that refer to it.
+ */
+export interface RelationDeclaration {
+  field: string;
+  /** The kind referred to. */
+  kind: string;
 }
 
 export interface ColumnDeclaration {
@@ -110,6 +122,8 @@ export interface ResourceDeclaration {
   confirmDelete?: string;
   /** Said on the list screen (what the platform does not offer, say). */
   note?: string;
+  /** Fields that refer to other kinds' records. */
+  relations?: readonly RelationDeclaration[];
 }
 
 /** Navigation areas, in the order the sidebar shows them. */
@@ -136,6 +150,16 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
   for (const [name, action] of Object.entries(declaration.actions ?? {}))
     out.push({ role: `action:${name}`, operation: action });
   return out;
+}
+
+/** Where records of other kinds refer to records of `kind`: each referring kind and the field that does. */
+export function referrersOf(
+  kind: string,
+  declarations: readonly ResourceDeclaration[],
+): { declaration: ResourceDeclaration; field: string }[] {
+  return declarations.flatMap((declaration) =>
+    (declaration.relations ?? []).filter((r) => r.kind === kind).map((r) => ({ declaration, field: r.field })),
+  );
 }
 
 /** Several records, in running text: "API tokens", "domains". */

@@ -156,6 +156,8 @@ export function resourceHandlers(
       ...declaration.columns.map((c) => c.field),
       ...declaration.search,
       ...(declaration.filters ?? []).map((f) => f.field),
+      // A record's related lists ask for the records that refer to it.
+      ...(declaration.relations ?? []).map((r) => r.field),
     ]);
     return Object.entries(where ?? {}).map(([field, text]) => {
       if (!known.has(field)) {
