@@ -27,12 +27,15 @@ export function BulkActions({
   declaration,
   selected,
   onClear,
+  offline,
 }: {
   profileId: string;
   declaration: Declared;
   /** The selected records' ids and names, in the order they were picked. */
   selected: { id: string; name: string }[];
   onClear(): void;
+  /** The list's note that the tenant is not answering, if it is not. */
+  offline?: string | null;
 }) {
   const [target, setTarget] = useState<BulkTarget | null>(null);
   const bulk = useMutationCall('resources.bulk');
@@ -128,6 +131,11 @@ export function BulkActions({
               {t.destructive ? ' This cannot be undone.' : ''}
             </Text>
             <NamesList names={t.names} />
+            {offline && (
+              <Text size="sm" c="dimmed">
+                The tenant is not answering now: the job waits in Jobs and goes on by itself when it answers.
+              </Text>
+            )}
           </>
         )}
       </ConfirmModal>

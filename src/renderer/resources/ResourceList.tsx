@@ -251,6 +251,7 @@ export function ResourceList({
               declaration={declaration}
               selected={[...selected].map(([id, name]) => ({ id, name }))}
               onClear={() => setSelected(new Map())}
+              offline={data?.freshness.offline ?? null}
             />
           )}
           {list.isPending && (
