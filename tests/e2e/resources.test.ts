@@ -388,4 +388,42 @@ describe('Tenant settings while the tenant is not answering', () => {
       server.setFaults('');
     }
   });
+
+  it('a bulk revoke while the tenant is not answering waits as a job, says so, and runs when it answers', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/platform/api-tokens/', {
+      json: { name: 'offline-bulk', platform_key: server.org },
+    });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: 'offline-bulk', exact: true }));
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      await page.getByRole('checkbox', { name: 'Select offline-bulk' }).click();
+      await page.getByTestId('bulk-bar').getByRole('button', { name: 'Revoke selected' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Revoke 1 API token' });
+      await visible(confirm.getByText('The tenant is not answering now: the job waits in Jobs'));
+      await confirm.getByRole('button', { name: 'Revoke 1 API token' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+      // Nothing is lost: the record is still listed, and on the platform, while the job waits.
+      await visible(table().getByRole('cell', { name: 'offline-bulk', exact: true }));
+    } finally {
+      server.setFaults('');
+    }
+    await app.open('#/jobs');
+    await visible(page.getByText(/Revoke 1 API token on /).first(), 30_000);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).body as {
+              name: string;
+            }[]
+          ).some((token) => token.name === 'offline-bulk'),
+        { timeout: 90_000 },
+      )
+      .toBe(false);
+  });
 });
