@@ -5,8 +5,9 @@
  * - cli.start_ms: median wall time of `mentor-admin profile list` (21 runs, alternating with `node -e 0`, whose median
  *   is logged beside it: the floor any Node program pays on this machine at this moment).
  * - cli.train_vs_fetch: `mentor-admin train DIR --mentor ID` of 400 files (1–64 KB notes) with the sandbox adding a
- *   40 ms round trip, as a new user would run it (default options: 4 at a time, following training to the end)
- *   against a bare loop of 4 concurrent `fetch` uploads of the same files (3 + 3 alternating runs, summed times).
+ *   40 ms round trip, as a new user would run it (default options: 4 at a time at first, more while the tenant
+ *   answers fast; following training to the end) against a bare loop of 4 concurrent `fetch` uploads of the same
+ *   files (3 + 3 alternating runs, summed times).
  * - cli.train_vs_sdk: the same command against uploading the files one at a time, as the vendor SDK does.
  *
  * The sandbox is the built one (out/main/sandbox.js) in a process of its own. `npx tsx bench/cli.ts` runs it alone.

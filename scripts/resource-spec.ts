@@ -16,6 +16,7 @@ import YAML from 'yaml';
 import { RESOURCES } from '../src/shared/resources';
 import {
   isDrfPage,
+  openBody,
   operationKey,
   operationsOf,
   type JsonSchema,
@@ -57,7 +58,11 @@ export function buildResourceSpec(
       found.set(role, slice);
       if ('id' in operation && operation.id) {
         const { in: where, name } = operation.id as { in: string; name: string };
-        if (!slice.parameters.some((p) => p.in === where && p.name === name)) {
+        // In the body: a field of the spec's body, or (no body declared) one its description says it must include.
+        const inBody =
+          !!slice.body?.schema.properties?.[name] ||
+          (!slice.body && String(raw.description ?? '').includes(`must include '${name}'`));
+        if (where === 'body' ? !inBody : !slice.parameters.some((p) => p.in === where && p.name === name)) {
           say(`${role} takes the id as ${where} parameter '${name}', which ${key} does not have`);
         }
       }
@@ -75,7 +80,10 @@ export function buildResourceSpec(
     const check = (what: string, field: string) => {
       if (record && !recordFields.has(field)) say(`${what} '${field}' is not a field of the spec's answer`);
     };
-    check('the id field', declaration.idField);
+    if (!declaration.single) check('the id field', declaration.idField);
+    else if (declaration.operations.list || declaration.operations.create || declaration.operations.delete) {
+      say('a single-record kind has no list, create or delete');
+    }
     for (const column of declaration.columns) check('column', column.field);
     for (const field of declaration.search) check('search field', field);
     for (const relation of declaration.relations ?? []) {
@@ -97,9 +105,23 @@ export function buildResourceSpec(
     const create = found.get('create');
     const update = found.get('update');
     for (const field of declaration.fields) {
+      if (field.own) {
+        const write = found.get(`write:${field.name}`);
+        if (write && !write.body?.schema.properties?.[field.own.bodyField]) {
+          say(`field '${field.name}' is written as '${field.own.bodyField}', which its write's body does not have`);
+        }
+        continue;
+      }
       const bodies = [create, ...(field.createOnly ? [] : [update])].filter((op): op is SpecOperation => !!op);
-      if (!bodies.some((op) => op.body?.schema.properties?.[field.name])) {
+      const takes = (op: SpecOperation) => !!op.body?.schema.properties?.[field.name] || !!openBody(op.body?.schema);
+      if (!bodies.some(takes)) {
         say(`form field '${field.name}' is not in the request body of its create or update operation`);
+      }
+    }
+    for (const column of declaration.csv ?? []) {
+      // A CSV column fills a field of the create body; the id may be one the platform gives (it finds the record).
+      if (column.field !== declaration.idField && !create?.body?.schema.properties?.[column.field]) {
+        say(`CSV column '${column.field}' is neither the id nor a field of the create request body`);
       }
     }
     for (const field of declaration.revealOnce ?? []) {

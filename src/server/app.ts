@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Area, AreaDeps, SandboxConfig, SeedSize } from './area';
 import { authenticate } from './auth';
 import { openSandboxDb, type Db } from './db';
-import { decideFault, latencyMs, parseFaults, uploadRefusal, type Faults } from './faults';
+import { decideFault, latencyMs, overCapacity, parseFaults, uploadRefusal, type Faults } from './faults';
 import { readForm, readJsonLike } from './http/body';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from './http/errors';
 import { isAllowedSandboxHost } from './http/host';
@@ -35,6 +35,8 @@ export interface Sandbox extends SandboxCredentials {
   db: Db;
   /** Change fault injection while running (tests: "the server fails mid-job"). */
   setFaults(faults: string | Faults): void;
+  /** The most requests (faults apply to) it served at once since the last call, and how many it refused for load. */
+  takeLoad(): { peakInFlight: number; refusedForLoad: number };
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   server.keepAliveTimeout = 30_000;
 
   const listenHost = options.host ?? '127.0.0.1';
+  const load = { inFlight: 0, peakInFlight: 0, refusedForLoad: 0 };
 
   /** The request's URL, once its Host passed the rebinding check; a malformed target is a 400, never a 500. */
   function requestUrl(req: IncomingMessage): URL {
@@ -128,6 +131,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
     const exempt = FAULT_EXEMPT.includes(url.pathname) || url.pathname.startsWith('/_sandbox/');
     if (!exempt) {
+      if (faults.capacity && load.inFlight >= faults.capacity) {
+        load.refusedForLoad++;
+        req.resume();
+        const refusal = overCapacity(faults);
+        send(res, refusal.status, { detail: refusal.detail }, refusal.headers);
+        return;
+      }
+      load.inFlight++;
+      load.peakInFlight = Math.max(load.peakInFlight, load.inFlight);
+      res.once('close', () => load.inFlight--);
       const delay = latencyMs(faults);
       if (delay) await new Promise((r) => setTimeout(r, delay));
       const fault = decideFault(faults, Math.random, url.pathname);
@@ -203,6 +216,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     url: `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`,
     port,
     db,
+    takeLoad() {
+      const taken = { peakInFlight: load.peakInFlight, refusedForLoad: load.refusedForLoad };
+      load.peakInFlight = load.inFlight;
+      load.refusedForLoad = 0;
+      return taken;
+    },
     setFaults(next) {
       faults = typeof next === 'string' ? parseFaults(next) : next;
     },

@@ -1,5 +1,6 @@
 /**
- * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`, and
+ * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`,
+ * `capacity=N` (a 429 with Retry-After for any request beyond N at once, as a rate-limiting gateway answers), and
  * `refuseUpload=NAME:STATUS[:DETAIL]` and `refusePath=PATH:STATUS[:DETAIL]` (repeatable; a request to exactly that path is
  * refused, "the platform will not do this to that one record"). Also read from SANDBOX_FAULTS. Token minting is exempt so clients
  * can always authenticate.
@@ -11,6 +12,8 @@ export interface Faults {
   rate429: number;
   retryAfterS: number;
   reset: number;
+  /** Requests served at once; more are refused with 429 (0: no limit). */
+  capacity?: number;
   /** Uploads refused every time, by file name: "the platform will not take this one file". */
   refuseUploads?: UploadRefusal[];
   /** Requests refused every time, by their exact path (without the query). */
@@ -78,6 +81,13 @@ export function parseFaults(spec: string | undefined): Faults {
         faults.retryAfterS = n;
         break;
       }
+      case 'capacity': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1)
+          throw new Error(`Fault 'capacity' must be a whole number from 1, got '${value}'`);
+        faults.capacity = n;
+        break;
+      }
       case 'refuseUpload':
         (faults.refuseUploads ??= []).push(parseRefusal(value));
         break;
@@ -88,7 +98,7 @@ export function parseFaults(spec: string | undefined): Faults {
       }
       default:
         throw new Error(
-          `Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset, refuseUpload, refusePath)`,
+          `Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset, capacity, refuseUpload, refusePath)`,
         );
     }
   }
@@ -131,6 +141,16 @@ export function decideFault(faults: Faults, random: () => number = Math.random, 
     return { kind: 'status', status, headers: {}, detail };
   }
   return { kind: 'none' };
+}
+
+/** The answer to a request beyond the server's capacity. */
+export function overCapacity(faults: Faults): Extract<FaultDecision, { kind: 'status' }> {
+  return {
+    kind: 'status',
+    status: 429,
+    headers: { 'retry-after': String(faults.retryAfterS) },
+    detail: 'Rate limit exceeded',
+  };
 }
 
 export function latencyMs(faults: Faults, random: () => number = Math.random): number {

@@ -153,6 +153,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   invite: 'Invitations',
   export: 'Export',
   'ticket-reply': 'Ticket replies',
+  'resource-import': 'CSV imports',
   'resource-bulk': 'Bulk changes',
 };
 

@@ -433,6 +433,51 @@ describe('the analytics screens in browser mode', () => {
     await shot('analytics-exports');
   });
 
+  it('schedules an export: refusals under their boxes, then saved and listed; an edit keeps the rest', async () => {
+    await page.getByRole('tab', { name: 'Exports' }).click();
+    const panel = page.getByTestId('schedules');
+    await visible(panel);
+    await panel.getByRole('button', { name: 'New schedule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New scheduled export' });
+    await visible(dialog);
+    const name = dialog.getByRole('textbox', { name: 'Name' });
+    const zone = dialog.getByRole('textbox', { name: 'Time zone' });
+    await name.fill('');
+    await zone.fill('Mars/Olympus');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByText('Name is required'));
+    await visible(dialog.getByText("Unknown time zone 'Mars/Olympus'", { exact: false }));
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await zone.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect((await host.engine.invoke('analytics.schedules', {})).schedules).toEqual([]);
+
+    await name.fill('Weekly users');
+    await zone.fill('Europe/Paris');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const [saved] = (await host.engine.invoke('analytics.schedules', {})).schedules;
+    expect(saved).toMatchObject({ name: 'Weekly users', cadence: 'weekly', weekday: 1, timeZone: 'Europe/Paris' });
+    await visible(panel.getByText('Weekly users'));
+
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit scheduled export' });
+    await visible(edit);
+    expect(await edit.getByRole('textbox', { name: 'Time zone' }).inputValue()).toBe('Europe/Paris');
+    await edit.getByRole('textbox', { name: 'Name' }).fill('Weekly users (Monday)');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect((await host.engine.invoke('analytics.schedules', {})).schedules).toEqual([
+      expect.objectContaining({
+        id: saved!.id,
+        name: 'Weekly users (Monday)',
+        timeZone: 'Europe/Paris',
+        folder: saved!.folder,
+      }),
+    ]);
+    await host.engine.invoke('analytics.scheduleRemove', { id: saved!.id });
+  });
+
   it('filters the Overview by a mentor picked from the filter bar', async () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByText('30 d', { exact: true }).click();

@@ -106,8 +106,14 @@ describe('importing people from a CSV file', () => {
     );
     await page.getByRole('button', { name: 'Next' }).click();
 
-    // Where: the platform.
+    // Where: the platform. A redirect that is not a full address is said under its box, and the step stays.
     await page.getByRole('radiogroup', { name: 'Invite to' }).waitFor();
+    const redirect = page.getByRole('textbox', { name: 'Redirect to' });
+    await redirect.fill('example.org/welcome');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Use a full http(s) address').waitFor();
+    expect(await redirect.getAttribute('aria-invalid')).toBe('true');
+    await redirect.fill('');
     await page.getByRole('button', { name: 'Next' }).click();
 
     // Review: one invalid address, one duplicate; nothing sent yet.
@@ -254,5 +260,26 @@ describe('the invitations list', () => {
     await confirm.getByRole('button', { name: 'Revoke' }).click();
     await row.waitFor({ state: 'detached', timeout: 10_000 });
     expect(invitations('e2e-single@example.org')).toBe(0);
+  }, 60_000);
+
+  it('says a refused redirect under its box, sends nothing, and opens empty again after Cancel', async () => {
+    await page.goto(`${host.url}#/invitations`);
+    await page.getByRole('table', { name: 'Invitations' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Invite someone' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite someone' });
+    await dialog.getByRole('textbox', { name: 'Email' }).fill('e2e-redirect@example.org');
+    const redirect = dialog.getByRole('textbox', { name: 'Redirect to' });
+    await redirect.fill('example.org/welcome');
+    await dialog.getByRole('button', { name: 'Send invitation' }).click();
+    await dialog.getByText('Use a full http(s) address').waitFor();
+    expect(await redirect.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect(invitations('e2e-redirect@example.org')).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Invite someone' }).click();
+    expect(await dialog.getByRole('textbox', { name: 'Email' }).inputValue()).toBe('');
+    expect(await redirect.inputValue()).toBe('');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   }, 60_000);
 });

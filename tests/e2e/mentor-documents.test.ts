@@ -266,4 +266,20 @@ describe("a mentor's basic settings", () => {
     });
     await visible(page.getByText('No description.'));
   });
+
+  it('says a refused name under its field and saves nothing', async () => {
+    await dismissNotifications(page);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /^Edit / });
+    await visible(dialog);
+    const name = dialog.getByRole('textbox', { name: 'Name' });
+    await name.fill('   ');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await visible(dialog.getByText('Name is required'));
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByText('Not saved').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await onServer())?.name).toBe('Chemistry 202');
+  });
 });

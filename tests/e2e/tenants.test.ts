@@ -113,6 +113,31 @@ describe('tenants in browser mode', () => {
     expect(await tenantRow().innerText()).toContain('Key in keychain');
   });
 
+  it('sends only the fields the edit changed', async () => {
+    await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
+    await visible(dialog);
+    const sentBefore = framesSent.length;
+    await dialog.getByRole('textbox', { name: 'Username' }).fill('e2e-admin-2');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => tenantRow().innerText()).toContain('e2e-admin-2');
+    const updates = framesSent
+      .slice(sentBefore)
+      .map((frame) => JSON.parse(frame) as { name?: string; input?: Record<string, unknown> })
+      .filter((request) => request.name === 'profiles.update');
+    expect(updates).toHaveLength(1);
+    expect(Object.keys(updates[0]!.input!).sort()).toEqual(['id', 'username']);
+
+    await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
+    await visible(dialog);
+    const username = dialog.getByRole('textbox', { name: 'Username' });
+    await username.fill('e2e-admin');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => tenantRow().innerText()).not.toContain('e2e-admin-2');
+  });
+
   it('shows what the engine refuses under its field, and saves nothing', async () => {
     await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
     const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
@@ -130,6 +155,24 @@ describe('tenants in browser mode', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await tenantRow().innerText()).toContain('e2e-org');
+  });
+
+  it("checks the contract's rules before sending: the same message under its field, and no call", async () => {
+    await page.getByRole('button', { name: `Edit ${TENANT}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
+    await visible(dialog);
+    const sentBefore = framesSent.length;
+    const name = dialog.getByRole('textbox', { name: 'Name', exact: true });
+    await name.fill('   ');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await visible(dialog.getByText('Name is required'));
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(framesSent.slice(sentBefore).filter((frame) => frame.includes('profiles.update'))).toEqual([]);
+    // Typing clears the message; the field is fine again.
+    await name.fill(TENANT);
+    expect(await dialog.getByText('Name is required').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('moving the base URL to another server asks for its key: the stored key does not follow', async () => {

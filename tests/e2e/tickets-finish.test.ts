@@ -212,6 +212,35 @@ describe('a reply', () => {
   });
 });
 
+describe('canned replies', () => {
+  it('says a refused title under its box with no notification, then saves and lists the reply', async () => {
+    const page = await open({ width: 1400, height: 900 });
+    const before = (await engine.invoke('tickets.cannedReplies', {})).replies;
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Canned replies' }).click();
+    await page.getByRole('menuitem', { name: 'Manage canned replies…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Canned replies' });
+    await dialog.getByRole('button', { name: 'Add a canned reply' }).click();
+    const title = dialog.getByRole('textbox', { name: 'Title' });
+    await title.fill('   ');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Give it a title').waitFor();
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
+    expect((await engine.invoke('tickets.cannedReplies', {})).replies).toEqual(before);
+
+    await title.fill('Thanks for waiting');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Thanks for waiting').waitFor();
+    const added = (await engine.invoke('tickets.cannedReplies', {})).replies.find(
+      (reply) => reply.title === 'Thanks for waiting',
+    );
+    expect(added?.body).toBe('Hi {first_name},');
+    await engine.invoke('tickets.deleteCannedReply', { id: added!.id });
+    await page.close();
+  });
+});
+
 describe('SLA', () => {
   it('shows no badge until the tenant has targets; then the time left on each open ticket, and overdue in red', async () => {
     const page = await open({ width: 1400, height: 900 });
@@ -241,6 +270,21 @@ describe('SLA', () => {
     await engine.invoke('tickets.setSlaDefaults', { firstReplyHours: null, resolutionHours: null });
     await page.close();
   });
+
+  it('says a target past a year under its field and saves nothing', async () => {
+    const page = await open({ width: 1400, height: 900 });
+    await page.getByRole('button', { name: 'SLA targets…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'SLA targets of this tenant' });
+    const firstReply = dialog.getByLabel('First reply within (hours)');
+    await firstReply.fill('9000');
+    // Enter while still in the box: the box has not clamped the number, the check says why it cannot be saved.
+    await firstReply.press('Enter');
+    await expect.poll(() => firstReply.getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByText(/8760/).waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect(await engine.invoke('tickets.slaDefaults', {})).toEqual({ firstReplyHours: null, resolutionHours: null });
+    await page.close();
+  });
 });
 
 describe('the view editor', () => {
@@ -263,6 +307,49 @@ describe('the view editor', () => {
     const requester = dialog.getByLabel(/^Requester/);
     await expect.poll(() => requester.getAttribute('aria-invalid')).toBe('true');
     expect((await engine.invoke('tickets.views', {})).views.length).toBe(before);
+    await page.close();
+  });
+
+  it('saves what was chosen and leaves out the boxes left empty; editing keeps what it did not touch', async () => {
+    const page = await open({ width: 1000, height: 650 });
+    await page.getByRole('button', { name: 'View options' }).click();
+    await page.getByRole('menuitem', { name: 'New saved view…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New saved view' });
+    await dialog.getByLabel(/^Name/).fill('Unread from Ada');
+    await dialog.getByRole('checkbox', { name: 'In progress' }).uncheck();
+    await dialog.getByLabel(/^Requester/).fill('ada');
+    await dialog.getByRole('checkbox', { name: 'Unread only' }).check();
+    await dialog.getByLabel('First reply within (hours)').fill('5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = async () =>
+      (await engine.invoke('tickets.views', {})).views.find((view) => view.label.startsWith('Unread from Ada'));
+    expect(await saved()).toMatchObject({
+      kind: 'saved',
+      filter: { statuses: ['open'], requester: 'ada', unreadOnly: true },
+      sort: null,
+      sla: { firstReplyHours: 5, resolutionHours: null },
+    });
+    expect(Object.keys((await saved())!.filter).sort()).toEqual(['requester', 'statuses', 'unreadOnly']);
+
+    // The view's own tag (set outside this form) survives an edit of its name.
+    const { id } = (await saved())!;
+    await engine.invoke('tickets.saveView', { id, filter: { ...(await saved())!.filter, tag: 'vip' } });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.reload();
+    await page.getByTestId('ticket-row').first().waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Options for Unread from Ada' }).click();
+    await page.getByRole('menuitem', { name: 'Edit view…' }).click();
+    const edit = page.getByRole('dialog', { name: /^Edit/ });
+    await edit.getByLabel(/^Name/).fill('Unread from Ada (VIP)');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect(await saved()).toMatchObject({
+      label: 'Unread from Ada (VIP)',
+      filter: { statuses: ['open'], requester: 'ada', unreadOnly: true, tag: 'vip' },
+      sla: { firstReplyHours: 5, resolutionHours: null },
+    });
+    await engine.invoke('tickets.deleteView', { id });
     await page.close();
   });
 });

@@ -205,6 +205,24 @@ describe('training a mentor from a folder in browser mode', () => {
       .toBe('Train 6 files');
   });
 
+  it('says the counts are for the previous filters only while a change is not applied', async () => {
+    const preview = page.getByRole('dialog', { name: `Train “${MENTOR}”` });
+    const include = preview.getByRole('combobox', { name: 'Include only' });
+    const update = preview.getByRole('button', { name: 'Update preview' });
+    const stale = preview.getByText('The counts above are for the previous filters.');
+    expect(await update.isDisabled()).toBe(true);
+    expect(await stale.count()).toBe(0);
+    await include.fill('**/*.pdf');
+    await include.press('Enter');
+    await visible(stale);
+    expect(await update.isDisabled()).toBe(false);
+    // Taken back, the filters are the applied ones again: nothing to update.
+    await include.press('Backspace');
+    await stale.waitFor({ state: 'detached' });
+    expect(await update.isDisabled()).toBe(true);
+    expect(await preview.getByRole('button', { name: /^Train \d+ files?$/ }).innerText()).toBe('Train 6 files');
+  });
+
   it('starts the job on confirm and stays on the mentor, whose documents show trained as the job ends', async () => {
     const mentorUrl = page.url();
     const preview = page.getByRole('dialog', { name: `Train “${MENTOR}”` });

@@ -41,6 +41,9 @@ describe('engine configuration', () => {
       invite: { chunkSize: 7, maxChunk: undefined },
       exportDir: '/exports',
     });
+    // Jobs that name no concurrency learn up to 16 at once, or up to what the environment says.
+    expect(parse('cli', {}).adaptiveConcurrency).toBe(16);
+    expect(parse('cli', { MENTOR_ADMIN_MAX_CONCURRENCY: '4' }).adaptiveConcurrency).toBe(4);
     // An empty variable is an unset one.
     expect(parse('browser', { MENTOR_ADMIN_SANDBOX: '', MENTOR_ADMIN_EXPORT_DIR: '' })).toMatchObject({
       sandbox: 'auto',
@@ -72,6 +75,7 @@ describe('engine configuration', () => {
       'MENTOR_ADMIN_SCHEDULER_TICK_MS must be at least 50',
     );
     expect(refused({ MENTOR_ADMIN_INVITE_CHUNK: '2.5' })).toThrow('MENTOR_ADMIN_INVITE_CHUNK must be a whole number');
+    expect(refused({ MENTOR_ADMIN_MAX_CONCURRENCY: '0' })).toThrow('MENTOR_ADMIN_MAX_CONCURRENCY must be at least 1');
   });
 
   it('refuses to start on a malformed variable before it touches the data folder', async () => {

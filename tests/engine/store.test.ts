@@ -37,6 +37,9 @@ describe('store', () => {
       "INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('j1', 'invite', 'Invite', 'completed', 'x', 'x')",
     ).run();
     db.prepare(
+      "INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('j3', 'resource-import', 'I', 'paused', 'x', 'x')",
+    ).run();
+    db.prepare(
       "INSERT INTO job_items (job_id, key, label, state, updated_at) VALUES ('j1', 'a@example.com', 'a', 'done', 'x')",
     ).run();
     expect(() =>
@@ -47,6 +50,10 @@ describe('store', () => {
         .run(),
     ).toThrow(/CHECK constraint/);
     migrate(db, all);
+    expect(db.prepare('SELECT id, kind FROM jobs ORDER BY id').all()).toEqual([
+      { id: 'j1', kind: 'invite' },
+      { id: 'j3', kind: 'resource-import' },
+    ]);
     expect(db.prepare('SELECT count(*) FROM job_items').pluck().get()).toBe(1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     db.prepare(
@@ -128,5 +135,57 @@ describe('migration 001: profiles and settings', () => {
     expect(() => insert.run('d', 'Fourth', 'Basic', 0)).toThrow(/CHECK/);
     expect(() => db.prepare("INSERT INTO settings (key, value) VALUES ('theme', 'not json')").run()).toThrow(/CHECK/);
     db.close();
+  });
+});
+
+describe('migration 014: the resource-import job kind', () => {
+  it('rebuilds jobs with the new kind allowed, keeping every job and the items, runs and ledgers that refer to them', () => {
+    const migrations = loadMigrations(defaultMigrationsDir());
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations.slice(0, 13));
+    const at = '2026-01-01T00:00:00Z';
+    db.prepare(
+      `INSERT INTO jobs (id, kind, title, state, created_at, updated_at, runner) VALUES ('j1', 'invite', 'Invite', 'paused', ?, ?, 'r1')`,
+    ).run(at, at);
+    db.prepare(
+      `INSERT INTO job_items (job_id, key, label, state, updated_at) VALUES ('j1', 'line:2', 'a@b.c', 'done', ?)`,
+    ).run(at);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('j0', 'resource-import', 't', 'queued', ?, ?)`,
+        )
+        .run(at, at),
+    ).toThrow(/CHECK/);
+
+    // Up to 014 itself: 015 lifts the CHECK on kinds altogether (tested above).
+    migrate(db, migrations.slice(0, migrations.findIndex((m) => m.name === 'jobs_resource_import') + 1));
+    expect(db.prepare('SELECT id, kind, runner FROM jobs').all()).toEqual([{ id: 'j1', kind: 'invite', runner: 'r1' }]);
+    expect(db.prepare('SELECT count(*) AS n FROM job_items').get()).toEqual({ n: 1 });
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    // The items still belong to `jobs` (not to the table it was rebuilt from): deleting the job deletes them.
+    expect(
+      String((db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'job_items'`).get() as { sql: string }).sql),
+    ).toMatch(/REFERENCES jobs \(id\)/);
+    db.prepare(
+      `INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('j2', 'resource-import', 'Import', 'queued', ?, ?)`,
+    ).run(at, at);
+    db.prepare(`DELETE FROM jobs WHERE id = 'j1'`).run();
+    expect(db.prepare('SELECT count(*) AS n FROM job_items').get()).toEqual({ n: 0 });
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('j3', 'bogus', 't', 'queued', ?, ?)`,
+        )
+        .run(at, at),
+    ).toThrow(/CHECK/);
+    expect(
+      (
+        db.prepare(`SELECT count(*) AS n FROM sqlite_schema WHERE tbl_name = 'jobs' AND type = 'index'`).get() as {
+          n: number;
+        }
+      ).n,
+    ).toBeGreaterThanOrEqual(4);
   });
 });

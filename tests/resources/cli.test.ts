@@ -70,6 +70,30 @@ describe('mentor-admin resource verbs', () => {
         area: 'Tenant settings',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      {
+        kind: 'lti-tools',
+        label: 'LTI tools',
+        area: 'Tenant settings',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+      { kind: 'org-metadata', label: 'Org metadata', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'branding', label: 'Branding', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'site-config', label: 'Site config', area: 'Tenant settings', verbs: ['get', 'update'] },
+      { kind: 'billing', label: 'Billing', area: 'Tenant settings', verbs: ['get'] },
+      {
+        kind: 'credentials',
+        label: 'LLM provider keys',
+        area: 'Models and keys',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'integration-credentials',
+        label: 'Integration keys',
+        area: 'Tenant settings',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      { kind: 'tenant-llms', label: 'Tenant models', area: 'Models and keys', verbs: ['list', 'create'] },
+      { kind: 'mentor-llms', label: 'Available LLMs', area: 'Models and keys', verbs: ['list'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -127,7 +151,8 @@ describe('mentor-admin resource verbs', () => {
     expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys)",
+      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
+        'billing, credentials, integration-credentials, tenant-llms, mentor-llms)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

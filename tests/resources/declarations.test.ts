@@ -52,8 +52,45 @@ describe('resource declarations', () => {
     expect(
       problemsOf({ ...domains, filters: [{ field: 'is_active', label: 'Active', input: 'switch', param: 'active' }] }),
     ).toEqual(["domains: filter parameter 'active' is not a query parameter of its list or get operation"]);
+    expect(problemsOf({ ...domains, csv: [{ field: 'website' }] })).toEqual([
+      "domains: CSV column 'website' is neither the id nor a field of the create request body",
+    ]);
     expect(problemsOf({ ...domains, revealOnce: ['secret'] })).toEqual([
       "domains: 'secret' is not a field of the create answer",
+    ]);
+  });
+
+  it('check an id sent in the body, and the operation that describes a form’s fields', () => {
+    const credentials = RESOURCES.credentials;
+    // The DELETE declares no body, but its description says it "must include 'name'": the name may go there.
+    expect(problemsOf(credentials)).toEqual([]);
+    expect(
+      problemsOf({
+        ...credentials,
+        operations: {
+          ...credentials.operations,
+          delete: { ...credentials.operations.delete, id: { in: 'body', name: 'provider' } },
+        },
+      }),
+    ).toEqual([
+      "credentials: delete takes the id as body parameter 'provider', which DELETE /api/ai-account/orgs/{org}/credential/ does not have",
+    ]);
+    expect(
+      problemsOf({
+        ...credentials,
+        describedFields: {
+          ...credentials.describedFields,
+          operation: { method: 'get', path: '/api/ai-account/orgs/{org}/credential/schemas/' },
+        },
+      }),
+    ).toEqual([
+      'credentials: describe is GET /api/ai-account/orgs/{org}/credential/schemas/, which the spec does not have',
+    ]);
+    // A credential's value is an object of the described fields, required on create as the spec requires it.
+    const create = formSchema(credentials, RESOURCES.credentials.operations.create, 'create');
+    expect(create.safeParse({ name: 'openai', value: { key: 'k' } }).success).toBe(true);
+    expect(create.safeParse({ name: 'openai' }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'value: This field is required.',
     ]);
   });
 

@@ -58,8 +58,12 @@ describe('sandbox: tenancy and auth', () => {
     expect(page.body).toMatchObject({ count: 2, next_page: 2 });
     const path = `/api/ai-account/orgs/${server.org}/credential/`;
     expect(
-      (await call(server, 'POST', path, { json: { name: 'openai', value: { key: 'sk-secret-123456' } } })).status,
-    ).toBe(201);
+      (
+        await call(server, 'POST', path, {
+          json: { name: 'openai', value: { key: 'sk-secret-123456' }, platform: server.org },
+        })
+      ).status,
+    ).toBe(200);
     const read = await call(server, 'GET', `${path}?name=openai`);
     expect(JSON.stringify(read.body)).not.toContain('sk-secret-123456');
     expect(JSON.stringify(read.body)).toContain('3456');

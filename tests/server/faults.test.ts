@@ -66,3 +66,22 @@ describe('refusePath fault', () => {
     expect((await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).status).toBe(200);
   });
 });
+
+describe('capacity fault', () => {
+  it('answers 429 with Retry-After to a request beyond the capacity, and counts what it served at once', async () => {
+    expect(parseFaults('capacity=3').capacity).toBe(3);
+    expect(() => parseFaults('capacity=0')).toThrow("Fault 'capacity' must be a whole number from 1, got '0'");
+    const server = await sandbox();
+    server.setFaults('capacity=2,latency=150-150ms,retryAfter=2');
+    server.takeLoad();
+    const path = `/api/ai-mentor/orgs/${server.org}/users/${server.user}/`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call(server, 'GET', path)));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.body).toEqual({ detail: 'Rate limit exceeded' });
+    expect(refused[0]!.headers.get('retry-after')).toBe('2');
+    expect(server.takeLoad()).toEqual({ peakInFlight: 2, refusedForLoad: 3 });
+    server.setFaults('');
+  });
+});

@@ -1,13 +1,15 @@
 /**
  * Per-tenant concurrency, counted where it matters: at the platform. A proxy in front of the real sandbox (which
  * answers every request 40 ms late, as a tenant across the internet would) counts the uploads in flight at once.
+ * A job that names no concurrency starts at 4 and sends more at once while the tenant answers fast, fewer when it
+ * throttles (jobs/adaptive.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { uploadRecorder } from './proxy';
-import { newEngine, setup, text, tree, waitForJob } from './setup';
+import { duplicatesOf, newEngine, serverDocuments, setup, text, tree, waitForJob } from './setup';
 
 describe('upload concurrency', () => {
-  it('is 4 by default, N for a job started with concurrency N, and back to 4 for the next job', async () => {
+  it('is N for a job started with concurrency N, and learnt from the tenant for a job that names none', async () => {
     const { server, mentor } = await setup();
     const recorder = await uploadRecorder(server.url);
     try {
@@ -17,10 +19,10 @@ describe('upload concurrency', () => {
       const runs = [
         { concurrency: 2, peak: 2 },
         { concurrency: 1, peak: 1 },
-        { concurrency: undefined, peak: 4 },
+        { concurrency: undefined, peak: 'more than 4' },
         { concurrency: 8, peak: 8 },
-        { concurrency: undefined, peak: 4 },
-      ];
+        { concurrency: undefined, peak: 'more than 4' },
+      ] as const;
       const peaks: number[] = [];
       for (const [run, { concurrency }] of runs.entries()) {
         const files: Record<string, string> = {};
@@ -36,9 +38,34 @@ describe('upload concurrency', () => {
         peaks.push(recorder.peak());
       }
       server.setFaults('');
-      expect(peaks).toEqual(runs.map((run) => run.peak));
+      // Answers stay 40 ms however many are in flight: the learnt limit grows past the starting 4, to at most 16.
+      expect(
+        peaks.map((peak, i) => (runs[i]!.peak === 'more than 4' && peak > 4 && peak <= 16 ? runs[i]!.peak : peak)),
+      ).toEqual(runs.map((run) => run.peak));
     } finally {
       await recorder.close();
     }
+  }, 120_000);
+
+  it('backs off when the tenant throttles: every file lands once, with few requests refused', async () => {
+    // A gateway that takes 6 at once and answers 429 (Retry-After: 0) to a seventh.
+    const { server, mentor, engine } = await setup();
+    server.setFaults('latency=30-30ms,capacity=6,retryAfter=0');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 120; i++) files[`throttled/file-${i}.md`] = text(`File ${i}`);
+    const preview = await engine.invoke('train.preview', { mentor, paths: [tree(files)] });
+    server.takeLoad();
+    const { jobId } = await engine.invoke('train.start', { previewId: preview.id });
+    const job = await waitForJob(engine, jobId, ['completed', 'failed', 'cancelled'], 90_000);
+    const load = server.takeLoad();
+    server.setFaults('');
+    expect(job.counts).toMatchObject({ uploaded: 120, trained: 120, failed: 0 });
+    const docs = serverDocuments(server, mentor);
+    expect(docs).toHaveLength(120);
+    expect(duplicatesOf(docs)).toEqual([]);
+    // It did try beyond 6 (it learns by probing), and halved each time it was refused: a job held at 16 would be
+    // refused ten requests a round.
+    expect(load.refusedForLoad).toBeGreaterThan(0);
+    expect(load.refusedForLoad).toBeLessThanOrEqual(15);
   }, 120_000);
 });

@@ -66,6 +66,7 @@ const UNITS: Record<JobKind, string> = {
   invite: 'rows',
   export: 'pages',
   'ticket-reply': 'replies',
+  'resource-import': 'rows',
   'resource-bulk': 'records',
 };
 

@@ -9,8 +9,13 @@ import {
   RESOURCES,
   RESOURCE_AREAS,
   declarationOf,
+  decodeDataUrl,
   editableBody,
+  fieldSchema,
+  formatSize,
   fieldType,
+  imageFormat,
+  toDataUrl,
   isResourceKind,
   pluralOf,
   verbsOf,
@@ -28,14 +33,22 @@ const KINDS = Object.keys(RESOURCES).join(', ');
 export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KINDS}):
   kinds                                        one line per kind: kind, label, area, verbs
   get KIND [ID] [--where FIELD=VALUE]... [--search TEXT] [--csv]
-      every record of the kind (from the cache when it is fresh), or one by its ID
+      every record of the kind (from the cache when it is fresh), or one by its ID; a kind that is one record per
+      tenant (${Object.values(RESOURCES)
+        .filter((d: ResourceDeclaration) => d.single)
+        .map((d) => d.kind)
+        .join(', ')}) takes no ID
   create KIND (--set FIELD=VALUE)... | --file BODY.json
-      a value the platform shows once (a new API token's key) is printed here, and never again
-  update KIND ID (--set FIELD=VALUE)... | --file BODY.json
+      a value the platform shows once (a new API token's key) is printed here, and never again;
+      a credential's fields are FIELD.NAME: create credentials --set name=openai --set value.key=sk-…
+  update KIND [ID] (--set FIELD=VALUE)... | --file BODY.json
+      a JSON field takes JSON (--set 'metadata={"a":1}'), an image field a file (--set logo=@logo.png)
   delete KIND ID... --yes                      revoke or delete; --yes is required
   do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
   export KIND --out FILE.csv [--where FIELD=VALUE]... [--search TEXT] [--no-bom]
-      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text)`;
+      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text)
+  llm-access [--default-key on|off] [--free-trial on|off]
+      whether mentors use the platform's default LLM key and the free trial, and the key's usage; switches them`;
 
 /** The largest page the contract allows: `get` reads a kind in as few calls as it can. */
 const PAGE = 500;
@@ -57,20 +70,57 @@ function pairs(items: string[] | undefined, option: string): [string, string][] 
   });
 }
 
-/** `--set` values typed as the spec types the field (true/false for a boolean, a number for a number). */
-function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
-  const operation = verb === 'create' ? declaration.operations.create : declaration.operations.update;
+/**
+ * `--set` values typed as the spec types the field: true/false for a boolean, a number for a number, JSON for a JSON
+ * field or an object/array field, and an image field's `@FILE` read into the data: URL the engine checks and uploads.
+ * `value.key=…` sets a field of an object field (a credential's described fields), kept as text.
+ */
+async function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
+  const operation = (verb === 'create' ? declaration.operations.create : declaration.operations.update) ?? null;
   const body = operation ? editableBody(declaration, operation) : null;
-  return Object.fromEntries(
-    sets.map(([field, text]) => {
-      const type = fieldType(body, field);
-      if (type === 'boolean' && (text === 'true' || text === 'false')) return [field, text === 'true'];
-      if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) {
-        return [field, Number(text)];
+  const typed: Record<string, unknown> = {};
+  for (const [field, text] of sets) {
+    const dot = field.indexOf('.');
+    if (dot > 0) {
+      const parent = field.slice(0, dot);
+      const object = typed[parent];
+      typed[parent] = { ...(object && typeof object === 'object' ? object : {}), [field.slice(dot + 1)]: text };
+      continue;
+    }
+    const declared = declaration.fields.find((f) => f.name === field);
+    const schema = declared ? fieldSchema(declaration, declared, operation) : null;
+    const type = schema ? fieldType({ properties: { [field]: schema } }, field) : fieldType(body, field);
+    if (declared?.input === 'image') {
+      if (!text.startsWith('@')) throw new UsageError(`--set ${field}=@FILE takes an image file (${field}=@logo.png)`);
+      typed[field] = await imageDataUrl(text.slice(1));
+    } else if (declared?.input === 'json' || type === 'object' || type === 'array') {
+      try {
+        typed[field] = JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`--set ${field}= takes JSON (${(error as Error).message}); quote text as "…"`);
       }
-      return [field, text];
-    }),
-  );
+    } else if (type === 'boolean' && (text === 'true' || text === 'false')) typed[field] = text === 'true';
+    else if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text))) {
+      typed[field] = Number(text);
+    } else typed[field] = text;
+  }
+  return typed;
+}
+
+/** A file as a data: URL of the image type its bytes show (the engine refuses it at its field when it is none). */
+async function imageDataUrl(path: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(resolve(path)));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  return toDataUrl(imageFormat(bytes)?.type ?? 'application/octet-stream', bytes);
+}
+
+/** What the engine did to the values (a pasted secret's spaces removed), said at each field. */
+function printNotes(out: Output, notes: readonly { path: string; message: string }[] | undefined): void {
+  for (const note of notes ?? []) out.error(`${note.path}: ${note.message}`);
 }
 
 async function bodyOf(
@@ -92,7 +142,7 @@ async function bodyOf(
     return parsed as Record<string, unknown>;
   }
   if (!values.set?.length) throw new UsageError(`${verb} needs --set FIELD=VALUE (one or more) or --file BODY.json`);
-  return typedValues(declaration, verb, pairs(values.set, '--set'));
+  return await typedValues(declaration, verb, pairs(values.set, '--set'));
 }
 
 const cell = (value: unknown) =>
@@ -112,11 +162,20 @@ function printTable(out: Output, declaration: ResourceDeclaration, records: Reso
     );
 }
 
+/** An uploaded image, for people: its type and size, not pages of base64 (`--json` keeps the data: URL). */
+function shown(value: unknown): string {
+  if (typeof value === 'string' && value.startsWith('data:')) {
+    const image = decodeDataUrl(value);
+    if (image) return `${image.type} image, ${formatSize(image.bytes.length)}`;
+  }
+  return printable(cell(value));
+}
+
 function printRecord(out: Output, declaration: ResourceDeclaration, record: ResourceRecord, extra = {}): void {
   out.record(
     { ...record, ...extra },
     Object.entries(record)
-      .map(([field, value]) => `${field}: ${printable(cell(value))}`)
+      .map(([field, value]) => `${field}: ${shown(value)}`)
       .join('\n'),
   );
 }
@@ -153,6 +212,18 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
   const [kindArg, id, ...more] = positionals;
   const declaration = kindOf(kindArg, 'get');
   if (more.length) throw new UsageError('get takes one KIND and at most one ID');
+  if (declaration.single) {
+    if (id || values.where || values.search || values.csv) {
+      throw new UsageError(
+        `${declaration.kind} is one record per tenant: get ${declaration.kind} takes no ID or options`,
+      );
+    }
+    const { record, freshness } = await engine.invoke('resources.getSingle', { ...tenant, kind: declaration.kind });
+    printRecord(out, declaration, record);
+    if (!out.json && freshness.asOf) out.text(`(as of ${freshness.asOf})`);
+    if (freshness.offline) out.error(freshness.offline);
+    return 0;
+  }
   if (id) {
     if (values.where || values.search) throw new UsageError('get KIND ID takes no --where or --search');
     const { record } = await engine.invoke('resources.get', { ...tenant, kind: declaration.kind, id });
@@ -252,6 +323,45 @@ async function bulkDelete(
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
+const SWITCH = { on: true, off: false } as const;
+function switchOf(text: string | undefined, option: string): boolean | undefined {
+  if (text === undefined) return undefined;
+  if (text !== 'on' && text !== 'off') throw new UsageError(`${option} takes on or off (got '${text}')`);
+  return SWITCH[text];
+}
+
+/** `llm-access`: the default LLM key and the free trial, read, or switched and read back. */
+export const runLlmAccessCommand: Command = async (engine, args, out, _io, globals) => {
+  const { values, positionals } = commandArgs(args, {
+    'default-key': { type: 'string' },
+    'free-trial': { type: 'string' },
+  });
+  if (positionals.length) throw new UsageError('llm-access takes no arguments');
+  const defaultKey = switchOf(values['default-key'], '--default-key');
+  const freeTrial = switchOf(values['free-trial'], '--free-trial');
+  const profileId = await profileIdOf(engine, globals);
+  const tenant = profileId ? { profileId } : {};
+  if (defaultKey !== undefined || freeTrial !== undefined) {
+    const { messages } = await engine.invoke('llmAccess.set', {
+      ...tenant,
+      ...(defaultKey !== undefined && { defaultKey }),
+      ...(freeTrial !== undefined && { freeTrial }),
+    });
+    if (!out.json) for (const message of messages) out.text(printable(message));
+  }
+  const access = await engine.invoke('llmAccess.get', tenant);
+  if (access.offline) out.error(access.offline);
+  const said = (value: boolean | null) => (value === null ? 'not said by the platform' : value ? 'on' : 'off');
+  const usage = Object.entries(access.usage ?? {})
+    .map(([field, value]) => `  ${field}: ${printable(cell(value))}`)
+    .join('\n');
+  out.record(
+    access,
+    `Default LLM key: ${said(access.defaultKey)}\nFree trial: ${said(access.freeTrial)}\nDefault key usage:\n${usage || '  (the platform answered nothing)'}`,
+  );
+  return 0;
+};
+
 export const runResourceCommand =
   (verb: 'kinds' | 'get' | 'create' | 'update' | 'delete' | 'do' | 'export'): Command =>
   async (engine, args, out, _io, globals) => {
@@ -287,13 +397,14 @@ export const runResourceCommand =
         const declaration = kindOf(positionals[0], 'create');
         if (positionals.length > 1) throw new UsageError('create takes one KIND (the id is a field: --set)');
         const body = await bodyOf(declaration, 'create', values);
-        const { record, revealed } = await engine.invoke('resources.create', {
+        const { record, revealed, notes } = await engine.invoke('resources.create', {
           ...tenant,
           kind: declaration.kind,
           values: body,
         });
         const id = cell(record[declaration.idField]);
-        if (out.json) out.record({ ...record, ...revealed }, '');
+        printNotes(out, notes);
+        if (out.json) out.record({ ...record, ...revealed, ...(notes?.length && { notes }) }, '');
         // The one place a shown-once value is printed: this answer, to this terminal.
         else {
           out.text(`Created ${declaration.singular} "${printable(id)}".`);
@@ -310,16 +421,33 @@ export const runResourceCommand =
           file: { type: 'string' },
         });
         const declaration = kindOf(positionals[0], 'update');
+        if (declaration.single) {
+          if (positionals.length > 1) {
+            throw new UsageError(
+              `${declaration.kind} is one record per tenant: update ${declaration.kind} takes no ID`,
+            );
+          }
+          const body = await bodyOf(declaration, 'update', values);
+          const { record } = await engine.invoke('resources.updateSingle', {
+            ...tenant,
+            kind: declaration.kind,
+            values: body,
+          });
+          if (out.json) out.record(record, '');
+          else out.text(`Updated ${declaration.label}.`);
+          return 0;
+        }
         const id = positionals[1];
         if (!id || positionals.length > 2) throw new UsageError('update takes KIND ID');
         const body = await bodyOf(declaration, 'update', values);
-        const { record } = await engine.invoke('resources.update', {
+        const { record, notes } = await engine.invoke('resources.update', {
           ...tenant,
           kind: declaration.kind,
           id,
           values: body,
         });
-        if (out.json) out.record(record, '');
+        printNotes(out, notes);
+        if (out.json) out.record({ ...record, ...(notes?.length && { notes }) }, '');
         else out.text(`Updated ${declaration.singular} "${printable(id)}".`);
         return 0;
       }

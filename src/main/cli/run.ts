@@ -10,8 +10,9 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
-import { RESOURCE_HELP, runResourceCommand } from './resource-commands';
+import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resource-commands';
 import { isResourceKind } from '../../shared/resources';
+import { IMPORT_HELP, runImportCommand } from './import-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -26,6 +27,8 @@ ${INVITE_HELP}
 ${TICKETS_HELP}
 
 ${RESOURCE_HELP}
+
+${IMPORT_HELP}
 
 ${JOBS_HELP}
 
@@ -47,7 +50,10 @@ const COMMANDS = new Map<string, Command>([
   ['train', runTrainCommand],
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
+  // `import KIND FILE.csv` for a resource kind; `import FILE …` is an invitations file (invite).
+  ['import', runImportCommand],
   ['tickets', runTicketsCommand],
+  ['llm-access', runLlmAccessCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -67,9 +73,11 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   update: ['resources'],
   delete: ['resources'],
   do: ['resources'],
+  'llm-access': ['resources'],
   train: ['train'],
   jobs: undefined,
   invite: ['invitations'],
+  import: ['resources', 'invitations'],
   tickets: ['tickets'],
 };
 

@@ -60,6 +60,7 @@ const Environment = z.object({
   MENTOR_ADMIN_INVITE_CHUNK: variable(wholeNumber(1)),
   MENTOR_ADMIN_INVITE_MAX_CHUNK: variable(wholeNumber(1)),
   MENTOR_ADMIN_EXPORT_DIR: variable(z.string()),
+  MENTOR_ADMIN_MAX_CONCURRENCY: variable(wholeNumber(1)),
   MENTOR_ADMIN_DEBUG: variable(z.string()),
 });
 
@@ -74,6 +75,11 @@ export interface EngineConfig extends EngineSwitches {
   invite: { chunkSize: number | undefined; maxChunk: number | undefined };
   /** The default export folder, when the environment names one. */
   exportDir: string | undefined;
+  /**
+   * The most requests at once a job sends a tenant when it names no concurrency of its own: it starts at 4 and grows
+   * towards this while the tenant answers fast (jobs/adaptive.ts); 4 or less keeps every job at 4.
+   */
+  adaptiveConcurrency: number;
   /** Echo the engine's log to stderr. */
   echoLog: boolean;
   keychainService: string;
@@ -97,6 +103,8 @@ export class EngineConfigError extends Error {
 }
 
 const DEFAULT_SCHEDULER_TICK_MS = 30_000;
+/** Enough to keep small uploads flowing across a 100 ms round trip; a tenant that takes fewer says so by throttling. */
+const DEFAULT_ADAPTIVE_CONCURRENCY = 16;
 
 /**
  * The configuration, and MENTOR_ADMIN_API_KEY apart from it (a secret: it goes to the profiles, not to every area).
@@ -132,6 +140,7 @@ export function parseEngineConfig(input: ConfigInput): { config: EngineConfig; a
       schedulerTickMs: vars.MENTOR_ADMIN_SCHEDULER_TICK_MS ?? DEFAULT_SCHEDULER_TICK_MS,
       invite: { chunkSize: vars.MENTOR_ADMIN_INVITE_CHUNK, maxChunk: vars.MENTOR_ADMIN_INVITE_MAX_CHUNK },
       exportDir: vars.MENTOR_ADMIN_EXPORT_DIR,
+      adaptiveConcurrency: vars.MENTOR_ADMIN_MAX_CONCURRENCY ?? DEFAULT_ADAPTIVE_CONCURRENCY,
       echoLog: vars.MENTOR_ADMIN_DEBUG !== undefined,
       keychainService: input.keychainService ?? vars.MENTOR_ADMIN_KEYCHAIN_SERVICE ?? DEFAULT_KEYCHAIN_SERVICE,
       apiKeyFor: input.apiKeyFor,

@@ -13,7 +13,7 @@ import type { EngineServices } from './context';
 import { composeAreas, type AreaName } from './areas';
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError } from './errors';
-import { followJobsElsewhere, jobHandlers, JobJournal, JobRunner } from './jobs';
+import { followJobsElsewhere, isThrottleEvent, jobHandlers, JobJournal, JobRunner } from './jobs';
 import { createFileLog, logsWritten, type Log } from './log';
 import { testConnection } from './platform';
 import { ensurePrivateDir } from './private-files';
@@ -95,7 +95,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const ready = async (profileId: string) => {
     if (sandbox && profiles.isSandbox(profileId)) await sandbox.ensure().catch(() => {});
   };
-  const clients = new TenantClients({ profiles, log, ready });
+  const clients = new TenantClients({
+    profiles,
+    log,
+    ready,
+    onRetry: (profileId, event) => {
+      if (isThrottleEvent(event)) runner.throttled(profileId);
+    },
+  });
   // Started at the first bulk write rather than with every engine: a worker thread costs a moment to start.
   let checkpointer: Checkpointer | null = null;
   const bulkWrites = () => {
@@ -108,6 +115,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     emit,
     log,
     beforeBulkRun: bulkWrites,
+    adaptiveConcurrency: config.adaptiveConcurrency,
     waitLimitMinutes: () => settings.get().jobWaitLimitMinutes,
   });
   const services: EngineServices = {

@@ -1,4 +1,4 @@
-import { createPlatformClient, type PlatformClient } from './platform';
+import { createPlatformClient, type PlatformClient, type RetryEvent } from './platform';
 import type { Log } from './log';
 import { NO_KEY_MESSAGE, type Profiles } from './profiles';
 import { EngineError } from './errors';
@@ -16,6 +16,8 @@ export class TenantClients {
       log: Log;
       /** Makes sure a profile's server is reachable first (the local sandbox is started on demand). */
       ready: (profileId: string) => Promise<void>;
+      /** A call of the tenant is being retried (the job runner learns from 429s and timeouts how much it takes). */
+      onRetry?: (profileId: string, event: RetryEvent) => void;
     },
   ) {}
 
@@ -45,6 +47,7 @@ export class TenantClients {
       authScheme: connection.authScheme,
       secret: connection.secret,
       log: this.deps.log,
+      ...(this.deps.onRetry && { onRetry: (event: RetryEvent) => this.deps.onRetry!(profileId, event) }),
     });
   }
 }

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import type { TicketSlaTargets } from '../../shared/contract';
-import { saveErrors } from '../bridge/errors';
+import { calls, type TicketSlaTargets } from '../../shared/contract';
+import { contractResolver, showSaveError, topLevelField } from '../lib/forms';
 import { useCall, useMutationCall } from '../queries/useCall';
 import { SettingsSection } from './SettingsSection';
 
@@ -21,36 +22,45 @@ export function SlaDefaultsForm({ onSaved }: { onSaved?(saved: TicketSlaTargets)
   return <Form key={JSON.stringify(current.data)} saved={current.data} {...(onSaved ? { onSaved } : {})} />;
 }
 
+/** The form's two boxes: a number, or '' while empty. */
+interface SlaValues {
+  firstReplyHours: number | string;
+  resolutionHours: number | string;
+}
+
+/** What Save sends: an empty box (or 0) turns that clock off. */
+const toTargets = (values: SlaValues): TicketSlaTargets => ({
+  firstReplyHours: hours(values.firstReplyHours),
+  resolutionHours: hours(values.resolutionHours),
+});
+
+const fieldOf = topLevelField(['firstReplyHours', 'resolutionHours']);
+
 function Form({ saved, onSaved }: { saved: TicketSlaTargets; onSaved?(saved: TicketSlaTargets): void }) {
   const save = useMutationCall('tickets.setSlaDefaults');
-  const [firstReply, setFirstReply] = useState<number | string>(saved.firstReplyHours ?? '');
-  const [resolution, setResolution] = useState<number | string>(saved.resolutionHours ?? '');
-  const refused = save.error
-    ? saveErrors(save.error, (issues) => {
-        const fields: Record<string, string> = {};
-        const other: string[] = [];
-        for (const issue of issues) {
-          if (issue.path) fields[issue.path] = issue.message;
-          else other.push(issue.message);
-        }
-        return { fields, other };
-      })
-    : null;
-  const fieldError = (name: string) => (refused?.fields as Record<string, string> | undefined)?.[name];
+  const form = useForm<SlaValues>({
+    mode: 'controlled',
+    initialValues: { firstReplyHours: saved.firstReplyHours ?? '', resolutionHours: saved.resolutionHours ?? '' },
+    validate: contractResolver(calls['tickets.setSlaDefaults'].input, toTargets, fieldOf),
+  });
+  const [formError, setFormError] = useState<string | null>(null);
   return (
     <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        save.mutate(
-          { firstReplyHours: hours(firstReply), resolutionHours: hours(resolution) },
-          { onSuccess: (next) => onSaved?.(next) },
-        );
-      }}
+      onSubmit={form.onSubmit(
+        (values) => {
+          setFormError(null);
+          save.mutate(toTargets(values), {
+            onSuccess: (next) => onSaved?.(next),
+            onError: (error) => setFormError(showSaveError(form, error, fieldOf)),
+          });
+        },
+        () => setFormError(null),
+      )}
     >
       <Stack gap="sm">
-        {refused?.form && (
+        {formError && (
           <Alert color="red" role="alert" title="Not saved">
-            {refused.form}
+            {formError}
           </Alert>
         )}
         <Group grow align="flex-start">
@@ -59,20 +69,16 @@ function Form({ saved, onSaved }: { saved: TicketSlaTargets; onSaved?(saved: Tic
             description="From filing to the first staff reply"
             min={0}
             max={MAX_HOURS}
-            value={firstReply}
-            onChange={setFirstReply}
             placeholder="No target"
-            error={fieldError('firstReplyHours')}
+            {...form.getInputProps('firstReplyHours')}
           />
           <NumberInput
             label="Resolution within (hours)"
             description="From filing to the close"
             min={0}
             max={MAX_HOURS}
-            value={resolution}
-            onChange={setResolution}
             placeholder="No target"
-            error={fieldError('resolutionHours')}
+            {...form.getInputProps('resolutionHours')}
           />
         </Group>
         <Group justify="space-between">

@@ -46,6 +46,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   invite: ['row', 'rows'],
   export: ['page', 'pages'],
   'ticket-reply': ['reply', 'replies'],
+  'resource-import': ['row', 'rows'],
   'resource-bulk': ['record', 'records'],
 };
 

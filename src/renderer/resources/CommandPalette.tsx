@@ -12,6 +12,8 @@ import { capitalized, titleOf } from './naming';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 const KINDS = Object.values(RESOURCES) as Declared[];
+/** Kinds whose records are looked up by name (a single-record kind is found by its kind). */
+const RECORD_KINDS = KINDS.filter((declaration) => !declaration.single);
 /** Records asked for per kind while typing. */
 const PER_KIND = 5;
 
@@ -46,7 +48,7 @@ export function CommandPalette() {
       const profileId = tenant.id!;
       const [mentors, ...kinds] = await Promise.all([
         bridge.call('mentors.list', { profileId, search: typed }).catch(() => null),
-        ...KINDS.map((declaration) =>
+        ...RECORD_KINDS.map((declaration) =>
           bridge
             .call('resources.list', { profileId, kind: declaration.kind, search: typed, pageSize: PER_KIND })
             .catch(() => null),
@@ -59,7 +61,7 @@ export function CommandPalette() {
         href: `#/mentors/${encodeURIComponent(mentor.uniqueId)}`,
       }));
       kinds.forEach((answer, index) => {
-        const declaration = KINDS[index]!;
+        const declaration = RECORD_KINDS[index]!;
         for (const record of answer?.records ?? []) {
           const id = String(record[declaration.idField]);
           entries.push({

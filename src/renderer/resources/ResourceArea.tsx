@@ -10,6 +10,7 @@ import { WarningIcon } from '../components/icons';
 import { navigateTo, useSubRoute } from '../shell/routes';
 import { useActiveTenant } from '../tenants/tenantContext';
 import { ResourceList } from './ResourceList';
+import { SingleRecordCard } from './SingleRecordCard';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
@@ -57,19 +58,27 @@ export function ResourceArea({ area }: { area: Area }) {
         {tenant.id &&
           kinds.map((declaration) => (
             <Tabs.Panel key={declaration.kind} value={declaration.kind} pt="md">
-              <ResourceList
-                key={`${tenant.id}:${declaration.kind}`}
-                profileId={tenant.id!}
-                declaration={declaration}
-                openId={declaration.kind === routed ? routedId : undefined}
-                onOpen={(id) =>
-                  navigateTo(
-                    id === null
-                      ? `#/${area}/${declaration.kind}`
-                      : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
-                  )
-                }
-              />
+              {declaration.single ? (
+                <SingleRecordCard
+                  key={`${tenant.id}:${declaration.kind}`}
+                  profileId={tenant.id!}
+                  declaration={declaration}
+                />
+              ) : (
+                <ResourceList
+                  key={`${tenant.id}:${declaration.kind}`}
+                  profileId={tenant.id!}
+                  declaration={declaration}
+                  openId={declaration.kind === routed ? routedId : undefined}
+                  onOpen={(id) =>
+                    navigateTo(
+                      id === null
+                        ? `#/${area}/${declaration.kind}`
+                        : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
+                    )
+                  }
+                />
+              )}
             </Tabs.Panel>
           ))}
       </Tabs>

@@ -1,14 +1,16 @@
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-import { useMemo, useRef, useState } from 'react';
-import { BridgeCallError, type ResourceRecord } from '../../shared/contract';
-import { formSchema, type FieldDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
-import { errorMessage } from '../bridge/errors';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
+import type { ResourceRecord } from '../../shared/contract';
+import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
 import { FormFooter } from '../components/FormFooter';
 import { WarningIcon } from '../components/icons';
-import { useMutationCall } from '../queries/useCall';
+import { notifySuccess } from '../components/notify';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { DescribedFieldInputs } from './DescribedFields';
+import { FieldInput } from './fields/FieldInput';
+import { useResourceForm } from './fields/useResourceForm';
+import type { FormValues } from './fields/values';
 import { titleOf } from './naming';
-import { RecordPicker } from './Relations';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
 
@@ -72,15 +74,6 @@ export function ResourceFormModal({ profileId, declaration, target, onClose, onC
   );
 }
 
-type Values = Record<string, string | boolean>;
-
-function initialValue(field: FieldDeclaration, record: ResourceRecord | null): string | boolean {
-  const current = record?.[field.name];
-  if (field.input === 'switch') return typeof current === 'boolean' ? current : field.initial === true;
-  if (field.input === 'secret') return '';
-  return typeof current === 'string' ? current : typeof field.initial === 'string' ? field.initial : '';
-}
-
 function ResourceForm({
   profileId,
   declaration,
@@ -102,52 +95,58 @@ function ResourceForm({
   const operation = mode === 'create' ? declaration.operations.create! : declaration.operations.update!;
   const fields = declaration.fields.filter((field) => mode === 'create' || !field.createOnly);
   const record = target.mode === 'update' ? target.record : null;
-  const schema = useMemo(() => formSchema(declaration, operation, mode), [declaration, operation, mode]);
-  const form = useForm<Values>({
-    mode: 'controlled',
-    initialValues: Object.fromEntries(fields.map((field) => [field.name, initialValue(field, record)])),
-    validate: schemaResolver(schema, { sync: true }),
-    validateInputOnBlur: true,
-    onValuesChange: () => onDirty(form.isDirty()),
+  const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
+    declaration,
+    operation,
+    mode,
+    fields,
+    record,
+    onDirty,
   });
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
   const create = useMutationCall('resources.create', { carriesSecret: true });
-  const update = useMutationCall('resources.update');
+  // A change may carry a replaced secret: not kept either.
+  const update = useMutationCall('resources.update', { carriesSecret: true });
   const saving = create.isPending || update.isPending;
-
+  const described = declaration.describedFields;
+  // The platform's description of the fields (per tenant, kept by the engine and by the query cache).
+  const description = useCall('resources.describe', { profileId, kind: declaration.kind }, { enabled: !!described });
+  const chosen = described ? String(record?.[described.by] ?? form.getValues()[described.by] ?? '') : '';
+  const choice = description.data?.choices.find((option) => option.name === chosen) ?? null;
+  /** What the engine did to the values (a secret trimmed as it was saved), said once the form has closed. */
+  const sayNotes = (notes: readonly { path: string; message: string }[] | undefined) => {
+    if (notes?.length) notifySuccess('Saved', notes.map((note) => `${note.path}: ${note.message}`).join('\n'));
+  };
   /** The platform's (or the engine's) field errors under their fields; anything else above the buttons. */
-  function showError(error: unknown) {
-    if (error instanceof BridgeCallError && error.code === 'validation' && error.issues?.length) {
-      const other: string[] = [];
-      for (const issue of error.issues) {
-        if (fields.some((field) => field.name === issue.path)) form.setFieldError(issue.path, issue.message);
-        else other.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
-      }
-      setFormError(other.length ? other.join('\n') : null);
-      return;
-    }
-    setFormError(errorMessage(error));
-  }
+  const onError = (error: unknown) => setFormError(showError(error));
 
-  function submit(values: Values) {
+  function submit(values: FormValues) {
     setFormError(null);
     if (mode === 'create') {
       create.mutate(
-        { profileId, kind: declaration.kind, values },
+        { profileId, kind: declaration.kind, values: bodyOf(values, false) },
         {
-          onSuccess: ({ record: created, revealed }) => {
+          onSuccess: ({ record: created, revealed, notes }) => {
             create.reset();
             onCreated(created, revealed);
+            sayNotes(notes);
           },
-          onError: showError,
+          onError,
         },
       );
     } else {
-      const changed = Object.fromEntries(Object.entries(values).filter(([name]) => form.isDirty(name)));
+      const changed = bodyOf(values, true);
       update.mutate(
         { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
-        { onSuccess: onSaved, onError: showError },
+        {
+          onSuccess: ({ notes }) => {
+            update.reset();
+            onSaved();
+            sayNotes(notes);
+          },
+          onError,
+        },
       );
     }
   }
@@ -159,14 +158,37 @@ function ResourceForm({
           <FieldInput
             key={field.name}
             profileId={profileId}
-            field={field}
+            // The described fields' chooser (a provider) offers what the platform describes.
+            field={
+              described && field.name === described.by
+                ? {
+                    ...field,
+                    options: (description.data?.choices ?? []).map((option) => ({
+                      value: option.name,
+                      label: option.label,
+                    })),
+                  }
+                : field
+            }
+            form={form}
+            rule={ruleOf(field)}
+            format={formatOf(field)}
+            current={record?.[field.name]}
+            editing={record !== null}
             // The modal puts the keyboard in the first field, not on its close button.
-            props={{
-              ...form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {}),
-              ...(index === 0 && { 'data-autofocus': true }),
-            }}
+            autoFocus={index === 0}
           />
         ))}
+        {described && (
+          <DescribedFieldInputs
+            described={described}
+            form={form}
+            choice={choice}
+            loading={description.isPending}
+            loadError={description.error}
+            record={record}
+          />
+        )}
         {mode === 'create' && (declaration.revealOnce ?? []).length > 0 && (
           <Text size="xs" c="dimmed">
             The platform shows the new {declaration.singular}&rsquo;s {declaration.revealOnce!.join(', ')} once, after
@@ -182,32 +204,4 @@ function ResourceForm({
       </Stack>
     </form>
   );
-}
-
-/** One declared field as the input its kind asks for. */
-function FieldInput({
-  profileId,
-  field,
-  props,
-}: {
-  profileId: string;
-  field: FieldDeclaration;
-  props: ReturnType<ReturnType<typeof useForm>['getInputProps']>;
-}) {
-  const common = { label: field.label, description: field.description, placeholder: field.placeholder };
-  switch (field.input) {
-    case 'switch':
-      return <Switch {...common} {...props} />;
-    case 'select':
-      return (
-        <Select {...common} data={field.options?.map((o) => ({ value: o.value, label: o.label })) ?? []} {...props} />
-      );
-    case 'reference':
-      return <RecordPicker {...common} {...props} profileId={profileId} kind={field.references ?? ''} />;
-    case 'secret':
-      // Write-only: never filled in from the record; an empty box leaves the stored value as it is.
-      return <PasswordInput {...common} autoComplete="new-password" {...props} />;
-    default:
-      return <TextInput {...common} autoComplete="off" {...props} />;
-  }
 }

@@ -29,7 +29,9 @@ import { formatCount, formatDateTime } from '../lib/format';
 import { useCall, useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
+import { maskedText } from './DescribedFields';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
@@ -44,6 +46,7 @@ const PAGE_SIZE = 25;
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
 function cellText(column: ColumnDeclaration, value: unknown): string {
+  if (column.format === 'entries') return maskedText(value);
   if (value === null || value === undefined || value === '') return '—';
   if (column.format === 'datetime' && typeof value === 'string') {
     // The platform's stand-in for "never" (an expiry far in the future).
@@ -61,6 +64,13 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
     );
   }
   // A date keeps its time on its line; narrow windows scroll the table rather than break "1:29 AM" in two.
+  if (column.format === 'entries') {
+    return (
+      <Text size="sm" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+        {cellText(column, value)}
+      </Text>
+    );
+  }
   return (
     <Text size="sm" style={column.format === 'datetime' ? { whiteSpace: 'nowrap' } : undefined}>
       {cellText(column, value)}
@@ -115,6 +125,7 @@ export function ResourceList({
       return next;
     });
   const [editor, setEditor] = useState<FormTarget | null>(null);
+  const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
   const [revealed, setRevealed] = useState<{ id: string; values: Record<string, string> } | null>(null);
   const remove = useMutationCall('resources.delete');
@@ -160,9 +171,14 @@ export function ResourceList({
           {declaration.description}
         </Text>
         {canCreate && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
-            New {declaration.singular}
-          </Button>
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setImporting(true)}>
+              Import CSV
+            </Button>
+            <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+              New {declaration.singular}
+            </Button>
+          </Group>
         )}
       </Group>
       {declaration.note && (
@@ -405,6 +421,12 @@ export function ResourceList({
           if (Object.keys(values).length) setRevealed({ id: titleOf(record), values });
           else notifySuccess(`${capitalized(declaration.singular)} added`, titleOf(record));
         }}
+      />
+      <ResourceImportModal
+        profileId={profileId}
+        declaration={declaration}
+        opened={importing}
+        onClose={() => setImporting(false)}
       />
       <RecordDrawer
         declaration={declaration}

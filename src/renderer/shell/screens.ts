@@ -8,6 +8,8 @@ import { InviteIcon } from '../screens/invitations/icons';
 import { JobsScreen } from '../screens/jobs/JobsScreen';
 import { MentorsScreen } from '../screens/mentors/MentorsScreen';
 import { TenantSettingsScreen } from '../screens/resources/TenantSettingsScreen';
+import { KeyIcon } from '../screens/models/icons';
+import { ModelsAndKeysScreen } from '../screens/models/ModelsAndKeysScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
@@ -45,6 +47,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
     Component: TenantSettingsScreen,
     tenantNeutralDepth: 1,
   },
+  { id: 'models-and-keys', label: 'Models and keys', icon: KeyIcon, Component: ModelsAndKeysScreen },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
 

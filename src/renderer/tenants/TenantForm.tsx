@@ -1,24 +1,34 @@
 import { Button, Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { AUTH_SCHEMES, AuthScheme, BridgeCallError, type Profile } from '../../shared/contract';
-import { saveErrors } from '../bridge/errors';
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useEffect, useRef, useState } from 'react';
+import {
+  AUTH_SCHEMES,
+  AuthScheme,
+  BridgeCallError,
+  ProfileAddInput,
+  ProfileUpdateInput,
+  type Profile,
+} from '../../shared/contract';
 import { FormFooter } from '../components/FormFooter';
 import { PlugIcon } from '../components/icons';
 import { notifySuccess } from '../components/notify';
+import { changedValues, contractResolver, showSaveError } from '../lib/forms';
 import { useCall, useMutationCall } from '../queries/useCall';
 import { TestResultPanel, type TestRun } from '../screens/settings/TestResultPanel';
 import { API_KEY_ENV_VAR } from './keyStatus';
 import {
   emptyTenantForm,
   keyMovesAway,
-  splitIssues,
+  PROFILE_FIELDS,
+  tenantFieldOf,
   tenantFormFrom,
   toAddInput,
   toTryInput,
   toUpdateInput,
-  type FieldErrors,
   type TenantFormValues,
 } from './tenantForm';
+
+type TenantFormState = UseFormReturnType<TenantFormValues>;
 
 export type EditorTarget = { mode: 'add' } | { mode: 'edit'; profile: Profile };
 
@@ -36,8 +46,17 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   const editing = target.mode === 'edit' ? target.profile : undefined;
   const info = useCall('app.info', {});
   const keychainDown = info.data ? !info.data.keychain.available : false;
-  const [values, setValues] = useState<TenantFormValues>(() => (editing ? tenantFormFrom(editing) : emptyTenantForm()));
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // Checked with the contract's schema over what Save sends: the engine's own messages, under their fields.
+  const form: TenantFormState = useForm<TenantFormValues>({
+    mode: 'controlled',
+    initialValues: editing ? tenantFormFrom(editing) : emptyTenantForm(),
+    validate: contractResolver(
+      editing ? ProfileUpdateInput : ProfileAddInput,
+      (values: TenantFormValues) => toInput(values),
+      tenantFieldOf,
+    ),
+  });
+  const values = form.values;
   const [formError, setFormError] = useState<string | null>(null);
   const [testRun, setTestRun] = useState<TestRun | null>(null);
   const testPanel = useRef<HTMLDivElement>(null);
@@ -52,24 +71,22 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   // Without a keychain a typed key can only be kept for this session; the admin says so by leaving this on.
   const sessionOnly = keychainDown && values.sessionOnly;
 
-  function setField<K extends keyof TenantFormValues>(field: K, value: TenantFormValues[K]) {
-    setValues((current) => ({ ...current, [field]: value }));
-    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  /** What Save sends: on edit, only the profile's fields the admin changed, and the key when one is typed. */
+  function toInput(values: TenantFormValues) {
+    return editing
+      ? toUpdateInput(editing, changedValues(form, PROFILE_FIELDS), values, { sessionOnly })
+      : toAddInput(values, { sessionOnly });
   }
 
   function showError(error: unknown) {
-    const { fields, form } = saveErrors(error, splitIssues);
-    setFieldErrors(fields);
-    setFormError(form);
+    setFormError(showSaveError(form, error, tenantFieldOf));
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFieldErrors({});
+  async function submit(values: TenantFormValues) {
     setFormError(null);
     try {
       const saved = editing
-        ? await update.mutateAsync(toUpdateInput(editing, values, { sessionOnly }))
+        ? await update.mutateAsync(toUpdateInput(editing, changedValues(form, PROFILE_FIELDS), values, { sessionOnly }))
         : await add.mutateAsync(toAddInput(values, { sessionOnly }));
       notifySuccess(editing ? 'Tenant updated' : 'Tenant added', `${saved.name} is saved.`);
       onSaved(saved);
@@ -83,7 +100,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   }
 
   async function test() {
-    setFieldErrors({});
+    form.clearErrors();
     setFormError(null);
     setTestRun({ state: 'running' });
     try {
@@ -111,17 +128,15 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   );
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form
+      onSubmit={form.onSubmit(
+        (values) => void submit(values),
+        () => setFormError(null),
+      )}
+      noValidate
+    >
       <Stack gap="md">
-        <TextInput
-          label="Name"
-          placeholder="Acme University"
-          required
-          data-autofocus
-          value={values.name}
-          error={fieldErrors.name}
-          onChange={(event) => setField('name', event.currentTarget.value)}
-        />
+        <TextInput label="Name" placeholder="Acme University" required data-autofocus {...form.getInputProps('name')} />
         <TextInput
           label="Base URL"
           description="The tenant's API address with any path prefix; https (plain http only for this computer)"
@@ -129,9 +144,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
           required
           type="url"
           spellCheck={false}
-          value={values.baseUrl}
-          error={fieldErrors.baseUrl}
-          onChange={(event) => setField('baseUrl', event.currentTarget.value)}
+          {...form.getInputProps('baseUrl')}
         />
         <Group grow align="flex-start">
           <TextInput
@@ -139,10 +152,8 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             placeholder="acme"
             required
             spellCheck={false}
-            value={values.org}
             description={unusual(values.org, 'tenant keys')}
-            error={fieldErrors.org}
-            onChange={(event) => setField('org', event.currentTarget.value)}
+            {...form.getInputProps('org')}
           />
           <TextInput
             label="Username"
@@ -150,41 +161,22 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
             required
             spellCheck={false}
             autoComplete="off"
-            value={values.username}
             description={unusual(values.username, 'usernames')}
-            error={fieldErrors.username}
-            onChange={(event) => setField('username', event.currentTarget.value)}
+            {...form.getInputProps('username')}
           />
         </Group>
         {editing?.isSandbox ? (
           <>
-            <AuthSchemeSelect
-              value={values.authScheme}
-              error={fieldErrors.authScheme}
-              onChange={(scheme) => setField('authScheme', scheme)}
-            />
+            <AuthSchemeSelect form={form} />
             <Text size="sm" c="dimmed">
               The local sandbox issues its own key; Mentor Admin manages it for you.
             </Text>
           </>
         ) : (
-          <KeyFields
-            editing={editing}
-            values={values}
-            errors={fieldErrors}
-            keychainDown={keychainDown}
-            onAuthSchemeChange={(scheme) => setField('authScheme', scheme)}
-            onKeyChange={(key) => setField('key', key)}
-            onRemoveStoredKeyChange={(remove) => setField('removeStoredKey', remove)}
-            onSessionOnlyChange={(session) => setField('sessionOnly', session)}
-          />
+          <KeyFields editing={editing} form={form} keychainDown={keychainDown} />
         )}
         {!editing && (
-          <Checkbox
-            label="Make this the active tenant"
-            checked={values.makeActive}
-            onChange={(event) => setField('makeActive', event.currentTarget.checked)}
-          />
+          <Checkbox label="Make this the active tenant" {...form.getInputProps('makeActive', { type: 'checkbox' })} />
         )}
         {testRun && (
           <div ref={testPanel}>
@@ -207,7 +199,7 @@ export function TenantForm({ target, onCancel, onSaved }: TenantFormProps) {
   );
 }
 
-function AuthSchemeSelect(props: { value: AuthScheme; error: string | undefined; onChange(scheme: AuthScheme): void }) {
+function AuthSchemeSelect({ form }: { form: TenantFormState }) {
   return (
     <Select
       label="Auth scheme"
@@ -215,37 +207,31 @@ function AuthSchemeSelect(props: { value: AuthScheme; error: string | undefined;
       data={[...AUTH_SCHEMES]}
       allowDeselect={false}
       w={180}
-      value={props.value}
-      error={props.error}
-      onChange={(value) => props.onChange(AuthScheme.catch('Api-Key').parse(value))}
+      {...form.getInputProps('authScheme')}
+      onChange={(value) => form.setFieldValue('authScheme', AuthScheme.catch('Api-Key').parse(value))}
     />
   );
 }
 
 interface KeyFieldsProps {
   editing: Profile | undefined;
-  values: TenantFormValues;
-  errors: FieldErrors;
+  form: TenantFormState;
   keychainDown: boolean;
-  onAuthSchemeChange(scheme: AuthScheme): void;
-  onKeyChange(key: string): void;
-  onRemoveStoredKeyChange(remove: boolean): void;
-  onSessionOnlyChange(session: boolean): void;
 }
 
 /**
  * The scheme and the write-only key input; for this session only when the keychain is out of reach; on edit,
  * removing the stored key, and a warning when the address moves to another server (the key does not follow it).
  */
-function KeyFields(props: KeyFieldsProps) {
-  const { editing, values, errors, keychainDown } = props;
+function KeyFields({ editing, form, keychainDown }: KeyFieldsProps) {
+  const values = form.values;
   const ownKey = editing?.secretSource === 'keychain' || editing?.secretSource === 'session';
   const movesAway =
     editing !== undefined && ownKey && keyMovesAway(editing, values) && !values.key.trim() && !values.removeStoredKey;
   return (
     <Stack gap="xs">
       <Group align="flex-start" gap="md" wrap="nowrap">
-        <AuthSchemeSelect value={values.authScheme} error={errors.authScheme} onChange={props.onAuthSchemeChange} />
+        <AuthSchemeSelect form={form} />
         <PasswordInput
           label="API key or token"
           description={
@@ -261,19 +247,16 @@ function KeyFields(props: KeyFieldsProps) {
           autoComplete="new-password"
           spellCheck={false}
           disabled={values.removeStoredKey}
-          value={values.key}
-          error={errors.key}
           style={{ flex: 1, minWidth: 0 }}
-          onChange={(event) => props.onKeyChange(event.currentTarget.value)}
+          {...form.getInputProps('key')}
         />
       </Group>
       {keychainDown && (
         <Checkbox
           label="Use this key for this session only"
           description="The OS keychain is unavailable. The key stays in Mentor Admin's memory until it quits: never on disk."
-          checked={values.sessionOnly}
           disabled={values.removeStoredKey}
-          onChange={(event) => props.onSessionOnlyChange(event.currentTarget.checked)}
+          {...form.getInputProps('sessionOnly', { type: 'checkbox' })}
         />
       )}
       {editing?.hasSecret && (
@@ -286,8 +269,7 @@ function KeyFields(props: KeyFieldsProps) {
                 ? 'Forgets the key kept for this session.'
                 : "Deletes this tenant's key from the OS keychain."
           }
-          checked={values.removeStoredKey}
-          onChange={(event) => props.onRemoveStoredKeyChange(event.currentTarget.checked)}
+          {...form.getInputProps('removeStoredKey', { type: 'checkbox' })}
         />
       )}
     </Stack>

@@ -1,7 +1,6 @@
 import {
   originOf,
   type AuthScheme,
-  type BridgeError,
   type Profile,
   type ProfileAddInput,
   type ProfileTryInput,
@@ -27,8 +26,9 @@ export interface KeyChoice {
   sessionOnly: boolean;
 }
 
-export type TenantField = 'name' | 'baseUrl' | 'org' | 'username' | 'authScheme' | 'key';
-export type FieldErrors = Partial<Record<TenantField, string>>;
+/** The fields a profile has and the form edits as they are; an edit sends those it changed. */
+export const PROFILE_FIELDS = ['name', 'baseUrl', 'org', 'username', 'authScheme'] as const;
+type ProfileFieldValues = Pick<TenantFormValues, (typeof PROFILE_FIELDS)[number]>;
 
 export function emptyTenantForm(): TenantFormValues {
   return {
@@ -49,7 +49,7 @@ export function tenantFormFrom(profile: Profile): TenantFormValues {
   return { ...emptyTenantForm(), ...pickFields(profile) };
 }
 
-function pickFields({ name, baseUrl, org, username, authScheme }: TenantFormValues | Profile) {
+function pickFields({ name, baseUrl, org, username, authScheme }: ProfileFieldValues) {
   return { name, baseUrl, org, username, authScheme };
 }
 
@@ -86,20 +86,16 @@ export function keyMovesAway(profile: Pick<Profile, 'baseUrl'>, values: Pick<Ten
 }
 
 /**
- * Sends only what changed, so an edit never rewrites fields it did not touch. `secret` absent keeps the stored
- * key, `null` removes it, a string replaces it.
+ * Sends only what changed (`changed`: the profile's fields the admin edited), so an edit never rewrites fields it
+ * did not touch. `secret` absent keeps the stored key, `null` removes it, a string replaces it.
  */
 export function toUpdateInput(
-  profile: Profile,
-  values: TenantFormValues,
+  profile: Pick<Profile, 'id'>,
+  changed: Partial<ProfileFieldValues>,
+  values: Pick<TenantFormValues, 'key' | 'removeStoredKey'>,
   choice: KeyChoice = { sessionOnly: false },
 ): ProfileUpdateInput {
-  const input: ProfileUpdateInput = { id: profile.id };
-  const before = pickFields(profile);
-  const after = pickFields(values);
-  for (const field of Object.keys(after) as (keyof typeof after)[]) {
-    if (after[field] !== before[field]) Object.assign(input, { [field]: after[field] });
-  }
+  const input: ProfileUpdateInput = { id: profile.id, ...changed };
   const key = values.key.trim();
   if (values.removeStoredKey) input.secret = null;
   else if (key) {
@@ -110,7 +106,7 @@ export function toUpdateInput(
 }
 
 /** The contract says `secret`; the form says `key`. */
-const FIELD_FOR_PATH: Record<string, TenantField> = {
+const FIELD_FOR_PATH: Record<string, keyof TenantFormValues> = {
   name: 'name',
   baseUrl: 'baseUrl',
   org: 'org',
@@ -119,14 +115,5 @@ const FIELD_FOR_PATH: Record<string, TenantField> = {
   secret: 'key',
 };
 
-/** Splits validation issues into messages shown under their field and the rest, shown in an alert. */
-export function splitIssues(issues: NonNullable<BridgeError['issues']>): { fields: FieldErrors; other: string[] } {
-  const fields: FieldErrors = {};
-  const other: string[] = [];
-  for (const issue of issues) {
-    const field = FIELD_FOR_PATH[issue.path.split('.')[0] ?? ''];
-    if (field && !fields[field]) fields[field] = issue.message;
-    else if (!field) other.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
-  }
-  return { fields, other };
-}
+/** The form field a validation issue's path is about (undefined: the form's alert says it). */
+export const tenantFieldOf = (path: string): string | undefined => FIELD_FOR_PATH[path.split('.')[0] ?? ''];

@@ -1,5 +1,5 @@
 import { Button, Group, Stack, TagsInput, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useForm } from '@mantine/form';
 
 export interface Globs {
   include: string[];
@@ -13,13 +13,17 @@ interface GlobFiltersProps {
   updating: boolean;
 }
 
-const same = (a: string[], b: string[]) => a.length === b.length && a.every((item, index) => item === b[index]);
-
 /** Include and exclude globs (matched against paths inside the dropped folder); applying re-runs the preview. */
 export function GlobFilters({ value, onApply, updating }: GlobFiltersProps) {
-  const [include, setInclude] = useState(value.include);
-  const [exclude, setExclude] = useState(value.exclude);
-  const changed = !same(include, value.include) || !same(exclude, value.exclude);
+  const form = useForm<Globs>({ mode: 'controlled', initialValues: value });
+  const { include, exclude } = form.values;
+  // Changed since the preview last ran: its counts are for the globs applied then.
+  const changed = form.isDirty();
+
+  function apply() {
+    onApply(form.getValues());
+    form.resetDirty();
+  }
 
   return (
     <Stack gap={6}>
@@ -30,8 +34,7 @@ export function GlobFilters({ value, onApply, updating }: GlobFiltersProps) {
         label="Include only"
         description="Globs such as **/*.pdf or week-*/**; press Enter after each"
         placeholder={include.length ? undefined : 'All files'}
-        value={include}
-        onChange={setInclude}
+        {...form.getInputProps('include')}
         splitChars={[',', ' ']}
         clearable
         size="xs"
@@ -40,20 +43,13 @@ export function GlobFilters({ value, onApply, updating }: GlobFiltersProps) {
         label="Exclude"
         description="For example drafts/** or *.tmp"
         placeholder={exclude.length ? undefined : 'Nothing'}
-        value={exclude}
-        onChange={setExclude}
+        {...form.getInputProps('exclude')}
         splitChars={[',', ' ']}
         clearable
         size="xs"
       />
       <Group gap="xs">
-        <Button
-          size="xs"
-          variant="light"
-          disabled={!changed}
-          loading={updating}
-          onClick={() => onApply({ include, exclude })}
-        >
+        <Button size="xs" variant="light" disabled={!changed} loading={updating} onClick={apply}>
           Update preview
         </Button>
         {changed && (

@@ -3,7 +3,7 @@ import type { Area, AreaDeps, SeedSize } from '../area';
 import type { Db } from '../db';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pageWindow } from '../http/pagination';
-import type { RequestContext, Router } from '../http/router';
+import type { RequestContext } from '../http/router';
 import type { Rng } from '../rng';
 import { mentorSchema, seedMentors } from './mentor-store';
 
@@ -53,15 +53,6 @@ CREATE TABLE IF NOT EXISTS user_group_members (
   group_id INTEGER NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
   user_id INTEGER NOT NULL REFERENCES users(id),
   PRIMARY KEY (group_id, user_id)
-);
-CREATE TABLE IF NOT EXISTS credentials (
-  org TEXT NOT NULL REFERENCES orgs(key),
-  kind TEXT NOT NULL CHECK (kind IN ('credential', 'integration')),
-  name TEXT NOT NULL,
-  value TEXT NOT NULL CHECK (json_valid(value)),
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (org, kind, name)
 );
 `;
 
@@ -236,66 +227,6 @@ function mintTokens(db: Db, userId: number, now: Date) {
   return { dm: { token: dm, expires }, axd: { token: axd, expires } };
 }
 
-function maskSecret(value: unknown): unknown {
-  if (typeof value === 'string')
-    return value.length <= 4 ? '****' : `${'*'.repeat(Math.min(12, value.length - 4))}${value.slice(-4)}`;
-  if (Array.isArray(value)) return value.map(maskSecret);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecret(v)]));
-  }
-  return value;
-}
-
-function credentialRoutes(kind: 'credential' | 'integration', path: string, deps: AreaDeps, router: Router) {
-  const { db } = deps;
-  const present = (row: { name: string; value: string; created_at: string; updated_at: string }) => ({
-    name: row.name,
-    value: maskSecret(JSON.parse(row.value)),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  });
-  router.get(
-    path,
-    (ctx) => {
-      const name = ctx.query.get('name');
-      if (!name) throw badRequest('Invalid data, credentials not found, or API error');
-      const row = db
-        .prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?')
-        .get(ctx.params.org, kind, name) as
-        { name: string; value: string; created_at: string; updated_at: string } | undefined;
-      if (!row) throw badRequest('Credentials not found or API error');
-      return { status: 200, body: [present(row)] };
-    },
-    { auth: 'admin' },
-  );
-  const write = (mode: 'create' | 'update') => async (ctx: RequestContext) => {
-    const body = (await ctx.json()) as { name?: unknown; value?: unknown };
-    if (typeof body.name !== 'string' || !body.name || body.value === undefined || typeof body.value !== 'object') {
-      throw badRequest('Invalid data, credentials not found, or API error');
-    }
-    const now = new Date().toISOString();
-    const existing = db
-      .prepare('SELECT 1 FROM credentials WHERE org = ? AND kind = ? AND name = ?')
-      .get(ctx.params.org, kind, body.name);
-    if (mode === 'update' && !existing) throw badRequest('Credentials not found or API error');
-    db.prepare(
-      `INSERT INTO credentials (org, kind, name, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (org, kind, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    ).run(ctx.params.org, kind, body.name, JSON.stringify(body.value), now, now);
-    const row = db
-      .prepare('SELECT * FROM credentials WHERE org = ? AND kind = ? AND name = ?')
-      .get(ctx.params.org, kind, body.name) as {
-      name: string;
-      value: string;
-      created_at: string;
-      updated_at: string;
-    };
-    return { status: mode === 'create' ? 201 : 200, body: present(row) };
-  };
-  router.post(path, write('create'), { auth: 'admin' });
-  router.patch(path, write('update'), { auth: 'admin' });
-}
-
 export const coreArea: Area = {
   name: 'core',
   // The mentors table lives with the core tables: documents, chat analytics and tickets all refer to it.
@@ -412,9 +343,6 @@ export const coreArea: Area = {
       },
       { auth: 'admin' },
     );
-
-    credentialRoutes('credential', '/api/ai-account/orgs/{org}/credential/', deps, router);
-    credentialRoutes('integration', '/api/ai-account/orgs/{org}/integration-credential/', deps, router);
 
     // Sandbox control (not part of the platform): lets tests change fault injection of a running server.
     router.get('/_sandbox/health', () => ({ status: 200, body: { status: 'ok' } }), { auth: 'none' });

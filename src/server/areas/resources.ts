@@ -6,7 +6,7 @@
  */
 import type { Area, AreaDeps } from '../area';
 import type { Db } from '../db';
-import { HttpError, notFound } from '../http/errors';
+import { fieldErrors, HttpError, notFound } from '../http/errors';
 import type { Reply, RequestContext } from '../http/router';
 import {
   RESOURCES,
@@ -18,9 +18,14 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
+import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
+import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
+import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
+import { MAIN_ORG } from './core';
+import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
 
-function backends(db: Db): Record<ResourceKind, Backend> {
+function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
   return {
     'api-tokens': apiTokenBackend(db),
     domains: genericBackend(db, {
@@ -40,6 +45,17 @@ function backends(db: Db): Record<ResourceKind, Backend> {
       auth: { read: 'admin', write: 'admin' },
       derive: ltiKeyPair,
     }),
+    'lti-tools': genericBackend(db, {
+      kind: 'lti-tools',
+      idField: 'id',
+      counted: true,
+      duplicate: 'lti tool with this id already exists.',
+      auth: { read: 'admin', write: 'admin' },
+    }),
+    credentials: credentialBackend(db, 'credential'),
+    'integration-credentials': credentialBackend(db, 'integration'),
+    'tenant-llms': tenantLlmBackend(db),
+    'mentor-llms': mentorLlmBackend,
   };
 }
 
@@ -60,9 +76,20 @@ function orgOf(ctx: RequestContext, declaration: ResourceDeclaration, given: Row
 function route(declaration: ResourceDeclaration, backend: Backend, role: string, operation: OperationRef) {
   const spec = specOperation(operation);
   const record = recordSchema(declaration);
-  const idOf = (ctx: RequestContext, query: Row) => {
+  const idOf = (ctx: RequestContext, query: Row, body: Row = {}) => {
     const { id } = operation as RecordOperation;
+    if (id.in === 'body') {
+      // The description says the request "must include" it: DRF's answer when it does not.
+      if (typeof body[id.name] !== 'string' || !body[id.name])
+        throw fieldErrors({ [id.name]: ['This field is required.'] });
+      return body[id.name] as string;
+    }
     return id.in === 'path' ? ctx.params[id.name]! : String(query[id.name]);
+  };
+  /** A body the spec does not declare, read for the id it carries (a credential's DELETE). */
+  const undeclaredBody = async (ctx: RequestContext): Promise<Row> => {
+    const body = await ctx.json().catch(() => null);
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Row) : {};
   };
   const answer = (status: number, body: unknown): Reply => ({ status, ...(status === 204 ? {} : { body }) });
   const needOrg = (org: string | null) => {
@@ -91,13 +118,14 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
       case 'update': {
         const body = checkBody(spec, await ctx.json());
         const org = needOrg(orgOf(ctx, declaration, { ...query, ...body }));
-        const updated = backend.update!(org, idOf(ctx, query), body);
+        const updated = backend.update!(org, idOf(ctx, query, body), body);
         if (!updated) throw notFound(backend.missing);
         return answer(spec.response.status, present(record, updated));
       }
       case 'delete': {
         const org = needOrg(orgOf(ctx, declaration, query));
-        if (!backend.delete!(org, idOf(ctx, query))) throw notFound(backend.missing);
+        const id = idOf(ctx, query, spec.body ? {} : await undeclaredBody(ctx));
+        if (!backend.delete!(org, id)) throw notFound(backend.missing);
         return answer(spec.response.status, undefined);
       }
       default:
@@ -136,7 +164,10 @@ function drfPage(rows: Row[], query: Row, url: URL) {
   };
 }
 
-/** Serves each declaration's operations from its backend (the declared kinds; tests add kinds of their own). */
+/**
+ * Serves each declaration's operations, and the description of its form fields, from its backend (the declared kinds
+ * of many records; tests add kinds of their own).
+ */
 export function serveResources(
   router: Parameters<Area['routes']>[0],
   declarations: readonly ResourceDeclaration[],
@@ -156,14 +187,45 @@ export function serveResources(
         },
       );
     }
+    const described = declaration.describedFields?.operation;
+    const describe = (backend as { describe?: (query: Row) => Row[] }).describe;
+    if (described && describe) {
+      router.add('GET', described.path, describeRoute(describe, described), { auth: backend.auth.read });
+    }
   }
+}
+
+/** The platform's description of a kind's form fields (the credential schema views). */
+function describeRoute(describe: (query: Row) => Row[], operation: OperationRef) {
+  const spec = specOperation(operation);
+  return (ctx: RequestContext): Reply => ({
+    status: spec.response.status,
+    body: describe(checkQuery(spec, ctx.query)),
+  });
 }
 
 export const resourcesArea: Area = {
   name: 'resources',
-  schema: genericSchema,
+  schema: genericSchema + credentialSchema + llmAccessSchema,
+  seed(deps) {
+    seedSingles(deps.db);
+    seedLlmAccess(deps.db, MAIN_ORG);
+    seedCredentials(deps.db, MAIN_ORG, deps.now().toISOString());
+    const byKind = backends(deps.db);
+    const admin = { username: 'admin', org: MAIN_ORG } as Parameters<NonNullable<Backend['create']>>[1];
+    byKind['tenant-llms']!.create!(MAIN_ORG, admin, { llm_provider: 'openai', llm_name: 'gpt-4o' });
+  },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);
-    serveResources(router, Object.values(RESOURCES) as ResourceDeclaration[], (d) => byKind[d.kind as ResourceKind]);
+    const declarations = Object.values(RESOURCES) as ResourceDeclaration[];
+    for (const declaration of declarations.filter((d) => d.single)) singleRoutes(router, deps.db, declaration);
+    serveResources(
+      router,
+      declarations.filter((d) => !d.single),
+      (d) => byKind[d.kind as ResourceKind]!,
+    );
+    plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);
+    plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
+    llmAccessRoutes(deps.db, router);
   },
 };

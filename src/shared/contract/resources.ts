@@ -7,6 +7,8 @@ import { ResourceKind } from '../resources';
 import { call, event, Ok } from './kit';
 import { Job } from './jobs';
 import { Freshness } from './mentors';
+import { singleRecordCalls } from './resource-single';
+import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -81,6 +83,114 @@ export const ResourceExport = z.object({
 });
 export type ResourceExport = z.infer<typeof ResourceExport>;
 
+/** Something the engine did to a value, said at its field (a pasted secret's spaces removed). */
+export const FieldNote = z.object({ path: z.string(), message: z.string() });
+
+/** One choice of a described form (a provider) and the fields the platform gives it. */
+export const DescribedChoice = z.object({
+  name: z.string(),
+  label: z.string(),
+  fields: z.array(z.object({ name: z.string(), type: z.string() })),
+});
+export type DescribedChoice = z.infer<typeof DescribedChoice>;
+
+/**
+ * The default LLM key and the free trial. The spec gives no schema for the key's usage: `usage` is the platform's
+ * answer as it came (null when it answered nothing), and `defaultKey` what it says about the key being in use.
+ */
+export const LlmAccess = z.object({
+  defaultKey: z.boolean().nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
+  freeTrial: z.boolean().nullable(),
+  asOf: z.string(),
+  /** Why this is the last answer read in this session rather than a fresh one (the tenant is not answering). */
+  offline: z.string().nullable(),
+});
+export type LlmAccess = z.infer<typeof LlmAccess>;
+
+/** A row's problem, at the field (CSV column) that has it; null: the row as a whole. */
+export const ImportProblem = z.object({ field: z.string().nullable(), message: z.string() });
+
+export const ResourceImportRow = z.object({
+  /** 1-based record number in the file. */
+  line: z.number().int(),
+  /** The row's cells by field, as the file has them (after the admin's fixes). */
+  values: z.record(z.string(), z.string()),
+  problems: z.array(ImportProblem),
+  dropped: z.boolean(),
+});
+export type ResourceImportRow = z.infer<typeof ResourceImportRow>;
+
+export const ResourceImportInput = z
+  .object({
+    ...Tenant,
+    kind: ResourceKind,
+    /** The file on this machine; or its text (pasted, or read in the renderer) with its name. */
+    path: z.string().min(1).max(4096).optional(),
+    text: z
+      .string()
+      .max(20 * 1024 * 1024)
+      .optional(),
+    name: z.string().max(255).optional(),
+    encoding: CsvEncoding.optional(),
+    delimiter: CsvDelimiter.optional(),
+    /** 0-based record that names the columns; null: the file has no header. Detected when absent. */
+    headerRow: z.number().int().min(0).max(29).nullable().optional(),
+    /** Per column of the file: the field it fills, or null to ignore it. Matched by header and synonyms when absent. */
+    mapping: z.array(z.string().max(200).nullable()).max(500).optional(),
+    /** Cells fixed in place, by line and field. */
+    fixes: z
+      .array(z.object({ line: z.number().int().min(1), field: z.string().max(200), value: z.string().max(10_000) }))
+      .max(10_000)
+      .optional(),
+    /** Lines left out. */
+    dropped: z.array(z.number().int().min(1)).max(1_000_000).optional(),
+    /** Which rows to answer: every row, or only those with problems. */
+    rows: z
+      .object({
+        filter: z.enum(['all', 'invalid']).default('all'),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(0).max(1000).default(100),
+      })
+      .optional(),
+    /** Confirmed: write the job (one item per row) and start it. Without it, nothing is sent (a dry run). */
+    start: z.boolean().optional(),
+  })
+  .strict()
+  .refine((input) => (input.path === undefined) !== (input.text === undefined), {
+    message: 'Give the file (path) or its text, one of the two',
+    path: ['path'],
+  });
+
+export const ResourceImportPreview = z.object({
+  name: z.string(),
+  encoding: CsvEncoding,
+  delimiter: CsvDelimiter,
+  headerRow: z.number().int().nullable(),
+  headers: z.array(z.string()),
+  mapping: z.array(z.string().nullable()),
+  /** The kind's CSV columns: what a column may fill. */
+  fields: z.array(z.object({ field: z.string(), label: z.string(), required: z.boolean() })),
+  /** Headers of the file that name no field of the kind (ignored). */
+  unknownColumns: z.array(z.string()),
+  /** The first records as the file has them, to choose the header row. */
+  preview: z.array(z.array(z.string())),
+  /** What reading found, in words (ragged rows, duplicates, missing required columns). */
+  notices: z.array(z.string()),
+  counts: z.object({
+    rows: z.number().int(),
+    valid: z.number().int(),
+    invalid: z.number().int(),
+    dropped: z.number().int(),
+  }),
+  rows: z.array(ResourceImportRow),
+  /** Rows matching the filter asked for. */
+  rowsTotal: z.number().int(),
+  /** The job that creates or updates the rows, once started (an unfinished one for the same file is resumed). */
+  job: z.object({ id: z.string(), resumed: z.boolean() }).nullable(),
+});
+export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
+
 export const resourceCalls = {
   'resources.list': call(
     ResourceListInput,
@@ -98,12 +208,13 @@ export const resourceCalls = {
       record: ResourceRecord,
       /** What the platform answers once (a new token's key): shown to the admin now, never stored or answered again. */
       revealed: z.record(z.string(), z.string()),
+      notes: z.array(FieldNote).optional(),
     }),
     'Create a record; field errors come back as issues at their fields',
   ),
   'resources.update': call(
     z.object({ ...Tenant, kind: ResourceKind, id: RecordId, values: Values }).strict(),
-    z.object({ record: ResourceRecord }),
+    z.object({ record: ResourceRecord, notes: z.array(FieldNote).optional() }),
     "Change a record's fields",
   ),
   'resources.delete': call(
@@ -134,14 +245,47 @@ export const resourceCalls = {
     ResourceExport,
     "A kind's records (matching the search and filters) as a CSV file for the admin to save",
   ),
+  ...singleRecordCalls,
+  'resources.describe': call(
+    z.object({ ...Tenant, kind: ResourceKind }).strict(),
+    z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
+    "The form fields the platform describes for a kind (a credential's fields per provider), kept a while per tenant",
+  ),
+  'llmAccess.get': call(
+    z.object({ ...Tenant }).strict(),
+    LlmAccess,
+    "Whether the tenant's mentors use the platform's default LLM key and the free trial, with the key's usage",
+  ),
+  'llmAccess.set': call(
+    z
+      .object({ ...Tenant, defaultKey: z.boolean().optional(), freeTrial: z.boolean().optional() })
+      .strict()
+      .refine((input) => input.defaultKey !== undefined || input.freeTrial !== undefined, {
+        message: 'Say what to switch: defaultKey, freeTrial or both',
+      }),
+    z.object({ messages: z.array(z.string()) }),
+    'Switch the default LLM key or the free trial on or off',
+  ),
+  'resources.import': call(
+    ResourceImportInput,
+    ResourceImportPreview,
+    "Reads a CSV file of a kind's records: how it is written, which column fills which field, every row checked " +
+      "against the spec's request schema; with start, the job that creates or updates them by the kind's id",
+    { localPaths: { path: 'read' } },
+  ),
 } as const;
 
 export const resourceEvents = {
+  /** The default key or the free trial was switched on a tenant. */
+  'llmAccess.changed': event(z.object({ profileId: z.string() }), {
+    invalidates: [{ call: 'llmAccess.get', by: ['profileId'] }],
+  }),
   /** A kind's records changed on a tenant (a write here, or a refresh that found changes): lists read again. */
   'resources.changed': event(z.object({ profileId: z.string(), kind: ResourceKind }), {
     invalidates: [
       { call: 'resources.list', by: ['profileId', 'kind'] },
       { call: 'resources.get', by: ['profileId', 'kind'] },
+      { call: 'resources.getSingle', by: ['profileId', 'kind'] },
     ],
   }),
 } as const;

@@ -28,6 +28,10 @@ export const domains = {
     { name: 'url', label: 'Domain', input: 'text', placeholder: 'https://learn.example.edu', createOnly: true },
     { name: 'is_active', label: 'Active', input: 'switch', initial: true },
   ],
+  csv: [
+    { field: 'url', label: 'Domain', synonyms: ['domain', 'domains', 'website', 'site', 'host', 'origin', 'address'] },
+    { field: 'is_active', label: 'Active', synonyms: ['active', 'enabled', 'status'] },
+  ],
   note:
     'The platform has no call that lists the whitelist or removes a domain from it: this list shows the domains ' +
     'added or checked from this app.',

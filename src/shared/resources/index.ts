@@ -1,17 +1,36 @@
 /** Every resource the kit serves, by kind. Adding a simple resource is one declaration file and one line here. */
 import { z } from 'zod';
 import { apiTokens } from './api-tokens';
+import { billing } from './billing';
+import { branding } from './branding';
+import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
+import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
+import { ltiTools } from './lti-tools';
+import { orgMetadata } from './org-metadata';
+import { siteConfig } from './site-config';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
 export * from './spec';
+export * from './images';
+export * from './secrets';
+export * from './csv';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
   domains,
   'lti-keys': ltiKeys,
+  'lti-tools': ltiTools,
+  'org-metadata': orgMetadata,
+  branding,
+  'site-config': siteConfig,
+  billing,
+  credentials,
+  'integration-credentials': integrationCredentials,
+  'tenant-llms': tenantLlms,
+  'mentor-llms': mentorLlms,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

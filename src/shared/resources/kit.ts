@@ -16,10 +16,19 @@ export interface OperationRef {
 
 /** An operation about one record: where the record's id goes (a `{param}` of the path, or a query parameter). */
 export interface RecordOperation extends OperationRef {
-  id: { in: 'path' | 'query'; name: string };
+  /**
+   * `body`: the record is named by a field of the request body (the credentials' PATCH and DELETE, whose descriptions
+   * say the request "must include 'name'" although the spec declares no parameter for it).
+   */
+  id: { in: 'path' | 'query' | 'body'; name: string };
 }
 
-export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'reference';
+/**
+ * How a field is entered. `number`, `date` (a date-time when the spec's format says so), `json` (an editor checked
+ * against the field's spec schema) and `image` (a file checked for its type before it is sent, with a preview) take
+ * their rules from the spec like every other input; `reference` picks another kind's record (see `relations`).
+ */
+export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -34,6 +43,14 @@ export interface FieldDeclaration {
   initial?: string | boolean;
   /** Part of the create form only (the id of a record is never changed). */
   createOnly?: boolean;
+  /**
+   * A field the platform reads and writes through calls of its own (a tenant's logo): `read` answers it (its
+   * `answerField` holds the value), `write` takes it as the body field `bodyField`. Such a field is saved by its own
+   * call, apart from the record's update.
+   */
+  own?: { read: OperationRef; write: OperationRef; answerField: string; bodyField: string };
+  /** An image made to be shown on dark backgrounds (a dark-mode logo): previewed on one. */
+  darkPreview?: boolean;
   /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
   references?: string;
 }
@@ -51,7 +68,30 @@ export interface RelationDeclaration {
 export interface ColumnDeclaration {
   field: string;
   label: string;
-  format?: 'text' | 'datetime' | 'boolean';
+  /** `entries`: an object's entries on one line (`key: ****3456`), for masked credential values. */
+  format?: 'text' | 'datetime' | 'boolean' | 'entries';
+}
+
+/**
+ * Form fields the platform describes at run time (a credential's fields per provider). The `operation` answers a
+ * list of `{name, schema: {field: type}}`; the record's `by` field picks one entry, whose fields are the properties of
+ * the object field `field`. Every described field is a write-only secret when `secret` is set: filled in, trimmed,
+ * replaced, never shown again.
+ */
+export interface DescribedFields {
+  operation: OperationRef;
+  field: string;
+  by: string;
+  secret: boolean;
+}
+
+/** A column of the kind's CSV files: a field of the create body, and other header spellings that mean it. */
+export interface CsvColumnDeclaration {
+  field: string;
+  /** The header written on export (default: the form field's label). */
+  label?: string;
+  /** Headers that also name this column on import, compared without case, accents or punctuation. */
+  synonyms?: readonly string[];
 }
 
 /** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
@@ -97,9 +137,10 @@ export interface ResourceDeclaration {
   idField: string;
   operations: {
     list?: OperationRef;
-    get?: RecordOperation;
+    /** A single-record kind's get and update name no record: they are the tenant's one record. */
+    get?: RecordOperation | OperationRef;
     create?: OperationRef;
-    update?: RecordOperation;
+    update?: RecordOperation | OperationRef;
     delete?: RecordOperation;
   };
   actions?: Readonly<Record<string, NamedAction>>;
@@ -124,15 +165,31 @@ export interface ResourceDeclaration {
   note?: string;
   /** Fields that refer to other kinds' records. */
   relations?: readonly RelationDeclaration[];
+  /**
+   * One record per tenant (its settings, say): read with `get` and written with `update` (or each field's own
+   * calls), never listed, created or deleted. Screens show it as a settings card; the CLI reads it with `get KIND`
+   * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
+   */
+  single?: boolean;
+  /** Form fields that the platform describes at run time (see DescribedFields). */
+  describedFields?: DescribedFields;
+  /**
+   * Record fields that hold secrets. The list reads them masked; the copy any other answer carries (a create's echo
+   * of the new key) is dropped before it is cached, answered to a screen or printed.
+   */
+  secretFields?: readonly string[];
+  /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
+  csv?: readonly CsvColumnDeclaration[];
 }
 
 /** Navigation areas, in the order the sidebar shows them. */
-export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings' } as const;
+export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings', 'models-and-keys': 'Models and keys' } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
 export function verbsOf(declaration: ResourceDeclaration): string[] {
   const { operations, envelope } = declaration;
+  if (declaration.single) return ['get', ...(isWritable(declaration) ? ['update'] : [])];
   return [
     ...(operations.list || envelope === 'none' ? ['list'] : []),
     ...(operations.get ? ['get'] : []),
@@ -149,6 +206,12 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
   for (const [role, operation] of Object.entries(declaration.operations)) if (operation) out.push({ role, operation });
   for (const [name, action] of Object.entries(declaration.actions ?? {}))
     out.push({ role: `action:${name}`, operation: action });
+  for (const field of declaration.fields) {
+    if (!field.own) continue;
+    out.push({ role: `read:${field.name}`, operation: field.own.read });
+    out.push({ role: `write:${field.name}`, operation: field.own.write });
+  }
+  if (declaration.describedFields) out.push({ role: 'describe', operation: declaration.describedFields.operation });
   return out;
 }
 
@@ -161,6 +224,14 @@ export function referrersOf(
     (declaration.relations ?? []).filter((r) => r.kind === kind).map((r) => ({ declaration, field: r.field })),
   );
 }
+
+/** Whether a single-record kind can be changed: by its update, or by the calls of fields of their own. */
+export function isWritable(declaration: ResourceDeclaration): boolean {
+  return !!declaration.operations.update || declaration.fields.some((field) => field.own);
+}
+
+/** The record id a single-record kind is kept under (it has no id of its own). */
+export const SINGLE_RECORD_ID = '@tenant';
 
 /** Several records, in running text: "API tokens", "domains". */
 export const pluralOf = (declaration: ResourceDeclaration) => declaration.plural ?? declaration.label;

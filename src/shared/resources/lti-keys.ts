@@ -23,5 +23,9 @@ export const ltiKeys = {
   ],
   search: ['name'],
   fields: [{ name: 'name', label: 'Name', input: 'text', description: 'Names the key in lists and in the LMS setup.' }],
+  csv: [
+    { field: 'id', label: 'ID', synonyms: ['key id', 'number'] },
+    { field: 'name', label: 'Name', synonyms: ['key name', 'title'] },
+  ],
   confirmDelete: 'Delete the LTI key "{id}"? LTI launches signed with it stop working.',
 } as const satisfies ResourceDeclaration;

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import generated from './spec.generated.json';
-import { operationKey, type OperationRef, type ResourceDeclaration } from './kit';
+import { checkImage } from './images';
+import { operationKey, type FieldDeclaration, type OperationRef, type ResourceDeclaration } from './kit';
 
 export type JsonSchema = {
   type?: string | string[];
@@ -88,35 +89,74 @@ export function recordSchema(declaration: ResourceDeclaration): JsonSchema | nul
 /** The properties of a request body that the admin fills in: those the connection fills in are left out. */
 export function editableBody(declaration: ResourceDeclaration, operation: OperationRef): JsonSchema | null {
   const body = specOperation(operation).body?.schema;
-  if (!body?.properties) return null;
+  if (!body?.properties && !openBody(body)) return null;
   const bound = new Set(Object.keys(declaration.tenant ?? {}));
-  const properties = Object.fromEntries(Object.entries(body.properties).filter(([name]) => !bound.has(name)));
-  return { ...body, properties, required: (body.required ?? []).filter((name) => !bound.has(name)) };
+  const properties = Object.fromEntries(Object.entries(body!.properties ?? {}).filter(([name]) => !bound.has(name)));
+  return { ...body, properties, required: (body!.required ?? []).filter((name) => !bound.has(name)) };
+}
+
+/** A body the spec leaves open ("Unspecified request body": any field), or null. */
+export function openBody(body: JsonSchema | null | undefined): JsonSchema | null {
+  const extra = body?.additionalProperties;
+  if (extra === undefined || extra === false) return null;
+  return extra === true ? {} : (extra as JsonSchema);
 }
 
 /**
  * The zod schema of a form: the declared fields of the operation's request body, each with the spec's rules. In an
  * update every field is optional (a change names only what it changes). An empty text of a field the spec does not
- * require means "not given", as a form cannot leave a text box out.
+ * require means "not given", as a form cannot leave a text box out. A field of its own (a logo) takes the rules of
+ * its own write's body field; `operation` is null for a kind whose every field is written by its own call.
  */
 export function formSchema(
   declaration: ResourceDeclaration,
-  operation: OperationRef,
+  operation: OperationRef | null,
   mode: 'create' | 'update',
 ): z.ZodType<Record<string, unknown>> {
-  const body = editableBody(declaration, operation);
+  const body = operation && editableBody(declaration, operation);
   const required = new Set(mode === 'create' ? (body?.required ?? []) : []);
   const shape: Record<string, z.ZodType> = {};
   for (const field of declaration.fields) {
     if (mode === 'update' && field.createOnly) continue;
-    const property = body?.properties?.[field.name];
+    const property = fieldSchema(declaration, field, operation);
     if (!property) continue;
-    const rule = fieldRule(property);
+    const rule = field.input === 'image' ? imageRule() : fieldRule(property);
     shape[field.name] = required.has(field.name)
       ? rule
       : z.preprocess((value) => (value === '' ? undefined : value), rule.optional());
   }
+  // The described object (a credential's value): its fields are the platform's to check, its presence the spec's.
+  const described = declaration.describedFields?.field;
+  if (described && body?.properties?.[described]) {
+    const entries = z.record(z.string(), z.unknown(), { error: 'Expected a dictionary of items.' });
+    shape[described] = required.has(described)
+      ? z
+          .unknown()
+          .refine((value) => value !== undefined, 'This field is required.')
+          .pipe(entries)
+      : entries.optional();
+  }
   return z.object(shape).strict() as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+/** A field's spec schema: its own write's body field, or the property of the operation's body. */
+export function fieldSchema(
+  declaration: ResourceDeclaration,
+  field: FieldDeclaration,
+  operation: OperationRef | null,
+): JsonSchema | null {
+  if (field.own) return specOperation(field.own.write).body?.schema.properties?.[field.own.bodyField] ?? null;
+  if (!operation) return null;
+  const body = editableBody(declaration, operation);
+  return body?.properties?.[field.name] ?? openBody(body);
+}
+
+/** An image to upload: a file read as a data: URL, refused when its bytes are no image. */
+function imageRule(): z.ZodType {
+  return z.string({ error: 'Choose an image file.' }).superRefine((value, ctx) => {
+    const checked = checkImage(value);
+    if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
+  });
 }
 
 const SLUG = '^[-a-zA-Z0-9_]+$';
@@ -158,12 +198,39 @@ export function fieldRule(schema: JsonSchema): z.ZodType {
           : 'This value does not match the required pattern.',
       );
     }
-    rule = text;
+    rule = withFormat(text, schema.format);
   } else if (typeOf(schema) === 'boolean') rule = z.boolean({ error: missing('Must be a valid boolean.') });
   else if (typeOf(schema) === 'integer') rule = z.int({ error: missing('A valid integer is required.') });
   else if (typeOf(schema) === 'number') rule = z.number({ error: missing('A valid number is required.') });
   else return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   return nullable ? rule.nullable() : rule;
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The spec's string formats the platform (DRF) checks, with its words. */
+function withFormat(text: z.ZodString, format: string | undefined): z.ZodType {
+  const check = (ok: (value: string) => boolean, message: string) =>
+    text.refine((value) => value === '' || ok(value), message);
+  switch (format) {
+    case 'date-time':
+      return check(
+        (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
+        'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+      );
+    case 'date':
+      return check(
+        (value) => DATE.test(value) && !Number.isNaN(Date.parse(value)),
+        'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+      );
+    case 'uri':
+      return check((value) => /^[a-z][a-z0-9+.-]*:/i.test(value) && URL.canParse(value), 'Enter a valid URL.');
+    case 'email':
+      return check((value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), 'Enter a valid email address.');
+    default:
+      return text;
+  }
 }
 
 /** The type the spec gives a record field, for turning CLI text (`--set is_active=true`) into a value. */

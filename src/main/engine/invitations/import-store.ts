@@ -1,31 +1,14 @@
 /** The import drafts (`invite_imports`): how a file is read, where it goes, and how far the wizard got. */
-import type {
-  CsvDelimiter,
-  CsvEncoding,
-  ImportDraft,
-  ImportState,
-  InviteField,
-  InviteTarget,
-} from '../../../shared/contract';
+import type { ImportDraft, ImportState, InviteField, InviteTarget } from '../../../shared/contract';
 import { INVITE_FIELD_LABELS } from '../../../shared/contract';
 import { notFound } from '../errors';
 import type { Db } from '../store';
+import type { CsvSettings } from '../csv-import';
 import { normaliseHeader } from './columns';
 import { badOwnerNotice, type BadOwners } from './parse';
 import type { ImportRows } from './import-rows-store';
 
-export interface ImportSettings {
-  encoding: CsvEncoding;
-  bomBytes: number;
-  delimiter: CsvDelimiter;
-  newline: string;
-  headerRow: number | null;
-  headers: string[];
-  mapping: (InviteField | null)[];
-  remembered: boolean[];
-  samples: string[][];
-  preview: string[][];
-}
+export type ImportSettings = CsvSettings<InviteField>;
 
 export interface ImportOptions {
   redirectTo: string | null;

@@ -1,14 +1,10 @@
 /**
- * Reads every row of a CSV file as a stream: bytes → text in the file's encoding → papaparse (quotes, embedded
- * delimiters and newlines) → mapped fields → validated rows, handed on in batches. Memory stays bounded whatever the
+ * Reads every row of an invitations CSV file as a stream: the shared record stream (csv-import/stream.ts) → mapped
+ * fields → validated rows, handed on in batches. Memory stays bounded whatever the
  * size of the file. Runs in a worker thread (parse-worker.ts), in-process as a fallback, and in the benchmarks.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { Transform, type TransformCallback } from 'node:stream';
-import { TextDecoder } from 'node:util';
-import Papa from 'papaparse';
 import type { CsvDelimiter, CsvEncoding, InviteField, RowProblem } from '../../../shared/contract/invitations';
+import { streamRecords } from '../csv-import';
 import { asciiEmail, validateRows, type RowValues } from './validate';
 
 export interface ReadSettings {
@@ -65,49 +61,6 @@ export interface ReadStats {
 }
 
 export const KEEP_LINES = 5;
-/**
- * Bytes read at a time. Small enough that a chunk's rows die young (a megabyte at a time doubles the garbage
- * collector's work), large enough that each chunk is one cheap SQLite transaction of a few thousand rows.
- */
-const CHUNK_BYTES = 256 * 1024;
-
-/** Bytes to text in the file's encoding; counts and hashes every byte (the BOM is hashed, not decoded). */
-class DecodeStream extends Transform {
-  bytes = 0;
-  /** The text has U+FFFD: bytes that are not valid in the encoding (or the file really contains it). */
-  unreadable = false;
-  private readonly decoder: TextDecoder;
-  private skip: number;
-  readonly hash = createHash('sha256');
-
-  constructor(encoding: CsvEncoding, bomBytes: number) {
-    super({ readableObjectMode: true });
-    this.decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
-    this.skip = bomBytes;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    this.hash.update(chunk);
-    let bytes: Buffer = chunk;
-    if (this.skip > 0) {
-      const skipped = Math.min(this.skip, bytes.length);
-      bytes = bytes.subarray(skipped);
-      this.skip -= skipped;
-    }
-    const text = this.decoder.decode(bytes, { stream: true });
-    if (!this.unreadable && text.includes('\uFFFD')) this.unreadable = true;
-    if (text) this.push(text);
-    done();
-  }
-
-  override _flush(done: TransformCallback): void {
-    const text = this.decoder.decode();
-    if (text) this.push(text);
-    done();
-  }
-}
-
 /** U+FFFD outside the address: the file's encoding was guessed wrong (the address has a problem of its own). */
 const hasUnreadable = (row: RowValues) =>
   row.first_name.includes('\uFFFD') ||
@@ -211,94 +164,51 @@ export class RowMapper {
  * Streams the rows of `path` to `onBatch` (one call per chunk of text, a few thousand rows). Resolves with what
  * was read; rejects on read errors or when `signal` aborts.
  */
-export function readRows(
+export async function readRows(
   path: string,
   settings: ReadSettings,
   onBatch: (rows: ParsedRow[], bytesRead: number) => void,
   options: { signal?: AbortSignal; chunkBytes?: number; onHeader?: (headers: string[]) => void } = {},
 ): Promise<ReadStats> {
-  return new Promise((resolve, reject) => {
-    const file = createReadStream(path, { highWaterMark: options.chunkBytes ?? CHUNK_BYTES });
-    const decode = new DecodeStream(settings.encoding, settings.bomBytes);
-    const stats: ReadStats = {
-      rows: 0,
-      blank: 0,
-      short: [],
-      shortCount: 0,
-      long: [],
-      longCount: 0,
-      quoteProblems: [],
-      quoteProblemCount: 0,
-      unreadable: [],
-      unreadableCount: 0,
-      badOwners: [],
-      badOwnerCount: 0,
-      bytes: 0,
-      sha256: '',
-    };
-    let record = 0;
-    const mapper = new RowMapper(settings.mapping);
-    let settled = false;
-    let parser: Papa.Parser | null = null;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      parser?.abort();
-      file.destroy();
-      decode.destroy();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
-    const onAbort = () => fail(options.signal?.reason ?? new Error('Reading was cancelled'));
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    file.on('error', fail);
-    decode.on('error', fail);
-
-    Papa.parse<string[]>(file.pipe(decode) as unknown as File, {
-      delimiter: settings.delimiter,
-      newline: settings.newline as '\n',
-      quoteChar: '"',
-      escapeChar: '"',
-      header: false,
-      skipEmptyLines: false,
-      chunk(results, chunkParser) {
-        parser = chunkParser;
-        if (settled) return chunkParser.abort();
-        const quoteRows = new Set<number>();
-        for (const error of results.errors) {
-          if (error.type === 'Quotes' && typeof error.row === 'number') quoteRows.add(error.row);
+  const stats: ReadStats = {
+    rows: 0,
+    blank: 0,
+    short: [],
+    shortCount: 0,
+    long: [],
+    longCount: 0,
+    quoteProblems: [],
+    quoteProblemCount: 0,
+    unreadable: [],
+    unreadableCount: 0,
+    badOwners: [],
+    badOwnerCount: 0,
+    bytes: 0,
+    sha256: '',
+  };
+  const mapper = new RowMapper(settings.mapping);
+  const read = await streamRecords(
+    path,
+    settings,
+    ({ records, first, quoteRows, bytes, unreadable }) => {
+      mapper.readCheck ||= unreadable;
+      const batch = mapper.map(records, first + 1, quoteRows, stats, (i) => {
+        const index = first + i;
+        if (settings.headerRow === null || index > settings.headerRow) return false;
+        if (index === settings.headerRow) {
+          mapper.width = Math.max(records[i]!.length, settings.mapping.length);
+          options.onHeader?.(records[i]!);
         }
-        const data = results.data;
-        const first = record;
-        record += data.length;
-        mapper.readCheck ||= decode.unreadable;
-        const batch = mapper.map(data, first + 1, quoteRows, stats, (i) => {
-          const index = first + i;
-          if (settings.headerRow === null || index > settings.headerRow) return false;
-          if (index === settings.headerRow) {
-            mapper.width = Math.max(data[i]!.length, settings.mapping.length);
-            options.onHeader?.(data[i]!);
-          }
-          return true;
-        });
-        stats.rows += batch.length;
-        try {
-          if (batch.length) onBatch(batch, decode.bytes);
-        } catch (error) {
-          fail(error);
-        }
-      },
-      complete() {
-        if (settled) return;
-        settled = true;
-        options.signal?.removeEventListener('abort', onAbort);
-        stats.bytes = decode.bytes;
-        stats.sha256 = decode.hash.digest('hex');
-        resolve(stats);
-      },
-      error: (error: Error) => fail(error),
-    });
-  });
+        return true;
+      });
+      stats.rows += batch.length;
+      if (batch.length) onBatch(batch, bytes);
+    },
+    options,
+  );
+  stats.bytes = read.bytes;
+  stats.sha256 = read.sha256;
+  return stats;
 }
 
 const lineList = (list: readonly number[], count: number) =>

@@ -13,98 +13,28 @@ import type { Statement } from 'better-sqlite3';
 import type { ItemState, JobKind, JobState } from '../../../shared/contract';
 import type { Db } from '../store';
 
-export interface JobRow {
-  id: string;
-  kind: JobKind;
-  profile_id: string | null;
-  title: string;
-  state: JobState;
-  reason: string | null;
-  error: string | null;
-  phase: string;
-  params: string;
-  counts: string;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** The runner (of some Mentor Admin process) that runs the job or holds it waiting; see `claim`. */
-  runner: string | null;
-  runner_pid: number | null;
-  runner_host: string | null;
-  runner_seen_at: number | null;
-  retry_at: string | null;
-  gives_up_at: string | null;
-  wait_limit_minutes: number | null;
-}
-
-/** A runner as the journal names it: its own id, and the process it lives in. */
-export interface RunnerIdentity {
-  id: string;
-  pid: number;
-  host: string;
-}
-
-export interface ItemRow {
-  id: number;
-  job_id: string;
-  key: string;
-  label: string;
-  state: ItemState;
-  phase: string;
-  bytes: number;
-  attempts: number;
-  error: string | null;
-  data: string;
-  updated_at: string;
-}
-
-export interface NewItem {
-  key: string;
-  label: string;
-  state?: ItemState;
-  phase?: string;
-  bytes?: number;
-  error?: string | null;
-  data?: Record<string, unknown>;
-}
-
-/** A change to an item; what it leaves out stays as it is. */
-export interface ItemChange {
-  state?: ItemState;
-  phase?: string;
-  /** null clears it. */
-  error?: string | null;
-  bytes?: number;
-  /** Counts one more attempt. */
-  attempt?: boolean;
-  /** Merged into the item's data (SQLite's json_patch: a key set to null is removed). */
-  data?: Record<string, unknown>;
-}
-
-export interface ItemTotals {
-  total: number;
-  done: number;
-  failed: number;
-  skipped: number;
-  active: number;
-  bytesTotal: number;
-  bytesDone: number;
-}
-
-/** Which jobs: every condition given must hold. `params` compares top-level values of the job's params. */
-export interface JobFilter {
-  profileId?: string;
-  kind?: JobKind;
-  states?: JobState[];
-  params?: Record<string, string | number>;
-}
-
-/** Newest first (the default), oldest first, or most recently changed first. */
-export type JobOrder = 'newest' | 'oldest' | 'updated';
-
-/** The jobs a live runner may still run or resume. */
-export const UNFINISHED_STATES: JobState[] = ['queued', 'running', 'waiting', 'paused'];
+export type {
+  ItemChange,
+  ItemRow,
+  ItemTotals,
+  JobFilter,
+  JobOrder,
+  JobRow,
+  NewItem,
+  RunnerIdentity,
+} from './journal-types';
+export { UNFINISHED_STATES } from './journal-types';
+import type {
+  ItemChange,
+  ItemRow,
+  ItemTotals,
+  JobFilter,
+  JobOrder,
+  JobRow,
+  NewItem,
+  RunnerIdentity,
+} from './journal-types';
+import { identifier, ITEM_CHANGE, itemChange, jobWhere, keyRange, now, placeholders } from './journal-sql';
 
 /** Queued writes are committed at the latest this long after the first of them, or once this many wait. */
 const LATER_MS = 500;
@@ -115,13 +45,6 @@ const ORDERS: Record<JobOrder, string> = {
   updated: 'updated_at DESC',
 };
 const FINISHED: JobState[] = ['completed', 'failed', 'cancelled'];
-const now = () => new Date().toISOString();
-/** Names that go into SQL text (JSON paths, column aliases) are plain identifiers. */
-const identifier = (name: string) => {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Not a plain name: '${name}'`);
-  return name;
-};
-const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(',');
 
 export class JobJournal {
   private readonly statements = new Map<string, Statement>();
@@ -642,51 +565,3 @@ export class JobJournal {
 }
 
 /** Every column an ItemChange may set; named parameters from `itemChange`. */
-const ITEM_CHANGE = `state = coalesce(@state, state),
-  phase = coalesce(@phase, phase),
-  error = CASE WHEN @setError THEN @error ELSE error END,
-  bytes = coalesce(@bytes, bytes),
-  attempts = attempts + @attempt,
-  data = CASE WHEN @data IS NULL THEN data ELSE json_patch(data, @data) END,
-  updated_at = @at`;
-
-function itemChange(change: ItemChange) {
-  return {
-    state: change.state ?? null,
-    phase: change.phase ?? null,
-    setError: change.error === undefined ? 0 : 1,
-    error: change.error ?? null,
-    bytes: change.bytes ?? null,
-    attempt: change.attempt ? 1 : 0,
-    data: change.data ? JSON.stringify(change.data) : null,
-    at: now(),
-  };
-}
-
-/** Keys that start with `prefix` are those from it up to (not including) the prefix with its last character next. */
-function keyRange(prefix: string): [string, string] {
-  if (!prefix) throw new Error('An empty key prefix');
-  return [prefix, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)];
-}
-
-function jobWhere(filter: JobFilter): { clause: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.profileId) {
-    where.push('profile_id = ?');
-    params.push(filter.profileId);
-  }
-  if (filter.kind) {
-    where.push('kind = ?');
-    params.push(filter.kind);
-  }
-  if (filter.states?.length) {
-    where.push(`state IN (${placeholders(filter.states.length)})`);
-    params.push(...filter.states);
-  }
-  for (const [key, value] of Object.entries(filter.params ?? {})) {
-    where.push(`json_extract(params, '$.${identifier(key)}') = ?`);
-    params.push(value);
-  }
-  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
-}

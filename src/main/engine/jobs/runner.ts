@@ -12,60 +12,14 @@ import {
 import { ApiError, isTransient, RequestAbortedError, type PlatformClient } from '../platform';
 import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
-import { TenantLimits, type Slots } from './limiter';
+import { TenantLimits } from './limiter';
 import { ProgressMeter } from './progress';
-import type { ItemRow, ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
+import type { ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
 import { presentJob } from './present';
 
-/** What a job kind gets while it runs. */
-export interface JobContext {
-  job: JobRow;
-  params: unknown;
-  journal: JobJournal;
-  /** Aborted when the job is paused or cancelled (here or by another process), or the app quits. */
-  signal: AbortSignal;
-  /** The platform client of the job's tenant. */
-  client(): Promise<PlatformClient>;
-  /** The job's concurrency within its tenant's shared one. */
-  limiter: Slots;
-  /** Sets the phase shown to the admin and emits progress (throttled). */
-  progress(phase?: string): void;
-  log: Log;
-}
-
-/** A job's items as CSV (jobs.exportReport): the header, and one row per item. */
-export interface ItemReport {
-  header: string[];
-  row(item: ItemRow): unknown[];
-}
-
-/**
- * One kind of job (train, invite, export, …), declared in its area, which registers it with the runner. `run` must be
- * idempotent per item: it may be called again after a crash.
- */
-export interface JobKindRunner {
-  kind: JobKind;
-  run(ctx: JobContext): Promise<void>;
-  /** Its item report's columns (default: the journal's own: key, label, state, step, error, attempts, bytes). */
-  report?: ItemReport;
-  /**
-   * Its jobs commit one journal row per item, thousands in a row (training, invitations): the engine then moves
-   * SQLite's checkpoints off its thread. Others (exports, replies) commit rarely and spare the worker's memory.
-   */
-  bulkWrites?: boolean;
-  /** Called when a job finishes, for notifications and follow-up work. */
-  finished?(job: Job): void;
-}
-
-/** Ends a job as failed with a message for the admin (e.g. its mentor was deleted). */
-export class JobFailed extends Error {
-  override name = 'JobFailed';
-}
-
-/** Pauses a job until the admin (or a profile change) resumes it. */
-export class JobNeedsAttention extends Error {
-  override name = 'JobNeedsAttention';
-}
+export { JobFailed, JobNeedsAttention } from './kind';
+export type { ItemReport, JobContext, JobKindRunner } from './kind';
+import { JobFailed, JobNeedsAttention, type ItemReport, type JobContext, type JobKindRunner } from './kind';
 
 /**
  * Why a run stops before it ends: paused or cancelled here; 'journal': another process paused, cancelled or took
@@ -110,6 +64,11 @@ export interface JobRunnerDeps {
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   log: Log;
   defaultConcurrency?: number;
+  /**
+   * Jobs that name no concurrency of their own run as many requests at once as the tenant takes, learnt from its
+   * answers, from the default up to this (jobs/adaptive.ts). Without it they run at the default.
+   */
+  adaptiveConcurrency?: number;
   /** Called before a job of a kind that writes in bulk runs (the engine moves SQLite checkpoints off its thread). */
   beforeBulkRun?: () => void;
   /** How long a job waits for an unreachable tenant, in minutes, unless it has its own limit (the app's setting). */
@@ -153,7 +112,19 @@ export class JobRunner {
 
   constructor(private readonly deps: JobRunnerDeps) {
     this.journal = deps.journal;
-    this.limits = new TenantLimits(deps.defaultConcurrency ?? 4);
+    this.limits = new TenantLimits(deps.defaultConcurrency ?? 4, {
+      ...(deps.adaptiveConcurrency && { adaptTo: deps.adaptiveConcurrency }),
+    });
+  }
+
+  /** A request to the tenant was throttled outside a job's own handling (the platform client's retry saw it). */
+  throttled(profileId: string): void {
+    this.limits.throttled(profileId);
+  }
+
+  /** How many requests at once the tenant takes, as learnt so far (undefined until a job ran against it). */
+  learntConcurrency(profileId: string): number | undefined {
+    return this.limits.learnt(profileId);
   }
 
   /** Areas register the kinds of job they run (the runner knows none of them by itself). */

@@ -68,6 +68,36 @@ export const OPERATIONS = {
   '/api/core/domains/whitelist/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-keys/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  '/api/core/lti/1p3/provider/lti-tools/': { get: READ, post: ONCE },
+  '/api/core/lti/1p3/provider/lti-tools/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  // Single-record kinds: a save sets the tenant's one record (or one image) to what it names, so sending it again
+  // after an answer that says it was not taken, or after no answer, changes nothing more.
+  '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPEATABLE },
+  '/api/core/platform/config/site/': { get: READ, post: REPEATABLE },
+  '/api/service/orgs/{org}/users/{user_id}/stripe/subscriptions/': { get: READ },
+  '/api/core/orgs/{org}/logo/': { get: READ },
+  '/api/core/orgs/{org}/logo/create/': { post: REPEATABLE },
+  '/api/core/orgs/{org}/dark-mode-logo/': { get: READ },
+  '/api/core/orgs/{org}/dark-mode-logo/create/': { post: REPEATABLE },
+  '/api/core/orgs/{org}/favicon/': { get: READ },
+  '/api/core/orgs/{org}/favicon/create/': { post: REPEATABLE },
+  '/api/core/orgs/{org}/thumbnail/': { get: READ },
+  '/api/core/orgs/{org}/thumbnail/create/': { post: REPEATABLE },
+  // Credentials: the list is the masked view; a PATCH or DELETE names the credential in its body. A PATCH sets the
+  // stored value to what it names, so it is sent again after an answer that says it was not taken, or no answer.
+  '/api/ai-account/orgs/{org}/masked-llm-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/credential/schema/': { get: READ },
+  '/api/ai-account/orgs/{org}/masked-integration-credential/': { get: READ },
+  '/api/ai-account/orgs/{org}/integration-credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
+  '/api/ai-account/orgs/{org}/integration-credential/schema/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/settings/tenant-llm/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-llms/': { get: READ },
+  // The default LLM key and the free trial: switched on or off (the same state however often it is sent).
+  '/api/ai-account/orgs/{org}/use-default-llm-key/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/use-free-trial/': { post: REPEATABLE },
+  '/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage': { get: READ },
+  '/api/ai-account/orgs/{org}/users/{user_id}/free-trial': { get: READ },
 
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },

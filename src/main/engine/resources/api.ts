@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  openBody,
   type RESOURCES,
   pagingOf,
   recordSchemaOf,
@@ -14,12 +15,14 @@ import {
   type ResourceDeclaration,
   type TenantValue,
 } from '../../../shared/resources';
-import type { CallOptions, DeclaredPath, OPERATIONS, PlatformClient } from '../platform';
+import { toMultipart, type CallOptions, type DeclaredPath, type OPERATIONS, type PlatformClient } from '../platform';
 
 // ---- every declared operation is a declared platform operation (a compile error otherwise) ----------------------
 type Declarations = (typeof RESOURCES)[keyof typeof RESOURCES];
 type OperationsOf<D> = D extends { operations: infer O } ? O[keyof O] : never;
 type ActionsOf<D> = D extends { actions: infer A } ? A[keyof A] : never;
+type OwnOf<D> = D extends { fields: readonly (infer F)[] } ? (F extends { own: infer O } ? O[keyof O] : never) : never;
+type DescribedOf<D> = D extends { describedFields: { operation: infer O } } ? O : never;
 type Declared<O> = O extends { path: infer P; method: infer M }
   ? P extends DeclaredPath
     ? M extends keyof (typeof OPERATIONS)[P]
@@ -27,7 +30,11 @@ type Declared<O> = O extends { path: infer P; method: infer M }
       : ['not declared in operations.ts', P, M]
     : ['not declared in operations.ts', P]
   : true;
-type AllDeclared = [Declared<OperationsOf<Declarations> | ActionsOf<Declarations>>] extends [true] ? true : false;
+type AllDeclared = [
+  Declared<OperationsOf<Declarations> | ActionsOf<Declarations> | OwnOf<Declarations> | DescribedOf<Declarations>>,
+] extends [true]
+  ? true
+  : false;
 export const EVERY_OPERATION_DECLARED: AllDeclared = true;
 
 /** Records asked for per DRF page: few requests for a long list, each answered in well under a second. */
@@ -42,6 +49,13 @@ interface DrfPage {
 /** A 2xx answer whose shape the spec does not allow. */
 export class UnexpectedAnswerError extends Error {
   override readonly name = 'UnexpectedAnswerError';
+}
+
+/** A file sent in a multipart body. */
+export interface UploadFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }
 
 export interface Scope {
@@ -59,12 +73,21 @@ type Send = (
 const CONNECTION_FIELDS: Record<string, TenantValue> = { org: 'org', user_id: 'username' };
 
 const schemas = new Map<string, z.ZodType>();
-/** The zod schema of an operation's answer (a record, or a list of them), made once from the spec's schema. */
-function answerSchema(operation: OperationRef): z.ZodType | null {
-  const key = `${operation.method} ${operation.path}`;
+/**
+ * The zod schema of an operation's answer (a record, or a list of them), made once from the spec's schema. `many`:
+ * the answer is a list, also where the spec types it as one record (the credentials' GETs are described as "List
+ * of … credentials" and answer a list, but their schema is one credential); one record alone is a list of one.
+ */
+function answerSchema(operation: OperationRef, many = false): z.ZodType | null {
+  const key = `${operation.method} ${operation.path} ${many}`;
   if (!schemas.has(key)) {
     const schema = specOperation(operation).response.schema;
-    schemas.set(key, schema ? z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) : null!);
+    let zod = schema ? z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) : null;
+    if (zod && many && schema?.type !== 'array') {
+      const one = zod;
+      zod = z.union([z.array(one), one.transform((record) => [record])]);
+    }
+    schemas.set(key, zod!);
   }
   return schemas.get(key) ?? null;
 }
@@ -79,7 +102,13 @@ export class ResourceApi {
   async send(
     declaration: ResourceDeclaration,
     operation: OperationRef | RecordOperation,
-    request: { id?: string; values?: Row; query?: Record<string, unknown> } = {},
+    request: {
+      id?: string;
+      values?: Row;
+      query?: Record<string, unknown>;
+      many?: boolean;
+      files?: Record<string, UploadFile>;
+    } = {},
     options: CallOptions = {},
   ): Promise<unknown> {
     const spec = specOperation(operation);
@@ -87,31 +116,49 @@ export class ResourceApi {
     const query: Record<string, unknown> = { ...request.query };
     const bound = { ...CONNECTION_FIELDS, ...declaration.tenant };
     for (const parameter of spec.parameters) {
-      const value = bound[parameter.name];
+      // The connection's usual names (org, user_id) fill a path or a required parameter; an optional query
+      // parameter of the same name (site config's numeric user_id) is another thing, left to the declaration.
+      const declared = declaration.tenant?.[parameter.name];
+      const value = declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined);
       if (!value) continue;
       if (parameter.in === 'path') path[parameter.name] = this.scope[value];
       else query[parameter.name] = this.scope[value];
     }
+    const idInBody = 'id' in operation && operation.id.in === 'body' && request.id !== undefined;
     if ('id' in operation && request.id !== undefined) {
       if (operation.id.in === 'path') path[operation.id.name] = request.id;
-      else query[operation.id.name] = request.id;
+      else if (operation.id.in === 'query') query[operation.id.name] = request.id;
     }
     let body: Row | undefined;
-    if (spec.body) {
+    if (spec.body || idInBody) {
       body = { ...request.values };
-      for (const name of Object.keys(spec.body.schema.properties ?? {})) {
+      if (idInBody) body[(operation as RecordOperation).id.name] = request.id;
+      // An open body (no schema) takes the declaration's own connection fields.
+      const names = spec.body && openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
+      for (const name of [...Object.keys(spec.body?.schema.properties ?? {}), ...names]) {
         const value = bound[name];
         if (value) body[name] = this.scope[value];
       }
     }
     const method = operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     const send = (this.client.api as unknown as Record<typeof method, Send>)[method];
+    const files = request.files ?? {};
     const { data } = await send(operation.path, {
       params: { path, query },
       ...(body !== undefined && { body }),
+      // A file goes as the platform takes uploads: multipart, the file under its body field.
+      ...(Object.keys(files).length > 0 && {
+        bodySerializer: (fields: unknown) => {
+          const form = toMultipart(fields as object);
+          for (const [name, file] of Object.entries(files)) {
+            form.set(name, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+          }
+          return form;
+        },
+      }),
       ...options,
     });
-    const schema = answerSchema(operation);
+    const schema = answerSchema(operation, request.many);
     if (!schema) return data;
     const parsed = schema.safeParse(data);
     if (parsed.success) return parsed.data;
@@ -135,7 +182,7 @@ export class ResourceApi {
     const operation = declaration.operations.list;
     if (!operation) throw new Error(`${declaration.kind} has no list operation`);
     if (declaration.envelope === 'drf') return this.listPages(declaration, operation, callOptions, onPage);
-    const answer = await this.send(declaration, operation, {}, callOptions);
+    const answer = await this.send(declaration, operation, { many: true }, callOptions);
     if (!Array.isArray(answer)) throw new Error(`The platform's list of ${declaration.label} is not an array`);
     onPage?.(answer as Row[], { index: 0, count: answer.length });
     return answer as Row[];
@@ -162,6 +209,46 @@ export class ResourceApi {
       onPage?.(answer.results, { index, count: answer.count });
       if (!answer.next || !answer.results.length || !paging || records.length >= answer.count) return records;
     }
+  }
+
+  /** The default LLM key's usage and the free trial's state, as the platform answers them. */
+  async llmAccess(options: CallOptions = {}): Promise<{ usage: unknown; freeTrial: unknown }> {
+    const path = { org: this.scope.org, user_id: this.scope.username };
+    const [usage, trial] = await Promise.all([
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage', {
+        params: { path },
+        ...options,
+      }),
+      this.client.api.GET('/api/ai-account/orgs/{org}/users/{user_id}/free-trial', { params: { path }, ...options }),
+    ]);
+    return { usage: usage.data, freeTrial: trial.data };
+  }
+
+  /**
+   * Switches the default key or the free trial. Their descriptions give the body (`enable` or `disable`, true); the
+   * schema of use-default-llm-key's body names only `message`, its answer's field, so the typed body is set aside.
+   */
+  async switchLlmAccess(what: 'default-key' | 'free-trial', on: boolean, options: CallOptions = {}): Promise<string> {
+    const body = { enable: on, disable: !on } as never;
+    const params = { path: { org: this.scope.org } };
+    if (what === 'default-key') {
+      const { data } = await this.client.api.POST('/api/ai-account/orgs/{org}/use-default-llm-key/', {
+        params,
+        body,
+        ...options,
+      });
+      const message = (data as { message?: unknown } | undefined)?.message;
+      return typeof message === 'string' ? message : on ? 'Default key on' : 'Default key off';
+    }
+    await this.client.api.POST('/api/ai-account/orgs/{org}/use-free-trial/', { params, body, ...options });
+    return on ? 'Free trial on' : 'Free trial off';
+  }
+
+  /** What the platform describes of a kind's form fields: `{name, schema: {field: type}}` per choice. */
+  async describe(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
+    const described = declaration.describedFields;
+    if (!described) throw new Error(`${declaration.kind} has no described fields`);
+    return (await this.send(declaration, described.operation, { many: true }, options)) as Row[];
   }
 
   /**

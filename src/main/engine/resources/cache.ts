@@ -3,7 +3,7 @@
  * `resource_records`. What is written here has lost every field the declaration says is shown once (a new token's
  * key), whoever hands it in.
  */
-import type { ResourceDeclaration } from '../../../shared/resources';
+import { SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
 import type { Db } from '../store';
 
@@ -185,6 +185,31 @@ export class ResourceCache {
         this.db
           .prepare('UPDATE resource_lists SET error = NULL WHERE profile_id = ? AND kind = ?')
           .run(profileId, declaration.kind);
+    })();
+  }
+
+  /** A single-record kind's record, as last read or written on this tenant, with its freshness. */
+  single(profileId: string, kind: string): { record: Row; meta: ListMeta } | null {
+    const meta = this.meta(profileId, kind);
+    if (!meta) return null;
+    const text = this.db
+      .prepare('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+      .pluck()
+      .get(profileId, kind, SINGLE_RECORD_ID) as string | undefined;
+    return text ? { record: JSON.parse(text) as Row, meta } : null;
+  }
+
+  /** Keeps a single-record kind's record as the platform answered it at `asOf`. */
+  putSingle(profileId: string, declaration: ResourceDeclaration, record: Row, asOf = new Date().toISOString()): void {
+    const kept = keptFields(declaration, record);
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
+           ON CONFLICT (profile_id, kind, id) DO UPDATE SET data = excluded.data`,
+        )
+        .run(profileId, declaration.kind, SINGLE_RECORD_ID, JSON.stringify(kept));
+      this.setMeta(profileId, declaration.kind, asOf);
     })();
   }
 

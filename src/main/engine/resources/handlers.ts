@@ -11,6 +11,9 @@ import {
   formSchema,
   pluralOf,
   recordSchema,
+  trimSecrets,
+  withoutSecrets,
+  type FieldNote,
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../../shared/resources';
@@ -23,14 +26,30 @@ import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
 import { bulkJobKind, startBulk } from './bulk';
+import { describedChoices, type DescribedChoice } from './described';
 import { explain, invalidValues } from './explain';
 import { exportResources } from './export';
+import { llmAccessHandlers } from './llm-access';
 import { readPages } from './paging';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
+/** A kind of many records; a single-record kind (the tenant's settings) is read with resources.getSingle. */
+function manyOf(kind: ResourceKind): ResourceDeclaration {
+  const declaration = declarationOf(kind);
+  if (declaration.single) {
+    throw new EngineError(
+      'validation',
+      `${declaration.label} is one record per tenant: read it with resources.getSingle, change it with resources.updateSingle`,
+    );
+  }
+  return declaration;
+}
+
 /** A list older than this is refreshed in the background when a screen asks for it. */
 export const RESOURCES_STALE_MS = 30_000;
+/** How long the platform's description of a kind's form fields is kept (per tenant connection). */
+export const DESCRIBED_FIELDS_TTL_MS = 10 * 60_000;
 /** With saved rows to show, a screen does not wait through the whole retry policy. */
 const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 
@@ -39,12 +58,13 @@ type Row = Record<string, unknown>;
 /** What the resource kit uses of the engine's services. */
 export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
 
-export function resourceHandlers(
-  ctx: ResourceServices,
-  cache: ResourceCache,
-): HandlersOf<typeof resourceCalls> & {
-  close(): Promise<void>;
-} {
+/** The kit's calls but those of single records and CSV import (single.ts, import.ts). */
+type ResourceHandlers = Omit<
+  HandlersOf<typeof resourceCalls>,
+  'resources.getSingle' | 'resources.updateSingle' | 'resources.import'
+> & { close(): Promise<void> };
+
+export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {
   /** Writes per list: a refresh that started before a write must not store what it fetched. */
   const writes = new Map<string, number>();
   const background = new Set<Promise<void>>();
@@ -180,13 +200,40 @@ export function resourceHandlers(
     });
   }
 
-  function checked(declaration: ResourceDeclaration, mode: 'create' | 'update', values: Row): Row {
+  /** The values checked by the spec's rules, their secrets trimmed first (and a note for each one trimmed). */
+  function checked(
+    declaration: ResourceDeclaration,
+    mode: 'create' | 'update',
+    given: Row,
+  ): { values: Row; notes: FieldNote[] } {
     const operation = mode === 'create' ? declaration.operations.create : declaration.operations.update;
     if (!operation) throw new EngineError('validation', `${capital(pluralOf(declaration))} cannot be ${mode}d`);
+    const { values, notes } = trimSecrets(declaration, given);
     const parsed = formSchema(declaration, operation, mode).safeParse(values);
     if (!parsed.success) throw invalidValues(declaration, parsed.error);
-    return parsed.data;
+    return { values: parsed.data, notes };
   }
+
+  /**
+   * A write's answer as it may be kept: without its secrets (the platform echoes a new key in full). For a kind with
+   * secrets the list is read again, so the written record is cached as the masked view shows it.
+   */
+  async function afterWrite(profileId: string, declaration: ResourceDeclaration, answer: Row): Promise<Row> {
+    const record = withoutSecrets(declaration, keptFields(declaration, answer));
+    if (!declaration.secretFields?.length) {
+      cache.put(profileId, declaration, record);
+      return record;
+    }
+    try {
+      await refresh(profileId, declaration, INTERACTIVE);
+    } catch {
+      cache.put(profileId, declaration, record);
+    }
+    const id = String(record[declaration.idField]);
+    return cache.find(profileId, declaration.kind, id) ?? record;
+  }
+
+  const described = new Map<string, { at: number; tenant: string; choices: DescribedChoice[] }>();
 
   /** The record's fields that its update body takes, as the cache (or else the platform) has them now. */
   async function currentBody(
@@ -212,10 +259,10 @@ export function resourceHandlers(
 
   ctx.runner.register(bulkJobKind({ services: ctx, cache, changed }));
 
-  const handlers: HandlersOf<typeof resourceCalls> & { close(): Promise<void> } = {
+  const handlers: ResourceHandlers = {
     'resources.list': async (input) => {
       const profileId = ctx.tenant(input.profileId);
-      const declaration = declarationOf(input.kind);
+      const declaration = manyOf(input.kind);
       const where = typedWhere(declaration, input.where);
       const fresh = await freshness(profileId, declaration, input.refresh ?? false);
       const known = cache.meta(profileId, declaration.kind) !== null;
@@ -239,7 +286,7 @@ export function resourceHandlers(
 
     'resources.get': async ({ profileId: given, kind, id }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const cached = cache.find(profileId, kind, id);
       if (!declaration.operations.get) {
         // No call reads one record: it is read from the list.
@@ -272,8 +319,8 @@ export function resourceHandlers(
 
     'resources.create': async ({ profileId: given, kind, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
-      const body = checked(declaration, 'create', values);
+      const declaration = manyOf(kind);
+      const { values: body, notes } = checked(declaration, 'create', values);
       const answer = (await platformCall(declaration, undefined, async () =>
         (await apiFor(profileId)).send(declaration, declaration.operations.create!, { values: body }),
       )) as Row;
@@ -281,16 +328,15 @@ export function resourceHandlers(
       for (const field of declaration.revealOnce ?? []) {
         if (typeof answer[field] === 'string') revealed[field] = answer[field];
       }
-      const record = keptFields(declaration, answer);
-      cache.put(profileId, declaration, record);
+      const record = await afterWrite(profileId, declaration, answer);
       changed(profileId, kind);
-      return { record, revealed };
+      return { record, revealed, ...(notes.length && { notes }) };
     },
 
     'resources.update': async ({ profileId: given, kind, id, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
-      const changes = checked(declaration, 'update', values);
+      const declaration = manyOf(kind);
+      const { values: changes, notes } = checked(declaration, 'update', values);
       const operation = declaration.operations.update!;
       const answer = (await platformCall(declaration, id, async () => {
         const api = await apiFor(profileId);
@@ -301,15 +347,14 @@ export function resourceHandlers(
             : changes;
         return api.send(declaration, operation, { id, values: body });
       })) as Row;
-      const record = keptFields(declaration, answer);
-      cache.put(profileId, declaration, record);
+      const record = await afterWrite(profileId, declaration, answer);
       changed(profileId, kind);
-      return { record };
+      return { record, ...(notes.length && { notes }) };
     },
 
     'resources.delete': async ({ profileId: given, kind, id }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const operation = declaration.operations.delete;
       if (!operation) {
         throw new EngineError('validation', `The platform offers no way to delete a ${declaration.singular}`);
@@ -331,7 +376,7 @@ export function resourceHandlers(
 
     'resources.action': async ({ profileId: given, kind, id, action, values }) => {
       const profileId = ctx.tenant(given);
-      const declaration = declarationOf(kind);
+      const declaration = manyOf(kind);
       const named = declaration.actions?.[action];
       if (!named) {
         const offered = Object.keys(declaration.actions ?? {});
@@ -345,7 +390,7 @@ export function resourceHandlers(
       );
       const record =
         answer && typeof answer === 'object' && !Array.isArray(answer) && declaration.idField in answer
-          ? keptFields(declaration, answer as Row)
+          ? withoutSecrets(declaration, keptFields(declaration, answer as Row))
           : null;
       if (record) cache.put(profileId, declaration, record);
       changed(profileId, kind);
@@ -360,6 +405,31 @@ export function resourceHandlers(
         list: (page) => handlers['resources.list'](page),
         tenantName: ctx.profiles.nameOf(ctx.tenant(input.profileId)),
       }),
+
+    'resources.describe': async ({ profileId: given, kind }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = declarationOf(kind);
+      if (!declaration.describedFields) {
+        throw invalid('kind', `The platform describes no form fields of ${pluralOf(declaration)}`);
+      }
+      // Kept per connection and tenant: another tenant (or this connection pointed elsewhere) reads its own.
+      const profile = await userScope(ctx.profiles, profileId);
+      const tenant = `${profile.org} ${profile.username}`;
+      const key = keyOf(profileId, kind);
+      const kept = described.get(key);
+      if (kept && kept.tenant === tenant && Date.now() - kept.at < DESCRIBED_FIELDS_TTL_MS) {
+        return { choices: kept.choices, asOf: new Date(kept.at).toISOString() };
+      }
+      const rows = await platformCall(declaration, undefined, async () =>
+        (await apiFor(profileId)).describe(declaration, INTERACTIVE),
+      );
+      const at = Date.now();
+      const choices = describedChoices(rows);
+      described.set(key, { at, tenant, choices });
+      return { choices, asOf: new Date(at).toISOString() };
+    },
+
+    ...llmAccessHandlers(ctx, apiFor),
 
     async close() {
       stop.abort();

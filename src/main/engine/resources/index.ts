@@ -1,6 +1,6 @@
 /**
  * The resource kit's engine part: the generic calls over every declared kind (src/shared/resources/), one typed
- * platform call per declared operation, and the per-tenant cache of their lists.
+ * platform call per declared operation, the per-tenant cache of their lists, and CSV import as a job.
  */
 import type { resourceCalls } from '../../../shared/contract';
 import type { EngineArea } from '../context';
@@ -9,6 +9,9 @@ import type { Log } from '../log';
 import type { Db } from '../store';
 import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
+import { resourceImport, type ImportServices } from './import';
+import { resourceImportKind } from './import-job';
+import { singleRecordHandlers } from './single';
 
 export interface ResourceStores {
   cache: ResourceCache;
@@ -20,9 +23,23 @@ export function resourceStores(db: Db, log: Log): ResourceStores {
 }
 
 export function resourcesArea(
-  services: ResourceServices,
+  services: ResourceServices & ImportServices,
   stores: ResourceStores,
 ): EngineArea<HandlersOf<typeof resourceCalls>> {
   const { close, ...handlers } = resourceHandlers(services, stores.cache);
-  return { handlers, close };
+  services.runner.register(
+    resourceImportKind({
+      profiles: services.profiles,
+      cache: stores.cache,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
+  return {
+    handlers: {
+      ...handlers,
+      ...singleRecordHandlers(services, stores.cache),
+      'resources.import': (input) => resourceImport(services, input),
+    },
+    close,
+  };
 }

@@ -12,7 +12,15 @@ import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from '../../../shared/contract';
 import { ApiError, RequestAbortedError, retriesStatus, retryDelay } from '../platform';
-import { JobFailed, JobNeedsAttention, type ItemRow, type JobContext, type JobKindRunner } from '../jobs';
+import {
+  JobFailed,
+  JobNeedsAttention,
+  isThrottle,
+  type ItemRow,
+  type JobContext,
+  type JobKindRunner,
+  type Slot,
+} from '../jobs';
 import type { Log } from '../log';
 import { DocumentApi, toRemoteDocument, uploadRetryPolicy, type RemoteDocument, type Upload } from '../mentors';
 import type { Profiles } from '../profiles';
@@ -202,8 +210,8 @@ class TrainRun {
     const started = Date.now();
     let bytes = 0;
     let next = 0;
-    // Twice as many workers as upload slots: while some re-hash a file, the others keep every slot busy.
-    const workers = Math.max(2, (this.params.concurrency ?? 4) * 2);
+    // Twice as many workers as upload slots can grow to: while some re-hash a file, the others keep every slot busy.
+    const workers = Math.max(2, this.ctx.limiter.ceiling * 2);
     await Promise.all(
       Array.from({ length: Math.min(workers, items.length) }, async () => {
         while (next < items.length && !this.fatal) {
@@ -247,7 +255,10 @@ class TrainRun {
       const prepared = await this.prepare(item.id, data, round);
       if (prepared === 'settled') return 0;
       if (prepared === 'changing') continue;
-      const outcome = await this.ctx.limiter.run(() => this.claimAndSend(item.id, data, prepared), this.signal);
+      const outcome = await this.ctx.limiter.run(
+        (slot) => this.claimAndSend(item.id, data, prepared, slot),
+        this.signal,
+      );
       if (outcome === 'file-changed') {
         if (round + 1 < FILE_CHANGE_ROUNDS) continue;
         this.failItem(item.id, 'The file kept changing while it was being sent');
@@ -266,6 +277,7 @@ class TrainRun {
     itemId: number,
     data: TrainItemData,
     prepared: Payload,
+    slot: Slot,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
     const claim = this.journal.transaction(
       () =>
@@ -298,7 +310,7 @@ class TrainRun {
       }
     }
     this.phase('Uploading');
-    return this.send(itemId, data, prepared);
+    return this.send(itemId, data, prepared, slot);
   }
 
   /** Re-hashes the file right before sending, holding exactly the bytes hashed for every attempt. */
@@ -346,6 +358,7 @@ class TrainRun {
     itemId: number,
     data: TrainItemData,
     prepared: Payload,
+    slot: Slot,
   ): Promise<'sent' | 'settled' | 'file-changed'> {
     // The admin's choice for the job, else the access of the document this file replaces, else the platform's default.
     const access = this.params.access ?? data.access;
@@ -391,10 +404,13 @@ class TrainRun {
             return 'settled';
           }
         } else if (prepared.blob && (await this.fileChanged(data, prepared.facts))) return 'file-changed';
+        // The tenant said it has too much: the job sends fewer at once while it recovers.
+        if (isThrottle(error)) this.ctx.limiter.throttled();
         // Sent again as the upload's retry policy says (which answers, lost answers, attempts, Retry-After).
         const delay = retryDelay(uploadRetryPolicy, error, attempt);
         if (delay === null) throw error;
-        await sleep(delay, undefined, { signal: this.signal });
+        // The slot is given back meanwhile: the retry queues again, within what the tenant takes now.
+        await slot.outside(() => sleep(delay, undefined, { signal: this.signal }));
         // A 429 was refused before it was read; anything else may have landed: look before sending again.
         if (!(error instanceof ApiError && error.status === 429)) {
           const found = await this.lookup(data);

@@ -13,8 +13,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import {
+  calls,
   findDataset,
   localTimeZone,
   RELATIVE_RANGE_LABELS,
@@ -24,6 +26,7 @@ import {
 import type { GrantedPath } from '../../../shared/transport';
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
+import { contractResolver, showSaveError, topLevelField } from '../../lib/forms';
 import { useMutationCall } from '../../queries/useCall';
 import { DATASET_OPTIONS, DELIMITER_OPTIONS } from './ExportsTab';
 import { FolderField } from './FolderField';
@@ -71,35 +74,46 @@ const EMPTY: Draft = {
   enabled: true,
 };
 
+/** The boxes that show their own message; anything else the engine says (the folder) goes to the alert. */
+const fieldOf = topLevelField(['name', 'dataset', 'cadence', 'weekday', 'time', 'timeZone', 'rangeDays', 'delimiter']);
+
+/** What Save sends: a weekday only for a weekly schedule, a folder only when one was chosen in this dialog. */
+const toInput = (value: Draft) => ({
+  ...(value.id ? { id: value.id } : {}),
+  name: value.name,
+  dataset: value.dataset,
+  cadence: value.cadence,
+  ...(value.cadence === 'weekly' ? { weekday: value.weekday } : {}),
+  time: value.time,
+  timeZone: value.timeZone,
+  rangeDays: value.rangeDays,
+  ...(value.chosen ? { folder: value.chosen.handle } : {}),
+  bom: value.bom,
+  delimiter: value.delimiter as ',',
+  enabled: value.enabled,
+});
+
 function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
   const bridge = useBridge();
-  const [value, setValue] = useState(draft);
+  const form = useForm<Draft>({
+    mode: 'controlled',
+    initialValues: draft,
+    validate: contractResolver(calls['analytics.scheduleSave'].input, toInput, fieldOf),
+  });
+  const value = form.values;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const set = (patch: Partial<Draft>) => setValue((v) => ({ ...v, ...patch }));
   const defaultFolder = useAnalytics('analytics.exportFolder', {}).data?.folder;
 
   async function save() {
-    setSaving(true);
     setError(null);
+    if (form.validate().hasErrors) return;
+    setSaving(true);
     try {
-      await bridge.call('analytics.scheduleSave', {
-        ...(value.id ? { id: value.id } : {}),
-        name: value.name,
-        dataset: value.dataset,
-        cadence: value.cadence,
-        ...(value.cadence === 'weekly' ? { weekday: value.weekday } : {}),
-        time: value.time,
-        timeZone: value.timeZone,
-        rangeDays: value.rangeDays,
-        ...(value.chosen ? { folder: value.chosen.handle } : {}),
-        bom: value.bom,
-        delimiter: value.delimiter as ',',
-        enabled: value.enabled,
-      });
+      await bridge.call('analytics.scheduleSave', toInput(form.getValues()));
       onClose();
     } catch (e) {
-      setError(errorMessage(e));
+      setError(showSaveError(form, e, fieldOf));
     } finally {
       setSaving(false);
     }
@@ -108,12 +122,12 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
   return (
     <Modal opened onClose={onClose} title={value.id ? 'Edit scheduled export' : 'New scheduled export'} size="lg">
       <Stack gap="sm">
-        <TextInput label="Name" value={value.name} onChange={(e) => set({ name: e.currentTarget.value })} required />
+        <TextInput label="Name" {...form.getInputProps('name')} required />
         <Select
           label="Dataset"
           data={DATASET_OPTIONS}
-          value={value.dataset}
-          onChange={(d) => d && set({ dataset: d })}
+          {...form.getInputProps('dataset')}
+          onChange={(d) => d && form.setFieldValue('dataset', d)}
           allowDeselect={false}
         />
         <Group grow align="flex-end">
@@ -123,41 +137,34 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
               { value: 'weekly', label: 'Weekly' },
             ]}
             value={value.cadence}
-            onChange={(c) => set({ cadence: c as 'daily' })}
+            onChange={(c) => form.setFieldValue('cadence', c as 'daily')}
           />
           {value.cadence === 'weekly' ? (
             <Select
               label="Day"
               data={WEEKDAYS.map((d, i) => ({ value: String(i), label: d }))}
               value={String(value.weekday)}
-              onChange={(d) => d && set({ weekday: Number(d) })}
+              error={form.errors.weekday}
+              onChange={(d) => d && form.setFieldValue('weekday', Number(d))}
               allowDeselect={false}
             />
           ) : null}
-          <TextInput
-            label="Time"
-            type="time"
-            value={value.time}
-            onChange={(e) => set({ time: e.currentTarget.value })}
-          />
+          <TextInput label="Time" type="time" {...form.getInputProps('time')} />
         </Group>
         <Group grow>
-          <TextInput
-            label="Time zone"
-            value={value.timeZone}
-            onChange={(e) => set({ timeZone: e.currentTarget.value })}
-          />
+          <TextInput label="Time zone" {...form.getInputProps('timeZone')} />
           <Select
             label="Range"
             data={RELATIVE_RANGES.map((n) => ({ value: String(n), label: RELATIVE_RANGE_LABELS[n] }))}
             value={String(value.rangeDays)}
-            onChange={(n) => n && set({ rangeDays: Number(n) as 7 })}
+            error={form.errors.rangeDays}
+            onChange={(n) => n && form.setFieldValue('rangeDays', Number(n) as 7)}
             allowDeselect={false}
           />
         </Group>
         <FolderField
           chosen={value.chosen}
-          onChoose={(chosen) => set({ chosen })}
+          onChoose={(chosen) => form.setFieldValue('chosen', chosen)}
           fallback={value.folder || defaultFolder}
           description="Each run writes a new file there."
         />
@@ -165,23 +172,13 @@ function ScheduleModal({ draft, onClose }: { draft: Draft; onClose(): void }) {
           <Select
             label="Delimiter"
             data={DELIMITER_OPTIONS}
-            value={value.delimiter}
-            onChange={(d) => d && set({ delimiter: d })}
+            {...form.getInputProps('delimiter')}
+            onChange={(d) => d && form.setFieldValue('delimiter', d)}
             allowDeselect={false}
             w={160}
           />
-          <Switch
-            label="Byte order mark"
-            checked={value.bom}
-            onChange={(e) => set({ bom: e.currentTarget.checked })}
-            mt="lg"
-          />
-          <Switch
-            label="Enabled"
-            checked={value.enabled}
-            onChange={(e) => set({ enabled: e.currentTarget.checked })}
-            mt="lg"
-          />
+          <Switch label="Byte order mark" {...form.getInputProps('bom', { type: 'checkbox' })} mt="lg" />
+          <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} mt="lg" />
         </Group>
         <Text size="xs" c="dimmed">
           Runs while the app is open; a run missed while it was closed catches up when it next starts.

@@ -1,9 +1,21 @@
 import { Alert, Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import type { InviteTarget } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
+import { calls, type InviteTarget } from '../../../shared/contract';
 import { notifySuccess } from '../../components/notify';
+import { contractResolver, showSaveError, topLevelField } from '../../lib/forms';
 import { useMutationCall } from '../../queries/useCall';
+
+interface InviteValues {
+  email: string;
+  firstName: string;
+  lastName: string;
+  redirectTo: string;
+  active: boolean;
+}
+
+const EMPTY: InviteValues = { email: '', firstName: '', lastName: '', redirectTo: '', active: true };
+const fieldOf = topLevelField(Object.keys(EMPTY));
 
 /** One invitation; the platform emails the person at once. */
 export function InviteOneModal({
@@ -17,68 +29,63 @@ export function InviteOneModal({
   opened: boolean;
   onClose: () => void;
 }) {
-  const [email, setEmail] = useState('');
-  const [firstName, setFirstName] = useState('');
-  const [lastName, setLastName] = useState('');
-  const [redirectTo, setRedirectTo] = useState('');
-  const [active, setActive] = useState(true);
+  /** What Send sends: the optional boxes only when something is typed in them. */
+  const toInput = ({ email, firstName, lastName, redirectTo, active }: InviteValues) => ({
+    ...(profileId && { profileId }),
+    target,
+    email,
+    ...(firstName.trim() && { firstName }),
+    ...(lastName.trim() && { lastName }),
+    ...(redirectTo.trim() && { redirectTo }),
+    active,
+  });
+  const form = useForm<InviteValues>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: contractResolver(calls['invitations.create'].input, toInput, fieldOf),
+  });
+  const [formError, setFormError] = useState<string | null>(null);
   const create = useMutationCall('invitations.create');
   const close = () => {
     create.reset();
-    setEmail('');
-    setFirstName('');
-    setLastName('');
-    setRedirectTo('');
+    form.reset();
+    setFormError(null);
     onClose();
   };
   const where = target.kind === 'platform' ? 'the platform' : `this ${target.kind}`;
   return (
     <Modal opened={opened} onClose={close} title="Invite someone" centered>
       <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate(
-            {
-              ...(profileId && { profileId }),
-              target,
-              email,
-              ...(firstName.trim() && { firstName }),
-              ...(lastName.trim() && { lastName }),
-              ...(redirectTo.trim() && { redirectTo }),
-              active,
-            },
-            {
+        onSubmit={form.onSubmit(
+          (values) => {
+            setFormError(null);
+            create.mutate(toInput(values), {
               onSuccess: (invitation) => {
-                notifySuccess('Invitation sent', invitation.email ?? email);
+                notifySuccess('Invitation sent', invitation.email ?? values.email);
                 close();
               },
-            },
-          );
-        }}
+              onError: (error) => setFormError(showSaveError(form, error, fieldOf)),
+            });
+          },
+          () => setFormError(null),
+        )}
       >
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
             The platform emails an invitation to {where}.
           </Text>
-          <TextInput
-            label="Email"
-            required
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-          />
+          <TextInput label="Email" required type="email" {...form.getInputProps('email')} />
           <Group grow>
-            <TextInput label="First name" value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
-            <TextInput label="Last name" value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
+            <TextInput label="First name" {...form.getInputProps('firstName')} />
+            <TextInput label="Last name" {...form.getInputProps('lastName')} />
           </Group>
           <TextInput
             label="Redirect to"
             placeholder="https://… (where the link leads after sign-up)"
-            value={redirectTo}
-            onChange={(e) => setRedirectTo(e.currentTarget.value)}
+            {...form.getInputProps('redirectTo')}
           />
-          <Switch label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
-          {create.isError && <Alert color="red">{errorMessage(create.error)}</Alert>}
+          <Switch label="Active" {...form.getInputProps('active', { type: 'checkbox' })} />
+          {formError && <Alert color="red">{formError}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

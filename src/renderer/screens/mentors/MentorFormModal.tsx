@@ -1,11 +1,11 @@
 import { Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { MentorVisibility, type BridgeError, type Mentor } from '../../../shared/contract';
-import { saveErrors } from '../../bridge/errors';
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useState } from 'react';
+import { calls, MENTOR_VISIBILITIES, MentorVisibility, type Mentor } from '../../../shared/contract';
 import { FormFooter } from '../../components/FormFooter';
 import { notifySuccess } from '../../components/notify';
+import { changedValues, contractResolver, showSaveError, topLevelField } from '../../lib/forms';
 import { useMutationCall } from '../../queries/useCall';
-import { MENTOR_VISIBILITIES } from '../../../shared/contract';
 import { VISIBILITY_INFO } from './visibility';
 
 export type MentorEditorTarget = { mode: 'create' } | { mode: 'edit'; mentor: Mentor };
@@ -17,18 +17,13 @@ interface MentorFormModalProps {
   onSaved?(mentor: Mentor): void;
 }
 
-type Field = 'name' | 'description' | 'visibility';
+const FIELDS = ['name', 'description', 'visibility'] as const;
+const fieldOf = topLevelField(FIELDS);
 
-/** Issues about a field go under it (the first one each); the rest go to the form's alert. */
-function splitIssues(issues: NonNullable<BridgeError['issues']>) {
-  const fields: Partial<Record<Field, string>> = {};
-  const other: string[] = [];
-  for (const issue of issues) {
-    const field = issue.path.split('.')[0] as Field;
-    if (field === 'name' || field === 'description' || field === 'visibility') fields[field] ??= issue.message;
-    else other.push(issue.message);
-  }
-  return { fields, other };
+interface MentorFormValues {
+  name: string;
+  description: string;
+  visibility: MentorVisibility;
 }
 
 /** Create a mentor, or edit its name, description and visibility. */
@@ -66,48 +61,55 @@ interface MentorFormProps {
 
 function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
   const editing = target.mode === 'edit' ? target.mentor : null;
-  const [name, setName] = useState(editing?.name ?? '');
-  const [description, setDescription] = useState(editing?.description ?? '');
-  const [visibility, setVisibility] = useState<MentorVisibility>(editing?.visibility ?? 'viewable_by_tenant_students');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  /** What Save sends: everything for a new mentor; for an edit, only the fields the admin changed. */
+  const toInput = (values: MentorFormValues): unknown =>
+    editing ? { profileId, mentor: editing.uniqueId, ...changedValues(form, FIELDS) } : { profileId, ...values };
+  const form: UseFormReturnType<MentorFormValues> = useForm<MentorFormValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: editing?.name ?? '',
+      description: editing?.description ?? '',
+      visibility: editing?.visibility ?? 'viewable_by_tenant_students',
+    },
+    // The contract's rules (the platform's limits) over what Save sends: the engine's messages, before a round trip.
+    validate: contractResolver(
+      editing ? calls['mentors.update'].input : calls['mentors.create'].input,
+      toInput,
+      fieldOf,
+    ),
+  });
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutationCall('mentors.create');
   const update = useMutationCall('mentors.update');
   const saving = create.isPending || update.isPending;
 
-  function showError(error: unknown) {
-    const { fields, form } = saveErrors(error, splitIssues);
-    setErrors(fields);
-    setFormError(form);
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
+  async function submit(values: MentorFormValues) {
     setFormError(null);
     try {
       let saved: Mentor;
       if (editing) {
-        const changes = {
-          ...(name !== editing.name ? { name } : {}),
-          ...(description !== editing.description ? { description } : {}),
-          ...(visibility !== editing.visibility ? { visibility } : {}),
-        };
+        const changes = changedValues(form, FIELDS);
         saved = Object.keys(changes).length
           ? await update.mutateAsync({ profileId, mentor: editing.uniqueId, ...changes })
           : editing;
       } else {
-        saved = await create.mutateAsync({ profileId, name, description, visibility });
+        saved = await create.mutateAsync({ profileId, ...values });
       }
       notifySuccess(editing ? 'Mentor saved' : 'Mentor created', `${saved.name} is saved.`);
       onSaved(saved);
     } catch (error) {
-      showError(error);
+      setFormError(showSaveError(form, error, fieldOf));
     }
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form
+      onSubmit={form.onSubmit(
+        (values) => void submit(values),
+        () => setFormError(null),
+      )}
+      noValidate
+    >
       <Stack gap="md">
         <TextInput
           label="Name"
@@ -115,9 +117,7 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
           required
           data-autofocus
           maxLength={255}
-          value={name}
-          error={errors.name}
-          onChange={(event) => setName(event.currentTarget.value)}
+          {...form.getInputProps('name')}
         />
         <Textarea
           label="Description"
@@ -126,15 +126,12 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
           autosize
           minRows={2}
           maxRows={6}
-          value={description}
-          error={errors.description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
+          {...form.getInputProps('description')}
         />
         <Radio.Group
           label="Who can use it"
-          value={visibility}
-          onChange={(value) => setVisibility(MentorVisibility.parse(value))}
-          error={errors.visibility}
+          {...form.getInputProps('visibility')}
+          onChange={(value) => form.setFieldValue('visibility', MentorVisibility.parse(value))}
         >
           <Stack gap="xs" mt={6}>
             {MENTOR_VISIBILITIES.map((value) => (

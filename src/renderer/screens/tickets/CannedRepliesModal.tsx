@@ -1,56 +1,21 @@
 import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import type { CannedReply } from '../../../shared/contract';
+import { calls, type CannedReply } from '../../../shared/contract';
 import { notifyError } from '../../components/notify';
+import { contractResolver, showSaveError, topLevelField } from '../../lib/forms';
 import { useCall, useMutationCall } from '../../queries/useCall';
 
 /** Canned replies live on this computer; {first_name} and {mentor} are filled in when one is used. */
 export function CannedRepliesModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const replies = useCall('tickets.cannedReplies', {}, { enabled: opened });
-  const save = useMutationCall('tickets.saveCannedReply');
   const remove = useMutationCall('tickets.deleteCannedReply');
   const [editing, setEditing] = useState<Partial<CannedReply> | null>(null);
 
   return (
     <Modal opened={opened} onClose={onClose} title="Canned replies" size="lg">
       {editing ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate(
-              { ...(editing.id ? { id: editing.id } : {}), title: editing.title ?? '', body: editing.body ?? '' },
-              { onSuccess: () => setEditing(null), onError: (error) => notifyError('Not saved', error) },
-            );
-          }}
-        >
-          <Stack>
-            <TextInput
-              label="Title"
-              value={editing.title ?? ''}
-              onChange={(e) => setEditing({ ...editing, title: e.currentTarget.value })}
-              required
-              data-autofocus
-            />
-            <Textarea
-              label="Reply"
-              description="{first_name} and {mentor} are replaced with the learner's first name and the mentor's name"
-              value={editing.body ?? ''}
-              onChange={(e) => setEditing({ ...editing, body: e.currentTarget.value })}
-              autosize
-              minRows={4}
-              required
-              dir="auto"
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setEditing(null)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+        <CannedReplyForm key={editing.id ?? 'new'} reply={editing} onDone={() => setEditing(null)} />
       ) : (
         <Stack>
           {(replies.data?.replies ?? []).map((reply) => (
@@ -89,5 +54,52 @@ export function CannedRepliesModal({ opened, onClose }: { opened: boolean; onClo
         </Stack>
       )}
     </Modal>
+  );
+}
+
+const fieldOf = topLevelField(['title', 'body']);
+
+/** One canned reply's title and text; Save keeps it on this computer. */
+function CannedReplyForm({ reply, onDone }: { reply: Partial<CannedReply>; onDone(): void }) {
+  const save = useMutationCall('tickets.saveCannedReply');
+  const toInput = (values: { title: string; body: string }) => ({ ...(reply.id ? { id: reply.id } : {}), ...values });
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { title: reply.title ?? '', body: reply.body ?? '' },
+    validate: contractResolver(calls['tickets.saveCannedReply'].input, toInput, fieldOf),
+  });
+  return (
+    <form
+      onSubmit={form.onSubmit((values) =>
+        save.mutate(toInput(values), {
+          onSuccess: onDone,
+          onError: (error) => {
+            const rest = showSaveError(form, error, fieldOf);
+            if (rest) notifyError('Not saved', rest);
+          },
+        }),
+      )}
+    >
+      <Stack>
+        <TextInput label="Title" {...form.getInputProps('title')} required data-autofocus />
+        <Textarea
+          label="Reply"
+          description="{first_name} and {mentor} are replaced with the learner's first name and the mentor's name"
+          {...form.getInputProps('body')}
+          autosize
+          minRows={4}
+          required
+          dir="auto"
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

@@ -1,21 +1,7 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Kbd,
-  Menu,
-  Modal,
-  Select,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Kbd, Modal, Select, Text, TextInput } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { TicketSort, TicketStatus, TicketSyncState, TicketView } from '../../../shared/contract';
+import type { TicketSort, TicketStatus, TicketView } from '../../../shared/contract';
 import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { EditTenantButton } from '../../components/LoadErrorAlert';
@@ -29,27 +15,16 @@ import { TicketPane } from './TicketPane';
 import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
 import { useTicketWindow } from './useTicketWindow';
+import { cursorIndex } from './cursor';
+import { pressing, typingIn } from './keys';
+import { BulkBar, QueueTitleBar, ViewPicker } from './QueueHeader';
 import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import { useWatchTickets } from './watch';
-import { formatAsOf, formatCount, plural } from '../../lib/format';
+import { plural } from '../../lib/format';
 
 const G_VIEWS: Record<string, string> = { o: 'open', p: 'in_progress', c: 'closed', a: 'all', m: 'mine' };
-
-/** Is the key meant for a text field (or a control that uses keys itself)? */
-function typingIn(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el?.closest?.(
-    'input, textarea, select, [contenteditable="true"], [role="menu"], [role="dialog"], [role="combobox"]',
-  );
-}
-
-/** Enter and Space on a button or link press it: the queue's Enter (open) must not take them. */
-function pressing(event: React.KeyboardEvent): boolean {
-  if (event.key !== 'Enter' && event.key !== ' ') return false;
-  return !!(event.target as HTMLElement | null)?.closest?.('button, a[href]');
-}
 
 /**
  * The support queue: views with counts, a windowed list that stays smooth at 100,000 tickets, full-text search, and
@@ -140,6 +115,9 @@ export function TicketsScreen() {
   }
 
   const clampCursor = Math.min(cursor, Math.max(0, total - 1));
+  // The window's rows change as soon as a refresh lands, before the next render: a key pressed in between finds the
+  // cursor's ticket by its id (Esc e then r at once must reply to the ticket the close moved to).
+  const cursorNow = useCallback(() => cursorIndex(rows, cursorId, clampCursor), [rows, cursorId, clampCursor]);
 
   const focusList = useCallback(() => list.current?.focus(), []);
 
@@ -167,10 +145,10 @@ export function TicketsScreen() {
   /** The tickets an action applies to: the checked ones, else the one under the cursor, else the open one. */
   const targets = useCallback((): number[] => {
     if (checked.size) return [...checked];
-    const row = rows.row(clampCursor);
+    const row = rows.row(cursorNow());
     if (row) return [row.id];
     return openId ? [openId] : [];
-  }, [checked, rows, clampCursor, openId]);
+  }, [checked, rows, cursorNow, openId]);
 
   const setStatus = useCallback(
     (status: TicketStatus) => {
@@ -181,7 +159,8 @@ export function TicketsScreen() {
       setChecked(new Set());
       // Closing moves on to the next ticket (and opens it if the closed one was open).
       if (single && status === 'closed') {
-        const next = clampCursor + 1 < total ? clampCursor + 1 : clampCursor;
+        const here = cursorNow();
+        const next = here + 1 < total ? here + 1 : here;
         const nextRow = rows.row(next);
         if (nextRow && nextRow.id !== ids[0]) {
           setCursor(next);
@@ -192,7 +171,7 @@ export function TicketsScreen() {
       }
       focusList();
     },
-    [actions, targets, checked, clampCursor, total, rows, openId, focusList],
+    [actions, targets, checked, cursorNow, total, rows, openId, focusList],
   );
 
   const selectView = useCallback(
@@ -218,16 +197,17 @@ export function TicketsScreen() {
       return;
     }
     const handled = () => event.preventDefault();
+    const here = cursorNow();
     switch (key) {
       case 'j':
       case 'ArrowDown':
         handled();
-        moveTo(clampCursor + 1);
+        moveTo(here + 1);
         break;
       case 'k':
       case 'ArrowUp':
         handled();
-        moveTo(clampCursor - 1);
+        moveTo(here - 1);
         break;
       case 'Home':
         handled();
@@ -239,20 +219,20 @@ export function TicketsScreen() {
         break;
       case 'PageDown':
         handled();
-        moveTo(clampCursor + 10);
+        moveTo(here + 10);
         break;
       case 'PageUp':
         handled();
-        moveTo(clampCursor - 10);
+        moveTo(here - 10);
         break;
       case 'Enter':
       case 'o':
         handled();
-        openAt(clampCursor);
+        openAt(here);
         break;
       case 'r': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (row && row.id !== openId) setOpenId(row.id);
         const target = String(row?.id ?? openId);
         // The reply box exists once the pane has the ticket (until then the ref may still hold the previous
@@ -284,7 +264,7 @@ export function TicketsScreen() {
         break;
       case 'x': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         setChecked((set) => {
           const next = new Set(set);
@@ -296,7 +276,7 @@ export function TicketsScreen() {
       }
       case 'a': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         const mine = row.local.assignee === views.data?.me;
         const ids = targets();
@@ -305,7 +285,7 @@ export function TicketsScreen() {
       }
       case 'u': {
         handled();
-        const row = rows.row(clampCursor);
+        const row = rows.row(here);
         if (!row) break;
         const ids = targets();
         void bridge.call('tickets.markRead', { ids, read: row.unread }).catch(() => {});
@@ -420,33 +400,13 @@ export function TicketsScreen() {
         minWidth: 0,
       }}
     >
-      <Group justify="space-between" style={{ gridColumn: '1 / -1', minWidth: 0 }} wrap="nowrap" gap="sm">
-        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
-          <Title order={1} size="h3" style={{ whiteSpace: 'nowrap' }}>
-            Support tickets
-          </Title>
-          {(views.data?.newCount ?? 0) > 0 && (
-            <Badge color="blue" aria-label={`${views.data!.newCount} new open tickets`} style={{ flexShrink: 0 }}>
-              {views.data!.newCount} new
-            </Badge>
-          )}
-          <SyncLine sync={sync} onSync={() => void bridge.call('tickets.sync', {}).catch(() => {})} />
-        </Group>
-        <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-          <Switch
-            size="xs"
-            label="Desktop notifications"
-            checked={notifications.enabled}
-            onChange={(e) => void notifications.setEnabled(e.currentTarget.checked)}
-          />
-          <Button size="xs" variant="subtle" onClick={() => setCheatSheet(true)} style={{ flexShrink: 0 }}>
-            Keys{' '}
-            <Kbd ml={6} size="xs">
-              ?
-            </Kbd>
-          </Button>
-        </Group>
-      </Group>
+      <QueueTitleBar
+        newCount={views.data?.newCount ?? 0}
+        sync={sync}
+        onSync={() => void bridge.call('tickets.sync', {}).catch(() => {})}
+        notifications={notifications}
+        onKeys={() => setCheatSheet(true)}
+      />
 
       {!compact && (
         <ViewsPanel
@@ -508,24 +468,7 @@ export function TicketsScreen() {
           />
         </Group>
         {checked.size > 0 && (
-          <Group gap={6} wrap="nowrap" role="toolbar" aria-label="Bulk actions">
-            <Text size="xs">{checked.size} selected</Text>
-            <Button size="compact-xs" variant="default" onClick={() => setStatus('closed')}>
-              Close{' '}
-              <Kbd ml={4} size="xs">
-                e
-              </Kbd>
-            </Button>
-            <Button size="compact-xs" variant="default" onClick={() => setStatus('in_progress')}>
-              In progress{' '}
-              <Kbd ml={4} size="xs">
-                i
-              </Kbd>
-            </Button>
-            <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
-              Clear
-            </Button>
-          </Group>
+          <BulkBar count={checked.size} onStatus={setStatus} onClear={() => setChecked(new Set())} />
         )}
         {rows.error && (
           <Alert color="red" role="alert">
@@ -650,100 +593,5 @@ export function TicketsScreen() {
         />
       </Modal>
     </div>
-  );
-}
-
-/** The views as one picker (narrow windows): the same views, counts and options as the panel. */
-function ViewPicker({
-  views,
-  current,
-  onSelect,
-  onEdit,
-  onSlaTargets,
-}: {
-  views: TicketView[];
-  current: string;
-  onSelect(id: string): void;
-  onEdit(view: TicketView | null): void;
-  onSlaTargets(): void;
-}) {
-  const group = (kind: TicketView['kind'], label: string) => ({
-    group: label,
-    items: views
-      .filter((v) => v.kind === kind)
-      .map((v) => ({ value: v.id, label: `${v.label} (${formatCount(v.count)})` })),
-  });
-  const view = views.find((v) => v.id === current);
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Select
-        size="xs"
-        style={{ flex: 1, minWidth: 0 }}
-        aria-label="View"
-        data={[
-          group('builtin', 'Views'),
-          group('saved', 'Saved views'),
-          group('mentor', 'By mentor (unresolved)'),
-        ].filter((g) => g.items.length)}
-        value={current}
-        onChange={(id) => id && onSelect(id)}
-        allowDeselect={false}
-        searchable
-        data-testid="view-picker"
-      />
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon size="md" variant="default" aria-label="View options">
-            ⋯
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {view && (
-            <Menu.Item onClick={() => onEdit(view)}>
-              {view.kind === 'saved' ? 'Edit view…' : 'SLA targets of this view…'}
-            </Menu.Item>
-          )}
-          <Menu.Item onClick={() => onEdit(null)}>New saved view…</Menu.Item>
-          <Menu.Item onClick={onSlaTargets}>SLA targets of the tenant…</Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-    </Group>
-  );
-}
-
-function SyncLine({ sync, onSync }: { sync: TicketSyncState | null; onSync(): void }) {
-  if (!sync) return null;
-  const parts: string[] = [];
-  if (sync.state === 'syncing') {
-    parts.push(sync.total ? `${sync.phase}: ${formatCount(sync.done)} of ${formatCount(sync.total)}` : sync.phase);
-  } else if (sync.asOf) parts.push(`As of ${formatAsOf(sync.asOf)}`);
-  if (sync.threadsCached < 1 && sync.asOf) parts.push(`threads ${Math.floor(sync.threadsCached * 100)}% cached`);
-  // Offline, the header says so in two words and keeps the cache's time; the reason is in the tooltip.
-  const failed = sync.state === 'offline' || sync.state === 'error';
-  const text = failed
-    ? `${sync.state === 'offline' ? 'Offline' : 'Sync failed'}${sync.asOf ? ` · showing tickets as of ${formatAsOf(sync.asOf)}` : ''}`
-    : parts.join(' · ');
-  return (
-    <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-      <Text
-        size="xs"
-        c={failed ? 'orange' : 'dimmed'}
-        title={failed && sync.message ? sync.message : text}
-        aria-live="polite"
-        truncate="end"
-        style={{ minWidth: 0 }}
-      >
-        {text}
-      </Text>
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={onSync}
-        disabled={sync.state === 'syncing'}
-        style={{ flexShrink: 0 }}
-      >
-        Sync now
-      </Button>
-    </Group>
   );
 }

@@ -1,6 +1,8 @@
 import { Alert, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import {
+  calls,
   TICKET_SORTS,
   TICKET_STATUSES,
   type TicketFilter,
@@ -8,7 +10,7 @@ import {
   type TicketStatus,
   type TicketView,
 } from '../../../shared/contract';
-import { saveErrors } from '../../bridge/errors';
+import { contractResolver, showSaveError } from '../../lib/forms';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
 import { targetText } from '../../components/TicketSlaTargets';
@@ -54,87 +56,122 @@ export function ViewEditor({ view, mentors, search, onClose, onSaved }: ViewEdit
   );
 }
 
+/** The filter as the form edits it: every box present; an empty one narrows nothing and is not sent. */
+interface FilterValues {
+  statuses: TicketStatus[];
+  mentorId: string | null;
+  requester: string;
+  createdFrom: string;
+  createdTo: string;
+  text: string;
+  mine: boolean;
+  unreadOnly: boolean;
+}
+
+interface ViewValues {
+  name: string;
+  filter: FilterValues;
+  sort: TicketSort | null;
+  /** A number, or '' while empty (the view follows the tenant's targets). */
+  sla: { firstReplyHours: number | string; resolutionHours: number | string };
+}
+
+const filterValues = (filter: TicketFilter): FilterValues => ({
+  statuses: filter.statuses ?? [],
+  mentorId: filter.mentorId ?? null,
+  requester: filter.requester ?? '',
+  createdFrom: filter.createdFrom ?? '',
+  createdTo: filter.createdTo ?? '',
+  text: filter.text ?? '',
+  mine: filter.mine ?? false,
+  unreadOnly: filter.unreadOnly ?? false,
+});
+
+/** The filter sent: what the view had that the form does not edit (priority, tag), and every box not left empty. */
+function toFilter(base: TicketFilter, values: FilterValues): TicketFilter {
+  const filter: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null || value === '' || value === false || (Array.isArray(value) && !value.length))
+      delete filter[key];
+    else filter[key] = value;
+  }
+  return filter as TicketFilter;
+}
+
+const hours = (v: number | string) => (typeof v === 'number' && v > 0 ? v : null);
+
+/** The fields that show their own errors: a nested issue (`filter.statuses.0`) belongs to its box. */
+const FIELD_PATHS = new Set([
+  'name',
+  'sort',
+  ...Object.keys(filterValues({})).map((key) => `filter.${key}`),
+  'sla.firstReplyHours',
+  'sla.resolutionHours',
+]);
+const fieldOf = (path: string) => {
+  const [head = '', next] = path.split('.');
+  const field = head === 'filter' || head === 'sla' ? `${head}.${next}` : head;
+  return FIELD_PATHS.has(field) ? field : undefined;
+};
+
 function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps & { view: TicketView | null }) {
   const save = useMutationCall('tickets.saveView');
-  const [name, setName] = useState(view?.label ?? '');
-  const [filter, setFilter] = useState<TicketFilter>(
-    () => view?.filter ?? (search ? { text: search } : { statuses: ['open', 'in_progress'] }),
-  );
-  const [sort, setSort] = useState<TicketSort | null>(view?.sort ?? null);
-  // Empty: the view follows the tenant's targets (Settings, or "SLA targets…" under the views).
-  const tenant = useCall('tickets.slaDefaults', {}).data;
-  const [firstReply, setFirstReply] = useState<number | string>(view?.sla.firstReplyHours ?? '');
-  const [resolution, setResolution] = useState<number | string>(view?.sla.resolutionHours ?? '');
   const savedView = view === null || view.kind === 'saved';
-
-  const set = <K extends keyof TicketFilter>(key: K, value: TicketFilter[K] | undefined | '') =>
-    setFilter((f) => {
-      const next = { ...f };
-      if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) delete next[key];
-      else next[key] = value as TicketFilter[K];
-      return next;
-    });
-  const hours = (v: number | string) => (typeof v === 'number' && v > 0 ? v : null);
-  // The engine refuses a backwards range too; saying it here, at the field, spares a round trip.
+  const base = view?.filter ?? (search ? { text: search } : { statuses: ['open', 'in_progress'] as TicketStatus[] });
+  /** What Save sends: a built-in or mentor view has only its SLA targets to change. */
+  const toInput = (values: ViewValues) => ({
+    ...(view ? { id: view.id } : {}),
+    ...(savedView ? { name: values.name, filter: toFilter(base, values.filter), sort: values.sort } : {}),
+    sla: { firstReplyHours: hours(values.sla.firstReplyHours), resolutionHours: hours(values.sla.resolutionHours) },
+  });
+  const form = useForm<ViewValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: view?.label ?? '',
+      filter: filterValues(base),
+      sort: view?.sort ?? null,
+      // Empty: the view follows the tenant's targets (Settings, or "SLA targets…" under the views).
+      sla: { firstReplyHours: view?.sla.firstReplyHours ?? '', resolutionHours: view?.sla.resolutionHours ?? '' },
+    },
+    validate: contractResolver(calls['tickets.saveView'].input, toInput, fieldOf),
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const tenant = useCall('tickets.slaDefaults', {}).data;
+  const { createdFrom, createdTo } = form.values.filter;
+  // The engine refuses a backwards range too; saying it here, as it is typed, spares a round trip.
   const backwards =
-    filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo
-      ? `'To' (${filter.createdTo}) is before 'From' (${filter.createdFrom}): no ticket could match`
+    createdFrom && createdTo && createdFrom > createdTo
+      ? `'To' (${createdTo}) is before 'From' (${createdFrom}): no ticket could match`
       : null;
-  const refused = save.error
-    ? saveErrors(save.error, (issues) => {
-        const fields: Record<string, string> = {};
-        const other: string[] = [];
-        for (const issue of issues) {
-          const field = issue.path.replace(/^(filter|sla)\./, '');
-          if (issue.path && !(field in fields)) fields[field] = issue.message;
-          else other.push(issue.message);
-        }
-        return { fields, other };
-      })
-    : null;
-  const fieldError = (field: string) => (refused?.fields as Record<string, string> | undefined)?.[field];
+  const createdToProps = form.getInputProps('filter.createdTo');
 
   return (
     <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (backwards) return;
-        save.mutate(
-          {
-            ...(view ? { id: view.id } : {}),
-            ...(savedView ? { name, filter, sort } : {}),
-            sla: { firstReplyHours: hours(firstReply), resolutionHours: hours(resolution) },
-          },
-          {
+      onSubmit={form.onSubmit(
+        (values) => {
+          if (backwards) return;
+          setFormError(null);
+          save.mutate(toInput(values), {
             onSuccess: (saved) => {
               onSaved(saved.id);
               onClose();
             },
-          },
-        );
-      }}
+            onError: (error) => setFormError(showSaveError(form, error, fieldOf)),
+          });
+        },
+        () => setFormError(null),
+      )}
     >
       <Stack>
-        {refused?.form && (
+        {formError && (
           <Alert color="red" role="alert" title="View not saved">
-            {refused.form}
+            {formError}
           </Alert>
         )}
         {savedView && (
           <>
-            <TextInput
-              label="Name"
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={fieldError('name')}
-              required
-              data-autofocus
-            />
-            <Checkbox.Group
-              label="Status"
-              value={filter.statuses ?? []}
-              onChange={(v) => set('statuses', v as TicketStatus[])}
-            >
+            <TextInput label="Name" {...form.getInputProps('name')} required data-autofocus />
+            <Checkbox.Group label="Status" {...form.getInputProps('filter.statuses')}>
               <Group mt={4}>
                 {TICKET_STATUSES.map((s) => (
                   <Checkbox key={s} value={s} label={STATUS_LABEL[s]} />
@@ -144,8 +181,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             <Select
               label="Mentor"
               data={mentors.map((m) => ({ value: m.id, label: m.label }))}
-              value={filter.mentorId ?? null}
-              onChange={(v) => set('mentorId', v ?? undefined)}
+              {...form.getInputProps('filter.mentorId')}
               clearable
               searchable
               placeholder="Any mentor"
@@ -153,50 +189,25 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
             <TextInput
               label="Requester"
               description="Username, email or name (contains)"
-              value={filter.requester ?? ''}
-              onChange={(e) => set('requester', e.currentTarget.value)}
-              error={fieldError('requester')}
+              {...form.getInputProps('filter.requester')}
             />
             <Group grow align="flex-start">
-              <TextInput
-                type="date"
-                label="Created from"
-                value={filter.createdFrom ?? ''}
-                onChange={(e) => set('createdFrom', e.currentTarget.value)}
-                error={fieldError('createdFrom')}
-              />
-              <TextInput
-                type="date"
-                label="Created to"
-                value={filter.createdTo ?? ''}
-                onChange={(e) => set('createdTo', e.currentTarget.value)}
-                error={backwards ?? fieldError('createdTo')}
-              />
+              <TextInput type="date" label="Created from" {...form.getInputProps('filter.createdFrom')} />
+              <TextInput type="date" label="Created to" {...createdToProps} error={backwards ?? createdToProps.error} />
             </Group>
             <TextInput
               label="Text"
               description="Words in the subject, description, requester or messages"
-              value={filter.text ?? ''}
-              onChange={(e) => set('text', e.currentTarget.value)}
-              error={fieldError('text')}
+              {...form.getInputProps('filter.text')}
             />
             <Group grow>
-              <Checkbox
-                label="Claimed by me"
-                checked={!!filter.mine}
-                onChange={(e) => set('mine', e.currentTarget.checked || undefined)}
-              />
-              <Checkbox
-                label="Unread only"
-                checked={!!filter.unreadOnly}
-                onChange={(e) => set('unreadOnly', e.currentTarget.checked || undefined)}
-              />
+              <Checkbox label="Claimed by me" {...form.getInputProps('filter.mine', { type: 'checkbox' })} />
+              <Checkbox label="Unread only" {...form.getInputProps('filter.unreadOnly', { type: 'checkbox' })} />
             </Group>
             <Select
               label="Sort"
               data={TICKET_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }))}
-              value={sort}
-              onChange={(v) => setSort((v as TicketSort | null) ?? null)}
+              {...form.getInputProps('sort')}
               clearable
               placeholder="Newest"
             />
@@ -215,17 +226,13 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
           <NumberInput
             label="First reply within (hours)"
             min={0}
-            value={firstReply}
-            onChange={setFirstReply}
-            error={fieldError('firstReplyHours')}
+            {...form.getInputProps('sla.firstReplyHours')}
             placeholder="Tenant’s"
           />
           <NumberInput
             label="Resolution within (hours)"
             min={0}
-            value={resolution}
-            onChange={setResolution}
-            error={fieldError('resolutionHours')}
+            {...form.getInputProps('sla.resolutionHours')}
             placeholder="Tenant’s"
           />
         </Group>

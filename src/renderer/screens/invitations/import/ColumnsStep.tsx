@@ -12,16 +12,10 @@ import {
 import { errorMessage } from '../../../bridge/errors';
 import { useMutationCall } from '../../../queries/useCall';
 import { updateWizard } from '../wizardStore';
-import { WizardFooter } from './WizardFooter';
-import { Notices } from './Notices';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
+import { Notices } from '../../../components/csv-import/Notices';
+import { DELIMITER_LABELS, ENCODING_LABELS, rowLabel } from '../../../components/csv-import/labels';
 
-const DELIMITER_LABELS: Record<CsvDelimiter, string> = { ',': 'Comma', ';': 'Semicolon', '\t': 'Tab', '|': 'Pipe' };
-const ENCODING_LABELS: Record<CsvEncoding, string> = {
-  'utf-8': 'UTF-8',
-  'utf-16le': 'UTF-16 LE',
-  'utf-16be': 'UTF-16 BE',
-  'windows-1252': 'Windows-1252',
-};
 const IGNORE = 'ignore';
 const NO_HEADER = 'none';
 
@@ -39,8 +33,6 @@ export function ColumnsStep({ draft }: { draft: ImportDraft }) {
   };
   const bodyStart = draft.headerRow === null ? 0 : draft.headerRow + 1;
   const hasEmail = mapping.includes('email');
-  const rowLabel = (row: string[], index: number) =>
-    `Row ${index + 1}: ${row.filter(Boolean).slice(0, 4).join(' · ').slice(0, 80) || '(empty)'}`;
 
   return (
     <Stack gap="md">

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../bridge/errors';
 import { useCall, useMutationCall } from '../../../queries/useCall';
 import { formatCount, plural } from '../../../lib/format';
 import { updateWizard } from '../wizardStore';
-import { WizardFooter } from './WizardFooter';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
 
 /** What is not sent, in the review's words. */
 const NOT_SENT: ImportOutcome[] = ['invalid', 'duplicate', 'alreadyInvited', 'alreadyMember', 'dropped'];

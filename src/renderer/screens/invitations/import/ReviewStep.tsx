@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { summaryCounts, type ImportDraft, type RowFilter } from '../../../../shared/contract';
 import { formatCount, plural } from '../../../lib/format';
 import { updateWizard } from '../wizardStore';
-import { Notices } from './Notices';
+import { Notices } from '../../../components/csv-import/Notices';
 import { OutcomeBadges } from './OutcomeBadges';
 import { RowsGrid } from './RowsGrid';
-import { WizardFooter } from './WizardFooter';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
 
 const FILTERS: { value: RowFilter; label: string }[] = [
   { value: 'all', label: 'All rows' },

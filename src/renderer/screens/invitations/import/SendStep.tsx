@@ -7,7 +7,7 @@ import { JobStateBadge } from '../../../components/jobs/JobStateBadge';
 import { batchHref } from '../batchLink';
 import { resetWizard } from '../wizardStore';
 import { OutcomeBadges } from './OutcomeBadges';
-import { WizardFooter } from './WizardFooter';
+import { WizardFooter } from '../../../components/csv-import/WizardFooter';
 
 /** The invite job, live: progress, pause/resume, and once it ends the result in the review's words. */
 export function SendStep({ jobId }: { jobId: string }) {

@@ -1,7 +1,7 @@
 -- foreign_keys: off
 -- Job kinds are the contract's (JobKind, checked by zod before anything is written): the journal no longer lists
 -- them, so an area that adds a kind (the resource kit's bulk changes) needs no migration. SQLite cannot drop a CHECK
--- in place: the table is rebuilt with every column and index it had (002, 006, 010, 012).
+-- in place: the table is rebuilt with every column and index it had (002, 006, 010, 012, 014).
 CREATE TABLE jobs_rebuilt (
   id          TEXT PRIMARY KEY,
   kind        TEXT NOT NULL CHECK (kind <> ''),

@@ -1,0 +1,168 @@
+/**
+ * `import KIND FILE.csv`: creates or updates a resource kind's records from a CSV file through resources.import (the
+ * same reading, column matching and checks as the app's import screen), then follows the job it starts. A first
+ * argument that is not a kind is an invitations file: `import FILE …` is `invite FILE …`.
+ */
+import { existsSync } from 'node:fs';
+import type { Job } from '../../shared/contract';
+import { RESOURCES, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
+import type { Engine } from '../engine';
+import { commandArgs, type Command } from './command';
+import { runInviteCommand } from './invite-commands';
+import { UsageError, type CliIo, type Output } from './io';
+import { profileIdOf } from './profile-commands';
+
+export const IMPORT_HELP = `Import:
+  import KIND FILE.csv [--dry-run] [--report FILE]     (kinds: ${Object.keys(RESOURCES).join(', ')})
+      Creates or updates records from a CSV file by the kind's id: a record that exists and equals the row is left
+      unchanged, one that differs is updated, a new one is created. Encoding, delimiter, header row and columns are
+      detected (the kind's fields and their usual names). Rows are checked against the platform's rules first;
+      running it again sends nothing twice, and after a crash it resumes the unfinished job for the same file.
+      --dry-run      read and check every row; send nothing
+      --report FILE  a CSV with one line per input row: created, updated, unchanged, invalid, failed
+  Prints the summary {job,rows,created,updated,unchanged,invalid,failed} last; exit 0 only when no row was invalid
+  or failed. (import FILE … without a KIND imports invitations: see invite.)`;
+
+const SETTLED = new Set(['completed', 'failed', 'cancelled', 'paused']);
+/** A job still unable to reach the tenant after this long is left for a later run (the same wait as invite). */
+const DEFAULT_MAX_WAIT_S = 300;
+
+export const runImportCommand: Command = async (engine, args, out, io, globals) => {
+  const first = args[0];
+  if (first !== undefined && !isResourceKind(first) && (/\.(csv|tsv|txt)$/i.test(first) || existsSync(first))) {
+    // `import FILE --platform …`: an invitations file.
+    return runInviteCommand(engine, args, out, io, globals);
+  }
+  const { values, positionals } = commandArgs(args, {
+    'dry-run': { type: 'boolean' },
+    report: { type: 'string' },
+  });
+  const [kind, file, ...extra] = positionals;
+  if (!kind || !file) throw new UsageError('import needs a KIND and a FILE.csv');
+  if (!isResourceKind(kind)) {
+    throw new UsageError(`Unknown kind '${kind}' (kinds: ${Object.keys(RESOURCES).join(', ')})`);
+  }
+  if (extra.length) throw new UsageError(`Unexpected argument '${extra[0]}'`);
+  const profileId = await profileIdOf(engine, globals);
+  const dryRun = !!values['dry-run'];
+  const preview = await engine.invoke('resources.import', {
+    ...(profileId && { profileId }),
+    kind,
+    path: file,
+    start: !dryRun,
+    rows: { filter: 'invalid', offset: 0, limit: 1000 },
+  });
+  const { counts } = preview;
+  out.record(
+    {
+      event: 'read',
+      encoding: preview.encoding,
+      delimiter: preview.delimiter,
+      headerRow: preview.headerRow,
+      columns: preview.headers.map((header, i) => ({ header, field: preview.mapping[i] })),
+      unknownColumns: preview.unknownColumns,
+    },
+    `Read ${preview.name}: ${counts.rows.toLocaleString('en-US')} rows (${preview.encoding}, ` +
+      `${preview.delimiter === '\t' ? 'tab' : `'${preview.delimiter}'`}-separated); columns: ` +
+      preview.headers.map((header, i) => `${header} → ${preview.mapping[i] ?? 'ignored'}`).join(', '),
+  );
+  for (const notice of preview.notices) out.record({ event: 'notice', message: notice }, `Note: ${notice}`);
+  preview.rows.forEach((row, shown) => {
+    const why = row.problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ');
+    if (out.json) out.record({ event: 'invalid', line: row.line, values: row.values, problem: why }, '');
+    else if (shown < 50) out.text(`  line ${row.line}: ${why}`);
+  });
+  if (!out.json && preview.rowsTotal > 50) out.text(`  … and ${preview.rowsTotal - 50} more rows with problems`);
+
+  if (!preview.job) {
+    const summary = {
+      job: null,
+      rows: counts.rows,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      invalid: counts.invalid,
+      failed: 0,
+      dryRun: true,
+      valid: counts.valid,
+    };
+    out.record(
+      summary,
+      `Dry run: nothing was sent; ${counts.valid.toLocaleString('en-US')} valid, ${counts.invalid.toLocaleString('en-US')} invalid.`,
+    );
+    return counts.invalid ? 1 : 0;
+  }
+
+  const jobId = preview.job.id;
+  out.record(
+    { event: 'started', job: jobId, resumed: preview.job.resumed },
+    preview.job.resumed
+      ? `Resuming job ${jobId.slice(0, 8)}, which was importing this file.`
+      : `Started job ${jobId.slice(0, 8)}: importing ${counts.valid.toLocaleString('en-US')} ${pluralOf(RESOURCES[kind as ResourceKind])}.`,
+  );
+  const job = await follow(engine, jobId, out, io);
+  if (values.report) {
+    const report = await engine.invoke('jobs.exportReport', { id: jobId, path: values.report });
+    out.text(`Report: ${report.path} (${report.rows} rows)`);
+  }
+  if (job.state === 'paused')
+    out.error(`The job is paused: ${job.reason ?? 'Paused'}. Run the same command again to resume it.`);
+  else if (job.state === 'waiting')
+    out.error(`${job.reason ?? 'The tenant is unreachable'}. Run the same command again to resume.`);
+  else if (job.state === 'failed') out.error(`The job failed: ${job.error ?? 'unknown error'}`);
+  const n = (key: string) => job.counts[key] ?? 0;
+  const summary = {
+    job: jobId,
+    rows: job.progress.total,
+    created: n('created'),
+    updated: n('updated'),
+    unchanged: n('unchanged'),
+    invalid: n('invalid'),
+    failed: n('failed'),
+  };
+  out.record(
+    summary,
+    `${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ` +
+      `${summary.invalid} invalid, ${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
+  );
+  return job.state === 'completed' && !summary.invalid && !summary.failed ? 0 : 1;
+};
+
+async function follow(engine: Engine, jobId: string, out: Output, io: CliIo): Promise<Job> {
+  const maxWaitMs = (Number(io.env.MENTOR_ADMIN_IMPORT_MAX_WAIT_S) || DEFAULT_MAX_WAIT_S) * 1000;
+  let lastPrinted = Date.now();
+  let waitingSince: number | null = null;
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+    void engine.call('jobs.pause', { id: jobId });
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    for (;;) {
+      const job = await engine.invoke('jobs.get', { id: jobId });
+      if (SETTLED.has(job.state) || interrupted) return job;
+      if (job.state === 'waiting') {
+        waitingSince ??= Date.now();
+        if (Date.now() - waitingSince > maxWaitMs) return job;
+      } else waitingSince = null;
+      if (Date.now() - lastPrinted > 1000) {
+        lastPrinted = Date.now();
+        const p = job.progress;
+        const finished = p.done + p.failed + p.skipped;
+        if (out.json) {
+          out.record(
+            { event: 'progress', job: jobId, state: job.state, done: finished, total: p.total, counts: job.counts },
+            '',
+          );
+        } else
+          io.stderr.write(
+            `${job.state === 'waiting' && job.reason ? job.reason : `${p.phase || job.state}: ${finished}/${p.total} rows`}\n`,
+          );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}

@@ -1,0 +1,480 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Stepper,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useState } from 'react';
+import {
+  CSV_DELIMITERS,
+  CSV_ENCODINGS,
+  type CsvDelimiter,
+  type CsvEncoding,
+  type ResourceImportPreview,
+  type ResourceImportRow,
+} from '../../shared/contract';
+import { pluralOf, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import { errorMessage } from '../bridge/errors';
+import { CsvDropZone } from '../components/csv-import/CsvDropZone';
+import { Notices } from '../components/csv-import/Notices';
+import { WizardFooter } from '../components/csv-import/WizardFooter';
+import { DELIMITER_LABELS, ENCODING_LABELS, rowLabel } from '../components/csv-import/labels';
+import { JobActions } from '../components/jobs/JobActions';
+import { JobProgressCard } from '../components/jobs/JobProgressCard';
+import { JobStateBadge } from '../components/jobs/JobStateBadge';
+import { formatCount } from '../lib/format';
+import { useCall, useMutationCall } from '../queries/useCall';
+import { jobHref } from '../shell/routes';
+import { capitalized } from './naming';
+
+type Declared = ResourceDeclaration & { kind: ResourceKind };
+type Step = 'file' | 'review' | 'import';
+
+const IGNORE = 'ignore';
+const NO_HEADER = 'none';
+const ROWS_SHOWN = 200;
+const OUTCOMES = [
+  ['created', 'created', 'teal'],
+  ['updated', 'updated', 'blue'],
+  ['unchanged', 'unchanged', 'gray'],
+  ['invalid', 'invalid', 'red'],
+  ['dropped', 'left out', 'gray'],
+  ['failed', 'failed', 'red'],
+] as const;
+
+interface Choices {
+  encoding?: CsvEncoding;
+  delimiter?: CsvDelimiter;
+  headerRow?: number | null;
+  mapping?: (string | null)[];
+}
+
+/**
+ * A kind's CSV import, the same flow as the invitations' (the shared drop zone, notes and footer): file → columns and
+ * rows (how the file is read, which column fills which field, every row checked against the platform's rules, bad
+ * cells fixed in place or rows left out) → the job that creates, updates or leaves unchanged each row.
+ */
+export function ResourceImportModal({
+  profileId,
+  declaration,
+  opened,
+  onClose,
+}: {
+  profileId: string | undefined;
+  declaration: Declared;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const [step, setStep] = useState<Step>('file');
+  const [source, setSource] = useState<{ name: string; path: string } | null>(null);
+  const [choices, setChoices] = useState<Choices>({});
+  const [fixes, setFixes] = useState<Record<string, string>>({});
+  const [dropped, setDropped] = useState<number[]>([]);
+  const [filter, setFilter] = useState<'invalid' | 'all'>('invalid');
+  const [jobId, setJobId] = useState<string | null>(null);
+  const check = useMutationCall('resources.import');
+  const start = useMutationCall('resources.import');
+
+  const input = {
+    ...(profileId && { profileId }),
+    kind: declaration.kind,
+    path: source?.path ?? '-',
+    name: source?.name ?? '',
+    ...choices,
+    fixes: Object.entries(fixes).map(([key, value]) => {
+      const [line, field] = key.split('\n') as [string, string];
+      return { line: Number(line), field, value };
+    }),
+    dropped,
+    rows: { filter, offset: 0, limit: ROWS_SHOWN },
+  };
+  const preview = useCall('resources.import', input, { enabled: opened && step === 'review' && !!source });
+  // Changing a choice reads the file again: the last answer stays on screen meanwhile.
+  const [kept, setKept] = useState<ResourceImportPreview | null>(null);
+  if (preview.data && preview.data !== kept) setKept(preview.data);
+  const shown = preview.data ?? kept;
+
+  const reset = () => {
+    setStep('file');
+    setSource(null);
+    setChoices({});
+    setFixes({});
+    setDropped([]);
+    setFilter('invalid');
+    setJobId(null);
+    setKept(null);
+    check.reset();
+    start.reset();
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  const plural = pluralOf(declaration);
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={`Import ${plural} from CSV`}
+      size="min(1100px, 96vw)"
+      closeOnClickOutside={step !== 'review'}
+    >
+      <Stepper
+        active={step === 'file' ? 0 : step === 'review' ? 1 : 2}
+        size="xs"
+        iconSize={28}
+        wrap={false}
+        allowNextStepsSelect={false}
+        mb="lg"
+      >
+        <Stepper.Step label="File" />
+        <Stepper.Step label="Columns and rows" />
+        <Stepper.Step label="Import" />
+      </Stepper>
+
+      {step === 'file' && (
+        <CsvDropZone
+          title={`Drop a CSV file of ${plural}`}
+          inputTestId="resource-import-file"
+          onOpen={async (name, path) => {
+            // Read once here, so a file that cannot be imported is said on this step.
+            await check.mutateAsync({ ...(profileId && { profileId }), kind: declaration.kind, path, name });
+            setSource({ name, path });
+            setStep('review');
+          }}
+        />
+      )}
+
+      {step === 'review' && !shown && (preview.isError ? <ErrorAlert error={preview.error} /> : <Skeleton h={240} />)}
+      {step === 'review' && shown && (
+        <Review
+          declaration={declaration}
+          preview={shown}
+          reading={preview.isFetching}
+          error={preview.isError ? preview.error : null}
+          filter={filter}
+          onFilter={setFilter}
+          onChoose={(change) => setChoices((current) => ({ ...current, ...change }))}
+          onFix={(line, field, value) => setFixes((current) => ({ ...current, [`${line}\n${field}`]: value }))}
+          onDrop={(line, drop) =>
+            setDropped((current) => (drop ? [...current, line] : current.filter((l) => l !== line)))
+          }
+          footer={
+            <WizardFooter>
+              <Button variant="default" onClick={reset}>
+                Back
+              </Button>
+              <Group gap="sm" wrap="nowrap">
+                {start.isError && (
+                  <Text size="sm" c="red" maw={420} lineClamp={2}>
+                    {errorMessage(start.error)}
+                  </Text>
+                )}
+                <Button
+                  disabled={!shown.counts.valid || preview.isFetching}
+                  loading={start.isPending}
+                  onClick={() =>
+                    start.mutate(
+                      { ...input, rows: { filter: 'invalid', offset: 0, limit: 0 }, start: true },
+                      {
+                        onSuccess: (answer) => {
+                          setJobId(answer.job?.id ?? null);
+                          setStep('import');
+                        },
+                      },
+                    )
+                  }
+                >
+                  Import {formatCount(shown.counts.valid)} {shown.counts.valid === 1 ? declaration.singular : plural}
+                </Button>
+              </Group>
+            </WizardFooter>
+          }
+        />
+      )}
+
+      {step === 'import' && jobId && <ImportJob jobId={jobId} onAnother={reset} onClose={close} />}
+    </Modal>
+  );
+}
+
+function ErrorAlert({ error }: { error: unknown }) {
+  return (
+    <Alert color="red" title="This file cannot be imported">
+      {errorMessage(error)}
+    </Alert>
+  );
+}
+
+function Review({
+  declaration,
+  preview,
+  reading,
+  error,
+  filter,
+  onFilter,
+  onChoose,
+  onFix,
+  onDrop,
+  footer,
+}: {
+  declaration: Declared;
+  preview: ResourceImportPreview;
+  reading: boolean;
+  error: unknown;
+  filter: 'invalid' | 'all';
+  onFilter: (filter: 'invalid' | 'all') => void;
+  onChoose: (change: Choices) => void;
+  onFix: (line: number, field: string, value: string) => void;
+  onDrop: (line: number, drop: boolean) => void;
+  footer: React.ReactNode;
+}) {
+  const setField = (index: number, field: string | null) => {
+    // A field comes from one column: choosing it here clears it elsewhere.
+    onChoose({ mapping: preview.mapping.map((f, i) => (i === index ? field : f === field ? null : f)) });
+  };
+  const mapped = preview.fields.filter((field) => preview.mapping.includes(field.field));
+  const labels = new Map(preview.fields.map((field) => [field.field, field.label]));
+  const { counts } = preview;
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed" mb={-8}>
+        {preview.name} · how it is read, which column fills which field, and what each row will do
+      </Text>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Select
+          label="Encoding"
+          w={150}
+          allowDeselect={false}
+          value={preview.encoding}
+          data={CSV_ENCODINGS.map((value) => ({ value, label: ENCODING_LABELS[value] }))}
+          onChange={(value) => value && onChoose({ encoding: value as CsvEncoding, mapping: undefined })}
+        />
+        <Select
+          label="Delimiter"
+          w={130}
+          allowDeselect={false}
+          value={preview.delimiter}
+          data={CSV_DELIMITERS.map((value) => ({ value, label: DELIMITER_LABELS[value] }))}
+          onChange={(value) => value && onChoose({ delimiter: value as CsvDelimiter, mapping: undefined })}
+        />
+        <Select
+          label="Header row"
+          miw={240}
+          style={{ flex: 1 }}
+          allowDeselect={false}
+          value={preview.headerRow === null ? NO_HEADER : String(preview.headerRow)}
+          data={[
+            { value: NO_HEADER, label: `No header row (the file starts with ${pluralOf(declaration)})` },
+            ...preview.preview
+              .slice(0, 20)
+              .map((row, index) => ({ value: String(index), label: rowLabel(row, index) })),
+          ]}
+          onChange={(value) =>
+            value && onChoose({ headerRow: value === NO_HEADER ? null : Number(value), mapping: undefined })
+          }
+        />
+      </Group>
+      <Group gap="sm" wrap="wrap" align="flex-end">
+        {preview.headers.map((header, index) => (
+          <Select
+            key={`${index}-${header}`}
+            size="xs"
+            w={190}
+            label={header}
+            aria-label={`Field for column ${header}`}
+            allowDeselect={false}
+            value={preview.mapping[index] ?? IGNORE}
+            data={[
+              { value: IGNORE, label: 'Ignore' },
+              ...preview.fields.map((field) => ({
+                value: field.field,
+                label: `${field.label}${field.required ? ' (required)' : ''}`,
+              })),
+            ]}
+            onChange={(value) => setField(index, !value || value === IGNORE ? null : value)}
+          />
+        ))}
+      </Group>
+      <Notices notices={preview.notices} />
+      {!!error && <ErrorAlert error={error} />}
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="xs" data-testid="import-counts" aria-live="polite">
+          <Badge size="lg" color="teal" variant="light">
+            {formatCount(counts.valid)} ready
+          </Badge>
+          {counts.invalid > 0 && (
+            <Badge color="red" variant="light">
+              {formatCount(counts.invalid)} with problems
+            </Badge>
+          )}
+          {counts.dropped > 0 && (
+            <Badge color="gray" variant="outline">
+              {formatCount(counts.dropped)} left out
+            </Badge>
+          )}
+          {reading && (
+            <Text size="xs" c="dimmed">
+              Checking…
+            </Text>
+          )}
+        </Group>
+        <SegmentedControl
+          size="xs"
+          value={filter}
+          onChange={(value) => onFilter(value as 'invalid' | 'all')}
+          data={[
+            { value: 'invalid', label: 'Rows with problems' },
+            { value: 'all', label: 'All rows' },
+          ]}
+        />
+      </Group>
+      {preview.rows.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="import-rows-empty">
+          {filter === 'invalid' ? 'No row has a problem.' : 'The file has no rows.'}
+        </Text>
+      ) : (
+        <ScrollArea.Autosize mah={320}>
+          <Table withTableBorder striped aria-label="Rows" data-testid="import-rows">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={70}>Line</Table.Th>
+                {mapped.map((field) => (
+                  <Table.Th key={field.field}>{field.label}</Table.Th>
+                ))}
+                <Table.Th>Problem</Table.Th>
+                <Table.Th w={110}>Leave out</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.rows.map((row) => (
+                <RowLine key={row.line} row={row} fields={mapped} labels={labels} onFix={onFix} onDrop={onDrop} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+      {preview.rowsTotal > preview.rows.length && (
+        <Text size="xs" c="dimmed">
+          The first {formatCount(preview.rows.length)} of {formatCount(preview.rowsTotal)} rows.
+        </Text>
+      )}
+      {footer}
+    </Stack>
+  );
+}
+
+function RowLine({
+  row,
+  fields,
+  labels,
+  onFix,
+  onDrop,
+}: {
+  row: ResourceImportRow;
+  fields: { field: string; label: string }[];
+  /** Problems name their column as the screen does. */
+  labels: ReadonlyMap<string, string>;
+  onFix: (line: number, field: string, value: string) => void;
+  onDrop: (line: number, drop: boolean) => void;
+}) {
+  const problemAt = (field: string) => row.problems.find((p) => p.field === field)?.message;
+  return (
+    <Table.Tr c={row.dropped ? 'dimmed' : undefined}>
+      <Table.Td>{row.line}</Table.Td>
+      {fields.map((field) => (
+        <Table.Td key={field.field} miw={160}>
+          {row.problems.length && !row.dropped ? (
+            <TextInput
+              size="xs"
+              aria-label={`${field.label}, line ${row.line}`}
+              defaultValue={row.values[field.field] ?? ''}
+              error={problemAt(field.field) ? true : undefined}
+              onBlur={(event) => {
+                if (event.currentTarget.value !== (row.values[field.field] ?? ''))
+                  onFix(row.line, field.field, event.currentTarget.value);
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') event.currentTarget.blur();
+              }}
+            />
+          ) : (
+            <Text size="sm" truncate maw={320}>
+              {row.values[field.field] || '—'}
+            </Text>
+          )}
+        </Table.Td>
+      ))}
+      <Table.Td>
+        <Text size="sm" c={row.problems.length ? 'red' : 'dimmed'}>
+          {row.problems.length
+            ? row.problems
+                .map((p) => (p.field ? `${labels.get(p.field) ?? capitalized(p.field)}: ${p.message}` : p.message))
+                .join('; ')
+            : 'Ready'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Checkbox
+          aria-label={`Leave out line ${row.line}`}
+          checked={row.dropped}
+          onChange={(event) => onDrop(row.line, event.currentTarget.checked)}
+        />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function ImportJob({ jobId, onAnother, onClose }: { jobId: string; onAnother: () => void; onClose: () => void }) {
+  const job = useCall('jobs.get', { id: jobId });
+  if (!job.data) return <Skeleton height={160} />;
+  const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
+  const counts = job.data.counts;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <JobStateBadge job={job.data} />
+          <Text size="sm" truncate>
+            {job.data.title}
+          </Text>
+        </Group>
+        <Anchor href={jobHref(jobId)} size="sm">
+          Open the job
+        </Anchor>
+      </Group>
+      <JobProgressCard job={job.data} />
+      {ended && (
+        <Group gap="xs" data-testid="import-result" aria-live="polite">
+          {OUTCOMES.filter(([key]) => key === 'created' || (counts[key] ?? 0) > 0).map(([key, words, color]) => (
+            <Badge key={key} size={key === 'created' ? 'lg' : 'md'} color={color} variant="light">
+              {formatCount(counts[key] ?? 0)} {words}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      <WizardFooter>
+        <Group gap="xs">
+          <Button variant="default" onClick={onAnother}>
+            Import another file
+          </Button>
+          {ended && <Button onClick={onClose}>Done</Button>}
+        </Group>
+        <JobActions job={job.data} />
+      </WizardFooter>
+    </Stack>
+  );
+}

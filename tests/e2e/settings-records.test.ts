@@ -1,0 +1,169 @@
+/**
+ * Single-record settings in browser mode, on a real engine and sandbox: Tenant settings → Org metadata (read view,
+ * a JSON editor that refuses text that does not parse at its field, an unsaved-change guard, a save the platform
+ * keeps) and → Branding (an upload refused before it is sent when the file is not an image; a PNG uploaded with its
+ * preview). Then → LTI tools: the JSON editor underlines what the spec's schema refuses.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+import { openApp, visible, type OpenApp } from './app';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let server: Sandbox;
+let app: OpenApp;
+let files: string;
+const requests: string[] = [];
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  server = await sandbox();
+  app = await openApp(server);
+  app.page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  files = tempDir('settings-files-');
+  writeFileSync(join(files, 'logo.png'), PNG);
+  writeFileSync(join(files, 'favicon.ico'), 'this is a text file named like an icon');
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+// Last: the editors and previews above ran under the app's CSP without breaking it.
+afterAll(() => {
+  expect(cspViolations).toEqual([]);
+});
+
+async function metadataOnPlatform() {
+  return (await call(server, 'GET', `/api/core/orgs/${server.org}/metadata/`)).body as { metadata: unknown };
+}
+
+describe('Tenant settings: org metadata', () => {
+  it('edits the metadata as JSON: bad JSON refused at the field, changes guarded, the save kept', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/org-metadata');
+    const card = page.getByTestId('single-org-metadata');
+    await visible(card.getByText(server.org, { exact: true }));
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit org metadata' });
+    await visible(dialog);
+    const editor = dialog.getByRole('textbox', { name: 'Metadata' });
+    // The keyboard starts in the editor.
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Metadata');
+
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('{"support": help@example.edu}');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByText(/^Not valid JSON: /));
+    expect(await metadataOnPlatform()).toMatchObject({ metadata: {} });
+
+    // Escape with changes made asks first; keeping on editing keeps the text.
+    await page.keyboard.press('Escape');
+    await visible(dialog.getByRole('alertdialog'));
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await editor.innerText()).toContain('help@example.edu');
+
+    // Tab leaves the editor for the next control (no keyboard trap).
+    await editor.click();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('{"support": "help@example.edu", "seats": 40}');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await metadataOnPlatform()).toMatchObject({ metadata: { support: 'help@example.edu', seats: 40 } });
+    await visible(card.getByText('"support": "help@example.edu"'));
+  });
+
+  it('reads offline from the saved copy, and a save that cannot reach the tenant keeps what was typed', async () => {
+    const { page } = app;
+    const card = page.getByTestId('single-org-metadata');
+    server.setFaults('error5xx=1');
+    try {
+      await card.getByRole('button', { name: /^Refresh / }).click();
+      await visible(card.getByText('Showing the saved copy'), 30_000);
+      await visible(card.getByText('"support": "help@example.edu"'));
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, 'offline-card.png') });
+
+      await card.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit org metadata' });
+      await visible(dialog);
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('{"offline": true}');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await visible(dialog.getByText(/^Sandbox University is not answering \(.+\): nothing was saved/), 30_000);
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, 'offline-save.png') });
+      expect(await dialog.getByRole('textbox', { name: 'Metadata' }).innerText()).toBe('{"offline": true}');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.getByRole('button', { name: 'Discard' }).click();
+    } finally {
+      server.setFaults('');
+    }
+    expect(await metadataOnPlatform()).toMatchObject({ metadata: { support: 'help@example.edu' } });
+  });
+});
+
+describe('Tenant settings: branding', () => {
+  it('refuses a file that is not an image at its field before any upload; uploads a PNG with its preview', async () => {
+    const { page } = app;
+    page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+    await app.open('#/tenant-settings/branding');
+    const card = page.getByTestId('single-branding');
+    await visible(card.getByText('None uploaded').first());
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit branding' });
+    await visible(dialog);
+
+    let chooser = page.waitForEvent('filechooser');
+    await dialog.getByRole('button', { name: 'Choose favicon' }).click();
+    await (await chooser).setFiles(join(files, 'favicon.ico'));
+    await visible(dialog.getByText(/^favicon\.ico: Not an image: the file is none of PNG, JPEG/));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByText('Nothing changed.'));
+    expect((await call(server, 'GET', `/api/core/orgs/${server.org}/favicon/`, { key: null })).body).toEqual({});
+
+    chooser = page.waitForEvent('filechooser');
+    await dialog.getByRole('button', { name: 'Choose logo' }).click();
+    await (await chooser).setFiles(join(files, 'logo.png'));
+    await visible(dialog.getByText(/^logo\.png \(PNG, \d+ bytes\): uploaded when you save/));
+    await visible(dialog.getByRole('img', { name: 'Logo' }));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await call(server, 'GET', `/api/core/orgs/${server.org}/logo/`, { key: null })).body).toEqual({
+      file: `data:image/png;base64,${PNG.toString('base64')}`,
+    });
+    expect(await card.getByRole('img', { name: 'Logo' }).getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    // The page itself fetched nothing from the platform: every call went through the app's own bridge.
+    expect(requests.filter((r) => r.includes(server.url))).toEqual([]);
+  });
+});
+
+describe('Tenant settings: LTI tools', () => {
+  it("underlines in the JSON editor what the spec's schema of the field refuses", async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/lti-tools');
+    await page
+      .getByRole('button', { name: /New LTI tool/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'New LTI tool' });
+    await visible(dialog);
+    await dialog.getByRole('textbox', { name: 'Deployment IDs' }).click();
+    await page.keyboard.type('["1", 2]');
+    await visible(dialog.locator('.cm-lintRange-error').first());
+    // Valid JSON, so this is the schema's refusal (an item that is not a string), not the parser's.
+    await page.keyboard.press('Home');
+    await dialog.locator('.cm-lintRange-error').first().hover();
+    await visible(page.locator('.cm-tooltip-lint').getByText(/^1: /));
+  });
+});
