@@ -1,7 +1,8 @@
 /**
  * The resource kit's generic screens in browser mode, on a real engine and sandbox: Tenant settings → API tokens
  * (create with the key shown once and gone once closed, field errors at their field, revoke with confirmation) and
- * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks).
+ * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks), and
+ * the relation of LTI tools to LTI keys (the tool's key picked by name, the key's details listing its tools).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +205,58 @@ describe('Tenant settings: LTI keys', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await visible(page.getByText('No LTI keys yet.'));
+  });
+});
+
+describe('Tenant settings: relations between kinds', () => {
+  it("an LTI tool picks its key from the tenant's LTI keys, and the key's details list the tool", async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/lti-keys');
+    await page.getByRole('button', { name: 'New LTI key' }).click();
+    const newKey = page.getByRole('dialog', { name: 'New LTI key' });
+    await newKey.getByRole('textbox', { name: 'Name' }).fill('Moodle signing');
+    await newKey.getByRole('button', { name: 'Create LTI key' }).click();
+    await newKey.waitFor({ state: 'hidden' });
+    const keys = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-keys/?platform_key=${server.org}`))
+      .body as { id: number; name: string }[];
+    const key = keys.find((k) => k.name === 'Moodle signing')!;
+
+    await app.open('#/tenant-settings/lti-tools');
+    await page
+      .getByRole('button', { name: /New LTI tool/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'New LTI tool' });
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('Moodle courses');
+    await dialog.getByRole('textbox', { name: 'Issuer' }).fill('https://moodle.example.edu');
+    await dialog.getByRole('textbox', { name: 'Client ID' }).fill('moodle-1');
+    await dialog.getByRole('textbox', { name: 'OIDC login URL' }).fill('https://moodle.example.edu/auth');
+    await dialog.getByRole('textbox', { name: 'OAuth2 token URL' }).fill('https://moodle.example.edu/token');
+    // The key is picked by its name from the tenant's keys, searched as typed; the tool keeps its id.
+    const picker = dialog.getByRole('combobox', { name: 'LTI key', exact: true });
+    await picker.click();
+    await page.keyboard.type('Moodle');
+    await page.getByRole('option', { name: 'Moodle signing' }).click();
+    expect(await picker.inputValue()).toBe('Moodle signing');
+    await dialog.getByRole('textbox', { name: 'Deployment IDs' }).click();
+    await page.keyboard.type('["1"]');
+    await dialog.getByRole('textbox', { name: 'Launch gate' }).click();
+    await page.keyboard.type('{"allow_all_within_org": true}');
+    await dialog.getByRole('button', { name: 'Create LTI tool' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const tools = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-tools/?platform_key=${server.org}`))
+      .body as { title: string; tool_key: unknown }[];
+    expect(tools.find((tool) => tool.title === 'Moodle courses')?.tool_key).toBe(key.id);
+
+    // The key's details list the tools that use it, each a way to that tool.
+    await app.open('#/tenant-settings/lti-keys');
+    await table().getByRole('button', { name: 'Moodle signing', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'LTI key "Moodle signing"' });
+    const related = details.getByTestId('related-lists');
+    await visible(related.getByText('LTI tools that use it'));
+    await related.getByRole('button', { name: 'Moodle courses' }).click();
+    await visible(page.getByRole('dialog', { name: 'LTI tool "Moodle courses"' }));
+    await page.keyboard.press('Escape');
   });
 });
 
