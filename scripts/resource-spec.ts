@@ -15,6 +15,7 @@ import { format } from 'prettier';
 import YAML from 'yaml';
 import { RESOURCES } from '../src/shared/resources';
 import {
+  isDrfPage,
   openBody,
   operationKey,
   operationsOf,
@@ -69,6 +70,13 @@ export function buildResourceSpec(
 
     const record = [found.get('list'), found.get('get'), found.get('create')].map(recordOf).find((r) => r) ?? null;
     const recordFields = new Set(Object.keys(record?.properties ?? {}));
+    const list = found.get('list');
+    if (declaration.envelope === 'drf' && list) {
+      if (!isDrfPage(list.response.schema)) say(`the envelope is drf, but the list does not answer DRF pages`);
+      const query = new Set(list.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+      if (!query.has('page') && !(query.has('limit') && query.has('offset')))
+        say(`the envelope is drf, but the list takes neither page nor limit and offset`);
+    }
     const check = (what: string, field: string) => {
       if (record && !recordFields.has(field)) say(`${what} '${field}' is not a field of the spec's answer`);
     };
@@ -78,6 +86,15 @@ export function buildResourceSpec(
     }
     for (const column of declaration.columns) check('column', column.field);
     for (const field of declaration.search) check('search field', field);
+    for (const relation of declaration.relations ?? []) {
+      check('relation field', relation.field);
+      if (!declarations.some((other) => other.kind === relation.kind))
+        say(`relation '${relation.field}' refers to kind '${relation.kind}', which is not declared`);
+    }
+    for (const field of declaration.fields) {
+      if (field.input === 'reference' && !declarations.some((other) => other.kind === field.references))
+        say(`field '${field.name}' picks from kind '${String(field.references)}', which is not declared`);
+    }
     for (const filter of declaration.filters ?? []) {
       check('filter', filter.field);
       const reads = [found.get('list'), found.get('get')].filter((op): op is SpecOperation => !!op);
@@ -133,7 +150,8 @@ function parsed(text: string): OpenApi {
 function recordOf(operation: SpecOperation | undefined): JsonSchema | null {
   const schema = operation?.response.schema;
   if (!schema) return null;
-  return schema.type === 'array' && schema.items ? schema.items : schema;
+  if (schema.type === 'array' && schema.items) return schema.items;
+  return isDrfPage(schema) ? schema.properties!.results!.items! : schema;
 }
 
 function sliceOf(openapi: OpenApi, raw: Node): SpecOperation {

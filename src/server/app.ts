@@ -143,7 +143,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       res.once('close', () => load.inFlight--);
       const delay = latencyMs(faults);
       if (delay) await new Promise((r) => setTimeout(r, delay));
-      const fault = decideFault(faults);
+      const fault = decideFault(faults, Math.random, url.pathname);
       if (fault.kind === 'reset') {
         req.socket.destroy();
         return;

@@ -1,7 +1,8 @@
 /**
  * Fault injection for reliability tests: `latency=50-200ms,error5xx=0.05,rate429=0.05,retryAfter=1,reset=0.02`,
  * `capacity=N` (a 429 with Retry-After for any request beyond N at once, as a rate-limiting gateway answers), and
- * `refuseUpload=NAME:STATUS[:DETAIL]` (repeatable). Also read from SANDBOX_FAULTS. Token minting is exempt so clients
+ * `refuseUpload=NAME:STATUS[:DETAIL]` and `refusePath=PATH:STATUS[:DETAIL]` (repeatable; a request to exactly that path is
+ * refused, "the platform will not do this to that one record"). Also read from SANDBOX_FAULTS. Token minting is exempt so clients
  * can always authenticate.
  */
 export interface Faults {
@@ -15,6 +16,14 @@ export interface Faults {
   capacity?: number;
   /** Uploads refused every time, by file name: "the platform will not take this one file". */
   refuseUploads?: UploadRefusal[];
+  /** Requests refused every time, by their exact path (without the query). */
+  refusePaths?: PathRefusal[];
+}
+
+export interface PathRefusal {
+  path: string;
+  status: number;
+  detail?: string;
 }
 
 export interface UploadRefusal {
@@ -82,9 +91,14 @@ export function parseFaults(spec: string | undefined): Faults {
       case 'refuseUpload':
         (faults.refuseUploads ??= []).push(parseRefusal(value));
         break;
+      case 'refusePath': {
+        const refusal = parseRefusal(value);
+        (faults.refusePaths ??= []).push({ ...refusal, path: refusal.fileName });
+        break;
+      }
       default:
         throw new Error(
-          `Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset, capacity, refuseUpload)`,
+          `Unknown fault '${key}' (known: latency, error5xx, rate429, retryAfter, reset, capacity, refuseUpload, refusePath)`,
         );
     }
   }
@@ -109,7 +123,9 @@ export type FaultDecision =
   | { kind: 'status'; status: number; headers: Record<string, string>; detail: string };
 
 /** What happens to one request; `random` is injectable so tests can force outcomes. */
-export function decideFault(faults: Faults, random: () => number = Math.random): FaultDecision {
+export function decideFault(faults: Faults, random: () => number = Math.random, path?: string): FaultDecision {
+  const refused = path === undefined ? undefined : faults.refusePaths?.find((refusal) => refusal.path === path);
+  if (refused) return { kind: 'status', status: refused.status, headers: {}, detail: refused.detail ?? 'Refused' };
   if (faults.reset && random() < faults.reset) return { kind: 'reset' };
   if (faults.rate429 && random() < faults.rate429) {
     return {

@@ -154,6 +154,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   export: 'Export',
   'ticket-reply': 'Ticket replies',
   'resource-import': 'CSV imports',
+  'resource-bulk': 'Bulk changes',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -1,8 +1,10 @@
 /**
  * The resource kit's generic screens in browser mode, on a real engine and sandbox: Tenant settings → API tokens
  * (create with the key shown once and gone once closed, field errors at their field, revoke with confirmation) and
- * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks).
+ * → Domain whitelist (add, the platform's refusal of a duplicate at its field, no removal the platform lacks), and
+ * the relation of LTI tools to LTI keys (the tool's key picked by name, the key's details listing its tools).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
@@ -206,6 +208,58 @@ describe('Tenant settings: LTI keys', () => {
   });
 });
 
+describe('Tenant settings: relations between kinds', () => {
+  it("an LTI tool picks its key from the tenant's LTI keys, and the key's details list the tool", async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/lti-keys');
+    await page.getByRole('button', { name: 'New LTI key' }).click();
+    const newKey = page.getByRole('dialog', { name: 'New LTI key' });
+    await newKey.getByRole('textbox', { name: 'Name' }).fill('Moodle signing');
+    await newKey.getByRole('button', { name: 'Create LTI key' }).click();
+    await newKey.waitFor({ state: 'hidden' });
+    const keys = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-keys/?platform_key=${server.org}`))
+      .body as { id: number; name: string }[];
+    const key = keys.find((k) => k.name === 'Moodle signing')!;
+
+    await app.open('#/tenant-settings/lti-tools');
+    await page
+      .getByRole('button', { name: /New LTI tool/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'New LTI tool' });
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('Moodle courses');
+    await dialog.getByRole('textbox', { name: 'Issuer' }).fill('https://moodle.example.edu');
+    await dialog.getByRole('textbox', { name: 'Client ID' }).fill('moodle-1');
+    await dialog.getByRole('textbox', { name: 'OIDC login URL' }).fill('https://moodle.example.edu/auth');
+    await dialog.getByRole('textbox', { name: 'OAuth2 token URL' }).fill('https://moodle.example.edu/token');
+    // The key is picked by its name from the tenant's keys, searched as typed; the tool keeps its id.
+    const picker = dialog.getByRole('combobox', { name: 'LTI key', exact: true });
+    await picker.click();
+    await page.keyboard.type('Moodle');
+    await page.getByRole('option', { name: 'Moodle signing' }).click();
+    expect(await picker.inputValue()).toBe('Moodle signing');
+    await dialog.getByRole('textbox', { name: 'Deployment IDs' }).click();
+    await page.keyboard.type('["1"]');
+    await dialog.getByRole('textbox', { name: 'Launch gate' }).click();
+    await page.keyboard.type('{"allow_all_within_org": true}');
+    await dialog.getByRole('button', { name: 'Create LTI tool' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const tools = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-tools/?platform_key=${server.org}`))
+      .body as { title: string; tool_key: unknown }[];
+    expect(tools.find((tool) => tool.title === 'Moodle courses')?.tool_key).toBe(key.id);
+
+    // The key's details list the tools that use it, each a way to that tool.
+    await app.open('#/tenant-settings/lti-keys');
+    await table().getByRole('button', { name: 'Moodle signing', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'LTI key "Moodle signing"' });
+    const related = details.getByTestId('related-lists');
+    await visible(related.getByText('LTI tools that use it'));
+    await related.getByRole('button', { name: 'Moodle courses' }).click();
+    await visible(page.getByRole('dialog', { name: 'LTI tool "Moodle courses"' }));
+    await page.keyboard.press('Escape');
+  });
+});
+
 describe('Tenant settings at 1000×650', () => {
   it('keeps a date on one line and a long name aligned with its column', async () => {
     const { page } = app;
@@ -271,6 +325,99 @@ describe('the command palette (Ctrl-K)', () => {
   });
 });
 
+describe('Tenant settings: columns, selection and export', () => {
+  it('hides a column, keeps the choice for this tenant and kind, and shows it again', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/api-tokens');
+    await visible(table().getByRole('columnheader', { name: 'Created by' }));
+    await page.getByRole('button', { name: 'Columns' }).click();
+    // Keyboard only: the columns' boxes take Tab and Space.
+    const createdBy = page.getByRole('checkbox', { name: 'Created by', exact: true });
+    await createdBy.focus();
+    await page.keyboard.press('Space');
+    expect(await createdBy.isChecked()).toBe(false);
+    await page.keyboard.press('Escape');
+    await table().getByRole('columnheader', { name: 'Created by' }).waitFor({ state: 'detached' });
+    await visible(page.getByRole('button', { name: 'Columns (1 hidden)' }));
+    // Kept across a reload, under this tenant's own key; the LTI keys' list is not affected.
+    await page.reload();
+    await visible(table().getByRole('columnheader', { name: 'Expires' }));
+    expect(await table().getByRole('columnheader', { name: 'Created by' }).count()).toBe(0);
+    const stored = (await page.evaluate(
+      'Object.entries(localStorage).filter(([key]) => key.startsWith("mentor-admin.columns."))',
+    )) as [string, string][];
+    const hidden = stored.filter(([, value]) => value !== '[]');
+    expect(hidden).toEqual([[expect.stringMatching(/^mentor-admin\.columns\.[^.]+\.api-tokens$/), '["username"]']]);
+    // The name opens the record: it cannot be hidden.
+    await page.getByRole('button', { name: 'Columns (1 hidden)' }).click();
+    expect(await page.getByRole('checkbox', { name: 'Name', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Show all columns' }).click();
+    await page.keyboard.press('Escape');
+    await visible(table().getByRole('columnheader', { name: 'Created by' }));
+  });
+
+  it('exports the list as CSV with a BOM and only the columns shown, cells a spreadsheet would run made text', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/platform/api-tokens/', {
+      json: { name: '-danger', platform_key: server.org },
+    });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: '-danger', exact: true }));
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Expires', exact: true }).click();
+    await page.keyboard.press('Escape');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/-api-tokens-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.startsWith('\uFEFFname,username,created\r\n')).toBe(true);
+    expect(text).toContain(`"'-danger",admin,`);
+    expect(text).not.toContain('9999-12-31');
+    await page.getByRole('button', { name: 'Columns (1 hidden)' }).click();
+    await page.getByRole('button', { name: 'Show all columns' }).click();
+    await page.keyboard.press('Escape');
+    await call(server, 'DELETE', `/api/core/platform/api-tokens/-danger?platform_key=${server.org}`);
+  });
+
+  it('revokes a selection after a confirmation naming how many and which, by keyboard too', async () => {
+    const { page } = app;
+    for (const name of ['bulk-1', 'bulk-2', 'bulk-3'])
+      await call(server, 'POST', '/api/core/platform/api-tokens/', { json: { name, platform_key: server.org } });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: 'bulk-3', exact: true }));
+    await page.getByRole('checkbox', { name: 'Select bulk-1' }).click();
+    // Keyboard only: focus the box and press Space.
+    await page.getByRole('checkbox', { name: 'Select bulk-2' }).focus();
+    await page.keyboard.press('Space');
+    const bar = page.getByTestId('bulk-bar');
+    await visible(bar.getByText('2 API tokens selected'));
+    await bar.getByRole('button', { name: 'Revoke selected' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke 2 API tokens' });
+    await visible(confirm.getByText('Revoke these 2 API tokens? This cannot be undone.'));
+    expect(await confirm.getByRole('listitem').allInnerTexts()).toEqual(['bulk-1', 'bulk-2']);
+    // Cancel has the focus: Enter alone never revokes.
+    await confirm.getByRole('button', { name: 'Revoke 2 API tokens' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await table().getByRole('cell', { name: 'bulk-1', exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await table().getByRole('cell', { name: 'bulk-2', exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await visible(table().getByRole('cell', { name: 'bulk-3', exact: true }));
+    expect(await bar.count()).toBe(0);
+    const names = (
+      (await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).body as {
+        name: string;
+      }[]
+    ).map((token) => token.name);
+    expect(names).toContain('bulk-3');
+    expect(names).not.toContain('bulk-1');
+    expect(names).not.toContain('bulk-2');
+    await call(server, 'DELETE', `/api/core/platform/api-tokens/bulk-3?platform_key=${server.org}`);
+  });
+});
+
 describe('Tenant settings while the tenant is not answering', () => {
   it('shows the saved list with the offline banner, and a create that fails keeps what was typed', async () => {
     const { page } = app;
@@ -293,5 +440,43 @@ describe('Tenant settings while the tenant is not answering', () => {
     } finally {
       server.setFaults('');
     }
+  });
+
+  it('a bulk revoke while the tenant is not answering waits as a job, says so, and runs when it answers', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/platform/api-tokens/', {
+      json: { name: 'offline-bulk', platform_key: server.org },
+    });
+    await app.open('#/tenant-settings/api-tokens');
+    await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+    await visible(table().getByRole('cell', { name: 'offline-bulk', exact: true }));
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      await page.getByRole('checkbox', { name: 'Select offline-bulk' }).click();
+      await page.getByTestId('bulk-bar').getByRole('button', { name: 'Revoke selected' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Revoke 1 API token' });
+      await visible(confirm.getByText('The tenant is not answering now: the job waits in Jobs'));
+      await confirm.getByRole('button', { name: 'Revoke 1 API token' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+      // Nothing is lost: the record is still listed, and on the platform, while the job waits.
+      await visible(table().getByRole('cell', { name: 'offline-bulk', exact: true }));
+    } finally {
+      server.setFaults('');
+    }
+    await app.open('#/jobs');
+    await visible(page.getByText(/Revoke 1 API token on /).first(), 30_000);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).body as {
+              name: string;
+            }[]
+          ).some((token) => token.name === 'offline-bulk'),
+        { timeout: 90_000 },
+      )
+      .toBe(false);
   });
 });

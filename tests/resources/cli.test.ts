@@ -192,28 +192,47 @@ describe('mentor-admin resource verbs', () => {
     expect(analytics.lines.length).toBeGreaterThan(3);
   });
 
-  it('delete needs --yes, revokes several at once, and says which failed (exit 1)', async () => {
-    for (const name of ['old-1', 'old-2'])
+  it('delete needs --yes; several IDs are one journalled job: gone already counts as done, a refusal fails its own record (exit 1)', async () => {
+    for (const name of ['old-1', 'old-2', 'keep-me'])
       expect((await run(['create', 'api-tokens', '--set', `name=${name}`])).code).toBe(0);
     const unconfirmed = await run(['delete', 'api-tokens', 'old-1']);
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toContain('needs --yes: it will revoke 1 API token');
-    const deleted = await run(['delete', 'api-tokens', 'old-1', 'old-2', 'never-was', '--yes', '--json']);
-    expect(deleted.code).toBe(1);
-    expect(
-      deleted.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([
+    server.setFaults(
+      'refusePath=/api/core/platform/api-tokens/keep-me:403:You do not have permission to perform this action.',
+    );
+    let deleted;
+    try {
+      deleted = await run(['delete', 'api-tokens', 'old-1', 'old-2', 'never-was', 'keep-me', '--yes', '--json']);
+    } finally {
+      server.setFaults('');
+    }
+    expect(deleted.code, deleted.stderr + deleted.stdout).toBe(1);
+    const lines = deleted.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.slice(0, 4)).toEqual([
       { kind: 'api-tokens', id: 'old-1', deleted: true },
       { kind: 'api-tokens', id: 'old-2', deleted: true },
-      { kind: 'api-tokens', id: 'never-was', deleted: false, error: 'No API token "never-was" on this tenant' },
-      { deleted: 2, failed: 1 },
+      { kind: 'api-tokens', id: 'never-was', deleted: true, already: true },
+      {
+        kind: 'api-tokens',
+        id: 'keep-me',
+        deleted: false,
+        error: expect.stringContaining('You do not have permission to perform this action.'),
+      },
     ]);
+    expect(lines[4]).toMatchObject({ deleted: 2, already: 1, failed: 1, state: 'completed' });
+    // The same job the screen runs, in the journal with its per-record report.
+    const job = await run(['jobs', 'show', String(lines[4]!.job), '--json']);
+    expect(job.code, job.stderr).toBe(0);
+    expect(job.stdout).toContain('resource-bulk');
     const names = (await vendorSdk().corePlatformApiTokensList({ platformKey: server.org })).map((t) => t.name);
     expect(names).not.toContain('old-1');
     expect(names).not.toContain('old-2');
+    expect(names).toContain('keep-me');
+    expect((await run(['delete', 'api-tokens', 'keep-me', '--yes'])).code).toBe(0);
   });
 
   it('domains: create, get by id, the list of those known here, and the SDK checks them on the platform', async () => {

@@ -3,6 +3,7 @@
  * typed platform calls, DRF field errors at their fields, events, offline reads, and a new token's key that is
  * answered once and written nowhere.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -253,5 +254,100 @@ describe('resources: LTI keys', () => {
     expect(listed.records.map((r) => r.name)).toEqual(['Blackboard Learn']);
     await c.engine.invoke('resources.delete', { kind: 'lti-keys', id });
     expect(await failure(c.engine, 'resources.get', { kind: 'lti-keys', id })).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('resources: bulk changes and export', () => {
+  it('deletes a selection as one journalled job: each record’s outcome in its report, one already gone counts as done', async () => {
+    const c = await connect(server);
+    const made = [];
+    for (const name of ['Bulk A', 'Bulk B', 'Bulk C'])
+      made.push((await c.engine.invoke('resources.create', { kind: 'lti-keys', values: { name } })).record);
+    await c.engine.invoke('resources.list', { kind: 'lti-keys', refresh: true });
+    const [a, b, keep] = made.map((record) => String(record.id));
+    // B goes elsewhere first: the job finds it gone, which is what was asked.
+    await call(server, 'DELETE', `/api/core/lti/1p3/provider/lti-keys/${b}/?platform_key=${server.org}`);
+    c.events.length = 0;
+    const started = await c.engine.invoke('resources.bulk', { kind: 'lti-keys', action: 'delete', ids: [a!, b!, a!] });
+    expect(started).toMatchObject({ kind: 'resource-bulk', title: expect.stringMatching(/^Delete 2 LTI keys on /) });
+    const job = await until('the bulk job', async () => {
+      const now = await c.engine.invoke('jobs.get', { id: started.id });
+      return now.state === 'completed' && now;
+    });
+    expect(job.progress).toMatchObject({ total: 2, done: 2, failed: 0 });
+    expect(job.counts).toMatchObject({ deleted: 1, gone: 1 });
+    const { items } = await c.engine.invoke('jobs.items', { id: job.id });
+    expect(items.map((item) => [item.label, item.state, item.phase])).toEqual([
+      ['Bulk A', 'done', 'deleted'],
+      ['Bulk B', 'done', 'already gone'],
+    ]);
+    const path = join(c.dataDir, 'bulk-report.csv');
+    await c.engine.invoke('jobs.exportReport', { id: job.id, path });
+    expect(readFileSync(path, 'utf8')).toContain(`${b},Bulk B,already gone`);
+    expect(c.events.some((e) => e.name === 'resources.changed')).toBe(true);
+    const left = await c.engine.invoke('resources.list', { kind: 'lti-keys', search: 'Bulk' });
+    expect(left.records.map((r) => r.name)).toEqual(['Bulk C']);
+    const onPlatform = (await call(server, 'GET', `/api/core/lti/1p3/provider/lti-keys/?platform_key=${server.org}`))
+      .body as { id: number }[];
+    expect(onPlatform.map((key) => String(key.id))).toContain(keep);
+    expect(onPlatform.map((key) => String(key.id))).not.toContain(a);
+
+    expect(
+      await failure(c.engine, 'resources.bulk', { kind: 'domains', action: 'delete', ids: ['x.example'] }),
+    ).toMatchObject({
+      code: 'validation',
+      message: 'The platform offers no way to delete a domain',
+    });
+  });
+
+  it('a bulk job waits while the tenant is not answering and finishes when it answers: nothing is lost', async () => {
+    const c = await connect(server);
+    const { record } = await c.engine.invoke('resources.create', {
+      kind: 'lti-keys',
+      values: { name: 'Offline bulk' },
+    });
+    server.setFaults('error5xx=1');
+    const started = await c.engine.invoke('resources.bulk', {
+      kind: 'lti-keys',
+      action: 'delete',
+      ids: [String(record.id)],
+    });
+    await until(
+      'the job to wait',
+      async () => (await c.engine.invoke('jobs.get', { id: started.id })).state === 'waiting',
+      60_000,
+    );
+    server.setFaults('');
+    await c.engine.invoke('jobs.wake', {});
+    const done = await until(
+      'the job to finish',
+      async () => {
+        const job = await c.engine.invoke('jobs.get', { id: started.id });
+        return job.state === 'completed' && job;
+      },
+      60_000,
+    );
+    expect(done.counts).toMatchObject({ deleted: 1 });
+  });
+
+  it('exports the records a list matches as injection-safe CSV with a BOM, with the columns asked for', async () => {
+    const c = await connect(server);
+    await c.engine.invoke('resources.create', { kind: 'lti-keys', values: { name: '=HYPERLINK("http://x")' } });
+    await c.engine.invoke('resources.create', { kind: 'lti-keys', values: { name: 'Größe, "quoted"' } });
+    const file = await c.engine.invoke('resources.export', {
+      kind: 'lti-keys',
+      search: 'HYPERLINK',
+      columns: ['name'],
+    });
+    expect(file.rows).toBe(1);
+    expect(file.fileName).toMatch(/-lti-keys-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(file.csv).toBe('\uFEFFname\r\n"\'=HYPERLINK(""http://x"")"\r\n');
+    const all = await c.engine.invoke('resources.export', { kind: 'lti-keys', search: 'Größe', bom: false });
+    expect(all.csv.split('\r\n')[0]).toBe('name,id');
+    expect(all.csv).toContain('"Größe, ""quoted""",');
+    expect(await failure(c.engine, 'resources.export', { kind: 'lti-keys', columns: ['public_key'] })).toMatchObject({
+      code: 'validation',
+      message: expect.stringContaining('Not a column of LTI keys: public_key'),
+    });
   });
 });

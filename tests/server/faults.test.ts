@@ -3,7 +3,7 @@
  * name (with the given detail, or a bare `{}`), and leaves every other upload and request alone.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_FAULTS, parseFaults } from '../../src/server/faults';
+import { decideFault, NO_FAULTS, parseFaults } from '../../src/server/faults';
 import { call, sandbox } from '../helpers/sandbox';
 import { createMentor } from '../train/setup';
 
@@ -48,6 +48,22 @@ describe('refuseUpload fault', () => {
 
     server.setFaults('');
     expect(await upload('bad.md')).toMatchObject({ status: 200 });
+  });
+});
+
+describe('refusePath fault', () => {
+  it('refuses every request to exactly that path with its status and detail, and nothing else', async () => {
+    const faults = parseFaults('refusePath=/api/core/platform/api-tokens/keep-me:403:No you do not');
+    expect(decideFault(faults, Math.random, '/api/core/platform/api-tokens/keep-me')).toMatchObject({
+      kind: 'status',
+      status: 403,
+      detail: 'No you do not',
+    });
+    expect(decideFault(faults, Math.random, '/api/core/platform/api-tokens/keep-me-too')).toEqual({ kind: 'none' });
+    const server = await sandbox({ faults });
+    const refused = await call(server, 'DELETE', `/api/core/platform/api-tokens/keep-me?platform_key=${server.org}`);
+    expect(refused).toMatchObject({ status: 403, body: { detail: 'No you do not' } });
+    expect((await call(server, 'GET', `/api/core/platform/api-tokens/?platform_key=${server.org}`)).status).toBe(200);
   });
 });
 

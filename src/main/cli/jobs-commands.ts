@@ -67,6 +67,7 @@ const UNITS: Record<JobKind, string> = {
   export: 'pages',
   'ticket-reply': 'replies',
   'resource-import': 'rows',
+  'resource-bulk': 'records',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

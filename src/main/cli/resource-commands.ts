@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ResourceRecord } from '../../shared/contract';
+import type { Job, JobItem, ResourceRecord } from '../../shared/contract';
 import {
   RESOURCES,
   RESOURCE_AREAS,
@@ -256,6 +256,73 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
   }
 }
 
+/** How long `delete` with several IDs follows a job that waits for an unreachable tenant before leaving it queued. */
+const BULK_MAX_WAIT_MS = 60_000;
+const SETTLED: readonly Job['state'][] = ['completed', 'failed', 'cancelled', 'paused'];
+
+/**
+ * Several IDs: one journalled 'resource-bulk' job (the screen's bulk delete), followed here until it settles, then
+ * one line per record (deleted, already gone, or why not) and the summary.
+ */
+async function bulkDelete(
+  engine: Engine,
+  tenant: { profileId?: string },
+  declaration: ResourceDeclaration & { kind: ResourceKind },
+  ids: string[],
+  out: Output,
+): Promise<number> {
+  const word = (declaration.deleteLabel ?? 'Delete').toLowerCase();
+  const started = await engine.invoke('resources.bulk', { ...tenant, kind: declaration.kind, action: 'delete', ids });
+  let job = started;
+  let waitingSince: number | null = null;
+  while (!SETTLED.includes(job.state)) {
+    if (job.state === 'waiting') {
+      waitingSince ??= Date.now();
+      if (Date.now() - waitingSince > BULK_MAX_WAIT_MS) break;
+    } else waitingSince = null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = await engine.invoke('jobs.get', { id: job.id });
+  }
+  const items: JobItem[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await engine.invoke('jobs.items', { id: job.id, limit: 1000, offset });
+    items.push(...page.items);
+    if (page.items.length < 1000) break;
+  }
+  const byId = new Map(items.map((item) => [item.key, item]));
+  let deleted = 0;
+  let gone = 0;
+  let failed = 0;
+  for (const id of ids.filter((id, index) => ids.indexOf(id) === index)) {
+    const item = byId.get(id);
+    if (item?.state === 'done') {
+      const already = item.phase === 'already gone';
+      if (already) gone++;
+      else deleted++;
+      out.record(
+        { kind: declaration.kind, id, deleted: true, ...(already ? { already: true } : {}) },
+        already
+          ? `${capital(declaration.singular)} "${printable(id)}" was already gone.`
+          : `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${declaration.singular} "${printable(id)}".`,
+      );
+    } else {
+      failed++;
+      const error = item?.error ?? `Not done: the job is ${job.state}${job.reason ? ` (${job.reason})` : ''}`;
+      if (out.json) out.record({ kind: declaration.kind, id, deleted: false, error }, '');
+      out.error(`${printable(id)}: ${printable(error)}`);
+    }
+  }
+  const unfinished = !['completed'].includes(job.state);
+  out.record(
+    { job: job.id, deleted, already: gone, failed, state: job.state },
+    `${deleted} ${word}d, ${gone} already gone, ${failed} failed` +
+      (unfinished ? ` (job ${job.id} is ${job.state}: mentor-admin jobs show ${job.id.slice(0, 8)})` : ''),
+  );
+  return failed ? 1 : 0;
+}
+
+const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
+
 const SWITCH = { on: true, off: false } as const;
 function switchOf(text: string | undefined, option: string): boolean | undefined {
   if (text === undefined) return undefined;
@@ -396,22 +463,21 @@ export const runResourceCommand =
             `delete ${declaration.kind} ${ids.join(' ')} needs --yes: it will ${word} ${ids.length} ${ids.length === 1 ? declaration.singular : pluralOf(declaration)}`,
           );
         }
-        let failed = 0;
-        for (const id of ids) {
-          const result = await engine.call('resources.delete', { ...tenant, kind: declaration.kind, id });
-          if (result.ok) {
-            out.record(
-              { kind: declaration.kind, id, deleted: true },
-              `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${declaration.singular} "${printable(id)}".`,
-            );
-          } else {
-            failed++;
-            if (out.json) out.record({ kind: declaration.kind, id, deleted: false, error: result.error.message }, '');
-            out.error(`${printable(id)}: ${result.error.message}`);
-          }
+        if (ids.length > 1) return bulkDelete(engine, tenant, declaration, ids, out);
+        const [id] = ids as [string];
+        const result = await engine.call('resources.delete', { ...tenant, kind: declaration.kind, id });
+        if (result.ok) {
+          out.record(
+            { kind: declaration.kind, id, deleted: true },
+            `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${declaration.singular} "${printable(id)}".`,
+          );
+          out.record({ deleted: 1, failed: 0 }, `1 ${word}d, 0 failed`);
+          return 0;
         }
-        out.record({ deleted: ids.length - failed, failed }, `${ids.length - failed} ${word}d, ${failed} failed`);
-        return failed ? 1 : 0;
+        if (out.json) out.record({ kind: declaration.kind, id, deleted: false, error: result.error.message }, '');
+        out.error(`${printable(id)}: ${result.error.message}`);
+        out.record({ deleted: 0, failed: 1 }, `0 ${word}d, 1 failed`);
+        return 1;
       }
 
       case 'export': {

@@ -7,6 +7,7 @@
 import { StagedDrop } from '../../shared/transport';
 import { formatBytes } from '../lib/format';
 import type { FileStaging, NotCopied, PickedFile, Staged, StageProgress } from './types';
+import { saveFile } from '../lib/saveFile';
 
 /** Matches the host's per-file cap: bigger files are not sent at all. */
 export const STAGE_MAX_FILE_BYTES = 200 * 1024 * 1024;
@@ -122,13 +123,5 @@ export const hostStaging: FileStaging = { stage: stageFiles, discard: discardSta
 export async function downloadExport(id: string, fileName: string): Promise<void> {
   const response = await fetch(`/export-file/${encodeURIComponent(id)}`, { method: 'POST' });
   if (!response.ok) throw new Error((await response.text()) || `${response.status} ${response.statusText}`);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file by the time a minute is up.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveFile(await response.blob(), fileName);
 }

@@ -47,6 +47,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   export: ['page', 'pages'],
   'ticket-reply': ['reply', 'replies'],
   'resource-import': ['row', 'rows'],
+  'resource-bulk': ['record', 'records'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -1,4 +1,5 @@
 import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
@@ -10,12 +11,14 @@ interface RecordDrawerProps {
   onClose(): void;
   /** Offered when the kind can be updated. */
   onEdit?(record: ResourceRecord): void;
+  /** Shown after the fields: the records that refer to this one. */
+  related?: ReactNode;
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
-export function RecordDrawer({ declaration, record, onClose, onEdit }: RecordDrawerProps) {
+export function RecordDrawer({ declaration, record, onClose, onEdit, related }: RecordDrawerProps) {
   const labelOf = (field: string) =>
     declaration.columns.find((c) => c.field === field)?.label ??
     declaration.fields.find((f) => f.name === field)?.label ??
@@ -93,6 +96,7 @@ export function RecordDrawer({ declaration, record, onClose, onEdit }: RecordDra
               </Stack>
             );
           })}
+          {related}
           {onEdit && (
             <Group justify="flex-end">
               <Button variant="default" onClick={() => onEdit(record)}>

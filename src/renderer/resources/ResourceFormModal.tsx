@@ -157,6 +157,7 @@ function ResourceForm({
         {fields.map((field, index) => (
           <FieldInput
             key={field.name}
+            profileId={profileId}
             // The described fields' chooser (a provider) offers what the platform describes.
             field={
               described && field.name === described.by

@@ -4,6 +4,7 @@ import {
   Anchor,
   Badge,
   Button,
+  Checkbox,
   Group,
   Pagination,
   Paper,
@@ -35,6 +36,10 @@ import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
 import { capitalized, titleOf as titleOfRecord } from './naming';
+import { BulkActions } from './BulkActions';
+import { RelatedLists } from './Relations';
+import { ColumnsMenu, ExportButton } from './ListTools';
+import { useColumnChoice } from './useColumnChoice';
 
 const PAGE_SIZE = 25;
 
@@ -96,13 +101,29 @@ export function ResourceList({
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [page, setPage] = useState(1);
+  const query = {
+    ...(debounced ? { search: debounced } : {}),
+    ...(Object.keys(filters).length ? { where: filters } : {}),
+  };
   const { list, refresh, refreshing } = useResourceList(profileId, {
     kind: declaration.kind,
     page,
     pageSize: PAGE_SIZE,
-    ...(debounced ? { search: debounced } : {}),
-    ...(Object.keys(filters).length ? { where: filters } : {}),
+    ...query,
   });
+  const choice = useColumnChoice(profileId, declaration.kind, declaration.columns);
+  const columns = choice.shown;
+  /** Selected records by id, with the name the confirmation shows; kept across pages until cleared. */
+  const [selected, setSelected] = useState<ReadonlyMap<string, string>>(new Map());
+  const select = (entries: { id: string; name: string }[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const { id, name } of entries) {
+        if (on) next.set(id, name);
+        else next.delete(id);
+      }
+      return next;
+    });
   const [editor, setEditor] = useState<FormTarget | null>(null);
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
@@ -129,6 +150,9 @@ export function ResourceList({
   const canCreate = !!declaration.operations.create;
   const canDelete = !!declaration.operations.delete;
   const canUpdate = !!declaration.operations.update;
+  const canSelect = canDelete || Object.values(declaration.actions ?? {}).some((action) => action.bulk);
+  const onThisPage = records.map((record) => ({ id: idOf(record), name: titleOf(record) }));
+  const pageSelected = onThisPage.filter(({ id }) => selected.has(id)).length;
   const onPage = openId === undefined ? undefined : records.find((record) => idOf(record) === openId);
   // A record not on this page (a link, the command palette) is read by its id.
   const opened = useCall(
@@ -212,7 +236,15 @@ export function ResourceList({
                 </Button>
               )}
             </Group>
-            <Group gap="md" wrap="nowrap">
+            <Group gap="md" wrap="wrap" justify="flex-end">
+              <ColumnsMenu columns={declaration.columns} choice={choice} />
+              <ExportButton
+                profileId={profileId}
+                declaration={declaration}
+                query={query}
+                columns={columns}
+                disabled={!data || data.total === 0}
+              />
               {data && (
                 <Text size="xs" c="dimmed" data-testid="resource-count">
                   {formatCount(data.total)} {data.total === 1 ? declaration.singular : pluralOf(declaration)}
@@ -229,6 +261,15 @@ export function ResourceList({
             </Group>
           </Group>
 
+          {canSelect && selected.size > 0 && (
+            <BulkActions
+              profileId={profileId}
+              declaration={declaration}
+              selected={[...selected].map(([id, name]) => ({ id, name }))}
+              onClear={() => setSelected(new Map())}
+              offline={data?.freshness.offline ?? null}
+            />
+          )}
           {list.isPending && (
             <Stack gap="xs" aria-busy="true" aria-label={`Loading ${pluralOf(declaration)}`}>
               {[0, 1, 2].map((row) => (
@@ -270,7 +311,18 @@ export function ResourceList({
               <Table verticalSpacing="xs" highlightOnHover aria-label={declaration.label} data-testid="resource-table">
                 <Table.Thead>
                   <Table.Tr>
-                    {declaration.columns.map((column) => (
+                    {canSelect && (
+                      <Table.Th w={36}>
+                        <Checkbox
+                          size="xs"
+                          aria-label={`Select every ${declaration.singular} on this page`}
+                          checked={pageSelected > 0 && pageSelected === onThisPage.length}
+                          indeterminate={pageSelected > 0 && pageSelected < onThisPage.length}
+                          onChange={(event) => select(onThisPage, event.currentTarget.checked)}
+                        />
+                      </Table.Th>
+                    )}
+                    {columns.map((column) => (
                       <Table.Th key={column.field} style={{ whiteSpace: 'nowrap' }}>
                         {column.label}
                       </Table.Th>
@@ -284,8 +336,23 @@ export function ResourceList({
                 </Table.Thead>
                 <Table.Tbody style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
                   {records.map((record) => (
-                    <Table.Tr key={idOf(record)}>
-                      {declaration.columns.map((column, index) => (
+                    <Table.Tr
+                      key={idOf(record)}
+                      bg={selected.has(idOf(record)) ? 'var(--mantine-primary-color-light)' : undefined}
+                    >
+                      {canSelect && (
+                        <Table.Td>
+                          <Checkbox
+                            size="xs"
+                            aria-label={`Select ${titleOf(record)}`}
+                            checked={selected.has(idOf(record))}
+                            onChange={(event) =>
+                              select([{ id: idOf(record), name: titleOf(record) }], event.currentTarget.checked)
+                            }
+                          />
+                        </Table.Td>
+                      )}
+                      {columns.map((column, index) => (
                         <Table.Td key={column.field}>
                           {index === 0 ? (
                             <Anchor
@@ -365,6 +432,7 @@ export function ResourceList({
         declaration={declaration}
         record={open}
         onClose={() => onOpen(null)}
+        related={open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} />}
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {
             onOpen(null);

@@ -277,6 +277,7 @@ function SingleRecordForm({
         {fields.map((field, index) => (
           <FieldInput
             key={field.name}
+            profileId={profileId}
             field={field}
             form={form}
             rule={ruleOf(field)}

@@ -1,5 +1,8 @@
 import type { ResourceRecord } from '../../shared/contract';
-import type { ResourceDeclaration } from '../../shared/resources';
+import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
+
+/** A declaration as the screens hold it: its kind is one the contract knows. */
+export type Declared = ResourceDeclaration & { kind: ResourceKind };
 
 /** "API token" → "API token", "domain" → "Domain": the kind's singular at the start of a sentence or title. */
 export const capitalized = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);

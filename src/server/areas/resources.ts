@@ -102,10 +102,8 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
     switch (role) {
       case 'list': {
         const org = needOrg(orgOf(ctx, declaration, query));
-        return answer(
-          spec.response.status,
-          backend.list!(org, query).map((row) => present(record, row)),
-        );
+        const rows = backend.list!(org, query).map((row) => present(record, row));
+        return answer(spec.response.status, declaration.envelope === 'drf' ? drfPage(rows, query, ctx.url) : rows);
       }
       case 'get': {
         const found = backend.get!(orgOf(ctx, declaration, query), idOf(ctx, query), query);
@@ -136,6 +134,67 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
   };
 }
 
+/** DRF's page-number (and limit/offset) pagination: 404 "Invalid page." past the last page, as DRF answers. */
+const DRF_DEFAULT_PAGE_SIZE = 10;
+function drfPage(rows: Row[], query: Row, url: URL) {
+  const link = (params: Record<string, number>) => {
+    const next = new URL(url);
+    for (const [name, value] of Object.entries(params)) next.searchParams.set(name, String(value));
+    return next.toString();
+  };
+  if (query.limit !== undefined || query.offset !== undefined) {
+    const limit = Math.max(1, Number(query.limit ?? DRF_DEFAULT_PAGE_SIZE));
+    const offset = Math.max(0, Number(query.offset ?? 0));
+    return {
+      count: rows.length,
+      next: offset + limit < rows.length ? link({ limit, offset: offset + limit }) : null,
+      previous: offset > 0 ? link({ limit, offset: Math.max(0, offset - limit) }) : null,
+      results: rows.slice(offset, offset + limit),
+    };
+  }
+  const size = Math.max(1, Number(query.page_size ?? DRF_DEFAULT_PAGE_SIZE));
+  const page = Number(query.page ?? 1);
+  const pages = Math.max(1, Math.ceil(rows.length / size));
+  if (!Number.isInteger(page) || page < 1 || page > pages) throw notFound('Invalid page.');
+  return {
+    count: rows.length,
+    next: page < pages ? link({ page: page + 1, page_size: size }) : null,
+    previous: page > 1 ? link({ page: page - 1, page_size: size }) : null,
+    results: rows.slice((page - 1) * size, page * size),
+  };
+}
+
+/**
+ * Serves each declaration's operations, and the description of its form fields, from its backend (the declared kinds
+ * of many records; tests add kinds of their own).
+ */
+export function serveResources(
+  router: Parameters<Area['routes']>[0],
+  declarations: readonly ResourceDeclaration[],
+  backendOf: (declaration: ResourceDeclaration) => Backend,
+): void {
+  for (const declaration of declarations) {
+    const backend = backendOf(declaration);
+    for (const [role, operation] of Object.entries(declaration.operations)) {
+      if (!operation) continue;
+      const write = operation.method !== 'get';
+      router.add(
+        operation.method.toUpperCase() as 'GET',
+        operation.path,
+        route(declaration, backend, role, operation),
+        {
+          auth: write ? backend.auth.write : backend.auth.read,
+        },
+      );
+    }
+    const described = declaration.describedFields?.operation;
+    const describe = (backend as { describe?: (query: Row) => Row[] }).describe;
+    if (described && describe) {
+      router.add('GET', described.path, describeRoute(describe, described), { auth: backend.auth.read });
+    }
+  }
+}
+
 /** The platform's description of a kind's form fields (the credential schema views). */
 function describeRoute(describe: (query: Row) => Row[], operation: OperationRef) {
   const spec = specOperation(operation);
@@ -158,30 +217,13 @@ export const resourcesArea: Area = {
   },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);
-    for (const declaration of Object.values(RESOURCES) as ResourceDeclaration[]) {
-      if (declaration.single) {
-        singleRoutes(router, deps.db, declaration);
-        continue;
-      }
-      const backend = byKind[declaration.kind as ResourceKind]!;
-      for (const [role, operation] of Object.entries(declaration.operations)) {
-        if (!operation) continue;
-        const write = operation.method !== 'get';
-        router.add(
-          operation.method.toUpperCase() as 'GET',
-          operation.path,
-          route(declaration, backend, role, operation),
-          {
-            auth: write ? backend.auth.write : backend.auth.read,
-          },
-        );
-      }
-      const described = declaration.describedFields?.operation;
-      const describe = (backend as { describe?: (query: Row) => Row[] }).describe;
-      if (described && describe) {
-        router.add('GET', described.path, describeRoute(describe, described), { auth: backend.auth.read });
-      }
-    }
+    const declarations = Object.values(RESOURCES) as ResourceDeclaration[];
+    for (const declaration of declarations.filter((d) => d.single)) singleRoutes(router, deps.db, declaration);
+    serveResources(
+      router,
+      declarations.filter((d) => !d.single),
+      (d) => byKind[d.kind as ResourceKind]!,
+    );
     plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);
     plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
     llmAccessRoutes(deps.db, router);

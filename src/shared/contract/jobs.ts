@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { call, event } from './kit';
 
-export const JobKind = z.enum(['train', 'invite', 'export', 'ticket-reply', 'resource-import']);
+export const JobKind = z.enum(['train', 'invite', 'export', 'ticket-reply', 'resource-import', 'resource-bulk']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum([

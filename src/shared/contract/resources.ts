@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ResourceKind } from '../resources';
 import { call, event, Ok } from './kit';
+import { Job } from './jobs';
 import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { CsvDelimiter, CsvEncoding } from './invitations';
@@ -46,6 +47,41 @@ export const ResourceList = z.object({
   listed: z.boolean(),
 });
 export type ResourceList = z.infer<typeof ResourceList>;
+
+/** Most records one bulk job takes: a page of the list at most is selected at once, or a CLI line. */
+export const BULK_MAX = 1000;
+
+export const ResourceBulkInput = z
+  .object({
+    ...Tenant,
+    kind: ResourceKind,
+    /** `delete`, or a named action of the kind (its declaration says which). */
+    action: z.string().min(1).max(100),
+    ids: z.array(RecordId).min(1).max(BULK_MAX),
+  })
+  .strict();
+
+export const ResourceExportInput = z
+  .object({
+    ...Tenant,
+    kind: ResourceKind,
+    search: z.string().max(200).optional(),
+    where: z.record(z.string(), z.string()).optional(),
+    /** Record fields to write, in order; every declared column when absent. */
+    columns: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
+    /** A UTF-8 byte order mark so Excel reads the file as UTF-8. */
+    bom: z.boolean().default(true),
+  })
+  .strict();
+
+export const ResourceExport = z.object({
+  /** A name to save the file under: `<tenant>-<kind>-<date>.csv`. */
+  fileName: z.string(),
+  /** The whole file: injection-safe cells, CRLF lines, the BOM when asked. */
+  csv: z.string(),
+  rows: z.number().int(),
+});
+export type ResourceExport = z.infer<typeof ResourceExport>;
 
 /** Something the engine did to a value, said at its field (a pasted secret's spaces removed). */
 export const FieldNote = z.object({ path: z.string(), message: z.string() });
@@ -198,6 +234,16 @@ export const resourceCalls = {
       .strict(),
     z.object({ record: ResourceRecord.nullable() }),
     'Run a named action of a kind on one record',
+  ),
+  'resources.bulk': call(
+    ResourceBulkInput,
+    Job,
+    'Delete (or run a named action on) many records as one journalled job; a record already gone counts as done',
+  ),
+  'resources.export': call(
+    ResourceExportInput,
+    ResourceExport,
+    "A kind's records (matching the search and filters) as a CSV file for the admin to save",
   ),
   ...singleRecordCalls,
   'resources.describe': call(

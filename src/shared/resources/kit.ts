@@ -26,9 +26,9 @@ export interface RecordOperation extends OperationRef {
 /**
  * How a field is entered. `number`, `date` (a date-time when the spec's format says so), `json` (an editor checked
  * against the field's spec schema) and `image` (a file checked for its type before it is sent, with a preview) take
- * their rules from the spec like every other input.
+ * their rules from the spec like every other input; `reference` picks another kind's record (see `relations`).
  */
-export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image';
+export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -51,6 +51,18 @@ export interface FieldDeclaration {
   own?: { read: OperationRef; write: OperationRef; answerField: string; bodyField: string };
   /** An image made to be shown on dark backgrounds (a dark-mode logo): previewed on one. */
   darkPreview?: boolean;
+  /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
+  references?: string;
+}
+
+/**
+ * A record field that holds the id of another kind's record (an LTI tool's key): the form picks it from that kind's
+ * records, and that record's details list the records that refer to it.
+ */
+export interface RelationDeclaration {
+  field: string;
+  /** The kind referred to. */
+  kind: string;
 }
 
 export interface ColumnDeclaration {
@@ -96,13 +108,17 @@ export interface NamedAction extends RecordOperation {
   /** Asked before the action runs; `{id}` is replaced by the record's id. */
   confirm?: string;
   destructive?: boolean;
+  /** Offered on a selection of records too, run as one bulk job (resources.bulk). */
+  bulk?: boolean;
 }
 
 /**
- * How the list operation answers: a plain JSON array of every record (`array`), or no list at all (`none`: the
- * platform offers no way to list them, so the kit lists the records this app created or looked up, and says so).
+ * How the list operation answers: a plain JSON array of every record (`array`); DRF's pages (`drf`:
+ * `{count, next, previous, results}`, asked for by the spec's `page`/`page_size` or `limit`/`offset` parameters,
+ * read page by page into the cache); or no list at all (`none`: the platform offers no way to list them, so the kit
+ * lists the records this app created or looked up, and says so).
  */
-export type Envelope = 'array' | 'none';
+export type Envelope = 'array' | 'drf' | 'none';
 
 /** Where the connection's own values go: request parameters or body fields filled in from the tenant connection. */
 export type TenantValue = 'org' | 'username';
@@ -147,6 +163,8 @@ export interface ResourceDeclaration {
   confirmDelete?: string;
   /** Said on the list screen (what the platform does not offer, say). */
   note?: string;
+  /** Fields that refer to other kinds' records. */
+  relations?: readonly RelationDeclaration[];
   /**
    * One record per tenant (its settings, say): read with `get` and written with `update` (or each field's own
    * calls), never listed, created or deleted. Screens show it as a settings card; the CLI reads it with `get KIND`
@@ -195,6 +213,16 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
   }
   if (declaration.describedFields) out.push({ role: 'describe', operation: declaration.describedFields.operation });
   return out;
+}
+
+/** Where records of other kinds refer to records of `kind`: each referring kind and the field that does. */
+export function referrersOf(
+  kind: string,
+  declarations: readonly ResourceDeclaration[],
+): { declaration: ResourceDeclaration; field: string }[] {
+  return declarations.flatMap((declaration) =>
+    (declaration.relations ?? []).filter((r) => r.kind === kind).map((r) => ({ declaration, field: r.field })),
+  );
 }
 
 /** Whether a single-record kind can be changed: by its update, or by the calls of fields of their own. */

@@ -33,9 +33,18 @@ export const ltiTools = {
     { name: 'auth_audience', label: 'OAuth2 audience', input: 'text', description: 'Usually left empty.' },
     { name: 'key_set_url', label: 'JWKS URL', input: 'text' },
     { name: 'key_set', label: 'JWKS', input: 'json', description: 'Only when the LMS has no JWKS URL.' },
-    { name: 'tool_key', label: 'Tool key', input: 'number' },
+    {
+      name: 'tool_key',
+      label: 'LTI key',
+      input: 'reference',
+      references: 'lti-keys',
+      description: 'The LTI key this tool signs its messages with.',
+    },
     { name: 'deployment_ids', label: 'Deployment IDs', input: 'json', placeholder: '["1", "deployment-2"]' },
     { name: 'launch_gate', label: 'Launch gate', input: 'json' },
   ],
+  // The spec types tool_key as an integer "Reference"; the spec mirrors pylti1p3's LtiTool, whose tool_key is a
+  // foreign key to the RSA key (LtiToolKey: name, public_key, public_jwk — the spec's LtiKey).
+  relations: [{ field: 'tool_key', kind: 'lti-keys' }],
   confirmDelete: 'Delete the LTI tool "{id}"? Launches from that LMS stop working.',
 } as const satisfies ResourceDeclaration;

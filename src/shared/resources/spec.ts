@@ -48,11 +48,32 @@ export function specOperation(operation: OperationRef): SpecOperation {
   return found;
 }
 
-/** The schema of one record in an answer: a list's items, or the answer itself. */
+/** The schema of one record in an answer: a list's items, a DRF page's `results` items, or the answer itself. */
 export function recordSchemaOf(operation: OperationRef): JsonSchema | null {
   const schema = specOperation(operation).response.schema;
   if (!schema) return null;
-  return schema.type === 'array' && schema.items ? schema.items : schema;
+  if (schema.type === 'array' && schema.items) return schema.items;
+  const results = schema.properties?.results;
+  if (isDrfPage(schema) && results?.items) return results.items;
+  return schema;
+}
+
+/** DRF's paginated answer: `{count, next, previous, results: [...]}`. */
+export function isDrfPage(schema: JsonSchema | null | undefined): boolean {
+  const properties = schema?.properties;
+  return !!properties && 'count' in properties && 'results' in properties && !!properties.results?.items;
+}
+
+/** How the spec asks a list operation for one page: DRF's page numbers, or its limit and offset. */
+export function pagingOf(operation: OperationRef): 'page' | 'offset' | null {
+  const names = new Set(
+    specOperation(operation)
+      .parameters.filter((p) => p.in === 'query')
+      .map((p) => p.name),
+  );
+  if (names.has('page')) return 'page';
+  if (names.has('limit') && names.has('offset')) return 'offset';
+  return null;
 }
 
 /** A record as the spec answers it: from the list, else the get, else the create answer (the first that has one). */

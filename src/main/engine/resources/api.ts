@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   openBody,
   type RESOURCES,
+  pagingOf,
   recordSchemaOf,
   specOperation,
   type OperationRef,
@@ -35,6 +36,15 @@ type AllDeclared = [
   ? true
   : false;
 export const EVERY_OPERATION_DECLARED: AllDeclared = true;
+
+/** Records asked for per DRF page: few requests for a long list, each answered in well under a second. */
+export const DRF_PAGE_SIZE = 100;
+
+interface DrfPage {
+  count: number;
+  next?: string | null;
+  results: Row[];
+}
 
 /** A 2xx answer whose shape the spec does not allow. */
 export class UnexpectedAnswerError extends Error {
@@ -160,13 +170,45 @@ export class ResourceApi {
     );
   }
 
-  /** Every record of a kind whose list answers one JSON array. */
-  async list(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
+  /**
+   * Every record of a kind: one JSON array, or DRF's pages one after another (`onPage` hears each as it comes, so a
+   * long list can be stored and shown before its last page has arrived).
+   */
+  async list(
+    declaration: ResourceDeclaration,
+    options: CallOptions & { onPage?(records: Row[], page: { index: number; count: number }): void } = {},
+  ): Promise<Row[]> {
+    const { onPage, ...callOptions } = options;
     const operation = declaration.operations.list;
     if (!operation) throw new Error(`${declaration.kind} has no list operation`);
-    const answer = await this.send(declaration, operation, { many: true }, options);
+    if (declaration.envelope === 'drf') return this.listPages(declaration, operation, callOptions, onPage);
+    const answer = await this.send(declaration, operation, { many: true }, callOptions);
     if (!Array.isArray(answer)) throw new Error(`The platform's list of ${declaration.label} is not an array`);
+    onPage?.(answer as Row[], { index: 0, count: answer.length });
     return answer as Row[];
+  }
+
+  /** DRF's pages, by page number or by offset as the spec asks, until the platform says there is no next one. */
+  private async listPages(
+    declaration: ResourceDeclaration,
+    operation: OperationRef,
+    options: CallOptions,
+    onPage?: (records: Row[], page: { index: number; count: number }) => void,
+  ): Promise<Row[]> {
+    const paging = pagingOf(operation);
+    const records: Row[] = [];
+    for (let index = 0; ; index++) {
+      const query =
+        paging === 'offset'
+          ? { limit: DRF_PAGE_SIZE, offset: records.length }
+          : paging === 'page'
+            ? { page: index + 1, page_size: DRF_PAGE_SIZE }
+            : {};
+      const answer = (await this.send(declaration, operation, { query }, options)) as DrfPage;
+      records.push(...answer.results);
+      onPage?.(answer.results, { index, count: answer.count });
+      if (!answer.next || !answer.results.length || !paging || records.length >= answer.count) return records;
+    }
   }
 
   /** The default LLM key's usage and the free trial's state, as the platform answers them. */

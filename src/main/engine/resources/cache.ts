@@ -129,6 +129,27 @@ export class ResourceCache {
     })();
   }
 
+  /** A later page of a list being read (readPages): after the records stored so far, keeping their order. */
+  append(profileId: string, declaration: ResourceDeclaration, records: Row[], from: number): void {
+    if (!this.meta(profileId, declaration.kind)) return;
+    this.db.transaction(() => {
+      const insert = this.db.prepare(
+        'INSERT OR REPLACE INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      records.forEach((record, index) => {
+        const kept = keptFields(declaration, record);
+        insert.run(
+          profileId,
+          declaration.kind,
+          recordId(declaration, record),
+          from + index,
+          searchText(declaration, kept),
+          JSON.stringify(kept),
+        );
+      });
+    })();
+  }
+
   /**
    * Adds or replaces one record after a write or a look-up; a new one goes first. A kind the platform cannot list
    * starts its list here; a listed kind that was never read waits for its first full read.

@@ -25,9 +25,12 @@ import { RequestAbortedError, type CallOptions } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
+import { bulkJobKind, startBulk } from './bulk';
 import { describedChoices, type DescribedChoice } from './described';
 import { explain, invalidValues } from './explain';
+import { exportResources } from './export';
 import { llmAccessHandlers } from './llm-access';
+import { readPages } from './paging';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -53,14 +56,15 @@ const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
 type Row = Record<string, unknown>;
 
 /** What the resource kit uses of the engine's services. */
-export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit'>;
+export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
 
-export function resourceHandlers(
-  ctx: ResourceServices,
-  cache: ResourceCache,
-): Omit<HandlersOf<typeof resourceCalls>, 'resources.getSingle' | 'resources.updateSingle' | 'resources.import'> & {
-  close(): Promise<void>;
-} {
+/** The kit's calls but those of single records and CSV import (single.ts, import.ts). */
+type ResourceHandlers = Omit<
+  HandlersOf<typeof resourceCalls>,
+  'resources.getSingle' | 'resources.updateSingle' | 'resources.import'
+> & { close(): Promise<void> };
+
+export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {
   /** Writes per list: a refresh that started before a write must not store what it fetched. */
   const writes = new Map<string, number>();
   const background = new Set<Promise<void>>();
@@ -81,9 +85,30 @@ export function resourceHandlers(
     const key = keyOf(profileId, declaration.kind);
     const before = writes.get(key) ?? 0;
     const startedAt = new Date().toISOString();
+    const current = () => (writes.get(key) ?? 0) === before && !stop.signal.aborted;
+    if (declaration.envelope === 'drf') {
+      const kind = declaration.kind as ResourceKind;
+      const read = readPages(await apiFor(profileId), cache, profileId, declaration, {
+        ...options,
+        signal: stop.signal,
+        startedAt,
+        current,
+        progressive: !cache.meta(profileId, kind),
+        grew: () => ctx.emit('resources.changed', { profileId, kind }),
+      });
+      // The screen has its first page; the rest fill in behind it, each page announced.
+      const rest = read.rest.catch((error: unknown) => {
+        if (stop.signal.aborted || error instanceof RequestAbortedError) return;
+        cache.refreshFailed(profileId, kind, `Only part of the list was read: ${String((error as Error).message)}`);
+        ctx.emit('resources.changed', { profileId, kind });
+      });
+      background.add(rest);
+      void rest.finally(() => background.delete(rest));
+      await read.first;
+      return startedAt;
+    }
     const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
-    if ((writes.get(key) ?? 0) === before && !stop.signal.aborted)
-      cache.replace(profileId, declaration, records, startedAt);
+    if (current()) cache.replace(profileId, declaration, records, startedAt);
     return startedAt;
   }
 
@@ -151,6 +176,8 @@ export function resourceHandlers(
       ...declaration.columns.map((c) => c.field),
       ...declaration.search,
       ...(declaration.filters ?? []).map((f) => f.field),
+      // A record's related lists ask for the records that refer to it.
+      ...(declaration.relations ?? []).map((r) => r.field),
     ]);
     return Object.entries(where ?? {}).map(([field, text]) => {
       if (!known.has(field)) {
@@ -230,7 +257,9 @@ export function resourceHandlers(
     }
   }
 
-  return {
+  ctx.runner.register(bulkJobKind({ services: ctx, cache, changed }));
+
+  const handlers: ResourceHandlers = {
     'resources.list': async (input) => {
       const profileId = ctx.tenant(input.profileId);
       const declaration = manyOf(input.kind);
@@ -368,6 +397,15 @@ export function resourceHandlers(
       return { record };
     },
 
+    'resources.bulk': ({ profileId: given, kind, action, ids }) =>
+      startBulk(ctx, cache, { profileId: ctx.tenant(given), kind, action, ids }),
+
+    'resources.export': (input) =>
+      exportResources(input, {
+        list: (page) => handlers['resources.list'](page),
+        tenantName: ctx.profiles.nameOf(ctx.tenant(input.profileId)),
+      }),
+
     'resources.describe': async ({ profileId: given, kind }) => {
       const profileId = ctx.tenant(given);
       const declaration = declarationOf(kind);
@@ -398,4 +436,5 @@ export function resourceHandlers(
       await Promise.allSettled([...background]);
     },
   };
+  return handlers;
 }

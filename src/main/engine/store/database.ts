@@ -84,6 +84,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
+/** The first line of a migration that rebuilds a table other tables reference. */
+const FOREIGN_KEYS_OFF = '-- foreign_keys: off';
+
 /** Applies pending migrations; an already-applied migration whose file changed is an error, never re-run. */
 export function migrate(db: Db, migrations: Migration[], file = 'the database'): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -107,11 +110,23 @@ export function migrate(db: Db, migrations: Migration[], file = 'the database'):
 
   const record = db.prepare('INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)');
   for (const migration of migrations.slice(current)) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, migration.sha256, new Date().toISOString());
-      db.pragma(`user_version = ${migration.version}`);
-    })();
+    // Rebuilding a table that others reference (SQLite's 12 steps) needs foreign keys off, or dropping the old
+    // table would cascade into its children; they are checked before the migration commits.
+    const rebuild = migration.sql.startsWith(FOREIGN_KEYS_OFF);
+    const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+    if (rebuild && enforced) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        if (rebuild && (db.pragma('foreign_key_check') as unknown[]).length) {
+          throw new Error(`Migration ${migration.version}_${migration.name} left rows that break a foreign key`);
+        }
+        record.run(migration.version, migration.name, migration.sha256, new Date().toISOString());
+        db.pragma(`user_version = ${migration.version}`);
+      })();
+    } finally {
+      if (rebuild && enforced) db.pragma('foreign_keys = ON');
+    }
   }
 }
 

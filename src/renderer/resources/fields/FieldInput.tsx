@@ -4,11 +4,14 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { FieldDeclaration } from '../../../shared/resources';
 import { maskedText, SecretInput } from '../DescribedFields';
+import { RecordPicker } from '../Relations';
 import { ImageField } from './ImageField';
 import { JsonEditor } from './JsonEditor';
-import type { FormValues } from './values';
+import type { FormValue, FormValues } from './values';
 
 interface FieldInputProps {
+  /** The tenant whose records a `reference` field picks from. */
+  profileId: string;
   field: FieldDeclaration;
   form: UseFormReturnType<FormValues>;
   /** The field's rule from the spec (a JSON field's editor underlines what it refuses). */
@@ -23,7 +26,7 @@ interface FieldInputProps {
 }
 
 /** One declared field as the input its kind asks for, bound to the form. */
-export function FieldInput({ field, form, rule, format, current, editing, autoFocus }: FieldInputProps) {
+export function FieldInput({ profileId, field, form, rule, format, current, editing, autoFocus }: FieldInputProps) {
   const common = { label: field.label, description: field.description, placeholder: field.placeholder };
   const props = form.getInputProps(field.name, field.input === 'switch' ? { type: 'checkbox' } : {});
   const focus = autoFocus ? { 'data-autofocus': true } : {};
@@ -52,6 +55,17 @@ export function FieldInput({ field, form, rule, format, current, editing, autoFo
           current={current}
           editing={editing ?? false}
           autoFocus={autoFocus}
+        />
+      );
+    case 'reference':
+      return (
+        <RecordPicker
+          {...common}
+          {...props}
+          {...focus}
+          profileId={profileId}
+          kind={field.references ?? ''}
+          onChange={(value) => form.setFieldValue(field.name, value as FormValue)}
         />
       );
     case 'number':

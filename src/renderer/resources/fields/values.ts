@@ -22,6 +22,9 @@ export function initialValue(field: FieldDeclaration, record: ResourceRecord | n
       return '';
     case 'number':
       return typeof current === 'number' ? current : '';
+    case 'reference':
+      // Another record's id, as the platform types it (an LTI key's is a number).
+      return typeof current === 'number' || typeof current === 'string' ? current : '';
     case 'json':
       return current === undefined || current === null ? '' : JSON.stringify(current, null, 2);
     case 'date':

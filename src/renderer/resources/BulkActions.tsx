@@ -1,0 +1,144 @@
+import { Button, Group, Paper, Text } from '@mantine/core';
+import { useState } from 'react';
+import { pluralOf } from '../../shared/resources';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { TrashIcon } from '../components/icons';
+import { notifySuccess } from '../components/notify';
+import { formatCount } from '../lib/format';
+import { useMutationCall } from '../queries/useCall';
+import { NamesList } from './ListTools';
+import type { Declared } from './naming';
+
+interface BulkTarget {
+  action: string;
+  label: string;
+  ids: string[];
+  names: string[];
+  destructive: boolean;
+}
+
+/**
+ * What can be done to the selected records: delete (the kind's own word for it) and the named actions declared for
+ * bulk use. Each asks first, naming how many of which kind, then runs as one job (Jobs shows its per-record report;
+ * a record already gone counts as done).
+ */
+export function BulkActions({
+  profileId,
+  declaration,
+  selected,
+  onClear,
+  offline,
+}: {
+  profileId: string;
+  declaration: Declared;
+  /** The selected records' ids and names, in the order they were picked. */
+  selected: { id: string; name: string }[];
+  onClear(): void;
+  /** The list's note that the tenant is not answering, if it is not. */
+  offline?: string | null;
+}) {
+  const [target, setTarget] = useState<BulkTarget | null>(null);
+  const bulk = useMutationCall('resources.bulk');
+  const count = selected.length;
+  const what = (n: number) => `${formatCount(n)} ${n === 1 ? declaration.singular : pluralOf(declaration)}`;
+  const deleteWord = declaration.deleteLabel ?? 'Delete';
+  const ask = (action: string, label: string, destructive: boolean) =>
+    setTarget({
+      action,
+      label,
+      destructive,
+      ids: selected.map((record) => record.id),
+      names: selected.map((record) => record.name),
+    });
+  const actions = Object.entries(declaration.actions ?? {}).filter(([, action]) => action.bulk);
+
+  return (
+    <>
+      <Paper
+        withBorder
+        radius="sm"
+        px="sm"
+        py={6}
+        bg="var(--mantine-primary-color-light)"
+        role="region"
+        aria-label="Selected records"
+        data-testid="bulk-bar"
+      >
+        <Group justify="space-between" gap="sm" wrap="wrap">
+          <Text size="sm" fw={500}>
+            {what(count)} selected
+          </Text>
+          <Group gap="xs" wrap="wrap">
+            {actions.map(([name, action]) => (
+              <Button
+                key={name}
+                size="xs"
+                variant="default"
+                color={action.destructive ? 'red' : undefined}
+                onClick={() => ask(name, action.label, !!action.destructive)}
+              >
+                {action.label} selected
+              </Button>
+            ))}
+            {declaration.operations.delete && (
+              <Button
+                size="xs"
+                color="red"
+                variant="light"
+                leftSection={<TrashIcon size={14} />}
+                onClick={() => ask('delete', deleteWord, true)}
+              >
+                {deleteWord} selected
+              </Button>
+            )}
+            <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
+              Clear selection
+            </Button>
+          </Group>
+        </Group>
+      </Paper>
+      <ConfirmModal
+        target={target}
+        title={target ? `${target.label} ${what(target.ids.length)}` : ''}
+        mutation={bulk}
+        failedTitle="Not started"
+        confirmLabel={(t) => `${t.label} ${what(t.ids.length)}`}
+        onClose={() => setTarget(null)}
+        onConfirm={(t, close) =>
+          bulk.mutate(
+            { profileId, kind: declaration.kind, action: t.action, ids: t.ids },
+            {
+              onSuccess: (job) => {
+                close();
+                onClear();
+                notifySuccess(
+                  `${t.label}: ${what(t.ids.length)}`,
+                  job.state === 'waiting'
+                    ? 'The tenant is not answering: the job waits in Jobs and goes on when it answers.'
+                    : 'Running as a job: Jobs shows what became of each one.',
+                );
+              },
+            },
+          )
+        }
+      >
+        {(t) => (
+          <>
+            <Text size="sm">
+              {t.ids.length === 1
+                ? `${t.label} this ${declaration.singular}?`
+                : `${t.label} these ${what(t.ids.length)}?`}
+              {t.destructive ? ' This cannot be undone.' : ''}
+            </Text>
+            <NamesList names={t.names} />
+            {offline && (
+              <Text size="sm" c="dimmed">
+                The tenant is not answering now: the job waits in Jobs and goes on by itself when it answers.
+              </Text>
+            )}
+          </>
+        )}
+      </ConfirmModal>
+    </>
+  );
+}

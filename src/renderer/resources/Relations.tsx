@@ -1,0 +1,146 @@
+import { Anchor, Badge, Group, Loader, Select, Stack, Text, type SelectProps } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
+import { formatCount } from '../lib/format';
+import { useCall } from '../queries/useCall';
+import { navigateTo } from '../shell/routes';
+import { capitalized, titleOf } from './naming';
+
+const PICK_PAGE = 50;
+
+/**
+ * A field that takes another kind's record: its records from that kind's cached list, searchable by name, the value
+ * being the record's id (as the platform types it: a number stays a number).
+ */
+export function RecordPicker({
+  profileId,
+  kind,
+  value,
+  onChange,
+  ...props
+}: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
+  profileId: string;
+  kind: string;
+  value?: unknown;
+  onChange(value: unknown): void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 200);
+  const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
+  const list = useCall(
+    'resources.list',
+    {
+      profileId,
+      kind: isResourceKind(kind) ? kind : 'api-tokens',
+      pageSize: PICK_PAGE,
+      ...(debounced ? { search: debounced } : {}),
+    },
+    { enabled: !!declaration },
+  );
+  const records = list.data?.records ?? [];
+  const ids = new Map(records.map((record) => [String(record[declaration!.idField]), record[declaration!.idField]]));
+  const data = records.map((record) => ({
+    value: String(record[declaration!.idField]),
+    label: titleOf(declaration as ResourceDeclaration, record),
+  }));
+  const current = value === null || value === undefined || value === '' ? null : String(value);
+  // The chosen record stays offered while a search shows others.
+  if (current && !ids.has(current)) data.unshift({ value: current, label: current });
+  return (
+    <Select
+      {...props}
+      searchable
+      clearable
+      data={data}
+      value={current}
+      searchValue={search}
+      onSearchChange={setSearch}
+      onChange={(picked) => onChange(picked === null ? null : (ids.get(picked) ?? picked))}
+      rightSection={list.isFetching ? <Loader size={14} /> : undefined}
+      nothingFoundMessage={declaration ? `No ${pluralOf(declaration)} match` : undefined}
+    />
+  );
+}
+
+/** In a record's details: the records of other kinds that refer to it (an LTI key's tools), each a link. */
+export function RelatedLists({
+  profileId,
+  declaration,
+  id,
+}: {
+  profileId: string;
+  declaration: ResourceDeclaration;
+  id: string;
+}) {
+  const referrers = referrersOf(declaration.kind, Object.values(RESOURCES) as ResourceDeclaration[]);
+  if (!referrers.length) return null;
+  return (
+    <Stack gap="md" data-testid="related-lists">
+      {referrers.map(({ declaration: other, field }) => (
+        <RelatedList key={`${other.kind}.${field}`} profileId={profileId} declaration={other} field={field} id={id} />
+      ))}
+    </Stack>
+  );
+}
+
+function RelatedList({
+  profileId,
+  declaration,
+  field,
+  id,
+}: {
+  profileId: string;
+  declaration: ResourceDeclaration;
+  field: string;
+  id: string;
+}) {
+  const kind = isResourceKind(declaration.kind) ? declaration.kind : null;
+  const list = useCall(
+    'resources.list',
+    { profileId, kind: kind ?? 'api-tokens', where: { [field]: id }, pageSize: 20 },
+    { enabled: !!kind },
+  );
+  const records = list.data?.records ?? [];
+  const total = list.data?.total ?? 0;
+  return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        <Text size="xs" c="dimmed">
+          {capitalized(pluralOf(declaration))} that use it
+        </Text>
+        {list.isSuccess && (
+          <Badge size="xs" variant="light" color="gray">
+            {formatCount(total)}
+          </Badge>
+        )}
+      </Group>
+      {list.isPending && <Loader size="xs" />}
+      {list.isSuccess && total === 0 && (
+        <Text size="sm" c="dimmed">
+          None.
+        </Text>
+      )}
+      {records.map((record) => {
+        const recordId = String(record[declaration.idField]);
+        return (
+          <Anchor
+            key={recordId}
+            component="button"
+            type="button"
+            size="sm"
+            ta="left"
+            onClick={() => navigateTo(`#/${declaration.area}/${declaration.kind}/${encodeURIComponent(recordId)}`)}
+          >
+            {titleOf(declaration, record)}
+          </Anchor>
+        );
+      })}
+      {total > records.length && (
+        <Text size="xs" c="dimmed">
+          and {formatCount(total - records.length)} more
+        </Text>
+      )}
+    </Stack>
+  );
+}
