@@ -42,6 +42,34 @@ describe('Tenant settings: API tokens', () => {
     await expect.poll(() => app.page.getByTestId('resource-count').innerText()).toBe('2 API tokens');
   });
 
+  it('keeps the area’s tabs in one column under their group headings at the smallest window', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      const tabs = page.getByRole('tablist').getByRole('tab');
+      await visible(tabs.first());
+      const boxes = await Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
+      expect(await tabs.allInnerTexts()).toEqual([
+        'API tokens',
+        'Domain whitelist',
+        'Integration keys',
+        'LTI keys',
+        'LTI tools',
+        'Org metadata',
+        'Branding',
+        'Site config',
+        'Billing',
+      ]);
+      // One column: every tab starts at the same x, each on its own line, the last one inside the window.
+      expect(new Set(boxes.map((box) => Math.round(box!.x))).size).toBe(1);
+      expect(new Set(boxes.map((box) => Math.round(box!.y))).size).toBe(boxes.length);
+      expect(Math.max(...boxes.map((box) => box!.y + box!.height))).toBeLessThanOrEqual(650);
+      await visible(page.getByText('LTI', { exact: true }));
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  });
+
   it('shows field errors at the field: the spec’s rule as typed, the platform’s refusal after sending', async () => {
     const { page } = app;
     await page.getByRole('button', { name: 'New API token' }).click();

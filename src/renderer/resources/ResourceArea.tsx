@@ -1,4 +1,5 @@
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Fragment } from 'react';
 import {
   RESOURCE_AREAS,
   RESOURCES,
@@ -9,6 +10,7 @@ import {
 import { WarningIcon } from '../components/icons';
 import { navigateTo, useSubRoute } from '../shell/routes';
 import { useActiveTenant } from '../tenants/tenantContext';
+import { groupsOf } from './naming';
 import { ResourceList } from './ResourceList';
 import { SingleRecordCard } from './SingleRecordCard';
 
@@ -19,7 +21,11 @@ export function kindsOf(area: Area): Declared[] {
   return (Object.values(RESOURCES) as Declared[]).filter((declaration) => declaration.area === area);
 }
 
-/** A navigation area of the kit (`#/<area>/<kind>`): one tab per kind, each the kind's generic list. */
+/**
+ * A navigation area of the kit (`#/<area>/<kind>`): one tab per kind, each the kind's generic list or settings card.
+ * The tabs stand in a column beside the panel, under their group's heading: an area of many kinds keeps one tidy
+ * list at any width (a row of them wraps, or hides some behind a scroll, from about 1100 px down).
+ */
 export function ResourceArea({ area }: { area: Area }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -47,17 +53,34 @@ export function ResourceArea({ area }: { area: Area }) {
           Add a tenant in Settings → Tenants, or make one active from the top bar.
         </Alert>
       )}
-      <Tabs value={current.kind} onChange={(kind) => kind && navigateTo(`#/${area}/${kind}`)} keepMounted={false}>
-        <Tabs.List>
-          {kinds.map((declaration) => (
-            <Tabs.Tab key={declaration.kind} value={declaration.kind}>
-              {declaration.label}
-            </Tabs.Tab>
+      <Tabs
+        value={current.kind}
+        onChange={(kind) => kind && navigateTo(`#/${area}/${kind}`)}
+        keepMounted={false}
+        orientation="vertical"
+        // A column of names reads down its left edge, as the group headings do.
+        styles={{ tabLabel: { textAlign: 'start' } }}
+      >
+        <Tabs.List miw={160} style={{ alignSelf: 'flex-start' }}>
+          {groupsOf(kinds).map(({ group, kinds: grouped }, index) => (
+            <Fragment key={group ?? ''}>
+              {group && (
+                // The tabs carry their own names; the heading only files them for the eye.
+                <Text aria-hidden size="xs" fw={600} c="dimmed" tt="uppercase" pt={index ? 'sm' : 0} pb={4} px="md">
+                  {group}
+                </Text>
+              )}
+              {grouped.map((declaration) => (
+                <Tabs.Tab key={declaration.kind} value={declaration.kind}>
+                  {declaration.label}
+                </Tabs.Tab>
+              ))}
+            </Fragment>
           ))}
         </Tabs.List>
         {tenant.id &&
           kinds.map((declaration) => (
-            <Tabs.Panel key={declaration.kind} value={declaration.kind} pt="md">
+            <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
               {declaration.single ? (
                 <SingleRecordCard
                   key={`${tenant.id}:${declaration.kind}`}

@@ -22,3 +22,17 @@ export const fieldLabel = (field: string) =>
       .map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word))
       .join(' '),
   );
+
+/** The kinds under their group headings, groups in the order their first kind is declared; ungrouped ones first. */
+export function groupsOf<D extends ResourceDeclaration>(
+  kinds: readonly D[],
+): { group: string | undefined; kinds: D[] }[] {
+  const groups: { group: string | undefined; kinds: D[] }[] = [];
+  for (const declaration of kinds) {
+    const group = groups.find((entry) => entry.group === declaration.group);
+    if (group) group.kinds.push(declaration);
+    else if (declaration.group === undefined) groups.unshift({ group: undefined, kinds: [declaration] });
+    else groups.push({ group: declaration.group, kinds: [declaration] });
+  }
+  return groups;
+}

@@ -6,6 +6,7 @@ export const apiTokens = {
   label: 'API tokens',
   singular: 'API token',
   area: 'tenant-settings',
+  group: 'Access',
   description: 'Keys that scripts and integrations use to call the platform as this tenant.',
   idField: 'name',
   operations: {

@@ -10,6 +10,7 @@ export const billing = {
   singular: 'billing status',
   plural: 'billing status',
   area: 'tenant-settings',
+  group: 'Organisation',
   description: "The tenant's subscription, as the platform's billing reports it.",
   idField: 'id',
   single: true,

@@ -14,6 +14,7 @@ export const branding = {
   singular: 'branding',
   plural: 'branding',
   area: 'tenant-settings',
+  group: 'Organisation',
   description: "The tenant's logo, dark-mode logo, favicon and thumbnail.",
   idField: 'logo',
   single: true,

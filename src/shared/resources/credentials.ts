@@ -53,6 +53,7 @@ export const integrationCredentials = {
   singular: 'integration key',
   plural: 'integration keys',
   area: 'tenant-settings',
+  group: 'Access',
   description: 'Credentials of the services the tenant connects to the platform (Google Drive, …), one per service.',
   idField: 'name',
   operations: {

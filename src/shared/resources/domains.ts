@@ -11,6 +11,7 @@ export const domains = {
   singular: 'domain',
   plural: 'domains',
   area: 'tenant-settings',
+  group: 'Access',
   description: 'Domains the platform accepts requests and embeds from.',
   idField: 'url',
   operations: {

@@ -132,6 +132,8 @@ export interface ResourceDeclaration {
   /** Several, in running text, when it is not the label: "domains" (the label is "Domain whitelist"). */
   plural?: string;
   area: ResourceArea;
+  /** The heading the area's screen files it under ("Access", "LTI"): kinds of one group sit together. */
+  group?: string;
   description: string;
   /** The field that identifies a record in the spec (an API token's name). */
   idField: string;

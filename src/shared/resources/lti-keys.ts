@@ -6,6 +6,7 @@ export const ltiKeys = {
   label: 'LTI keys',
   singular: 'LTI key',
   area: 'tenant-settings',
+  group: 'LTI',
   description: 'RSA keys the platform signs LTI 1.3 launches with; give an LMS the public key or its JWK.',
   idField: 'id',
   operations: {

@@ -6,6 +6,7 @@ export const ltiTools = {
   label: 'LTI tools',
   singular: 'LTI tool',
   area: 'tenant-settings',
+  group: 'LTI',
   description: 'LMS platforms that launch this tenant over LTI 1.3: their issuer, client id and endpoints.',
   idField: 'id',
   operations: {

@@ -7,6 +7,7 @@ export const orgMetadata = {
   singular: 'org metadata',
   plural: 'org metadata',
   area: 'tenant-settings',
+  group: 'Organisation',
   description: "The tenant's public metadata, as the platform publishes it to its apps.",
   idField: 'platform_key',
   single: true,

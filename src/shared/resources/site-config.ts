@@ -10,6 +10,7 @@ export const siteConfig = {
   singular: 'site config',
   plural: 'site config',
   area: 'tenant-settings',
+  group: 'Organisation',
   description: "The platform site's settings for this tenant.",
   idField: 'key',
   single: true,
