@@ -2,7 +2,7 @@
  * Single-record settings in browser mode, on a real engine and sandbox: Tenant settings → Org metadata (read view,
  * a JSON editor that refuses text that does not parse at its field, an unsaved-change guard, a save the platform
  * keeps) and → Branding (an upload refused before it is sent when the file is not an image; a PNG uploaded with its
- * preview). Then → LTI tools: the JSON editor underlines what the spec's schema refuses.
+ * preview), → Billing (its subscriptions as a table). Then → LTI tools: the JSON editor underlines what the spec's schema refuses.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,6 +145,23 @@ describe('Tenant settings: branding', () => {
     expect(await card.getByRole('img', { name: 'Logo' }).getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     // The page itself fetched nothing from the platform: every call went through the app's own bridge.
     expect(requests.filter((r) => r.includes(server.url))).toEqual([]);
+  });
+});
+
+describe('Tenant settings: billing', () => {
+  it('shows a list of records the platform answers (the subscriptions) as a table, not as JSON', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/billing');
+    const table = page.getByTestId('single-billing').getByRole('table', { name: 'Subscriptions' });
+    await visible(table);
+    const headers = await table.getByRole('columnheader').allInnerTexts();
+    expect(headers).toEqual(['Plan', 'Status', 'Seats', 'Current period end']);
+    const cells = await table.getByRole('cell').allInnerTexts();
+    expect(cells.slice(0, 3)).toEqual(['Campus', 'active', '500']);
+    // The date as the app writes dates, not the platform's ISO text.
+    expect(cells[3]).toMatch(/2027/);
+    expect(cells[3]).not.toContain('T00:00');
+    expect(await page.getByTestId('single-billing').innerText()).not.toContain('"plan"');
   });
 });
 

@@ -3,7 +3,20 @@
  * field as the platform answered it, as of when, offline from the saved copy, and an edit form that asks before
  * dropping unsaved changes. Read-only kinds have no edit.
  */
-import { Alert, Button, Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
@@ -33,7 +46,54 @@ function labelOf(declaration: ResourceDeclaration, field: string): string {
   );
 }
 
-/** One value as people read it: an image, a date, yes/no, JSON laid out, or its text. */
+type Flat = Record<string, string | number | boolean | null>;
+const isFlat = (value: unknown): value is Flat =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((entry) => entry === null || typeof entry !== 'object');
+
+/** A scalar as people read it: a date formatted, yes/no, or its text. */
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' && DATE_TIME.test(value)) return formatDateTime(value);
+  return String(value);
+}
+
+/** A list of flat records (a billing answer's subscriptions): a table, one column per field any of them has. */
+function RecordsTable({ label, rows }: { label: string; rows: Flat[] }) {
+  const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return (
+    <Table.ScrollContainer minWidth={320}>
+      <Table withTableBorder verticalSpacing={4} aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {fields.map((field) => (
+              <Table.Th key={field} style={{ whiteSpace: 'nowrap' }}>
+                {fieldLabel(field)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row, index) => (
+            <Table.Tr key={index}>
+              {fields.map((field) => (
+                <Table.Td key={field}>{scalarText(row[field])}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * One value as people read it: an image, a date, yes/no, a list of flat records as a table, other JSON laid out
+ * (free-form, as its editor shows it), or its text.
+ */
 function Value({ declaration, field, value }: { declaration: ResourceDeclaration; field: string; value: unknown }) {
   const declared = declaration.fields.find((f) => f.name === field);
   if (declared?.input === 'image') {
@@ -45,6 +105,9 @@ function Value({ declaration, field, value }: { declaration: ResourceDeclaration
         Not set
       </Text>
     );
+  }
+  if (Array.isArray(value) && value.length > 0 && value.every(isFlat)) {
+    return <RecordsTable label={labelOf(declaration, field)} rows={value} />;
   }
   if (typeof value === 'object') {
     const text = JSON.stringify(value, null, 2);
