@@ -42,6 +42,8 @@ import { ColumnsMenu, ExportButton } from './ListTools';
 import { useColumnChoice } from './useColumnChoice';
 
 const PAGE_SIZE = 25;
+/** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
+const OR_LIST = new Intl.ListFormat('en-GB', { type: 'disjunction' });
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
@@ -166,12 +168,13 @@ export function ResourceList({
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Text c="dimmed" size="sm" maw={640}>
+      {/* The buttons keep their place at the right at any width; the description wraps beside them. */}
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Text c="dimmed" size="sm" maw={640} style={{ flex: 1, minWidth: 0 }}>
           {declaration.description}
         </Text>
         {canCreate && (
-          <Group gap="xs">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Button variant="default" onClick={() => setImporting(true)}>
               Import CSV
             </Button>
@@ -194,9 +197,11 @@ export function ResourceList({
             <Group gap="sm" wrap="wrap">
               <TextInput
                 aria-label={`Search ${pluralOf(declaration)}`}
-                placeholder={`Search by ${declaration.search
-                  .map((field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field)
-                  .join(' or ')}`}
+                placeholder={`Search by ${OR_LIST.format(
+                  declaration.search.map(
+                    (field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field,
+                  ),
+                )}`}
                 leftSection={<SearchIcon size={16} />}
                 value={search}
                 onChange={(event) => {
@@ -236,7 +241,8 @@ export function ResourceList({
                 </Button>
               )}
             </Group>
-            <Group gap="md" wrap="wrap" justify="flex-end">
+            {/* Wrapped under the search on a narrow panel, the tools keep to the right. */}
+            <Group gap="md" wrap="wrap" justify="flex-end" ml="auto">
               <ColumnsMenu columns={declaration.columns} choice={choice} />
               <ExportButton
                 profileId={profileId}

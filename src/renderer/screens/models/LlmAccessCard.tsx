@@ -59,7 +59,7 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
           />
         )}
         {data?.offline && (
-          <Alert color="yellow" variant="light" icon={<CloudOffIcon />} title="Showing the last answer">
+          <Alert color="yellow" variant="light" icon={<CloudOffIcon />} title="Showing the saved copy">
             {data.offline} Switches cannot be changed until the tenant can be reached.
           </Alert>
         )}
