@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
+import { seedSingles } from '../../src/server/areas/resources/single';
 import { call, sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
 import { openApp, visible, type OpenApp } from './app';
@@ -151,6 +152,8 @@ describe('Tenant settings: branding', () => {
 describe('Tenant settings: billing', () => {
   it('shows a list of records the platform answers (the subscriptions) as a table, not as JSON', async () => {
     const { page } = app;
+    // The platform's billing has no write call: the sandbox's demo subscriptions stand in for a paying tenant.
+    seedSingles(server.db);
     await app.open('#/tenant-settings/billing');
     const table = page.getByTestId('single-billing').getByRole('table', { name: 'Subscriptions' });
     await visible(table);
