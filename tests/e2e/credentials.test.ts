@@ -40,6 +40,8 @@ describe('Models and keys', () => {
     await keys.getByRole('button', { name: 'New LLM provider key' }).click();
     const dialog = page.getByRole('dialog', { name: 'New LLM provider key' });
     await visible(dialog);
+    // An empty choice says what to do rather than showing a blank box.
+    expect(await dialog.getByLabel('Provider').getAttribute('placeholder')).toBe('Choose one');
     // The providers and their fields are the platform's: Azure OpenAI asks for three.
     await dialog.getByLabel('Provider').click();
     await page.getByRole('option', { name: 'Azure OpenAI' }).click();

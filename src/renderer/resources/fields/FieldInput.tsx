@@ -38,6 +38,8 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
       return (
         <Select
           {...common}
+          // An empty box with no word in it reads as broken; a declaration's own placeholder says more.
+          placeholder={field.placeholder ?? 'Choose one'}
           data={field.options?.map((o) => ({ value: o.value, label: o.label })) ?? []}
           {...props}
           {...focus}
@@ -63,6 +65,7 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           {...common}
           {...props}
           {...focus}
+          placeholder={field.placeholder ?? 'Choose or type to search'}
           profileId={profileId}
           kind={field.references ?? ''}
           onChange={(value) => form.setFieldValue(field.name, value as FormValue)}
