@@ -194,7 +194,7 @@ export function ResourceList({
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <Group gap="sm" wrap="wrap">
+            <Group gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
               <TextInput
                 aria-label={`Search ${pluralOf(declaration)}`}
                 placeholder={`Search by ${OR_LIST.format(
@@ -208,7 +208,8 @@ export function ResourceList({
                   setSearch(event.currentTarget.value);
                   setPage(1);
                 }}
-                w={300}
+                // Narrows before the filters beside it wrap under it (a panel beside the tab column).
+                style={{ flex: '1 1 200px', maxWidth: 300 }}
                 type="search"
               />
               {(declaration.filters ?? []).map((filter) => (
