@@ -94,6 +94,21 @@ describe('resources: LLM provider keys', () => {
     }
   });
 
+  it('does not read keys from a CSV file: secrets stay out of files, and nothing is sent', async () => {
+    const c = await connect(server);
+    const text = `name,value\nanthropic,"{""key"":""sk-ant-0nce""}"\n`;
+    for (const kind of ['credentials', 'integration-credentials'] as const) {
+      const refused = await failure(c.engine, 'resources.import', { kind, text, name: 'keys.csv', start: true });
+      expect(refused.message).toMatch(/cannot be imported: their values are secrets, and a secret belongs in no file/);
+    }
+    const platform = await call(
+      server,
+      'GET',
+      `/api/ai-account/orgs/${server.org}/masked-llm-credential/?name=anthropic`,
+    );
+    expect(platform).toMatchObject({ status: 404, body: { detail: 'Not found.' } });
+  });
+
   it('puts the platform’s refusal at its field, and deletes a key by its name', async () => {
     const c = await connect(server);
     expect(

@@ -252,8 +252,15 @@ describe('resources.import (the engine call the screen uses)', () => {
       start: true,
     });
     expect(noneValid.message).toBe('No row is valid: fix or drop the rows with problems first.');
-    const tokens = await failure(engine, 'resources.import', { kind: 'api-tokens', text: '\u0000\u0001binary' });
-    expect(tokens.message).toContain('binary data, not CSV text');
+    const binary = await failure(engine, 'resources.import', { kind: 'domains', text: '\u0000\u0001binary' });
+    expect(binary.message).toContain('binary data, not CSV text');
+    // A new API token's key is shown once, to the call that creates it: an import would show it to no one.
+    const tokens = await failure(engine, 'resources.import', { kind: 'api-tokens', text: 'name\nnightly-sync\n' });
+    expect(tokens.message).toBe(
+      "API tokens cannot be imported: the platform shows each new API token's key once, to the call that creates it, " +
+        'and an import would show it to no one. Create them one at a time.',
+    );
+    expect(server.db.prepare("SELECT count(*) FROM api_keys WHERE name = 'nightly-sync'").pluck().get()).toBe(0);
     await engine.close();
   });
 });

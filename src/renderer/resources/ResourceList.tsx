@@ -20,7 +20,13 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
-import { pluralOf, type ColumnDeclaration, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import {
+  importRefusal,
+  pluralOf,
+  type ColumnDeclaration,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../shared/resources';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../components/icons';
@@ -175,9 +181,11 @@ export function ResourceList({
         </Text>
         {canCreate && (
           <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Button variant="default" onClick={() => setImporting(true)}>
-              Import CSV
-            </Button>
+            {importRefusal(declaration) === null && (
+              <Button variant="default" onClick={() => setImporting(true)}>
+                Import CSV
+              </Button>
+            )}
             <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
               New {declaration.singular}
             </Button>

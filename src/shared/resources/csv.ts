@@ -20,3 +20,27 @@ export function csvColumnsOf(declaration: ResourceDeclaration): CsvColumn[] {
   }
   return declaration.fields.map((field) => ({ field: field.name, label: field.label, synonyms: [field.label] }));
 }
+
+/**
+ * Why a kind's records cannot come from a CSV file, or null when they can. A value the platform shows once, to the
+ * call that creates the record (a new API token's key), would be shown to no one by an import: the records would be
+ * made without anyone ever holding their keys. And a kind whose values are secrets (a provider's key) is not read
+ * from a file: the app keeps secrets out of files, and a CSV of keys is one more copy to leak.
+ */
+export function importRefusal(declaration: ResourceDeclaration): string | null {
+  const plural = declaration.plural ?? declaration.label;
+  const capitalised = `${plural[0]!.toUpperCase()}${plural.slice(1)}`;
+  if (!declaration.operations.create)
+    return `${capitalised} cannot be imported: the platform has no call that creates one`;
+  if (declaration.revealOnce?.length) {
+    return (
+      `${capitalised} cannot be imported: the platform shows each new ${declaration.singular}'s ` +
+      `${declaration.revealOnce.join(', ')} once, to the call that creates it, and an import would show it to no one. ` +
+      `Create them one at a time.`
+    );
+  }
+  if (declaration.describedFields?.secret || declaration.fields.some((field) => field.input === 'secret')) {
+    return `${capitalised} cannot be imported: their values are secrets, and a secret belongs in no file. Add them one at a time.`;
+  }
+  return null;
+}

@@ -12,7 +12,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Job } from '../../../shared/contract';
-import { declarationOf, editableBody, type ResourceDeclaration, type ResourceKind } from '../../../shared/resources';
+import {
+  declarationOf,
+  editableBody,
+  withoutSecrets,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../../shared/resources';
 import { EngineError } from '../errors';
 import type { ItemReport, ItemRow, JobContext, JobKindRunner } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError } from '../platform';
@@ -206,7 +212,9 @@ export function resourceImportKind(deps: {
               error: outcome === 'failed' ? (message ?? 'Failed') : null,
               ...(message && outcome !== 'failed' && { data: { message } }),
             });
-            if (record) deps.cache.put(profileId, declaration, keptFields(declaration, record), at);
+            // A write's answer may echo a secret in full (a credential's value): it is never cached.
+            if (record)
+              deps.cache.put(profileId, declaration, withoutSecrets(declaration, keptFields(declaration, record)), at);
           }
           journal.addCounts(ctx.job.id, counts);
         });

@@ -13,6 +13,7 @@ import type { ResourceImportInput, ResourceImportPreview, ResourceImportRow } fr
 import {
   csvColumnsOf,
   declarationOf,
+  importRefusal,
   editableBody,
   fieldType,
   formSchema,
@@ -83,13 +84,9 @@ export async function resourceImport(
 ): Promise<ResourceImportPreview> {
   const profileId = ctx.tenant(input.profileId);
   const declaration = declarationOf(input.kind);
-  const create = declaration.operations.create;
-  if (!create) {
-    throw new EngineError(
-      'validation',
-      `${capital(pluralOf(declaration))} cannot be imported: the platform has no call that creates one`,
-    );
-  }
+  const refusal = importRefusal(declaration);
+  if (refusal) throw new EngineError('validation', refusal);
+  const create = declaration.operations.create!;
   const columns = csvColumnsOf(declaration);
   const body = editableBody(declaration, create);
   const required = new Set(body?.required ?? []);
