@@ -141,7 +141,7 @@ describe('deleting what others refer to', () => {
     // The tools were never read on this tenant: the engine cannot be sure, and says so.
     const unread = await c.engine.invoke('resources.referrers', { kind: 'lti-keys', ids: [key] });
     expect(unread.unsure).toEqual([
-      { kind: 'lti-tools', asOf: null, reason: 'LTI tools of this tenant have not been read yet' },
+      { kind: 'lti-tools', asOf: null, reason: 'LTI tools of this tenant have not been read yet', error: null },
     ]);
     // Asked to be sure (the CLI), the tools are read first.
     const sure = await c.engine.invoke('resources.referrers', { kind: 'lti-keys', ids: [key, alone], refresh: true });
@@ -159,7 +159,7 @@ describe('deleting what others refer to', () => {
     await c.engine.invoke('resources.list', { kind: 'lti-tools', refresh: true });
     const offline = await c.engine.invoke('resources.referrers', { kind: 'lti-keys', ids: [key] });
     expect(offline.referrers.map((r) => r.name)).toEqual(['Canvas courses']);
-    expect(offline.unsure[0]).toMatchObject({ kind: 'lti-tools', reason: expect.stringMatching(/not answering/) });
+    expect(offline.unsure[0]).toMatchObject({ kind: 'lti-tools', error: expect.stringMatching(/not answering/) });
   });
 
   it('the CLI warns, then deletes with --yes all the same (the platform is the authority)', async () => {

@@ -1,6 +1,7 @@
 import { Alert, List, Loader, Text } from '@mantine/core';
-import { RESOURCES, referrersOf, type ResourceDeclaration } from '../../shared/resources';
+import { RESOURCES, declarationOf, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
 import { WarningIcon } from '../components/icons';
+import { formatDateTime } from '../lib/format';
 import { useCall } from '../queries/useCall';
 import type { Declared } from './naming';
 
@@ -49,7 +50,9 @@ export function ReferrersNote({
       )}
       {unsure.map((u) => (
         <Text key={u.kind} size="xs" c="dimmed" mt={4}>
-          Others may refer to it that this app has not seen: {u.reason}.
+          {u.asOf === null
+            ? `Others may refer to it: ${u.reason}.`
+            : `Others may refer to it: the saved ${pluralOf(declarationOf(u.kind))} are from ${formatDateTime(u.asOf)}${u.error ? ` (${u.error})` : ', reading them again'}.`}
         </Text>
       ))}
       <Text size="xs" mt={4}>

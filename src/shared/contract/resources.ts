@@ -98,7 +98,9 @@ export const ResourceReferrers = z.object({
     z.object({ kind: ResourceKind, field: z.string(), id: z.string(), name: z.string(), refersTo: z.string() }),
   ),
   /** Referring lists not read lately (or whose last read failed): others may refer that the cache does not know. */
-  unsure: z.array(z.object({ kind: ResourceKind, asOf: z.string().nullable(), reason: z.string() })),
+  unsure: z.array(
+    z.object({ kind: ResourceKind, asOf: z.string().nullable(), reason: z.string(), error: z.string().nullable() }),
+  ),
 });
 export type ResourceReferrers = z.infer<typeof ResourceReferrers>;
 

@@ -28,8 +28,10 @@ export interface UnsureList {
   kind: ResourceKind;
   /** When the saved list was read from the platform; null: never on this tenant. */
   asOf: string | null;
-  /** In words: "LTI tools were last read 5 minutes ago" or why they could not be read. */
+  /** In words: when they were last read, or why they could not be read. */
   reason: string;
+  /** Why the last read failed, if it did. */
+  error: string | null;
 }
 
 type Row = Record<string, unknown>;
@@ -60,12 +62,22 @@ export function referrersIn(
     const meta = cache.meta(profileId, declaration.kind);
     const what = pluralOf(declaration);
     if (!meta) {
-      unsure.push({ kind: declaration.kind, asOf: null, reason: `${what} of this tenant have not been read yet` });
+      unsure.push({
+        kind: declaration.kind,
+        asOf: null,
+        reason: `${what} of this tenant have not been read yet`,
+        error: null,
+      });
       continue;
     }
-    if (meta.error) unsure.push({ kind: declaration.kind, asOf: meta.asOf, reason: meta.error });
+    if (meta.error) unsure.push({ kind: declaration.kind, asOf: meta.asOf, reason: meta.error, error: meta.error });
     else if (!(now - Date.parse(meta.checkedAt) < staleAfterMs)) {
-      unsure.push({ kind: declaration.kind, asOf: meta.asOf, reason: `${what} were last read at ${meta.asOf}` });
+      unsure.push({
+        kind: declaration.kind,
+        asOf: meta.asOf,
+        reason: `${what} were last read at ${meta.asOf}`,
+        error: null,
+      });
     }
     const numeric = ['integer', 'number'].includes(fieldType(recordSchema(declaration), field) ?? '');
     for (const id of new Set(ids)) {
