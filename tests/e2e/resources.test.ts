@@ -532,6 +532,7 @@ describe('Tenant settings: optimistic edits, references and bulk change', () => 
   it('a delete of a key that a tool uses names the tool, single and in a selection', async () => {
     const { page } = app;
     const id = await newKey('Referred e2e');
+    await newKey('Unreferred e2e');
     await call(server, 'POST', '/api/core/lti/1p3/provider/lti-tools/', {
       json: {
         platform_key: server.org,
@@ -558,7 +559,7 @@ describe('Tenant settings: optimistic edits, references and bulk change', () => 
     await confirm.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('checkbox', { name: 'Select Referred e2e' }).click();
-    await page.getByRole('checkbox', { name: 'Select Optimist' }).click();
+    await page.getByRole('checkbox', { name: 'Select Unreferred e2e' }).click();
     await page.getByTestId('bulk-bar').getByRole('button', { name: 'Delete selected' }).click();
     const bulk = page.getByRole('dialog', { name: 'Delete 2 LTI keys' });
     await visible(bulk.getByTestId('referrers-note').getByText('LTI tool “Canvas e2e” uses “Referred e2e”'));
