@@ -508,3 +508,120 @@ describe('Tenant settings while the tenant is not answering', () => {
       .toBe(false);
   });
 });
+
+describe('Tenant settings: optimistic edits, references and bulk change', () => {
+  const KEYS = '/api/core/lti/1p3/provider/lti-keys/';
+  const newKey = async (name: string) =>
+    String(
+      ((await call(server, 'POST', KEYS, { json: { name, platform_key: server.org } })).body as { id: number }).id,
+    );
+  const keyButton = (name: string) => table().getByRole('button', { name, exact: true });
+
+  it('an edit and a delete show at once, and go back with the platform’s word where they were made', async () => {
+    const { page } = app;
+    const id = await newKey('Optimist');
+    await app.open('#/tenant-settings/lti-keys');
+    await page.getByRole('button', { name: 'Refresh LTI keys' }).click();
+    await visible(keyButton('Optimist'));
+    server.setFaults(`latency=1500ms,refusePath=${KEYS}${id}/:403:You do not have permission to perform this action.`);
+    try {
+      await page.getByRole('button', { name: 'Edit Optimist' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit LTI key "Optimist"' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Optimist renamed');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      // Shown in the list before the platform answers…
+      await visible(keyButton('Optimist renamed'));
+      // …then back as it was, the refusal in the form, what was typed kept.
+      await visible(dialog.getByText('You do not have permission to perform this action.'), 30_000);
+      await visible(keyButton('Optimist'));
+      expect(await keyButton('Optimist renamed').count()).toBe(0);
+      expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Optimist renamed');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.getByRole('button', { name: 'Discard' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      await page.getByRole('button', { name: 'Delete Optimist' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete LTI key' });
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await keyButton('Optimist').waitFor({ state: 'detached' });
+      await visible(confirm.getByText('You do not have permission to perform this action.'), 30_000);
+      await visible(confirm.getByText('Not deleted'));
+      await visible(keyButton('Optimist'));
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      server.setFaults('');
+    }
+    const names = ((await call(server, 'GET', `${KEYS}?platform_key=${server.org}`)).body as { name: string }[]).map(
+      (key) => key.name,
+    );
+    expect(names).toContain('Optimist');
+  });
+
+  it('a delete of a key that a tool uses names the tool, single and in a selection', async () => {
+    const { page } = app;
+    const id = await newKey('Referred e2e');
+    await newKey('Unreferred e2e');
+    await call(server, 'POST', '/api/core/lti/1p3/provider/lti-tools/', {
+      json: {
+        platform_key: server.org,
+        title: 'Canvas e2e',
+        issuer: 'https://canvas.example.edu',
+        client_id: 'canvas-e2e',
+        auth_login_url: 'https://canvas.example.edu/login',
+        auth_token_url: 'https://canvas.example.edu/token',
+        tool_key: Number(id),
+        deployment_ids: ['1'],
+        launch_gate: {},
+      },
+    });
+    await app.open('#/tenant-settings/lti-tools');
+    await page.getByRole('button', { name: 'Refresh LTI tools' }).click();
+    await visible(table().getByRole('button', { name: 'Canvas e2e', exact: true }));
+    await app.open('#/tenant-settings/lti-keys');
+    await page.getByRole('button', { name: 'Refresh LTI keys' }).click();
+    await page.getByRole('button', { name: 'Delete Referred e2e' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete LTI key' });
+    const note = confirm.getByTestId('referrers-note');
+    await visible(note.getByText('Other records refer to this'));
+    await visible(note.getByText('LTI tool “Canvas e2e” uses it'));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('checkbox', { name: 'Select Referred e2e' }).click();
+    await page.getByRole('checkbox', { name: 'Select Unreferred e2e' }).click();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Delete selected' }).click();
+    const bulk = page.getByRole('dialog', { name: 'Delete 2 LTI keys' });
+    await visible(bulk.getByTestId('referrers-note').getByText('LTI tool “Canvas e2e” uses “Referred e2e”'));
+    await bulk.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Clear selection' }).click();
+  });
+
+  it('sets one field on a selection as a job, with the field’s own input', async () => {
+    const { page } = app;
+    const a = await newKey('Change A');
+    const b = await newKey('Change B');
+    await app.open('#/tenant-settings/lti-keys');
+    await page.getByRole('button', { name: 'Refresh LTI keys' }).click();
+    await page.getByRole('checkbox', { name: 'Select Change A' }).click();
+    await page.getByRole('checkbox', { name: 'Select Change B' }).click();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Change selected' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change 2 LTI keys' });
+    expect(await dialog.getByRole('listitem').allInnerTexts()).toEqual(['Change A', 'Change B']);
+    // Nothing given: said at the field, nothing started.
+    await dialog.getByRole('button', { name: 'Change 2 LTI keys' }).click();
+    await visible(dialog.getByText('Give the value to set on 2 LTI keys'));
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Changed together');
+    await dialog.getByRole('button', { name: 'Change 2 LTI keys' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => table().getByRole('button', { name: 'Changed together', exact: true }).count(), { timeout: 30_000 })
+      .toBe(2);
+    const names = Object.fromEntries(
+      ((await call(server, 'GET', `${KEYS}?platform_key=${server.org}`)).body as { id: number; name: string }[]).map(
+        (key) => [String(key.id), key.name],
+      ),
+    );
+    expect([names[a], names[b]]).toEqual(['Changed together', 'Changed together']);
+    await app.open('#/jobs');
+    await visible(page.getByText(/Change 2 LTI keys on /).first(), 30_000);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Job, JobItem, ResourceRecord } from '../../shared/contract';
+import { BULK_MAX, type Job, type JobItem, type ResourceRecord } from '../../shared/contract';
 import {
   RESOURCES,
   RESOURCE_AREAS,
@@ -18,6 +18,7 @@ import {
   toDataUrl,
   isResourceKind,
   pluralOf,
+  referrerLines,
   verbsOf,
   type ResourceDeclaration,
   type ResourceKind,
@@ -41,7 +42,7 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
   create KIND (--set FIELD=VALUE)... | --file BODY.json
       a value the platform shows once (a new API token's key) is printed here, and never again;
       a credential's fields are FIELD.NAME: create credentials --set name=openai --set value.key=sk-…
-  update KIND [ID] (--set FIELD=VALUE)... | --file BODY.json
+  update KIND [ID...] (--set FIELD=VALUE)... | --file BODY.json
       a JSON field takes JSON (--set 'metadata={"a":1}'), an image field a file (--set logo=@logo.png)
   delete KIND ID... --yes                      revoke or delete; --yes is required
   do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
@@ -261,18 +262,24 @@ const BULK_MAX_WAIT_MS = 60_000;
 const SETTLED: readonly Job['state'][] = ['completed', 'failed', 'cancelled', 'paused'];
 
 /**
- * Several IDs: one journalled 'resource-bulk' job (the screen's bulk delete), followed here until it settles, then
- * one line per record (deleted, already gone, or why not) and the summary.
+ * Several IDs: one journalled 'resource-bulk' job (the screen's bulk delete or bulk change), followed here until it
+ * settles, then one line per record (deleted, already gone, updated, unchanged, or why not) and the summary.
  */
-async function bulkDelete(
+async function bulkRun(
   engine: Engine,
   tenant: { profileId?: string },
   declaration: ResourceDeclaration & { kind: ResourceKind },
   ids: string[],
   out: Output,
+  change?: Record<string, unknown>,
 ): Promise<number> {
   const word = (declaration.deleteLabel ?? 'Delete').toLowerCase();
-  const started = await engine.invoke('resources.bulk', { ...tenant, kind: declaration.kind, action: 'delete', ids });
+  const started = await engine.invoke('resources.bulk', {
+    ...tenant,
+    kind: declaration.kind,
+    ...(change ? { action: 'update', values: change } : { action: 'delete' }),
+    ids,
+  });
   let job = started;
   let waitingSince: number | null = null;
   while (!SETTLED.includes(job.state)) {
@@ -290,35 +297,43 @@ async function bulkDelete(
     if (page.items.length < 1000) break;
   }
   const byId = new Map(items.map((item) => [item.key, item]));
-  let deleted = 0;
-  let gone = 0;
-  let failed = 0;
+  const counts = { done: 0, other: 0, failed: 0 };
   for (const id of ids.filter((id, index) => ids.indexOf(id) === index)) {
     const item = byId.get(id);
-    if (item?.state === 'done') {
+    const name = `${declaration.singular} "${printable(id)}"`;
+    if (item?.state === 'done' && change) {
+      const unchanged = item.phase === 'unchanged';
+      counts[unchanged ? 'other' : 'done']++;
+      out.record(
+        { kind: declaration.kind, id, updated: !unchanged, ...(unchanged ? { unchanged: true } : {}) },
+        unchanged ? `${capital(name)} already had those values.` : `Updated ${name}.`,
+      );
+    } else if (item?.state === 'done') {
       const already = item.phase === 'already gone';
-      if (already) gone++;
-      else deleted++;
+      counts[already ? 'other' : 'done']++;
       out.record(
         { kind: declaration.kind, id, deleted: true, ...(already ? { already: true } : {}) },
-        already
-          ? `${capital(declaration.singular)} "${printable(id)}" was already gone.`
-          : `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${declaration.singular} "${printable(id)}".`,
+        already ? `${capital(name)} was already gone.` : `${word === 'revoke' ? 'Revoked' : 'Deleted'} ${name}.`,
       );
     } else {
-      failed++;
+      counts.failed++;
       const error = item?.error ?? `Not done: the job is ${job.state}${job.reason ? ` (${job.reason})` : ''}`;
-      if (out.json) out.record({ kind: declaration.kind, id, deleted: false, error }, '');
+      if (out.json) out.record({ kind: declaration.kind, id, [change ? 'updated' : 'deleted']: false, error }, '');
       out.error(`${printable(id)}: ${printable(error)}`);
     }
   }
   const unfinished = !['completed'].includes(job.state);
+  const summary = change
+    ? { job: job.id, updated: counts.done, unchanged: counts.other, failed: counts.failed, state: job.state }
+    : { job: job.id, deleted: counts.done, already: counts.other, failed: counts.failed, state: job.state };
   out.record(
-    { job: job.id, deleted, already: gone, failed, state: job.state },
-    `${deleted} ${word}d, ${gone} already gone, ${failed} failed` +
+    summary,
+    (change
+      ? `${counts.done} updated, ${counts.other} unchanged, ${counts.failed} failed`
+      : `${counts.done} ${word}d, ${counts.other} already gone, ${counts.failed} failed`) +
       (unfinished ? ` (job ${job.id} is ${job.state}: mentor-admin jobs show ${job.id.slice(0, 8)})` : ''),
   );
-  return failed ? 1 : 0;
+  return counts.failed ? 1 : 0;
 }
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
@@ -438,8 +453,10 @@ export const runResourceCommand =
           return 0;
         }
         const id = positionals[1];
-        if (!id || positionals.length > 2) throw new UsageError('update takes KIND ID');
+        if (!id) throw new UsageError('update takes KIND ID...');
         const body = await bodyOf(declaration, 'update', values);
+        // Several IDs: the same values set on each, as one journalled job (the screen's bulk change).
+        if (positionals.length > 2) return bulkRun(engine, tenant, declaration, positionals.slice(1), out, body);
         const { record, notes } = await engine.invoke('resources.update', {
           ...tenant,
           kind: declaration.kind,
@@ -463,7 +480,16 @@ export const runResourceCommand =
             `delete ${declaration.kind} ${ids.join(' ')} needs --yes: it will ${word} ${ids.length} ${ids.length === 1 ? declaration.singular : pluralOf(declaration)}`,
           );
         }
-        if (ids.length > 1) return bulkDelete(engine, tenant, declaration, ids, out);
+        // The platform decides: what refers to these is said (on stderr), never a reason to refuse.
+        const found = await engine.invoke('resources.referrers', {
+          ...tenant,
+          kind: declaration.kind,
+          ids: ids.slice(0, BULK_MAX),
+          refresh: true,
+        });
+        for (const line of referrerLines(declaration.kind, found, Object.values(RESOURCES) as ResourceDeclaration[]))
+          out.error(`Warning: ${printable(line)}`);
+        if (ids.length > 1) return bulkRun(engine, tenant, declaration, ids, out);
         const [id] = ids as [string];
         const result = await engine.call('resources.delete', { ...tenant, kind: declaration.kind, id });
         if (result.ok) {

@@ -40,13 +40,27 @@ export interface MutationCallOptions {
   carriesSecret?: boolean;
 }
 
-export function useMutationCall<N extends CallName>(name: N, options: MutationCallOptions = {}) {
+export function useMutationCall<N extends CallName>(
+  name: N,
+  options: MutationCallOptions & {
+    /**
+     * Shows the change in cached answers before the engine answers (an edited row, a deleted one gone); answers how
+     * to put them back, which runs when the call fails.
+     */
+    optimistic?(input: CallInput<N>): Promise<() => void>;
+  } = {},
+) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const { id } = useActiveTenant();
-  return useMutation<CallOutput<N>, Error, CallInput<N>>({
+  return useMutation<CallOutput<N>, Error, CallInput<N>, { rollback?: () => void }>({
     mutationFn: (input) => bridge.call(name, withTenant(name, input, id)),
     ...(options.carriesSecret ? { gcTime: 0 } : {}),
+    ...(options.optimistic && {
+      onMutate: async (input: CallInput<N>) => ({ rollback: await options.optimistic!(input) }),
+      onError: (_error: Error, _input: CallInput<N>, context: { rollback?: () => void } | undefined) =>
+        context?.rollback?.(),
+    }),
     onSuccess: async (_output, input) => {
       if (READ_ONLY_ACTIONS.has(name)) return;
       const tenant = keyTenant([name, withTenant(name, input, id)]);

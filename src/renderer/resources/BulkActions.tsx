@@ -8,6 +8,8 @@ import { formatCount } from '../lib/format';
 import { useMutationCall } from '../queries/useCall';
 import { NamesList } from './ListTools';
 import type { Declared } from './naming';
+import { ReferrersNote } from './ReferrersNote';
+import { BulkChangeModal, bulkFieldsOf } from './BulkChangeModal';
 
 interface BulkTarget {
   action: string;
@@ -38,6 +40,8 @@ export function BulkActions({
   offline?: string | null;
 }) {
   const [target, setTarget] = useState<BulkTarget | null>(null);
+  const [changing, setChanging] = useState(false);
+  const changeable = bulkFieldsOf(declaration).length > 0;
   const bulk = useMutationCall('resources.bulk');
   const count = selected.length;
   const what = (n: number) => `${formatCount(n)} ${n === 1 ? declaration.singular : pluralOf(declaration)}`;
@@ -80,6 +84,11 @@ export function BulkActions({
                 {action.label} selected
               </Button>
             ))}
+            {changeable && (
+              <Button size="xs" variant="default" onClick={() => setChanging(true)}>
+                Change selected
+              </Button>
+            )}
             {declaration.operations.delete && (
               <Button
                 size="xs"
@@ -97,6 +106,19 @@ export function BulkActions({
           </Group>
         </Group>
       </Paper>
+      {changing && (
+        <BulkChangeModal
+          profileId={profileId}
+          declaration={declaration}
+          selected={selected}
+          opened
+          onClose={() => setChanging(false)}
+          onStarted={() => {
+            setChanging(false);
+            onClear();
+          }}
+        />
+      )}
       <ConfirmModal
         target={target}
         title={target ? `${target.label} ${what(target.ids.length)}` : ''}
@@ -131,6 +153,14 @@ export function BulkActions({
               {t.destructive ? ' This cannot be undone.' : ''}
             </Text>
             <NamesList names={t.names} />
+            {t.action === 'delete' && (
+              <ReferrersNote
+                profileId={profileId}
+                declaration={declaration}
+                ids={t.ids}
+                nameOf={(id) => t.names[t.ids.indexOf(id)] ?? id}
+              />
+            )}
             {offline && (
               <Text size="sm" c="dimmed">
                 The tenant is not answering now: the job waits in Jobs and goes on by itself when it answers.

@@ -11,6 +11,8 @@ import { FieldInput } from './fields/FieldInput';
 import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
 import { titleOf } from './naming';
+import { useOptimisticList } from './optimistic';
+import { withoutSecrets } from '../../shared/resources';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
 
@@ -106,8 +108,18 @@ function ResourceForm({
   const [formError, setFormError] = useState<string | null>(null);
   // The answer of a create may hold what the platform shows once: not kept by TanStack Query after this form.
   const create = useMutationCall('resources.create', { carriesSecret: true });
-  // A change may carry a replaced secret: not kept either.
-  const update = useMutationCall('resources.update', { carriesSecret: true });
+  const optimistic = useOptimisticList(profileId, declaration.kind);
+  // A change may carry a replaced secret: not kept either. The list shows the change at once (never the secret),
+  // and goes back as it was when the platform refuses; the form stays open with the platform's word at its field.
+  const update = useMutationCall('resources.update', {
+    carriesSecret: true,
+    optimistic: ({ id, values }) =>
+      optimistic((records) =>
+        records.map((row) =>
+          String(row[declaration.idField]) === id ? { ...row, ...withoutSecrets(declaration, values) } : row,
+        ),
+      ),
+  });
   const saving = create.isPending || update.isPending;
   const described = declaration.describedFields;
   // The platform's description of the fields (per tenant, kept by the engine and by the query cache).

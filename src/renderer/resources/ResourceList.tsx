@@ -46,6 +46,9 @@ import { BulkActions } from './BulkActions';
 import { RelatedLists } from './Relations';
 import { ColumnsMenu, ExportButton } from './ListTools';
 import { useColumnChoice } from './useColumnChoice';
+import { useOptimisticList } from './optimistic';
+import { ReferrersNote } from './ReferrersNote';
+import { bulkFieldsOf } from './BulkChangeModal';
 
 const PAGE_SIZE = 25;
 /** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
@@ -136,7 +139,11 @@ export function ResourceList({
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ResourceRecord | null>(null);
   const [revealed, setRevealed] = useState<{ id: string; values: Record<string, string> } | null>(null);
-  const remove = useMutationCall('resources.delete');
+  const optimistic = useOptimisticList(profileId, declaration.kind);
+  // The row leaves the list at once, and comes back (with the platform's word in the confirmation) when refused.
+  const remove = useMutationCall('resources.delete', {
+    optimistic: ({ id }) => optimistic((rows) => rows.filter((row) => String(row[declaration.idField]) !== id)),
+  });
   const lookUp = useMutationCall('resources.get');
   const checking = lookUp.isPending;
   /** A kind the platform cannot list is looked up by id: found, it joins the list of those known here. */
@@ -158,7 +165,10 @@ export function ResourceList({
   const canCreate = !!declaration.operations.create;
   const canDelete = !!declaration.operations.delete;
   const canUpdate = !!declaration.operations.update;
-  const canSelect = canDelete || Object.values(declaration.actions ?? {}).some((action) => action.bulk);
+  const canSelect =
+    canDelete ||
+    bulkFieldsOf(declaration).length > 0 ||
+    Object.values(declaration.actions ?? {}).some((action) => action.bulk);
   const onThisPage = records.map((record) => ({ id: idOf(record), name: titleOf(record) }));
   const pageSelected = onThisPage.filter(({ id }) => selected.has(id)).length;
   const onPage = openId === undefined ? undefined : records.find((record) => idOf(record) === openId);
@@ -476,9 +486,17 @@ export function ResourceList({
         }
       >
         {(record) => (
-          <Text size="sm">
-            {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
-          </Text>
+          <>
+            <Text size="sm">
+              {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
+            </Text>
+            <ReferrersNote
+              profileId={profileId}
+              declaration={declaration}
+              ids={[idOf(record)]}
+              nameOf={() => titleOf(record)}
+            />
+          </>
         )}
       </ConfirmModal>
     </Stack>

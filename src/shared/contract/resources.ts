@@ -55,11 +55,20 @@ export const ResourceBulkInput = z
   .object({
     ...Tenant,
     kind: ResourceKind,
-    /** `delete`, or a named action of the kind (its declaration says which). */
+    /** `delete`, `update` (the same `values` set on every record), or a named action of the kind. */
     action: z.string().min(1).max(100),
     ids: z.array(RecordId).min(1).max(BULK_MAX),
+    /** For `update`: the fields to set, checked by the spec's rules like a form's. */
+    values: z.record(z.string(), z.unknown()).optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (input) => (input.action === 'update') === (input.values !== undefined && Object.keys(input.values).length > 0),
+    {
+      message: 'update takes the values to set (at least one field); other actions take none',
+      path: ['values'],
+    },
+  );
 
 export const ResourceExportInput = z
   .object({
@@ -82,6 +91,18 @@ export const ResourceExport = z.object({
   rows: z.number().int(),
 });
 export type ResourceExport = z.infer<typeof ResourceExport>;
+
+/** Records of other kinds that refer to some records (an LTI key's tools), as the cache has them. */
+export const ResourceReferrers = z.object({
+  referrers: z.array(
+    z.object({ kind: ResourceKind, field: z.string(), id: z.string(), name: z.string(), refersTo: z.string() }),
+  ),
+  /** Referring lists not read lately (or whose last read failed): others may refer that the cache does not know. */
+  unsure: z.array(
+    z.object({ kind: ResourceKind, asOf: z.string().nullable(), reason: z.string(), error: z.string().nullable() }),
+  ),
+});
+export type ResourceReferrers = z.infer<typeof ResourceReferrers>;
 
 /** Something the engine did to a value, said at its field (a pasted secret's spaces removed). */
 export const FieldNote = z.object({ path: z.string(), message: z.string() });
@@ -238,7 +259,20 @@ export const resourceCalls = {
   'resources.bulk': call(
     ResourceBulkInput,
     Job,
-    'Delete (or run a named action on) many records as one journalled job; a record already gone counts as done',
+    'Delete, change (one set of values) or run a named action on many records as one journalled job; a record already gone (deleted) or already holding the values (changed) counts as done',
+  ),
+  'resources.referrers': call(
+    z
+      .object({
+        ...Tenant,
+        kind: ResourceKind,
+        ids: z.array(RecordId).min(1).max(BULK_MAX),
+        /** Read the referring kinds' lists from the platform first when they are not fresh (the CLI does). */
+        refresh: z.boolean().optional(),
+      })
+      .strict(),
+    ResourceReferrers,
+    'The records of other kinds that refer to these (by the declared relations), from the cache, and the referring lists too old to be sure of: said before a delete, never a refusal',
   ),
   'resources.export': call(
     ResourceExportInput,
@@ -286,6 +320,8 @@ export const resourceEvents = {
       { call: 'resources.list', by: ['profileId', 'kind'] },
       { call: 'resources.get', by: ['profileId', 'kind'] },
       { call: 'resources.getSingle', by: ['profileId', 'kind'] },
+      // Another kind's records may refer to this kind's: what is said before a delete is read again.
+      { call: 'resources.referrers', by: ['profileId'] },
     ],
   }),
 } as const;

@@ -17,6 +17,7 @@ export * from './spec';
 export * from './images';
 export * from './secrets';
 export * from './csv';
+export * from './referrers';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

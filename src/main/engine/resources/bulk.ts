@@ -1,5 +1,6 @@
 /**
- * Bulk changes of a kind's records ('resource-bulk' jobs): delete, or a named action, over many records as one
+ * Bulk changes of a kind's records ('resource-bulk' jobs): delete, a named action, or one set of field values
+ * (`update`: a record already holding them counts as unchanged and is not sent), over many records as one
  * journalled job of the one runner. Each record is an item keyed by its id, so a run after a crash or a pause does
  * only what is left; a record the platform no longer has counts as done (what was asked for is true). Unreachable
  * or rate-limited: the runner waits and retries by itself; a refusal of one record fails that item only.
@@ -7,6 +8,7 @@
 import type { Job } from '../../../shared/contract';
 import {
   declarationOf,
+  editableBody,
   isResourceKind,
   pluralOf,
   type NamedAction,
@@ -26,6 +28,8 @@ import { explain } from './explain';
 export interface BulkParams {
   kind: ResourceKind;
   action: string;
+  /** For `update`: the fields set on every record, checked by the spec's rules before the job was written. */
+  values?: Row;
 }
 
 /** The phase of an item whose record was not there any more: done, as asked. */
@@ -43,10 +47,18 @@ export function bulkOperation(
     if (!operation) throw invalid('action', `The platform offers no way to delete a ${declaration.singular}`);
     return { operation, named: null };
   }
+  if (action === 'update') {
+    const operation = declaration.operations.update;
+    if (!operation || !('id' in operation)) {
+      throw invalid('action', `The platform offers no way to change a ${declaration.singular}`);
+    }
+    return { operation, named: null };
+  }
   const named = declaration.actions?.[action];
   if (!named) {
-    const offered = ['delete', ...Object.keys(declaration.actions ?? {})].filter(
-      (name) => name !== 'delete' || declaration.operations.delete,
+    const offered = ['delete', 'update', ...Object.keys(declaration.actions ?? {})].filter(
+      (name) =>
+        (name !== 'delete' || declaration.operations.delete) && (name !== 'update' || declaration.operations.update),
     );
     throw invalid('action', `${pluralOf(declaration)} have no action '${action}' (actions: ${offered.join(', ')})`);
   }
@@ -56,7 +68,11 @@ export function bulkOperation(
 /** In words: "Delete 3 LTI keys", "Revoke 1 API token". */
 export function bulkTitle(declaration: ResourceDeclaration, action: string, count: number): string {
   const verb =
-    action === 'delete' ? (declaration.deleteLabel ?? 'Delete') : (declaration.actions?.[action]?.label ?? action);
+    action === 'delete'
+      ? (declaration.deleteLabel ?? 'Delete')
+      : action === 'update'
+        ? 'Change'
+        : (declaration.actions?.[action]?.label ?? action);
   return `${verb} ${count} ${count === 1 ? declaration.singular : pluralOf(declaration)}`;
 }
 
@@ -82,7 +98,7 @@ export function bulkJobKind(deps: {
     kind: 'resource-bulk',
     report,
     async run(ctx: JobContext) {
-      const { kind, action } = ctx.params as BulkParams;
+      const { kind, action, values = {} } = ctx.params as BulkParams;
       const profileId = ctx.job.profile_id;
       if (!profileId) throw new JobFailed('This job has no tenant connection (it was removed)');
       if (!isResourceKind(kind)) throw new JobFailed(`No kind '${String(kind)}' in this version of Mentor Admin`);
@@ -107,6 +123,21 @@ export function bulkJobKind(deps: {
               if (stopped || ctx.signal.aborted) return;
               ctx.journal.updateItem(item.id, { state: 'active', phase: 'sending', attempt: true, error: null });
               try {
+                if (action === 'update') {
+                  const outcome = await updateOne(
+                    api,
+                    deps.cache,
+                    profileId,
+                    declaration,
+                    item.key,
+                    values,
+                    ctx.signal,
+                  );
+                  ctx.journal.updateItem(item.id, { state: 'done', phase: outcome });
+                  ctx.journal.addCounts(ctx.job.id, { [outcome]: 1 });
+                  ctx.progress();
+                  return;
+                }
                 const answer = await api.send(declaration, plan.operation, { id: item.key }, { signal: ctx.signal });
                 if (plan.named) {
                   const record =
@@ -118,7 +149,8 @@ export function bulkJobKind(deps: {
                 ctx.journal.updateItem(item.id, { state: 'done', phase: action === 'delete' ? 'deleted' : 'done' });
                 ctx.journal.addCounts(ctx.job.id, { [action === 'delete' ? 'deleted' : 'done']: 1 });
               } catch (error) {
-                if (error instanceof ApiError && error.status === 404 && (!plan.named || plan.named.destructive)) {
+                const gone = action === 'delete' || !!plan.named?.destructive;
+                if (error instanceof ApiError && error.status === 404 && gone) {
                   deps.cache.remove(profileId, kind, item.key);
                   ctx.journal.updateItem(item.id, { state: 'done', phase: ALREADY_GONE });
                   ctx.journal.addCounts(ctx.job.id, { gone: 1 });
@@ -147,11 +179,47 @@ export function bulkJobKind(deps: {
   };
 }
 
+/** Whether a record already holds a value: the same JSON (an id typed as text is not the number it names). */
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Sets `values` on one record: read as the platform has it now (the cache for a kind it cannot read one by one),
+ * left alone when it already holds them, else sent (a PUT with the rest of the record as it is) and cached.
+ */
+async function updateOne(
+  api: ResourceApi,
+  cache: ResourceCache,
+  profileId: string,
+  declaration: ResourceDeclaration,
+  id: string,
+  values: Row,
+  signal: AbortSignal,
+): Promise<'updated' | 'unchanged'> {
+  const operation = declaration.operations.update as RecordOperation;
+  const current = declaration.operations.get
+    ? keptFields(declaration, await api.get(declaration, id, { signal }))
+    : cache.find(profileId, declaration.kind, id);
+  if (current && Object.entries(values).every(([field, value]) => same(current[field], value))) return 'unchanged';
+  const editable = editableBody(declaration, operation)?.properties ?? {};
+  const body =
+    operation.method === 'put'
+      ? {
+          ...Object.fromEntries(Object.entries(current ?? {}).filter(([name]) => name in editable)),
+          ...values,
+        }
+      : values;
+  const answer = await api.send(declaration, operation, { id, values: body }, { signal });
+  if (answer && typeof answer === 'object' && !Array.isArray(answer) && declaration.idField in answer) {
+    cache.put(profileId, declaration, keptFields(declaration, answer as Row));
+  }
+  return 'updated';
+}
+
 /** Starts a bulk job over `ids` (each once, in the order given) and answers it as the runner presents it. */
 export function startBulk(
   services: Pick<EngineServices, 'journal' | 'runner' | 'profiles'>,
   cache: ResourceCache,
-  input: { profileId: string; kind: ResourceKind; action: string; ids: string[] },
+  input: { profileId: string; kind: ResourceKind; action: string; ids: string[]; values?: Row },
 ): Job {
   const declaration = declarationOf(input.kind);
   bulkOperation(declaration, input.action);
@@ -165,7 +233,11 @@ export function startBulk(
     kind: 'resource-bulk',
     profileId: input.profileId,
     title: `${bulkTitle(declaration, input.action, ids.length)} on ${services.profiles.nameOf(input.profileId)}`,
-    params: { kind: input.kind, action: input.action } satisfies BulkParams,
+    params: {
+      kind: input.kind,
+      action: input.action,
+      ...(input.action === 'update' && { values: input.values ?? {} }),
+    } satisfies BulkParams,
     items: ids.map((id) => ({ key: id, label: labelOf(id) })),
   });
   if (!services.runner.start(jobId)) throw new EngineError('internal', 'The bulk job could not be started here');

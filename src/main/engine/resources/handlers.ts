@@ -31,6 +31,7 @@ import { explain, invalidValues } from './explain';
 import { exportResources } from './export';
 import { llmAccessHandlers } from './llm-access';
 import { readPages } from './paging';
+import { referrersIn, referringKinds } from './referrers';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -397,8 +398,34 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       return { record };
     },
 
-    'resources.bulk': ({ profileId: given, kind, action, ids }) =>
-      startBulk(ctx, cache, { profileId: ctx.tenant(given), kind, action, ids }),
+    'resources.bulk': ({ profileId: given, kind, action, ids, values }) => {
+      const declaration = manyOf(kind);
+      if (action !== 'update') return startBulk(ctx, cache, { profileId: ctx.tenant(given), kind, action, ids });
+      // The values are kept in the job's journal: a secret is never written there (set it record by record).
+      const secret = Object.keys(values ?? {}).find(
+        (field) =>
+          (declaration.secretFields ?? []).includes(field) ||
+          declaration.fields.some((f) => f.name === field && f.input === 'secret') ||
+          field === declaration.describedFields?.field,
+      );
+      if (secret) throw invalid(`values.${secret}`, `${secret} is a secret: it is set on one record at a time`);
+      const { values: checkedValues } = checked(declaration, 'update', values ?? {});
+      if (!Object.keys(checkedValues).length) throw invalid('values', 'Say which field to set');
+      return startBulk(ctx, cache, { profileId: ctx.tenant(given), kind, action, ids, values: checkedValues });
+    },
+
+    'resources.referrers': async ({ profileId: given, kind, ids, refresh: read }) => {
+      const profileId = ctx.tenant(given);
+      for (const { declaration } of referringKinds(kind)) {
+        const meta = cache.meta(profileId, declaration.kind);
+        const fresh = meta && !meta.error && Date.now() - Date.parse(meta.checkedAt) < RESOURCES_STALE_MS;
+        if (fresh) continue;
+        // Asked to be sure (the CLI): read now, and say so below when it could not be read.
+        if (read) await freshness(profileId, declaration, true).catch(() => undefined);
+        else refreshInBackground(profileId, declaration);
+      }
+      return referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS);
+    },
 
     'resources.export': (input) =>
       exportResources(input, {

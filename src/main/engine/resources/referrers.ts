@@ -1,0 +1,107 @@
+/**
+ * What refers to records about to be deleted (an LTI key's tools), read from the cache by the declared relations.
+ * The platform is the authority on a delete: this only warns, and says when a referring kind's saved list is not
+ * fresh enough to be sure.
+ */
+import {
+  RESOURCES,
+  fieldType,
+  pluralOf,
+  recordSchema,
+  referrersOf,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../../shared/resources';
+import type { ResourceCache } from './cache';
+
+export interface Referrer {
+  /** The referring record's kind, field and id, and what people call it (its first column). */
+  kind: ResourceKind;
+  field: string;
+  id: string;
+  name: string;
+  /** The id of the record it refers to. */
+  refersTo: string;
+}
+
+export interface UnsureList {
+  kind: ResourceKind;
+  /** When the saved list was read from the platform; null: never on this tenant. */
+  asOf: string | null;
+  /** In words: when they were last read, or why they could not be read. */
+  reason: string;
+  /** Why the last read failed, if it did. */
+  error: string | null;
+}
+
+type Row = Record<string, unknown>;
+const PAGE = 500;
+
+export const recordTitle = (declaration: ResourceDeclaration, record: Row) =>
+  String(record[declaration.columns[0]!.field] ?? record[declaration.idField]);
+
+/** The declarations whose records may refer to records of `kind`, with the field that does. */
+export const referringKinds = (kind: string) =>
+  referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(({ declaration, field }) => ({
+    declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
+    field,
+  }));
+
+/** The cached records that refer to any of `ids`, and the referring lists too old (or never read) to be sure of. */
+export function referrersIn(
+  cache: ResourceCache,
+  profileId: string,
+  kind: string,
+  ids: readonly string[],
+  staleAfterMs: number,
+  now = Date.now(),
+): { referrers: Referrer[]; unsure: UnsureList[] } {
+  const referrers: Referrer[] = [];
+  const unsure: UnsureList[] = [];
+  for (const { declaration, field } of referringKinds(kind)) {
+    const meta = cache.meta(profileId, declaration.kind);
+    const what = pluralOf(declaration);
+    if (!meta) {
+      unsure.push({
+        kind: declaration.kind,
+        asOf: null,
+        reason: `${what} of this tenant have not been read yet`,
+        error: null,
+      });
+      continue;
+    }
+    if (meta.error) unsure.push({ kind: declaration.kind, asOf: meta.asOf, reason: meta.error, error: meta.error });
+    else if (!(now - Date.parse(meta.checkedAt) < staleAfterMs)) {
+      unsure.push({
+        kind: declaration.kind,
+        asOf: meta.asOf,
+        reason: `${what} were last read at ${meta.asOf}`,
+        error: null,
+      });
+    }
+    const numeric = ['integer', 'number'].includes(fieldType(recordSchema(declaration), field) ?? '');
+    for (const id of new Set(ids)) {
+      // The field holds the id as the spec types it (an LTI tool's tool_key is an integer).
+      if (numeric && !Number.isFinite(Number(id))) continue;
+      const value = numeric ? Number(id) : id;
+      for (let page = 1; ; page++) {
+        const { records } = cache.page(profileId, declaration.kind, {
+          where: [{ field, value }],
+          page,
+          pageSize: PAGE,
+        });
+        for (const record of records) {
+          referrers.push({
+            kind: declaration.kind,
+            field,
+            id: String(record[declaration.idField]),
+            name: recordTitle(declaration, record),
+            refersTo: id,
+          });
+        }
+        if (records.length < PAGE) break;
+      }
+    }
+  }
+  return { referrers, unsure };
+}
