@@ -20,6 +20,7 @@ import {
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
 import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
 import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
+import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
@@ -56,6 +57,9 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     'integration-credentials': credentialBackend(db, 'integration'),
     'tenant-llms': tenantLlmBackend(db),
     'mentor-llms': mentorLlmBackend,
+    'rbac-roles': rbacRoleBackend(db),
+    'rbac-policies': rbacPolicyBackend(db),
+    'rbac-groups': rbacGroupBackend(db),
   };
 }
 

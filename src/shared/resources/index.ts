@@ -9,6 +9,7 @@ import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
+import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
 import type { ResourceDeclaration } from './kit';
 
@@ -31,6 +32,9 @@ export const RESOURCES = {
   'integration-credentials': integrationCredentials,
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
+  'rbac-roles': rbacRoles,
+  'rbac-policies': rbacPolicies,
+  'rbac-groups': rbacGroups,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

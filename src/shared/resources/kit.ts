@@ -183,7 +183,11 @@ export interface ResourceDeclaration {
 }
 
 /** Navigation areas, in the order the sidebar shows them. */
-export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings', 'models-and-keys': 'Models and keys' } as const;
+export const RESOURCE_AREAS = {
+  'tenant-settings': 'Tenant settings',
+  'models-and-keys': 'Models and keys',
+  'people-and-access': 'People and access',
+} as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */

@@ -1,0 +1,115 @@
+/**
+ * People and access from the CLI against a real sandbox: `mentor-admin get|create|update|delete` on RBAC roles,
+ * policies and groups (DRF-paged lists), the vendor's own SDK reading back what they wrote, a learner's key refused.
+ */
+import { CoreService, OpenAPI } from '@iblai/iblai-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { cli } from '../helpers/cli';
+import { sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+
+let server: Sandbox;
+let dataDir: string;
+const runIn = (dir: string, key: string, args: string[]) =>
+  cli(['--data-dir', dir, ...args], {
+    env: { ...process.env, MENTOR_ADMIN_API_KEY: key, MENTOR_ADMIN_SANDBOX: 'off' },
+  });
+const run = (args: string[]) => runIn(dataDir, server.apiKey, args);
+
+beforeAll(async () => {
+  server = await sandbox();
+  dataDir = tempDir('people-cli-');
+  const added = await run([
+    'profile',
+    'add',
+    'Sandbox',
+    '--url',
+    server.url,
+    '--org',
+    server.org,
+    '--user',
+    server.user,
+  ]);
+  if (added.code !== 0) throw new Error(added.stderr);
+  await run(['profile', 'use', 'Sandbox']);
+});
+
+describe('mentor-admin on people and access', () => {
+  it('creates, lists, changes and deletes a role; the vendor SDK reads what it wrote', async () => {
+    const created = await run([
+      'create',
+      'rbac-roles',
+      '--set',
+      'name=Mentor editors',
+      '--set',
+      'actions=["Ibl.Mentor/Settings/read"]',
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const role = created.lines[0]!;
+    expect(role).toMatchObject({ name: 'Mentor editors', actions: ['Ibl.Mentor/Settings/read'] });
+
+    const listed = await run(['get', 'rbac-roles', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.lines.map((r) => r.name)).toContain('Mentor editors');
+
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const read = await CoreService.coreRbacRolesRetrieve({ id: Number(role.id) });
+    expect(read).toMatchObject({ name: 'Mentor editors' });
+
+    const updated = await run(['update', 'rbac-roles', String(role.id), '--set', 'name=Editors', '--json']);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.lines[0]).toMatchObject({ id: role.id, name: 'Editors', actions: ['Ibl.Mentor/Settings/read'] });
+
+    const policy = await run([
+      'create',
+      'rbac-policies',
+      '--set',
+      `role_id=${String(role.id)}`,
+      '--set',
+      'resources=["/platforms/1/mentors"]',
+      '--json',
+    ]);
+    expect(policy.code, policy.stderr).toBe(0);
+    expect(policy.lines[0]).toMatchObject({
+      role: { id: role.id, name: 'Editors' },
+      resources: ['/platforms/1/mentors'],
+    });
+
+    const deleted = await run(['delete', 'rbac-roles', String(role.id), '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    // The platform removes the policies that granted the role.
+    const policies = await run(['get', 'rbac-policies', '--json']);
+    expect(policies.lines.some((p) => p.id === policy.lines[0]!.id)).toBe(false);
+  });
+
+  it('says the platform’s words for a bad field, and a learner’s key is refused', async () => {
+    const bad = await run(['create', 'rbac-groups', '--set', 'name=No unique id']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('unique_id: This field is required.');
+    const group = await run(['create', 'rbac-groups', '--set', 'unique_id=editors', '--json']);
+    expect(group.code, group.stderr).toBe(0);
+    expect(group.lines[0]).toMatchObject({ unique_id: 'editors', owner: { username: server.user } });
+
+    // The same tenant through a learner's key (a profile of its own).
+    const learnerDir = tempDir('people-cli-learner-');
+    const profile = [
+      'profile',
+      'add',
+      'Learner',
+      '--url',
+      server.url,
+      '--org',
+      server.org,
+      '--user',
+      server.studentUser,
+    ];
+    expect((await runIn(learnerDir, server.studentKey, profile)).code).toBe(0);
+    await runIn(learnerDir, server.studentKey, ['profile', 'use', 'Learner']);
+    const learner = await runIn(learnerDir, server.studentKey, ['get', 'rbac-roles']);
+    expect(learner.code).not.toBe(0);
+    expect(learner.stderr).toMatch(/permission/i);
+  });
+});
