@@ -36,6 +36,41 @@ beforeAll(async () => {
 });
 
 describe('mentor-admin on people and access', () => {
+  it('departments: get lists the tenant’s, create, rename and delete by id', async () => {
+    const made = await run(['create', 'departments', '--set', 'name=School of Nursing', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = String(made.lines[0]!.id);
+    expect(made.lines[0]).toMatchObject({ name: 'School of Nursing', is_active: true });
+    const listed = await run(['get', 'departments', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.lines.filter((d) => String(d.id) === id)).toEqual([made.lines[0]]);
+    const table = await run(['get', 'departments']);
+    expect(table.stdout).toContain('School of Nursing');
+    const renamed = await run(['update', 'departments', id, '--set', 'name=Nursing', '--json']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.lines[0]).toMatchObject({ id: Number(id), name: 'Nursing' });
+    expect((await run(['create', 'departments', '--set', 'name='])).stderr).toContain(
+      'name: This field may not be blank.',
+    );
+    expect((await run(['delete', 'departments', id, '--yes'])).code).toBe(0);
+    const after = await run(['get', 'departments', '--json']);
+    expect(after.lines.some((d) => String(d.id) === id)).toBe(false);
+  });
+
+  it('user groups: create with an owner, then find it with --where', async () => {
+    const made = await run([
+      'create',
+      'user-groups',
+      '--set',
+      'name=Cohort A',
+      '--set',
+      'owner_email=lead@example.edu',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const found = await run(['get', 'user-groups', '--where', 'name=Cohort A', '--json']);
+    expect(found.lines).toEqual([expect.objectContaining({ name: 'Cohort A', owner_email: 'lead@example.edu' })]);
+  });
+
   it('creates, lists, changes and deletes a role; the vendor SDK reads what it wrote', async () => {
     const created = await run([
       'create',

@@ -5,6 +5,7 @@ import { billing } from './billing';
 import { branding } from './branding';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
+import { departments, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
@@ -32,6 +33,8 @@ export const RESOURCES = {
   'integration-credentials': integrationCredentials,
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
+  departments,
+  'user-groups': userGroups,
   'rbac-roles': rbacRoles,
   'rbac-policies': rbacPolicies,
   'rbac-groups': rbacGroups,

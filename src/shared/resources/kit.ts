@@ -6,6 +6,8 @@
  * method, parameter or field is not in the vendor spec.
  */
 
+import type { JsonSchema, SpecParameter } from './spec';
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** One operation of the vendor spec, named exactly as the spec names it (its path, trailing slash or not). */
@@ -180,7 +182,25 @@ export interface ResourceDeclaration {
   secretFields?: readonly string[];
   /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
   csv?: readonly CsvColumnDeclaration[];
+  /** Shapes its operations need that the spec does not declare (see InferredShapes); none is invented elsewhere. */
+  inferred?: InferredShapes;
 }
+
+/**
+ * What one operation takes and answers where the spec declares nothing (no parameters, no body, no answer schema):
+ * the kit's inference, used only for what the spec leaves out.
+ */
+export interface InferredOperation {
+  parameters?: readonly SpecParameter[];
+  body?: JsonSchema;
+  /** One record of the answer (a list answers an array of them). */
+  record?: JsonSchema;
+}
+
+/** Shapes inferred for a kind whose operations the spec declares without them, and where they were read from. */
+export type InferredShapes = { from: string } & Partial<
+  Record<'list' | 'create' | 'update' | 'delete', InferredOperation>
+>;
 
 /** Navigation areas, in the order the sidebar shows them. */
 export const RESOURCE_AREAS = {

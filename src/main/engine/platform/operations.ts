@@ -70,6 +70,10 @@ export const OPERATIONS = {
   '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
   '/api/core/lti/1p3/provider/lti-tools/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-tools/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  // Departments and user groups: one POST creates or updates (it names the record to update), so a create is sent
+  // once; a DELETE names the record.
+  '/api/core/departments/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/core/user_groups/': { get: READ, post: ONCE, delete: REPLACE },
   // RBAC roles, policies and groups: a PATCH sets the fields it names and adds or removes members, which leaves the
   // same state however often it is applied.
   '/api/core/rbac/roles/': { get: READ, post: ONCE },

@@ -1,0 +1,133 @@
+import type { JsonSchema, SpecParameter } from './spec';
+import type { ResourceDeclaration } from './kit';
+
+/*
+ * The spec declares the core department and user-group calls with no parameters, body or answer schema (their
+ * descriptions only: "Show (active) departments associated with a platform", "Create/update a department", "Delete
+ * department"; "group_id is numeric ID of group"). Their shapes below are inferred: the tenant by `platform_key` as
+ * the neighbouring core calls take it (FIELD-NOTES), the record ids as the analytics calls name them
+ * (`department_id`, `group_id`), the fields as the platform's own department and user-group analytics show them.
+ */
+const PLATFORM_KEY: SpecParameter = { name: 'platform_key', in: 'query', required: false, schema: { type: 'string' } };
+const idParameter = (name: string): SpecParameter => ({
+  name,
+  in: 'query',
+  required: true,
+  schema: { type: 'integer' },
+});
+const text = (maxLength?: number): JsonSchema => ({ type: 'string', ...(maxLength && { minLength: 1, maxLength }) });
+
+const department: JsonSchema = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, is_active: { type: 'boolean' } },
+  required: ['id', 'name'],
+};
+const departmentBody: JsonSchema = {
+  type: 'object',
+  properties: {
+    department_id: { type: 'integer' },
+    name: text(255),
+    is_active: { type: 'boolean' },
+    platform_key: { type: 'string' },
+  },
+  required: ['name'],
+};
+
+export const departments = {
+  kind: 'departments',
+  label: 'Departments',
+  singular: 'department',
+  plural: 'departments',
+  area: 'people-and-access',
+  description: 'The tenant’s departments: mentors, analytics and invitations can be scoped to one.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/core/departments/' },
+    create: { method: 'post', path: '/api/core/departments/' },
+    update: { method: 'post', path: '/api/core/departments/', id: { in: 'body', name: 'department_id' } },
+    delete: { method: 'delete', path: '/api/core/departments/', id: { in: 'query', name: 'department_id' } },
+  },
+  envelope: 'array',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'is_active', label: 'Active', format: 'boolean' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name'],
+  fields: [
+    { name: 'name', label: 'Name', input: 'text', placeholder: 'Engineering' },
+    { name: 'is_active', label: 'Active', input: 'switch', initial: true },
+  ],
+  csv: [{ field: 'name', label: 'Name', synonyms: ['department', 'department name'] }],
+  confirmDelete: 'Delete the department {id}? Its people stay on the tenant, in no department.',
+  inferred: {
+    from: 'the spec declares no parameters, body or answer for core departments',
+    list: { parameters: [PLATFORM_KEY], record: department },
+    create: { body: departmentBody, record: department },
+    update: { body: departmentBody, record: department },
+    delete: { parameters: [idParameter('department_id'), PLATFORM_KEY] },
+  },
+} as const satisfies ResourceDeclaration;
+
+const userGroup: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    owner_email: { type: ['string', 'null'] },
+    members: { type: 'integer' },
+  },
+  required: ['id', 'name'],
+};
+const userGroupBody: JsonSchema = {
+  type: 'object',
+  properties: {
+    group_id: { type: 'integer' },
+    name: text(255),
+    owner_email: { type: 'string', format: 'email' },
+    platform_key: { type: 'string' },
+  },
+  required: ['name'],
+};
+
+export const userGroups = {
+  kind: 'user-groups',
+  label: 'User groups',
+  singular: 'user group',
+  plural: 'user groups',
+  area: 'people-and-access',
+  description: 'Groups of the tenant’s people, each with an owner (invitations can put people into one).',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/core/user_groups/' },
+    create: { method: 'post', path: '/api/core/user_groups/' },
+    update: { method: 'post', path: '/api/core/user_groups/', id: { in: 'body', name: 'group_id' } },
+    delete: { method: 'delete', path: '/api/core/user_groups/', id: { in: 'query', name: 'group_id' } },
+  },
+  envelope: 'array',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'owner_email', label: 'Owner' },
+    { field: 'members', label: 'Members' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name', 'owner_email'],
+  fields: [
+    { name: 'name', label: 'Name', input: 'text', placeholder: 'Cohort 2026' },
+    { name: 'owner_email', label: 'Owner’s email', input: 'text', placeholder: 'owner@example.edu' },
+  ],
+  csv: [
+    { field: 'name', label: 'Name', synonyms: ['group', 'group name', 'user group'] },
+    { field: 'owner_email', label: 'Owner’s email', synonyms: ['owner', 'user group owner email'] },
+  ],
+  confirmDelete: 'Delete the user group {id}? Its people stay on the tenant.',
+  inferred: {
+    from: 'the spec declares no parameters, body or answer for core user groups',
+    list: { parameters: [PLATFORM_KEY], record: userGroup },
+    create: { body: userGroupBody, record: userGroup },
+    update: { body: userGroupBody, record: userGroup },
+    delete: { parameters: [idParameter('group_id'), PLATFORM_KEY] },
+  },
+} as const satisfies ResourceDeclaration;
