@@ -76,7 +76,6 @@ export const rbacPolicies = {
     { field: 'id', label: 'ID' },
   ],
   search: ['name'],
-  filters: [{ field: 'name', label: 'Name', input: 'text', param: 'name' }],
   fields: [
     { name: 'name', label: 'Name', input: 'text', description: 'Left empty, the platform names it with a UUID.' },
     { name: 'role_id', label: 'Role', input: 'reference', references: 'rbac-roles' },
