@@ -164,7 +164,9 @@ function inferInto(slice: SpecOperation, inferred: InferredOperation | string | 
     noted.add('body');
   }
   if (inferred.record && !slice.response.schema) {
-    slice.response.schema = method === 'get' ? { type: 'array', items: inferred.record } : inferred.record;
+    // A list answers an array of records, unless the inferred record is a page of its own (DRF's).
+    slice.response.schema =
+      method === 'get' && !isDrfPage(inferred.record) ? { type: 'array', items: inferred.record } : inferred.record;
     noted.add('response');
   }
   if (noted.size) slice.inferred = [...noted].sort();

@@ -1,6 +1,6 @@
 /**
  * People and access in browser mode, on a real engine and sandbox: a department and an RBAC role created from their
- * lists' forms, each shown in its list and found on the platform.
+ * lists' forms, each shown in its list and found on the platform; a department's details list its members.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -36,6 +36,18 @@ describe('People and access', () => {
     await visible(table().getByRole('cell', { name: 'School of Nursing', exact: true }));
     const listed = (await call(server, 'GET', '/api/core/departments/')).body as { name: string }[];
     expect(listed.map((d) => d.name)).toContain('School of Nursing');
+
+    // Its details list its members.
+    const id = (listed as { id: number; name: string }[]).find((d) => d.name === 'School of Nursing')!.id;
+    await call(server, 'POST', '/api/core/departments/members/', {
+      json: { department_id: id, username: server.studentUser },
+    });
+    await table().getByRole('button', { name: 'School of Nursing', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'Department "School of Nursing"' });
+    const related = details.getByTestId('related-lists');
+    await visible(related.getByText('Members'));
+    await visible(related.getByRole('button', { name: server.studentUser }));
+    await page.keyboard.press('Escape');
   });
 
   it('creates an RBAC role with its actions', async () => {

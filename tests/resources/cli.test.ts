@@ -101,6 +101,12 @@ describe('mentor-admin resource verbs', () => {
         verbs: ['list', 'create', 'update', 'delete'],
       },
       {
+        kind: 'department-members',
+        label: 'Department members',
+        area: 'People and access',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
         kind: 'user-groups',
         label: 'User groups',
         area: 'People and access',
@@ -182,7 +188,8 @@ describe('mentor-admin resource verbs', () => {
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, user-groups, rbac-roles, ' +
+        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
+        'user-groups, rbac-roles, ' +
         'rbac-policies, rbac-groups)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);

@@ -109,4 +109,52 @@ describe('departments and user groups in the sandbox', () => {
       { id: theirs.id, name: 'Theirs', is_active: true },
     ]);
   });
+
+  it('department members: added by username or email, listed by department, "already" a member is no error, removed', async () => {
+    const learner = server.db.prepare('SELECT id, email FROM users WHERE username = ?').get(server.studentUser) as {
+      id: number;
+      email: string;
+    };
+    const dept = (await call(server, 'POST', '/api/core/departments/', { json: { name: 'Pharmacy' } })).body as Row;
+    const added = await call(server, 'POST', '/api/core/departments/members/', {
+      json: { department_id: dept.id, username: server.studentUser },
+    });
+    expect(added).toMatchObject({
+      status: 200,
+      body: { user_id: learner.id, username: server.studentUser, department_id: dept.id, department_name: 'Pharmacy' },
+    });
+    const again = await call(server, 'POST', '/api/core/departments/members/', {
+      json: { department_id: dept.id, email: learner.email.toUpperCase() },
+    });
+    expect(again).toMatchObject({ status: 200, body: { user_id: learner.id, department_id: dept.id } });
+    const page = (await call(server, 'GET', `/api/core/departments/members/?department_id=${String(dept.id)}&page=1`))
+      .body as { count: number; results: Row[] };
+    expect(page).toMatchObject({ count: 1, results: [{ user_id: learner.id }] });
+
+    expect(
+      await call(server, 'POST', '/api/core/departments/members/', {
+        json: { department_id: dept.id, email: 'nobody@example.edu' },
+      }),
+    ).toMatchObject({ status: 400, body: { email: ['User not found on this platform.'] } });
+    // A person of another tenant is no one here.
+    expect(
+      (
+        await call(server, 'POST', '/api/core/departments/members/', {
+          json: { department_id: dept.id, username: server.otherOrg.user },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      await call(server, 'POST', '/api/core/departments/members/', { json: { department_id: 999_999, username: 'x' } }),
+    ).toMatchObject({ status: 400, body: { department_id: ['Invalid pk "999999" - object does not exist.'] } });
+    expect((await call(server, 'GET', '/api/core/departments/members/', { key: server.studentKey })).status).toBe(403);
+    const otherList = (await call(server, 'GET', '/api/core/departments/members/', { key: server.otherOrg.apiKey }))
+      .body as { results: Row[] };
+    expect(otherList.results.some((m) => m.user_id === learner.id)).toBe(false);
+
+    expect((await call(server, 'DELETE', `/api/core/departments/members/?user_id=${learner.id}`)).status).toBe(204);
+    const after = (await call(server, 'GET', `/api/core/departments/members/?department_id=${String(dept.id)}`))
+      .body as { count: number };
+    expect(after.count).toBe(0);
+  });
 });

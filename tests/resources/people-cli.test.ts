@@ -57,6 +57,35 @@ describe('mentor-admin on people and access', () => {
     expect(after.lines.some((d) => String(d.id) === id)).toBe(false);
   });
 
+  it('department members: added by email, listed, an unknown email refused at its field', async () => {
+    const made = await run(['create', 'departments', '--set', 'name=Pharmacy', '--json']);
+    const id = String(made.lines[0]!.id);
+    const email = server.db.prepare('SELECT email FROM users WHERE username = ?').pluck().get(server.studentUser);
+    const added = await run([
+      'create',
+      'department-members',
+      '--set',
+      `department_id=${id}`,
+      '--set',
+      `email=${String(email)}`,
+      '--json',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.lines[0]).toMatchObject({ username: server.studentUser, department_name: 'Pharmacy' });
+    const listed = await run(['get', 'department-members', '--where', 'department_name=Pharmacy', '--json']);
+    expect(listed.lines.map((m) => m.username)).toEqual([server.studentUser]);
+    const unknown = await run([
+      'create',
+      'department-members',
+      '--set',
+      `department_id=${id}`,
+      '--set',
+      'email=nobody@example.edu',
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('email: User not found on this platform.');
+  });
+
   it('user groups: create with an owner, then find it with --where', async () => {
     const made = await run([
       'create',

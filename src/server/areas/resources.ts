@@ -20,7 +20,7 @@ import {
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
 import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
 import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
-import { departmentBackend, userGroupBackend } from './resources/groups';
+import { departmentBackend, departmentMemberBackend, userGroupBackend } from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
@@ -59,6 +59,7 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     'tenant-llms': tenantLlmBackend(db),
     'mentor-llms': mentorLlmBackend,
     departments: departmentBackend(db),
+    'department-members': departmentMemberBackend(db),
     'user-groups': userGroupBackend(db),
     'rbac-roles': rbacRoleBackend(db),
     'rbac-policies': rbacPolicyBackend(db),

@@ -131,3 +131,86 @@ export const userGroups = {
     delete: { parameters: [idParameter('group_id'), PLATFORM_KEY] },
   },
 } as const satisfies ResourceDeclaration;
+
+const member: JsonSchema = {
+  type: 'object',
+  properties: {
+    user_id: { type: 'integer' },
+    username: { type: 'string' },
+    email: { type: 'string' },
+    department_id: { type: 'integer' },
+    department_name: { type: 'string' },
+  },
+  required: ['user_id', 'department_id'],
+};
+const memberBody: JsonSchema = {
+  type: 'object',
+  properties: {
+    department_id: { type: 'integer' },
+    username: { type: 'string', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    platform_key: { type: 'string' },
+  },
+  required: ['department_id'],
+};
+const drfPage = (record: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: {
+    count: { type: 'integer' },
+    next: { type: ['string', 'null'] },
+    previous: { type: ['string', 'null'] },
+    results: { type: 'array', items: record },
+  },
+  required: ['count', 'results'],
+});
+const integer = (name: string, required = false): SpecParameter => ({
+  name,
+  in: 'query',
+  required,
+  schema: { type: 'integer' },
+});
+
+/**
+ * The people in departments ("Show active users in department (paginated)", "Add single user to department", "Delete
+ * department member"): a person is in one department, named by the person's username or email when added. A
+ * department's details list its members (the relation on `department_id`).
+ */
+export const departmentMembers = {
+  kind: 'department-members',
+  label: 'Department members',
+  singular: 'department member',
+  plural: 'department members',
+  area: 'people-and-access',
+  description: 'Who is in which department.',
+  idField: 'user_id',
+  operations: {
+    list: { method: 'get', path: '/api/core/departments/members/' },
+    create: { method: 'post', path: '/api/core/departments/members/' },
+    delete: { method: 'delete', path: '/api/core/departments/members/', id: { in: 'query', name: 'user_id' } },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'username', label: 'Username' },
+    { field: 'email', label: 'Email' },
+    { field: 'department_name', label: 'Department' },
+  ],
+  search: ['username', 'email', 'department_name'],
+  fields: [
+    { name: 'department_id', label: 'Department', input: 'reference', references: 'departments' },
+    { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
+    { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
+  ],
+  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members' }],
+  deleteLabel: 'Remove',
+  confirmDelete: 'Remove the person {id} from their department? They stay on the tenant.',
+  inferred: {
+    from: 'the spec declares no parameters, body or answer for core department members',
+    list: {
+      parameters: [integer('department_id'), integer('page'), integer('page_size'), PLATFORM_KEY],
+      record: drfPage(member),
+    },
+    create: { body: memberBody, record: member },
+    delete: { parameters: [integer('user_id', true), PLATFORM_KEY] },
+  },
+} as const satisfies ResourceDeclaration;

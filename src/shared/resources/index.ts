@@ -5,7 +5,7 @@ import { billing } from './billing';
 import { branding } from './branding';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
-import { departments, userGroups } from './groups';
+import { departmentMembers, departments, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
@@ -34,6 +34,7 @@ export const RESOURCES = {
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
   departments,
+  'department-members': departmentMembers,
   'user-groups': userGroups,
   'rbac-roles': rbacRoles,
   'rbac-policies': rbacPolicies,

@@ -65,6 +65,8 @@ export interface RelationDeclaration {
   field: string;
   /** The kind referred to. */
   kind: string;
+  /** The heading of the referring records in the referred record's details (default: "<plural> that use it"). */
+  heading?: string;
 }
 
 export interface ColumnDeclaration {
@@ -243,9 +245,11 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
 export function referrersOf(
   kind: string,
   declarations: readonly ResourceDeclaration[],
-): { declaration: ResourceDeclaration; field: string }[] {
+): { declaration: ResourceDeclaration; field: string; heading?: string }[] {
   return declarations.flatMap((declaration) =>
-    (declaration.relations ?? []).filter((r) => r.kind === kind).map((r) => ({ declaration, field: r.field })),
+    (declaration.relations ?? [])
+      .filter((r) => r.kind === kind)
+      .map((r) => ({ declaration, field: r.field, heading: r.heading })),
   );
 }
 

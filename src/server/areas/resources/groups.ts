@@ -83,3 +83,51 @@ export function userGroupBackend(db: Db): Backend {
     delete: (org, id) => db.prepare('DELETE FROM user_groups WHERE org = ? AND id = ?').run(org, id).changes > 0,
   };
 }
+
+/**
+ * Department members over core's `users.department_id` (a person is in one department): the tenant's active people
+ * in active departments. Adding someone already in that department answers the membership again ("already" is not
+ * an error); adding them to another department moves them ("or update status").
+ */
+export function departmentMemberBackend(db: Db): Backend {
+  const select = `SELECT u.id AS user_id, u.username, u.email, d.id AS department_id, d.name AS department_name
+    FROM users u JOIN departments d ON d.id = u.department_id AND d.org = u.org AND d.is_active = 1
+    WHERE u.org = ? AND u.is_active = 1`;
+  const member = (org: string, userId: unknown) =>
+    (db.prepare(`${select} AND u.id = ?`).get(org, userId) as Row | undefined) ?? null;
+  return {
+    auth: { read: 'admin', write: 'admin' },
+    missing: 'Not found.',
+    list: (org, query) =>
+      (query.department_id === undefined
+        ? db.prepare(`${select} ORDER BY d.name, u.username`).all(org)
+        : db.prepare(`${select} AND d.id = ? ORDER BY u.username`).all(org, query.department_id)) as Row[],
+    create: (org, _caller, body) => {
+      const department = db
+        .prepare('SELECT id FROM departments WHERE org = ? AND id = ? AND is_active = 1')
+        .get(org, body.department_id);
+      if (!department)
+        throw fieldErrors({ department_id: [`Invalid pk "${String(body.department_id)}" - object does not exist.`] });
+      if (body.username === undefined && body.email === undefined) {
+        throw fieldErrors({ username: ['Either username or email is required.'] });
+      }
+      const user = db
+        .prepare(
+          body.username !== undefined
+            ? 'SELECT id FROM users WHERE org = ? AND username = ?'
+            : 'SELECT id FROM users WHERE org = ? AND email = ? COLLATE NOCASE',
+        )
+        .get(org, body.username ?? body.email) as { id: number } | undefined;
+      if (!user) {
+        const field = body.username !== undefined ? 'username' : 'email';
+        throw fieldErrors({ [field]: ['User not found on this platform.'] });
+      }
+      db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(body.department_id, user.id);
+      return member(org, user.id)!;
+    },
+    delete: (org, id) => {
+      if (!member(org, id)) return false;
+      return db.prepare('UPDATE users SET department_id = NULL WHERE org = ? AND id = ?').run(org, id).changes > 0;
+    },
+  };
+}
