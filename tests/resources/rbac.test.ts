@@ -166,4 +166,16 @@ describe('RBAC roles, policies and groups in the sandbox', () => {
       name: 'Their role',
     });
   });
+
+  it('internal records are the platform’s: never listed or read, and refused a change or a delete', async () => {
+    const internal = { id: 900_001, name: 'Platform admins', is_internal: true, actions: [], data_actions: [] };
+    server.db
+      .prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'rbac-roles', ?, ?)")
+      .run(key(), String(internal.id), JSON.stringify({ ...internal, platform: { id: 1, key: key(), name: null } }));
+    const listed = await call(server, 'GET', `${RBAC}/roles/?platform_key=${key()}&page_size=1000`);
+    expect(results(listed.body).some((r) => r.id === internal.id)).toBe(false);
+    expect((await call(server, 'GET', `${RBAC}/roles/${internal.id}/`)).status).toBe(404);
+    expect((await call(server, 'PATCH', `${RBAC}/roles/${internal.id}/`, { json: { name: 'Mine' } })).status).toBe(403);
+    expect((await call(server, 'DELETE', `${RBAC}/roles/${internal.id}/?platform_key=${key()}`)).status).toBe(403);
+  });
 });
