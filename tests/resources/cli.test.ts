@@ -113,6 +113,12 @@ describe('mentor-admin resource verbs', () => {
         verbs: ['list', 'create', 'update', 'delete'],
       },
       {
+        kind: 'user-group-members',
+        label: 'User group members',
+        area: 'People and access',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
         kind: 'rbac-roles',
         label: 'Roles',
         area: 'People and access',
@@ -189,7 +195,7 @@ describe('mentor-admin resource verbs', () => {
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
         'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
-        'user-groups, rbac-roles, ' +
+        'user-groups, user-group-members, rbac-roles, ' +
         'rbac-policies, rbac-groups)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);

@@ -157,4 +157,49 @@ describe('departments and user groups in the sandbox', () => {
       .body as { count: number };
     expect(after.count).toBe(0);
   });
+
+  it('user group members: one link each, "already" answers the same link, listed by group, removed by link id', async () => {
+    const learner = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(server.studentUser);
+    const group = (await call(server, 'POST', '/api/core/user_groups/', { json: { name: 'Cohort M' } })).body as Row;
+    const added = await call(server, 'POST', '/api/core/user_groups/link/', {
+      json: { group_id: group.id, username: server.studentUser },
+    });
+    expect(added).toMatchObject({
+      status: 200,
+      body: { group_id: group.id, group_name: 'Cohort M', user_id: learner, username: server.studentUser },
+    });
+    const again = await call(server, 'POST', '/api/core/user_groups/link/', {
+      json: { group_id: group.id, username: server.studentUser },
+    });
+    expect((again.body as Row).id).toBe((added.body as Row).id);
+    const page = (await call(server, 'GET', `/api/core/user_groups/link/?group_id=${String(group.id)}`)).body as {
+      count: number;
+    };
+    expect(page.count).toBe(1);
+    expect((await call(server, 'GET', '/api/core/user_groups/', {})).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: group.id, members: 1 })]),
+    );
+    expect(await call(server, 'POST', '/api/core/user_groups/link/', { json: { group_id: group.id } })).toMatchObject({
+      status: 400,
+      body: { username: ['Either username or email is required.'] },
+    });
+    // Another tenant can neither see nor remove the link.
+    const theirs = (await call(server, 'GET', '/api/core/user_groups/link/', { key: server.otherOrg.apiKey })).body as {
+      count: number;
+    };
+    expect(theirs.count).toBe(0);
+    const linkId = String((added.body as Row).id);
+    expect(
+      (await call(server, 'DELETE', `/api/core/user_groups/link/?link_id=${linkId}`, { key: server.otherOrg.apiKey }))
+        .status,
+    ).toBe(404);
+    expect((await call(server, 'DELETE', `/api/core/user_groups/link/?link_id=${linkId}`)).status).toBe(204);
+    expect(
+      (
+        (await call(server, 'GET', `/api/core/user_groups/link/?group_id=${String(group.id)}`)).body as {
+          count: number;
+        }
+      ).count,
+    ).toBe(0);
+  });
 });

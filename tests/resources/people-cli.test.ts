@@ -98,6 +98,20 @@ describe('mentor-admin on people and access', () => {
     expect(made.code, made.stderr).toBe(0);
     const found = await run(['get', 'user-groups', '--where', 'name=Cohort A', '--json']);
     expect(found.lines).toEqual([expect.objectContaining({ name: 'Cohort A', owner_email: 'lead@example.edu' })]);
+    const group = String(found.lines[0]!.id);
+    const member = await run([
+      'create',
+      'user-group-members',
+      '--set',
+      `group_id=${group}`,
+      '--set',
+      `username=${server.studentUser}`,
+      '--json',
+    ]);
+    expect(member.code, member.stderr).toBe(0);
+    const members = await run(['get', 'user-group-members', '--where', `group_id=${group}`, '--json']);
+    expect(members.lines.map((m) => m.username)).toEqual([server.studentUser]);
+    expect((await run(['delete', 'user-group-members', String(member.lines[0]!.id), '--yes'])).code).toBe(0);
   });
 
   it('creates, lists, changes and deletes a role; the vendor SDK reads what it wrote', async () => {

@@ -20,7 +20,12 @@ import {
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
 import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
 import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
-import { departmentBackend, departmentMemberBackend, userGroupBackend } from './resources/groups';
+import {
+  departmentBackend,
+  departmentMemberBackend,
+  userGroupBackend,
+  userGroupMemberBackend,
+} from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
@@ -61,6 +66,7 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     departments: departmentBackend(db),
     'department-members': departmentMemberBackend(db),
     'user-groups': userGroupBackend(db),
+    'user-group-members': userGroupMemberBackend(db),
     'rbac-roles': rbacRoleBackend(db),
     'rbac-policies': rbacPolicyBackend(db),
     'rbac-groups': rbacGroupBackend(db),

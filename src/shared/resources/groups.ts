@@ -214,3 +214,70 @@ export const departmentMembers = {
     delete: { parameters: [integer('user_id', true), PLATFORM_KEY] },
   },
 } as const satisfies ResourceDeclaration;
+
+const link: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    group_id: { type: 'integer' },
+    group_name: { type: 'string' },
+    user_id: { type: 'integer' },
+    username: { type: 'string' },
+    email: { type: 'string' },
+  },
+  required: ['id', 'group_id', 'user_id'],
+};
+const linkBody: JsonSchema = {
+  type: 'object',
+  properties: {
+    group_id: { type: 'integer' },
+    username: { type: 'string', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    platform_key: { type: 'string' },
+  },
+  required: ['group_id'],
+};
+
+/**
+ * The people in user groups, one link each ("Show active users in user group (paginated)", "Add single user to user
+ * group", "Delete user group link"; "group_id is numeric ID of group"). A group's details list its members.
+ */
+export const userGroupMembers = {
+  kind: 'user-group-members',
+  label: 'User group members',
+  singular: 'user group member',
+  plural: 'user group members',
+  area: 'people-and-access',
+  description: 'Who is in which user group.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/core/user_groups/link/' },
+    create: { method: 'post', path: '/api/core/user_groups/link/' },
+    delete: { method: 'delete', path: '/api/core/user_groups/link/', id: { in: 'query', name: 'link_id' } },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'username', label: 'Username' },
+    { field: 'email', label: 'Email' },
+    { field: 'group_name', label: 'User group' },
+  ],
+  search: ['username', 'email', 'group_name'],
+  fields: [
+    { name: 'group_id', label: 'User group', input: 'reference', references: 'user-groups' },
+    { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
+    { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
+  ],
+  relations: [{ field: 'group_id', kind: 'user-groups', heading: 'Members' }],
+  deleteLabel: 'Remove',
+  confirmDelete: 'Remove this person from the user group? They stay on the tenant.',
+  inferred: {
+    from: 'the spec declares no parameters, body or answer for core user group links',
+    list: {
+      parameters: [integer('group_id'), integer('page'), integer('page_size'), PLATFORM_KEY],
+      record: drfPage(link),
+    },
+    create: { body: linkBody, record: link },
+    delete: { parameters: [integer('link_id', true), PLATFORM_KEY] },
+  },
+} as const satisfies ResourceDeclaration;

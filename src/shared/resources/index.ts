@@ -5,7 +5,7 @@ import { billing } from './billing';
 import { branding } from './branding';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
-import { departmentMembers, departments, userGroups } from './groups';
+import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
@@ -36,6 +36,7 @@ export const RESOURCES = {
   departments,
   'department-members': departmentMembers,
   'user-groups': userGroups,
+  'user-group-members': userGroupMembers,
   'rbac-roles': rbacRoles,
   'rbac-policies': rbacPolicies,
   'rbac-groups': rbacGroups,

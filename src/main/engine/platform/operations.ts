@@ -76,6 +76,7 @@ export const OPERATIONS = {
   '/api/core/user_groups/': { get: READ, post: ONCE, delete: REPLACE },
   // Adding a person who is already a member answers the membership again ("or update status").
   '/api/core/departments/members/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/core/user_groups/link/': { get: READ, post: REPEATABLE, delete: REPLACE },
   // RBAC roles, policies and groups: a PATCH sets the fields it names and adds or removes members, which leaves the
   // same state however often it is applied.
   '/api/core/rbac/roles/': { get: READ, post: ONCE },

@@ -108,26 +108,65 @@ export function departmentMemberBackend(db: Db): Backend {
         .get(org, body.department_id);
       if (!department)
         throw fieldErrors({ department_id: [`Invalid pk "${String(body.department_id)}" - object does not exist.`] });
-      if (body.username === undefined && body.email === undefined) {
-        throw fieldErrors({ username: ['Either username or email is required.'] });
-      }
-      const user = db
-        .prepare(
-          body.username !== undefined
-            ? 'SELECT id FROM users WHERE org = ? AND username = ?'
-            : 'SELECT id FROM users WHERE org = ? AND email = ? COLLATE NOCASE',
-        )
-        .get(org, body.username ?? body.email) as { id: number } | undefined;
-      if (!user) {
-        const field = body.username !== undefined ? 'username' : 'email';
-        throw fieldErrors({ [field]: ['User not found on this platform.'] });
-      }
-      db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(body.department_id, user.id);
-      return member(org, user.id)!;
+      const userId = personOf(db, org, body);
+      db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(body.department_id, userId);
+      return member(org, userId)!;
     },
     delete: (org, id) => {
       if (!member(org, id)) return false;
       return db.prepare('UPDATE users SET department_id = NULL WHERE org = ? AND id = ?').run(org, id).changes > 0;
     },
+  };
+}
+
+/** The person a body names by `username` or `email`, among the tenant's people (the spec's 400 by field otherwise). */
+function personOf(db: Db, org: string, body: Row): number {
+  if (body.username === undefined && body.email === undefined) {
+    throw fieldErrors({ username: ['Either username or email is required.'] });
+  }
+  const user = db
+    .prepare(
+      body.username !== undefined
+        ? 'SELECT id FROM users WHERE org = ? AND username = ?'
+        : 'SELECT id FROM users WHERE org = ? AND email = ? COLLATE NOCASE',
+    )
+    .get(org, body.username ?? body.email) as { id: number } | undefined;
+  if (!user)
+    throw fieldErrors({ [body.username !== undefined ? 'username' : 'email']: ['User not found on this platform.'] });
+  return user.id;
+}
+
+/**
+ * User group links over core's `user_group_members` (its rowid is the link's id): adding someone already in the group
+ * answers their link again.
+ */
+export function userGroupMemberBackend(db: Db): Backend {
+  const select = `SELECT m.rowid AS id, g.id AS group_id, g.name AS group_name, u.id AS user_id, u.username, u.email
+    FROM user_group_members m JOIN user_groups g ON g.id = m.group_id JOIN users u ON u.id = m.user_id
+    WHERE g.org = ? AND u.is_active = 1`;
+  return {
+    auth: { read: 'admin', write: 'admin' },
+    missing: 'Not found.',
+    list: (org, query) =>
+      (query.group_id === undefined
+        ? db.prepare(`${select} ORDER BY g.name, u.username`).all(org)
+        : db.prepare(`${select} AND g.id = ? ORDER BY u.username`).all(org, query.group_id)) as Row[],
+    create: (org, _caller, body) => {
+      if (!db.prepare('SELECT 1 FROM user_groups WHERE org = ? AND id = ?').get(org, body.group_id)) {
+        throw fieldErrors({ group_id: [`Invalid pk "${String(body.group_id)}" - object does not exist.`] });
+      }
+      const userId = personOf(db, org, body);
+      db.prepare('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(
+        body.group_id,
+        userId,
+      );
+      return db.prepare(`${select} AND g.id = ? AND u.id = ?`).get(org, body.group_id, userId) as Row;
+    },
+    delete: (org, id) =>
+      db
+        .prepare(
+          'DELETE FROM user_group_members WHERE rowid = ? AND group_id IN (SELECT id FROM user_groups WHERE org = ?)',
+        )
+        .run(id, org).changes > 0,
   };
 }
