@@ -20,6 +20,8 @@ import {
   operationKey,
   operationsOf,
   type JsonSchema,
+  type InferredOperation,
+  type InferredShapes,
   type ResourceDeclaration,
   type ResourceSpec,
   type SpecOperation,
@@ -55,6 +57,7 @@ export function buildResourceSpec(
         continue;
       }
       const slice = (operations[key] ??= sliceOf(openapi, raw));
+      inferInto(slice, declaration.inferred?.[role as keyof InferredShapes], operation.method);
       found.set(role, slice);
       if ('id' in operation && operation.id) {
         const { in: where, name } = operation.id as { in: string; name: string };
@@ -145,6 +148,28 @@ let last: { text: string; openapi: OpenApi } | null = null;
 function parsed(text: string): OpenApi {
   if (last?.text !== text) last = { text, openapi: YAML.parse(text) as OpenApi };
   return last.openapi;
+}
+
+/** A declaration's inferred shapes, only where the spec declares none, noted in the slice as inferred. */
+function inferInto(slice: SpecOperation, inferred: InferredOperation | string | undefined, method: string): void {
+  if (!inferred || typeof inferred === 'string') return;
+  const noted = new Set(slice.inferred ?? []);
+  if (inferred.parameters && (slice.parameters.length === 0 || noted.has('parameters'))) {
+    const names = new Set(slice.parameters.map((p) => p.name));
+    slice.parameters.push(...inferred.parameters.filter((p) => !names.has(p.name)));
+    noted.add('parameters');
+  }
+  if (inferred.body && !slice.body) {
+    slice.body = { required: true, schema: inferred.body };
+    noted.add('body');
+  }
+  if (inferred.record && !slice.response.schema) {
+    // A list answers an array of records, unless the inferred record is a page of its own (DRF's).
+    slice.response.schema =
+      method === 'get' && !isDrfPage(inferred.record) ? { type: 'array', items: inferred.record } : inferred.record;
+    noted.add('response');
+  }
+  if (noted.size) slice.inferred = [...noted].sort();
 }
 
 function recordOf(operation: SpecOperation | undefined): JsonSchema | null {

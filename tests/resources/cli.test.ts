@@ -94,6 +94,48 @@ describe('mentor-admin resource verbs', () => {
       },
       { kind: 'tenant-llms', label: 'Tenant models', area: 'Models and keys', verbs: ['list', 'create'] },
       { kind: 'mentor-llms', label: 'Available LLMs', area: 'Models and keys', verbs: ['list'] },
+      {
+        kind: 'departments',
+        label: 'Departments',
+        area: 'People and access',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'department-members',
+        label: 'Department members',
+        area: 'People and access',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
+        kind: 'user-groups',
+        label: 'User groups',
+        area: 'People and access',
+        verbs: ['list', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'user-group-members',
+        label: 'User group members',
+        area: 'People and access',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
+        kind: 'rbac-roles',
+        label: 'Roles',
+        area: 'People and access',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'rbac-policies',
+        label: 'Policies',
+        area: 'People and access',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+      {
+        kind: 'rbac-groups',
+        label: 'Access groups',
+        area: 'People and access',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -152,7 +194,9 @@ describe('mentor-admin resource verbs', () => {
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms)',
+        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
+        'user-groups, user-group-members, rbac-roles, ' +
+        'rbac-policies, rbac-groups)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

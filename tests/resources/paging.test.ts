@@ -1,63 +1,27 @@
 /**
- * DRF-paged lists (`envelope: 'drf'`): no first resource's list is paged in the vendor spec, so a test kind over a
- * paged spec path (RBAC roles: `page`/`page_size`, answering `{count, next, previous, results}`) is served by the
- * sandbox's generic store and read by the engine's typed calls page by page into the per-tenant cache, over HTTP.
+ * DRF-paged lists (`envelope: 'drf'`): RBAC roles (`page`/`page_size`, answering `{count, next, previous, results}`)
+ * served by the sandbox's store and read by the engine's typed calls page by page into the per-tenant cache, over HTTP.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildResourceSpec, SPEC_FILE } from '../../scripts/resource-spec';
 import { createPlatformClient } from '../../src/main/engine/platform';
 import { DRF_PAGE_SIZE, ResourceApi } from '../../src/main/engine/resources/api';
 import { ResourceCache } from '../../src/main/engine/resources/cache';
 import { readPages } from '../../src/main/engine/resources/paging';
-import type { Area } from '../../src/server/area';
-import { allAreas } from '../../src/server/areas';
-import { serveResources } from '../../src/server/areas/resources';
-import { genericBackend } from '../../src/server/areas/resources/backends';
 import type { Sandbox } from '../../src/server/app';
-import { RESOURCE_SPEC, type ResourceDeclaration } from '../../src/shared/resources';
+import { RESOURCES } from '../../src/shared/resources';
 import { connect } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
 
-const roles = {
-  kind: 'test-roles',
-  label: 'Roles',
-  singular: 'role',
-  area: 'tenant-settings',
-  description: 'A test kind over a DRF-paged path of the spec.',
-  idField: 'id',
-  operations: { list: { method: 'get', path: '/api/core/rbac/roles/' } },
-  envelope: 'drf',
-  tenant: { platform_key: 'org' },
-  columns: [{ field: 'name', label: 'Name' }],
-  search: ['name'],
-  fields: [],
-} as const satisfies ResourceDeclaration;
+const roles = RESOURCES['rbac-roles'];
 
 const TOTAL = 2 * DRF_PAGE_SIZE + 37;
 let server: Sandbox;
 
 beforeAll(async () => {
-  const { spec, problems } = buildResourceSpec(readFileSync(SPEC_FILE, 'utf8'), [roles]);
-  expect(problems).toEqual([]);
-  Object.assign(RESOURCE_SPEC.operations, spec.operations);
-  const testArea: Area = {
-    name: 'test-roles',
-    schema: '',
-    routes(router, deps) {
-      const backend = genericBackend(deps.db, {
-        kind: 'test-roles',
-        idField: 'id',
-        duplicate: 'role with this id already exists.',
-        auth: { read: 'admin', write: 'admin' },
-      });
-      serveResources(router, [roles], () => backend);
-    },
-  };
-  server = await sandbox({ areas: [...allAreas, testArea] });
-  const insert = server.db.prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'test-roles', ?, ?)");
+  server = await sandbox();
+  const insert = server.db.prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'rbac-roles', ?, ?)");
   for (let id = 1; id <= TOTAL; id++) {
     const role = {
       id,
@@ -100,21 +64,21 @@ describe('DRF-paged lists', () => {
       startedAt: new Date().toISOString(),
       current: () => true,
       progressive: true,
-      grew: () => seen.push(cache.page(c.profileId, 'test-roles', { page: 1, pageSize: 1000 }).total),
+      grew: () => seen.push(cache.page(c.profileId, 'rbac-roles', { page: 1, pageSize: 1000 }).total),
     });
     await read.first;
     // The first page is there before the rest (the screen can paint it).
-    expect(cache.page(c.profileId, 'test-roles', { page: 1, pageSize: 1000 }).total).toBeGreaterThanOrEqual(100);
+    expect(cache.page(c.profileId, 'rbac-roles', { page: 1, pageSize: 1000 }).total).toBeGreaterThanOrEqual(100);
     await read.rest;
     expect(seen).toEqual([200, TOTAL]);
-    const all = cache.page(c.profileId, 'test-roles', { page: 1, pageSize: 1000 });
+    const all = cache.page(c.profileId, 'rbac-roles', { page: 1, pageSize: 1000 });
     expect(all.total).toBe(TOTAL);
     expect(all.records.map((r) => r.id)).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     // Search runs on the cache (the spec declares no search parameter for roles).
-    expect(cache.page(c.profileId, 'test-roles', { search: 'role 23', page: 1, pageSize: 50 }).total).toBe(8);
+    expect(cache.page(c.profileId, 'rbac-roles', { search: 'role 23', page: 1, pageSize: 50 }).total).toBe(8);
 
     // A refresh over a cached list keeps it whole until its last page has come.
-    server.db.prepare("DELETE FROM resource_store WHERE kind = 'test-roles' AND id = '1'").run();
+    server.db.prepare("DELETE FROM resource_store WHERE kind = 'rbac-roles' AND id = '1'").run();
     const again = readPages(api, cache, c.profileId, roles, {
       startedAt: new Date().toISOString(),
       current: () => true,
@@ -124,7 +88,7 @@ describe('DRF-paged lists', () => {
       },
     });
     await again.first;
-    expect(cache.page(c.profileId, 'test-roles', { page: 1, pageSize: 1000 }).total).toBe(TOTAL - 1);
+    expect(cache.page(c.profileId, 'rbac-roles', { page: 1, pageSize: 1000 }).total).toBe(TOTAL - 1);
     db.close();
   });
 });

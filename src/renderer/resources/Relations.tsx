@@ -77,8 +77,15 @@ export function RelatedLists({
   if (!referrers.length) return null;
   return (
     <Stack gap="md" data-testid="related-lists">
-      {referrers.map(({ declaration: other, field }) => (
-        <RelatedList key={`${other.kind}.${field}`} profileId={profileId} declaration={other} field={field} id={id} />
+      {referrers.map(({ declaration: other, field, heading }) => (
+        <RelatedList
+          key={`${other.kind}.${field}`}
+          profileId={profileId}
+          declaration={other}
+          field={field}
+          id={id}
+          heading={heading ?? `${capitalized(pluralOf(other))} that use it`}
+        />
       ))}
     </Stack>
   );
@@ -89,11 +96,13 @@ function RelatedList({
   declaration,
   field,
   id,
+  heading,
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   field: string;
   id: string;
+  heading: string;
 }) {
   const kind = isResourceKind(declaration.kind) ? declaration.kind : null;
   const list = useCall(
@@ -107,7 +116,7 @@ function RelatedList({
     <Stack gap={4}>
       <Group gap="xs">
         <Text size="xs" c="dimmed">
-          {capitalized(pluralOf(declaration))} that use it
+          {heading}
         </Text>
         {list.isSuccess && (
           <Badge size="xs" variant="light" color="gray">

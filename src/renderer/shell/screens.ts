@@ -10,6 +10,8 @@ import { MentorsScreen } from '../screens/mentors/MentorsScreen';
 import { TenantSettingsScreen } from '../screens/resources/TenantSettingsScreen';
 import { KeyIcon } from '../screens/models/icons';
 import { ModelsAndKeysScreen } from '../screens/models/ModelsAndKeysScreen';
+import { PeopleIcon } from '../screens/people/icons';
+import { PeopleAccessScreen } from '../screens/people/PeopleAccessScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
@@ -48,6 +50,13 @@ export const SCREENS: readonly ScreenDefinition[] = [
     tenantNeutralDepth: 1,
   },
   { id: 'models-and-keys', label: 'Models and keys', icon: KeyIcon, Component: ModelsAndKeysScreen },
+  {
+    id: 'people-and-access',
+    label: 'People and access',
+    icon: PeopleIcon,
+    Component: PeopleAccessScreen,
+    tenantNeutralDepth: 1,
+  },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
 

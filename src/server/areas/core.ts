@@ -316,33 +316,7 @@ export const coreArea: Area = {
       { auth: 'admin' },
     );
 
-    router.get(
-      '/api/core/departments/',
-      (ctx) => {
-        const rows = db
-          .prepare('SELECT id, name, is_active FROM departments WHERE org = ? ORDER BY name')
-          .all(ctx.caller!.org) as {
-          id: number;
-          name: string;
-          is_active: number;
-        }[];
-        return { status: 200, body: rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active === 1 })) };
-      },
-      { auth: 'admin' },
-    );
-    router.get(
-      '/api/core/user_groups/',
-      (ctx) => {
-        const rows = db
-          .prepare(
-            `SELECT g.id, g.name, g.owner_email, count(m.user_id) AS members FROM user_groups g
-           LEFT JOIN user_group_members m ON m.group_id = g.id WHERE g.org = ? GROUP BY g.id ORDER BY g.id`,
-          )
-          .all(ctx.caller!.org);
-        return { status: 200, body: rows };
-      },
-      { auth: 'admin' },
-    );
+    // Departments and user groups are kit kinds: areas/resources/groups.ts serves them over these tables.
 
     // Sandbox control (not part of the platform): lets tests change fault injection of a running server.
     router.get('/_sandbox/health', () => ({ status: 200, body: { status: 'ok' } }), { auth: 'none' });

@@ -20,6 +20,13 @@ import {
 import { apiTokenBackend, genericBackend, genericSchema, ltiKeyPair, type Backend } from './resources/backends';
 import { credentialBackend, credentialSchema, plainCredentialRead, seedCredentials } from './resources/credentials';
 import { mentorLlmBackend, tenantLlmBackend } from './resources/llms';
+import {
+  departmentBackend,
+  departmentMemberBackend,
+  userGroupBackend,
+  userGroupMemberBackend,
+} from './resources/groups';
+import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
@@ -56,6 +63,13 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     'integration-credentials': credentialBackend(db, 'integration'),
     'tenant-llms': tenantLlmBackend(db),
     'mentor-llms': mentorLlmBackend,
+    departments: departmentBackend(db),
+    'department-members': departmentMemberBackend(db),
+    'user-groups': userGroupBackend(db),
+    'user-group-members': userGroupMemberBackend(db),
+    'rbac-roles': rbacRoleBackend(db),
+    'rbac-policies': rbacPolicyBackend(db),
+    'rbac-groups': rbacGroupBackend(db),
   };
 }
 
@@ -80,9 +94,10 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
     const { id } = operation as RecordOperation;
     if (id.in === 'body') {
       // The description says the request "must include" it: DRF's answer when it does not.
-      if (typeof body[id.name] !== 'string' || !body[id.name])
+      const given = body[id.name];
+      if ((typeof given !== 'string' && typeof given !== 'number') || given === '')
         throw fieldErrors({ [id.name]: ['This field is required.'] });
-      return body[id.name] as string;
+      return String(given);
     }
     return id.in === 'path' ? ctx.params[id.name]! : String(query[id.name]);
   };

@@ -5,10 +5,12 @@ import { billing } from './billing';
 import { branding } from './branding';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
+import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
+import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
 import type { ResourceDeclaration } from './kit';
 
@@ -32,6 +34,13 @@ export const RESOURCES = {
   'integration-credentials': integrationCredentials,
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
+  departments,
+  'department-members': departmentMembers,
+  'user-groups': userGroups,
+  'user-group-members': userGroupMembers,
+  'rbac-roles': rbacRoles,
+  'rbac-policies': rbacPolicies,
+  'rbac-groups': rbacGroups,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

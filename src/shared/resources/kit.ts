@@ -6,6 +6,8 @@
  * method, parameter or field is not in the vendor spec.
  */
 
+import type { JsonSchema, SpecParameter } from './spec';
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** One operation of the vendor spec, named exactly as the spec names it (its path, trailing slash or not). */
@@ -63,6 +65,8 @@ export interface RelationDeclaration {
   field: string;
   /** The kind referred to. */
   kind: string;
+  /** The heading of the referring records in the referred record's details (default: "<plural> that use it"). */
+  heading?: string;
 }
 
 export interface ColumnDeclaration {
@@ -182,10 +186,32 @@ export interface ResourceDeclaration {
   secretFields?: readonly string[];
   /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
   csv?: readonly CsvColumnDeclaration[];
+  /** Shapes its operations need that the spec does not declare (see InferredShapes); none is invented elsewhere. */
+  inferred?: InferredShapes;
 }
 
+/**
+ * What one operation takes and answers where the spec declares nothing (no parameters, no body, no answer schema):
+ * the kit's inference, used only for what the spec leaves out.
+ */
+export interface InferredOperation {
+  parameters?: readonly SpecParameter[];
+  body?: JsonSchema;
+  /** One record of the answer (a list answers an array of them). */
+  record?: JsonSchema;
+}
+
+/** Shapes inferred for a kind whose operations the spec declares without them, and where they were read from. */
+export type InferredShapes = { from: string } & Partial<
+  Record<'list' | 'create' | 'update' | 'delete', InferredOperation>
+>;
+
 /** Navigation areas, in the order the sidebar shows them. */
-export const RESOURCE_AREAS = { 'tenant-settings': 'Tenant settings', 'models-and-keys': 'Models and keys' } as const;
+export const RESOURCE_AREAS = {
+  'tenant-settings': 'Tenant settings',
+  'models-and-keys': 'Models and keys',
+  'people-and-access': 'People and access',
+} as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
@@ -221,9 +247,11 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
 export function referrersOf(
   kind: string,
   declarations: readonly ResourceDeclaration[],
-): { declaration: ResourceDeclaration; field: string }[] {
+): { declaration: ResourceDeclaration; field: string; heading?: string }[] {
   return declarations.flatMap((declaration) =>
-    (declaration.relations ?? []).filter((r) => r.kind === kind).map((r) => ({ declaration, field: r.field })),
+    (declaration.relations ?? [])
+      .filter((r) => r.kind === kind)
+      .map((r) => ({ declaration, field: r.field, heading: r.heading })),
   );
 }
 

@@ -33,6 +33,8 @@ export interface SpecOperation {
   body: { required: boolean; schema: JsonSchema } | null;
   /** The spec's success answer: its status and, when it declares one, its JSON schema. */
   response: { status: number; schema: JsonSchema | null };
+  /** What the spec does not declare and a declaration's `inferred` supplied (see InferredShapes). */
+  inferred?: string[];
 }
 
 export interface ResourceSpec {

@@ -70,6 +70,21 @@ export const OPERATIONS = {
   '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
   '/api/core/lti/1p3/provider/lti-tools/': { get: READ, post: ONCE },
   '/api/core/lti/1p3/provider/lti-tools/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
+  // Departments and user groups: one POST creates or updates (it names the record to update), so a create is sent
+  // once; a DELETE names the record.
+  '/api/core/departments/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/core/user_groups/': { get: READ, post: ONCE, delete: REPLACE },
+  // Adding a person who is already a member answers the membership again ("or update status").
+  '/api/core/departments/members/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/core/user_groups/link/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  // RBAC roles, policies and groups: a PATCH sets the fields it names and adds or removes members, which leaves the
+  // same state however often it is applied.
+  '/api/core/rbac/roles/': { get: READ, post: ONCE },
+  '/api/core/rbac/roles/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
+  '/api/core/rbac/policies/': { get: READ, post: ONCE },
+  '/api/core/rbac/policies/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
+  '/api/core/rbac/groups/': { get: READ, post: ONCE },
+  '/api/core/rbac/groups/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
   // Single-record kinds: a save sets the tenant's one record (or one image) to what it names, so sending it again
   // after an answer that says it was not taken, or after no answer, changes nothing more.
   '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPEATABLE },

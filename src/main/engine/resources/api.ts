@@ -132,7 +132,12 @@ export class ResourceApi {
     let body: Row | undefined;
     if (spec.body || idInBody) {
       body = { ...request.values };
-      if (idInBody) body[(operation as RecordOperation).id.name] = request.id;
+      if (idInBody) {
+        const name = (operation as RecordOperation).id.name;
+        // Ids are kept as text; a body field the schema types as a number takes it as one.
+        const numeric = ['integer', 'number'].includes(String(spec.body?.schema.properties?.[name]?.type));
+        body[name] = numeric && /^\d+$/.test(request.id!) ? Number(request.id) : request.id;
+      }
       // An open body (no schema) takes the declaration's own connection fields.
       const names = spec.body && openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
       for (const name of [...Object.keys(spec.body?.schema.properties ?? {}), ...names]) {

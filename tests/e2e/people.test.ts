@@ -1,0 +1,71 @@
+/**
+ * People and access in browser mode, on a real engine and sandbox: a department and an RBAC role created from their
+ * lists' forms, each shown in its list and found on the platform; a department's details list its members.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+
+beforeAll(async () => {
+  server = await sandbox();
+  app = await openApp(server);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const table = () => app.page.getByTestId('resource-table');
+
+describe('People and access', () => {
+  it('creates a department from its navigation entry', async () => {
+    const { page } = app;
+    await app.open('#/mentors');
+    await page.getByRole('link', { name: 'People and access' }).click();
+    await visible(page.getByRole('heading', { name: 'People and access' }));
+    await visible(page.getByRole('tab', { name: 'Departments', selected: true }));
+    await page.getByRole('button', { name: 'New department' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New department' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('School of Nursing');
+    await dialog.getByRole('button', { name: 'Create department' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('cell', { name: 'School of Nursing', exact: true }));
+    const listed = (await call(server, 'GET', '/api/core/departments/')).body as { name: string }[];
+    expect(listed.map((d) => d.name)).toContain('School of Nursing');
+
+    // Its details list its members.
+    const id = (listed as { id: number; name: string }[]).find((d) => d.name === 'School of Nursing')!.id;
+    await call(server, 'POST', '/api/core/departments/members/', {
+      json: { department_id: id, username: server.studentUser },
+    });
+    await table().getByRole('button', { name: 'School of Nursing', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'Department "School of Nursing"' });
+    const related = details.getByTestId('related-lists');
+    await visible(related.getByText('Members'));
+    await visible(related.getByRole('button', { name: server.studentUser }));
+    await page.keyboard.press('Escape');
+  });
+
+  it('creates an RBAC role with its actions', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'Roles' }).click();
+    await page.getByRole('button', { name: 'New role' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New role' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Mentor editors');
+    await dialog.getByLabel('Actions', { exact: true }).click();
+    await page.keyboard.type('["Ibl.Mentor/Settings/read"]');
+    await dialog.getByRole('button', { name: 'Create role' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(table().getByRole('cell', { name: 'Mentor editors', exact: true }));
+    const roles = (await call(server, 'GET', `/api/core/rbac/roles/?platform_key=${server.org}`)).body as {
+      results: { name: string; actions: string[] }[];
+    };
+    expect(roles.results).toEqual([
+      expect.objectContaining({ name: 'Mentor editors', actions: ['Ibl.Mentor/Settings/read'] }),
+    ]);
+  });
+});
