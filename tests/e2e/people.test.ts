@@ -27,6 +27,8 @@ describe('People and access', () => {
     await app.open('#/mentors');
     await page.getByRole('link', { name: 'People and access' }).click();
     await visible(page.getByRole('heading', { name: 'People and access' }));
+    // The area says what it holds (not "Settings of … on the platform", which is Tenant settings' line).
+    await visible(page.getByText(/^Who belongs where in .+, and who may do what\.$/));
     await visible(page.getByRole('tab', { name: 'Departments', selected: true }));
     await page.getByRole('button', { name: 'New department' }).click();
     const dialog = page.getByRole('dialog', { name: 'New department' });

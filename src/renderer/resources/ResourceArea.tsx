@@ -21,6 +21,13 @@ export function kindsOf(area: Area): Declared[] {
   return (Object.values(RESOURCES) as Declared[]).filter((declaration) => declaration.area === area);
 }
 
+/** What the area holds, around the tenant's name. */
+const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
+  'tenant-settings': ['Settings of ', ' on the platform.'],
+  'models-and-keys': ['Which LLMs the mentors of ', ' use, and the keys they use them with.'],
+  'people-and-access': ['Who belongs where in ', ', and who may do what.'],
+};
+
 /**
  * A navigation area of the kit (`#/<area>/<kind>`): one tab per kind, each the kind's generic list or settings card.
  * The tabs stand in a column beside the panel, under their group's heading: an area of many kinds keeps one tidy
@@ -39,13 +46,9 @@ export function ResourceArea({ area }: { area: Area }) {
           {RESOURCE_AREAS[area]}
         </Title>
         <Text c="dimmed" size="sm">
-          {tenant.profile ? (
-            <>
-              Settings of <strong>{tenant.profile.name}</strong> on the platform.
-            </>
-          ) : (
-            'Settings of the active tenant on the platform.'
-          )}
+          {AREA_SUBTITLE[area][0]}
+          {tenant.profile ? <strong>{tenant.profile.name}</strong> : 'the active tenant'}
+          {AREA_SUBTITLE[area][1]}
         </Text>
       </div>
       {!tenant.id && tenant.known && (
