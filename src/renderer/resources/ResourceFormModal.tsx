@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
 import { FormFooter } from '../components/FormFooter';
-import { WarningIcon } from '../components/icons';
 import { notifySuccess } from '../components/notify';
 import { useCall, useMutationCall } from '../queries/useCall';
 import { DescribedFieldInputs } from './DescribedFields';
 import { FieldInput } from './fields/FieldInput';
+import { useDiscardGuard } from './fields/DiscardGuard';
 import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
 import { titleOf } from './naming';
@@ -32,38 +32,17 @@ const title = (declaration: ResourceDeclaration, target: FormTarget) =>
 
 /** A create or edit form built from the declaration's fields, checked with the spec's rules before it is sent. */
 export function ResourceFormModal({ profileId, declaration, target, onClose, onCreated }: ResourceFormModalProps) {
-  const dirty = useRef(false);
-  const [asking, setAsking] = useState(false);
-  const close = () => {
-    dirty.current = false;
-    setAsking(false);
-    onClose();
-  };
-  /** Escape, the close button or Cancel with changes typed: asked first, never lost by a slip of the key. */
-  const leave = () => (dirty.current ? setAsking(true) : close());
+  const { setDirty, close, leave, prompt } = useDiscardGuard(onClose);
   return (
     <Modal opened={target !== null} onClose={leave} title={target && title(declaration, target)} centered size="lg">
-      {asking && (
-        <Alert color="yellow" icon={<WarningIcon />} title="Discard what you typed?" mb="md" role="alertdialog">
-          <Group gap="sm" mt="xs">
-            <Button size="xs" variant="default" onClick={() => setAsking(false)} data-autofocus>
-              Keep editing
-            </Button>
-            <Button size="xs" color="red" onClick={close}>
-              Discard
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {prompt}
       {target && (
         <ResourceForm
           key={target.mode === 'create' ? 'create' : String(target.record[declaration.idField])}
           profileId={profileId}
           declaration={declaration}
           target={target}
-          onDirty={(value) => {
-            dirty.current = value;
-          }}
+          onDirty={setDirty}
           onCancel={leave}
           onSaved={close}
           onCreated={(record, revealed) => {

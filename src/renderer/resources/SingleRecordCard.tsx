@@ -3,32 +3,19 @@
  * field as the platform answered it, as of when, offline from the saved copy, and an edit form that asks before
  * dropping unsaved changes. Read-only kinds have no edit.
  */
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
 import { isWritable, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { useBridge } from '../bridge/BridgeContext';
 import { FormFooter } from '../components/FormFooter';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
-import { WarningIcon } from '../components/icons';
 import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { formatDateTime } from '../lib/format';
 import { useCall, useCallKey, useMutationCall } from '../queries/useCall';
 import { FieldInput } from './fields/FieldInput';
+import { useDiscardGuard } from './fields/DiscardGuard';
 import { ImagePreview } from './fields/ImageField';
 import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
@@ -253,36 +240,16 @@ function SingleRecordEditor({
   opened: boolean;
   onClose(): void;
 }) {
-  const dirty = useRef(false);
-  const [asking, setAsking] = useState(false);
-  const close = () => {
-    dirty.current = false;
-    setAsking(false);
-    onClose();
-  };
-  const leave = () => (dirty.current ? setAsking(true) : close());
+  const { setDirty, close, leave, prompt } = useDiscardGuard(onClose);
   return (
     <Modal opened={opened} onClose={leave} title={`Edit ${declaration.singular}`} centered size="lg">
-      {asking && (
-        <Alert color="yellow" icon={<WarningIcon />} title="Discard your changes?" mb="md" role="alertdialog">
-          <Group gap="sm" mt="xs">
-            <Button size="xs" variant="default" onClick={() => setAsking(false)} data-autofocus>
-              Keep editing
-            </Button>
-            <Button size="xs" color="red" onClick={close}>
-              Discard
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {prompt}
       {opened && (
         <SingleRecordForm
           profileId={profileId}
           declaration={declaration}
           record={record}
-          onDirty={(value) => {
-            dirty.current = value;
-          }}
+          onDirty={setDirty}
           onCancel={leave}
           onSaved={close}
         />
