@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { cli, cliProcess } from '../helpers/cli';
 import { sandbox } from '../helpers/sandbox';
+import { cliTenant } from '../invitations/setup';
 import { filesContaining, tempDir } from '../helpers/temp';
 
 let server: Sandbox;
@@ -19,21 +20,8 @@ const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
 
 beforeAll(async () => {
   server = await sandbox();
-  dataDir = tempDir('resources-cli-');
-  env = { ...process.env, MENTOR_ADMIN_API_KEY: server.apiKey, MENTOR_ADMIN_SANDBOX: 'off' };
-  const added = await run([
-    'profile',
-    'add',
-    'Sandbox',
-    '--url',
-    server.url,
-    '--org',
-    server.org,
-    '--user',
-    server.user,
-  ]);
-  if (added.code !== 0) throw new Error(added.stderr);
-  await run(['profile', 'use', 'Sandbox']);
+  // A tenant added to a fresh data folder, its key from MENTOR_ADMIN_API_KEY (the CLI's own setup of a script).
+  ({ dataDir, env } = await cliTenant(server));
 });
 
 /** The vendor's generated SDK, as a script of the tenant's would use it, on the same sandbox. */

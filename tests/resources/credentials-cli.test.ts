@@ -9,7 +9,8 @@ import type { Sandbox } from '../../src/server/app';
 import { TRIMMED_NOTE } from '../../src/shared/resources';
 import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/sandbox';
-import { filesContaining, tempDir } from '../helpers/temp';
+import { cliTenant } from '../invitations/setup';
+import { filesContaining } from '../helpers/temp';
 
 let server: Sandbox;
 let dataDir: string;
@@ -18,21 +19,8 @@ const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
 
 beforeAll(async () => {
   server = await sandbox();
-  dataDir = tempDir('credentials-cli-');
-  env = { ...process.env, MENTOR_ADMIN_API_KEY: server.apiKey, MENTOR_ADMIN_SANDBOX: 'off' };
-  const added = await run([
-    'profile',
-    'add',
-    'Sandbox',
-    '--url',
-    server.url,
-    '--org',
-    server.org,
-    '--user',
-    server.user,
-  ]);
-  if (added.code !== 0) throw new Error(added.stderr);
-  await run(['profile', 'use', 'Sandbox']);
+  // A tenant added to a fresh data folder, its key from MENTOR_ADMIN_API_KEY (the CLI's own setup of a script).
+  ({ dataDir, env } = await cliTenant(server));
 });
 
 const SECRET = 'sk-ant-api03-Hq7Rr2Kd0Wm9';
