@@ -75,7 +75,7 @@ export async function visible(locator: Locator, timeout = 15_000): Promise<void>
 /** Toasts sit bottom left, under dialogs; a test that clicks there puts them away first. */
 export async function dismissNotifications(page: Page): Promise<void> {
   for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) {
-    await close.click().catch(() => undefined);
+    await close.click({ timeout: 2_000 }).catch(() => undefined);
   }
 }
 
