@@ -169,7 +169,7 @@ describe('Tenant settings: billing', () => {
 });
 
 describe('Tenant settings: LTI tools', () => {
-  it("underlines in the JSON editor what the spec's schema of the field refuses", async () => {
+  it("underlines in the JSON editor what does not parse and what the spec's schema of the field refuses, and nothing in an empty field", async () => {
     const { page } = app;
     await app.open('#/tenant-settings/lti-tools');
     await page
@@ -179,6 +179,12 @@ describe('Tenant settings: LTI tools', () => {
     const dialog = page.getByRole('dialog', { name: 'New LTI tool' });
     await visible(dialog);
     await dialog.getByRole('textbox', { name: 'Deployment IDs' }).click();
+    // Text that does not parse is marked; emptied again, the field is an optional value left out, not an error.
+    const marked = dialog.locator('.cm-lint-marker-error, .cm-lintRange-error, .cm-lintPoint-error');
+    await page.keyboard.type('[');
+    await visible(marked.first());
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => marked.count()).toBe(0);
     await page.keyboard.type('["1", 2]');
     await visible(dialog.locator('.cm-lintRange-error').first());
     // Valid JSON, so this is the schema's refusal (an item that is not a string), not the parser's.

@@ -74,6 +74,11 @@ function schemaLinter(rule: z.ZodType) {
   };
 }
 
+/** An empty field is an optional value left out, not JSON that fails to parse. */
+function unlessEmpty(lint: (view: EditorView) => Diagnostic[]) {
+  return (view: EditorView): Diagnostic[] => (view.state.doc.toString().trim() ? lint(view) : []);
+}
+
 const theme = EditorView.theme({
   '&': {
     fontSize: 'var(--mantine-font-size-sm)',
@@ -118,7 +123,7 @@ export function JsonEditor(props: JsonEditorProps) {
           // No Tab-to-indent: Tab moves to the next field, so the form works from the keyboard alone.
           keymap.of([...defaultKeymap, ...historyKeymap]),
           json(),
-          linter(jsonParseLinter(), { delay: 300 }),
+          linter(unlessEmpty(jsonParseLinter()), { delay: 300 }),
           ...(rule ? [linter(schemaLinter(rule), { delay: 300 })] : []),
           lintGutter(),
           theme,
