@@ -69,6 +69,10 @@ describe('mentor-admin single-record kinds', () => {
   });
 
   it('site-config takes any JSON value; billing is read-only; lti-tools numbers and JSON are typed', async () => {
+    const key = await call(server, 'POST', '/api/core/lti/1p3/provider/lti-keys/', {
+      json: { name: 'Blackboard signing', platform_key: server.org },
+    });
+    const keyId = (key.body as { id: number }).id;
     const saved = await run(['update', 'site-config', '--set', 'field_key=seats', '--set', 'value=25', '--json']);
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.lines[0]).toMatchObject({ seats: 25 });
@@ -91,7 +95,7 @@ describe('mentor-admin single-record kinds', () => {
       '--set',
       'auth_token_url=https://bb.example.edu/token',
       '--set',
-      'tool_key=7',
+      `tool_key=${keyId}`,
       '--set',
       'deployment_ids=["d-1","d-2"]',
       '--set',
@@ -99,7 +103,7 @@ describe('mentor-admin single-record kinds', () => {
       '--json',
     ]);
     expect(created.code, created.stderr).toBe(0);
-    expect(created.lines[0]).toMatchObject({ tool_key: 7, deployment_ids: ['d-1', 'd-2'] });
+    expect(created.lines[0]).toMatchObject({ tool_key: keyId, deployment_ids: ['d-1', 'd-2'] });
     const kinds = await run(['kinds', '--json']);
     expect(kinds.lines.find((k) => k.kind === 'billing')).toMatchObject({ verbs: ['get'] });
     expect(kinds.lines.find((k) => k.kind === 'branding')).toMatchObject({ verbs: ['get', 'update'] });

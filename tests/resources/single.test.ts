@@ -143,15 +143,18 @@ describe('resources: single-record kinds', () => {
 });
 
 describe('resources: LTI tools', () => {
-  it('creates, lists, edits (a PUT of the whole tool) and deletes a tool', async () => {
+  it('creates, lists, edits (a PUT of the whole tool) and deletes a tool; its LTI key must exist', async () => {
     const c = await connect(server);
+    const key = await call(server, 'POST', '/api/core/lti/1p3/provider/lti-keys/', {
+      json: { name: 'Canvas signing', platform_key: server.org },
+    });
     const values = {
       title: 'Canvas',
       issuer: 'https://canvas.example.edu',
       client_id: '10000000000001',
       auth_login_url: 'https://canvas.example.edu/api/lti/authorize_redirect',
       auth_token_url: 'https://canvas.example.edu/login/oauth2/token',
-      tool_key: 1,
+      tool_key: (key.body as { id: number }).id,
       deployment_ids: ['1:abc'],
       launch_gate: { allowed_keys: [], allowed_courses: [], allow_all_within_org: true },
     };
@@ -174,6 +177,12 @@ describe('resources: LTI tools', () => {
       values: { ...values, tool_key: 'x' },
     });
     expect(bad.issues).toEqual([{ path: 'tool_key', message: 'A valid integer is required.' }]);
+    // A key that is not the tenant's: the platform's answer, at the field.
+    const dangling = await failure(c.engine, 'resources.create', {
+      kind: 'lti-tools',
+      values: { ...values, tool_key: 987654 },
+    });
+    expect(dangling.issues).toEqual([{ path: 'tool_key', message: 'Invalid pk "987654" - object does not exist.' }]);
     await c.engine.invoke('resources.delete', { kind: 'lti-tools', id });
   });
 });

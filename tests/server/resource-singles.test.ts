@@ -15,8 +15,14 @@ const PNG = Buffer.from(
 );
 
 let server: Sandbox;
+/** The LTI key the tools below sign with (an LTI tool's tool_key must name one of the tenant's). */
+let toolKey: number;
 beforeAll(async () => {
   server = await sandbox();
+  const key = await call(server, 'POST', '/api/core/lti/1p3/provider/lti-keys/', {
+    json: { name: 'Tools signing', platform_key: server.org },
+  });
+  toolKey = (key.body as { id: number }).id;
 });
 
 const tool = (title: string) => ({
@@ -25,7 +31,7 @@ const tool = (title: string) => ({
   client_id: 'client-1',
   auth_login_url: 'https://lms.example.edu/auth',
   auth_token_url: 'https://lms.example.edu/token',
-  tool_key: 1,
+  tool_key: toolKey,
   deployment_ids: ['1'],
   launch_gate: { allowed_keys: [], allowed_courses: [], allow_all_within_org: false },
   platform_key: server.org,
@@ -54,7 +60,7 @@ describe('sandbox resources: LTI tools', () => {
     expect((await call(server, 'GET', `${TOOLS}${id}/?platform_key=${server.org}`)).status).toBe(404);
   });
 
-  it("refuses what the spec refuses, and keeps each tenant's tools to itself", async () => {
+  it("refuses what the spec refuses and a key that is not the tenant's, and keeps each tenant's tools to itself", async () => {
     const { title: _title, ...untitled } = tool('x');
     expect(await call(server, 'POST', TOOLS, { json: { ...untitled, issuer: 'not a url' } })).toMatchObject({
       status: 400,
@@ -64,8 +70,26 @@ describe('sandbox resources: LTI tools', () => {
       status: 400,
       body: { tool_key: ['A valid integer is required.'] },
     });
+    // tool_key is a reference (pylti1p3's foreign key to the key pair): DRF's answer when it names no key of the org.
+    const otherKey = await call(server, 'POST', '/api/core/lti/1p3/provider/lti-keys/', {
+      json: { name: 'Other signing', platform_key: server.otherOrg.org },
+      key: server.otherOrg.apiKey,
+    });
+    const otherKeyId = (otherKey.body as { id: number }).id;
+    for (const dangling of [987654, otherKeyId]) {
+      expect(await call(server, 'POST', TOOLS, { json: { ...tool('x'), tool_key: dangling } })).toMatchObject({
+        status: 400,
+        body: { tool_key: [`Invalid pk "${dangling}" - object does not exist.`] },
+      });
+    }
     const created = await call(server, 'POST', TOOLS, { json: tool('Moodle') });
     const id = (created.body as { id: number }).id;
+    expect(
+      await call(server, 'PUT', `${TOOLS}${id}/`, { json: { ...tool('Moodle'), tool_key: otherKeyId } }),
+    ).toMatchObject({
+      status: 400,
+      body: { tool_key: [`Invalid pk "${otherKeyId}" - object does not exist.`] },
+    });
     const other = await call(server, 'GET', `${TOOLS}${id}/?platform_key=${server.otherOrg.org}`, {
       key: server.otherOrg.apiKey,
     });

@@ -58,6 +58,8 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
       counted: true,
       duplicate: 'lti tool with this id already exists.',
       auth: { read: 'admin', write: 'admin' },
+      // The spec's "Reference to Lti Tool": pylti1p3's foreign key to the tool's key pair (an LTI key).
+      references: { tool_key: 'lti-keys' },
     }),
     credentials: credentialBackend(db, 'credential'),
     'integration-credentials': credentialBackend(db, 'integration'),

@@ -54,6 +54,8 @@ export function genericBackend(
     counted?: boolean;
     /** Fields the platform makes itself when a record is created (a key pair, say). */
     derive?(record: Row): Row;
+    /** Fields that hold another kind's record id (DRF's PrimaryKeyRelatedField): the record must exist in the org. */
+    references?: Record<string, string>;
   },
 ): Backend {
   const { kind, idField } = options;
@@ -67,6 +69,17 @@ export function genericBackend(
       .pluck()
       .get({ org, kind, id }) as string | undefined;
     return text ? (JSON.parse(text) as Row) : null;
+  };
+  /** DRF's answer to a reference to nothing: `{"field": ["Invalid pk \"9\" - object does not exist."]}`. */
+  const checkReferences = (org: string, body: Row) => {
+    for (const [field, referenced] of Object.entries(options.references ?? {})) {
+      const value = body[field];
+      if (value === undefined || value === null) continue;
+      const found = db
+        .prepare('SELECT 1 FROM resource_store WHERE org = ? AND kind = ? AND id = ?')
+        .get(org, referenced, String(value));
+      if (!found) throw fieldErrors({ [field]: [`Invalid pk "${String(value)}" - object does not exist.`] });
+    }
   };
   const matches = (record: Row, query: Row) =>
     (options.filters ?? []).every((name) => query[name] === undefined || record[name] === query[name]);
@@ -87,6 +100,7 @@ export function genericBackend(
       return record && matches(record, query) ? record : null;
     },
     create: (org, _caller, body) => {
+      checkReferences(org, body);
       const record: Row = { ...options.defaults, ...body };
       if (options.counted) {
         record[idField] = db
@@ -108,6 +122,7 @@ export function genericBackend(
     update: (org, id, body) => {
       const record = read(org, id);
       if (!record) return null;
+      checkReferences(org, body);
       const next = { ...record, ...body, [idField]: record[idField] };
       db.prepare('UPDATE resource_store SET data = ? WHERE org = ? AND kind = ? AND id = ?').run(
         JSON.stringify(next),
