@@ -8,7 +8,8 @@ import addFormats from 'ajv-formats';
 import type { JsonSchema, SpecOperation } from '../../../shared/resources';
 import { fieldErrors } from '../../http/errors';
 
-const ajv = new Ajv({ strict: false, allErrors: true });
+// verbose: errors carry the value they are about (DRF names a refused choice).
+const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
 (addFormats as unknown as (instance: Ajv) => void)(ajv);
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -40,13 +41,15 @@ function drfMessage(error: ErrorObject): string {
         ? 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'
         : 'This value does not match the required pattern.';
     case 'enum':
-      return 'Select a valid choice.';
+      // DRF's ChoiceField names the value it was given.
+      return `"${String(error.data)}" is not a valid choice.`;
     case 'format':
       if (params.format === 'date-time') {
         return 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
       }
       if (params.format === 'email') return 'Enter a valid email address.';
       if (params.format === 'uri') return 'Enter a valid URL.';
+      if (params.format === 'uuid') return 'Must be a valid UUID.';
       return 'Enter a valid value.';
     case 'maximum':
       return `Ensure this value is less than or equal to ${params.limit}.`;
