@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
+import { RESOURCE_KINDS } from '../../src/shared/resources';
 import { cli, cliProcess } from '../helpers/cli';
 import { sandbox } from '../helpers/sandbox';
 import { cliTenant } from '../invitations/setup';
@@ -124,6 +125,25 @@ describe('mentor-admin resource verbs', () => {
         area: 'People and access',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      {
+        kind: 'mcp-servers',
+        label: 'MCP servers',
+        area: 'Mentor configuration',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
+      // The spec offers no delete of a call configuration.
+      {
+        kind: 'call-configurations',
+        label: 'Call configurations',
+        area: 'Mentor configuration',
+        verbs: ['list', 'get', 'create', 'update'],
+      },
+      {
+        kind: 'category-groups',
+        label: 'Category groups',
+        area: 'Mentor configuration',
+        verbs: ['list', 'get', 'create', 'update', 'delete'],
+      },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -181,10 +201,7 @@ describe('mentor-admin resource verbs', () => {
     expect(bad.stderr).toMatch(/^mentor-admin: name: /m);
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
-        'user-groups, user-group-members, rbac-roles, ' +
-        'rbac-policies, rbac-groups)',
+      `Unknown kind 'widgets' (kinds: ${RESOURCE_KINDS.join(', ')})`,
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
+import { RESOURCE_KINDS } from '../../src/shared/resources';
 import { cli } from '../helpers/cli';
 import { connect, failure } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
@@ -178,12 +179,7 @@ describe('mentor-admin import KIND FILE.csv', () => {
   it('usage: an unknown kind, a missing file, and `import FILE …` is still an invitations import', async () => {
     const unknown = await cli(['import', 'widgets', 'x.csv'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(
-      "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
-        'user-groups, user-group-members, rbac-roles, ' +
-        'rbac-policies, rbac-groups)',
-    );
+    expect(unknown.stderr).toContain(`Unknown kind 'widgets' (kinds: ${RESOURCE_KINDS.join(', ')})`);
     expect((await cli(['import', 'domains'], { env })).stderr).toContain('import needs a KIND and a FILE.csv');
     const missing = await cli(['import', 'domains', '/nonexistent/file.csv'], { env });
     expect(missing.code).toBe(1);

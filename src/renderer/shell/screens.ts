@@ -10,6 +10,8 @@ import { MentorsScreen } from '../screens/mentors/MentorsScreen';
 import { TenantSettingsScreen } from '../screens/resources/TenantSettingsScreen';
 import { KeyIcon } from '../screens/models/icons';
 import { ModelsAndKeysScreen } from '../screens/models/ModelsAndKeysScreen';
+import { MentorConfigIcon } from '../screens/mentor-config/icons';
+import { MentorConfigScreen } from '../screens/mentor-config/MentorConfigScreen';
 import { PeopleIcon } from '../screens/people/icons';
 import { PeopleAccessScreen } from '../screens/people/PeopleAccessScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
@@ -55,6 +57,13 @@ export const SCREENS: readonly ScreenDefinition[] = [
     label: 'People and access',
     icon: PeopleIcon,
     Component: PeopleAccessScreen,
+    tenantNeutralDepth: 1,
+  },
+  {
+    id: 'mentor-configuration',
+    label: 'Mentor configuration',
+    icon: MentorConfigIcon,
+    Component: MentorConfigScreen,
     tenantNeutralDepth: 1,
   },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },

@@ -11,6 +11,7 @@ import type { Reply, RequestContext } from '../http/router';
 import {
   RESOURCES,
   recordSchema,
+  recordSchemaOf,
   specOperation,
   type OperationRef,
   type RecordOperation,
@@ -28,6 +29,12 @@ import {
 } from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
+import {
+  callConfigurationBackend,
+  categoryGroupBackend,
+  mcpServerBackend,
+  seedMentorConfig,
+} from './resources/mentor-config';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
@@ -72,6 +79,9 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     'rbac-roles': rbacRoleBackend(db),
     'rbac-policies': rbacPolicyBackend(db),
     'rbac-groups': rbacGroupBackend(db),
+    'mcp-servers': mcpServerBackend(db, () => new Date()),
+    'call-configurations': callConfigurationBackend(db),
+    'category-groups': categoryGroupBackend(db, () => new Date()),
   };
 }
 
@@ -92,6 +102,8 @@ function orgOf(ctx: RequestContext, declaration: ResourceDeclaration, given: Row
 function route(declaration: ResourceDeclaration, backend: Backend, role: string, operation: OperationRef) {
   const spec = specOperation(operation);
   const record = recordSchema(declaration);
+  // A write answers its own operation's schema where it has one (a category group's PATCH answers audience ids).
+  const written = recordSchemaOf(operation) ?? record;
   const idOf = (ctx: RequestContext, query: Row, body: Row = {}) => {
     const { id } = operation as RecordOperation;
     if (id.in === 'body') {
@@ -130,14 +142,14 @@ function route(declaration: ResourceDeclaration, backend: Backend, role: string,
       case 'create': {
         const body = checkBody(spec, await ctx.json());
         const org = needOrg(orgOf(ctx, declaration, { ...query, ...body }));
-        return answer(spec.response.status, present(record, backend.create!(org, ctx.caller!, body)));
+        return answer(spec.response.status, present(written, backend.create!(org, ctx.caller!, body)));
       }
       case 'update': {
         const body = checkBody(spec, await ctx.json());
         const org = needOrg(orgOf(ctx, declaration, { ...query, ...body }));
         const updated = backend.update!(org, idOf(ctx, query, body), body);
         if (!updated) throw notFound(backend.missing);
-        return answer(spec.response.status, present(record, updated));
+        return answer(spec.response.status, present(written, updated));
       }
       case 'delete': {
         const org = needOrg(orgOf(ctx, declaration, query));
@@ -231,6 +243,7 @@ export const resourcesArea: Area = {
     const byKind = backends(deps.db);
     const admin = { username: 'admin', org: MAIN_ORG } as Parameters<NonNullable<Backend['create']>>[1];
     byKind['tenant-llms']!.create!(MAIN_ORG, admin, { llm_provider: 'openai', llm_name: 'gpt-4o' });
+    seedMentorConfig(deps.db, MAIN_ORG, deps.now);
   },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);

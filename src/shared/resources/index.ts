@@ -9,6 +9,7 @@ import { departmentMembers, departments, userGroupMembers, userGroups } from './
 import { mentorLlms, tenantLlms } from './llms';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
+import { callConfigurations, categoryGroups, mcpServers } from './mentor-config';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
@@ -41,6 +42,9 @@ export const RESOURCES = {
   'rbac-roles': rbacRoles,
   'rbac-policies': rbacPolicies,
   'rbac-groups': rbacGroups,
+  'mcp-servers': mcpServers,
+  'call-configurations': callConfigurations,
+  'category-groups': categoryGroups,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

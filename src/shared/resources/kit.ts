@@ -184,6 +184,11 @@ export interface ResourceDeclaration {
    * of the new key) is dropped before it is cached, answered to a screen or printed.
    */
   secretFields?: readonly string[];
+  /**
+   * Secret fields the platform answers in full in every answer, its list included (an MCP server's credentials): the
+   * app writes them, and drops them from every answer before it is kept, shown or printed (as `revealOnce` fields).
+   */
+  writeOnly?: readonly string[];
   /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */
   csv?: readonly CsvColumnDeclaration[];
   /** Shapes its operations need that the spec does not declare (see InferredShapes); none is invented elsewhere. */
@@ -211,6 +216,7 @@ export const RESOURCE_AREAS = {
   'tenant-settings': 'Tenant settings',
   'models-and-keys': 'Models and keys',
   'people-and-access': 'People and access',
+  'mentor-configuration': 'Mentor configuration',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 

@@ -85,6 +85,17 @@ export const OPERATIONS = {
   '/api/core/rbac/policies/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
   '/api/core/rbac/groups/': { get: READ, post: ONCE },
   '/api/core/rbac/groups/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
+  // Mentor configuration: a PATCH sets the fields it names.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mcp-servers/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mcp-servers/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/{id}/': { get: READ, patch: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/{id}/': {
+    get: READ,
+    patch: REPEATABLE,
+    delete: REPLACE,
+  },
   // Single-record kinds: a save sets the tenant's one record (or one image) to what it names, so sending it again
   // after an answer that says it was not taken, or after no answer, changes nothing more.
   '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPEATABLE },

@@ -30,7 +30,7 @@ type Row = Record<string, unknown>;
 
 /** A record without the fields that are never kept. */
 export function keptFields(declaration: ResourceDeclaration, record: Row): Row {
-  const drop = new Set(declaration.revealOnce ?? []);
+  const drop = new Set([...(declaration.revealOnce ?? []), ...(declaration.writeOnly ?? [])]);
   return Object.fromEntries(Object.entries(record).filter(([field]) => !drop.has(field)));
 }
 

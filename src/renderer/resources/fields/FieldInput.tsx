@@ -136,7 +136,7 @@ function SecretField({
       </Text>
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Text size="sm" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }} data-testid="stored-secret">
-          {maskedText(current)}
+          {current === undefined ? 'Not shown' : maskedText(current)}
         </Text>
         <Button
           size="xs"

@@ -47,7 +47,7 @@ export function createAudience(
   return { id, name, description };
 }
 
-function ensureDefaultAudience(db: Db, org: string, now: string): number {
+export function ensureDefaultAudience(db: Db, org: string, now: string): number {
   return (
     findAudience(db, org, DEFAULT_AUDIENCE) ?? createAudience(db, org, DEFAULT_AUDIENCE, 'Everyone in the tenant', now)
   ).id;
@@ -222,4 +222,30 @@ export function categoryIdsOf(db: Db, mentorId: number): number[] {
       category_id: number;
     }[]
   ).map((r) => r.category_id);
+}
+
+/** The categories a category group holds. */
+export function categoriesOfGroup(db: Db, org: string, groupId: number) {
+  return presentCategories(
+    db,
+    db
+      .prepare('SELECT * FROM mentor_categories WHERE org = ? AND category_group = ? ORDER BY id')
+      .all(org, groupId) as CategoryRow[],
+  );
+}
+
+/** A deleted group's categories stay, ungrouped. */
+export function ungroupCategories(db: Db, org: string, groupId: number): void {
+  db.prepare('UPDATE mentor_categories SET category_group = NULL WHERE org = ? AND category_group = ?').run(
+    org,
+    groupId,
+  );
+}
+
+export function audiencesByIds(db: Db, org: string, ids: number[]): AudienceRow[] {
+  return db
+    .prepare(
+      'SELECT id, name, description FROM mentor_audiences WHERE org = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
+    .all(org, JSON.stringify(ids)) as AudienceRow[];
 }

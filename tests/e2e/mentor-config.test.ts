@@ -1,0 +1,55 @@
+/**
+ * Mentor configuration in browser mode, on a real engine and sandbox: an MCP server created from its list's form with
+ * credentials that reach the platform and never come back to the page (editing it offers to replace them, unseen).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+
+beforeAll(async () => {
+  server = await sandbox();
+  app = await openApp(server);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const SECRET = 'Bearer e2e-mcp-credential-41c7';
+
+describe('Mentor configuration', () => {
+  it('creates an MCP server whose credentials go to the platform and never back to the page', async () => {
+    const { page } = app;
+    await app.open('#/mentors');
+    await page.getByRole('link', { name: 'Mentor configuration' }).click();
+    await visible(page.getByRole('heading', { name: 'Mentor configuration' }));
+    await visible(page.getByRole('tab', { name: 'MCP servers', selected: true }));
+    await page.getByRole('button', { name: 'New MCP server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New MCP server' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Timetable');
+    await dialog.getByRole('textbox', { name: 'URL' }).fill('https://mcp.timetable.example.edu/mcp');
+    await dialog.getByLabel('Credentials').fill(SECRET);
+    await dialog.getByRole('button', { name: 'Create MCP server' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const table = page.getByTestId('resource-table');
+    await visible(table.getByRole('cell', { name: 'https://mcp.timetable.example.edu/mcp' }));
+
+    const stored = (await call(server, 'GET', `/api/ai-mentor/orgs/${server.org}/users/${server.user}/mcp-servers/`))
+      .body as { results: { name: string; credentials?: string }[] };
+    expect(stored.results.find((s) => s.name === 'Timetable')?.credentials).toBe(SECRET);
+
+    await table.getByRole('button', { name: 'Timetable', exact: true }).click();
+    expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
+    await page.keyboard.press('Escape');
+    await table.getByRole('button', { name: 'Edit Timetable' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit MCP server "Timetable"' });
+    await visible(edit.getByTestId('stored-secret').getByText('Not shown'));
+    await visible(edit.getByRole('button', { name: 'Replace' }));
+    expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
+    await page.keyboard.press('Escape');
+  });
+});
