@@ -104,6 +104,14 @@ export function buildResourceSpec(
       if (filter.param && !reads.some((op) => op.parameters.some((p) => p.in === 'query' && p.name === filter.param))) {
         say(`filter parameter '${filter.param}' is not a query parameter of its list or get operation`);
       }
+      // A select filter offers only values the spec's parameter allows.
+      const allowed = reads.flatMap((op) => op.parameters).find((p) => p.in === 'query' && p.name === filter.param)
+        ?.schema.enum;
+      for (const option of filter.input === 'select' ? (filter.options ?? []) : []) {
+        if (allowed && !allowed.includes(option.value)) {
+          say(`filter '${filter.field}' offers '${option.value}', which its parameter's enum does not allow`);
+        }
+      }
     }
     const create = found.get('create');
     const update = found.get('update');

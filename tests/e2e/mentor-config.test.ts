@@ -1,6 +1,7 @@
 /**
  * Mentor configuration in browser mode, on a real engine and sandbox: an MCP server created from its list's form with
- * credentials that reach the platform and never come back to the page (editing it offers to replace them, unseen).
+ * credentials that reach the platform and never come back to the page (editing it offers to replace them, unseen);
+ * call configurations narrowed by a choice of mode and by a typed mentor id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -51,5 +52,33 @@ describe('Mentor configuration', () => {
     await visible(edit.getByRole('button', { name: 'Replace' }));
     expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
     await page.keyboard.press('Escape');
+  });
+
+  it('narrows call configurations by mode (one of the spec’s values) and by a mentor id typed in', async () => {
+    const { page } = app;
+    const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}`;
+    const made: string[] = [];
+    for (const [name, mode] of [
+      ['Realtime tutor', 'realtime'],
+      ['Inference tutor', 'inference'],
+    ] as const) {
+      const mentor = (await call(server, 'POST', `${base}/`, { json: { name } })).body as { unique_id: string };
+      made.push(mentor.unique_id);
+      await call(server, 'POST', `${base}/call-configurations/`, { json: { mentor: mentor.unique_id, mode } });
+    }
+    await page.getByRole('tab', { name: 'Call configurations' }).click();
+    const table = page.getByTestId('resource-table');
+    const rows = () => table.locator('tbody tr');
+    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(2);
+
+    await page.getByRole('radiogroup', { name: 'Mode' }).getByText('inference', { exact: true }).click();
+    await expect.poll(() => rows().count()).toBe(1);
+    await visible(table.getByText(made[1]!));
+    await page.getByRole('radiogroup', { name: 'Mode' }).getByText('Any mode', { exact: true }).click();
+    await expect.poll(() => rows().count()).toBe(2);
+
+    await page.getByRole('textbox', { name: 'Mentor ID' }).fill(made[0]!);
+    await expect.poll(() => rows().count()).toBe(1);
+    await visible(table.getByText(made[0]!));
   });
 });

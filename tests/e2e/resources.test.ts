@@ -48,7 +48,12 @@ describe('Tenant settings: API tokens', () => {
     try {
       const tabs = page.getByRole('tablist').getByRole('tab');
       await visible(tabs.first());
-      const boxes = await Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
+      const measure = async () => Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
+      // The sidebar narrows with a transition at this width: measure once the tabs stand still.
+      await expect
+        .poll(async () => new Set((await measure()).map((box) => Math.round(box!.x))).size, { timeout: 5_000 })
+        .toBe(1);
+      const boxes = await measure();
       expect(await tabs.allInnerTexts()).toEqual([
         'API tokens',
         'Domain whitelist',

@@ -49,9 +49,24 @@ describe('resource declarations', () => {
       "api-tokens: tenant field 'org_key' is neither a parameter nor a body field of its operations",
     ]);
     const domains: ResourceDeclaration = RESOURCES.domains;
+    const callConfigurations: ResourceDeclaration = RESOURCES['call-configurations'];
     expect(
       problemsOf({ ...domains, filters: [{ field: 'is_active', label: 'Active', input: 'switch', param: 'active' }] }),
     ).toEqual(["domains: filter parameter 'active' is not a query parameter of its list or get operation"]);
+    expect(
+      problemsOf({
+        ...callConfigurations,
+        filters: [
+          {
+            field: 'mode',
+            label: 'Mode',
+            input: 'select',
+            options: [{ value: 'telepathy', label: 'telepathy' }],
+            param: 'mode',
+          },
+        ],
+      }),
+    ).toEqual(["call-configurations: filter 'mode' offers 'telepathy', which its parameter's enum does not allow"]);
     expect(problemsOf({ ...domains, csv: [{ field: 'website' }] })).toEqual([
       "domains: CSV column 'website' is neither the id nor a field of the create request body",
     ]);

@@ -8,7 +8,6 @@ import {
   Group,
   Pagination,
   Paper,
-  SegmentedControl,
   Skeleton,
   Stack,
   Table,
@@ -36,6 +35,7 @@ import { useCall, useMutationCall } from '../queries/useCall';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { maskedText } from './DescribedFields';
+import { ListFilter } from './ListFilter';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
@@ -231,22 +231,16 @@ export function ResourceList({
                 type="search"
               />
               {(declaration.filters ?? []).map((filter) => (
-                <SegmentedControl
+                <ListFilter
                   key={filter.field}
-                  aria-label={filter.label}
-                  size="xs"
-                  value={filters[filter.field] ?? 'any'}
+                  filter={filter}
+                  value={filters[filter.field]}
                   onChange={(value) => {
                     setFilters(({ [filter.field]: _dropped, ...rest }) =>
-                      value === 'any' ? rest : { ...rest, [filter.field]: value },
+                      value === undefined ? rest : { ...rest, [filter.field]: value },
                     );
                     setPage(1);
                   }}
-                  data={[
-                    { value: 'any', label: 'All' },
-                    { value: 'true', label: filter.label },
-                    { value: 'false', label: `Not ${filter.label.toLowerCase()}` },
-                  ]}
                 />
               ))}
               {data?.listed === false && declaration.operations.get && (

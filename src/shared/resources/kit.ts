@@ -98,11 +98,16 @@ export interface CsvColumnDeclaration {
   synonyms?: readonly string[];
 }
 
-/** A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one. */
+/**
+ * A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one.
+ * `switch`: a yes/no field; `select`: one of `options`; `text`: a value typed in, matched exactly.
+ */
 export interface FilterDeclaration {
   field: string;
   label: string;
-  input: 'switch' | 'text';
+  input: 'switch' | 'select' | 'text';
+  /** For `select`: the values offered (the spec's enum). */
+  options?: readonly { value: string; label: string }[];
   /** The spec's query parameter that filters by this field (checked against the spec). */
   param?: string;
 }

@@ -94,6 +94,10 @@ export const callConfigurations = {
     { field: 'id', label: 'ID' },
   ],
   search: ['mentor'],
+  filters: [
+    { field: 'mode', label: 'Mode', input: 'select', options: options('realtime', 'inference'), param: 'mode' },
+    { field: 'mentor', label: 'Mentor ID', input: 'text', param: 'mentor' },
+  ],
   fields: [
     {
       name: 'mentor',
