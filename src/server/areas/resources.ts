@@ -28,6 +28,7 @@ import {
 } from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
+import { permissionCheckRoutes } from './resources/permissions';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
@@ -242,5 +243,6 @@ export const resourcesArea: Area = {
     plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);
     plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
     llmAccessRoutes(deps.db, router);
+    permissionCheckRoutes(deps.db, router);
   },
 };
