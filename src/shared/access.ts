@@ -256,3 +256,96 @@ export function afterChange(
   }
   return after;
 }
+
+/** An action's resource and verb: `Ibl.Mentor/Settings/read` is `read` over `Ibl.Mentor/Settings`. */
+export function splitAction(action: string): { resource: string; verb: string } {
+  const at = action.lastIndexOf('/');
+  return at <= 0 ? { resource: action, verb: '' } : { resource: action.slice(0, at), verb: action.slice(at + 1) };
+}
+
+export interface MatrixModel {
+  resources: { name: string; label: string; verbs: string[] }[];
+  roles: { id: number; name: string; actions: string[] }[];
+}
+
+/**
+ * The access matrix: one row per action resource (the guarded ones first, then every other one a role uses, by
+ * name), its verbs (read and write, and any other a role uses), and each role's actions as columns.
+ */
+export function accessMatrix(roles: readonly Row[]): MatrixModel {
+  const verbs = new Map<string, Set<string>>();
+  const labels = new Map<string, string>();
+  for (const guarded of GUARDED_RESOURCES) {
+    verbs.set(guarded.action, new Set(VERBS));
+    labels.set(guarded.action, guarded.label);
+  }
+  const others: string[] = [];
+  for (const role of roles) {
+    for (const action of strings(role.actions)) {
+      const { resource, verb } = splitAction(action);
+      if (!verb) continue;
+      let set = verbs.get(resource);
+      if (!set) {
+        set = new Set(VERBS);
+        verbs.set(resource, set);
+        others.push(resource);
+      }
+      set.add(verb);
+    }
+  }
+  const order = (set: Set<string>) =>
+    [...set].sort((a, b) => {
+      const known = (v: string) => (VERBS as readonly string[]).indexOf(v);
+      const ka = known(a);
+      const kb = known(b);
+      return ka >= 0 || kb >= 0 ? (ka < 0 ? 99 : ka) - (kb < 0 ? 99 : kb) : a.localeCompare(b);
+    });
+  const names = [...GUARDED_RESOURCES.map((g) => g.action as string), ...others.sort((a, b) => a.localeCompare(b))];
+  return {
+    resources: names.map((name) => ({
+      name,
+      label: labels.get(name) ?? name.replace(/^Ibl\./, '').replaceAll('/', ' / '),
+      verbs: order(verbs.get(name)!),
+    })),
+    roles: roles
+      .map((role) => ({ id: num(role.id), name: String(role.name ?? role.id), actions: strings(role.actions) }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
+  };
+}
+
+/** What setting roles' actions would change, role by role (roles left as they are are not listed). */
+export function roleChanges(
+  roles: readonly Row[],
+  edits: readonly { id: number; actions: readonly string[] }[],
+): { id: number; name: string; added: string[]; removed: string[]; actions: string[] }[] {
+  return edits.flatMap((edit) => {
+    const role = roles.find((r) => num(r.id) === edit.id);
+    if (!role) return [];
+    const before = strings(role.actions);
+    const after = [...new Set(edit.actions)];
+    const added = after.filter((a) => !before.includes(a));
+    const removed = before.filter((a) => !after.includes(a));
+    if (!added.length && !removed.length) return [];
+    // Kept in the role's own order, new ones after.
+    const actions = [...before.filter((a) => after.includes(a)), ...added];
+    return [{ id: edit.id, name: String(role.name ?? role.id), added, removed, actions }];
+  });
+}
+
+/** The people the policies and access groups name, by username. */
+export function namedPeople(state: AccessState): { id: number; username: string | null; email: string | null }[] {
+  const people = new Map<number, { id: number; username: string | null; email: string | null }>();
+  for (const record of [...state.policies, ...state.groups]) {
+    for (const user of list(record.users)) {
+      const id = num(user.id);
+      if (!people.has(id)) {
+        people.set(id, {
+          id,
+          username: (user.username as string | null) ?? null,
+          email: (user.email as string | null) ?? null,
+        });
+      }
+    }
+  }
+  return [...people.values()].sort((a, b) => (a.username ?? '').localeCompare(b.username ?? '') || a.id - b.id);
+}

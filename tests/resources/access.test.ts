@@ -7,7 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { NO_ADMIN_LEFT } from '../../src/shared/access';
+import { connect, failure } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
+import { requireKeychainSession } from '../helpers/temp';
 
 const RBAC = '/api/core/rbac';
 type Row = Record<string, unknown>;
@@ -18,6 +20,7 @@ let adminId: number;
 let platformId: number;
 
 beforeAll(async () => {
+  requireKeychainSession();
   server = await sandbox();
   const idOf = (username: string) =>
     server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(username) as number;
@@ -213,5 +216,146 @@ describe('the last administrator of the tenant’s access', () => {
       json: { name: 'By the new admin', platform_key: server.org },
     });
     expect(write.status).toBe(201);
+  });
+});
+
+describe('the engine answers who can do what from the cache', () => {
+  it('a person’s effective permissions name the policy (and group) that grants each; who can do it names both', async () => {
+    const role = await made(`${RBAC}/roles/`, { name: 'Group auditors', actions: ['Ibl.Core/Groups/read'] });
+    const group = await made(`${RBAC}/groups/`, { unique_id: 'auditors', name: 'Auditors', users_to_add: [studentId] });
+    const direct = await made(`${RBAC}/policies/`, {
+      name: 'Audit groups directly',
+      role_id: role.id,
+      resources: ['/rbac/groups/'],
+      users_to_add: [studentId],
+    });
+    const viaGroup = await made(`${RBAC}/policies/`, {
+      name: 'Audit everything',
+      role_id: role.id,
+      resources: [`/platforms/${platformId}/`],
+      groups_to_add: [group.id],
+    });
+    const c = await connect(server);
+    for (const kind of ['rbac-roles', 'rbac-policies', 'rbac-groups'] as const) {
+      await c.engine.invoke('resources.list', { kind, refresh: true });
+    }
+    const { grants } = await c.engine.invoke('access.effective', { userId: studentId });
+    expect(grants).toEqual(
+      expect.arrayContaining([
+        {
+          action: 'Ibl.Core/Groups/read',
+          resource: '/rbac/groups/',
+          policy: { id: direct.id, name: 'Audit groups directly' },
+          role: { id: role.id, name: 'Group auditors' },
+          group: null,
+        },
+        {
+          action: 'Ibl.Core/Groups/read',
+          resource: '/',
+          policy: { id: viaGroup.id, name: 'Audit everything' },
+          role: { id: role.id, name: 'Group auditors' },
+          group: { id: group.id, name: 'Auditors' },
+        },
+      ]),
+    );
+    const who = await c.engine.invoke('access.whoCan', { action: 'Ibl.Core/Groups/read', resource: '/rbac/groups/7/' });
+    expect(who.people.find((p) => p.id === studentId)).toMatchObject({
+      username: server.studentUser,
+      policies: ['Audit groups directly', 'Audit everything'],
+      groups: ['Auditors'],
+    });
+    expect(who.groups).toEqual([{ id: group.id, name: 'Auditors', policies: ['Audit everything'] }]);
+    // What the engine says, the sandbox does: the learner's key reads access groups.
+    expect((await call(server, 'GET', `${RBAC}/groups/?platform_key=${server.org}`, learner())).status).toBe(200);
+    const matrix = await c.engine.invoke('access.matrix', {});
+    expect(matrix.roles.find((r) => r.id === role.id)?.actions).toEqual(['Ibl.Core/Groups/read']);
+    expect(matrix.resources.map((r) => r.name).slice(0, 3)).toEqual([
+      'Ibl.Core/Roles',
+      'Ibl.Core/Policies',
+      'Ibl.Core/Groups',
+    ]);
+    for (const id of [direct.id, viaGroup.id]) {
+      await call(server, 'DELETE', `${RBAC}/policies/${id}/?platform_key=${server.org}`);
+    }
+  });
+
+  it('deleting a department or a role names the policies that refer to it', async () => {
+    const department = (await call(server, 'POST', '/api/core/departments/', { json: { name: 'Radiology' } }))
+      .body as Row;
+    const role = await made(`${RBAC}/roles/`, { name: 'Radiology leads', actions: ['Ibl.Core/Departments/write'] });
+    await made(`${RBAC}/policies/`, {
+      name: 'Radiology leads manage it',
+      role_id: role.id,
+      resources: [`/platforms/${platformId}/departments/${department.id}/members/`],
+    });
+    const c = await connect(server);
+    const named = await c.engine.invoke('resources.referrers', {
+      kind: 'departments',
+      ids: [String(department.id)],
+      refresh: true,
+    });
+    expect(named.referrers).toEqual([
+      expect.objectContaining({
+        kind: 'rbac-policies',
+        name: 'Radiology leads manage it',
+        refersTo: String(department.id),
+      }),
+    ]);
+    const byRole = await c.engine.invoke('resources.referrers', {
+      kind: 'rbac-roles',
+      ids: [String(role.id)],
+      refresh: true,
+    });
+    expect(byRole.referrers.map((r) => r.name)).toEqual(['Radiology leads manage it']);
+  });
+
+  it('refuses, before sending, a change that leaves no access administrator', async () => {
+    const solo = await sandbox();
+    const adminOf = solo.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(solo.user) as number;
+    const post = async (path: string, json: Row) =>
+      (await call(solo, 'POST', path, { json: { platform_key: solo.org, ...json } })).body as Row;
+    const role = await post(`${RBAC}/roles/`, {
+      name: 'Access admins',
+      actions: ['Ibl.Core/Roles/write', 'Ibl.Core/Policies/write'],
+    });
+    const policy = await post(`${RBAC}/policies/`, { role_id: role.id, resources: ['/'], users_to_add: [adminOf] });
+    const c = await connect(solo);
+    for (const kind of ['rbac-roles', 'rbac-policies', 'rbac-groups'] as const) {
+      await c.engine.invoke('resources.list', { kind, refresh: true });
+    }
+    // The platform would answer 500s now: the refusals below are the engine's own, made before sending.
+    solo.setFaults('error5xx=1');
+    const refused = { code: 'validation', message: NO_ADMIN_LEFT };
+    expect(
+      await failure(c.engine, 'resources.update', {
+        kind: 'rbac-roles',
+        id: String(role.id),
+        values: { actions: ['Ibl.Core/Roles/write'] },
+      }),
+    ).toMatchObject(refused);
+    expect(
+      await failure(c.engine, 'resources.update', {
+        kind: 'rbac-policies',
+        id: String(policy.id),
+        values: { users_to_remove: [adminOf] },
+      }),
+    ).toMatchObject(refused);
+    expect(await failure(c.engine, 'resources.delete', { kind: 'rbac-roles', id: String(role.id) })).toMatchObject(
+      refused,
+    );
+    const plan = await c.engine.invoke('access.plan', { roles: [{ id: role.id as number, actions: [] }] });
+    expect(plan).toEqual({
+      changes: [
+        {
+          id: role.id,
+          name: 'Access admins',
+          added: [],
+          removed: ['Ibl.Core/Roles/write', 'Ibl.Core/Policies/write'],
+          actions: [],
+        },
+      ],
+      refusal: NO_ADMIN_LEFT,
+    });
+    solo.setFaults('');
   });
 });
