@@ -26,7 +26,7 @@ import {
   userGroupBackend,
   userGroupMemberBackend,
 } from './resources/groups';
-import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
+import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend, seedAccess } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { permissionCheckRoutes } from './resources/permissions';
 import { MAIN_ORG } from './core';
@@ -230,6 +230,7 @@ export const resourcesArea: Area = {
     const byKind = backends(deps.db);
     const admin = { username: 'admin', org: MAIN_ORG } as Parameters<NonNullable<Backend['create']>>[1];
     byKind['tenant-llms']!.create!(MAIN_ORG, admin, { llm_provider: 'openai', llm_name: 'gpt-4o' });
+    seedAccess(deps.db, MAIN_ORG);
   },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);

@@ -71,6 +71,11 @@ export const accessCalls = {
     AccessWhoCan,
     'Who may take an action over a resource: the people and the access groups, with the policies that say so',
   ),
+  'access.export': call(
+    z.object({ ...Tenant }).strict(),
+    z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() }),
+    'The access matrix as a CSV file (a row per resource and verb, a column per role): injection-safe cells',
+  ),
   'access.plan': call(
     z
       .object({

@@ -15,6 +15,7 @@ import {
   type AccessKind,
   type AccessState,
 } from '../../../shared/access';
+import { toCsv } from '../csv';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import type { ResourceCache } from './cache';
@@ -61,7 +62,7 @@ export function refuseNoAdminLeft(
 }
 
 export function accessHandlers(
-  ctx: Pick<ResourceServices, 'tenant'>,
+  ctx: Pick<ResourceServices, 'tenant' | 'profiles'>,
   cache: ResourceCache,
 ): HandlersOf<typeof accessCalls> {
   const stateOf = (given: string | undefined) => cachedAccess(cache, ctx.tenant(given));
@@ -76,6 +77,28 @@ export function accessHandlers(
     }),
     'access.whoCan': ({ profileId, action, resource }) =>
       whoCan(stateOf(profileId)?.state ?? emptyState, { action, resource }),
+    'access.export': ({ profileId }) => {
+      const { resources, roles } = accessMatrix(stateOf(profileId)?.state.roles ?? []);
+      const rows = resources.flatMap((resource) =>
+        resource.verbs.map((verb) => [
+          resource.name,
+          verb,
+          ...roles.map((role) => (role.actions.includes(`${resource.name}/${verb}`) ? 'yes' : '')),
+        ]),
+      );
+      const tenant = ctx.profiles.nameOf(ctx.tenant(profileId));
+      const safe =
+        tenant
+          .normalize('NFKD')
+          .replace(/[^\w.-]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .toLowerCase() || 'tenant';
+      return {
+        fileName: `${safe}-access-matrix-${new Date().toISOString().slice(0, 10)}.csv`,
+        csv: `\uFEFF${toCsv([['Resource', 'Verb', ...roles.map((role) => role.name)], ...rows])}\r\n`,
+        rows: rows.length,
+      };
+    },
     'access.plan': ({ profileId, roles }) => {
       const state = stateOf(profileId)?.state ?? emptyState;
       const changes = roleChanges(state.roles, roles);

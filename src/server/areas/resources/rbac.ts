@@ -229,3 +229,61 @@ export function rbacGroupBackend(db: Db): Backend {
     }),
   );
 }
+
+/**
+ * A demo tenant's access, so the matrix has something to show: roles over the guarded paths and a few others, an
+ * access group of learners, and policies granting them (no access administrator: the tenant's admins run access).
+ */
+export function seedAccess(db: Db, org: string): void {
+  const admin = db
+    .prepare("SELECT id, username, email FROM users WHERE org = ? AND role = 'admin' LIMIT 1")
+    .get(org) as { id: number; username: string; email: string } | undefined;
+  const learners = db
+    .prepare("SELECT id FROM users WHERE org = ? AND role = 'student' ORDER BY id LIMIT 3")
+    .pluck()
+    .all(org) as number[];
+  if (!admin || !learners.length) return;
+  const caller = {
+    userId: admin.id,
+    username: admin.username,
+    email: admin.email,
+    org,
+    role: 'admin',
+    via: 'api-key',
+  } as const;
+  const roles = rbacRoleBackend(db);
+  const role = (name: string, actions: string[]) => roles.create!(org, caller, { name, actions }).id;
+  const auditors = role('Access auditors', ['Ibl.Core/Roles/read', 'Ibl.Core/Policies/read', 'Ibl.Core/Groups/read']);
+  const managers = role('Department managers', [
+    'Ibl.Core/Departments/read',
+    'Ibl.Core/Departments/write',
+    'Ibl.Core/UserGroups/read',
+  ]);
+  const editors = role('Mentor editors', ['Ibl.Mentor/Settings/read', 'Ibl.Mentor/Settings/write']);
+  role('Analytics viewers', ['Ibl.Analytics/Reports/read']);
+  const group = rbacGroupBackend(db).create!(org, caller, {
+    unique_id: 'faculty-leads',
+    name: 'Faculty leads',
+    description: 'Learners who help run the tenant',
+    users_to_add: learners,
+  }).id;
+  const policies = rbacPolicyBackend(db);
+  policies.create!(org, caller, {
+    name: 'Leads audit access',
+    role_id: auditors,
+    resources: ['/'],
+    groups_to_add: [group],
+  });
+  policies.create!(org, caller, {
+    name: 'Leads manage departments',
+    role_id: managers,
+    resources: ['/departments/', '/user_groups/'],
+    groups_to_add: [group],
+  });
+  policies.create!(org, caller, {
+    name: 'Mentor editing',
+    role_id: editors,
+    resources: ['/mentors/'],
+    users_to_add: [learners[0]!],
+  });
+}
