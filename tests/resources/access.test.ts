@@ -279,6 +279,26 @@ describe('the engine answers who can do what from the cache', () => {
     }
   });
 
+  it('exports the matrix as CSV with every cell injection-safe', async () => {
+    const role = await made(`${RBAC}/roles/`, { name: '=HYPERLINK("http://x")', actions: ['Ibl.Core/Roles/read'] });
+    const c = await connect(server);
+    await c.engine.invoke('resources.list', { kind: 'rbac-roles', refresh: true });
+    for (const kind of ['rbac-policies', 'rbac-groups'] as const) {
+      await c.engine.invoke('resources.list', { kind, refresh: true });
+    }
+    const file = await c.engine.invoke('access.export', {});
+    expect(file.fileName).toMatch(/-access-matrix-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header, ...rows] = file.csv
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    const column = header!.split(',').indexOf(`"'=HYPERLINK(""http://x"")"`);
+    expect(column).toBeGreaterThan(1);
+    expect(rows.find((row) => row.startsWith('Ibl.Core/Roles,read,'))!.split(',')[column]).toBe('yes');
+    expect(file.rows).toBe(rows.length);
+    await call(server, 'DELETE', `${RBAC}/roles/${role.id}/?platform_key=${server.org}`);
+  });
+
   it('deleting a department or a role names the policies that refer to it', async () => {
     const department = (await call(server, 'POST', '/api/core/departments/', { json: { name: 'Radiology' } }))
       .body as Row;

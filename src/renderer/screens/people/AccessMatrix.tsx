@@ -45,6 +45,23 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
   const matrix = useCall('access.matrix', { profileId }, { enabled: read });
   const [edits, setEdits] = useState<Edits>(new Map());
   const [reviewing, setReviewing] = useState(false);
+  const bridge = useBridge();
+  const [refreshing, setRefreshing] = useState(false);
+
+  /** Reads the three lists from the tenant again (changed elsewhere), then the matrix from them. */
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      for (const kind of ['rbac-roles', 'rbac-policies', 'rbac-groups'] as const) {
+        await bridge.call('resources.list', { profileId, kind, pageSize: 1, refresh: true });
+      }
+      await matrix.refetch();
+    } catch (error) {
+      notifyError('Not refreshed', error);
+    } finally {
+      setRefreshing(false);
+    }
+  }
 
   if (!matrix.data) {
     return matrix.isError ? (
@@ -74,6 +91,9 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
           </Text>
         </div>
         <Group gap="xs">
+          <Button variant="default" size="xs" loading={refreshing} onClick={() => void refresh()}>
+            Refresh
+          </Button>
           <ExportMatrix profileId={profileId} />
           <Button variant="default" size="xs" disabled={!changed.length} onClick={() => setEdits(new Map())}>
             Discard changes
