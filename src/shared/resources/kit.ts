@@ -74,6 +74,8 @@ export interface RelationDeclaration {
   path?: string;
   /** The field holds an object that names the record by this key (a policy's `role: {id, name}`). */
   key?: string;
+  /** The platform deletes the referring records with the record (a role's policies): the cache drops them too. */
+  removedWith?: boolean;
 }
 
 export interface ColumnDeclaration {
@@ -254,11 +256,25 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
 export function referrersOf(
   kind: string,
   declarations: readonly ResourceDeclaration[],
-): { declaration: ResourceDeclaration; field: string; heading?: string; path?: string; key?: string }[] {
+): {
+  declaration: ResourceDeclaration;
+  field: string;
+  heading?: string;
+  path?: string;
+  key?: string;
+  removedWith?: boolean;
+}[] {
   return declarations.flatMap((declaration) =>
     (declaration.relations ?? [])
       .filter((r) => r.kind === kind)
-      .map((r) => ({ declaration, field: r.field, heading: r.heading, path: r.path, key: r.key })),
+      .map((r) => ({
+        declaration,
+        field: r.field,
+        heading: r.heading,
+        path: r.path,
+        key: r.key,
+        removedWith: r.removedWith,
+      })),
   );
 }
 

@@ -79,7 +79,8 @@ export const rbacPolicies = {
   // A policy's resources may name a department (`/departments/5/`); its role is the role it grants.
   relations: [
     { field: 'resources', kind: 'departments', path: '/departments/{id}/' },
-    { field: 'role', kind: 'rbac-roles', key: 'id' },
+    // "Deleting a role will remove all policies referencing it."
+    { field: 'role', kind: 'rbac-roles', key: 'id', removedWith: true },
   ],
   fields: [
     { name: 'name', label: 'Name', input: 'text', description: 'Left empty, the platform names it with a UUID.' },

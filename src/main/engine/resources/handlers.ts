@@ -376,6 +376,17 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       }
       cache.remove(profileId, kind, id);
       changed(profileId, kind);
+      // What the platform deletes with it (a role's policies) leaves the cache too.
+      const removedWith = new Set(
+        referringKinds(kind)
+          .filter((r) => r.removedWith)
+          .map((r) => r.declaration.kind),
+      );
+      for (const gone of referrersIn(cache, profileId, kind, [id], Infinity).referrers) {
+        if (!removedWith.has(gone.kind)) continue;
+        cache.remove(profileId, gone.kind, gone.id);
+        changed(profileId, gone.kind);
+      }
       return { ok: true as const };
     },
 

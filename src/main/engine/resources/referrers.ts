@@ -86,12 +86,15 @@ export const recordTitle = (declaration: ResourceDeclaration, record: Row) =>
 
 /** The declarations whose records may refer to records of `kind`, with the field that does. */
 export const referringKinds = (kind: string) =>
-  referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(({ declaration, field, path, key }) => ({
-    declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
-    field,
-    path,
-    key,
-  }));
+  referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(
+    ({ declaration, field, path, key, removedWith }) => ({
+      declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
+      field,
+      path,
+      key,
+      removedWith,
+    }),
+  );
 
 /** The cached records that refer to any of `ids`, and the referring lists too old (or never read) to be sure of. */
 export function referrersIn(
