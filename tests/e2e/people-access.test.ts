@@ -46,7 +46,15 @@ describe('the access matrix', () => {
     const grid = page.getByTestId('access-matrix');
     await visible(grid);
     const cell = grid.getByRole('checkbox', { name: 'Learner readers: read Roles' });
+    // One tab stop for the grid; arrow keys move within it.
+    await visible(cell);
+    expect(await grid.locator('input[tabindex="0"]').count()).toBe(1);
     await cell.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe(
+      'Learner readers: write Roles',
+    );
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Space');
     expect(await cell.isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Review 1 role' }).click();
