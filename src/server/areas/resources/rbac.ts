@@ -239,7 +239,10 @@ export function seedAccess(db: Db, org: string): void {
     .prepare("SELECT id, username, email FROM users WHERE org = ? AND role = 'admin' LIMIT 1")
     .get(org) as { id: number; username: string; email: string } | undefined;
   const learners = db
-    .prepare("SELECT id FROM users WHERE org = ? AND role = 'student' ORDER BY id LIMIT 3")
+    // Not the demo learner's key's user: that key stays refused until an admin grants it something.
+    .prepare(
+      "SELECT id FROM users WHERE org = ? AND role = 'student' AND username NOT IN (SELECT username FROM api_keys) ORDER BY id LIMIT 3",
+    )
     .pluck()
     .all(org) as number[];
   if (!admin || !learners.length) return;
