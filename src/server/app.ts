@@ -11,6 +11,7 @@ import { JsonText, Router, type Method, type RequestContext } from './http/route
 import { Rng } from './rng';
 import { coreArea, sandboxCredentials, seedCore, type SandboxCredentials } from './areas/core';
 import { allAreas } from './areas';
+import { mayUseAdminRoute } from './access';
 
 export interface SandboxOptions {
   dataDir: string;
@@ -164,7 +165,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         if (params.user_id !== undefined && caller.role !== 'admin' && params.user_id !== caller.username) {
           throw forbidden();
         }
-        if (route.auth === 'admin' && caller.role !== 'admin') {
+        if (route.auth === 'admin' && !mayUseAdminRoute(db, caller, route.method, url.pathname)) {
           throw route.forbiddenDetail ? new HttpError(401, route.forbiddenDetail) : forbidden();
         }
       } else if (params.org !== undefined && !db.prepare('SELECT 1 FROM orgs WHERE key = ?').get(params.org)) {

@@ -73,7 +73,10 @@ export function RelatedLists({
   declaration: ResourceDeclaration;
   id: string;
 }) {
-  const referrers = referrersOf(declaration.kind, Object.values(RESOURCES) as ResourceDeclaration[]);
+  // Relations through paths or nested keys are no equality on a field: they are named before a delete only.
+  const referrers = referrersOf(declaration.kind, Object.values(RESOURCES) as ResourceDeclaration[]).filter(
+    (r) => !r.path && !r.key,
+  );
   if (!referrers.length) return null;
   return (
     <Stack gap="md" data-testid="related-lists">

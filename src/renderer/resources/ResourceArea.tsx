@@ -1,5 +1,5 @@
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import {
   RESOURCE_AREAS,
   RESOURCES,
@@ -34,9 +34,18 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
  * The tabs stand in a column beside the panel, under their group's heading: an area of many kinds keeps one tidy
  * list at any width (a row of them wraps, or hides some behind a scroll, from about 1100 px down).
  */
-export function ResourceArea({ area }: { area: Area }) {
+/** A screen of the area's own beside its kinds (the access matrix): a tab after them, under its own heading. */
+export interface AreaTab {
+  value: string;
+  label: string;
+  group: string;
+  render(profileId: string): ReactNode;
+}
+
+export function ResourceArea({ area, extraTabs = [] }: { area: Area; extraTabs?: readonly AreaTab[] }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
+  const extra = extraTabs.find((tab) => tab.value === routed);
   const current = kinds.find((declaration) => declaration.kind === routed) ?? kinds[0]!;
   const tenant = useActiveTenant();
 
@@ -58,7 +67,7 @@ export function ResourceArea({ area }: { area: Area }) {
         </Alert>
       )}
       <Tabs
-        value={current.kind}
+        value={extra?.value ?? current.kind}
         onChange={(kind) => kind && navigateTo(`#/${area}/${kind}`)}
         keepMounted={false}
         orientation="vertical"
@@ -79,6 +88,14 @@ export function ResourceArea({ area }: { area: Area }) {
                   {declaration.label}
                 </Tabs.Tab>
               ))}
+            </Fragment>
+          ))}
+          {extraTabs.map((tab) => (
+            <Fragment key={tab.value}>
+              <Text aria-hidden size="xs" fw={600} c="dimmed" tt="uppercase" pt="sm" pb={4} px="md">
+                {tab.group}
+              </Text>
+              <Tabs.Tab value={tab.value}>{tab.label}</Tabs.Tab>
             </Fragment>
           ))}
         </Tabs.List>
@@ -106,6 +123,12 @@ export function ResourceArea({ area }: { area: Area }) {
                   }
                 />
               )}
+            </Tabs.Panel>
+          ))}
+        {tenant.id &&
+          extraTabs.map((tab) => (
+            <Tabs.Panel key={tab.value} value={tab.value} pl="md" miw={0}>
+              <div key={tenant.id}>{tab.render(tenant.id!)}</div>
             </Tabs.Panel>
           ))}
       </Tabs>

@@ -27,7 +27,7 @@ import {
   userGroupBackend,
   userGroupMemberBackend,
 } from './resources/groups';
-import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
+import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend, seedAccess } from './resources/rbac';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import {
   callConfigurationBackend,
@@ -35,6 +35,7 @@ import {
   mcpServerBackend,
   seedMentorConfig,
 } from './resources/mentor-config';
+import { permissionCheckRoutes } from './resources/permissions';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
@@ -244,6 +245,7 @@ export const resourcesArea: Area = {
     const admin = { username: 'admin', org: MAIN_ORG } as Parameters<NonNullable<Backend['create']>>[1];
     byKind['tenant-llms']!.create!(MAIN_ORG, admin, { llm_provider: 'openai', llm_name: 'gpt-4o' });
     seedMentorConfig(deps.db, MAIN_ORG, deps.now);
+    seedAccess(deps.db, MAIN_ORG);
   },
   routes(router, deps: AreaDeps) {
     const byKind = backends(deps.db);
@@ -257,5 +259,6 @@ export const resourcesArea: Area = {
     plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);
     plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
     llmAccessRoutes(deps.db, router);
+    permissionCheckRoutes(deps.db, router);
   },
 };

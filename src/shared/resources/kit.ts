@@ -67,6 +67,15 @@ export interface RelationDeclaration {
   kind: string;
   /** The heading of the referring records in the referred record's details (default: "<plural> that use it"). */
   heading?: string;
+  /**
+   * The field holds resource paths (a policy's `resources`): a record refers when one of them is this path with the
+   * id put in for `{id}` (`/departments/{id}/`), or a path below it.
+   */
+  path?: string;
+  /** The field holds an object that names the record by this key (a policy's `role: {id, name}`). */
+  key?: string;
+  /** The platform deletes the referring records with the record (a role's policies): the cache drops them too. */
+  removedWith?: boolean;
 }
 
 export interface ColumnDeclaration {
@@ -258,11 +267,25 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
 export function referrersOf(
   kind: string,
   declarations: readonly ResourceDeclaration[],
-): { declaration: ResourceDeclaration; field: string; heading?: string }[] {
+): {
+  declaration: ResourceDeclaration;
+  field: string;
+  heading?: string;
+  path?: string;
+  key?: string;
+  removedWith?: boolean;
+}[] {
   return declarations.flatMap((declaration) =>
     (declaration.relations ?? [])
       .filter((r) => r.kind === kind)
-      .map((r) => ({ declaration, field: r.field, heading: r.heading })),
+      .map((r) => ({
+        declaration,
+        field: r.field,
+        heading: r.heading,
+        path: r.path,
+        key: r.key,
+        removedWith: r.removedWith,
+      })),
   );
 }
 

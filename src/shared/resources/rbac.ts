@@ -76,6 +76,12 @@ export const rbacPolicies = {
     { field: 'id', label: 'ID' },
   ],
   search: ['name'],
+  // A policy's resources may name a department (`/departments/5/`); its role is the role it grants.
+  relations: [
+    { field: 'resources', kind: 'departments', path: '/departments/{id}/' },
+    // "Deleting a role will remove all policies referencing it."
+    { field: 'role', kind: 'rbac-roles', key: 'id', removedWith: true },
+  ],
   fields: [
     { name: 'name', label: 'Name', input: 'text', description: 'Left empty, the platform names it with a UUID.' },
     { name: 'role_id', label: 'Role', input: 'reference', references: 'rbac-roles' },

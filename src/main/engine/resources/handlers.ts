@@ -25,6 +25,7 @@ import { RequestAbortedError, type CallOptions } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
+import { refuseNoAdminLeft } from './access';
 import { bulkJobKind, startBulk } from './bulk';
 import { describedChoices, type DescribedChoice } from './described';
 import { explain, invalidValues } from './explain';
@@ -62,7 +63,7 @@ export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'pro
 /** The kit's calls but those of single records and CSV import (single.ts, import.ts). */
 type ResourceHandlers = Omit<
   HandlersOf<typeof resourceCalls>,
-  'resources.getSingle' | 'resources.updateSingle' | 'resources.import'
+  'resources.getSingle' | 'resources.updateSingle' | 'resources.import' | `access.${string}`
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {
@@ -322,6 +323,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const profileId = ctx.tenant(given);
       const declaration = manyOf(kind);
       const { values: body, notes } = checked(declaration, 'create', values);
+      refuseNoAdminLeft(cache, profileId, { kind, op: 'create', values: body });
       const answer = (await platformCall(declaration, undefined, async () =>
         (await apiFor(profileId)).send(declaration, declaration.operations.create!, { values: body }),
       )) as Row;
@@ -339,6 +341,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const declaration = manyOf(kind);
       const { values: changes, notes } = checked(declaration, 'update', values);
       const operation = declaration.operations.update!;
+      refuseNoAdminLeft(cache, profileId, { kind, op: 'update', id, values: changes });
       const answer = (await platformCall(declaration, id, async () => {
         const api = await apiFor(profileId);
         // A PUT replaces the record: what it does not change is sent as it is now.
@@ -360,6 +363,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       if (!operation) {
         throw new EngineError('validation', `The platform offers no way to delete a ${declaration.singular}`);
       }
+      refuseNoAdminLeft(cache, profileId, { kind, op: 'delete', id });
       try {
         await platformCall(declaration, id, async () => (await apiFor(profileId)).send(declaration, operation, { id }));
       } catch (error) {
@@ -372,6 +376,17 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       }
       cache.remove(profileId, kind, id);
       changed(profileId, kind);
+      // What the platform deletes with it (a role's policies) leaves the cache too.
+      const removedWith = new Set(
+        referringKinds(kind)
+          .filter((r) => r.removedWith)
+          .map((r) => r.declaration.kind),
+      );
+      for (const gone of referrersIn(cache, profileId, kind, [id], Infinity).referrers) {
+        if (!removedWith.has(gone.kind)) continue;
+        cache.remove(profileId, gone.kind, gone.id);
+        changed(profileId, gone.kind);
+      }
       return { ok: true as const };
     },
 

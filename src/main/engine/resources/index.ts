@@ -7,6 +7,7 @@ import type { EngineArea } from '../context';
 import type { HandlersOf } from '../dispatch';
 import type { Log } from '../log';
 import type { Db } from '../store';
+import { accessHandlers } from './access';
 import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
@@ -38,6 +39,7 @@ export function resourcesArea(
     handlers: {
       ...handlers,
       ...singleRecordHandlers(services, stores.cache),
+      ...accessHandlers(services, stores.cache),
       'resources.import': (input) => resourceImport(services, input),
     },
     close,

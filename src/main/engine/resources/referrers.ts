@@ -12,6 +12,7 @@ import {
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../../shared/resources';
+import { normalResource } from '../../../shared/access';
 import type { ResourceCache } from './cache';
 
 export interface Referrer {
@@ -37,15 +38,63 @@ export interface UnsureList {
 type Row = Record<string, unknown>;
 const PAGE = 500;
 
+/**
+ * Records that refer through a path (a policy's resources naming `/departments/5/`, or below it) or an object's key
+ * (a policy's `role: {id}`): matched on every cached record of the referring kind, which are few.
+ */
+function referringBy(
+  cache: ResourceCache,
+  profileId: string,
+  declaration: ResourceDeclaration & { kind: ResourceKind },
+  relation: { field: string; path?: string | undefined; key?: string | undefined },
+  ids: readonly string[],
+): Referrer[] {
+  const found: Referrer[] = [];
+  for (let page = 1; ; page++) {
+    const { records } = cache.page(profileId, declaration.kind, { page, pageSize: PAGE });
+    for (const record of records) {
+      const value = record[relation.field];
+      const platformId = Number((record.platform as Row | undefined)?.id ?? Number.NaN);
+      for (const id of new Set(ids)) {
+        const refers = relation.path
+          ? Array.isArray(value) &&
+            value.some(
+              (resource) =>
+                typeof resource === 'string' &&
+                normalResource(resource, Number.isFinite(platformId) ? platformId : null).startsWith(
+                  normalResource(relation.path!.replace('{id}', id), null),
+                ),
+            )
+          : String(((value ?? {}) as Row)[relation.key!]) === id;
+        if (refers) {
+          found.push({
+            kind: declaration.kind,
+            field: relation.field,
+            id: String(record[declaration.idField]),
+            name: recordTitle(declaration, record),
+            refersTo: id,
+          });
+        }
+      }
+    }
+    if (records.length < PAGE) return found;
+  }
+}
+
 export const recordTitle = (declaration: ResourceDeclaration, record: Row) =>
   String(record[declaration.columns[0]!.field] ?? record[declaration.idField]);
 
 /** The declarations whose records may refer to records of `kind`, with the field that does. */
 export const referringKinds = (kind: string) =>
-  referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(({ declaration, field }) => ({
-    declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
-    field,
-  }));
+  referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(
+    ({ declaration, field, path, key, removedWith }) => ({
+      declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
+      field,
+      path,
+      key,
+      removedWith,
+    }),
+  );
 
 /** The cached records that refer to any of `ids`, and the referring lists too old (or never read) to be sure of. */
 export function referrersIn(
@@ -58,7 +107,7 @@ export function referrersIn(
 ): { referrers: Referrer[]; unsure: UnsureList[] } {
   const referrers: Referrer[] = [];
   const unsure: UnsureList[] = [];
-  for (const { declaration, field } of referringKinds(kind)) {
+  for (const { declaration, field, path, key } of referringKinds(kind)) {
     const meta = cache.meta(profileId, declaration.kind);
     const what = pluralOf(declaration);
     if (!meta) {
@@ -78,6 +127,10 @@ export function referrersIn(
         reason: `${what} were last read at ${meta.asOf}`,
         error: null,
       });
+    }
+    if (path || key) {
+      referrers.push(...referringBy(cache, profileId, declaration, { field, path, key }, ids));
+      continue;
     }
     const numeric = ['integer', 'number'].includes(fieldType(recordSchema(declaration), field) ?? '');
     for (const id of new Set(ids)) {

@@ -1,6 +1,19 @@
-import { ResourceArea } from '../../resources/ResourceArea';
+import { ResourceArea, type AreaTab } from '../../resources/ResourceArea';
+import { AccessMatrixPanel } from './AccessMatrix';
 
-/** `#/people-and-access/<kind>`: departments, user groups, and the RBAC roles, policies and access groups. */
+const ACCESS_TABS: readonly AreaTab[] = [
+  {
+    value: 'access-matrix',
+    label: 'Access matrix',
+    group: 'Who can do what',
+    render: (profileId) => <AccessMatrixPanel profileId={profileId} />,
+  },
+];
+
+/**
+ * `#/people-and-access/<kind>`: departments, user groups, and the RBAC roles, policies and access groups; and
+ * `#/people-and-access/access-matrix`, the roles' actions in one grid.
+ */
 export function PeopleAccessScreen() {
-  return <ResourceArea area="people-and-access" />;
+  return <ResourceArea area="people-and-access" extraTabs={ACCESS_TABS} />;
 }

@@ -7,7 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db';
-import { fieldErrors, forbidden } from '../../http/errors';
+import { badRequest, fieldErrors, forbidden } from '../../http/errors';
+import { accessState } from '../../access';
+import { noAdminLeft } from '../../../shared/access';
 import { genericBackend, type Backend } from './backends';
 
 type Row = Record<string, unknown>;
@@ -64,6 +66,29 @@ function hidingInternal(backend: Backend): Backend {
   };
 }
 
+/**
+ * A write that would leave the tenant with no one administering its access (src/shared/access.ts, ADMIN_ACTIONS) is
+ * refused with that reason: made in a transaction, and undone when the state after it has no administrator.
+ */
+function keepingAnAdmin(db: Db, backend: Backend): Backend {
+  const guarded =
+    <A extends [string, ...unknown[]], R>(write: (...args: A) => R) =>
+    (...args: A): R =>
+      db.transaction(() => {
+        const before = accessState(db, args[0]);
+        const result = write(...args);
+        const refusal = noAdminLeft(before, accessState(db, args[0]));
+        if (refusal) throw badRequest(refusal);
+        return result;
+      })();
+  return {
+    ...backend,
+    create: guarded(backend.create!),
+    update: guarded(backend.update!),
+    delete: guarded(backend.delete!),
+  };
+}
+
 /** The spec's name filter: "case-insensitive partial match". */
 const byName = (records: Row[], query: Row) =>
   typeof query.name === 'string'
@@ -84,19 +109,22 @@ export function rbacRoleBackend(db: Db): Backend {
     defaults: { actions: [], data_actions: [], is_internal: false },
   });
   const policies = genericBackend(db, rbacPolicyOptions);
-  return hidingInternal({
-    ...generic,
-    missing: 'Role not found',
-    list: (org, query) => byName(generic.list!(org, {}), query),
-    create: (org, caller, body) => generic.create!(org, caller, { ...stored(body), platform: platformOf(db, org) }),
-    update: (org, id, body) => generic.update!(org, id, stored(body)),
-    delete: (org, id) => {
-      for (const policy of policies.list!(org, {})) {
-        if ((policy.role as Row).id === Number(id)) policies.delete!(org, String(policy.id));
-      }
-      return generic.delete!(org, id);
-    },
-  });
+  return keepingAnAdmin(
+    db,
+    hidingInternal({
+      ...generic,
+      missing: 'Role not found',
+      list: (org, query) => byName(generic.list!(org, {}), query),
+      create: (org, caller, body) => generic.create!(org, caller, { ...stored(body), platform: platformOf(db, org) }),
+      update: (org, id, body) => generic.update!(org, id, stored(body)),
+      delete: (org, id) => {
+        for (const policy of policies.list!(org, {})) {
+          if ((policy.role as Row).id === Number(id)) policies.delete!(org, String(policy.id));
+        }
+        return generic.delete!(org, id);
+      },
+    }),
+  );
 }
 
 const rbacPolicyOptions = {
@@ -126,36 +154,39 @@ export function rbacPolicyBackend(db: Db): Backend {
     });
     return [...kept, ...added.filter((group) => !kept.some((k) => k.id === group.id))];
   };
-  return hidingInternal({
-    ...generic,
-    missing: 'Policy not found',
-    list: (org, query) =>
-      byName(generic.list!(org, {}), query).filter(
-        (policy) => query.role_id === undefined || (policy.role as Row).id === query.role_id,
-      ),
-    create: (org, caller, body) =>
-      generic.create!(org, caller, {
-        // "If not supplied, defaults to a UUID4"
-        name: randomUUID(),
-        resources: [],
-        ...stored(body),
-        role: roleOf(org, body.role_id),
-        platform: platformOf(db, org),
-        users: withUsers(db, org, [], body),
-        groups: withGroups(org, [], body),
-        is_internal: false,
-      }),
-    update: (org, id, body) => {
-      const current = generic.get!(org, id, {});
-      if (!current) return null;
-      return generic.update!(org, id, {
-        ...stored(body),
-        ...(body.role_id !== undefined && { role: roleOf(org, body.role_id) }),
-        users: withUsers(db, org, current.users as Row[], body),
-        groups: withGroups(org, current.groups as Row[], body),
-      });
-    },
-  });
+  return keepingAnAdmin(
+    db,
+    hidingInternal({
+      ...generic,
+      missing: 'Policy not found',
+      list: (org, query) =>
+        byName(generic.list!(org, {}), query).filter(
+          (policy) => query.role_id === undefined || (policy.role as Row).id === query.role_id,
+        ),
+      create: (org, caller, body) =>
+        generic.create!(org, caller, {
+          // "If not supplied, defaults to a UUID4"
+          name: randomUUID(),
+          resources: [],
+          ...stored(body),
+          role: roleOf(org, body.role_id),
+          platform: platformOf(db, org),
+          users: withUsers(db, org, [], body),
+          groups: withGroups(org, [], body),
+          is_internal: false,
+        }),
+      update: (org, id, body) => {
+        const current = generic.get!(org, id, {});
+        if (!current) return null;
+        return generic.update!(org, id, {
+          ...stored(body),
+          ...(body.role_id !== undefined && { role: roleOf(org, body.role_id) }),
+          users: withUsers(db, org, current.users as Row[], body),
+          groups: withGroups(org, current.groups as Row[], body),
+        });
+      },
+    }),
+  );
 }
 
 export function rbacGroupBackend(db: Db): Backend {
@@ -166,32 +197,96 @@ export function rbacGroupBackend(db: Db): Backend {
     duplicate: 'rbac group with this id already exists.',
     auth: { read: 'admin', write: 'admin' },
   });
-  return hidingInternal({
-    ...generic,
-    missing: 'Group not found',
-    list: (org, query) =>
-      byName(generic.list!(org, {}), query).filter(
-        (group) => query.owner === undefined || (group.owner as Row).username === query.owner,
-      ),
-    create: (org, caller, body) => {
-      const unique = String(body.unique_id);
-      if (generic.list!(org, {}).some((group) => group.unique_id === unique)) {
-        throw fieldErrors({ unique_id: ['rbac group with this unique id already exists.'] });
-      }
-      return generic.create!(org, caller, {
-        name: '',
-        description: '',
-        ...stored(body),
-        platform: platformOf(db, org),
-        owner: { id: caller.userId, username: caller.username, email: caller.email },
-        users: withUsers(db, org, [], body),
-        is_internal: false,
-      });
-    },
-    update: (org, id, body) => {
-      const current = generic.get!(org, id, {});
-      if (!current) return null;
-      return generic.update!(org, id, { ...stored(body), users: withUsers(db, org, current.users as Row[], body) });
-    },
+  return keepingAnAdmin(
+    db,
+    hidingInternal({
+      ...generic,
+      missing: 'Group not found',
+      list: (org, query) =>
+        byName(generic.list!(org, {}), query).filter(
+          (group) => query.owner === undefined || (group.owner as Row).username === query.owner,
+        ),
+      create: (org, caller, body) => {
+        const unique = String(body.unique_id);
+        if (generic.list!(org, {}).some((group) => group.unique_id === unique)) {
+          throw fieldErrors({ unique_id: ['rbac group with this unique id already exists.'] });
+        }
+        return generic.create!(org, caller, {
+          name: '',
+          description: '',
+          ...stored(body),
+          platform: platformOf(db, org),
+          owner: { id: caller.userId, username: caller.username, email: caller.email },
+          users: withUsers(db, org, [], body),
+          is_internal: false,
+        });
+      },
+      update: (org, id, body) => {
+        const current = generic.get!(org, id, {});
+        if (!current) return null;
+        return generic.update!(org, id, { ...stored(body), users: withUsers(db, org, current.users as Row[], body) });
+      },
+    }),
+  );
+}
+
+/**
+ * A demo tenant's access, so the matrix has something to show: roles over the guarded paths and a few others, an
+ * access group of learners, and policies granting them (no access administrator: the tenant's admins run access).
+ */
+export function seedAccess(db: Db, org: string): void {
+  const admin = db
+    .prepare("SELECT id, username, email FROM users WHERE org = ? AND role = 'admin' LIMIT 1")
+    .get(org) as { id: number; username: string; email: string } | undefined;
+  const learners = db
+    // Not the demo learner's key's user: that key stays refused until an admin grants it something.
+    .prepare(
+      "SELECT id FROM users WHERE org = ? AND role = 'student' AND username NOT IN (SELECT username FROM api_keys) ORDER BY id LIMIT 3",
+    )
+    .pluck()
+    .all(org) as number[];
+  if (!admin || !learners.length) return;
+  const caller = {
+    userId: admin.id,
+    username: admin.username,
+    email: admin.email,
+    org,
+    role: 'admin',
+    via: 'api-key',
+  } as const;
+  const roles = rbacRoleBackend(db);
+  const role = (name: string, actions: string[]) => roles.create!(org, caller, { name, actions }).id;
+  const auditors = role('Access auditors', ['Ibl.Core/Roles/read', 'Ibl.Core/Policies/read', 'Ibl.Core/Groups/read']);
+  const managers = role('Department managers', [
+    'Ibl.Core/Departments/read',
+    'Ibl.Core/Departments/write',
+    'Ibl.Core/UserGroups/read',
+  ]);
+  const editors = role('Mentor editors', ['Ibl.Mentor/Settings/read', 'Ibl.Mentor/Settings/write']);
+  role('Analytics viewers', ['Ibl.Analytics/Reports/read']);
+  const group = rbacGroupBackend(db).create!(org, caller, {
+    unique_id: 'faculty-leads',
+    name: 'Faculty leads',
+    description: 'Learners who help run the tenant',
+    users_to_add: learners,
+  }).id;
+  const policies = rbacPolicyBackend(db);
+  policies.create!(org, caller, {
+    name: 'Leads audit access',
+    role_id: auditors,
+    resources: ['/'],
+    groups_to_add: [group],
+  });
+  policies.create!(org, caller, {
+    name: 'Leads manage departments',
+    role_id: managers,
+    resources: ['/departments/', '/user_groups/'],
+    groups_to_add: [group],
+  });
+  policies.create!(org, caller, {
+    name: 'Mentor editing',
+    role_id: editors,
+    resources: ['/mentors/'],
+    users_to_add: [learners[0]!],
   });
 }

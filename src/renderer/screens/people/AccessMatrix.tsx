@@ -1,0 +1,498 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  Modal,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { GUARDED_RESOURCES } from '../../../shared/access';
+import type { AccessMatrix as Matrix } from '../../../shared/contract';
+import { useBridge } from '../../bridge/BridgeContext';
+import { DownloadIcon, WarningIcon } from '../../components/icons';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { formatDateTime } from '../../lib/format';
+import { saveFile } from '../../lib/saveFile';
+import { useCall } from '../../queries/useCall';
+
+/** Each role's actions as edited: only roles the admin touched are here. */
+type Edits = ReadonlyMap<number, ReadonlySet<string>>;
+
+/**
+ * `#/people-and-access/access-matrix`: every role's actions in one grid (rows: a resource and its verbs; columns: the
+ * roles), edited in place and saved through the roles' update after a look at what changes; and the two questions an
+ * administrator asks of it: what may this person do, and who may do this.
+ */
+export function AccessMatrixPanel({ profileId }: { profileId: string }) {
+  // Reading the lists keeps the cache the matrix is computed from fresh; their changes refresh the matrix.
+  // The matrix is asked for once the three lists were read (a first read answers without announcing a change).
+  const lists = [
+    useCall('resources.list', { profileId, kind: 'rbac-roles', pageSize: 1 }),
+    useCall('resources.list', { profileId, kind: 'rbac-policies', pageSize: 1 }),
+    useCall('resources.list', { profileId, kind: 'rbac-groups', pageSize: 1 }),
+  ];
+  const read = lists.every((list) => list.isSuccess || list.isError);
+  const matrix = useCall('access.matrix', { profileId }, { enabled: read });
+  const [edits, setEdits] = useState<Edits>(new Map());
+  const [reviewing, setReviewing] = useState(false);
+  const bridge = useBridge();
+  const [refreshing, setRefreshing] = useState(false);
+
+  /** Reads the three lists from the tenant again (changed elsewhere), then the matrix from them. */
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      for (const kind of ['rbac-roles', 'rbac-policies', 'rbac-groups'] as const) {
+        await bridge.call('resources.list', { profileId, kind, pageSize: 1, refresh: true });
+      }
+      await matrix.refetch();
+    } catch (error) {
+      notifyError('Not refreshed', error);
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  if (!matrix.data) {
+    return matrix.isError ? (
+      <Alert color="red" icon={<WarningIcon />} title="The access matrix could not be read">
+        {String((matrix.error as Error).message)}
+      </Alert>
+    ) : (
+      <Text c="dimmed">Reading the roles, policies and access groups…</Text>
+    );
+  }
+  const data = matrix.data;
+  const changed = [...edits.entries()].filter(([id, actions]) => {
+    const role = data.roles.find((r) => r.id === id);
+    return role && !sameSet(role.actions, actions);
+  });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <div>
+          <Title order={2} size="h4">
+            Access matrix
+          </Title>
+          <Text size="sm" c="dimmed">
+            Which actions each role holds. Policies grant roles to people and groups over resource paths.
+            {data.asOf ? ` Roles as of ${formatDateTime(data.asOf)}.` : ''}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Button variant="default" size="xs" loading={refreshing} onClick={() => void refresh()}>
+            Refresh
+          </Button>
+          <ExportMatrix profileId={profileId} />
+          <Button variant="default" size="xs" disabled={!changed.length} onClick={() => setEdits(new Map())}>
+            Discard changes
+          </Button>
+          <Button size="xs" disabled={!changed.length} onClick={() => setReviewing(true)}>
+            Review {changed.length ? `${changed.length} role${changed.length === 1 ? '' : 's'}` : 'changes'}
+          </Button>
+        </Group>
+      </Group>
+      {data.roles.length ? (
+        <MatrixGrid data={data} edits={edits} onEdit={setEdits} />
+      ) : (
+        <Text c="dimmed">No roles yet: create one under Roles, and its actions show here.</Text>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <WhatCanThisPersonDo profileId={profileId} people={data.people} />
+        <WhoCanDoThis profileId={profileId} data={data} />
+      </SimpleGrid>
+      {reviewing && (
+        <ReviewChanges
+          profileId={profileId}
+          roles={changed.map(([id, actions]) => ({ id, actions: [...actions] }))}
+          onClose={() => setReviewing(false)}
+          onSaved={() => {
+            setReviewing(false);
+            setEdits(new Map());
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** The resource and verb columns stay in view while the roles scroll under them. */
+const RESOURCE_WIDTH = 150;
+const STICKY = { position: 'sticky', background: 'var(--mantine-color-body)' } as const;
+
+const sameSet = (a: readonly string[], b: ReadonlySet<string>) => a.length === b.size && a.every((x) => b.has(x));
+
+/**
+ * The grid: one focusable cell at a time (arrow keys move, Home/End to a row's ends, Space ticks), so a keyboard
+ * crosses 50 roles without 4,000 tab stops.
+ */
+function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdit(edits: Edits): void }) {
+  const rows = useMemo(
+    () => data.resources.flatMap((resource) => resource.verbs.map((verb) => ({ resource, verb }))),
+    [data.resources],
+  );
+  const [focus, setFocus] = useState({ row: 0, col: 0 });
+  const grid = useRef<HTMLTableElement>(null);
+  const actionsOf = (role: Matrix['roles'][number]) => edits.get(role.id) ?? new Set(role.actions);
+
+  function toggle(role: Matrix['roles'][number], action: string, on: boolean) {
+    const next = new Set(actionsOf(role));
+    if (on) next.add(action);
+    else next.delete(action);
+    const all = new Map(edits);
+    if (sameSet(role.actions, next)) all.delete(role.id);
+    else all.set(role.id, next);
+    onEdit(all);
+  }
+
+  function move(event: KeyboardEvent) {
+    const steps: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+    };
+    let { row, col } = focus;
+    if (steps[event.key]) {
+      row = Math.min(rows.length - 1, Math.max(0, row + steps[event.key]![0]));
+      col = Math.min(data.roles.length - 1, Math.max(0, col + steps[event.key]![1]));
+    } else if (event.key === 'Home') col = 0;
+    else if (event.key === 'End') col = data.roles.length - 1;
+    else return;
+    event.preventDefault();
+    setFocus({ row, col });
+    grid.current?.querySelector<HTMLInputElement>(`[data-cell="${row}:${col}"]`)?.focus();
+  }
+
+  return (
+    <Table.ScrollContainer minWidth={320} maxHeight={520} type="native">
+      <Table
+        ref={grid}
+        stickyHeader
+        withColumnBorders
+        highlightOnHover
+        aria-label="Access matrix: resources and verbs by role"
+        data-testid="access-matrix"
+        onKeyDown={move}
+        fz="sm"
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th style={{ ...STICKY, left: 0, zIndex: 3, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}>
+              Resource
+            </Table.Th>
+            <Table.Th style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 3 }}>Verb</Table.Th>
+            {data.roles.map((role) => (
+              <Table.Th key={role.id} style={{ whiteSpace: 'nowrap' }}>
+                {role.name}
+                {edits.has(role.id) && (
+                  <Badge size="xs" ml={4} variant="light" color="orange">
+                    edited
+                  </Badge>
+                )}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map(({ resource, verb }, rowIndex) => {
+            const action = `${resource.name}/${verb}`;
+            return (
+              <Table.Tr key={action}>
+                {verb === resource.verbs[0] && (
+                  <Table.Th
+                    scope="rowgroup"
+                    rowSpan={resource.verbs.length}
+                    title={resource.name}
+                    style={{ ...STICKY, left: 0, zIndex: 1, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}
+                  >
+                    {resource.label}
+                  </Table.Th>
+                )}
+                <Table.Td style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 1 }}>{verb}</Table.Td>
+                {data.roles.map((role, colIndex) => {
+                  const held = role.actions.includes(action);
+                  const checked = actionsOf(role).has(action);
+                  return (
+                    <Table.Td
+                      key={role.id}
+                      style={{
+                        textAlign: 'center',
+                        background: held !== checked ? 'var(--mantine-color-orange-light)' : undefined,
+                      }}
+                    >
+                      <Checkbox
+                        size="xs"
+                        styles={{ body: { justifyContent: 'center' } }}
+                        checked={checked}
+                        tabIndex={focus.row === rowIndex && focus.col === colIndex ? 0 : -1}
+                        data-cell={`${rowIndex}:${colIndex}`}
+                        aria-label={`${role.name}: ${verb} ${resource.label}`}
+                        onFocus={() => setFocus({ row: rowIndex, col: colIndex })}
+                        onChange={(event) => toggle(role, action, event.currentTarget.checked)}
+                      />
+                    </Table.Td>
+                  );
+                })}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** What the edits change, role by role, and the engine's word on whether the tenant keeps an administrator. */
+function ReviewChanges({
+  profileId,
+  roles,
+  onClose,
+  onSaved,
+}: {
+  profileId: string;
+  roles: { id: number; actions: string[] }[];
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const bridge = useBridge();
+  const plan = useCall('access.plan', { profileId, roles });
+  const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  async function save() {
+    setSaving(true);
+    setFailed(null);
+    let saved = 0;
+    for (const change of plan.data?.changes ?? []) {
+      try {
+        await bridge.call('resources.update', {
+          profileId,
+          kind: 'rbac-roles',
+          id: String(change.id),
+          values: { actions: change.actions },
+        });
+        saved++;
+      } catch (error) {
+        setFailed(`${change.name}: ${(error as Error).message}`);
+        notifyError('Not saved', error);
+        setSaving(false);
+        return;
+      }
+    }
+    setSaving(false);
+    notifySuccess('Saved', `${saved} role${saved === 1 ? '' : 's'} changed`);
+    onSaved();
+  }
+
+  return (
+    <Modal opened onClose={onClose} title="Review changes to roles" size="lg">
+      <Stack gap="sm" data-testid="access-diff">
+        {plan.data?.changes.map((change) => (
+          <Paper key={change.id} withBorder p="sm">
+            <Text fw={600} size="sm">
+              {change.name}
+            </Text>
+            <List size="sm" spacing={2} listStyleType="none">
+              {change.added.map((action) => (
+                <List.Item key={`+${action}`} c="green.8">
+                  + {action}
+                </List.Item>
+              ))}
+              {change.removed.map((action) => (
+                <List.Item key={`-${action}`} c="red.8">
+                  − {action}
+                </List.Item>
+              ))}
+            </List>
+          </Paper>
+        ))}
+        {plan.data?.refusal && (
+          <Alert color="red" icon={<WarningIcon />} title="This cannot be saved">
+            {plan.data.refusal}
+          </Alert>
+        )}
+        {failed && (
+          <Alert color="red" icon={<WarningIcon />} title="Stopped at a refusal">
+            {failed}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Keep editing
+          </Button>
+          <Button
+            onClick={() => void save()}
+            loading={saving}
+            disabled={!plan.data?.changes.length || !!plan.data.refusal}
+          >
+            Save {plan.data?.changes.length ?? ''} role{plan.data?.changes.length === 1 ? '' : 's'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people: Matrix['people'] }) {
+  const [userId, setUserId] = useState<string | null>(null);
+  const grants = useCall('access.effective', { profileId, userId: Number(userId) }, { enabled: userId !== null });
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          What can this person do?
+        </Title>
+        <Select
+          label="Person"
+          placeholder={people.length ? 'Pick someone a policy or access group names' : 'No policy names anyone yet'}
+          data={people.map((p) => ({
+            value: String(p.id),
+            label: `${p.username ?? `User ${p.id}`}${p.email ? ` (${p.email})` : ''}`,
+          }))}
+          value={userId}
+          onChange={setUserId}
+          searchable
+          clearable
+        />
+        {userId !== null && grants.data && (
+          <Table fz="sm" data-testid="effective-permissions">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Action</Table.Th>
+                <Table.Th>Over</Table.Th>
+                <Table.Th>Granted by</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {grants.data.grants.map((grant) => (
+                <Table.Tr key={`${grant.action} ${grant.resource} ${grant.policy.id} ${grant.group?.id ?? ''}`}>
+                  <Table.Td>{grant.action}</Table.Td>
+                  <Table.Td>
+                    <code>{grant.resource}</code>
+                  </Table.Td>
+                  <Table.Td>
+                    {grant.policy.name} (role {grant.role.name}){grant.group ? `, through ${grant.group.name}` : ''}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              {!grants.data.grants.length && (
+                <Table.Tr>
+                  <Table.Td colSpan={3}>
+                    <Text c="dimmed" size="sm">
+                      No policy grants this person anything.
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function WhoCanDoThis({ profileId, data }: { profileId: string; data: Matrix }) {
+  const actions = data.resources.flatMap((r) => r.verbs.map((verb) => `${r.name}/${verb}`));
+  const [action, setAction] = useState<string | null>(actions[0] ?? null);
+  const guarded = GUARDED_RESOURCES.find((g) => action?.startsWith(`${g.action}/`));
+  const [resource, setResource] = useState('');
+  const path = resource.trim() || (guarded ? guarded.path.slice('/api/core'.length) : '/');
+  const who = useCall('access.whoCan', { profileId, action: action ?? '', resource: path }, { enabled: !!action });
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          Who can do this?
+        </Title>
+        <Group grow align="flex-start" wrap="wrap">
+          <Select label="Action" data={actions} value={action} onChange={setAction} searchable miw={200} />
+          <TextInput
+            label="Over the resource"
+            placeholder={path}
+            value={resource}
+            onChange={(event) => setResource(event.currentTarget.value)}
+            miw={160}
+          />
+        </Group>
+        {who.data && (
+          <Stack gap={4} data-testid="who-can">
+            <Text size="sm" fw={600}>
+              People
+            </Text>
+            {who.data.people.length ? (
+              <List size="sm" spacing={2}>
+                {who.data.people.map((person) => (
+                  <List.Item key={person.id}>
+                    {person.username ?? `User ${person.id}`}: {person.policies.join(', ')}
+                    {person.groups.length ? ` (through ${person.groups.join(', ')})` : ''}
+                  </List.Item>
+                ))}
+              </List>
+            ) : (
+              <Text size="sm" c="dimmed">
+                No one through a policy (tenant admins may, without one).
+              </Text>
+            )}
+            <Text size="sm" fw={600} mt="xs">
+              Access groups
+            </Text>
+            {who.data.groups.length ? (
+              <List size="sm" spacing={2}>
+                {who.data.groups.map((group) => (
+                  <List.Item key={group.id}>
+                    {group.name}: {group.policies.join(', ')}
+                  </List.Item>
+                ))}
+              </List>
+            ) : (
+              <Text size="sm" c="dimmed">
+                None.
+              </Text>
+            )}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ExportMatrix({ profileId }: { profileId: string }) {
+  const bridge = useBridge();
+  const [busy, setBusy] = useState(false);
+  async function exportCsv() {
+    setBusy(true);
+    try {
+      const file = await bridge.call('access.export', { profileId });
+      saveFile(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }), file.fileName);
+      notifySuccess('Exported', `The access matrix to ${file.fileName}`);
+    } catch (error) {
+      notifyError('Not exported', error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button
+      variant="default"
+      size="xs"
+      leftSection={<DownloadIcon size={14} />}
+      loading={busy}
+      onClick={() => void exportCsv()}
+    >
+      Export CSV
+    </Button>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The access matrix in browser mode, on a real engine and sandbox: a role's action ticked in the grid (from the
+ * keyboard), the change reviewed and saved through the role's update, and the learner's key, refused before, allowed
+ * by the sandbox after; what the learner may do then names the policy; a change that leaves no access administrator
+ * is shown refused and cannot be saved.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { NO_ADMIN_LEFT } from '../../src/shared/access';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+type Row = Record<string, unknown>;
+const RBAC = '/api/core/rbac';
+
+beforeAll(async () => {
+  server = await sandbox();
+  app = await openApp(server);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const made = async (path: string, json: Row) =>
+  (await call(server, 'POST', path, { json: { platform_key: server.org, ...json } })).body as Row;
+
+describe('the access matrix', () => {
+  it('ticks an action, shows the change, saves it, and the sandbox then allows the learner’s key', async () => {
+    const { page } = app;
+    const studentId = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(server.studentUser);
+    const role = await made(`${RBAC}/roles/`, { name: 'Learner readers', actions: [] });
+    await made(`${RBAC}/policies/`, {
+      name: 'Learners read roles',
+      role_id: role.id,
+      resources: ['/rbac/roles/'],
+      users_to_add: [studentId],
+    });
+    const learnerReads = async () =>
+      (await call(server, 'GET', `${RBAC}/roles/?platform_key=${server.org}`, { key: server.studentKey })).status;
+    expect(await learnerReads()).toBe(403);
+
+    await app.open('#/people-and-access/access-matrix');
+    const grid = page.getByTestId('access-matrix');
+    await visible(grid);
+    const cell = grid.getByRole('checkbox', { name: 'Learner readers: read Roles' });
+    // One tab stop for the grid; arrow keys move within it.
+    await visible(cell);
+    expect(await grid.locator('input[tabindex="0"]').count()).toBe(1);
+    await cell.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe(
+      'Learner readers: write Roles',
+    );
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Space');
+    expect(await cell.isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Review 1 role' }).click();
+    const review = page.getByRole('dialog', { name: 'Review changes to roles' });
+    await visible(review.getByText('+ Ibl.Core/Roles/read'));
+    await review.getByRole('button', { name: 'Save 1 role' }).click();
+    await review.waitFor({ state: 'hidden' });
+
+    expect((await call(server, 'GET', `${RBAC}/roles/${role.id}/`)).body).toMatchObject({
+      actions: ['Ibl.Core/Roles/read'],
+    });
+    expect(await learnerReads()).toBe(200);
+
+    // What can this person do: the grant and the policy behind it.
+    await page.getByPlaceholder('Pick someone a policy or access group names').click();
+    await page.getByRole('option', { name: new RegExp(`^${server.studentUser}`) }).click();
+    const effective = page.getByTestId('effective-permissions');
+    await visible(effective.getByRole('row', { name: /Ibl\.Core\/Roles\/read.*Learners read roles/ }));
+  });
+
+  it('shows a change that leaves no access administrator refused, and offers no save', async () => {
+    const { page } = app;
+    const adminId = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(server.user);
+    const role = await made(`${RBAC}/roles/`, {
+      name: 'Access admins',
+      actions: ['Ibl.Core/Roles/write', 'Ibl.Core/Policies/write'],
+    });
+    await made(`${RBAC}/policies/`, { role_id: role.id, resources: ['/'], users_to_add: [adminId] });
+    // Made behind the app's back: read again.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const cell = page.getByTestId('access-matrix').getByRole('checkbox', { name: 'Access admins: write Roles' });
+    await visible(cell);
+    await page.waitForFunction(`document.querySelector('[aria-label="Access admins: write Roles"]')?.checked === true`);
+    await cell.focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Review 1 role' }).click();
+    const review = page.getByRole('dialog', { name: 'Review changes to roles' });
+    await visible(review.getByText(NO_ADMIN_LEFT));
+    expect(await review.getByRole('button', { name: 'Save 1 role' }).isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+  });
+});
