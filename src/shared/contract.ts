@@ -21,6 +21,7 @@ export * from './contract/invitations';
 export * from './contract/tickets';
 export * from './contract/analytics';
 export * from './contract/resources';
+export * from './contract/people';
 export {
   call,
   event,

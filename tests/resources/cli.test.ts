@@ -82,6 +82,7 @@ describe('mentor-admin resource verbs', () => {
       },
       { kind: 'tenant-llms', label: 'Tenant models', area: 'Models and keys', verbs: ['list', 'create'] },
       { kind: 'mentor-llms', label: 'Available LLMs', area: 'Models and keys', verbs: ['list'] },
+      { kind: 'users', label: 'Users', area: 'People and access', verbs: ['list'] },
       {
         kind: 'departments',
         label: 'Departments',
@@ -182,7 +183,7 @@ describe('mentor-admin resource verbs', () => {
     expect((await run(['create', 'api-tokens'])).code).toBe(2);
     expect((await run(['create', 'widgets', '--set', 'a=b'])).stderr).toContain(
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
+        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, users, departments, department-members, ' +
         'user-groups, user-group-members, rbac-roles, ' +
         'rbac-policies, rbac-groups)',
     );

@@ -12,6 +12,7 @@ import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
+import { users } from './users';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -34,6 +35,7 @@ export const RESOURCES = {
   'integration-credentials': integrationCredentials,
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
+  users,
   departments,
   'department-members': departmentMembers,
   'user-groups': userGroups,
