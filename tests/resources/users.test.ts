@@ -8,11 +8,13 @@ import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { seedUsers } from '../../src/server/areas/core-users';
+import { openDatabase } from '../../src/main/engine/store/database';
 import { cli } from '../helpers/cli';
 import { failure } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 import { cliTenant, engineFor } from '../invitations/setup';
+import { tempDir } from '../helpers/temp';
 
 type Row = Record<string, unknown>;
 type Page = { count: number; next_page: number; previous_page: number; results: Row[] };
@@ -176,6 +178,18 @@ describe('the users kind in the engine and the CLI', () => {
     expect(await failure(engine, 'resources.get', { kind: 'users', id: '99999999' })).toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('a search of a cached list counts its matches from the index alone, never reading the records', () => {
+    const db = openDatabase(`${tempDir()}/engine.db`);
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT count(*) FROM resource_records
+         WHERE profile_id = 'p' AND kind = 'users' AND instr(search, 'ada') > 0`,
+      )
+      .all() as { detail: string }[];
+    db.close();
+    expect(plan.map((row) => row.detail).join(' | ')).toContain('COVERING INDEX resource_records_search');
   });
 
   it('people.remove wants the person’s username or email typed, and reports what went', async () => {
