@@ -214,7 +214,8 @@ export class ResourceApi {
       const answer = (await this.send(declaration, operation, { query }, options)) as DrfPage;
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });
-      if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count) return records;
+      if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count)
+        return records;
     }
   }
 
