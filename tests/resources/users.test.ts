@@ -180,6 +180,13 @@ describe('the users kind in the engine and the CLI', () => {
     });
   });
 
+  it('a person on the list’s last page is read by id before anything is cached (the page of a link)', async () => {
+    const { engine } = await engineFor(server);
+    // The list is newest first: the admin, added first, is on its last page.
+    const { record } = await engine.invoke('resources.get', { kind: 'users', id: String(idOf(server.user)) });
+    expect(record).toMatchObject({ username: server.user, is_admin: true });
+  });
+
   it('a search of a cached list counts its matches from the index alone, never reading the records', () => {
     const db = openDatabase(`${tempDir()}/engine.db`);
     const plan = db

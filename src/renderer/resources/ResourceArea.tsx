@@ -1,5 +1,5 @@
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
-import { Fragment } from 'react';
+import { Fragment, type ComponentType } from 'react';
 import {
   RESOURCE_AREAS,
   RESOURCES,
@@ -15,6 +15,9 @@ import { ResourceList } from './ResourceList';
 import { SingleRecordCard } from './SingleRecordCard';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
+
+/** A kind's own page for one record, shown instead of its list while the route names a record (a person's page). */
+export type RecordPage = ComponentType<{ profileId: string; id: string; onBack(): void }>;
 
 /** The kinds of one navigation area, in declaration order. */
 export function kindsOf(area: Area): Declared[] {
@@ -33,7 +36,13 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
  * The tabs stand in a column beside the panel, under their group's heading: an area of many kinds keeps one tidy
  * list at any width (a row of them wraps, or hides some behind a scroll, from about 1100 px down).
  */
-export function ResourceArea({ area }: { area: Area }) {
+export function ResourceArea({
+  area,
+  recordPages = {},
+}: {
+  area: Area;
+  recordPages?: Partial<Record<ResourceKind, RecordPage>>;
+}) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
   const current = kinds.find((declaration) => declaration.kind === routed) ?? kinds[0]!;
@@ -82,31 +91,41 @@ export function ResourceArea({ area }: { area: Area }) {
           ))}
         </Tabs.List>
         {tenant.id &&
-          kinds.map((declaration) => (
-            <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
-              {declaration.single ? (
-                <SingleRecordCard
-                  key={`${tenant.id}:${declaration.kind}`}
-                  profileId={tenant.id!}
-                  declaration={declaration}
-                />
-              ) : (
-                <ResourceList
-                  key={`${tenant.id}:${declaration.kind}`}
-                  profileId={tenant.id!}
-                  declaration={declaration}
-                  openId={declaration.kind === routed ? routedId : undefined}
-                  onOpen={(id) =>
-                    navigateTo(
-                      id === null
-                        ? `#/${area}/${declaration.kind}`
-                        : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
-                    )
-                  }
-                />
-              )}
-            </Tabs.Panel>
-          ))}
+          kinds.map((declaration) => {
+            const Page = recordPages[declaration.kind];
+            return (
+              <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
+                {Page && declaration.kind === routed && routedId !== undefined ? (
+                  <Page
+                    key={`${tenant.id}:${routedId}`}
+                    profileId={tenant.id!}
+                    id={routedId}
+                    onBack={() => navigateTo(`#/${area}/${declaration.kind}`)}
+                  />
+                ) : declaration.single ? (
+                  <SingleRecordCard
+                    key={`${tenant.id}:${declaration.kind}`}
+                    profileId={tenant.id!}
+                    declaration={declaration}
+                  />
+                ) : (
+                  <ResourceList
+                    key={`${tenant.id}:${declaration.kind}`}
+                    profileId={tenant.id!}
+                    declaration={declaration}
+                    openId={declaration.kind === routed ? routedId : undefined}
+                    onOpen={(id) =>
+                      navigateTo(
+                        id === null
+                          ? `#/${area}/${declaration.kind}`
+                          : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
+                      )
+                    }
+                  />
+                )}
+              </Tabs.Panel>
+            );
+          })}
       </Tabs>
     </Stack>
   );

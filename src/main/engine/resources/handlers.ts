@@ -300,8 +300,8 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const declaration = manyOf(kind);
       const cached = cache.find(profileId, kind, id);
       if (!declaration.operations.get) {
-        // No call reads one record: it is read from the list.
-        await freshness(profileId, declaration, true).catch((error: unknown) => {
+        // No call reads one record: it is read from the list (to its last page when it is not cached yet).
+        await freshness(profileId, declaration, true, !cached).catch((error: unknown) => {
           if (!cached) throw error;
         });
         const record = cache.find(profileId, kind, id);
@@ -431,7 +431,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
         const fresh = meta && !meta.error && Date.now() - Date.parse(meta.checkedAt) < RESOURCES_STALE_MS;
         if (fresh) continue;
         // Asked to be sure (the CLI): read now, and say so below when it could not be read.
-        if (read) await freshness(profileId, declaration, true).catch(() => undefined);
+        if (read) await freshness(profileId, declaration, true, !cached).catch(() => undefined);
         else refreshInBackground(profileId, declaration);
       }
       return referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS);
