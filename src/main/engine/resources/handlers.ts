@@ -431,7 +431,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
         const fresh = meta && !meta.error && Date.now() - Date.parse(meta.checkedAt) < RESOURCES_STALE_MS;
         if (fresh) continue;
         // Asked to be sure (the CLI): read now, and say so below when it could not be read.
-        if (read) await freshness(profileId, declaration, true, !cached).catch(() => undefined);
+        if (read) await freshness(profileId, declaration, true).catch(() => undefined);
         else refreshInBackground(profileId, declaration);
       }
       return referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS);
