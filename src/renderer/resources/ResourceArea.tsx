@@ -73,7 +73,7 @@ export function ResourceArea({
         // A column of names reads down its left edge, as the group headings do.
         styles={{ tabLabel: { textAlign: 'start' } }}
       >
-        <Tabs.List miw={160} style={{ alignSelf: 'flex-start' }}>
+        <Tabs.List miw={160} style={{ alignSelf: 'flex-start', flexShrink: 0 }}>
           {groupsOf(kinds).map(({ group, kinds: grouped }, index) => (
             <Fragment key={group ?? ''}>
               {group && (

@@ -38,7 +38,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   const [removing, setRemoving] = useState(false);
   const [removed, setRemoved] = useState<UserRemoval | null>(null);
   const back = (
-    <Anchor component="button" type="button" size="sm" onClick={onBack}>
+    <Anchor component="button" type="button" size="sm" onClick={onBack} style={{ alignSelf: 'flex-start' }}>
       ← All users
     </Anchor>
   );
@@ -199,14 +199,18 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
     kind: 'department-members',
     where: { username },
     pageSize: 100,
+    // "In no department" must not be said from the first page of a long list.
+    whole: true,
   });
   const groups = useCall('resources.list', {
     profileId,
     kind: 'user-group-members',
     where: { username },
     pageSize: 100,
+    // "In no department" must not be said from the first page of a long list.
+    whole: true,
   });
-  const policies = useCall('resources.list', { profileId, kind: 'rbac-policies', pageSize: 500 });
+  const policies = useCall('resources.list', { profileId, kind: 'rbac-policies', pageSize: 500, whole: true });
   const granted = (policies.data?.records ?? []).filter((policy) =>
     ((policy.users as Row[] | undefined) ?? []).some((user) => user.id === userId),
   );
