@@ -180,7 +180,7 @@ describe('mentor-admin import KIND FILE.csv', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
-        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
+        'billing, credentials, integration-credentials, tenant-llms, mentor-llms, users, departments, department-members, ' +
         'user-groups, user-group-members, rbac-roles, ' +
         'rbac-policies, rbac-groups)',
     );
