@@ -231,6 +231,15 @@ describe('the users kind in the engine and the CLI', () => {
       departments: [],
     });
     expect(((await call(fresh, 'GET', `${USERS}?query=${username}`)).body as Page).count).toBe(0);
+
+    // Someone the platform no longer has (removed elsewhere since the list was read): its refusal, in its words.
+    const gone = `${fresh.org}-person00003`;
+    const goneId = String(fresh.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(gone));
+    expect((await call(fresh, 'POST', DELETE, { json: { username: gone } })).status).toBe(202);
+    expect(await failure(engine, 'people.remove', { id: goneId, confirm: gone })).toMatchObject({
+      code: 'api',
+      message: `The platform did not remove ${gone}: User ${gone} not found`,
+    });
     const cached = await engine.invoke('resources.list', { kind: 'users', search: username });
     expect(cached.total).toBe(0);
     const links = await engine.invoke('resources.list', { kind: 'user-group-members', where: { username } });
@@ -240,16 +249,17 @@ describe('the users kind in the engine and the CLI', () => {
   it('mentor-admin get users --where email=… answers the one person, as JSON with -o json', async () => {
     const { dataDir, env } = await cliTenant(server);
     const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
-    const email = 'northbridge-person00201@northbridge.example';
+    // Added early, so on the platform's last page (newest first): found only when the list is read to its end.
+    const email = 'northbridge-person00005@northbridge.example';
     const json = await run(['get', 'users', '--where', `email=${email}`, '-o', 'json']);
     expect(json.code, json.stderr).toBe(0);
     const lines = json.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Row);
-    expect(lines).toEqual([expect.objectContaining({ username: 'northbridge-person00201', email })]);
+    expect(lines).toEqual([expect.objectContaining({ username: 'northbridge-person00005', email })]);
     const table = await run(['get', 'users', '--where', `email=${email}`]);
-    expect(table.stdout).toContain('northbridge-person00201');
+    expect(table.stdout).toContain('northbridge-person00005');
     expect(table.stdout).toContain('1 users');
     const bad = await run(['get', 'users', '-o', 'yaml']);
     expect(bad.code).toBe(2);
