@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { seedUsers } from '../../src/server/areas/core-users';
 import { call, sandbox } from '../helpers/sandbox';
+import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
 import { openApp, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
+let proxy: SwitchableProxy;
 const PERSON = 'northbridge-person00042';
 const EMAIL = `${PERSON}@northbridge.example`;
 
@@ -23,7 +25,9 @@ beforeAll(async () => {
   server.db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(department.lastInsertRowid, id);
   const group = server.db.prepare("SELECT id FROM user_groups WHERE name = 'Cohort 2026'").pluck().get() as number;
   server.db.prepare('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(group, id);
-  app = await openApp(server);
+  // The app reaches the tenant through a proxy that can refuse it (the tenant offline).
+  proxy = await switchableProxy(server);
+  app = await openApp({ ...server, url: proxy.url } as Sandbox);
 });
 
 afterAll(async () => {
@@ -71,5 +75,29 @@ describe('the user directory', () => {
     await report.getByRole('button', { name: 'Back to users' }).click();
     await page.getByRole('searchbox', { name: 'Search users' }).fill(EMAIL);
     await visible(page.getByText('No user matches.'));
+  });
+
+  it('offline, a person’s page opens from the saved copy and a removal says the tenant cannot be reached', async () => {
+    const { page } = app;
+    const other = 'northbridge-person00043';
+    const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(other) as number;
+    await app.open(`#/people-and-access/users/${id}`);
+    const person = page.getByTestId('person-page');
+    await visible(person.getByText(`${other} · ${other}@northbridge.example`));
+    await visible(person.getByTestId('person-memberships').getByText('In no department and no user group.'));
+    proxy.down();
+    try {
+      await page.reload();
+      await visible(person.getByText(`${other} · ${other}@northbridge.example`));
+      await person.getByRole('button', { name: 'Remove from tenant' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Remove .+ from the tenant$/ });
+      await dialog.getByRole('textbox', { name: /to confirm$/ }).fill(other);
+      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+      await visible(dialog.getByText(/reach|connect/i));
+    } finally {
+      proxy.up();
+    }
+    const still = (await call(server, 'GET', `/api/core/platform/users/?query=${other}`)).body as { count: number };
+    expect(still.count).toBe(1);
   });
 });
