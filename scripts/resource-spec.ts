@@ -176,9 +176,15 @@ function inferInto(slice: SpecOperation, inferred: InferredOperation | string | 
     slice.response.schema =
       method === 'get' && !isDrfPage(inferred.record) ? { type: 'array', items: inferred.record } : inferred.record;
     noted.add('response');
+  } else if (inferred.record && isDrfPage(slice.response.schema) && !hasFields(recordOf(slice))) {
+    // A page whose records the spec leaves open (`additionalProperties: {}`): their fields as its examples show them.
+    slice.response.schema!.properties!.results = { type: 'array', items: inferred.record };
+    noted.add('record');
   }
   if (noted.size) slice.inferred = [...noted].sort();
 }
+
+const hasFields = (schema: JsonSchema | null) => Object.keys(schema?.properties ?? {}).length > 0;
 
 function recordOf(operation: SpecOperation | undefined): JsonSchema | null {
   const schema = operation?.response.schema;

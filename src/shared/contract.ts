@@ -22,6 +22,7 @@ export * from './contract/tickets';
 export * from './contract/analytics';
 export * from './contract/resources';
 export * from './contract/access';
+export * from './contract/people';
 export {
   call,
   event,

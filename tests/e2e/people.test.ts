@@ -29,6 +29,9 @@ describe('People and access', () => {
     await visible(page.getByRole('heading', { name: 'People and access' }));
     // The area says what it holds (not "Settings of … on the platform", which is Tenant settings' line).
     await visible(page.getByText(/^Who belongs where in .+, and who may do what\.$/));
+    // The directory comes first; departments are one tab down.
+    await visible(page.getByRole('tab', { name: 'Users', selected: true }));
+    await page.getByRole('tab', { name: 'Departments' }).click();
     await visible(page.getByRole('tab', { name: 'Departments', selected: true }));
     await page.getByRole('button', { name: 'New department' }).click();
     const dialog = page.getByRole('dialog', { name: 'New department' });

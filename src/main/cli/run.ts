@@ -34,6 +34,7 @@ ${JOBS_HELP}
 
 Global options:
   --json           one JSON object per line (lists: one per item; commands: events, then a summary last)
+  -o json|text     the same as --json (json), or the default text
   --data-dir DIR   where the app keeps its data (also MENTOR_ADMIN_HOME)
   --profile NAME   the tenant to use instead of the active one (and the one MENTOR_ADMIN_API_KEY is for)
 
@@ -88,7 +89,7 @@ export interface CliOptions {
 
 /** Runs one CLI invocation and resolves to its exit code; never calls process.exit. */
 export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
-  let globals: { json?: boolean; 'data-dir'?: string; profile?: string; help?: boolean };
+  let globals: { json?: boolean; output?: string; 'data-dir'?: string; profile?: string; help?: boolean };
   let command: string[];
   try {
     const parsed = parseArgs({
@@ -97,6 +98,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
       strict: false,
       options: {
         json: { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
         'data-dir': { type: 'string' },
         profile: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -107,18 +109,21 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     // Global flags may stand anywhere; everything else is handed to the command, in order.
     const globalIndexes = new Set<number>();
     for (const token of parsed.tokens ?? []) {
-      if (token.kind === 'option' && ['json', 'data-dir', 'profile', 'help'].includes(token.name)) {
+      if (token.kind === 'option' && ['json', 'output', 'data-dir', 'profile', 'help'].includes(token.name)) {
         globalIndexes.add(token.index);
         if (token.value !== undefined && !token.inlineValue) globalIndexes.add(token.index + 1);
       }
     }
     command = argv.filter((_, index) => !globalIndexes.has(index));
+    if (globals.output !== undefined && !['json', 'text'].includes(globals.output)) {
+      throw new Error(`-o takes json or text (got '${globals.output}')`);
+    }
   } catch (error) {
     io.stderr.write(`mentor-admin: ${(error as Error).message}\n\n${HELP}\n`);
     return 2;
   }
   const dataDir = globals['data-dir'] ?? defaultDataDir(io.env);
-  const out = new Output(io, !!globals.json);
+  const out = new Output(io, !!globals.json || globals.output === 'json');
   if (globals.help || command.length === 0) {
     (globals.help ? io.stdout : io.stderr).write(`${HELP}\n`);
     return globals.help ? 0 : 2;

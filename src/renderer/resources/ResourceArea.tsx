@@ -1,5 +1,5 @@
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type ComponentType, type ReactNode } from 'react';
 import {
   RESOURCE_AREAS,
   RESOURCES,
@@ -15,6 +15,9 @@ import { ResourceList } from './ResourceList';
 import { SingleRecordCard } from './SingleRecordCard';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
+
+/** A kind's own page for one record, shown instead of its list while the route names a record (a person's page). */
+export type RecordPage = ComponentType<{ profileId: string; id: string; onBack(): void }>;
 
 /** The kinds of one navigation area, in declaration order. */
 export function kindsOf(area: Area): Declared[] {
@@ -42,7 +45,15 @@ export interface AreaTab {
   render(profileId: string): ReactNode;
 }
 
-export function ResourceArea({ area, extraTabs = [] }: { area: Area; extraTabs?: readonly AreaTab[] }) {
+export function ResourceArea({
+  area,
+  extraTabs = [],
+  recordPages = {},
+}: {
+  area: Area;
+  extraTabs?: readonly AreaTab[];
+  recordPages?: Partial<Record<ResourceKind, RecordPage>>;
+}) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
   const extra = extraTabs.find((tab) => tab.value === routed);
@@ -74,7 +85,7 @@ export function ResourceArea({ area, extraTabs = [] }: { area: Area; extraTabs?:
         // A column of names reads down its left edge, as the group headings do.
         styles={{ tabLabel: { textAlign: 'start' } }}
       >
-        <Tabs.List miw={160} style={{ alignSelf: 'flex-start' }}>
+        <Tabs.List miw={160} style={{ alignSelf: 'flex-start', flexShrink: 0 }}>
           {groupsOf(kinds).map(({ group, kinds: grouped }, index) => (
             <Fragment key={group ?? ''}>
               {group && (
@@ -100,31 +111,41 @@ export function ResourceArea({ area, extraTabs = [] }: { area: Area; extraTabs?:
           ))}
         </Tabs.List>
         {tenant.id &&
-          kinds.map((declaration) => (
-            <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
-              {declaration.single ? (
-                <SingleRecordCard
-                  key={`${tenant.id}:${declaration.kind}`}
-                  profileId={tenant.id!}
-                  declaration={declaration}
-                />
-              ) : (
-                <ResourceList
-                  key={`${tenant.id}:${declaration.kind}`}
-                  profileId={tenant.id!}
-                  declaration={declaration}
-                  openId={declaration.kind === routed ? routedId : undefined}
-                  onOpen={(id) =>
-                    navigateTo(
-                      id === null
-                        ? `#/${area}/${declaration.kind}`
-                        : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
-                    )
-                  }
-                />
-              )}
-            </Tabs.Panel>
-          ))}
+          kinds.map((declaration) => {
+            const Page = recordPages[declaration.kind];
+            return (
+              <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
+                {Page && declaration.kind === routed && routedId !== undefined ? (
+                  <Page
+                    key={`${tenant.id}:${routedId}`}
+                    profileId={tenant.id!}
+                    id={routedId}
+                    onBack={() => navigateTo(`#/${area}/${declaration.kind}`)}
+                  />
+                ) : declaration.single ? (
+                  <SingleRecordCard
+                    key={`${tenant.id}:${declaration.kind}`}
+                    profileId={tenant.id!}
+                    declaration={declaration}
+                  />
+                ) : (
+                  <ResourceList
+                    key={`${tenant.id}:${declaration.kind}`}
+                    profileId={tenant.id!}
+                    declaration={declaration}
+                    openId={declaration.kind === routed ? routedId : undefined}
+                    onOpen={(id) =>
+                      navigateTo(
+                        id === null
+                          ? `#/${area}/${declaration.kind}`
+                          : `#/${area}/${declaration.kind}/${encodeURIComponent(id)}`,
+                      )
+                    }
+                  />
+                )}
+              </Tabs.Panel>
+            );
+          })}
         {tenant.id &&
           extraTabs.map((tab) => (
             <Tabs.Panel key={tab.value} value={tab.value} pl="md" miw={0}>

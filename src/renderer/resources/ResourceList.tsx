@@ -69,7 +69,13 @@ function cellText(column: ColumnDeclaration, value: unknown): string {
 function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) {
   if (column.format === 'boolean') {
     return (
-      <Badge variant="light" color={value ? 'teal' : 'gray'}>
+      // Never narrower than its word: a table of many columns squeezes the others, not "Yes" into "Y…".
+      <Badge
+        variant="light"
+        color={value ? 'teal' : 'gray'}
+        style={{ flexShrink: 0 }}
+        styles={{ label: { overflow: 'visible' } }}
+      >
         {value ? 'Yes' : 'No'}
       </Badge>
     );

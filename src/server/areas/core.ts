@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Area, AreaDeps, SeedSize } from '../area';
 import type { Db } from '../db';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { pageWindow } from '../http/pagination';
 import type { RequestContext } from '../http/router';
 import type { Rng } from '../rng';
+import { userRoutes, usersSchema } from './core-users';
 import { mentorSchema, seedMentors } from './mentor-store';
 
 /** Tenancy: orgs, users (tenant admins and students), org API keys and user tokens. */
@@ -230,7 +230,7 @@ function mintTokens(db: Db, userId: number, now: Date) {
 export const coreArea: Area = {
   name: 'core',
   // The mentors table lives with the core tables: documents, chat analytics and tickets all refer to it.
-  schema: schema + mentorSchema,
+  schema: schema + usersSchema + mentorSchema,
   routes(router, deps) {
     const { db } = deps;
 
@@ -275,46 +275,8 @@ export const coreArea: Area = {
       };
     });
 
-    router.get(
-      '/api/core/platform/users/',
-      (ctx) => {
-        const org = ctx.query.get('platform_key')
-          ? requirePlatformKey(ctx, ctx.query.get('platform_key'))
-          : ctx.caller!.org;
-        const window = pageWindow(ctx.query, 20, 500);
-        const search = ctx.query.get('query');
-        const where = search ? `AND (username LIKE @q OR email LIKE @q OR first_name || ' ' || last_name LIKE @q)` : '';
-        const params = { org, q: `%${search ?? ''}%` };
-        const { n } = db.prepare(`SELECT count(*) AS n FROM users WHERE org = @org ${where}`).get(params) as {
-          n: number;
-        };
-        const sort = ctx.query.get('sort') === 'username' ? 'username' : 'id DESC';
-        const rows = db
-          .prepare(`SELECT * FROM users WHERE org = @org ${where} ORDER BY ${sort} LIMIT @limit OFFSET @offset`)
-          .all({ ...params, limit: window.pageSize, offset: window.offset }) as UserRow[];
-        const last = Math.max(1, Math.ceil(n / window.pageSize));
-        return {
-          status: 200,
-          body: {
-            count: n,
-            // This envelope carries page numbers, not URLs; 0 means "none".
-            next_page: window.page < last ? window.page + 1 : 0,
-            previous_page: window.page > 1 ? window.page - 1 : 0,
-            results: rows.map((u) => ({
-              user_id: u.id,
-              username: u.username,
-              email: u.email,
-              name: fullName(u),
-              is_admin: u.role === 'admin',
-              is_active: u.is_active === 1,
-              date_joined: u.date_joined,
-              last_login: u.last_login,
-            })),
-          },
-        };
-      },
-      { auth: 'admin' },
-    );
+    // The tenant's people: platform/users/, users/search/ and users/delete/.
+    userRoutes(router, deps);
 
     // Departments and user groups are kit kinds: areas/resources/groups.ts serves them over these tables.
 

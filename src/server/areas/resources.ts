@@ -253,7 +253,8 @@ export const resourcesArea: Area = {
     for (const declaration of declarations.filter((d) => d.single)) singleRoutes(router, deps.db, declaration);
     serveResources(
       router,
-      declarations.filter((d) => !d.single),
+      // A kind with no backend here is served by its own area (users: areas/core-users.ts).
+      declarations.filter((d) => !d.single && byKind[d.kind as ResourceKind]),
       (d) => byKind[d.kind as ResourceKind]!,
     );
     plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);

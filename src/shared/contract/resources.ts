@@ -9,6 +9,7 @@ import { Job } from './jobs';
 import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
+import { peopleCalls } from './people';
 import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -31,6 +32,11 @@ export const ResourceListInput = z
     page: z.number().int().min(1).default(1),
     pageSize: z.number().int().min(1).max(500).default(50),
     refresh: z.boolean().optional(),
+    /**
+     * When the list is read from the platform now, answer once every page is stored, not after the first (a
+     * script's `get --where` over a long paged list must see all of it).
+     */
+    whole: z.boolean().optional(),
   })
   .strict();
 
@@ -214,6 +220,7 @@ export const ResourceImportPreview = z.object({
 export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 
 export const resourceCalls = {
+  ...peopleCalls,
   'resources.list': call(
     ResourceListInput,
     ResourceList,

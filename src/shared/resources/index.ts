@@ -13,6 +13,7 @@ import { callConfigurations, categoryGroups, mcpServers } from './mentor-config'
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
+import { users } from './users';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -35,6 +36,7 @@ export const RESOURCES = {
   'integration-credentials': integrationCredentials,
   'tenant-llms': tenantLlms,
   'mentor-llms': mentorLlms,
+  users,
   departments,
   'department-members': departmentMembers,
   'user-groups': userGroups,

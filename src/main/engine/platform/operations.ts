@@ -61,6 +61,7 @@ export const OPERATIONS = {
   '/api/catalog/courses/': { get: READ },
   '/api/catalog/programs/': { get: READ },
   '/api/core/platform/users/': { get: READ },
+  '/api/core/users/delete/': { post: ONCE },
 
   // Resource kit kinds (src/shared/resources/): a create is sent once (its name or url is unique on the tenant).
   '/api/core/platform/api-tokens/': { get: READ, post: ONCE },

@@ -43,6 +43,8 @@ export const DRF_PAGE_SIZE = 100;
 interface DrfPage {
   count: number;
   next?: string | null;
+  /** The core user lists' envelope: the next page's number (0 or absent when there is none). */
+  next_page?: number | null;
   results: Row[];
 }
 
@@ -212,8 +214,16 @@ export class ResourceApi {
       const answer = (await this.send(declaration, operation, { query }, options)) as DrfPage;
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });
-      if (!answer.next || !answer.results.length || !paging || records.length >= answer.count) return records;
+      if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count)
+        return records;
     }
+  }
+
+  /** POST `users/delete/`: takes the person off the tenant; the platform's answer says so ("…initiated for …"). */
+  async removeUser(username: string, options: CallOptions = {}): Promise<string> {
+    const { data } = await this.client.api.POST('/api/core/users/delete/', { body: { username }, ...options });
+    const message = (data as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' ? message : `${username} removed`;
   }
 
   /** The default LLM key's usage and the free trial's state, as the platform answers them. */

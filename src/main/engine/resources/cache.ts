@@ -50,8 +50,6 @@ const searchText = (declaration: ResourceDeclaration, record: Row) =>
     .join('\n')
     .toLowerCase();
 
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export class ResourceCache {
   constructor(
     private readonly db: Db,
@@ -78,8 +76,9 @@ export class ResourceCache {
     const clauses = ['profile_id = @profileId', 'kind = @kind'];
     const params: Record<string, unknown> = { profileId, kind };
     if (query.search?.trim()) {
-      clauses.push(`search LIKE @search ESCAPE '\\'`);
-      params.search = likePattern(query.search.trim());
+      // Both sides are lower-cased here, so a plain substring test (no pattern to escape) is the search.
+      clauses.push('instr(search, @search) > 0');
+      params.search = query.search.trim().toLowerCase();
     }
     (query.where ?? []).forEach(({ field, value }, index) => {
       // Field names come from the declaration (the caller checked them), never from free text.
@@ -88,11 +87,17 @@ export class ResourceCache {
       params[`value${index}`] = value;
     });
     const where = clauses.join(' AND ');
-    const total = this.db.prepare(`SELECT count(*) FROM resource_records WHERE ${where}`).pluck().get(params) as number;
+    const offset = (query.page - 1) * query.pageSize;
     const texts = this.db
       .prepare(`SELECT data FROM resource_records WHERE ${where} ORDER BY position, id LIMIT @limit OFFSET @offset`)
       .pluck()
-      .all({ ...params, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }) as string[];
+      .all({ ...params, limit: query.pageSize, offset }) as string[];
+    // A short page is the last one: the count is known without reading every record again (a narrow search over
+    // a long list, an email say, then reads it once).
+    const total =
+      texts.length > 0 && texts.length < query.pageSize
+        ? offset + texts.length
+        : (this.db.prepare(`SELECT count(*) FROM resource_records WHERE ${where}`).pluck().get(params) as number);
     return { records: texts.map((text) => JSON.parse(text) as Row), total };
   }
 

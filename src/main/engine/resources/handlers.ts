@@ -60,10 +60,10 @@ type Row = Record<string, unknown>;
 /** What the resource kit uses of the engine's services. */
 export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
 
-/** The kit's calls but those of single records and CSV import (single.ts, import.ts). */
+/** The kit's calls but those of single records, CSV import and people (single.ts, import.ts, people.ts). */
 type ResourceHandlers = Omit<
   HandlersOf<typeof resourceCalls>,
-  'resources.getSingle' | 'resources.updateSingle' | 'resources.import' | `access.${string}`
+  'resources.getSingle' | 'resources.updateSingle' | 'resources.import' | `access.${string}` | 'people.remove'
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {
@@ -83,7 +83,12 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
     ctx.emit('resources.changed', { profileId, kind });
   };
 
-  async function refresh(profileId: string, declaration: ResourceDeclaration, options: CallOptions): Promise<string> {
+  async function refresh(
+    profileId: string,
+    declaration: ResourceDeclaration,
+    options: CallOptions,
+    whole = false,
+  ): Promise<string> {
     const key = keyOf(profileId, declaration.kind);
     const before = writes.get(key) ?? 0;
     const startedAt = new Date().toISOString();
@@ -106,7 +111,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       });
       background.add(rest);
       void rest.finally(() => background.delete(rest));
-      await read.first;
+      await (whole ? read.rest : read.first);
       return startedAt;
     }
     const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
@@ -142,7 +147,12 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
   }
 
   /** The list's freshness: from the cache when it is young enough, else read from the platform first. */
-  async function freshness(profileId: string, declaration: ResourceDeclaration, force: boolean): Promise<Freshness> {
+  async function freshness(
+    profileId: string,
+    declaration: ResourceDeclaration,
+    force: boolean,
+    whole = false,
+  ): Promise<Freshness> {
     const meta = cache.meta(profileId, declaration.kind);
     if (declaration.envelope === 'none') return { asOf: meta?.asOf ?? null, source: 'cache', offline: null };
     if (meta && !force) {
@@ -151,7 +161,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       return { asOf: meta.asOf, source: 'cache', offline: meta.error };
     }
     try {
-      const asOf = await refresh(profileId, declaration, meta ? INTERACTIVE : {});
+      const asOf = await refresh(profileId, declaration, meta ? INTERACTIVE : {}, whole);
       return { asOf, source: 'api', offline: null };
     } catch (error) {
       if (meta && isUnreachable(error)) {
@@ -266,7 +276,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const profileId = ctx.tenant(input.profileId);
       const declaration = manyOf(input.kind);
       const where = typedWhere(declaration, input.where);
-      const fresh = await freshness(profileId, declaration, input.refresh ?? false);
+      const fresh = await freshness(profileId, declaration, input.refresh ?? false, input.whole ?? false);
       const known = cache.meta(profileId, declaration.kind) !== null;
       const { records, total } = known
         ? cache.page(profileId, declaration.kind, {
@@ -291,8 +301,8 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const declaration = manyOf(kind);
       const cached = cache.find(profileId, kind, id);
       if (!declaration.operations.get) {
-        // No call reads one record: it is read from the list.
-        await freshness(profileId, declaration, true).catch((error: unknown) => {
+        // No call reads one record: it is read from the list (to its last page when it is not cached yet).
+        await freshness(profileId, declaration, true, !cached).catch((error: unknown) => {
           if (!cached) throw error;
         });
         const record = cache.find(profileId, kind, id);

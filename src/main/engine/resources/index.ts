@@ -12,6 +12,7 @@ import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
+import { peopleHandlers } from './people';
 import { singleRecordHandlers } from './single';
 
 export interface ResourceStores {
@@ -40,6 +41,7 @@ export function resourcesArea(
       ...handlers,
       ...singleRecordHandlers(services, stores.cache),
       ...accessHandlers(services, stores.cache),
+      ...peopleHandlers(services, stores.cache),
       'resources.import': (input) => resourceImport(services, input),
     },
     close,

@@ -1,5 +1,6 @@
 import { ResourceArea, type AreaTab } from '../../resources/ResourceArea';
 import { AccessMatrixPanel } from './AccessMatrix';
+import { PersonPage } from './PersonPage';
 
 const ACCESS_TABS: readonly AreaTab[] = [
   {
@@ -11,9 +12,10 @@ const ACCESS_TABS: readonly AreaTab[] = [
 ];
 
 /**
- * `#/people-and-access/<kind>`: departments, user groups, and the RBAC roles, policies and access groups; and
- * `#/people-and-access/access-matrix`, the roles' actions in one grid.
+ * `#/people-and-access/<kind>`: the users directory, departments, user groups, and the RBAC roles, policies and
+ * access groups; `#/people-and-access/users/<user id>` is a person's page; `#/people-and-access/access-matrix`, the
+ * roles' actions in one grid.
  */
 export function PeopleAccessScreen() {
-  return <ResourceArea area="people-and-access" extraTabs={ACCESS_TABS} />;
+  return <ResourceArea area="people-and-access" extraTabs={ACCESS_TABS} recordPages={{ users: PersonPage }} />;
 }

@@ -1,0 +1,490 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  List,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import type { Freshness, ResourceRecord, UserRemoval } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { CloudOffIcon, TrashIcon } from '../../components/icons';
+import { notifySuccess } from '../../components/notify';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { useCall, useMutationCall } from '../../queries/useCall';
+
+type Row = Record<string, unknown>;
+const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
+/**
+ * A person's page (`#/people-and-access/users/<user id>`): who they are, where they belong (departments, user
+ * groups, RBAC policies), and what they did (invitations, tickets, recent chats), each section read by the app's
+ * existing calls and each with its own loading, empty, error and offline states; and their removal from the tenant,
+ * once their username or email is typed. The tenant's id is part of every call, so another tenant's person never
+ * shows under this one's name.
+ */
+export function PersonPage({ profileId, id, onBack }: { profileId: string; id: string; onBack(): void }) {
+  const person = useCall('resources.get', { profileId, kind: 'users', id });
+  const [removing, setRemoving] = useState(false);
+  const [removed, setRemoved] = useState<UserRemoval | null>(null);
+  const back = (
+    <Anchor component="button" type="button" size="sm" onClick={onBack} style={{ alignSelf: 'flex-start' }}>
+      ← All users
+    </Anchor>
+  );
+
+  if (removed) return <RemovalReport report={removed} onBack={onBack} />;
+  if (person.isError) {
+    return (
+      <Stack gap="md">
+        {back}
+        <LoadErrorAlert
+          title="This person could not be loaded"
+          error={person.error}
+          onRetry={() => void person.refetch()}
+        />
+      </Stack>
+    );
+  }
+  const record = person.data?.record;
+  if (!record) {
+    return (
+      <Stack gap="md" aria-busy>
+        {back}
+        <Skeleton height={28} width={260} />
+        <Skeleton height={16} width={360} />
+        <Skeleton height={160} />
+      </Stack>
+    );
+  }
+  const username = String(record.username);
+  const email = text(record.email);
+  const name = text(record.name) ?? username;
+  const userId = Number(record.user_id);
+
+  return (
+    <Stack gap="md" data-testid="person-page">
+      {back}
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <Title order={2} size="h3">
+            {name}
+          </Title>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {username}
+            {email && ` · ${email}`}
+          </Text>
+          <Group gap="xs" mt={6}>
+            {record.is_admin === true && <Badge variant="light">Admin</Badge>}
+            {record.is_staff === true && (
+              <Badge variant="light" color="grape">
+                Staff
+              </Badge>
+            )}
+            <Badge variant="light" color={record.active === false ? 'gray' : 'teal'}>
+              {record.active === false ? 'Inactive' : 'Active'}
+            </Badge>
+            {text(record.added_on) && (
+              <Text size="xs" c="dimmed">
+                Added {formatDate(String(record.added_on))}
+              </Text>
+            )}
+          </Group>
+        </div>
+        <Button
+          color="red"
+          variant="light"
+          leftSection={<TrashIcon size={16} />}
+          onClick={() => setRemoving(true)}
+          style={{ flexShrink: 0 }}
+        >
+          Remove from tenant
+        </Button>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Memberships profileId={profileId} username={username} userId={userId} />
+        <Invitations profileId={profileId} email={email} />
+        <Tickets profileId={profileId} username={username} />
+        <Chats profileId={profileId} username={username} />
+      </SimpleGrid>
+
+      <RemoveModal
+        profileId={profileId}
+        opened={removing}
+        person={record}
+        onClose={() => setRemoving(false)}
+        onRemoved={(report) => {
+          setRemoving(false);
+          setRemoved(report);
+          notifySuccess('Removed from the tenant', report.username);
+        }}
+      />
+    </Stack>
+  );
+}
+
+/** One section of the page: its heading, and what it holds or why it holds nothing. */
+function Section({
+  title,
+  testId,
+  loading,
+  error,
+  onRetry,
+  freshness,
+  empty,
+  children,
+}: {
+  title: string;
+  testId: string;
+  loading: boolean;
+  error: unknown;
+  onRetry(): void;
+  freshness?: Freshness | undefined;
+  /** Said when there is nothing to show (null: there is). */
+  empty: string | null;
+  children?: ReactNode;
+}) {
+  return (
+    <Paper withBorder radius="md" p="md" data-testid={testId}>
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          {title}
+        </Title>
+        {error ? (
+          <LoadErrorAlert title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
+        ) : loading ? (
+          <Stack gap={6} aria-busy>
+            <Skeleton height={14} />
+            <Skeleton height={14} width="70%" />
+          </Stack>
+        ) : (
+          <>
+            {freshness?.offline && (
+              <Group gap={6} wrap="nowrap" role="status">
+                <CloudOffIcon size={14} />
+                <Text size="xs" c="yellow.8">
+                  Saved copy: the tenant cannot be reached.
+                </Text>
+              </Group>
+            )}
+            {empty ? (
+              <Text size="sm" c="dimmed">
+                {empty}
+              </Text>
+            ) : (
+              children
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Departments, user groups and RBAC policies: the kit's cached lists of each, narrowed to this person. */
+function Memberships({ profileId, username, userId }: { profileId: string; username: string; userId: number }) {
+  const departments = useCall('resources.list', {
+    profileId,
+    kind: 'department-members',
+    where: { username },
+    pageSize: 100,
+    // "In no department" must not be said from the first page of a long list.
+    whole: true,
+  });
+  const groups = useCall('resources.list', {
+    profileId,
+    kind: 'user-group-members',
+    where: { username },
+    pageSize: 100,
+    // "In no department" must not be said from the first page of a long list.
+    whole: true,
+  });
+  const policies = useCall('resources.list', { profileId, kind: 'rbac-policies', pageSize: 500, whole: true });
+  const granted = (policies.data?.records ?? []).filter((policy) =>
+    ((policy.users as Row[] | undefined) ?? []).some((user) => user.id === userId),
+  );
+  const departmentNames = (departments.data?.records ?? []).map((row) =>
+    String(row.department_name ?? row.department_id),
+  );
+  const groupNames = (groups.data?.records ?? []).map((row) => String(row.group_name ?? row.group_id));
+  return (
+    <>
+      <Section
+        title="Departments and user groups"
+        testId="person-memberships"
+        loading={departments.isPending || groups.isPending}
+        error={departments.error ?? groups.error}
+        onRetry={() => void Promise.all([departments.refetch(), groups.refetch()])}
+        freshness={departments.data?.freshness}
+        empty={departmentNames.length + groupNames.length ? null : 'In no department and no user group.'}
+      >
+        <Stack gap={4}>
+          {departmentNames.map((name) => (
+            <Group key={`d:${name}`} gap="xs">
+              <Badge variant="outline" size="sm">
+                Department
+              </Badge>
+              <Text size="sm">{name}</Text>
+            </Group>
+          ))}
+          {groupNames.map((name) => (
+            <Group key={`g:${name}`} gap="xs">
+              <Badge variant="outline" size="sm" color="grape">
+                User group
+              </Badge>
+              <Text size="sm">{name}</Text>
+            </Group>
+          ))}
+        </Stack>
+      </Section>
+      <Section
+        title="Roles and policies"
+        testId="person-policies"
+        loading={policies.isPending}
+        error={policies.error}
+        onRetry={() => void policies.refetch()}
+        freshness={policies.data?.freshness}
+        empty={granted.length ? null : 'No RBAC policy names this person (groups they are in may still grant some).'}
+      >
+        <Stack gap={4}>
+          {granted.map((policy) => (
+            <Text size="sm" key={String(policy.id)}>
+              <strong>{String(policy.name)}</strong>
+              {text((policy.role as Row | undefined)?.name) && ` — role ${String((policy.role as Row).name)}`}
+            </Text>
+          ))}
+        </Stack>
+      </Section>
+    </>
+  );
+}
+
+function Invitations({ profileId, email }: { profileId: string; email: string | null }) {
+  const list = useCall(
+    'invitations.list',
+    { profileId, target: { kind: 'platform' }, email: email ?? '', pageSize: 10 },
+    { enabled: !!email },
+  );
+  const rows = list.data?.invitations ?? [];
+  return (
+    <Section
+      title="Invitations"
+      testId="person-invitations"
+      loading={!!email && list.isPending}
+      error={list.error}
+      onRetry={() => void list.refetch()}
+      freshness={list.data?.freshness}
+      empty={!email ? 'No email: invitations go by email.' : rows.length ? null : 'No invitation to the platform.'}
+    >
+      <List size="sm" spacing={2}>
+        {rows.map((invitation) => (
+          <List.Item key={invitation.id}>
+            {asWords(invitation.state)}
+            {invitation.createdAt && ` · sent ${formatDate(invitation.createdAt)}`}
+            {invitation.source && ` · ${invitation.source}`}
+          </List.Item>
+        ))}
+      </List>
+    </Section>
+  );
+}
+
+function Tickets({ profileId, username }: { profileId: string; username: string }) {
+  const list = useCall('tickets.list', { profileId, view: 'all', filter: { requester: username }, limit: 10 });
+  const rows = list.data?.rows ?? [];
+  return (
+    <Section
+      title="Support tickets"
+      testId="person-tickets"
+      loading={list.isPending}
+      error={list.error}
+      onRetry={() => void list.refetch()}
+      empty={rows.length ? null : 'No ticket from this person.'}
+    >
+      <Table fz="sm" verticalSpacing={4}>
+        <Table.Tbody>
+          {rows.map((ticket) => (
+            <Table.Tr key={ticket.id}>
+              <Table.Td>
+                <Anchor href={`#/tickets/${ticket.id}`} size="sm">
+                  #{ticket.id} {ticket.subject}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  {asWords(ticket.status)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {list.data && list.data.total > rows.length && (
+        <Text size="xs" c="dimmed">
+          The latest {rows.length} of {list.data.total}.
+        </Text>
+      )}
+    </Section>
+  );
+}
+
+function Chats({ profileId, username }: { profileId: string; username: string }) {
+  const list = useCall('analytics.conversations', {
+    profileId,
+    range: { preset: '90d' },
+    learner: username,
+    pageSize: 10,
+  });
+  const rows = list.data?.rows ?? [];
+  return (
+    <Section
+      title="Recent chats (90 days)"
+      testId="person-chats"
+      loading={list.isPending}
+      error={list.error}
+      onRetry={() => void list.refetch()}
+      freshness={list.data?.freshness}
+      empty={rows.length ? null : 'No chat with a mentor in the last 90 days.'}
+    >
+      <List size="sm" spacing={2}>
+        {rows.map((row) => (
+          <List.Item key={row.id}>
+            {formatDateTime(row.startedAt)} · {row.mentor} · {row.messages} messages
+          </List.Item>
+        ))}
+      </List>
+      {list.data && list.data.count > rows.length && (
+        <Text size="xs" c="dimmed">
+          The latest {rows.length} of {list.data.count}.
+        </Text>
+      )}
+    </Section>
+  );
+}
+
+const asWords = (value: string) => value.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** The removal, asked for with the person's username or email typed out. */
+function RemoveModal({
+  profileId,
+  opened,
+  person,
+  onClose,
+  onRemoved,
+}: {
+  profileId: string;
+  opened: boolean;
+  person: ResourceRecord;
+  onClose(): void;
+  onRemoved(report: UserRemoval): void;
+}) {
+  const [typed, setTyped] = useState('');
+  const remove = useMutationCall('people.remove');
+  const username = String(person.username);
+  const email = text(person.email);
+  const matches = typed.trim() === username || (!!email && typed.trim().toLowerCase() === email.toLowerCase());
+  const close = () => {
+    setTyped('');
+    remove.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={`Remove ${text(person.name) ?? username} from the tenant`}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!matches) return;
+          remove.mutate(
+            { profileId, id: String(person.user_id), confirm: typed },
+            {
+              onSuccess: (report) => {
+                setTyped('');
+                onRemoved(report);
+              },
+            },
+          );
+        }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            They lose their access to this tenant, and leave their department, user groups and policies. Their tickets
+            and chats stay.
+          </Text>
+          <TextInput
+            label={
+              <>
+                Type <strong>{username}</strong>
+                {email && (
+                  <>
+                    {' '}
+                    or <strong>{email}</strong>
+                  </>
+                )}{' '}
+                to confirm
+              </>
+            }
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+            error={remove.error ? errorMessage(remove.error) : undefined}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" disabled={!matches} loading={remove.isPending}>
+              Remove
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** What went with a removed person, in place of their page. */
+function RemovalReport({ report, onBack }: { report: UserRemoval; onBack(): void }) {
+  const lines = [
+    ...report.departments.map((name) => `Department ${name}`),
+    ...report.groups.map((name) => `User group ${name}`),
+    ...report.policies.map((name) => `Policy ${name}`),
+  ];
+  return (
+    <Paper withBorder radius="md" p="lg" maw={640} data-testid="removal-report">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {report.username} was removed from the tenant
+        </Title>
+        <Text size="sm" c="dimmed">
+          The platform: “{report.message}”
+        </Text>
+        <Text size="sm" fw={500}>
+          {lines.length ? 'Memberships that went with them:' : 'They were in no department, user group or policy.'}
+        </Text>
+        {lines.length > 0 && (
+          <List size="sm" spacing={2}>
+            {lines.map((line) => (
+              <List.Item key={line}>{line}</List.Item>
+            ))}
+          </List>
+        )}
+        <Group>
+          <Button onClick={onBack}>Back to users</Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

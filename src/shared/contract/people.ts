@@ -1,0 +1,35 @@
+/**
+ * The directory's own calls beside the resource kit's verbs: taking a person off the tenant (`users/delete/`),
+ * which the kit's generic delete does not offer because it asks for the person's name typed out.
+ */
+import { z } from 'zod';
+import { call } from './kit';
+
+export const UserRemoval = z.object({
+  userId: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  /** The platform's answer ("Account deletion initiated for …"). */
+  message: z.string(),
+  /** What went with them, as this app last read it: department names, user group names, RBAC policy names. */
+  departments: z.array(z.string()),
+  groups: z.array(z.string()),
+  policies: z.array(z.string()),
+});
+export type UserRemoval = z.infer<typeof UserRemoval>;
+
+export const peopleCalls = {
+  'people.remove': call(
+    z
+      .object({
+        profileId: z.string().min(1).optional(),
+        /** The person's `user_id`, as the users list has it. */
+        id: z.string().min(1).max(100),
+        /** Their username or email, typed by the admin: anything else is refused at this field. */
+        confirm: z.string().max(320),
+      })
+      .strict(),
+    UserRemoval,
+    'Remove a person from the tenant (their department, user groups and policies go too), once their username or email is typed',
+  ),
+} as const;

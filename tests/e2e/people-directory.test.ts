@@ -1,0 +1,103 @@
+/**
+ * The user directory in browser mode, on a real engine and sandbox: a person found by email in the users list, their
+ * page opened from the row (their department and user group, their ticket), and their removal from the tenant, which
+ * waits for their username typed out and then says what went with them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { seedUsers } from '../../src/server/areas/core-users';
+import { call, sandbox } from '../helpers/sandbox';
+import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+let proxy: SwitchableProxy;
+const PERSON = 'northbridge-person00042';
+const EMAIL = `${PERSON}@northbridge.example`;
+
+beforeAll(async () => {
+  server = await sandbox();
+  // More people than one page of the platform's list: the person is found from the engine's cache, not page one.
+  seedUsers(server.db, server.org, 300);
+  const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(PERSON) as number;
+  const department = server.db.prepare("INSERT INTO departments (org, name) VALUES (?, 'Nursing')").run(server.org);
+  server.db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(department.lastInsertRowid, id);
+  const group = server.db.prepare("SELECT id FROM user_groups WHERE name = 'Cohort 2026'").pluck().get() as number;
+  server.db.prepare('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(group, id);
+  // The app reaches the tenant through a proxy that can refuse it (the tenant offline).
+  proxy = await switchableProxy(server);
+  app = await openApp({ ...server, url: proxy.url } as Sandbox);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('the user directory', () => {
+  it('finds a person by email, opens their page, and removes them once their username is typed', async () => {
+    const { page } = app;
+    await app.open('#/mentors');
+    await page.getByRole('link', { name: 'People and access' }).click();
+    await visible(page.getByRole('tab', { name: 'Users', selected: true }));
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(EMAIL.toUpperCase());
+    const table = page.getByTestId('resource-table');
+    await visible(table.getByRole('cell', { name: EMAIL, exact: true }));
+    expect(await table.locator('tbody tr').count()).toBe(1);
+
+    await table.locator('tbody tr').first().getByRole('button').first().click();
+    const person = page.getByTestId('person-page');
+    await visible(person.getByRole('heading', { level: 2 }));
+    expect(page.url()).toMatch(/#\/people-and-access\/users\/\d+$/);
+    await visible(person.getByText(`${PERSON} · ${EMAIL}`));
+    const memberships = person.getByTestId('person-memberships');
+    await visible(memberships.getByText('Nursing', { exact: true }));
+    await visible(memberships.getByText('Cohort 2026', { exact: true }));
+    await visible(person.getByTestId('person-tickets').getByText('No ticket from this person.'));
+
+    await person.getByRole('button', { name: 'Remove from tenant' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Remove .+ from the tenant$/ });
+    const remove = dialog.getByRole('button', { name: 'Remove', exact: true });
+    const typed = dialog.getByRole('textbox', { name: /to confirm$/ });
+    // Someone else's name does not do.
+    await typed.fill('northbridge-person00043');
+    expect(await remove.isDisabled()).toBe(true);
+    await typed.fill(PERSON);
+    await remove.click();
+
+    const report = page.getByTestId('removal-report');
+    await visible(report.getByRole('heading', { name: `${PERSON} was removed from the tenant` }));
+    await visible(report.getByText('Department Nursing'));
+    await visible(report.getByText('User group Cohort 2026'));
+    const left = (await call(server, 'GET', `/api/core/platform/users/?query=${PERSON}`)).body as { count: number };
+    expect(left.count).toBe(0);
+
+    await report.getByRole('button', { name: 'Back to users' }).click();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(EMAIL);
+    await visible(page.getByText('No user matches.'));
+  });
+
+  it('offline, a person’s page opens from the saved copy and a removal says the tenant cannot be reached', async () => {
+    const { page } = app;
+    const other = 'northbridge-person00043';
+    const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(other) as number;
+    await app.open(`#/people-and-access/users/${id}`);
+    const person = page.getByTestId('person-page');
+    await visible(person.getByText(`${other} · ${other}@northbridge.example`));
+    await visible(person.getByTestId('person-memberships').getByText('In no department and no user group.'));
+    proxy.down();
+    try {
+      await page.reload();
+      await visible(person.getByText(`${other} · ${other}@northbridge.example`));
+      await person.getByRole('button', { name: 'Remove from tenant' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Remove .+ from the tenant$/ });
+      await dialog.getByRole('textbox', { name: /to confirm$/ }).fill(other);
+      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+      await visible(dialog.getByText(/reach|connect/i));
+    } finally {
+      proxy.up();
+    }
+    const still = (await call(server, 'GET', `/api/core/platform/users/?query=${other}`)).body as { count: number };
+    expect(still.count).toBe(1);
+  });
+});
