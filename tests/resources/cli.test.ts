@@ -83,6 +83,7 @@ describe('mentor-admin resource verbs', () => {
       },
       { kind: 'tenant-llms', label: 'Tenant models', area: 'Models and keys', verbs: ['list', 'create'] },
       { kind: 'mentor-llms', label: 'Available LLMs', area: 'Models and keys', verbs: ['list'] },
+      { kind: 'users', label: 'Users', area: 'People and access', verbs: ['list'] },
       {
         kind: 'departments',
         label: 'Departments',
