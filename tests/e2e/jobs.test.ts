@@ -219,7 +219,12 @@ describe('the Jobs screens at 1000×650', () => {
     await visible(limit);
     await limit.click();
     await page.getByRole('option', { name: '2 h', exact: true }).click();
-    const later = await waitUntil(app.host.engine, outcome.jobId, (current) => current.givesUpAt !== waiting.givesUpAt);
+    // Between two attempts the job is briefly not waiting (no givesUpAt): wait for it to wait again, under the new limit.
+    const later = await waitUntil(
+      app.host.engine,
+      outcome.jobId,
+      (current) => !!current.givesUpAt && current.givesUpAt !== waiting.givesUpAt,
+    );
     expect(Date.parse(later.givesUpAt!) - Date.parse(waiting.givesUpAt!)).toBe(60 * 60_000);
     await page.goBack();
     await visible(alert.getByText(await clock(later.givesUpAt!)).first());
