@@ -49,10 +49,13 @@ describe('Tenant settings: API tokens', () => {
       const tabs = page.getByRole('tablist').getByRole('tab');
       await visible(tabs.first());
       const measure = async () => Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
-      // The sidebar narrows with a transition at this width: measure once the tabs stand still.
-      await expect
-        .poll(async () => new Set((await measure()).map((box) => Math.round(box!.x))).size, { timeout: 5_000 })
-        .toBe(1);
+      // The sidebar narrows with a transition at this width: measure once the tabs stand still (two looks alike).
+      const settled = async () => {
+        const first = JSON.stringify(await measure());
+        await page.waitForTimeout(300);
+        return first === JSON.stringify(await measure());
+      };
+      await expect.poll(settled, { timeout: 10_000 }).toBe(true);
       const boxes = await measure();
       expect(await tabs.allInnerTexts()).toEqual([
         'API tokens',
@@ -66,7 +69,7 @@ describe('Tenant settings: API tokens', () => {
         'Billing',
       ]);
       // One column: every tab starts at the same x, each on its own line, the last one inside the window.
-      expect(new Set(boxes.map((box) => Math.round(box!.x))).size).toBe(1);
+      expect(new Set(boxes.map((box) => Math.round(box!.x))).size, JSON.stringify(boxes)).toBe(1);
       expect(new Set(boxes.map((box) => Math.round(box!.y))).size).toBe(boxes.length);
       expect(Math.max(...boxes.map((box) => box!.y + box!.height))).toBeLessThanOrEqual(650);
       await visible(page.getByText('LTI', { exact: true }));
