@@ -124,6 +124,7 @@ describe('mentor-admin resource verbs', () => {
         area: 'People and access',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -184,7 +185,7 @@ describe('mentor-admin resource verbs', () => {
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
         'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
         'user-groups, user-group-members, rbac-roles, ' +
-        'rbac-policies, rbac-groups)',
+        'rbac-policies, rbac-groups, mentor-settings)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

@@ -26,6 +26,7 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
   'tenant-settings': ['Settings of ', ' on the platform.'],
   'models-and-keys': ['Which LLMs the mentors of ', ' use, and the keys they use them with.'],
   'people-and-access': ['Who belongs where in ', ', and who may do what.'],
+  mentors: ['The mentors of ', '.'],
 };
 
 /**

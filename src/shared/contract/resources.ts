@@ -8,6 +8,7 @@ import { call, event, Ok } from './kit';
 import { Job } from './jobs';
 import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
+import { resourceHistoryCalls } from './resource-history';
 import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -280,6 +281,7 @@ export const resourceCalls = {
     "A kind's records (matching the search and filters) as a CSV file for the admin to save",
   ),
   ...singleRecordCalls,
+  ...resourceHistoryCalls,
   'resources.describe': call(
     z.object({ ...Tenant, kind: ResourceKind }).strict(),
     z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
@@ -320,6 +322,8 @@ export const resourceEvents = {
       { call: 'resources.list', by: ['profileId', 'kind'] },
       { call: 'resources.get', by: ['profileId', 'kind'] },
       { call: 'resources.getSingle', by: ['profileId', 'kind'] },
+      { call: 'resources.history', by: ['profileId', 'kind'] },
+      { call: 'resources.historyDiff', by: ['profileId', 'kind'] },
       // Another kind's records may refer to this kind's: what is said before a delete is read again.
       { call: 'resources.referrers', by: ['profileId'] },
     ],

@@ -7,6 +7,7 @@ import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
+import { mentorSettings } from './mentor-settings';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
@@ -20,6 +21,7 @@ export * from './images';
 export * from './secrets';
 export * from './csv';
 export * from './referrers';
+export * from './mentor-settings';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -41,6 +43,7 @@ export const RESOURCES = {
   'rbac-roles': rbacRoles,
   'rbac-policies': rbacPolicies,
   'rbac-groups': rbacGroups,
+  'mentor-settings': mentorSettings,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;
@@ -54,3 +57,4 @@ export function declarationOf(kind: ResourceKind): ResourceDeclaration {
 export function isResourceKind(value: unknown): value is ResourceKind {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
 }
+export * from './history';

@@ -62,7 +62,12 @@ export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'pro
 /** The kit's calls but those of single records and CSV import (single.ts, import.ts). */
 type ResourceHandlers = Omit<
   HandlersOf<typeof resourceCalls>,
-  'resources.getSingle' | 'resources.updateSingle' | 'resources.import'
+  | 'resources.getSingle'
+  | 'resources.updateSingle'
+  | 'resources.import'
+  | 'resources.history'
+  | 'resources.historyDiff'
+  | 'resources.revert'
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

@@ -11,15 +11,18 @@ import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
+import { historyHandlers } from './history';
 import { singleRecordHandlers } from './single';
+import { SnapshotStore } from './snapshots';
 
 export interface ResourceStores {
   cache: ResourceCache;
+  snapshots: SnapshotStore;
 }
 
 /** The resource kit's table, opened by the engine on its database. */
 export function resourceStores(db: Db, log: Log): ResourceStores {
-  return { cache: new ResourceCache(db, log) };
+  return { cache: new ResourceCache(db, log), snapshots: new SnapshotStore(db) };
 }
 
 export function resourcesArea(
@@ -34,10 +37,12 @@ export function resourcesArea(
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
   );
+  const { save, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
   return {
     handlers: {
       ...handlers,
-      ...singleRecordHandlers(services, stores.cache),
+      ...single,
+      ...historyHandlers(services, stores.cache, stores.snapshots, save),
       'resources.import': (input) => resourceImport(services, input),
     },
     close,
