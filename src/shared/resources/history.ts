@@ -37,13 +37,30 @@ const labelOf = (declaration: ResourceDeclaration, field: string) =>
   declaration.fields.find((f) => f.name === field)?.label ??
   field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-/** Field by field, what differs between two copies of a record (timestamps aside), in the record's field order. */
+/**
+ * Field by field, what differs between two copies of a record (timestamps aside), in the record's field order. A
+ * field only one copy holds was not read into the other (a mentor's prompts before this app saved them): it is no
+ * difference anyone made.
+ */
 export function recordDiff(declaration: ResourceDeclaration, before: Row, after: Row): FieldChange[] {
   const stamps = stampFields(declaration);
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !stamps.has(f));
+  const fields = Object.keys(after).filter((f) => f in before && !stamps.has(f));
   return fields
     .filter((field) => !sameValue(before[field], after[field]))
     .map((field) => ({ field, label: labelOf(declaration, field), before: before[field], after: after[field] }));
+}
+
+function atPath(value: unknown, parts: string[]): unknown {
+  if (parts.length === 0) return value;
+  const [head, ...rest] = parts;
+  if (head === '*') return Array.isArray(value) ? value.map((item) => atPath(item, rest)) : undefined;
+  return value && typeof value === 'object' && !Array.isArray(value) ? atPath((value as Row)[head!], rest) : undefined;
+}
+
+/** A form field's value in a record: under its own name, else where the declaration says the record answers it. */
+export function fieldValue(field: FieldDeclaration, record: Row): unknown {
+  if (field.name in record || !field.readAs) return record[field.name];
+  return atPath(record, field.readAs.split('.'));
 }
 
 /**
@@ -79,9 +96,10 @@ export function revertValues(
   const values: Row = {};
   const skipped: string[] = [];
   for (const field of declaration.fields) {
-    if (!(field.name in snapshot) || field.own) continue;
-    const kept = writtenValue(declaration, field, snapshot[field.name]);
-    if (sameValue(kept, writtenValue(declaration, field, current[field.name]))) continue;
+    const value = fieldValue(field, snapshot);
+    if (value === undefined || field.own) continue;
+    const kept = writtenValue(declaration, field, value);
+    if (sameValue(kept, writtenValue(declaration, field, fieldValue(field, current)))) continue;
     if (rule.shape?.[field.name]?.safeParse(kept).success === false) skipped.push(field.label);
     else values[field.name] = kept;
   }

@@ -56,6 +56,11 @@ export interface FieldDeclaration {
   darkPreview?: boolean;
   /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
   references?: string;
+  /**
+   * Where the record answers this field when it lacks it under its own name: a dotted path (`llm_config.temperature`),
+   * `*` for each item of a list (`mentor_tools.*.slug`). The spec's read and write shapes differ for some fields.
+   */
+  readAs?: string;
   /** The heading a long form shows it under (a mentor's settings: "Identity", "Display"…). */
   group?: string;
 }
@@ -184,7 +189,12 @@ export interface ResourceDeclaration {
    * A single record per parent rather than per tenant (a mentor's settings): the path parameter that names the
    * parent, and what people call it. The CLI takes it as the ID (`get mentor-settings MENTOR`).
    */
-  keyedBy?: { param: string; label: string };
+  keyedBy?: {
+    param: string;
+    label: string;
+    /** Record fields that also name the parent (a mentor's slug and name): its record is kept under the id field. */
+    aliases?: readonly string[];
+  };
   /** Every save of a single record keeps a local snapshot (resources.history): diffed and reverted to. */
   history?: boolean;
   /** Form fields that the platform describes at run time (see DescribedFields). */

@@ -49,10 +49,10 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
       { value: 'viewable_by_anyone', label: 'Anyone' },
     ],
   },
-  text('Identity', 'template_name', 'Template'),
+  text('Identity', 'template_name', 'Template', { readAs: 'template_mentor' }),
   text('Identity', 'profile_image', 'Profile image URL'),
   text('Identity', 'uploaded_profile_image', 'Uploaded profile image URL'),
-  flag('Identity', 'featured', 'Featured'),
+  flag('Identity', 'featured', 'Featured', { readAs: 'is_featured' }),
   flag('Identity', 'is_featured', 'Is featured'),
   json('Identity', 'categories', 'Category IDs', { placeholder: '[1, 2]' }),
   json('Identity', 'types', 'Type IDs', { placeholder: '[1]' }),
@@ -74,6 +74,7 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
     input: 'number',
     group: 'Model and provider',
     description: 'From 0 (focused) to 1 (varied).',
+    readAs: 'llm_config.temperature',
   },
 
   long('Prompts and greeting', 'system_prompt', 'System prompt'),
@@ -126,7 +127,7 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
   flag('Proactive behaviour', 'enable_email_chat', 'Email chat'),
 
   flag('Other', 'can_use_tools', 'Can use tools'),
-  json('Other', 'tool_slugs', 'Tool slugs', { placeholder: '["web-search"]' }),
+  json('Other', 'tool_slugs', 'Tool slugs', { placeholder: '["web-search"]', readAs: 'mentor_tools.*.slug' }),
   json('Other', 'mcp_servers', 'MCP server IDs', { placeholder: '[1]' }),
   flag('Other', 'enable_image_generation', 'Image generation'),
   flag('Other', 'enable_web_browsing', 'Web browsing'),
@@ -154,7 +155,8 @@ export const mentorSettings = {
   description: "A mentor's settings: identity, model, prompts, safety, display and behaviour.",
   idField: 'mentor_unique_id',
   single: true,
-  keyedBy: { param: 'mentor', label: 'Mentor' },
+  // The spec's `{mentor}` is its "name, slug, or unique_id".
+  keyedBy: { param: 'mentor', label: 'Mentor', aliases: ['mentor_slug', 'mentor_name', 'mentor'] },
   history: true,
   operations: {
     get: { method: 'get', path: PATH, id: { in: 'path', name: 'mentor' } },

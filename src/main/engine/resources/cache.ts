@@ -205,6 +205,21 @@ export class ResourceCache {
     return text ? { record: JSON.parse(text) as Row, meta } : null;
   }
 
+  /**
+   * The parent id a keyed kind's records are kept under, for another name of it (a mentor's slug or name): the id of
+   * the cached record whose `fields` hold `name`, or null.
+   */
+  singleKeyOf(profileId: string, kind: string, name: string, fields: readonly string[]): string | null {
+    if (!fields.length) return null;
+    const match = fields.map((_, i) => `json_extract(data, @path${i}) = @name`).join(' OR ');
+    const params = Object.fromEntries(fields.map((field, i) => [`path${i}`, `$.${field}`]));
+    const id = this.db
+      .prepare(`SELECT id FROM resource_records WHERE profile_id = @profileId AND kind = @kind AND (${match}) LIMIT 1`)
+      .pluck()
+      .get({ profileId, kind, name, ...params }) as string | undefined;
+    return id ?? null;
+  }
+
   /** Keeps a single-record kind's record (of the parent `key`, for a keyed kind) as the platform answered it at `asOf`. */
   putSingle(
     profileId: string,

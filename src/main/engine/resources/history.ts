@@ -3,12 +3,18 @@
  * settings). Snapshots are per tenant connection and parent: another tenant's are never listed, compared or saved.
  */
 import type { resourceCalls } from '../../../shared/contract';
-import { declarationOf, recordDiff, revertValues, type ResourceKind } from '../../../shared/resources';
+import {
+  declarationOf,
+  recordDiff,
+  revertValues,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../../shared/resources';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import type { ResourceCache } from './cache';
 import type { ResourceServices } from './handlers';
-import { historyKey, type SaveSingle } from './single';
+import type { SaveSingle } from './single';
 import type { SnapshotStore } from './snapshots';
 
 type HistoryHandlers = Pick<
@@ -21,6 +27,7 @@ export function historyHandlers(
   cache: ResourceCache,
   snapshots: SnapshotStore,
   save: SaveSingle,
+  storedKey: (profileId: string, declaration: ResourceDeclaration, key: string) => string | undefined,
 ): HistoryHandlers {
   const keyed = (kind: ResourceKind) => {
     const declaration = declarationOf(kind);
@@ -30,10 +37,9 @@ export function historyHandlers(
     return declaration;
   };
   /** The parent's history key: its own id as its cached record names it (a mentor named by slug finds its history). */
-  const parentOf = (profileId: string, kind: ResourceKind, key: string) => {
-    const declaration = keyed(kind);
-    return historyKey(declaration, key, cache.single(profileId, kind, key)?.record ?? {});
-  };
+  const parentOf = (profileId: string, kind: ResourceKind, key: string) => storedKey(profileId, keyed(kind), key)!;
+  const currentOf = (profileId: string, kind: ResourceKind, key: string) =>
+    cache.single(profileId, kind, parentOf(profileId, kind, key))?.record ?? null;
   const snapshotOf = (profileId: string, kind: ResourceKind, key: string, id: number) => {
     const found = snapshots.find(profileId, kind, parentOf(profileId, kind, key), id);
     if (!found)
@@ -52,10 +58,7 @@ export function historyHandlers(
       const profileId = ctx.tenant(given);
       const declaration = keyed(kind);
       const before = snapshotOf(profileId, kind, key, from).record;
-      const after =
-        to === 'current'
-          ? (cache.single(profileId, kind, key)?.record ?? null)
-          : snapshotOf(profileId, kind, key, to).record;
+      const after = to === 'current' ? currentOf(profileId, kind, key) : snapshotOf(profileId, kind, key, to).record;
       if (!after)
         throw new EngineError('not_found', `Nothing is cached of these ${declaration.label.toLowerCase()} yet`);
       return { changes: recordDiff(declaration, before, after) };
@@ -65,7 +68,7 @@ export function historyHandlers(
       const profileId = ctx.tenant(given);
       const declaration = keyed(kind);
       const snapshot = snapshotOf(profileId, kind, key, snapshotId);
-      const current = cache.single(profileId, kind, key)?.record ?? {};
+      const current = currentOf(profileId, kind, key) ?? {};
       const { values, skipped } = revertValues(declaration, snapshot.record, current);
       if (Object.keys(values).length === 0) {
         throw new EngineError(

@@ -37,12 +37,12 @@ export function resourcesArea(
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
   );
-  const { save, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
+  const { save, storedKey, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
   return {
     handlers: {
       ...handlers,
       ...single,
-      ...historyHandlers(services, stores.cache, stores.snapshots, save),
+      ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
     },
     close,

@@ -66,7 +66,10 @@ export function singleRecordHandlers(
   ctx: ResourceServices,
   cache: ResourceCache,
   snapshots: SnapshotStore,
-): SingleHandlers & { save: SaveSingle } {
+): SingleHandlers & {
+  save: SaveSingle;
+  storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined): string | undefined;
+} {
   const apiFor = async (profileId: string) =>
     new ResourceApi(await ctx.platform(profileId), await userScope(ctx.profiles, profileId));
 
@@ -108,12 +111,21 @@ export function singleRecordHandlers(
     }
   }
 
+  /** Where a keyed record is cached: under its parent's own id, whichever of its names (a slug) the call used. */
+  function storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined) {
+    if (key === undefined || !declaration.keyedBy) return key;
+    const names = [declaration.idField, ...(declaration.keyedBy.aliases ?? [])];
+    return cache.singleKeyOf(profileId, declaration.kind, key, names) ?? key;
+  }
+
   return {
+    storedKey,
     'resources.getSingle': async ({ profileId: given, kind, key: givenKey, refresh }) => {
       const profileId = ctx.tenant(given);
       const declaration = needSingle(kind);
       const key = keyOf(declaration, givenKey);
-      const cached = cache.single(profileId, kind, key);
+      const stored = storedKey(profileId, declaration, key);
+      const cached = cache.single(profileId, kind, stored);
       if (cached && !refresh && Date.now() - Date.parse(cached.meta.checkedAt) < SINGLE_STALE_MS) {
         return {
           record: cached.record,
@@ -125,12 +137,12 @@ export function singleRecordHandlers(
         const answer = await read(await apiFor(profileId), declaration, cached ? INTERACTIVE : {}, key);
         // A keyed record's read may leave out what its update answers (a mentor's prompts): kept as last answered.
         const record = key === undefined ? answer : { ...cached?.record, ...answer };
-        cache.putSingle(profileId, declaration, record, asOf, key);
+        cache.putSingle(profileId, declaration, record, asOf, key && historyKey(declaration, key, record));
         return { record, freshness: { asOf, source: 'api', offline: null } };
       } catch (error) {
         if (cached && isUnreachable(error)) {
           const note = offlineNote(error);
-          cache.refreshFailed(profileId, singleScope(kind, key), note);
+          cache.refreshFailed(profileId, singleScope(kind, stored), note);
           return { record: cached.record, freshness: { asOf: cached.meta.asOf, source: 'cache', offline: note } };
         }
         if (isUnreachable(error)) {
@@ -180,7 +192,7 @@ export function singleRecordHandlers(
       const rest = Object.fromEntries(
         Object.entries(changes).filter(([name]) => !declaration.fields.some((f) => f.own && f.name === name)),
       );
-      const cachedBefore = cache.single(profileId, kind, key)?.record ?? null;
+      const cachedBefore = cache.single(profileId, kind, storedKey(profileId, declaration, key))?.record ?? null;
       const before = cachedBefore ?? {};
       let record: Row = { ...before };
       const target = key === undefined ? {} : { id: key };
@@ -222,10 +234,11 @@ export function singleRecordHandlers(
       } catch {
         // Saved; the next read brings the platform's own copy.
       }
-      cache.putSingle(profileId, declaration, record, undefined, key);
-      if (declaration.history && key !== undefined) {
+      const canonical = key && historyKey(declaration, key, record);
+      cache.putSingle(profileId, declaration, record, undefined, canonical);
+      if (declaration.history && canonical !== undefined) {
         const kept = keptFields(declaration, record);
-        snapshots.keep(profileId, kind, historyKey(declaration, key, kept), {
+        snapshots.keep(profileId, kind, canonical, {
           before: cachedBefore && keptFields(declaration, cachedBefore),
           after: kept,
           changed: Object.keys(changes),
