@@ -15,7 +15,7 @@ import { EngineError } from '../errors';
 import type { ResourceCache } from './cache';
 import type { ResourceServices } from './handlers';
 import type { SaveSingle } from './single';
-import type { SnapshotStore } from './snapshots';
+import type { SnapshotStore } from './snapshot-store';
 
 type HistoryHandlers = Pick<
   HandlersOf<typeof resourceCalls>,

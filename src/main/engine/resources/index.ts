@@ -13,7 +13,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { historyHandlers } from './history';
 import { singleRecordHandlers } from './single';
-import { SnapshotStore } from './snapshots';
+import { SnapshotStore } from './snapshot-store';
 
 export interface ResourceStores {
   cache: ResourceCache;

@@ -24,7 +24,7 @@ import { ResourceApi } from './api';
 import { keptFields, singleScope, type ResourceCache } from './cache';
 import { explain, invalidValues } from './explain';
 import type { ResourceServices } from './handlers';
-import type { SnapshotStore } from './snapshots';
+import type { SnapshotStore } from './snapshot-store';
 
 type Row = Record<string, unknown>;
 type SingleHandlers = Pick<HandlersOf<typeof resourceCalls>, 'resources.getSingle' | 'resources.updateSingle'>;
