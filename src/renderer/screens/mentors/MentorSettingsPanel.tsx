@@ -5,7 +5,7 @@
  */
 import { Alert, Autocomplete, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import {
   fieldValue,
@@ -20,7 +20,7 @@ import { WarningIcon } from '../../components/icons';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { FieldInput } from '../../resources/fields/FieldInput';
 import { useResourceForm } from '../../resources/fields/useResourceForm';
-import type { FormValues } from '../../resources/fields/values';
+import { initialValue, type FormValues } from '../../resources/fields/values';
 import { useBridge } from '../../bridge/BridgeContext';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import { MentorSettingsHistory } from './MentorSettingsHistory';
@@ -42,6 +42,7 @@ export function MentorSettingsPanel({ mentor }: { mentor: MentorTarget }) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const [refreshing, setRefreshing] = useState(false);
+  const [saved, setSaved] = useState(false);
   const record = query.data?.record;
 
   async function refresh() {
@@ -83,16 +84,24 @@ export function MentorSettingsPanel({ mentor }: { mentor: MentorTarget }) {
           onRetry={() => void query.refetch()}
         />
       )}
-      {record && (
-        // A new record (after a save or a revert) starts the form again from what the platform answered.
-        <SettingsForm key={JSON.stringify(record)} mentor={mentor} record={record} />
-      )}
+      {record && <SettingsForm mentor={mentor} record={record} saved={saved} onSaved={setSaved} />}
       {record && <MentorSettingsHistory mentor={mentor} />}
     </Stack>
   );
 }
 
-function SettingsForm({ mentor, record }: { mentor: MentorTarget; record: ResourceRecord }) {
+function SettingsForm({
+  mentor,
+  record,
+  saved,
+  onSaved,
+}: {
+  mentor: MentorTarget;
+  record: ResourceRecord;
+  /** The last save worked (said until the next change). */
+  saved: boolean;
+  onSaved(saved: boolean): void;
+}) {
   const current = useMemo(() => editable(record), [record]);
   const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
     declaration,
@@ -101,8 +110,16 @@ function SettingsForm({ mentor, record }: { mentor: MentorTarget; record: Resour
     fields: declaration.fields,
     record: current,
   });
+  // A new record (after a save or a revert) starts the form again from what the platform answered.
+  useEffect(() => {
+    form.setInitialValues(
+      Object.fromEntries(declaration.fields.map((field) => [field.name, initialValue(field, current)])),
+    );
+    form.reset();
+    // The form object is stable; only a new record starts it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [current]);
   const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const save = useMutationCall('resources.updateSingle');
   const queryClient = useQueryClient();
   const llms = useCall('resources.list', { profileId: mentor.profileId, kind: 'mentor-llms', pageSize: 500 });
@@ -115,7 +132,7 @@ function SettingsForm({ mentor, record }: { mentor: MentorTarget; record: Resour
 
   function submit(values: FormValues) {
     setFormError(null);
-    setSaved(false);
+    onSaved(false);
     const changed = bodyOf(values, true);
     if (Object.keys(changed).length === 0) {
       setFormError('Nothing changed.');
@@ -125,7 +142,7 @@ function SettingsForm({ mentor, record }: { mentor: MentorTarget; record: Resour
       { profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId, values: changed },
       {
         onSuccess: () => {
-          setSaved(true);
+          onSaved(true);
           // The mentor's name and description head the page.
           void queryClient.invalidateQueries({ queryKey: ['mentors.get'] });
           void queryClient.invalidateQueries({ queryKey: ['mentors.list'] });
