@@ -152,7 +152,18 @@ function SettingsForm({
     );
   }
 
-  const input = (field: FieldDeclaration) => {
+  /** Fields the platform's settings read does not answer (until a save here answers them), said at the field. */
+  const unread = useMemo(
+    () => new Set(declaration.fields.filter((field) => fieldValue(field, record) === undefined).map((f) => f.name)),
+    [record],
+  );
+  const input = (declared: FieldDeclaration) => {
+    const field = unread.has(declared.name)
+      ? {
+          ...declared,
+          description: "Not in the platform's settings read: its value shows once saved from here.",
+        }
+      : declared;
     if (field.name === 'llm_provider' || field.name === 'llm_name') {
       // Free text as the spec allows, with what the platform offers suggested.
       const data =
@@ -185,8 +196,37 @@ function SettingsForm({
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Mentor settings">
       <Stack gap="md">
+        <Group gap={6} aria-label="Setting groups" role="navigation">
+          {MENTOR_SETTINGS_GROUPS.map((group) => (
+            <Button
+              key={group}
+              size="compact-sm"
+              variant="light"
+              color="gray"
+              onClick={() => {
+                const section = document.getElementById(sectionId(group));
+                section?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+                // The keyboard follows to the group (its heading), without opening any of its inputs.
+                section?.focus({ preventScroll: true });
+              }}
+            >
+              {group}
+            </Button>
+          ))}
+        </Group>
         {MENTOR_SETTINGS_GROUPS.map((group) => (
-          <Paper key={group} withBorder radius="md" p="md" component="section" aria-label={group}>
+          <Paper
+            key={group}
+            id={sectionId(group)}
+            withBorder
+            radius="md"
+            p="md"
+            component="section"
+            aria-label={group}
+            tabIndex={-1}
+            // Clear of the app's header when scrolled to.
+            style={{ scrollMarginTop: 80 }}
+          >
             <Title order={3} size="h5" mb="sm">
               {group}
             </Title>
@@ -231,6 +271,8 @@ function SettingsForm({
     </form>
   );
 }
+
+const sectionId = (group: string) => `mentor-settings-${group.toLowerCase().replace(/\W+/g, '-')}`;
 
 /** Long texts and JSON take the whole row. */
 const wide = (field: FieldDeclaration) => field.input === 'textarea' || field.input === 'json';
