@@ -225,7 +225,8 @@ function SettingsForm({
             aria-label={group}
             tabIndex={-1}
             // Clear of the app's header when scrolled to.
-            style={{ scrollMarginTop: 80 }}
+            // Groups out of sight are laid out and painted only when scrolled to (seventy-odd fields).
+            style={{ scrollMarginTop: 80, contentVisibility: 'auto', containIntrinsicSize: 'auto 480px' }}
           >
             <Title order={3} size="h5" mb="sm">
               {group}
