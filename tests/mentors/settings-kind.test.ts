@@ -14,6 +14,7 @@ import { call, sandbox } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 import { requireKeychainSession } from '../helpers/temp';
 import { cliTenant } from '../invitations/setup';
+import { modelOffer, offeredModels } from '../../src/renderer/screens/mentors/modelOffer';
 import { connect, failure } from './setup';
 
 const T = '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/';
@@ -272,6 +273,56 @@ describe('mentor-settings: engine and sandbox', () => {
   });
 });
 
+describe('mentor-public-settings', () => {
+  it('reads what anyone may see of a mentor (read-only), as its visibility allows', async () => {
+    const c = await connect(server);
+    const mentor = await newMentor('Public Face');
+    await c.engine.invoke('resources.updateSingle', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+      values: { mentor_visibility: 'viewable_by_anyone', display_name: 'Face', system_prompt: 'Secret sauce.' },
+    });
+    const { record } = await c.engine.invoke('resources.getSingle', {
+      kind: 'mentor-public-settings',
+      key: mentor.slug,
+    });
+    expect(record).toMatchObject({ display_name: 'Face', mentor_visibility: 'viewable_by_anyone' });
+    expect(record).not.toHaveProperty('system_prompt');
+    expect(
+      await failure(c.engine, 'resources.updateSingle', {
+        kind: 'mentor-public-settings',
+        key: mentor.slug,
+        values: { display_name: 'x' },
+      }),
+    ).toMatchObject({ code: 'validation', message: expect.stringMatching(/read-only/) });
+  });
+});
+
+describe('the offered models (mentor-llms/)', () => {
+  const offered = offeredModels([
+    { name: 'openai', chat_models: ['gpt-4o', 'gpt-4o-mini'], disabled_models: [] },
+    {
+      name: 'anthropic',
+      chat_models: [{ name: 'claude-3-5-sonnet' }, { name: 'claude-3-5-haiku' }],
+      disabled_models: ['claude-3-5-haiku'],
+    },
+    { name: 'google', chat_models: { 'gemini-1.5-pro': 'Gemini Pro' } },
+  ]);
+  it('flags a model no longer offered, a disabled one, and an unknown provider; says nothing of an offered one', () => {
+    expect(modelOffer(offered, 'openai', 'gpt-4o')).toEqual({ status: 'offered' });
+    expect(modelOffer(offered, 'google', 'gemini-1.5-pro')).toEqual({ status: 'offered' });
+    expect(modelOffer(offered, 'openai', 'gpt-3.5')).toMatchObject({ status: 'not-offered' });
+    expect(modelOffer(offered, 'anthropic', 'claude-3-5-haiku')).toMatchObject({
+      status: 'not-offered',
+      message: expect.stringContaining('Its models now: claude-3-5-sonnet'),
+    });
+    expect(modelOffer(offered, 'mistral', 'large')).toMatchObject({ status: 'unknown-provider' });
+    // Nothing to say before the models are known, or while the model is empty.
+    expect(modelOffer(new Map(), 'openai', 'gpt-3.5')).toEqual({ status: 'offered' });
+    expect(modelOffer(offered, 'openai', '')).toEqual({ status: 'offered' });
+  });
+});
+
 describe('mentor-settings: history', () => {
   it('keeps a snapshot of every save (and of how it was found), diffs any two field by field, reverts to one', async () => {
     const c = await connect(server);
@@ -410,5 +461,9 @@ describe('mentor-admin get|update mentor-settings MENTOR', () => {
     expect(bad.stderr).toMatch(/llm_temperature: Ensure this value is less than or equal to 1/);
     expect((await run(['get', 'mentor-settings'])).stderr).toMatch(/get mentor-settings MENTOR/);
     expect((await run(['update', 'mentor-settings', '--set', 'theme=dark'])).code).toBe(2);
+    const shown = await run(['get', 'mentor-public-settings', mentor.slug]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('enable_moderation: true');
+    expect(shown.stdout).not.toContain('system_prompt');
   });
 });

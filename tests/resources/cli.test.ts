@@ -125,6 +125,7 @@ describe('mentor-admin resource verbs', () => {
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
@@ -185,7 +186,7 @@ describe('mentor-admin resource verbs', () => {
       "Unknown kind 'widgets' (kinds: api-tokens, domains, lti-keys, lti-tools, org-metadata, branding, site-config, " +
         'billing, credentials, integration-credentials, tenant-llms, mentor-llms, departments, department-members, ' +
         'user-groups, user-group-members, rbac-roles, ' +
-        'rbac-policies, rbac-groups, mentor-settings)',
+        'rbac-policies, rbac-groups, mentor-settings, mentor-public-settings)',
     );
     expect((await run(['create', 'api-tokens', '--set', 'name'])).code).toBe(2);
   });

@@ -39,7 +39,7 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
         .filter((d: ResourceDeclaration) => d.single && !d.keyedBy)
         .map((d) => d.kind)
         .join(', ')}) takes no ID;
-      one record per mentor (mentor-settings) takes the mentor: get mentor-settings MENTOR
+      one record per mentor (mentor-settings, mentor-public-settings) takes the mentor: get mentor-settings MENTOR
   create KIND (--set FIELD=VALUE)... | --file BODY.json
       a value the platform shows once (a new API token's key) is printed here, and never again;
       a credential's fields are FIELD.NAME: create credentials --set name=openai --set value.key=sk-…

@@ -7,7 +7,7 @@ import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
-import { mentorSettings } from './mentor-settings';
+import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { orgMetadata } from './org-metadata';
@@ -44,6 +44,7 @@ export const RESOURCES = {
   'rbac-policies': rbacPolicies,
   'rbac-groups': rbacGroups,
   'mentor-settings': mentorSettings,
+  'mentor-public-settings': mentorPublicSettings,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

@@ -167,3 +167,27 @@ export const mentorSettings = {
   search: [],
   fields: MENTOR_SETTINGS_FIELDS,
 } as const satisfies ResourceDeclaration;
+
+/** What anyone the mentor's visibility allows may read of it (no credentials needed): read-only. */
+export const mentorPublicSettings = {
+  kind: 'mentor-public-settings',
+  label: 'Mentor public settings',
+  singular: 'mentor public settings',
+  plural: 'mentor public settings',
+  area: 'mentors',
+  description: 'What the platform shows of a mentor to anyone its visibility allows, without credentials.',
+  idField: 'mentor_unique_id',
+  single: true,
+  keyedBy: { param: 'mentor', label: 'Mentor', aliases: ['mentor_slug', 'mentor_name', 'mentor'] },
+  operations: {
+    get: {
+      method: 'get',
+      path: '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/public-settings/',
+      id: { in: 'path', name: 'mentor' },
+    },
+  },
+  envelope: 'none',
+  columns: [],
+  search: [],
+  fields: [],
+} as const satisfies ResourceDeclaration;
