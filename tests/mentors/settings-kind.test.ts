@@ -389,6 +389,33 @@ describe('mentor-settings: history', () => {
     expect(rows.every((row) => row.profile_id === c.profileId)).toBe(true);
   });
 
+  it('keeps how the settings were found even when the first save comes before any read (as the CLI’s does)', async () => {
+    const c = await connect(server);
+    const mentor = await newMentor('Saved Unread');
+    await c.engine.invoke('resources.updateSingle', {
+      kind: 'mentor-settings',
+      key: mentor.slug,
+      values: { display_name: 'Changed' },
+    });
+    const { snapshots } = await c.engine.invoke('resources.history', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+    });
+    expect(snapshots.map((s) => s.reason)).toEqual(['saved', 'found']);
+    const { changes } = await c.engine.invoke('resources.historyDiff', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+      from: snapshots[1]!.id,
+      to: snapshots[0]!.id,
+    });
+    expect(changes).toContainEqual({
+      field: 'display_name',
+      label: 'Display name',
+      before: 'Saved Unread',
+      after: 'Changed',
+    });
+  });
+
   it('keeps tenants apart: another tenant’s snapshots are neither listed, diffed nor reverted to', async () => {
     const c = await connect(server);
     const mentor = await newMentor('Tenant A Mentor');

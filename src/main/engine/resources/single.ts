@@ -192,7 +192,11 @@ export function singleRecordHandlers(
       const rest = Object.fromEntries(
         Object.entries(changes).filter(([name]) => !declaration.fields.some((f) => f.own && f.name === name)),
       );
-      const cachedBefore = cache.single(profileId, kind, storedKey(profileId, declaration, key))?.record ?? null;
+      let cachedBefore = cache.single(profileId, kind, storedKey(profileId, declaration, key))?.record ?? null;
+      if (!cachedBefore && declaration.history && key !== undefined) {
+        // The first save of a record with history keeps how it was found, so that save can be undone too.
+        cachedBefore = await read(api, declaration, INTERACTIVE, key).catch(() => null);
+      }
       const before = cachedBefore ?? {};
       let record: Row = { ...before };
       const target = key === undefined ? {} : { id: key };
