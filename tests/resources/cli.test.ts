@@ -145,6 +145,8 @@ describe('mentor-admin resource verbs', () => {
         area: 'Mentor configuration',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });

@@ -36,13 +36,15 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
   get KIND [ID] [--where FIELD=VALUE]... [--search TEXT] [--csv]
       every record of the kind (from the cache when it is fresh), or one by its ID; a kind that is one record per
       tenant (${Object.values(RESOURCES)
-        .filter((d: ResourceDeclaration) => d.single)
+        .filter((d: ResourceDeclaration) => d.single && !d.keyedBy)
         .map((d) => d.kind)
-        .join(', ')}) takes no ID
+        .join(', ')}) takes no ID;
+      one record per mentor (mentor-settings, mentor-public-settings) takes the mentor: get mentor-settings MENTOR
   create KIND (--set FIELD=VALUE)... | --file BODY.json
       a value the platform shows once (a new API token's key) is printed here, and never again;
       a credential's fields are FIELD.NAME: create credentials --set name=openai --set value.key=sk-…
   update KIND [ID...] (--set FIELD=VALUE)... | --file BODY.json
+      update mentor-settings MENTOR --set FIELD=VALUE: one mentor's settings (each save is kept in its history)
       a JSON field takes JSON (--set 'metadata={"a":1}'), an image field a file (--set logo=@logo.png)
   delete KIND ID... --yes                      revoke or delete; --yes is required
   do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
@@ -216,12 +218,19 @@ async function getCommand(engine: Engine, args: string[], out: Output, tenant: {
   const declaration = kindOf(kindArg, 'get');
   if (more.length) throw new UsageError('get takes one KIND and at most one ID');
   if (declaration.single) {
-    if (id || values.where || values.search || values.csv) {
+    const keyed = declaration.keyedBy;
+    if ((keyed ? !id : id) || values.where || values.search || values.csv) {
       throw new UsageError(
-        `${declaration.kind} is one record per tenant: get ${declaration.kind} takes no ID or options`,
+        keyed
+          ? `${declaration.kind} is one record per ${keyed.label.toLowerCase()}: get ${declaration.kind} ${keyed.label.toUpperCase()}`
+          : `${declaration.kind} is one record per tenant: get ${declaration.kind} takes no ID or options`,
       );
     }
-    const { record, freshness } = await engine.invoke('resources.getSingle', { ...tenant, kind: declaration.kind });
+    const { record, freshness } = await engine.invoke('resources.getSingle', {
+      ...tenant,
+      kind: declaration.kind,
+      ...(keyed && { key: id }),
+    });
     printRecord(out, declaration, record);
     if (!out.json && freshness.asOf) out.text(`(as of ${freshness.asOf})`);
     if (freshness.offline) out.error(freshness.offline);
@@ -439,15 +448,19 @@ export const runResourceCommand =
         });
         const declaration = kindOf(positionals[0], 'update');
         if (declaration.single) {
-          if (positionals.length > 1) {
+          const keyed = declaration.keyedBy;
+          if (keyed ? positionals.length !== 2 : positionals.length > 1) {
             throw new UsageError(
-              `${declaration.kind} is one record per tenant: update ${declaration.kind} takes no ID`,
+              keyed
+                ? `${declaration.kind} is one record per ${keyed.label.toLowerCase()}: update ${declaration.kind} ${keyed.label.toUpperCase()} --set FIELD=VALUE`
+                : `${declaration.kind} is one record per tenant: update ${declaration.kind} takes no ID`,
             );
           }
           const body = await bodyOf(declaration, 'update', values);
           const { record } = await engine.invoke('resources.updateSingle', {
             ...tenant,
             kind: declaration.kind,
+            ...(keyed && { key: positionals[1] }),
             values: body,
           });
           if (out.json) out.record(record, '');

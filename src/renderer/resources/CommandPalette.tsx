@@ -11,7 +11,8 @@ import { useActiveTenant } from '../tenants/tenantContext';
 import { capitalized, titleOf } from './naming';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
-const KINDS = Object.values(RESOURCES) as Declared[];
+// A record per mentor (its settings) is found on the mentor's page, not as a kind of its own.
+const KINDS = (Object.values(RESOURCES) as Declared[]).filter((declaration) => !declaration.keyedBy);
 /** Kinds whose records are looked up by name (a single-record kind is found by its kind). */
 const RECORD_KINDS = KINDS.filter((declaration) => !declaration.single);
 /** Records asked for per kind while typing. */

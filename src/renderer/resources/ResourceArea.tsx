@@ -30,6 +30,7 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
   'models-and-keys': ['Which LLMs the mentors of ', ' use, and the keys they use them with.'],
   'people-and-access': ['Who belongs where in ', ', and who may do what.'],
   'mentor-configuration': ['What the mentors of ', ' share: their tools, voice calls and categories.'],
+  mentors: ['The mentors of ', '.'],
 };
 
 /**

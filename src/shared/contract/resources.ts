@@ -10,6 +10,7 @@ import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
+import { resourceHistoryCalls } from './resource-history';
 import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -289,6 +290,7 @@ export const resourceCalls = {
   ),
   ...singleRecordCalls,
   ...accessCalls,
+  ...resourceHistoryCalls,
   'resources.describe': call(
     z.object({ ...Tenant, kind: ResourceKind }).strict(),
     z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
@@ -329,6 +331,8 @@ export const resourceEvents = {
       { call: 'resources.list', by: ['profileId', 'kind'] },
       { call: 'resources.get', by: ['profileId', 'kind'] },
       { call: 'resources.getSingle', by: ['profileId', 'kind'] },
+      { call: 'resources.history', by: ['profileId', 'kind'] },
+      { call: 'resources.historyDiff', by: ['profileId', 'kind'] },
       // Another kind's records may refer to this kind's: what is said before a delete is read again.
       { call: 'resources.referrers', by: ['profileId'] },
       // The access matrix and its answers are computed from the RBAC lists.

@@ -7,6 +7,7 @@ import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
+import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers } from './mentor-config';
@@ -22,6 +23,7 @@ export * from './images';
 export * from './secrets';
 export * from './csv';
 export * from './referrers';
+export * from './mentor-settings';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -47,6 +49,8 @@ export const RESOURCES = {
   'mcp-servers': mcpServers,
   'call-configurations': callConfigurations,
   'category-groups': categoryGroups,
+  'mentor-settings': mentorSettings,
+  'mentor-public-settings': mentorPublicSettings,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;
@@ -60,3 +64,4 @@ export function declarationOf(kind: ResourceKind): ResourceDeclaration {
 export function isResourceKind(value: unknown): value is ResourceKind {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
 }
+export * from './history';

@@ -30,7 +30,8 @@ export interface RecordOperation extends OperationRef {
  * against the field's spec schema) and `image` (a file checked for its type before it is sent, with a preview) take
  * their rules from the spec like every other input; `reference` picks another kind's record (see `relations`).
  */
-export type FieldInput = 'text' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference';
+export type FieldInput =
+  'text' | 'textarea' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -55,6 +56,13 @@ export interface FieldDeclaration {
   darkPreview?: boolean;
   /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
   references?: string;
+  /**
+   * Where the record answers this field when it lacks it under its own name: a dotted path (`llm_config.temperature`),
+   * `*` for each item of a list (`mentor_tools.*.slug`). The spec's read and write shapes differ for some fields.
+   */
+  readAs?: string;
+  /** The heading a long form shows it under (a mentor's settings: "Identity", "Display"…). */
+  group?: string;
 }
 
 /**
@@ -191,6 +199,18 @@ export interface ResourceDeclaration {
    * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
    */
   single?: boolean;
+  /**
+   * A single record per parent rather than per tenant (a mentor's settings): the path parameter that names the
+   * parent, and what people call it. The CLI takes it as the ID (`get mentor-settings MENTOR`).
+   */
+  keyedBy?: {
+    param: string;
+    label: string;
+    /** Record fields that also name the parent (a mentor's slug and name): its record is kept under the id field. */
+    aliases?: readonly string[];
+  };
+  /** Every save of a single record keeps a local snapshot (resources.history): diffed and reverted to. */
+  history?: boolean;
   /** Form fields that the platform describes at run time (see DescribedFields). */
   describedFields?: DescribedFields;
   /**
@@ -231,6 +251,7 @@ export const RESOURCE_AREAS = {
   'models-and-keys': 'Models and keys',
   'people-and-access': 'People and access',
   'mentor-configuration': 'Mentor configuration',
+  mentors: 'Mentors',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 

@@ -202,10 +202,21 @@ export function fieldRule(schema: JsonSchema): z.ZodType {
     }
     rule = withFormat(text, schema.format);
   } else if (typeOf(schema) === 'boolean') rule = z.boolean({ error: missing('Must be a valid boolean.') });
-  else if (typeOf(schema) === 'integer') rule = z.int({ error: missing('A valid integer is required.') });
-  else if (typeOf(schema) === 'number') rule = z.number({ error: missing('A valid number is required.') });
+  else if (typeOf(schema) === 'integer')
+    rule = bounded(z.int({ error: missing('A valid integer is required.') }), schema);
+  else if (typeOf(schema) === 'number')
+    rule = bounded(z.number({ error: missing('A valid number is required.') }), schema);
   else return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   return nullable ? rule.nullable() : rule;
+}
+
+/** The spec's minimum and maximum of a number, in DRF's words. */
+function bounded(rule: z.ZodNumber, schema: JsonSchema): z.ZodNumber {
+  const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+  let out = rule;
+  if (minimum !== undefined) out = out.min(minimum, `Ensure this value is greater than or equal to ${minimum}.`);
+  if (maximum !== undefined) out = out.max(maximum, `Ensure this value is less than or equal to ${maximum}.`);
+  return out;
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;

@@ -36,6 +36,7 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/': { get: READ, patch: ONCE, delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/': { get: READ, put: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/public-settings/': { get: READ },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

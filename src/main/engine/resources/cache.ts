@@ -50,6 +50,9 @@ const searchText = (declaration: ResourceDeclaration, record: Row) =>
     .join('\n')
     .toLowerCase();
 
+/** Where a single record's freshness is kept: its kind, or its kind and parent for a kind keyed by parent. */
+export const singleScope = (kind: string, key?: string) => (key === undefined ? kind : `${kind}/${key}`);
+
 export class ResourceCache {
   constructor(
     private readonly db: Db,
@@ -193,19 +196,43 @@ export class ResourceCache {
     })();
   }
 
-  /** A single-record kind's record, as last read or written on this tenant, with its freshness. */
-  single(profileId: string, kind: string): { record: Row; meta: ListMeta } | null {
-    const meta = this.meta(profileId, kind);
+  /**
+   * A single-record kind's record, as last read or written on this tenant, with its freshness. `key`: the parent of
+   * a kind with one record per parent (a mentor's settings), each with a freshness of its own.
+   */
+  single(profileId: string, kind: string, key?: string): { record: Row; meta: ListMeta } | null {
+    const meta = this.meta(profileId, singleScope(kind, key));
     if (!meta) return null;
     const text = this.db
       .prepare('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
       .pluck()
-      .get(profileId, kind, SINGLE_RECORD_ID) as string | undefined;
+      .get(profileId, kind, key ?? SINGLE_RECORD_ID) as string | undefined;
     return text ? { record: JSON.parse(text) as Row, meta } : null;
   }
 
-  /** Keeps a single-record kind's record as the platform answered it at `asOf`. */
-  putSingle(profileId: string, declaration: ResourceDeclaration, record: Row, asOf = new Date().toISOString()): void {
+  /**
+   * The parent id a keyed kind's records are kept under, for another name of it (a mentor's slug or name): the id of
+   * the cached record whose `fields` hold `name`, or null.
+   */
+  singleKeyOf(profileId: string, kind: string, name: string, fields: readonly string[]): string | null {
+    if (!fields.length) return null;
+    const match = fields.map((_, i) => `json_extract(data, @path${i}) = @name`).join(' OR ');
+    const params = Object.fromEntries(fields.map((field, i) => [`path${i}`, `$.${field}`]));
+    const id = this.db
+      .prepare(`SELECT id FROM resource_records WHERE profile_id = @profileId AND kind = @kind AND (${match}) LIMIT 1`)
+      .pluck()
+      .get({ profileId, kind, name, ...params }) as string | undefined;
+    return id ?? null;
+  }
+
+  /** Keeps a single-record kind's record (of the parent `key`, for a keyed kind) as the platform answered it at `asOf`. */
+  putSingle(
+    profileId: string,
+    declaration: ResourceDeclaration,
+    record: Row,
+    asOf = new Date().toISOString(),
+    key?: string,
+  ): void {
     const kept = keptFields(declaration, record);
     this.db.transaction(() => {
       this.db
@@ -213,8 +240,8 @@ export class ResourceCache {
           `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
            ON CONFLICT (profile_id, kind, id) DO UPDATE SET data = excluded.data`,
         )
-        .run(profileId, declaration.kind, SINGLE_RECORD_ID, JSON.stringify(kept));
-      this.setMeta(profileId, declaration.kind, asOf);
+        .run(profileId, declaration.kind, key ?? SINGLE_RECORD_ID, JSON.stringify(kept));
+      this.setMeta(profileId, singleScope(declaration.kind, key), asOf);
     })();
   }
 

@@ -63,7 +63,14 @@ export type ResourceServices = Pick<EngineServices, 'tenant' | 'platform' | 'pro
 /** The kit's calls but those of single records, CSV import and people (single.ts, import.ts, people.ts). */
 type ResourceHandlers = Omit<
   HandlersOf<typeof resourceCalls>,
-  'resources.getSingle' | 'resources.updateSingle' | 'resources.import' | `access.${string}` | 'people.remove'
+  | 'resources.getSingle'
+  | 'resources.updateSingle'
+  | 'resources.import'
+  | 'resources.history'
+  | 'resources.historyDiff'
+  | 'resources.revert'
+  | `access.${string}`
+  | 'people.remove'
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

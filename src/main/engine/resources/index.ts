@@ -13,15 +13,18 @@ import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
+import { historyHandlers } from './history';
 import { singleRecordHandlers } from './single';
+import { SnapshotStore } from './snapshot-store';
 
 export interface ResourceStores {
   cache: ResourceCache;
+  snapshots: SnapshotStore;
 }
 
 /** The resource kit's table, opened by the engine on its database. */
 export function resourceStores(db: Db, log: Log): ResourceStores {
-  return { cache: new ResourceCache(db, log) };
+  return { cache: new ResourceCache(db, log), snapshots: new SnapshotStore(db) };
 }
 
 export function resourcesArea(
@@ -36,12 +39,14 @@ export function resourcesArea(
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
   );
+  const { save, storedKey, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
   return {
     handlers: {
       ...handlers,
-      ...singleRecordHandlers(services, stores.cache),
+      ...single,
       ...accessHandlers(services, stores.cache),
       ...peopleHandlers(services, stores.cache),
+      ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
     },
     close,

@@ -21,9 +21,10 @@ import { isUnreachable, offlineNote } from '../mentors';
 import type { CallOptions } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
-import type { ResourceCache } from './cache';
+import { keptFields, singleScope, type ResourceCache } from './cache';
 import { explain, invalidValues } from './explain';
 import type { ResourceServices } from './handlers';
+import type { SnapshotStore } from './snapshot-store';
 
 type Row = Record<string, unknown>;
 type SingleHandlers = Pick<HandlersOf<typeof resourceCalls>, 'resources.getSingle' | 'resources.updateSingle'>;
@@ -52,14 +53,35 @@ function needSingle(kind: ResourceKind): ResourceDeclaration {
   return declaration;
 }
 
-export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache): SingleHandlers {
+/** Saves changes to a single record (`revertedTo`: the snapshot it goes back to); the history calls use it too. */
+export type SaveSingle = (
+  profileId: string,
+  declaration: ResourceDeclaration,
+  key: string | undefined,
+  values: Row,
+  revertedTo: number | null,
+) => Promise<{ record: Row }>;
+
+export function singleRecordHandlers(
+  ctx: ResourceServices,
+  cache: ResourceCache,
+  snapshots: SnapshotStore,
+): SingleHandlers & {
+  save: SaveSingle;
+  storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined): string | undefined;
+} {
   const apiFor = async (profileId: string) =>
     new ResourceApi(await ctx.platform(profileId), await userScope(ctx.profiles, profileId));
 
   /** The record as the platform has it now: its get's answer, with each field of its own from its own read. */
-  async function read(api: ResourceApi, declaration: ResourceDeclaration, options: CallOptions): Promise<Row> {
+  async function read(
+    api: ResourceApi,
+    declaration: ResourceDeclaration,
+    options: CallOptions,
+    key?: string,
+  ): Promise<Row> {
     const { get } = declaration.operations;
-    const answer = get ? await api.send(declaration, get, {}, options) : {};
+    const answer = get ? await api.send(declaration, get, key === undefined ? {} : { id: key }, options) : {};
     const record: Row = isObject(answer) ? { ...answer } : { value: answer ?? null };
     await Promise.all(
       declaration.fields
@@ -89,11 +111,21 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
     }
   }
 
+  /** Where a keyed record is cached: under its parent's own id, whichever of its names (a slug) the call used. */
+  function storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined) {
+    if (key === undefined || !declaration.keyedBy) return key;
+    const names = [declaration.idField, ...(declaration.keyedBy.aliases ?? [])];
+    return cache.singleKeyOf(profileId, declaration.kind, key, names) ?? key;
+  }
+
   return {
-    'resources.getSingle': async ({ profileId: given, kind, refresh }) => {
+    storedKey,
+    'resources.getSingle': async ({ profileId: given, kind, key: givenKey, refresh }) => {
       const profileId = ctx.tenant(given);
       const declaration = needSingle(kind);
-      const cached = cache.single(profileId, kind);
+      const key = keyOf(declaration, givenKey);
+      const stored = storedKey(profileId, declaration, key);
+      const cached = cache.single(profileId, kind, stored);
       if (cached && !refresh && Date.now() - Date.parse(cached.meta.checkedAt) < SINGLE_STALE_MS) {
         return {
           record: cached.record,
@@ -102,13 +134,15 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
       }
       const asOf = new Date().toISOString();
       try {
-        const record = await read(await apiFor(profileId), declaration, cached ? INTERACTIVE : {});
-        cache.putSingle(profileId, declaration, record, asOf);
+        const answer = await read(await apiFor(profileId), declaration, cached ? INTERACTIVE : {}, key);
+        // A keyed record's read may leave out what its update answers (a mentor's prompts): kept as last answered.
+        const record = key === undefined ? answer : { ...cached?.record, ...answer };
+        cache.putSingle(profileId, declaration, record, asOf, key && historyKey(declaration, key, record));
         return { record, freshness: { asOf, source: 'api', offline: null } };
       } catch (error) {
         if (cached && isUnreachable(error)) {
           const note = offlineNote(error);
-          cache.refreshFailed(profileId, kind, note);
+          cache.refreshFailed(profileId, singleScope(kind, stored), note);
           return { record: cached.record, freshness: { asOf: cached.meta.asOf, source: 'cache', offline: note } };
         }
         if (isUnreachable(error)) {
@@ -121,9 +155,25 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
       }
     },
 
-    'resources.updateSingle': async ({ profileId: given, kind, values }) => {
+    'resources.updateSingle': async ({ profileId: given, kind, key: givenKey, values }) => {
       const profileId = ctx.tenant(given);
       const declaration = needSingle(kind);
+      const key = keyOf(declaration, givenKey);
+      return save(profileId, declaration, key, values, null);
+    },
+    save,
+  };
+
+  /** Saves changes to a single record, keeps the result in the cache and, for a kind with history, as a snapshot. */
+  async function save(
+    profileId: string,
+    declaration: ResourceDeclaration,
+    key: string | undefined,
+    values: Row,
+    revertedTo: number | null,
+  ): Promise<{ record: Row }> {
+    const kind = declaration.kind as ResourceKind;
+    {
       if (!isWritable(declaration)) {
         throw new EngineError(
           'validation',
@@ -142,13 +192,23 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
       const rest = Object.fromEntries(
         Object.entries(changes).filter(([name]) => !declaration.fields.some((f) => f.own && f.name === name)),
       );
-      const before = cache.single(profileId, kind)?.record ?? {};
+      let cachedBefore = cache.single(profileId, kind, storedKey(profileId, declaration, key))?.record ?? null;
+      if (!cachedBefore && declaration.history && key !== undefined) {
+        // The first save of a record with history keeps how it was found, so that save can be undone too.
+        cachedBefore = await read(api, declaration, INTERACTIVE, key).catch(() => null);
+      }
+      const before = cachedBefore ?? {};
       let record: Row = { ...before };
+      const target = key === undefined ? {} : { id: key };
+      let answered: Row = {};
       try {
         if (update && Object.keys(rest).length) {
-          await api.send(declaration, update, { values: rest });
+          const answer = await api.send(declaration, update, { ...target, values: rest });
           // An open body (site config's field_key and value) names no record field: only a read-back shows it.
           if (!openBody(specOperation(update).body?.schema)) record = { ...record, ...rest };
+          // A keyed record's update answers it whole (a mentor's settings, prompts included).
+          if (key !== undefined && isObject(answer)) answered = answer;
+          record = { ...record, ...answered };
         }
         for (const field of own) {
           const image = decodeDataUrl(String(changes[field.name]))!;
@@ -174,13 +234,42 @@ export function singleRecordHandlers(ctx: ResourceServices, cache: ResourceCache
       }
       // What the platform keeps after the save (it may normalise what it was sent), read back when it can be.
       try {
-        record = await read(api, declaration, INTERACTIVE);
+        record = { ...answered, ...(await read(api, declaration, INTERACTIVE, key)) };
       } catch {
         // Saved; the next read brings the platform's own copy.
       }
-      cache.putSingle(profileId, declaration, record);
+      const canonical = key && historyKey(declaration, key, record);
+      cache.putSingle(profileId, declaration, record, undefined, canonical);
+      if (declaration.history && canonical !== undefined) {
+        const kept = keptFields(declaration, record);
+        snapshots.keep(profileId, kind, canonical, {
+          before: cachedBefore && keptFields(declaration, cachedBefore),
+          after: kept,
+          changed: Object.keys(changes),
+          revertedTo,
+        });
+      }
       ctx.emit('resources.changed', { profileId, kind });
       return { record };
-    },
-  };
+    }
+  }
+}
+
+/** The parent a keyed kind's call names (a mentor); a tenant's own record names none. */
+function keyOf(declaration: ResourceDeclaration, key: string | undefined): string | undefined {
+  const keyed = declaration.keyedBy;
+  if (keyed && !key)
+    throw new EngineError(
+      'validation',
+      `Name the ${keyed.label.toLowerCase()} of these ${declaration.label.toLowerCase()}`,
+    );
+  if (!keyed && key)
+    throw new EngineError('validation', `${declaration.label} is one record per tenant: it takes no ${'key'}`);
+  return keyed ? key : undefined;
+}
+
+/** History is kept under the parent's own id as the record names it (a mentor's unique_id), whatever name was used. */
+export function historyKey(declaration: ResourceDeclaration, key: string, record: Row): string {
+  const id = record[declaration.idField];
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : key;
 }

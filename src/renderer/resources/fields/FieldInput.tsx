@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import type { z } from 'zod';
@@ -71,6 +71,8 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           onChange={(value) => form.setFieldValue(field.name, value as FormValue)}
         />
       );
+    case 'textarea':
+      return <Textarea {...common} autosize minRows={2} maxRows={12} {...props} {...focus} />;
     case 'number':
       return <NumberInput {...common} {...props} {...focus} />;
     case 'date':

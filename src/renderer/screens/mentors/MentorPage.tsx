@@ -9,11 +9,12 @@ import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowC
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
 import { MentorFormModal } from './MentorFormModal';
+import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
 
-/** One mentor: its documents (and dropping more onto the window trains it) and a knowledge test. */
+/** One mentor: its documents (and dropping more onto the window trains it), a knowledge test and its settings. */
 export function MentorPage({ uniqueId }: { uniqueId: string }) {
   const { profile: tenant } = useActiveTenant();
   const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
@@ -91,12 +92,16 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             <Tabs.List>
               <Tabs.Tab value="documents">Documents</Tabs.Tab>
               <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
+              <Tabs.Tab value="settings">Settings</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
             </Tabs.Panel>
             <Tabs.Panel value="test" pt="md">
               <TestKnowledge mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="settings" pt="md">
+              <MentorSettingsPanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 

@@ -20,7 +20,7 @@ export type FieldKind =
 export class FieldError extends Error {
   constructor(
     readonly field: string,
-    problem: string,
+    readonly problem: string,
   ) {
     super(`${field}: ${problem}`);
     this.name = 'FieldError';

@@ -1,5 +1,7 @@
 import type { AreaDeps } from '../../area';
-import { badRequest, notFound } from '../../http/errors';
+import { mentorSettings, specOperation } from '../../../shared/resources';
+import { badRequest, HttpError, notFound } from '../../http/errors';
+import { checkBody } from '../resources/validate';
 import type { RequestContext, Router } from '../../http/router';
 import type { MentorRow } from '../mentor-store';
 import { readBody, MENTORS_BASE } from './crud';
@@ -17,6 +19,23 @@ import { canSeeMentor, findMentor } from './store';
 import { categoriesOfMentors, missingCategories, setMentorCategories } from './taxonomy';
 
 const INVALID = 'Invalid request data';
+const UPDATE = specOperation(mentorSettings.operations.update);
+
+/** The catalogue's 400 for this call, with DRF's messages by field beside it (so a form can show them at the field). */
+const invalidField = (errors: Record<string, string[]>) =>
+  new HttpError(400, INVALID, {}, { detail: INVALID, ...errors });
+
+const isJson = (ctx: RequestContext) => /json/i.test(ctx.req.headers['content-type'] ?? '');
+
+/** The spec's own rules for the body (types, nullability, the temperature's range, URL formats). */
+function checkSpec(body: Record<string, unknown>): void {
+  try {
+    checkBody(UPDATE, body);
+  } catch (error) {
+    if (error instanceof HttpError && error.body) throw invalidField(error.body as Record<string, string[]>);
+    throw error;
+  }
+}
 
 /** `mentors/{mentor}/settings/` (tenant admins) and `mentors/{mentor}/public-settings/` (no credentials needed). */
 export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
@@ -59,9 +78,11 @@ export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
       const body = await readBody(ctx);
       let changes: ReturnType<typeof parseSettings>;
       try {
+        // A JSON body is checked against the spec's MentorSettingsRequest first (a form's values are all text).
+        if (isJson(ctx)) checkSpec(body);
         changes = parseSettings(body, row);
       } catch (error) {
-        if (error instanceof FieldError) throw badRequest(INVALID);
+        if (error instanceof FieldError) throw invalidField({ [error.field]: [error.problem] });
         throw error;
       }
       const settings = { ...(JSON.parse(row.settings) as Record<string, unknown>), ...changes.settings };

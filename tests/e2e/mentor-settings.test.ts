@@ -1,0 +1,91 @@
+/**
+ * A mentor's settings in browser mode, on a real engine and sandbox: Mentors → a mentor → Settings. A model the
+ * platform no longer offers is flagged; a setting is edited and saved (the platform keeps it); what the platform
+ * refuses shows at its field; the history lists the saves, compares two field by field, and reverts to how the
+ * settings were found (itself a save the platform keeps).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+let mentor: { unique_id: string };
+const settingsPath = () =>
+  `/api/ai-mentor/orgs/${server.org}/users/${server.user}/mentors/${mentor.unique_id}/settings/`;
+const onPlatform = async () => (await call(server, 'GET', settingsPath())).body as Record<string, unknown>;
+
+beforeAll(async () => {
+  server = await sandbox();
+  const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}/`;
+  mentor = (await call(server, 'POST', base, { json: { name: 'Algebra Coach' } })).body as { unique_id: string };
+  await call(server, 'POST', base, { json: { name: 'Geometry Coach' } });
+  // A model the platform's mentor-llms/ does not offer (the sandbox offers gpt-4o, gpt-4o-mini, o3-mini).
+  await call(server, 'PUT', settingsPath(), { json: { llm_provider: 'openai', llm_name: 'gpt-3.5-legacy' } });
+  app = await openApp(server);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Mentor page: settings', () => {
+  it('edits a setting, shows a refusal at its field, lists the history, compares two saves and reverts', async () => {
+    const { page } = app;
+    await app.open(`#/mentors/${mentor.unique_id}`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const panel = page.getByTestId('mentor-settings');
+    const form = panel.getByRole('form', { name: 'Mentor settings' });
+    await visible(form);
+
+    // The model the platform no longer offers is flagged, with what it offers now.
+    await visible(panel.getByTestId('model-not-offered'));
+    expect(await panel.getByTestId('model-not-offered').innerText()).toMatch(
+      /no longer offers “gpt-3\.5-legacy” from openai.*gpt-4o, gpt-4o-mini, o3-mini/,
+    );
+
+    // Edit the display name and the safety prompt; save.
+    const displayName = form.getByRole('textbox', { name: 'Display name' });
+    await displayName.fill('Ms. Algebra');
+    await form.getByRole('textbox', { name: 'Safety prompt' }).fill('Stay on algebra.');
+    await expect.poll(() => form.getByText('Unsaved changes.').isVisible()).toBe(true);
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await visible(form.getByText('Saved.'));
+    expect(await onPlatform()).toMatchObject({ display_name: 'Ms. Algebra' });
+    await expect.poll(() => displayName.inputValue()).toBe('Ms. Algebra');
+
+    // A name another mentor has: the platform refuses it, at the Name field; nothing is saved.
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Geometry Coach');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await visible(form.getByText('a mentor with this name already exists'));
+    expect(await form.getByRole('textbox', { name: 'Name', exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await onPlatform()).toMatchObject({ mentor_name: 'Algebra Coach' });
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+
+    // The history: the save, and the settings as they were found before it.
+    const history = panel.getByTestId('settings-history');
+    const rows = history.getByRole('table', { name: 'Snapshots' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toMatch(/Saved[\s\S]*Display name, Safety prompt/);
+    expect(await rows.nth(1).innerText()).toMatch(/As found/);
+
+    // Compare the two, field by field.
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(1).getByRole('checkbox').check();
+    const diff = history.getByTestId('settings-diff');
+    const changed = diff.locator('tr[data-field="display_name"]');
+    await visible(changed);
+    expect(await changed.innerText()).toMatch(/Display name\s+Algebra Coach\s+Ms\. Algebra/);
+
+    // Revert to how it was found: asked first, saved to the platform, itself kept.
+    await rows.nth(1).getByRole('button', { name: 'Revert to this' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revert the settings' });
+    await visible(confirm);
+    await confirm.getByRole('button', { name: 'Revert' }).click();
+    await expect.poll(async () => (await onPlatform()).display_name).toBe('Algebra Coach');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(0).innerText()).toMatch(/Reverted[\s\S]*Display name/);
+    await expect.poll(() => form.getByRole('textbox', { name: 'Display name' }).inputValue()).toBe('Algebra Coach');
+  });
+});
