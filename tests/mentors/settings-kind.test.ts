@@ -244,7 +244,7 @@ describe('mentor-settings: engine and sandbox', () => {
       [{ enable_moderation: 'often' }, 'enable_moderation', 'Must be a valid boolean.'],
       [{ profile_image: 'img' }, 'profile_image', 'Enter a valid URL.'],
       [{ tool_slugs: 'web' }, 'tool_slugs', 'Expected a list of items.'],
-      [{ greeting_method: 'wave' }, 'greeting_method', 'Select a valid choice.'],
+      [{ greeting_method: 'wave' }, 'greeting_method', '"wave" is not a valid choice.'],
       [{ google_voice: 'three' }, 'google_voice', 'A valid integer is required.'],
     ] as const) {
       const bad = await call(server, 'PUT', path, { json });

@@ -118,7 +118,11 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       });
       background.add(rest);
       void rest.finally(() => background.delete(rest));
-      await (whole ? read.rest : read.first);
+      if (whole) {
+        // The whole list is awaited: a failed first page is its failure, told once (not also as an unhandled first).
+        read.first.catch(() => undefined);
+        await read.rest;
+      } else await read.first;
       return startedAt;
     }
     const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
