@@ -27,6 +27,7 @@ import {
   userGroupMemberBackend,
 } from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from './resources/rbac';
+import { membersBulkRoutes } from './resources/members-bulk';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
@@ -242,5 +243,6 @@ export const resourcesArea: Area = {
     plainCredentialRead(deps.db, 'credential', '/api/ai-account/orgs/{org}/credential/', router);
     plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
     llmAccessRoutes(deps.db, router);
+    membersBulkRoutes(deps.db, router);
   },
 };

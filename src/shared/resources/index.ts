@@ -20,6 +20,7 @@ export * from './images';
 export * from './secrets';
 export * from './csv';
 export * from './referrers';
+export * from './membership';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

@@ -6,6 +6,7 @@
  * method, parameter or field is not in the vendor spec.
  */
 
+import type { MembershipImport } from './membership';
 import type { JsonSchema, SpecParameter } from './spec';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -188,6 +189,8 @@ export interface ResourceDeclaration {
   csv?: readonly CsvColumnDeclaration[];
   /** Shapes its operations need that the spec does not declare (see InferredShapes); none is invented elsewhere. */
   inferred?: InferredShapes;
+  /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
+  membership?: MembershipImport;
 }
 
 /**
