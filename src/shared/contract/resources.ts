@@ -176,6 +176,11 @@ export const ResourceImportInput = z
       .optional(),
     /** Confirmed: write the job (one item per row) and start it. Without it, nothing is sent (a dry run). */
     start: z.boolean().optional(),
+    /**
+     * With start, for membership kinds: the job reads the tenant's people, groups and memberships and reports what
+     * each row would do (added, already, unknown), sending nothing. Other kinds' dry run is the preview itself.
+     */
+    dryRun: z.boolean().optional(),
   })
   .strict()
   .refine((input) => (input.path === undefined) !== (input.text === undefined), {

@@ -11,6 +11,7 @@ import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
+import { membersImportKind } from './members-import';
 import { singleRecordHandlers } from './single';
 
 export interface ResourceStores {
@@ -31,6 +32,12 @@ export function resourcesArea(
     resourceImportKind({
       profiles: services.profiles,
       cache: stores.cache,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
+  services.runner.register(
+    membersImportKind({
+      profiles: services.profiles,
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
   );
