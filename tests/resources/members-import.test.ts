@@ -82,7 +82,7 @@ describe('department members from a CSV (engine job)', () => {
     const dryJob = await settledJob(engine, dry.job!.id);
     expect(dryJob.error).toBeNull();
     expect(dryJob.state).toBe('completed');
-    expect(dryJob.counts).toMatchObject({ to_add: 3, already: 1, unknown: 2, invalid: 1 });
+    expect(dryJob.counts).toMatchObject({ wouldAdd: 3, already: 1, unknown: 2, invalid: 1 });
     expect(departmentOf('member1')).toBeNull();
     expect(departmentOf('member4')).toBeNull();
     expect(inDepartment(nursing)).toBe(1);

@@ -123,7 +123,7 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     const summary = {
       job: jobId,
       rows: job.progress.total,
-      ...(dryRun ? { dryRun: true, wouldAdd: n('to_add') } : { added: n('added') }),
+      ...(dryRun ? { dryRun: true, wouldAdd: n('wouldAdd') } : { added: n('added') }),
       already: n('already'),
       unknown: n('unknown'),
       invalid: n('invalid'),
@@ -131,7 +131,7 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     };
     out.record(
       summary,
-      `${dryRun ? `Dry run, nothing was sent: ${n('to_add')} would be added` : `${n('added')} added`}, ` +
+      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be added` : `${n('added')} added`}, ` +
         `${summary.already} already members, ${summary.unknown} unknown, ${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
     );

@@ -53,10 +53,10 @@ const OUTCOMES = [
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
 ] as const;
-/** A membership import's outcomes (engine/resources/members-import.ts); `to_add` is a dry run's. */
+/** A membership import's outcomes (engine/resources/members-import.ts); `wouldAdd` is a dry run's. */
 const MEMBERSHIP_OUTCOMES = [
   ['added', 'added', 'teal'],
-  ['to_add', 'would be added', 'teal'],
+  ['wouldAdd', 'would be added', 'teal'],
   ['already', 'already members', 'gray'],
   ['unknown', 'unknown', 'orange'],
   ['invalid', 'invalid', 'red'],
@@ -498,7 +498,7 @@ function ImportJob({
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
   const outcomes = membership ? MEMBERSHIP_OUTCOMES : OUTCOMES;
-  const first = dryRun ? 'to_add' : outcomes[0][0];
+  const first = dryRun ? 'wouldAdd' : outcomes[0][0];
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
@@ -530,7 +530,7 @@ function ImportJob({
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
-          {ended && dryRun && (counts.to_add ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
+          {ended && dryRun && (counts.wouldAdd ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
           {ended && <Button onClick={onClose}>Done</Button>}
         </Group>
         <JobActions job={job.data} />

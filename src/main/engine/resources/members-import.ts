@@ -54,7 +54,7 @@ export type MembersItemData = {
   message?: string;
 };
 
-export const MEMBERS_OUTCOMES = ['added', 'to_add', 'already', 'unknown', 'invalid', 'failed', 'dropped'] as const;
+export const MEMBERS_OUTCOMES = ['added', 'wouldAdd', 'already', 'unknown', 'invalid', 'failed', 'dropped'] as const;
 type Outcome = (typeof MEMBERS_OUTCOMES)[number];
 
 interface Settled {
@@ -254,7 +254,7 @@ export function membersImportKind(deps: {
               const elsewhere = membership.groupKind === 'departments' ? [...(groupsOf.get(key) ?? [])][0] : undefined;
               results.push({
                 item,
-                outcome: 'to_add',
+                outcome: 'wouldAdd',
                 ...(elsewhere !== undefined && { message: `Would move from department ${elsewhere}` }),
               });
               groupsOf.set(
@@ -321,7 +321,7 @@ export function membersImportKind(deps: {
 
 const RESULTS: Record<string, string> = {
   added: 'added',
-  to_add: 'would add',
+  wouldAdd: 'would add',
   already: 'already',
   unknown: 'unknown',
   invalid: 'invalid',
