@@ -76,4 +76,18 @@ describe('People and access: department members from a CSV', () => {
     const table = page.getByTestId('resource-table');
     await visible(table.getByRole('cell', { name: email }));
   });
+
+  it('a department’s delete says how many members it has before anything goes', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'Departments' }).click();
+    await page.getByRole('button', { name: 'Delete Nursing' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete department' });
+    await visible(
+      confirm.getByText('Delete the department Nursing? Its people stay on the tenant, in no department.'),
+    );
+    await visible(confirm.getByTestId('referrer-counts').getByText('It has 2 department members'));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(departmentOf(server.user)).toBe(nursing);
+  });
 });

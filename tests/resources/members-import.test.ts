@@ -274,3 +274,35 @@ describe('5,000 rows, killed and resumed', () => {
     expect(proxy.people() - rows).toBeLessThanOrEqual(4 * 200);
   }, 120_000);
 });
+
+describe('deleting a department says how many members it has first', () => {
+  it('resources.referrers counts them on the platform; the CLI warns with the figure before it deletes', async () => {
+    const { engine } = await connect(server, { key: 'env-only', keep: true });
+    try {
+      const full = await makeDepartment('Full');
+      const empty = await makeDepartment('Empty');
+      await call(server, 'POST', '/api/core/departments/members/bulk/', {
+        json: {
+          department_id: full,
+          users: [{ username: 'member40' }, { username: 'member41' }, { username: 'member42' }],
+        },
+      });
+      const found = await engine.invoke('resources.referrers', {
+        kind: 'departments',
+        ids: [String(full), String(empty)],
+      });
+      expect(found.counts).toEqual([
+        { kind: 'department-members', refersTo: String(full), count: 3, exact: true, asOf: null },
+        { kind: 'department-members', refersTo: String(empty), count: 0, exact: true, asOf: null },
+      ]);
+      // Counted, not named one by one.
+      expect(found.referrers.filter((r) => r.kind === 'department-members')).toEqual([]);
+
+      const deleted = await cli(['delete', 'departments', String(full), '--yes'], { env });
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stderr).toContain(`Warning: department ${full} has 3 department members`);
+    } finally {
+      await engine.close();
+    }
+  });
+});

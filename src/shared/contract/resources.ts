@@ -101,6 +101,21 @@ export const ResourceReferrers = z.object({
   unsure: z.array(
     z.object({ kind: ResourceKind, asOf: z.string().nullable(), reason: z.string(), error: z.string().nullable() }),
   ),
+  /**
+   * Kinds of which many may refer to one record (a department's members), counted per record rather than named:
+   * as the platform answered (`exact`), or as the saved list has them when it could not be asked.
+   */
+  counts: z
+    .array(
+      z.object({
+        kind: ResourceKind,
+        refersTo: z.string(),
+        count: z.number().int(),
+        exact: z.boolean(),
+        asOf: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type ResourceReferrers = z.infer<typeof ResourceReferrers>;
 

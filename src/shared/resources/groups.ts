@@ -201,7 +201,7 @@ export const departmentMembers = {
     { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members' }],
+  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members', counted: true }],
   membership: {
     groupKind: 'departments',
     groupField: 'department_id',
@@ -275,7 +275,7 @@ export const userGroupMembers = {
     { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'group_id', kind: 'user-groups', heading: 'Members' }],
+  relations: [{ field: 'group_id', kind: 'user-groups', heading: 'Members', counted: true }],
   membership: {
     groupKind: 'user-groups',
     groupField: 'group_id',

@@ -68,6 +68,11 @@ export interface RelationDeclaration {
   kind: string;
   /** The heading of the referring records in the referred record's details (default: "<plural> that use it"). */
   heading?: string;
+  /**
+   * Many may refer to one record (a department's members): a delete's confirmation says how many, asked of the
+   * platform (the list filtered by this field, its DRF count), rather than naming each.
+   */
+  counted?: boolean;
 }
 
 export interface ColumnDeclaration {
@@ -250,11 +255,11 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
 export function referrersOf(
   kind: string,
   declarations: readonly ResourceDeclaration[],
-): { declaration: ResourceDeclaration; field: string; heading?: string }[] {
+): { declaration: ResourceDeclaration; field: string; heading?: string; counted?: boolean }[] {
   return declarations.flatMap((declaration) =>
     (declaration.relations ?? [])
       .filter((r) => r.kind === kind)
-      .map((r) => ({ declaration, field: r.field, heading: r.heading })),
+      .map((r) => ({ declaration, field: r.field, heading: r.heading, ...(r.counted && { counted: true }) })),
   );
 }
 
