@@ -82,9 +82,7 @@ describe('People and access: department members from a CSV', () => {
     await page.getByRole('tab', { name: 'Departments' }).click();
     await page.getByRole('button', { name: 'Delete Nursing' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete department' });
-    await visible(
-      confirm.getByText('Delete the department Nursing? Its people stay on the tenant, in no department.'),
-    );
+    await visible(confirm.getByText('Delete the department Nursing? Its people stay on the tenant, in no department.'));
     await visible(confirm.getByTestId('referrer-counts').getByText('It has 2 department members'));
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
