@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine';
+import { MEMBERS_BATCH } from '../../src/main/engine/resources/members-import';
 import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
 import { call, sandbox } from '../helpers/sandbox';
@@ -223,7 +224,7 @@ describe('5,000 rows, killed and resumed', () => {
     const departments = [await makeDepartment('North'), await makeDepartment('South')];
     let kill: () => void = () => {};
     proxy = await bulkProxy(server.url, (posts) => {
-      if (posts === 8) kill();
+      if (posts === 4) kill();
     });
     const tenant = await cliTenant(server, proxy.url);
     const file = csvFile(
@@ -251,7 +252,7 @@ describe('5,000 rows, killed and resumed', () => {
     expect(first.signal, first.stderr).toBe('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const sentBefore = proxy.people();
-    expect(sentBefore).toBeGreaterThanOrEqual(8 * 200);
+    expect(sentBefore).toBeGreaterThanOrEqual(4 * MEMBERS_BATCH);
     expect(sentBefore).toBeLessThan(rows);
 
     kill = () => {};
@@ -270,8 +271,8 @@ describe('5,000 rows, killed and resumed', () => {
       failed: 0,
     });
     expect(inDepartment(departments[0]!) + inDepartment(departments[1]!)).toBe(rows);
-    // Sent again: at most the batches in flight when it died (the tenant's four slots of 200).
-    expect(proxy.people() - rows).toBeLessThanOrEqual(4 * 200);
+    // Sent again: at most the batches in flight when it died (the tenant's four slots).
+    expect(proxy.people() - rows).toBeLessThanOrEqual(4 * MEMBERS_BATCH);
   }, 120_000);
 });
 

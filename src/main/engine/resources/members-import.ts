@@ -34,7 +34,7 @@ import { addMembers, tenantPeople } from './members-api';
 type Row = Record<string, unknown>;
 
 /** People per bulk request. */
-export const MEMBERS_BATCH = 200;
+export const MEMBERS_BATCH = 500;
 const SENDING = 'sending';
 
 export interface MembersImportParams {
@@ -188,14 +188,23 @@ export function membersImportKind(deps: {
       const options = { signal: ctx.signal };
       setMaxListeners(64, ctx.signal);
 
-      /** Outcomes and the job's counts in one transaction: a kill -9 never separates them. */
+      /**
+       * Outcomes and the job's counts in one transaction: a kill -9 never separates them. Rows of one outcome and
+       * message (most of a batch: "added") are one statement.
+       */
       const settle = (results: Settled[]) => {
         if (!results.length) return;
         const counts: Record<string, number> = {};
+        const alike = new Map<string, { outcome: Outcome; message?: string; ids: number[] }>();
+        for (const { item, outcome, message } of results) {
+          counts[outcome] = (counts[outcome] ?? 0) + 1;
+          const key = `${outcome}\n${message ?? ''}`;
+          if (!alike.has(key)) alike.set(key, { outcome, ...(message !== undefined && { message }), ids: [] });
+          alike.get(key)!.ids.push(item.id);
+        }
         journal.transaction(() => {
-          for (const { item, outcome, message } of results) {
-            counts[outcome] = (counts[outcome] ?? 0) + 1;
-            journal.updateItem(item.id, {
+          for (const { outcome, message, ids } of alike.values()) {
+            journal.updateItems(ids, {
               state: outcome === 'failed' ? 'failed' : ['unknown', 'invalid'].includes(outcome) ? 'skipped' : 'done',
               phase: outcome,
               error: outcome === 'failed' ? (message ?? 'Failed') : null,
