@@ -299,6 +299,17 @@ describe('deleting a department says how many members it has first', () => {
       // Counted, not named one by one.
       expect(found.referrers.filter((r) => r.kind === 'department-members')).toEqual([]);
 
+      // The platform not answering: the saved list's figure, said as such (none saved here: unknown).
+      server.setFaults('error5xx=1');
+      try {
+        const unanswered = await engine.invoke('resources.referrers', { kind: 'departments', ids: [String(full)] });
+        expect(unanswered.counts).toEqual([
+          { kind: 'department-members', refersTo: String(full), count: 0, exact: false, asOf: null },
+        ]);
+      } finally {
+        server.setFaults('');
+      }
+
       const deleted = await cli(['delete', 'departments', String(full), '--yes'], { env });
       expect(deleted.code, deleted.stderr).toBe(0);
       expect(deleted.stderr).toContain(`Warning: department ${full} has 3 department members`);

@@ -53,6 +53,8 @@ export const RESOURCES_STALE_MS = 30_000;
 export const DESCRIBED_FIELDS_TTL_MS = 10 * 60_000;
 /** With saved rows to show, a screen does not wait through the whole retry policy. */
 const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
+/** A delete's confirmation waits for a count only briefly: without an answer it says the saved list's. */
+const COUNT_CALL: CallOptions = { maxAttempts: 1, timeoutMs: 5_000 };
 
 type Row = Record<string, unknown>;
 
@@ -429,7 +431,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const counts = await countReferrers(cache, profileId, kind, ids, async (declaration, query) => {
         const page = await (
           await apiFor(profileId)
-        ).send(declaration, declaration.operations.list!, { query }, INTERACTIVE);
+        ).send(declaration, declaration.operations.list!, { query }, COUNT_CALL);
         return (page as { count: number }).count;
       });
       return { ...referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS), ...(counts.length && { counts }) };
