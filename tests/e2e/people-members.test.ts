@@ -77,6 +77,28 @@ describe('People and access: department members from a CSV', () => {
     await visible(table.getByRole('cell', { name: email }));
   });
 
+  it('imports people into a department from its details: a file that names people alone', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'Departments' }).click();
+    await page.getByTestId('resource-table').getByRole('button', { name: 'Nursing', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+    await details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import members of Nursing from CSV' });
+    // A file naming people alone: they go into Nursing (the learner is in it already, from the import above).
+    const people = ['Username', server.studentUser].join('\n');
+    await dialog
+      .getByTestId('resource-import-file')
+      .setInputFiles({ name: 'nursing.csv', mimeType: 'text/csv', buffer: Buffer.from(people) });
+    await visible(dialog.getByTestId('import-rows-empty'));
+    await dialog.getByRole('button', { name: /^Import \d+ department members?$/ }).click();
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/0 added[\s\S]*1 already members/);
+    expect(departmentOf(server.studentUser)).toBe(nursing);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+  });
+
   it('a department’s delete says how many members it has before anything goes', async () => {
     const { page } = app;
     await page.getByRole('tab', { name: 'Departments' }).click();

@@ -117,6 +117,30 @@ describe('department members from a CSV (engine job)', () => {
     ]);
   });
 
+  it('imported from a department’s details: rows that name no department go into that one', async () => {
+    const pharmacy = await makeDepartment('Pharmacy');
+    const text = 'Email\nmember50@example.edu\nmember51\n';
+    const preview = await engine.invoke('resources.import', {
+      kind: 'department-members',
+      text,
+      group: String(pharmacy),
+    });
+    expect(preview.counts).toMatchObject({ rows: 2, valid: 2, invalid: 0 });
+    expect(preview.notices.join(' ')).not.toContain('No column fills Department');
+    const run = await engine.invoke('resources.import', {
+      kind: 'department-members',
+      text,
+      group: String(pharmacy),
+      start: true,
+    });
+    const job = await settledJob(engine, run.job!.id);
+    expect(job.counts).toMatchObject({ added: 2 });
+    expect([departmentOf('member50'), departmentOf('member51')]).toEqual([pharmacy, pharmacy]);
+    // Without the group, the same file's rows name no department.
+    const bare = await engine.invoke('resources.import', { kind: 'department-members', text });
+    expect(bare.counts).toMatchObject({ valid: 0, invalid: 2 });
+  });
+
   it('a name two departments share is refused on its row, with their ids', async () => {
     const one = await makeDepartment('Twins');
     const two = await makeDepartment('Twins');

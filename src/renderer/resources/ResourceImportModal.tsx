@@ -87,11 +87,14 @@ export function ResourceImportModal({
   declaration,
   opened,
   onClose,
+  group,
 }: {
   profileId: string | undefined;
   declaration: Declared;
   opened: boolean;
   onClose: () => void;
+  /** A membership kind imported from a group's details: rows without a group go into this one. */
+  group?: { id: string; name: string };
 }) {
   const [step, setStep] = useState<Step>('file');
   const [source, setSource] = useState<{ name: string; path: string } | null>(null);
@@ -110,6 +113,7 @@ export function ResourceImportModal({
     path: source?.path ?? '-',
     name: source?.name ?? '',
     ...choices,
+    ...(group && { group: group.id }),
     fixes: Object.entries(fixes).map(([key, value]) => {
       const [line, field] = key.split('\n') as [string, string];
       return { line: Number(line), field, value };
@@ -159,7 +163,7 @@ export function ResourceImportModal({
     <Modal
       opened={opened}
       onClose={close}
-      title={`Import ${plural} from CSV`}
+      title={group ? `Import members of ${group.name} from CSV` : `Import ${plural} from CSV`}
       size="min(1100px, 96vw)"
       closeOnClickOutside={step !== 'review'}
     >
@@ -182,7 +186,13 @@ export function ResourceImportModal({
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
             // Read once here, so a file that cannot be imported is said on this step.
-            await check.mutateAsync({ ...(profileId && { profileId }), kind: declaration.kind, path, name });
+            await check.mutateAsync({
+              ...(profileId && { profileId }),
+              kind: declaration.kind,
+              path,
+              name,
+              ...(group && { group: group.id }),
+            });
             setSource({ name, path });
             setStep('review');
           }}

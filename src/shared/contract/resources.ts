@@ -196,6 +196,8 @@ export const ResourceImportInput = z
      * each row would do (added, already, unknown), sending nothing. Other kinds' dry run is the preview itself.
      */
     dryRun: z.boolean().optional(),
+    /** Membership kinds: the group (name or id) of every row whose file gives none (an import from a group's details). */
+    group: z.string().min(1).max(255).optional(),
   })
   .strict()
   .refine((input) => (input.path === undefined) !== (input.text === undefined), {

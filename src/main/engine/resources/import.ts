@@ -108,7 +108,9 @@ export async function resourceImport(
   const { membership } = declaration;
   const columns = membership ? membershipColumns(membership) : csvColumnsOf(declaration);
   const body = membership ? null : editableBody(declaration, create);
-  const required = new Set(membership ? ['person', 'group'] : (body?.required ?? []));
+  // Imported from a group's details, the group is that one wherever the file names none.
+  const givenGroup = membership ? input.group : undefined;
+  const required = new Set(membership ? ['person', ...(givenGroup ? [] : ['group'])] : (body?.required ?? []));
   const schema = membership ? membershipRow(membership) : formSchema(declaration, create, 'create');
   const matcher = matcherOf(columns);
 
@@ -197,6 +199,7 @@ export async function resourceImport(
           if (field) values[field] = (record[column] ?? '').trim();
         });
         Object.assign(values, fixes.get(line));
+        if (givenGroup !== undefined && !values.group) values.group = givenGroup;
         rows.push(checkRow(line, values));
       }
     });
@@ -280,7 +283,16 @@ export async function resourceImport(
         );
       }
       job = membership
-        ? startMembersJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+        ? startMembersJob(
+            ctx,
+            profileId,
+            input.kind,
+            name,
+            read.sha256,
+            rows,
+            input.dryRun ? 'dry-run' : 'send',
+            givenGroup,
+          )
         : input.dryRun
           ? null
           : startJob(ctx, profileId, input.kind, name, read.sha256, rows);

@@ -44,6 +44,8 @@ export interface MembersImportParams {
   rows: number;
   /** `dry-run` reads and reports, sending nothing. */
   mode: 'send' | 'dry-run';
+  /** The group of rows whose file names none (an import from a group's details); '' for none. */
+  group: string;
 }
 
 export type MembersItemData = {
@@ -80,13 +82,14 @@ export function startMembersJob(
   sha256: string,
   rows: readonly MembersRow[],
   mode: MembersImportParams['mode'],
+  group = '',
 ): { id: string; resumed: boolean } {
   const { journal, runner } = ctx;
   const [unfinished] = journal.find({
     kind: 'resource-members',
     profileId,
     states: UNFINISHED_STATES,
-    params: { kind, fileSha256: sha256, mode },
+    params: { kind, fileSha256: sha256, mode, group },
   });
   if (unfinished) {
     runner.start(unfinished.id);
@@ -109,7 +112,7 @@ export function startMembersJob(
     }
   }
   const sent = rows.filter((row) => !row.dropped && !row.problems.length).length;
-  const params: MembersImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode };
+  const params: MembersImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode, group };
   const what = `${sent.toLocaleString('en-US')} ${sent === 1 ? 'person' : 'people'}`;
   const id = journal.transaction(() => {
     const jobId = journal.create({
