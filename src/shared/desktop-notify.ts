@@ -155,6 +155,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ticket-reply': 'Ticket replies',
   'resource-import': 'CSV imports',
   'resource-bulk': 'Bulk changes',
+  'resource-members': 'Membership imports',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Job } from '../../shared/contract';
-import { RESOURCES, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
+import { RESOURCES, declarationOf, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
 import type { Engine } from '../engine';
 import { commandArgs, type Command } from './command';
 import { runInviteCommand } from './invite-commands';
@@ -21,7 +21,12 @@ export const IMPORT_HELP = `Import:
       --dry-run      read and check every row; send nothing
       --report FILE  a CSV with one line per input row: created, updated, unchanged, invalid, failed
   Prints the summary {job,rows,created,updated,unchanged,invalid,failed} last; exit 0 only when no row was invalid
-  or failed. (import FILE … without a KIND imports invitations: see invite.)`;
+  or failed. (import FILE … without a KIND imports invitations: see invite.)
+  import department-members|user-group-members FILE.csv [--dry-run] [--report FILE]
+      Puts people into departments or user groups: a column with the person's email or username, one with the
+      department's (user group's) name or id. Sent in bulk; a person already in the group is "already", an unknown
+      person or group is reported on its row and the rest go on. --dry-run reads the tenant's people and groups
+      and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.`;
 
 const SETTLED = new Set(['completed', 'failed', 'cancelled', 'paused']);
 /** A job still unable to reach the tenant after this long is left for a later run (the same wait as invite). */
@@ -45,11 +50,14 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   if (extra.length) throw new UsageError(`Unexpected argument '${extra[0]}'`);
   const profileId = await profileIdOf(engine, globals);
   const dryRun = !!values['dry-run'];
+  // A membership file's dry run is a job too: it reads the tenant's people and groups to say what each row would do.
+  const membership = !!declarationOf(kind).membership;
   const preview = await engine.invoke('resources.import', {
     ...(profileId && { profileId }),
     kind,
     path: file,
-    start: !dryRun,
+    start: !dryRun || membership,
+    ...(membership && dryRun && { dryRun: true }),
     rows: { filter: 'invalid', offset: 0, limit: 1000 },
   });
   const { counts } = preview;
@@ -111,6 +119,24 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     out.error(`${job.reason ?? 'The tenant is unreachable'}. Run the same command again to resume.`);
   else if (job.state === 'failed') out.error(`The job failed: ${job.error ?? 'unknown error'}`);
   const n = (key: string) => job.counts[key] ?? 0;
+  if (membership) {
+    const summary = {
+      job: jobId,
+      rows: job.progress.total,
+      ...(dryRun ? { dryRun: true, wouldAdd: n('wouldAdd') } : { added: n('added') }),
+      already: n('already'),
+      unknown: n('unknown'),
+      invalid: n('invalid'),
+      failed: n('failed'),
+    };
+    out.record(
+      summary,
+      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be added` : `${n('added')} added`}, ` +
+        `${summary.already} already members, ${summary.unknown} unknown, ${summary.invalid} invalid, ` +
+        `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
+    );
+    return job.state === 'completed' && !summary.unknown && !summary.invalid && !summary.failed ? 0 : 1;
+  }
   const summary = {
     job: jobId,
     rows: job.progress.total,

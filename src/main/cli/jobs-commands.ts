@@ -68,6 +68,7 @@ const UNITS: Record<JobKind, string> = {
   'ticket-reply': 'replies',
   'resource-import': 'rows',
   'resource-bulk': 'records',
+  'resource-members': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

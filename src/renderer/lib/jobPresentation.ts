@@ -48,6 +48,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'ticket-reply': ['reply', 'replies'],
   'resource-import': ['row', 'rows'],
   'resource-bulk': ['record', 'records'],
+  'resource-members': ['row', 'rows'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -6,6 +6,7 @@ import { formatCount } from '../lib/format';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
 import { capitalized, titleOf } from './naming';
+import { ResourceImportModal } from './ResourceImportModal';
 
 const PICK_PAGE = 50;
 
@@ -68,10 +69,13 @@ export function RelatedLists({
   profileId,
   declaration,
   id,
+  name,
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   id: string;
+  /** What people call the record (a department's name): an import of its members says it. */
+  name?: string;
 }) {
   // Relations through paths or nested keys are no equality on a field: they are named before a delete only.
   const referrers = referrersOf(declaration.kind, Object.values(RESOURCES) as ResourceDeclaration[]).filter(
@@ -88,6 +92,7 @@ export function RelatedLists({
           field={field}
           id={id}
           heading={heading ?? `${capitalized(pluralOf(other))} that use it`}
+          {...(name !== undefined && { group: name })}
         />
       ))}
     </Stack>
@@ -100,14 +105,18 @@ function RelatedList({
   field,
   id,
   heading,
+  group,
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   field: string;
   id: string;
   heading: string;
+  /** The name of the group whose details these are, for a membership kind's import into it. */
+  group?: string;
 }) {
   const kind = isResourceKind(declaration.kind) ? declaration.kind : null;
+  const [importing, setImporting] = useState(false);
   const list = useCall(
     'resources.list',
     { profileId, kind: kind ?? 'api-tokens', where: { [field]: id }, pageSize: 20 },
@@ -126,7 +135,21 @@ function RelatedList({
             {formatCount(total)}
           </Badge>
         )}
+        {kind && declaration.membership && group && (
+          <Anchor component="button" type="button" size="xs" onClick={() => setImporting(true)}>
+            Import CSV
+          </Anchor>
+        )}
       </Group>
+      {kind && declaration.membership && group && (
+        <ResourceImportModal
+          profileId={profileId}
+          declaration={{ ...declaration, kind }}
+          opened={importing}
+          onClose={() => setImporting(false)}
+          group={{ id, name: group }}
+        />
+      )}
       {list.isPending && <Loader size="xs" />}
       {list.isSuccess && total === 0 && (
         <Text size="sm" c="dimmed">

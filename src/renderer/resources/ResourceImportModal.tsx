@@ -53,6 +53,22 @@ const OUTCOMES = [
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
 ] as const;
+/** A membership import's outcomes (engine/resources/members-import.ts); `wouldAdd` is a dry run's. */
+const MEMBERSHIP_OUTCOMES = [
+  ['added', 'added', 'teal'],
+  ['wouldAdd', 'would be added', 'teal'],
+  ['already', 'already members', 'gray'],
+  ['unknown', 'unknown', 'orange'],
+  ['invalid', 'invalid', 'red'],
+  ['dropped', 'left out', 'gray'],
+  ['failed', 'failed', 'red'],
+] as const;
+const MEMBERSHIP_RESULTS: Record<string, string> = {
+  unknown: 'Unknown',
+  invalid: 'Invalid',
+  dropped: 'Left out',
+  failed: 'Failed',
+};
 
 interface Choices {
   encoding?: CsvEncoding;
@@ -71,11 +87,14 @@ export function ResourceImportModal({
   declaration,
   opened,
   onClose,
+  group,
 }: {
   profileId: string | undefined;
   declaration: Declared;
   opened: boolean;
   onClose: () => void;
+  /** A membership kind imported from a group's details: rows without a group go into this one. */
+  group?: { id: string; name: string };
 }) {
   const [step, setStep] = useState<Step>('file');
   const [source, setSource] = useState<{ name: string; path: string } | null>(null);
@@ -84,6 +103,7 @@ export function ResourceImportModal({
   const [dropped, setDropped] = useState<number[]>([]);
   const [filter, setFilter] = useState<'invalid' | 'all'>('invalid');
   const [jobId, setJobId] = useState<string | null>(null);
+  const [dryRun, setDryRun] = useState(false);
   const check = useMutationCall('resources.import');
   const start = useMutationCall('resources.import');
 
@@ -93,6 +113,7 @@ export function ResourceImportModal({
     path: source?.path ?? '-',
     name: source?.name ?? '',
     ...choices,
+    ...(group && { group: group.id }),
     fixes: Object.entries(fixes).map(([key, value]) => {
       const [line, field] = key.split('\n') as [string, string];
       return { line: Number(line), field, value };
@@ -114,6 +135,7 @@ export function ResourceImportModal({
     setDropped([]);
     setFilter('invalid');
     setJobId(null);
+    setDryRun(false);
     setKept(null);
     check.reset();
     start.reset();
@@ -123,12 +145,25 @@ export function ResourceImportModal({
     onClose();
   };
 
+  /** Starts the job; a membership kind's dry run is a job too, which reads the tenant and sends nothing. */
+  const begin = (dry: boolean) =>
+    start.mutate(
+      { ...input, rows: { filter: 'invalid', offset: 0, limit: 0 }, start: true, ...(dry && { dryRun: true }) },
+      {
+        onSuccess: (answer) => {
+          setJobId(answer.job?.id ?? null);
+          setDryRun(dry);
+          setStep('import');
+        },
+      },
+    );
+
   const plural = pluralOf(declaration);
   return (
     <Modal
       opened={opened}
       onClose={close}
-      title={`Import ${plural} from CSV`}
+      title={group ? `Import members of ${group.name} from CSV` : `Import ${plural} from CSV`}
       size="min(1100px, 96vw)"
       closeOnClickOutside={step !== 'review'}
     >
@@ -151,7 +186,13 @@ export function ResourceImportModal({
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
             // Read once here, so a file that cannot be imported is said on this step.
-            await check.mutateAsync({ ...(profileId && { profileId }), kind: declaration.kind, path, name });
+            await check.mutateAsync({
+              ...(profileId && { profileId }),
+              kind: declaration.kind,
+              path,
+              name,
+              ...(group && { group: group.id }),
+            });
             setSource({ name, path });
             setStep('review');
           }}
@@ -183,20 +224,19 @@ export function ResourceImportModal({
                     {errorMessage(start.error)}
                   </Text>
                 )}
+                {declaration.membership && (
+                  <Button
+                    variant="default"
+                    disabled={!shown.counts.valid || preview.isFetching || start.isPending}
+                    onClick={() => begin(true)}
+                  >
+                    Dry run
+                  </Button>
+                )}
                 <Button
                   disabled={!shown.counts.valid || preview.isFetching}
                   loading={start.isPending}
-                  onClick={() =>
-                    start.mutate(
-                      { ...input, rows: { filter: 'invalid', offset: 0, limit: 0 }, start: true },
-                      {
-                        onSuccess: (answer) => {
-                          setJobId(answer.job?.id ?? null);
-                          setStep('import');
-                        },
-                      },
-                    )
-                  }
+                  onClick={() => begin(false)}
                 >
                   Import {formatCount(shown.counts.valid)} {shown.counts.valid === 1 ? declaration.singular : plural}
                 </Button>
@@ -206,7 +246,16 @@ export function ResourceImportModal({
         />
       )}
 
-      {step === 'import' && jobId && <ImportJob jobId={jobId} onAnother={reset} onClose={close} />}
+      {step === 'import' && jobId && (
+        <ImportJob
+          jobId={jobId}
+          membership={!!declaration.membership}
+          dryRun={dryRun}
+          onAnother={reset}
+          onClose={close}
+          onSend={() => begin(false)}
+        />
+      )}
     </Modal>
   );
 }
@@ -438,11 +487,28 @@ function RowLine({
   );
 }
 
-function ImportJob({ jobId, onAnother, onClose }: { jobId: string; onAnother: () => void; onClose: () => void }) {
+function ImportJob({
+  jobId,
+  membership,
+  dryRun,
+  onAnother,
+  onClose,
+  onSend,
+}: {
+  jobId: string;
+  membership: boolean;
+  dryRun: boolean;
+  onAnother: () => void;
+  onClose: () => void;
+  /** After a dry run: the same file, sent. */
+  onSend: () => void;
+}) {
   const job = useCall('jobs.get', { id: jobId });
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
+  const outcomes = membership ? MEMBERSHIP_OUTCOMES : OUTCOMES;
+  const first = dryRun ? 'wouldAdd' : outcomes[0][0];
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
@@ -459,22 +525,76 @@ function ImportJob({ jobId, onAnother, onClose }: { jobId: string; onAnother: ()
       <JobProgressCard job={job.data} />
       {ended && (
         <Group gap="xs" data-testid="import-result" aria-live="polite">
-          {OUTCOMES.filter(([key]) => key === 'created' || (counts[key] ?? 0) > 0).map(([key, words, color]) => (
-            <Badge key={key} size={key === 'created' ? 'lg' : 'md'} color={color} variant="light">
-              {formatCount(counts[key] ?? 0)} {words}
-            </Badge>
-          ))}
+          {outcomes
+            .filter(([key]) => key === first || (counts[key] ?? 0) > 0)
+            .map(([key, words, color]) => (
+              <Badge key={key} size={key === first ? 'lg' : 'md'} color={color} variant="light">
+                {formatCount(counts[key] ?? 0)} {words}
+              </Badge>
+            ))}
         </Group>
       )}
+      {ended && membership && <RowsNotAdded jobId={jobId} />}
       <WizardFooter>
         <Group gap="xs">
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
+          {ended && dryRun && (counts.wouldAdd ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
           {ended && <Button onClick={onClose}>Done</Button>}
         </Group>
         <JobActions job={job.data} />
       </WizardFooter>
+    </Stack>
+  );
+}
+
+/** The rows of a membership import that added nobody, with the reason (the whole report is the job's CSV). */
+function RowsNotAdded({ jobId }: { jobId: string }) {
+  const items = useCall('jobs.items', { id: jobId, states: ['skipped', 'failed'], limit: ROWS_SHOWN });
+  const rows = items.data?.items ?? [];
+  if (!rows.length) return null;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        Rows that added nobody
+      </Text>
+      <ScrollArea.Autosize mah={240}>
+        <Table withTableBorder striped aria-label="Rows that added nobody" data-testid="import-report">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={70}>Line</Table.Th>
+              <Table.Th>Person</Table.Th>
+              <Table.Th>Group</Table.Th>
+              <Table.Th w={100}>Result</Table.Th>
+              <Table.Th>Why</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((item) => {
+              const detail = item.detail as { line?: number; person?: string; group?: string; message?: string };
+              return (
+                <Table.Tr key={item.id}>
+                  <Table.Td>{detail.line}</Table.Td>
+                  <Table.Td>{detail.person || '—'}</Table.Td>
+                  <Table.Td>{detail.group || '—'}</Table.Td>
+                  <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed">
+                      {item.error ?? detail.message ?? ''}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+      {(items.data?.total ?? 0) > rows.length && (
+        <Text size="xs" c="dimmed">
+          The first {formatCount(rows.length)} of {formatCount(items.data!.total)}: the job’s report has every row.
+        </Text>
+      )}
     </Stack>
   );
 }

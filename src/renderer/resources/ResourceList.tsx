@@ -457,7 +457,9 @@ export function ResourceList({
         declaration={declaration}
         record={open}
         onClose={() => onOpen(null)}
-        related={open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} />}
+        related={
+          open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} name={titleOf(open)} />
+        }
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {
             onOpen(null);

@@ -28,6 +28,7 @@ import {
   userGroupMemberBackend,
 } from './resources/groups';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend, seedAccess } from './resources/rbac';
+import { membersBulkRoutes } from './resources/members-bulk';
 import { llmAccessRoutes, llmAccessSchema, seedLlmAccess } from './resources/llm-access';
 import {
   callConfigurationBackend,
@@ -261,5 +262,6 @@ export const resourcesArea: Area = {
     plainCredentialRead(deps.db, 'integration', '/api/ai-account/orgs/{org}/integration-credential/', router);
     llmAccessRoutes(deps.db, router);
     permissionCheckRoutes(deps.db, router);
+    membersBulkRoutes(deps.db, router);
   },
 };

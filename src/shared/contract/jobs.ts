@@ -2,7 +2,15 @@
 import { z } from 'zod';
 import { call, event } from './kit';
 
-export const JobKind = z.enum(['train', 'invite', 'export', 'ticket-reply', 'resource-import', 'resource-bulk']);
+export const JobKind = z.enum([
+  'train',
+  'invite',
+  'export',
+  'ticket-reply',
+  'resource-import',
+  'resource-bulk',
+  'resource-members',
+]);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum([

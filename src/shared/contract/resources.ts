@@ -109,6 +109,21 @@ export const ResourceReferrers = z.object({
   unsure: z.array(
     z.object({ kind: ResourceKind, asOf: z.string().nullable(), reason: z.string(), error: z.string().nullable() }),
   ),
+  /**
+   * Kinds of which many may refer to one record (a department's members), counted per record rather than named:
+   * as the platform answered (`exact`), or as the saved list has them when it could not be asked.
+   */
+  counts: z
+    .array(
+      z.object({
+        kind: ResourceKind,
+        refersTo: z.string(),
+        count: z.number().int(),
+        exact: z.boolean(),
+        asOf: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type ResourceReferrers = z.infer<typeof ResourceReferrers>;
 
@@ -184,6 +199,13 @@ export const ResourceImportInput = z
       .optional(),
     /** Confirmed: write the job (one item per row) and start it. Without it, nothing is sent (a dry run). */
     start: z.boolean().optional(),
+    /**
+     * With start, for membership kinds: the job reads the tenant's people, groups and memberships and reports what
+     * each row would do (added, already, unknown), sending nothing. Other kinds' dry run is the preview itself.
+     */
+    dryRun: z.boolean().optional(),
+    /** Membership kinds: the group (name or id) of every row whose file gives none (an import from a group's details). */
+    group: z.string().min(1).max(255).optional(),
   })
   .strict()
   .refine((input) => (input.path === undefined) !== (input.text === undefined), {

@@ -201,7 +201,14 @@ export const departmentMembers = {
     { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members' }],
+  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members', counted: true }],
+  membership: {
+    groupKind: 'departments',
+    groupField: 'department_id',
+    bulk: { method: 'post', path: '/api/core/departments/members/bulk/' },
+    groupLabel: 'Department',
+    groupSynonyms: ['department', 'department name', 'department id', 'dept', 'division', 'team'],
+  },
   deleteLabel: 'Remove',
   confirmDelete: 'Remove the person {id} from their department? They stay on the tenant.',
   inferred: {
@@ -268,7 +275,14 @@ export const userGroupMembers = {
     { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'group_id', kind: 'user-groups', heading: 'Members' }],
+  relations: [{ field: 'group_id', kind: 'user-groups', heading: 'Members', counted: true }],
+  membership: {
+    groupKind: 'user-groups',
+    groupField: 'group_id',
+    bulk: { method: 'post', path: '/api/core/user_groups/link/bulk/' },
+    groupLabel: 'User group',
+    groupSynonyms: ['user group', 'group', 'usergroup', 'group name', 'group id', 'cohort'],
+  },
   deleteLabel: 'Remove',
   confirmDelete: 'Remove this person from the user group? They stay on the tenant.',
   inferred: {

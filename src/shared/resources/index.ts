@@ -24,6 +24,7 @@ export * from './secrets';
 export * from './csv';
 export * from './referrers';
 export * from './mentor-settings';
+export * from './membership';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

@@ -6,6 +6,7 @@
  * method, parameter or field is not in the vendor spec.
  */
 
+import type { MembershipImport } from './membership';
 import type { JsonSchema, SpecParameter } from './spec';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -84,6 +85,11 @@ export interface RelationDeclaration {
   key?: string;
   /** The platform deletes the referring records with the record (a role's policies): the cache drops them too. */
   removedWith?: boolean;
+  /**
+   * Many may refer to one record (a department's members): a delete's confirmation says how many, asked of the
+   * platform (the list filtered by this field, its DRF count), rather than naming each.
+   */
+  counted?: boolean;
 }
 
 export interface ColumnDeclaration {
@@ -227,6 +233,8 @@ export interface ResourceDeclaration {
   csv?: readonly CsvColumnDeclaration[];
   /** Shapes its operations need that the spec does not declare (see InferredShapes); none is invented elsewhere. */
   inferred?: InferredShapes;
+  /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
+  membership?: MembershipImport;
 }
 
 /**
@@ -295,6 +303,7 @@ export function referrersOf(
   path?: string;
   key?: string;
   removedWith?: boolean;
+  counted?: boolean;
 }[] {
   return declarations.flatMap((declaration) =>
     (declaration.relations ?? [])
@@ -306,6 +315,7 @@ export function referrersOf(
         path: r.path,
         key: r.key,
         removedWith: r.removedWith,
+        ...(r.counted && { counted: true }),
       })),
   );
 }

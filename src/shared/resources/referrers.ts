@@ -9,14 +9,31 @@ export function referrerLines(
   found: {
     referrers: readonly { kind: string; field: string; id: string; name: string; refersTo: string }[];
     unsure: readonly { reason: string }[];
+    counts?: readonly { kind: string; refersTo: string; count: number; exact: boolean; asOf: string | null }[];
   },
   declarations: readonly ResourceDeclaration[],
 ): string[] {
   const singular = (of: string) => declarations.find((d) => d.kind === of)?.singular ?? of;
   return [
+    ...(found.counts ?? []).map((c) => `${singular(kind)} ${c.refersTo} has ${countLine(c, declarations)}`),
     ...found.referrers.map(
       (r) => `${singular(r.kind)} "${r.name}" (${r.id}) refers to ${singular(kind)} ${r.refersTo} through ${r.field}`,
     ),
     ...found.unsure.map((u) => `Others may refer to it: ${u.reason}.`),
   ];
+}
+
+/** "12 department members" (or "no department members"), and where the figure comes from when not the platform. */
+export function countLine(
+  counted: { kind: string; count: number; exact: boolean; asOf: string | null },
+  declarations: readonly ResourceDeclaration[],
+): string {
+  const declaration = declarations.find((d) => d.kind === counted.kind);
+  const plural = declaration ? (declaration.plural ?? declaration.label.toLowerCase()) : counted.kind;
+  if (!counted.exact && counted.asOf === null) return `an unknown number of ${plural} (the platform did not answer)`;
+  const what =
+    counted.count === 0
+      ? `no ${plural}`
+      : `${counted.count.toLocaleString('en-US')} ${counted.count === 1 ? (declaration?.singular ?? counted.kind) : plural}`;
+  return counted.exact ? what : `${what} (as last read at ${counted.asOf}: the platform did not answer)`;
 }

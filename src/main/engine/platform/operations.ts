@@ -79,6 +79,9 @@ export const OPERATIONS = {
   // Adding a person who is already a member answers the membership again ("or update status").
   '/api/core/departments/members/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/core/user_groups/link/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  // Adding someone already in the group answers "already": sent again, nobody is added twice.
+  '/api/core/departments/members/bulk/': { post: REPEATABLE },
+  '/api/core/user_groups/link/bulk/': { post: REPEATABLE },
   // RBAC roles, policies and groups: a PATCH sets the fields it names and adds or removes members, which leaves the
   // same state however often it is applied.
   '/api/core/rbac/roles/': { get: READ, post: ONCE },

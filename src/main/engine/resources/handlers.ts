@@ -32,7 +32,7 @@ import { explain, invalidValues } from './explain';
 import { exportResources } from './export';
 import { llmAccessHandlers } from './llm-access';
 import { readPages } from './paging';
-import { referrersIn, referringKinds } from './referrers';
+import { countReferrers, referrersIn, referringKinds } from './referrers';
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
@@ -54,6 +54,8 @@ export const RESOURCES_STALE_MS = 30_000;
 export const DESCRIBED_FIELDS_TTL_MS = 10 * 60_000;
 /** With saved rows to show, a screen does not wait through the whole retry policy. */
 const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 15_000 };
+/** A delete's confirmation waits for a count only briefly: without an answer it says the saved list's. */
+const COUNT_CALL: CallOptions = { maxAttempts: 1, timeoutMs: 5_000 };
 
 type Row = Record<string, unknown>;
 
@@ -452,7 +454,9 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
 
     'resources.referrers': async ({ profileId: given, kind, ids, refresh: read }) => {
       const profileId = ctx.tenant(given);
-      for (const { declaration } of referringKinds(kind)) {
+      for (const { declaration, counted } of referringKinds(kind)) {
+        // Counted kinds are asked of the platform below, not read whole.
+        if (counted) continue;
         const meta = cache.meta(profileId, declaration.kind);
         const fresh = meta && !meta.error && Date.now() - Date.parse(meta.checkedAt) < RESOURCES_STALE_MS;
         if (fresh) continue;
@@ -460,7 +464,13 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
         if (read) await freshness(profileId, declaration, true).catch(() => undefined);
         else refreshInBackground(profileId, declaration);
       }
-      return referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS);
+      const counts = await countReferrers(cache, profileId, kind, ids, async (declaration, query) => {
+        const page = await (
+          await apiFor(profileId)
+        ).send(declaration, declaration.operations.list!, { query }, COUNT_CALL);
+        return (page as { count: number }).count;
+      });
+      return { ...referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS), ...(counts.length && { counts }) };
     },
 
     'resources.export': (input) =>

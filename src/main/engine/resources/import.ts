@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ResourceImportInput, ResourceImportPreview, ResourceImportRow } from '../../../shared/contract';
 import {
   csvColumnsOf,
@@ -18,7 +18,9 @@ import {
   fieldType,
   formSchema,
   pluralOf,
-  type ResourceDeclaration,
+  PERSON_SYNONYMS,
+  type CsvColumn,
+  type MembershipImport,
   type ResourceKind,
 } from '../../../shared/resources';
 import type { EngineServices } from '../context';
@@ -29,6 +31,7 @@ import { EngineError, invalid } from '../errors';
 import { UNFINISHED_STATES, type NewItem } from '../jobs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
+import { startMembersJob } from './members-import';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };
@@ -72,10 +75,24 @@ function typedCell(type: string | undefined, text: string): unknown {
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
 /** The kind's columns as the shared matcher takes them: the field's name and label, and the declared synonyms. */
-function matcherOf(declaration: ResourceDeclaration) {
-  return columnMatcher(
-    csvColumnsOf(declaration).map((column) => ({ name: column.field, synonyms: [column.label, ...column.synonyms] })),
-  );
+function matcherOf(columns: readonly CsvColumn[]) {
+  return columnMatcher(columns.map((column) => ({ name: column.field, synonyms: [column.label, ...column.synonyms] })));
+}
+
+/** A membership file's two columns: the person, and the group they go into. */
+function membershipColumns(membership: MembershipImport): CsvColumn[] {
+  return [
+    { field: 'person', label: 'Email or username', synonyms: PERSON_SYNONYMS },
+    { field: 'group', label: membership.groupLabel, synonyms: membership.groupSynonyms },
+  ];
+}
+
+function membershipRow(membership: MembershipImport) {
+  const group = membership.groupLabel.toLowerCase();
+  return z.object({
+    person: z.string({ error: 'Give the person’s email or username' }).min(1, 'Give the person’s email or username'),
+    group: z.string({ error: `Give the ${group}’s name or id` }).min(1, `Give the ${group}’s name or id`),
+  });
 }
 
 export async function resourceImport(
@@ -87,11 +104,15 @@ export async function resourceImport(
   const refusal = importRefusal(declaration);
   if (refusal) throw new EngineError('validation', refusal);
   const create = declaration.operations.create!;
-  const columns = csvColumnsOf(declaration);
-  const body = editableBody(declaration, create);
-  const required = new Set(body?.required ?? []);
-  const schema = formSchema(declaration, create, 'create');
-  const matcher = matcherOf(declaration);
+  // A membership kind's file names people and groups, put together by the bulk job (members-import.ts).
+  const { membership } = declaration;
+  const columns = membership ? membershipColumns(membership) : csvColumnsOf(declaration);
+  const body = membership ? null : editableBody(declaration, create);
+  // Imported from a group's details, the group is that one wherever the file names none.
+  const givenGroup = membership ? input.group : undefined;
+  const required = new Set(membership ? ['person', ...(givenGroup ? [] : ['group'])] : (body?.required ?? []));
+  const schema = membership ? membershipRow(membership) : formSchema(declaration, create, 'create');
+  const matcher = matcherOf(columns);
 
   let path: string;
   let name: string;
@@ -178,6 +199,7 @@ export async function resourceImport(
           if (field) values[field] = (record[column] ?? '').trim();
         });
         Object.assign(values, fixes.get(line));
+        if (givenGroup !== undefined && !values.group) values.group = givenGroup;
         rows.push(checkRow(line, values));
       }
     });
@@ -216,7 +238,7 @@ export async function resourceImport(
         );
       }
     }
-    if (!idColumn || !idInBody) {
+    if (!membership && (!idColumn || !idInBody)) {
       notices.push(
         idColumn
           ? `The platform numbers ${pluralOf(declaration)} itself: a row with an empty ${declaration.idField} creates a new ${declaration.singular}, one with an ${declaration.idField} updates that ${declaration.singular}.`
@@ -260,7 +282,20 @@ export async function resourceImport(
             : 'There is nothing to import: the file has no rows.',
         );
       }
-      job = startJob(ctx, profileId, input.kind, name, read.sha256, rows);
+      job = membership
+        ? startMembersJob(
+            ctx,
+            profileId,
+            input.kind,
+            name,
+            read.sha256,
+            rows,
+            input.dryRun ? 'dry-run' : 'send',
+            givenGroup,
+          )
+        : input.dryRun
+          ? null
+          : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
     }
 
     return {

@@ -14,6 +14,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { historyHandlers } from './history';
+import { membersImportKind } from './members-import';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
 
@@ -40,6 +41,12 @@ export function resourcesArea(
     }),
   );
   const { save, storedKey, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
+  services.runner.register(
+    membersImportKind({
+      profiles: services.profiles,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
   return {
     handlers: {
       ...handlers,

@@ -87,12 +87,13 @@ export const recordTitle = (declaration: ResourceDeclaration, record: Row) =>
 /** The declarations whose records may refer to records of `kind`, with the field that does. */
 export const referringKinds = (kind: string) =>
   referrersOf(kind, Object.values(RESOURCES) as ResourceDeclaration[]).map(
-    ({ declaration, field, path, key, removedWith }) => ({
+    ({ declaration, field, path, key, removedWith, counted }) => ({
       declaration: declaration as ResourceDeclaration & { kind: ResourceKind },
       field,
       path,
       key,
       removedWith,
+      counted: !!counted,
     }),
   );
 
@@ -107,7 +108,8 @@ export function referrersIn(
 ): { referrers: Referrer[]; unsure: UnsureList[] } {
   const referrers: Referrer[] = [];
   const unsure: UnsureList[] = [];
-  for (const { declaration, field, path, key } of referringKinds(kind)) {
+  // Counted kinds (a department's members) are counted by countReferrers, not named.
+  for (const { declaration, field, path, key } of referringKinds(kind).filter((referring) => !referring.counted)) {
     const meta = cache.meta(profileId, declaration.kind);
     const what = pluralOf(declaration);
     if (!meta) {
@@ -157,4 +159,53 @@ export function referrersIn(
     }
   }
   return { referrers, unsure };
+}
+
+export interface ReferrerCount {
+  kind: ResourceKind;
+  refersTo: string;
+  count: number;
+  /** As the platform answered; false: as the saved list has them (the platform could not be asked). */
+  exact: boolean;
+  asOf: string | null;
+}
+
+/** Records whose count is asked of the platform, each one request; the rest are counted in the saved lists. */
+const ASKED_AT_MOST = 20;
+
+/**
+ * How many records of the counted kinds refer to each of `ids` (a department's members): the platform's count of
+ * the list filtered by the field (one DRF page of one), else the saved list's.
+ */
+export async function countReferrers(
+  cache: ResourceCache,
+  profileId: string,
+  kind: string,
+  ids: readonly string[],
+  count: (declaration: ResourceDeclaration, query: Row) => Promise<number>,
+): Promise<ReferrerCount[]> {
+  const counts: ReferrerCount[] = [];
+  for (const { declaration, field } of referringKinds(kind).filter((referring) => referring.counted)) {
+    const numeric = ['integer', 'number'].includes(fieldType(recordSchema(declaration), field) ?? '');
+    const unique = [...new Set(ids)];
+    const answered = await Promise.all(
+      unique.map(async (id, index) => {
+        const value = numeric && Number.isFinite(Number(id)) ? Number(id) : id;
+        if (index < ASKED_AT_MOST && declaration.envelope === 'drf') {
+          try {
+            return { id, count: await count(declaration, { [field]: value, page: 1, page_size: 1 }), exact: true };
+          } catch {
+            // Not answering: the saved list says what it can.
+          }
+        }
+        const { total } = cache.page(profileId, declaration.kind, { where: [{ field, value }], page: 1, pageSize: 1 });
+        return { id, count: total, exact: false };
+      }),
+    );
+    const asOf = cache.meta(profileId, declaration.kind)?.asOf ?? null;
+    for (const { id, count: n, exact } of answered) {
+      counts.push({ kind: declaration.kind, refersTo: id, count: n, exact, asOf: exact ? null : asOf });
+    }
+  }
+  return counts;
 }
