@@ -4,6 +4,8 @@
  * into the engine's cache, searched there and read by id; a person removed only once their name is typed, with what
  * went; `mentor-admin get users --where email=… -o json`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -264,5 +266,21 @@ describe('the users kind in the engine and the CLI', () => {
     const bad = await run(['get', 'users', '-o', 'yaml']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("-o takes json or text (got 'yaml')");
+  });
+
+  it('export --kind users writes the directory as CSV; export users stays the analytics dataset it always was', async () => {
+    const { dataDir, env } = await cliTenant(server);
+    const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
+    const file = join(tempDir(), 'people.csv');
+    const email = 'northbridge-person00005@northbridge.example';
+    const kind = await run(['export', '--kind', 'users', '--where', `email=${email}`, '--out', file, '--json']);
+    expect(kind.code, kind.stderr).toBe(0);
+    expect(kind.lines.at(-1)).toMatchObject({ kind: 'users', rows: 1 });
+    expect(readFileSync(file, 'utf8')).toContain(email);
+    const folder = tempDir();
+    const dataset = await run(['export', 'users', '--range', '7d', '--out', folder, '--json']);
+    expect(dataset.code, dataset.stderr).toBe(0);
+    expect(dataset.lines.at(-1)).toMatchObject({ dataset: 'users' });
+    expect((await run(['export', '--kind'])).stderr).toContain('--kind takes a resource KIND');
   });
 });

@@ -49,7 +49,8 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
   delete KIND ID... --yes                      revoke or delete; --yes is required
   do KIND ID ACTION [--set FIELD=VALUE]...     a named action of the kind
   export KIND --out FILE.csv [--where FIELD=VALUE]... [--search TEXT] [--no-bom]
-      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text)
+      every record's columns as CSV (UTF-8 with a BOM for Excel; cells a spreadsheet would run are made text);
+      a kind named like an analytics dataset (users) is exported with export --kind KIND
   llm-access [--default-key on|off] [--free-trial on|off]
       whether mentors use the platform's default LLM key and the free trial, and the key's usage; switches them`;
 

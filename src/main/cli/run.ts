@@ -12,6 +12,7 @@ import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
 import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resource-commands';
 import { isResourceKind } from '../../shared/resources';
+import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
@@ -40,14 +41,25 @@ Global options:
 
 Exit status: 0 success, 1 failure, 2 usage error.`;
 
+/** Routes `export`: see COMMANDS. */
+const runExport: Command = async (engine, args, ...rest) => {
+  const flag = args.indexOf('--kind');
+  if (flag >= 0) {
+    const kind = args[flag + 1];
+    if (kind === undefined || kind.startsWith('--')) throw new UsageError('--kind takes a resource KIND');
+    const others = args.filter((_, index) => index !== flag && index !== flag + 1);
+    return runResourceCommand('export')(engine, [kind, ...others], ...rest);
+  }
+  const name = args[0];
+  const kindOnly = name !== undefined && isResourceKind(name) && !findDataset(name);
+  return (kindOnly ? runResourceCommand('export') : runExportCommand)(engine, args, ...rest);
+};
+
 const COMMANDS = new Map<string, Command>([
   ['profile', runProfileCommand],
-  // `export KIND --out FILE.csv` for a resource kind; analytics datasets otherwise.
-  [
-    'export',
-    (engine, args, ...rest) =>
-      (isResourceKind(args[0]) ? runResourceCommand('export') : runExportCommand)(engine, args, ...rest),
-  ],
+  // `export DATASET` for an analytics dataset, `export KIND` for a resource kind; a name that is both (`users`) is the
+  // dataset, as it was before the kind existed, and `export --kind KIND` is always the kind.
+  ['export', runExport],
   ['train', runTrainCommand],
   ['jobs', runJobsCommand],
   ['invite', runInviteCommand],
