@@ -4,6 +4,7 @@
  * anything is created and left out, files of another version or not JSON refused, and no secret in a file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { AiMentorService, OpenAPI } from '@iblai/iblai-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MentorConfig } from '../../src/shared/contract';
@@ -116,9 +117,18 @@ describe('mentor configuration: export and import', () => {
       expect(back.config.settings[field], field).toEqual(value);
     expect(back.config.categories.map((x) => x.name)).toEqual(['Algebra']);
 
-    // The platform of the target holds them (read over HTTP, not through the engine).
-    const settings = (await call(target, 'GET', `${base(target)}mentors/${imported.mentor.uniqueId}/settings/`))
-      .body as Record<string, unknown>;
+    // The vendor's SDK reads them back from the target's platform.
+    OpenAPI.BASE = target.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${target.apiKey}` };
+    // The SDK's typings drop `userId` (a comment swallows it); its code sends it.
+    const path = { org: target.org, userId: target.user, mentor: imported.mentor.uniqueId } as {
+      org: string;
+      mentor: string;
+    };
+    const settings = (await AiMentorService.aiMentorOrgsUsersMentorsSettingsRetrieve(path)) as unknown as Record<
+      string,
+      unknown
+    >;
     expect(settings).toMatchObject({
       display_name: 'Ada',
       llm_name: 'gemini-1.5-pro',
