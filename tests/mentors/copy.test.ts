@@ -293,6 +293,10 @@ describe('mentor-admin mentors export|import|copy', () => {
       settings: { display_name: 'Cli' },
     });
     expect(readFileSync(file, 'utf8')).not.toContain(source.apiKey);
+    // Made outside the app: what the spec's settings read does not answer is named in the manifest, not guessed.
+    expect(config.manifest.leftOut.at(-1)).toMatch(
+      /^Settings the platform's read did not answer and this app had not saved: .*system_prompt.*, mcp_servers\.$/,
+    );
 
     const imported = await cli(['--profile', 'Other', 'mentors', 'import', file, '--name', 'Cli Imported'], { env });
     expect(imported.code, imported.stderr).toBe(0);

@@ -86,6 +86,8 @@ export function mentorTransferHandlers(
       if (value === undefined) unanswered.push(field.name);
       else if (value !== null) settings[field.name] = field.input === 'switch' ? asFlag(value) : value;
     }
+    // The spec's settings read (MentorSettingsPublic) leaves the MCP servers out: known only from a save here.
+    if (!Array.isArray(record.mcp_servers)) unanswered.push('mcp_servers');
     const servers = await all(tenant.id, 'mcp-servers');
     const mcpServers = (Array.isArray(record.mcp_servers) ? record.mcp_servers : []).flatMap((item) => {
       const server = servers.find((s) => s.id === item || (isObject(item) && s.id === item.id));
