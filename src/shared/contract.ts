@@ -12,6 +12,7 @@ import { invitationCalls, invitationEvents } from './contract/invitations';
 import { ticketCalls, ticketEvents } from './contract/tickets';
 import { analyticsCalls, analyticsEvents } from './contract/analytics';
 import { resourceCalls, resourceEvents } from './contract/resources';
+import { mentorTransferCalls } from './contract/mentor-transfer';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -23,6 +24,7 @@ export * from './contract/analytics';
 export * from './contract/resources';
 export * from './contract/access';
 export * from './contract/people';
+export * from './contract/mentor-transfer';
 export {
   call,
   event,
@@ -47,6 +49,7 @@ export const calls = {
   ...ticketCalls,
   ...analyticsCalls,
   ...resourceCalls,
+  ...mentorTransferCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */

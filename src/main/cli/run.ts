@@ -14,6 +14,7 @@ import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resour
 import { isResourceKind } from '../../shared/resources';
 import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
+import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -30,6 +31,8 @@ ${TICKETS_HELP}
 ${RESOURCE_HELP}
 
 ${IMPORT_HELP}
+
+${MENTORS_HELP}
 
 ${JOBS_HELP}
 
@@ -67,6 +70,7 @@ const COMMANDS = new Map<string, Command>([
   ['import', runImportCommand],
   ['tickets', runTicketsCommand],
   ['llm-access', runLlmAccessCommand],
+  ['mentors', runMentorsCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -92,6 +96,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   invite: ['invitations'],
   import: ['resources', 'invitations'],
   tickets: ['tickets'],
+  mentors: ['mentors', 'resources'],
 };
 
 export interface CliOptions {

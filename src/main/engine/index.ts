@@ -11,6 +11,7 @@ import {
 import { parseEngineConfig, type EngineSwitches, type Shell } from './config';
 import type { EngineServices } from './context';
 import { composeAreas, type AreaName } from './areas';
+import { mentorTransferHandlers } from './mentor-transfer';
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError } from './errors';
 import { followJobsElsewhere, isThrottleEvent, jobHandlers, JobJournal, JobRunner } from './jobs';
@@ -230,7 +231,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...invitations.handlers,
     ...tickets.handlers,
     ...resources.handlers,
+    ...mentorTransferHandlers(invokeHandler, services.tenant),
   };
+  /** A call from inside the engine (a copy is made of the areas' own calls): parsed and answered like any other. */
+  async function invokeHandler<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
+    const result = await dispatch(handlers, name, input, log);
+    if (!result.ok)
+      throw new EngineError(result.error.code, result.error.message, {
+        ...(result.error.issues ? { issues: result.error.issues } : {}),
+        ...(result.error.status ? { status: result.error.status } : {}),
+      });
+    return result.value as CallOutput<N>;
+  }
   if (config.resumeJobs) runner.resumeAll();
 
   let closed = false;

@@ -11,6 +11,7 @@ import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers } from './mentor-config';
+import { mentorCategories } from './mentor-catalogue';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
@@ -50,6 +51,7 @@ export const RESOURCES = {
   'mcp-servers': mcpServers,
   'call-configurations': callConfigurations,
   'category-groups': categoryGroups,
+  'mentor-categories': mentorCategories,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,
 } as const satisfies Record<string, ResourceDeclaration>;
@@ -66,3 +68,4 @@ export function isResourceKind(value: unknown): value is ResourceKind {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(RESOURCES, value);
 }
 export * from './history';
+export * from './model-offer';

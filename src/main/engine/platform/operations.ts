@@ -95,6 +95,7 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mcp-servers/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/{id}/': { get: READ, patch: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor/categories/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/{id}/': {
     get: READ,

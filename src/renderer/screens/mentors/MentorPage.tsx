@@ -1,7 +1,7 @@
 import { Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
-import { EditIcon, TrashIcon } from '../../components/icons';
+import { CopyIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { mentorsHref, navigateTo } from '../../shell/routes';
 import { useActiveTenant } from '../../tenants/tenantContext';
@@ -11,6 +11,7 @@ import { DocumentsPanel } from './DocumentsPanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
+import { CopyMentorModal, ExportMentorButton } from './MentorTransfer';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
 
@@ -20,6 +21,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
   const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [copying, setCopying] = useState(false);
   const [tab, setTab] = useState<string | null>('documents');
   const data = mentor.data;
   const target: MentorTarget | null =
@@ -74,6 +76,10 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Button variant="default" size="sm" leftSection={<EditIcon size={16} />} onClick={() => setEditing(true)}>
                 Edit
               </Button>
+              <ExportMentorButton profileId={tenant.id} mentor={data} />
+              <Button variant="default" size="sm" leftSection={<CopyIcon size={16} />} onClick={() => setCopying(true)}>
+                Copy to tenant…
+              </Button>
               <Button
                 variant="subtle"
                 color="red"
@@ -110,6 +116,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             target={editing ? { mode: 'edit', mentor: data } : null}
             onClose={() => setEditing(false)}
           />
+          <CopyMentorModal profileId={tenant.id} mentor={data} opened={copying} onClose={() => setCopying(false)} />
           <DeleteMentorModal
             profileId={tenant.id}
             mentor={deleting ? data : null}

@@ -3,13 +3,14 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
-import { MentorIcon, PlusIcon, SearchIcon, WarningIcon } from '../../components/icons';
+import { MentorIcon, PlusIcon, SearchIcon, UploadIcon, WarningIcon } from '../../components/icons';
 import { useActiveTenant } from '../../tenants/tenantContext';
 import { formatCount } from '../../lib/format';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { MentorFormModal, type MentorEditorTarget } from './MentorFormModal';
 import { MentorRow } from './MentorRow';
+import { ImportMentorModal } from './MentorTransfer';
 import { useMentors } from './useMentors';
 
 const PAGE_SIZE = 50;
@@ -22,6 +23,7 @@ export function MentorsList() {
   const { query, refresh, refreshing } = useMentors(tenant?.id, debounced);
   const [editor, setEditor] = useState<MentorEditorTarget | null>(null);
   const [deleting, setDeleting] = useState<Mentor | null>(null);
+  const [importing, setImporting] = useState(false);
   const [page, setPage] = useState(1);
   const mentors = query.data?.mentors ?? [];
   const pages = Math.max(1, Math.ceil(mentors.length / PAGE_SIZE));
@@ -44,9 +46,19 @@ export function MentorsList() {
             )}
           </Text>
         </div>
-        <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })} disabled={!tenant}>
-          New mentor
-        </Button>
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            variant="default"
+            leftSection={<UploadIcon size={16} />}
+            onClick={() => setImporting(true)}
+            disabled={!tenant}
+          >
+            Import mentor…
+          </Button>
+          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })} disabled={!tenant}>
+            New mentor
+          </Button>
+        </Group>
       </Group>
 
       {!tenant && tenantKnown && (
@@ -138,6 +150,13 @@ export function MentorsList() {
         <>
           <MentorFormModal profileId={tenant.id} target={editor} onClose={() => setEditor(null)} />
           <DeleteMentorModal profileId={tenant.id} mentor={deleting} onClose={() => setDeleting(null)} />
+          <ImportMentorModal
+            key={tenant.id}
+            profileId={tenant.id}
+            tenantName={tenant.name}
+            opened={importing}
+            onClose={() => setImporting(false)}
+          />
         </>
       )}
     </Stack>
