@@ -203,6 +203,8 @@ export interface ResourceDeclaration {
    * One record per tenant (its settings, say): read with `get` and written with `update` (or each field's own
    * calls), never listed, created or deleted. Screens show it as a settings card; the CLI reads it with `get KIND`
    * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
+   * With a `create`, the record may not exist yet: its get's 404 reads as an empty record, and a save whose update
+   * answers 404 makes it with the create.
    */
   single?: boolean;
   /**
