@@ -70,9 +70,9 @@ describe('custom-instruction and assumed-knowledge: engine', () => {
       desired_mentor_traits: 'patient, concise',
     });
     // One record: the second save changed it rather than making another.
-    expect(fresh.db.prepare("SELECT COUNT(*) FROM resource_store WHERE kind = 'custom-instruction'").pluck().get()).toBe(
-      1,
-    );
+    expect(
+      fresh.db.prepare("SELECT COUNT(*) FROM resource_store WHERE kind = 'custom-instruction'").pluck().get(),
+    ).toBe(1);
 
     const tooLong = await failure(c.engine, 'resources.updateSingle', {
       kind: 'custom-instruction',
@@ -125,7 +125,10 @@ describe('tools: engine', () => {
     } as { org: string; mentor: string })) as unknown as { can_use_tools: boolean; mentor_tools: { slug: string }[] };
     expect(settings.can_use_tools).toBe(true);
     expect(settings.mentor_tools.map((tool) => tool.slug)).toEqual(['web-search', 'code-interpreter']);
-    const { snapshots } = await c.engine.invoke('resources.history', { kind: 'mentor-settings', key: mentor.unique_id });
+    const { snapshots } = await c.engine.invoke('resources.history', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+    });
     expect(snapshots[0]).toMatchObject({ reason: 'saved', changed: ['can_use_tools', 'tool_slugs'] });
 
     expect(
@@ -180,7 +183,10 @@ describe('sandbox: knowledge and tools against the spec', () => {
   it('assumed-knowledge: 404 before any, POST saves the levels, DRF errors by field, tenants apart', async () => {
     const fresh = await sandbox();
     const path = `${base(fresh)}assumed-knowledge/`;
-    expect(await call(fresh, 'GET', path)).toMatchObject({ status: 404, body: { detail: 'Assumed knowledge not found' } });
+    expect(await call(fresh, 'GET', path)).toMatchObject({
+      status: 404,
+      body: { detail: 'Assumed knowledge not found' },
+    });
     const levels = [{ category: 'Mathematics', level: 'Advanced' }];
     const saved = await call(fresh, 'POST', path, { json: { levels } });
     expect(saved.status, JSON.stringify(saved.body)).toBeLessThan(300);
@@ -242,7 +248,12 @@ describe('mentor-admin: knowledge and tools', () => {
     };
     expect(read.about_user).toBe('I run the chemistry lab.');
 
-    const levels = await run(['update', 'assumed-knowledge', '--set', 'levels=[{"category":"Chemistry","level":"Expert"}]']);
+    const levels = await run([
+      'update',
+      'assumed-knowledge',
+      '--set',
+      'levels=[{"category":"Chemistry","level":"Expert"}]',
+    ]);
     expect(levels.code, levels.stderr).toBe(0);
     expect(await AiMentorService.aiMentorOrgsUsersAssumedKnowledgeRetrieve(sdk(fresh))).toEqual({
       levels: [{ category: 'Chemistry', level: 'Expert' }],

@@ -208,14 +208,12 @@ export function singleRecordHandlers(
       let answered: Row = {};
       try {
         if (update && Object.keys(rest).length) {
-          const answer = await api
-            .send(declaration, update, { ...target, values: rest })
-            .catch((error: unknown) => {
-              // None yet: the first save makes it.
-              const { create } = declaration.operations;
-              if (!create || !isNotFound(error, declaration)) throw error;
-              return api.send(declaration, create, { ...target, values: rest });
-            });
+          const answer = await api.send(declaration, update, { ...target, values: rest }).catch((error: unknown) => {
+            // None yet: the first save makes it.
+            const { create } = declaration.operations;
+            if (!create || !isNotFound(error, declaration)) throw error;
+            return api.send(declaration, create, { ...target, values: rest });
+          });
           // An open body (site config's field_key and value) names no record field: only a read-back shows it.
           if (!openBody(specOperation(update).body?.schema)) record = { ...record, ...rest };
           // A keyed record's update answers it whole (a mentor's settings, prompts included).

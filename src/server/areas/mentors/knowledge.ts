@@ -126,7 +126,8 @@ export function mentorKnowledgeRoutes(router: Router, deps: AreaDeps): void {
     if (!row || !canSeeMentor(row, ctx.caller)) throw notFound('Mentor not found');
     const search = typeof query.search === 'string' ? query.search.toLowerCase() : '';
     const tools = SANDBOX_TOOLS.filter(
-      (tool) => !search || [tool.name, tool.slug, tool.description].some((v) => String(v).toLowerCase().includes(search)),
+      (tool) =>
+        !search || [tool.name, tool.slug, tool.description].some((v) => String(v).toLowerCase().includes(search)),
     );
     // DRF's OrderingFilter: a field name, `-` for descending; an unknown field leaves the order as it is.
     const ordering = typeof query.ordering === 'string' ? query.ordering : '';
