@@ -5,7 +5,9 @@
  * `tool_slugs` (kept in its history). Engine against the real sandbox, the vendor SDK reading back, the sandbox's
  * contract (success, errors, tenants apart) and the CLI.
  */
+import { join } from 'node:path';
 import { AiMentorService, OpenAPI } from '@iblai/iblai-api';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
@@ -141,6 +143,81 @@ describe('tools: engine', () => {
         values: { value: [] },
       }),
     ).toMatchObject({ code: 'validation', message: expect.stringMatching(/read-only/) });
+  });
+});
+
+describe('MCP servers linked to a mentor', () => {
+  it('links the tenant’s MCP servers through the settings; their credentials are never kept, shown or snapshotted', async () => {
+    const c = await connect(server);
+    const mentor = await newMentor('Mcp Linked');
+    const made = await call(server, 'POST', `${base(server)}mcp-servers/`, {
+      json: { name: 'Catalogue', url: 'https://mcp.example.edu/mcp', credentials: 'Bearer sk-mcp-secret-123' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = (made.body as { id: number }).id;
+
+    const saved = await c.engine.invoke('resources.updateSingle', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+      values: { mcp_servers: [id] },
+    });
+    expect(saved.record.mcp_servers).toEqual([expect.objectContaining({ id, name: 'Catalogue' })]);
+    expect(JSON.stringify(saved.record)).not.toContain('sk-mcp-secret');
+    const read = await c.engine.invoke('resources.getSingle', { kind: 'mentor-settings', key: mentor.unique_id });
+    expect(JSON.stringify(read.record)).not.toContain('sk-mcp-secret');
+    const { snapshots } = await c.engine.invoke('resources.history', {
+      kind: 'mentor-settings',
+      key: mentor.unique_id,
+    });
+    expect(snapshots[0]).toMatchObject({ changed: ['mcp_servers'] });
+    const db = new Database(join(c.dataDir, 'mentor-admin.sqlite'), { readonly: true });
+    const kept = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .pluck()
+      .all()
+      .flatMap((table) => db.prepare(`SELECT * FROM "${String(table)}"`).all())
+      .map((row) => JSON.stringify(row))
+      .join('\n');
+    db.close();
+    expect(kept).toContain('Catalogue');
+    expect(kept).not.toContain('sk-mcp-secret');
+
+    // What the platform answers: the linked server, whole (the SDK reads it in the settings' answer).
+    const full = (await AiMentorService.aiMentorOrgsUsersMentorsSettingsUpdate({
+      ...sdk(),
+      mentor: mentor.unique_id,
+      formData: {},
+    } as Parameters<typeof AiMentorService.aiMentorOrgsUsersMentorsSettingsUpdate>[0])) as unknown as {
+      mcp_servers: { id: number; url: string }[];
+    };
+    expect(full.mcp_servers).toEqual([expect.objectContaining({ id, url: 'https://mcp.example.edu/mcp' })]);
+  });
+
+  it('sandbox: the PUT answers linked MCPServer objects; an unknown id or another tenant’s server is refused at the field', async () => {
+    const mentor = await newMentor('Mcp Contract');
+    const path = `${base(server)}mentors/${mentor.unique_id}/settings/`;
+    const own = await call(server, 'POST', `${base(server)}mcp-servers/`, {
+      json: { name: 'Library', url: 'https://mcp.library.example.edu/sse' },
+    });
+    const other = server.otherOrg;
+    const theirs = await call(server, 'POST', `${base(other)}mcp-servers/`, {
+      key: other.apiKey,
+      json: { name: 'Riverside only', url: 'https://mcp.riverside.example.edu/sse' },
+    });
+    const ownId = (own.body as { id: number }).id;
+    const theirId = (theirs.body as { id: number }).id;
+    const linked = await call(server, 'PUT', path, { json: { mcp_servers: [ownId] } });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    expectSpecValid('put', `${USER}/mentors/{mentor}/settings/`, 200, linked.body);
+    expect((linked.body as { mcp_servers: { id: number }[] }).mcp_servers.map((s) => s.id)).toEqual([ownId]);
+    for (const bad of [999999, theirId]) {
+      expect(await call(server, 'PUT', path, { json: { mcp_servers: [bad] } })).toMatchObject({
+        status: 400,
+        body: { detail: 'Invalid request data', mcp_servers: [`Invalid pk "${bad}" - object does not exist.`] },
+      });
+    }
+    const unlinked = await call(server, 'PUT', path, { json: { mcp_servers: [] } });
+    expect((unlinked.body as { mcp_servers: unknown[] }).mcp_servers).toEqual([]);
   });
 });
 

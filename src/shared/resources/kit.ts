@@ -229,6 +229,7 @@ export interface ResourceDeclaration {
   /**
    * Secret fields the platform answers in full in every answer, its list included (an MCP server's credentials): the
    * app writes them, and drops them from every answer before it is kept, shown or printed (as `revealOnce` fields).
+   * A dotted path names a field inside the answer (`mcp_servers.*.credentials`, `*` for each item of a list).
    */
   writeOnly?: readonly string[];
   /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */

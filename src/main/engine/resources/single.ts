@@ -143,7 +143,7 @@ export function singleRecordHandlers(
         // A keyed record's read may leave out what its update answers (a mentor's prompts): kept as last answered.
         const record = key === undefined ? answer : { ...cached?.record, ...answer };
         cache.putSingle(profileId, declaration, record, asOf, key && historyKey(declaration, key, record));
-        return { record, freshness: { asOf, source: 'api', offline: null } };
+        return { record: keptFields(declaration, record), freshness: { asOf, source: 'api', offline: null } };
       } catch (error) {
         if (cached && isUnreachable(error)) {
           const note = offlineNote(error);
@@ -260,7 +260,7 @@ export function singleRecordHandlers(
         });
       }
       ctx.emit('resources.changed', { profileId, kind });
-      return { record };
+      return { record: keptFields(declaration, record) };
     }
   }
 }

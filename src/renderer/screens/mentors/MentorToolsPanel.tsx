@@ -62,24 +62,38 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
   const current = useMemo(() => enabledSlugs(record), [record]);
   const currentOn = record?.can_use_tools === true;
   // What the admin changed, until saved or discarded; otherwise as the platform has it.
-  const [draft, setDraft] = useState<{ chosen: string[]; canUse: boolean } | null>(null);
+  const [draft, setDraft] = useState<{ chosen?: string[]; canUse?: boolean; servers?: string[] } | null>(null);
   const chosen = draft?.chosen ?? current;
   const canUse = draft?.canUse ?? currentOn;
-  const setChosen = (next: string[] | ((was: string[]) => string[])) =>
-    setDraft({ canUse, chosen: typeof next === 'function' ? next(chosen) : next });
-  const setCanUse = (next: boolean) => setDraft({ chosen, canUse: next });
+  const change = (next: { chosen?: string[]; canUse?: boolean; servers?: string[] }) =>
+    setDraft((was) => ({ ...was, ...next }));
+  const setChosen = (next: string[]) => change({ chosen: next });
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const mcp = useCall('resources.list', { profileId: mentor.profileId, kind: 'mcp-servers', pageSize: 500 });
 
   const offered = (Array.isArray(tools.data?.record.value) ? tools.data.record.value : []) as Tool[];
   // Enabled slugs the platform no longer offers this mentor: kept unless unticked, and said.
   const gone = chosen.filter((slug) => !offered.some((tool) => tool.slug === slug));
-  const dirty = canUse !== currentOn || [...chosen].sort().join() !== [...current].sort().join();
-  const servers = linkedServers(record);
+  // The settings' read does not answer the linked MCP servers; their save's answer does (kept from then on).
+  const linkedKnown = Array.isArray(record?.mcp_servers);
+  const linked = useMemo(() => linkedServers(record).map((server) => server.id), [record]);
+  const servers = draft?.servers ?? linked;
+  const same = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
+  const dirty =
+    canUse !== currentOn || !same(chosen, current) || (draft?.servers !== undefined && !same(servers, linked));
 
   function submit() {
     setNote(null);
     save.mutate(
-      { ...settingsInput, values: { can_use_tools: canUse, tool_slugs: chosen } },
+      {
+        ...settingsInput,
+        values: {
+          can_use_tools: canUse,
+          tool_slugs: chosen,
+          // Sent only when changed here: an unread link is not overwritten by an untouched checklist.
+          ...(draft?.servers !== undefined && { mcp_servers: draft.servers.map(Number) }),
+        },
+      },
       {
         onSuccess: () => {
           setDraft(null);
@@ -128,7 +142,7 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
           <Switch
             label="This mentor can use tools"
             checked={canUse}
-            onChange={(event) => setCanUse(event.currentTarget.checked)}
+            onChange={(event) => change({ canUse: event.currentTarget.checked })}
           />
           {offered.length === 0 && (
             <Text size="sm" c="dimmed">
@@ -168,24 +182,43 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
                   size="compact-xs"
                   variant="subtle"
                   ml={4}
-                  onClick={() => setChosen((c) => c.filter((s) => s !== slug))}
+                  onClick={() => setChosen(chosen.filter((s) => s !== slug))}
                 >
                   Remove {slug}
                 </Button>
               ))}
             </Alert>
           )}
-          <Text size="sm" fw={500} mt={4}>
-            MCP servers
-          </Text>
-          <Text size="sm" c={servers.length ? undefined : 'dimmed'} data-testid="linked-mcp-servers">
-            {servers.length
-              ? servers.map((server) => server.name || `#${server.id}`).join(', ')
-              : 'None linked in the settings the platform answered.'}{' '}
-            <Anchor href="#/mentor-configuration/mcp-servers" size="sm">
-              The tenant's MCP servers
-            </Anchor>
-          </Text>
+          <Checkbox.Group
+            value={servers}
+            onChange={(next) => change({ servers: next })}
+            label="MCP servers"
+            description={
+              linkedKnown
+                ? 'The tenant’s MCP servers this mentor may call.'
+                : 'The platform’s settings read does not say which are linked: ticking some and saving sets the links to them.'
+            }
+          >
+            <Stack gap={8} mt={6}>
+              {(mcp.data?.records ?? []).map((server) => (
+                <Checkbox
+                  key={String(server.id)}
+                  value={String(server.id)}
+                  data-mcp-server={String(server.id)}
+                  label={String(server.name ?? `#${String(server.id)}`)}
+                  description={typeof server.url === 'string' ? server.url : undefined}
+                />
+              ))}
+              {mcp.data && mcp.data.records.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  The tenant has no MCP servers.
+                </Text>
+              )}
+              <Anchor href="#/mentor-configuration/mcp-servers" size="sm">
+                The tenant’s MCP servers
+              </Anchor>
+            </Stack>
+          </Checkbox.Group>
           {note && (
             <Alert
               color={note.ok ? 'green' : 'red'}

@@ -139,3 +139,20 @@ export function mentorKnowledgeRoutes(router: Router, deps: AreaDeps): void {
     return { status: available.spec.response.status, body: tools };
   });
 }
+
+/**
+ * The MCP servers `org` may link to a mentor (its own, and those featured by the platform for every tenant), as the
+ * MCPServer objects the settings' PUT answers, by id.
+ */
+export function linkableMcpServers(db: Db, org: string): Map<number, Row> {
+  const rows = db.prepare("SELECT org, data FROM resource_store WHERE kind = 'mcp-servers' ORDER BY rowid").all() as {
+    org: string;
+    data: string;
+  }[];
+  const servers = new Map<number, Row>();
+  for (const row of rows) {
+    const server = JSON.parse(row.data) as Row;
+    if (row.org === org || server.is_featured === true) servers.set(Number(server.id), server);
+  }
+  return servers;
+}
