@@ -17,10 +17,20 @@ const settings = async () =>
     can_use_tools: boolean;
     mentor_tools: { slug: string }[];
   };
+/** The settings' PUT answers the linked MCP servers (its GET does not): an empty save reads them. */
+const linkedServers = async () =>
+  (
+    (await call(server, 'PUT', `${userPath()}mentors/${mentor.unique_id}/settings/`, { json: {} })).body as {
+      mcp_servers: { name: string }[];
+    }
+  ).mcp_servers.map((s) => s.name);
 
 beforeAll(async () => {
   server = await sandbox();
   mentor = (await call(server, 'POST', userPath(), { json: { name: 'Lab Coach' } })).body as { unique_id: string };
+  await call(server, 'POST', `${userPath()}mcp-servers/`, {
+    json: { name: 'Lab inventory', url: 'https://mcp.lab.example.edu/mcp', credentials: 'Bearer lab-secret-42' },
+  });
   app = await openApp(server);
 });
 
@@ -39,10 +49,14 @@ describe('Mentor page: knowledge', () => {
     // Enable web search (and tools at all); save.
     await tools.getByRole('switch', { name: 'This mentor can use tools' }).check();
     await tools.getByRole('checkbox', { name: /Web Search/ }).check();
+    await tools.getByRole('checkbox', { name: /Lab inventory/ }).check();
     await tools.getByRole('button', { name: 'Save tools' }).click();
     await visible(tools.getByText('Saved.'));
     await expect.poll(async () => (await settings()).mentor_tools.map((tool) => tool.slug)).toEqual(['web-search']);
     expect((await settings()).can_use_tools).toBe(true);
+    expect(await linkedServers()).toEqual(['Lab inventory']);
+    // The server's credentials are in the platform's answer, never on the page.
+    expect(await page.content()).not.toContain('lab-secret-42');
     expect(await tools.getByRole('checkbox', { name: /Web Search/ }).isChecked()).toBe(true);
     expect(await tools.getByRole('button', { name: 'Save tools' }).isDisabled()).toBe(true);
 
@@ -51,7 +65,7 @@ describe('Mentor page: knowledge', () => {
     const history = page.getByTestId('settings-history');
     const rows = history.getByRole('table', { name: 'Snapshots' }).locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).innerText()).toMatch(/Saved[\s\S]*Can use tools, Tool slugs/);
+    expect(await rows.nth(0).innerText()).toMatch(/Saved[\s\S]*Can use tools, Tool slugs, MCP server IDs/);
 
     // The custom instruction: none yet, written for the first time from the card's form.
     await page.getByRole('tab', { name: 'Knowledge', exact: true }).click();
