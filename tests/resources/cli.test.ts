@@ -147,8 +147,13 @@ describe('mentor-admin resource verbs', () => {
       },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
-      { kind: 'custom-instruction', label: 'Custom instruction', area: 'Mentors', verbs: ['get', 'update'] },
-      { kind: 'assumed-knowledge', label: 'Assumed knowledge', area: 'Mentors', verbs: ['get', 'update'] },
+      {
+        kind: 'custom-instruction',
+        label: 'Custom instruction',
+        area: 'Mentor configuration',
+        verbs: ['get', 'update'],
+      },
+      { kind: 'assumed-knowledge', label: 'Assumed knowledge', area: 'Mentor configuration', verbs: ['get', 'update'] },
       { kind: 'mentor-tools', label: 'Mentor tools', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'available-tools', label: 'Available tools', area: 'Mentors', verbs: ['get'] },
     ]);

@@ -4,7 +4,9 @@
  * The spec puts the custom instruction and the assumed knowledge under `users/{user_id}/`, not under a mentor: they
  * are the connection's user's own, read by every mentor of the tenant. The tools a mentor may use are listed per
  * mentor (`available-tools`) and per tenant (`mentor-tools/`, read-only); which of them a mentor uses is its
- * settings' `tool_slugs` (and `mcp_servers`), saved through `mentor-settings`.
+ * settings' `tool_slugs` (and `mcp_servers`), saved through `mentor-settings`. The user's two records are filed under
+ * Mentor configuration (a screen of the kit's own, where the command palette finds them) and on each mentor's
+ * Knowledge tab.
  */
 import type { ResourceDeclaration } from './kit';
 
@@ -15,7 +17,8 @@ export const customInstruction = {
   kind: 'custom-instruction',
   label: 'Custom instruction',
   singular: 'custom instruction',
-  area: 'mentors',
+  area: 'mentor-configuration',
+  group: 'About you',
   description: 'What mentors are told about you and how to answer you, in every mentor of the tenant.',
   idField: 'id',
   single: true,
@@ -47,7 +50,8 @@ export const assumedKnowledge = {
   kind: 'assumed-knowledge',
   label: 'Assumed knowledge',
   singular: 'assumed knowledge',
-  area: 'mentors',
+  area: 'mentor-configuration',
+  group: 'About you',
   description: 'How much mentors may take you to know already, by category.',
   idField: 'levels',
   single: true,
@@ -87,7 +91,7 @@ export const mentorTools = {
     { field: 'slug', label: 'Slug' },
     { field: 'description', label: 'Description' },
   ],
-  search: ['name', 'display_name', 'slug', 'description'],
+  search: ['display_name', 'slug', 'description'],
   fields: [],
 } as const satisfies ResourceDeclaration;
 
