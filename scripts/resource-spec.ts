@@ -84,8 +84,9 @@ export function buildResourceSpec(
       if (record && !recordFields.has(field)) say(`${what} '${field}' is not a field of the spec's answer`);
     };
     if (!declaration.single) check('the id field', declaration.idField);
-    else if (declaration.operations.list || declaration.operations.create || declaration.operations.delete) {
-      say('a single-record kind has no list, create or delete');
+    // A single record may be made by a create the first time (a user's custom instruction): never listed or deleted.
+    else if (declaration.operations.list || declaration.operations.delete) {
+      say('a single-record kind has no list or delete');
     }
     for (const column of declaration.columns) check('column', column.field);
     for (const field of declaration.search) check('search field', field);

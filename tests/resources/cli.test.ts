@@ -148,6 +148,15 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'mentor-categories', label: 'Mentor categories', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
+      {
+        kind: 'custom-instruction',
+        label: 'Custom instruction',
+        area: 'Mentor configuration',
+        verbs: ['get', 'update'],
+      },
+      { kind: 'assumed-knowledge', label: 'Assumed knowledge', area: 'Mentor configuration', verbs: ['get', 'update'] },
+      { kind: 'mentor-tools', label: 'Mentor tools', area: 'Mentor configuration', verbs: ['list'] },
+      { kind: 'available-tools', label: 'Available tools', area: 'Mentors', verbs: ['get'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });

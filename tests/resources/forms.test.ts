@@ -124,7 +124,7 @@ describe('single-record kinds', () => {
         ...metadata,
         operations: { ...metadata.operations, list: { method: 'get', path: '/api/core/orgs/{org}/metadata/' } },
       }),
-    ).toEqual(['org-metadata: a single-record kind has no list, create or delete']);
+    ).toEqual(['org-metadata: a single-record kind has no list or delete']);
   });
 
   it('take open bodies whole where the spec gives no schema (site config), and the metadata as any JSON', () => {

@@ -2,6 +2,7 @@ import type { Area } from '../area';
 import { mentorCrudRoutes } from './mentors/crud';
 import { mentorsAreaSchema } from './mentors/schema';
 import { seedMentorTaxonomy } from './mentors/seed';
+import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 
@@ -15,6 +16,7 @@ export const mentorsArea: Area = {
   routes(router, deps) {
     mentorTaxonomyRoutes(router, deps);
     mentorSettingsRoutes(router, deps);
+    mentorKnowledgeRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));

@@ -8,6 +8,7 @@ import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
 import { mentorLlms, tenantLlms } from './llms';
 import { mentorPublicSettings, mentorSettings } from './mentor-settings';
+import { assumedKnowledge, availableTools, customInstruction, mentorTools } from './mentor-knowledge';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers } from './mentor-config';
@@ -25,6 +26,7 @@ export * from './secrets';
 export * from './csv';
 export * from './referrers';
 export * from './mentor-settings';
+export * from './mentor-knowledge';
 export * from './membership';
 
 export const RESOURCES = {
@@ -54,6 +56,10 @@ export const RESOURCES = {
   'mentor-categories': mentorCategories,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,
+  'custom-instruction': customInstruction,
+  'assumed-knowledge': assumedKnowledge,
+  'mentor-tools': mentorTools,
+  'available-tools': availableTools,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

@@ -203,6 +203,8 @@ export interface ResourceDeclaration {
    * One record per tenant (its settings, say): read with `get` and written with `update` (or each field's own
    * calls), never listed, created or deleted. Screens show it as a settings card; the CLI reads it with `get KIND`
    * and writes it with `update KIND --set …` (no ID). Without an update and without fields of their own, read-only.
+   * With a `create`, the record may not exist yet: its get's 404 reads as an empty record, and a save whose update
+   * answers 404 makes it with the create.
    */
   single?: boolean;
   /**
@@ -227,6 +229,7 @@ export interface ResourceDeclaration {
   /**
    * Secret fields the platform answers in full in every answer, its list included (an MCP server's credentials): the
    * app writes them, and drops them from every answer before it is kept, shown or printed (as `revealOnce` fields).
+   * A dotted path names a field inside the answer (`mcp_servers.*.credentials`, `*` for each item of a list).
    */
   writeOnly?: readonly string[];
   /** The columns of its CSV files (import creates or updates by `idField`); default: its form fields. */

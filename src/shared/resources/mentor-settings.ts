@@ -158,6 +158,8 @@ export const mentorSettings = {
   // The spec's `{mentor}` is its "name, slug, or unique_id".
   keyedBy: { param: 'mentor', label: 'Mentor', aliases: ['mentor_slug', 'mentor_name', 'mentor'] },
   history: true,
+  // The settings' PUT answers each linked MCP server whole, its credentials included: never kept or shown.
+  writeOnly: ['mcp_servers.*.credentials'],
   operations: {
     get: { method: 'get', path: PATH, id: { in: 'path', name: 'mentor' } },
     update: { method: 'put', path: PATH, id: { in: 'path', name: 'mentor' } },

@@ -37,6 +37,12 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/': { get: READ, patch: ONCE, delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/': { get: READ, put: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/public-settings/': { get: READ },
+  // A mentor's knowledge (issue 16): the user's custom instruction (POST makes it) and assumed knowledge (POST
+  // replaces every level, so it may be sent again), the tools offered.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/custom-instruction/': { get: READ, post: ONCE, put: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-tools/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/available-tools/': { get: READ },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

@@ -28,10 +28,22 @@ export interface PageQuery {
 
 type Row = Record<string, unknown>;
 
-/** A record without the fields that are never kept. */
+/**
+ * A record without the fields that are never kept: top-level names, or paths into nested answers
+ * (`mcp_servers.*.credentials`: the credentials of each MCP server a mentor's settings answer whole).
+ */
 export function keptFields(declaration: ResourceDeclaration, record: Row): Row {
-  const drop = new Set([...(declaration.revealOnce ?? []), ...(declaration.writeOnly ?? [])]);
-  return Object.fromEntries(Object.entries(record).filter(([field]) => !drop.has(field)));
+  const drop = [...(declaration.revealOnce ?? []), ...(declaration.writeOnly ?? [])];
+  return drop.reduce<Row>((kept, path) => withoutPath(kept, path.split('.')) as Row, record);
+}
+
+/** `value` without what `path` names (`*`: each item of a list); untouched parts are not copied. */
+function withoutPath(value: unknown, path: string[]): unknown {
+  const [head, ...rest] = path;
+  if (head === '*') return Array.isArray(value) ? value.map((item) => withoutPath(item, rest)) : value;
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !(head! in value)) return value;
+  const { [head!]: inner, ...others } = value as Row;
+  return rest.length === 0 ? others : { ...others, [head!]: withoutPath(inner, rest) };
 }
 
 export function recordId(declaration: ResourceDeclaration, record: Row): string {

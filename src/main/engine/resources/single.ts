@@ -80,8 +80,14 @@ export function singleRecordHandlers(
     options: CallOptions,
     key?: string,
   ): Promise<Row> {
-    const { get } = declaration.operations;
-    const answer = get ? await api.send(declaration, get, key === undefined ? {} : { id: key }, options) : {};
+    const { get, create } = declaration.operations;
+    let answer: unknown = {};
+    try {
+      if (get) answer = await api.send(declaration, get, key === undefined ? {} : { id: key }, options);
+    } catch (error) {
+      // A record made by its create the first time (a user's custom instruction): none yet reads as empty.
+      if (!create || !isNotFound(error, declaration)) throw error;
+    }
     const record: Row = isObject(answer) ? { ...answer } : { value: answer ?? null };
     await Promise.all(
       declaration.fields
@@ -105,8 +111,7 @@ export function singleRecordHandlers(
       return value ?? null;
     } catch (error) {
       // Nothing uploaded yet.
-      const explained = explain(error, declaration);
-      if (explained instanceof EngineError && explained.code === 'not_found') return null;
+      if (isNotFound(error, declaration)) return null;
       throw error;
     }
   }
@@ -138,7 +143,7 @@ export function singleRecordHandlers(
         // A keyed record's read may leave out what its update answers (a mentor's prompts): kept as last answered.
         const record = key === undefined ? answer : { ...cached?.record, ...answer };
         cache.putSingle(profileId, declaration, record, asOf, key && historyKey(declaration, key, record));
-        return { record, freshness: { asOf, source: 'api', offline: null } };
+        return { record: keptFields(declaration, record), freshness: { asOf, source: 'api', offline: null } };
       } catch (error) {
         if (cached && isUnreachable(error)) {
           const note = offlineNote(error);
@@ -203,7 +208,12 @@ export function singleRecordHandlers(
       let answered: Row = {};
       try {
         if (update && Object.keys(rest).length) {
-          const answer = await api.send(declaration, update, { ...target, values: rest });
+          const answer = await api.send(declaration, update, { ...target, values: rest }).catch((error: unknown) => {
+            // None yet: the first save makes it.
+            const { create } = declaration.operations;
+            if (!create || !isNotFound(error, declaration)) throw error;
+            return api.send(declaration, create, { ...target, values: rest });
+          });
           // An open body (site config's field_key and value) names no record field: only a read-back shows it.
           if (!openBody(specOperation(update).body?.schema)) record = { ...record, ...rest };
           // A keyed record's update answers it whole (a mentor's settings, prompts included).
@@ -250,9 +260,14 @@ export function singleRecordHandlers(
         });
       }
       ctx.emit('resources.changed', { profileId, kind });
-      return { record };
+      return { record: keptFields(declaration, record) };
     }
   }
+}
+
+function isNotFound(error: unknown, declaration: ResourceDeclaration): boolean {
+  const explained = explain(error, declaration);
+  return explained instanceof EngineError && explained.code === 'not_found';
 }
 
 /** The parent a keyed kind's call names (a mentor); a tenant's own record names none. */

@@ -8,6 +8,7 @@ import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
+import { KnowledgePanel } from './KnowledgePanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
@@ -99,6 +100,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="documents">Documents</Tabs.Tab>
               <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
+              <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -108,6 +110,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="settings" pt="md">
               <MentorSettingsPanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="knowledge" pt="md">
+              <KnowledgePanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 

@@ -1,7 +1,7 @@
 import type { AreaDeps } from '../../area';
-import { mentorSettings, specOperation } from '../../../shared/resources';
+import { mentorSettings, recordSchema, RESOURCES, specOperation } from '../../../shared/resources';
 import { badRequest, HttpError, notFound } from '../../http/errors';
-import { checkBody } from '../resources/validate';
+import { checkBody, present } from '../resources/validate';
 import type { RequestContext, Router } from '../../http/router';
 import type { MentorRow } from '../mentor-store';
 import { readBody, MENTORS_BASE } from './crud';
@@ -14,12 +14,14 @@ import {
   SETTINGS_FIELDS,
   VISIBILITIES,
 } from './fields';
+import { linkableMcpServers } from './knowledge';
 import { presentSettings, presentSettingsPublic } from './present';
 import { canSeeMentor, findMentor } from './store';
 import { categoriesOfMentors, missingCategories, setMentorCategories } from './taxonomy';
 
 const INVALID = 'Invalid request data';
 const UPDATE = specOperation(mentorSettings.operations.update);
+const MCP_SERVER = recordSchema(RESOURCES['mcp-servers']);
 
 /** The catalogue's 400 for this call, with DRF's messages by field beside it (so a form can show them at the field). */
 const invalidField = (errors: Record<string, string[]>) =>
@@ -103,7 +105,13 @@ export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
         if (changes.categories) setMentorCategories(db, row.id, changes.categories);
       })();
       const updated = db.prepare('SELECT * FROM mentors WHERE id = ?').get(row.id) as MentorRow;
-      return { status: 200, body: presentSettings(updated, categoriesOf(updated), departmentName(updated)) };
+      const answer = presentSettings(updated, categoriesOf(updated), departmentName(updated));
+      // The linked MCP servers, whole (MCPServer), as the platform answers them: a server deleted since is gone.
+      const linkable = linkableMcpServers(db, updated.org);
+      const linked = ((settings.mcp_servers as number[] | undefined) ?? [])
+        .map((id) => linkable.get(id))
+        .filter((server) => server !== undefined);
+      return { status: 200, body: { ...answer, mcp_servers: linked.map((server) => present(MCP_SERVER, server)) } };
     },
     { auth: 'admin' },
   );
@@ -170,10 +178,18 @@ export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
       if (missingCategories(db, row.org, ids).length) throw new FieldError('categories', 'unknown category');
       out.categories = ids;
     }
-    for (const field of ['types', 'subjects', 'mcp_servers']) {
+    for (const field of ['types', 'subjects']) {
       if (body[field] !== undefined && body[field] !== null && parseIntList(field, body[field]).length) {
         throw new FieldError(field, 'unknown id');
       }
+    }
+    if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
+      const ids = parseIntList('mcp_servers', body.mcp_servers);
+      const linkable = linkableMcpServers(db, row.org);
+      const unknown = ids.find((id) => !linkable.has(id));
+      if (unknown !== undefined)
+        throw new FieldError('mcp_servers', `Invalid pk "${unknown}" - object does not exist.`);
+      out.settings.mcp_servers = [...new Set(ids)];
     }
     return out;
   }

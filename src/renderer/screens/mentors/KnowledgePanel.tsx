@@ -1,0 +1,28 @@
+/**
+ * A mentor's "Knowledge" tab: the tools it uses, and what every mentor of the tenant is told about the connection's
+ * user (the custom instruction and the assumed knowledge, which the spec keeps per user, not per mentor).
+ */
+import { Stack, Text, Title } from '@mantine/core';
+import { RESOURCES } from '../../../shared/resources';
+import { SingleRecordCard } from '../../resources/SingleRecordCard';
+import type { MentorTarget } from '../../train/TrainFlowContext';
+import { MentorToolsPanel } from './MentorToolsPanel';
+
+export function KnowledgePanel({ mentor }: { mentor: MentorTarget }) {
+  return (
+    <Stack gap="lg" data-testid="mentor-knowledge">
+      <MentorToolsPanel mentor={mentor} />
+      <Stack gap={4}>
+        <Title order={2} size="h4">
+          What mentors know about you
+        </Title>
+        <Text size="sm" c="dimmed">
+          The platform keeps these per user, not per mentor: every mentor of this tenant reads them for the account this
+          app connects with.
+        </Text>
+      </Stack>
+      <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['custom-instruction']} />
+      <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['assumed-knowledge']} />
+    </Stack>
+  );
+}
