@@ -23,6 +23,7 @@ export * from './contract/analytics';
 export * from './contract/resources';
 export * from './contract/access';
 export * from './contract/people';
+export * from './contract/mentor-bulk';
 export {
   call,
   event,

@@ -13,6 +13,7 @@ import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
 import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resource-commands';
 import { isResourceKind } from '../../shared/resources';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
+import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -29,6 +30,8 @@ ${TICKETS_HELP}
 ${RESOURCE_HELP}
 
 ${IMPORT_HELP}
+
+${MENTORS_HELP}
 
 ${JOBS_HELP}
 
@@ -55,6 +58,7 @@ const COMMANDS = new Map<string, Command>([
   ['import', runImportCommand],
   ['tickets', runTicketsCommand],
   ['llm-access', runLlmAccessCommand],
+  ['mentors', runMentorsCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -80,6 +84,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   invite: ['invitations'],
   import: ['resources', 'invitations'],
   tickets: ['tickets'],
+  mentors: ['mentors', 'resources'],
 };
 
 export interface CliOptions {
