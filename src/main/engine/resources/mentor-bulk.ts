@@ -20,7 +20,14 @@ import {
 } from '../../../shared/resources';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { JobFailed, UNFINISHED_STATES, type ItemReport, type JobContext, type JobKindRunner } from '../jobs';
+import {
+  JobFailed,
+  UNFINISHED_STATES,
+  type ItemReport,
+  type ItemRow,
+  type JobContext,
+  type JobKindRunner,
+} from '../jobs';
 import { ApiError, isTransient } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
@@ -37,6 +44,11 @@ type GetSingle = HandlersOf<typeof resourceCalls>['resources.getSingle'];
 export const MENTOR_BULK_KIND = 'mentor-bulk-set';
 /** Settings cached more recently than this (a preview just read them) are what a mentor is compared with. */
 export const BULK_FRESH_MS = 10 * 60_000;
+/** Mentors marked `sending` in one write, ahead of their PUTs. */
+const MARK_AHEAD = 16;
+/** Finished mentors are written together: this many, or this often. */
+const SETTLE_BATCH = 32;
+const SETTLE_EVERY_MS = 100;
 /** Settings reads in flight at once for a preview or a diff. */
 const READS_AT_ONCE = 4;
 
@@ -149,7 +161,10 @@ export function mentorBulkHandlers(
     'mentors.bulkSet': ({ profileId: given, mentors, values: asked }) => {
       const profileId = ctx.tenant(given);
       const values = checkBulkValues(asked);
-      const keys = [...new Set(mentors.map((mentor) => storedKey(profileId, declaration, mentor) ?? mentor))];
+      // A mentor cached under the name given (its unique id, as the Mentors list gives it) needs no look-up.
+      const keyOf = (mentor: string) =>
+        cache.single(profileId, KIND, mentor) ? mentor : (storedKey(profileId, declaration, mentor) ?? mentor);
+      const keys = [...new Set(mentors.map(keyOf))];
       const signature = signatureOf(keys, values);
       const { journal, runner } = ctx;
       const [unfinished] = journal.find({
@@ -224,10 +239,47 @@ export function mentorBulkKind(deps: {
           declaration,
           (await api.send(declaration, declaration.operations.get!, { id: key }, { signal: ctx.signal })) as Row,
         );
-      let stopped: unknown = null;
 
-      /** Sets the values on one mentor: 'updated' or 'unchanged'. */
-      async function setOne(item: (typeof items)[number]): Promise<'updated' | 'unchanged'> {
+      // Marked `sending` a few at a time, committed before the first of them is sent: one write for many mentors.
+      let markedUpTo = 0;
+      function markFrom(index: number) {
+        if (index < markedUpTo) return;
+        markedUpTo = Math.min(items.length, index + MARK_AHEAD);
+        ctx.journal.updateItems(
+          items.slice(index, markedUpTo).map((item) => item.id),
+          { phase: 'sending' },
+        );
+      }
+
+      // What each mentor became, written together (its cache, history and item): lost with a crash, it is found
+      // again, since its item still says `sending`.
+      let settled: Settled[] = [];
+      function settle() {
+        if (!settled.length) return;
+        const batch = settled;
+        settled = [];
+        const counts: Record<string, number> = {};
+        ctx.journal.transaction(() => {
+          for (const { item, outcome, kept } of batch) {
+            if (kept) {
+              const canonical = historyKey(declaration, item.key, kept.record);
+              cache.putSingle(profileId!, declaration, kept.record, undefined, canonical);
+              snapshots.keep(profileId!, KIND, canonical, {
+                before: kept.before && keptFields(declaration, kept.before),
+                after: keptFields(declaration, kept.record),
+                changed: kept.changed,
+              });
+            }
+            ctx.journal.updateItem(item.id, { state: 'done', phase: outcome, error: null });
+            counts[outcome] = (counts[outcome] ?? 0) + 1;
+          }
+          ctx.journal.addCounts(ctx.job.id, counts);
+        });
+      }
+      const settling = setInterval(settle, SETTLE_EVERY_MS);
+
+      /** Sets the values on one mentor. */
+      async function setOne(item: (typeof items)[number], index: number): Promise<Settled> {
         // Sent by a run that ended before it heard back: the platform says whether it took it.
         const inDoubt = item.phase === 'sending';
         const cached = cache.single(profileId!, KIND, item.key);
@@ -235,12 +287,12 @@ export function mentorBulkKind(deps: {
         const current = !inDoubt && young ? cached.record : await read(item.key);
         const changes = Object.fromEntries(bulkChanges(current, values).map((c) => [c.field, c.after]));
         if (!Object.keys(changes).length) {
-          if (!inDoubt) return 'unchanged';
+          if (!inDoubt) return { item, outcome: 'unchanged', kept: null };
           // The earlier run's PUT landed: kept in the history now, from the settings as they were cached before it.
-          keep(item.key, cached?.record ?? null, current, Object.keys(values));
-          return 'updated';
+          const kept = { before: cached?.record ?? null, record: current, changed: Object.keys(values) };
+          return { item, outcome: 'updated', kept };
         }
-        ctx.journal.updateItem(item.id, { state: 'active', phase: 'sending', attempt: true, error: null });
+        markFrom(index);
         const answer = await api.send(
           declaration,
           declaration.operations.update!,
@@ -248,29 +300,20 @@ export function mentorBulkKind(deps: {
           { signal: ctx.signal },
         );
         const record = { ...current, ...(answer && typeof answer === 'object' ? (answer as Row) : {}) };
-        keep(item.key, current, record, Object.keys(changes));
-        return 'updated';
+        return { item, outcome: 'updated', kept: { before: current, record, changed: Object.keys(changes) } };
       }
 
-      function keep(key: string, before: Row | null, record: Row, changed: string[]) {
-        const canonical = historyKey(declaration, key, record);
-        cache.putSingle(profileId!, declaration, record, undefined, canonical);
-        snapshots.keep(profileId!, KIND, canonical, {
-          before: before && keptFields(declaration, before),
-          after: keptFields(declaration, record),
-          changed,
-        });
-      }
-
+      let stopped: unknown = null;
       try {
         await Promise.all(
-          items.map((item) =>
+          items.map((item, index) =>
             ctx.limiter.run(async () => {
               if (stopped || ctx.signal.aborted) return;
               try {
-                const outcome = await setOne(item);
-                ctx.journal.updateItem(item.id, { state: 'done', phase: outcome, error: null });
-                ctx.journal.addCounts(ctx.job.id, { [outcome]: 1 });
+                const outcome = await setOne(item, index);
+                // Pushed after the await: a settle meanwhile starts a new list.
+                settled.push(outcome);
+                if (settled.length >= SETTLE_BATCH) settle();
               } catch (error) {
                 if (ctx.signal.aborted || isTransient(error) || (error instanceof ApiError && error.status === 401)) {
                   // The runner waits (or pauses) and runs what is left again.
@@ -287,10 +330,19 @@ export function mentorBulkKind(deps: {
           ),
         );
       } finally {
+        clearInterval(settling);
+        settle();
         deps.services.emit('resources.changed', { profileId, kind: KIND });
         deps.services.emit('mentors.changed', { profileId });
       }
       if (stopped) throw stopped;
     },
   };
+}
+
+interface Settled {
+  item: ItemRow;
+  outcome: 'updated' | 'unchanged';
+  /** What to keep in the cache and the mentor's history. */
+  kept: { before: Row | null; record: Row; changed: string[] } | null;
 }
