@@ -16,6 +16,7 @@ import {
   sameValue,
   writtenValue,
   type FieldChange,
+  type FieldDeclaration,
   type ResourceDeclaration,
 } from '../../../shared/resources';
 import type { HandlersOf } from '../dispatch';
@@ -76,11 +77,15 @@ export function checkBulkValues(values: Row): Row {
   return Object.fromEntries(Object.entries(parsed.data as Row).filter(([, value]) => value !== undefined));
 }
 
+/** A field's value as the PUT takes it (only lists change shape: the spec is looked up for those alone). */
+const written = (field: FieldDeclaration, value: unknown) =>
+  Array.isArray(value) ? writtenValue(declaration, field, value) : value;
+
 /** What setting `values` changes on a mentor's settings `record`: each field that holds something else now. */
 export function bulkChanges(record: Row, values: Row): FieldChange[] {
   return Object.entries(values).flatMap(([name, after]) => {
     const field = declaration.fields.find((f) => f.name === name)!;
-    const before = writtenValue(declaration, field, fieldValue(field, record));
+    const before = written(field, fieldValue(field, record));
     return sameValue(before, after) ? [] : [{ field: name, label: field.label, before: before ?? null, after }];
   });
 }
@@ -89,8 +94,8 @@ export function bulkChanges(record: Row, values: Row): FieldChange[] {
 export function settingsDiff(a: Row, b: Row): FieldChange[] {
   return declaration.fields.flatMap((field) => {
     if (field.own) return [];
-    const before = writtenValue(declaration, field, fieldValue(field, a));
-    const after = writtenValue(declaration, field, fieldValue(field, b));
+    const before = written(field, fieldValue(field, a));
+    const after = written(field, fieldValue(field, b));
     if (before === undefined && after === undefined) return [];
     return sameValue(before, after) ? [] : [{ field: field.name, label: field.label, before, after }];
   });
