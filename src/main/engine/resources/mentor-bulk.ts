@@ -309,31 +309,37 @@ export function mentorBulkKind(deps: {
       }
 
       let stopped: unknown = null;
+      async function one(item: ItemRow, index: number) {
+        if (stopped || ctx.signal.aborted) return;
+        try {
+          const outcome = await setOne(item, index);
+          // Pushed after the await: a settle meanwhile starts a new list.
+          settled.push(outcome);
+          if (settled.length >= SETTLE_BATCH) settle();
+        } catch (error) {
+          if (ctx.signal.aborted || isTransient(error) || (error instanceof ApiError && error.status === 401)) {
+            // The runner waits (or pauses) and runs what is left again.
+            stopped ??= error;
+          } else {
+            const explained = explain(error, declaration, item.label);
+            const message = explained instanceof Error ? explained.message : String(explained);
+            ctx.journal.updateItem(item.id, { state: 'failed', phase: 'refused', error: message });
+            ctx.journal.addCounts(ctx.job.id, { refused: 1 });
+          }
+        }
+        ctx.progress();
+      }
       try {
-        await Promise.all(
-          items.map((item, index) =>
-            ctx.limiter.run(async () => {
-              if (stopped || ctx.signal.aborted) return;
-              try {
-                const outcome = await setOne(item, index);
-                // Pushed after the await: a settle meanwhile starts a new list.
-                settled.push(outcome);
-                if (settled.length >= SETTLE_BATCH) settle();
-              } catch (error) {
-                if (ctx.signal.aborted || isTransient(error) || (error instanceof ApiError && error.status === 401)) {
-                  // The runner waits (or pauses) and runs what is left again.
-                  stopped ??= error;
-                } else {
-                  const explained = explain(error, declaration, item.label);
-                  const message = explained instanceof Error ? explained.message : String(explained);
-                  ctx.journal.updateItem(item.id, { state: 'failed', phase: 'refused', error: message });
-                  ctx.journal.addCounts(ctx.job.id, { refused: 1 });
-                }
-              }
-              ctx.progress();
-            }, ctx.signal),
-          ),
-        );
+        // As many workers as the job may ever have requests at once, each taking the next mentor: the limiter holds
+        // a few waiters, not one per mentor (hundreds of listeners on the job's signal).
+        let next = 0;
+        const worker = async () => {
+          while (next < items.length && !stopped && !ctx.signal.aborted) {
+            const index = next++;
+            await ctx.limiter.run(() => one(items[index]!, index), ctx.signal);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.limiter.ceiling, items.length)) }, worker));
       } finally {
         clearInterval(settling);
         settle();
