@@ -25,6 +25,7 @@ export * from './contract/resources';
 export * from './contract/access';
 export * from './contract/people';
 export * from './contract/mentor-transfer';
+export * from './contract/mentor-bulk';
 export {
   call,
   event,

@@ -156,6 +156,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'resource-import': 'CSV imports',
   'resource-bulk': 'Bulk changes',
   'resource-members': 'Membership imports',
+  'mentor-bulk-set': 'Mentor settings changes',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

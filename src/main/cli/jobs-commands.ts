@@ -69,6 +69,7 @@ const UNITS: Record<JobKind, string> = {
   'resource-import': 'rows',
   'resource-bulk': 'records',
   'resource-members': 'rows',
+  'mentor-bulk-set': 'mentors',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

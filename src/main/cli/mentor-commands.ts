@@ -5,8 +5,11 @@ import type { Engine } from '../engine';
 import { commandArgs, type Command, type Globals } from './command';
 import { UsageError, type Output } from './io';
 import { profileIdOf, resolveProfile } from './profile-commands';
+import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
 
-export const MENTORS_HELP = `A mentor's configuration (settings, categories, MCP servers and call configuration by name; never a secret):
+export const MENTORS_HELP = `Mentors across the tenant:
+${MENTOR_BULK_HELP}
+A mentor's configuration (settings, categories, MCP servers and call configuration by name; never a secret):
   mentors export MENTOR FILE.json       write it to a versioned JSON file
   mentors import FILE.json [--name NAME] [--dry-run]
       create a mentor from the file (or update the one named NAME); what this tenant lacks (a model it is not
@@ -115,9 +118,13 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
   },
 };
 
-export const runMentorsCommand: Command = async (engine, args, out, _io, globals) => {
+/** `mentors bulk-set|diff` (mentor-bulk-commands.ts) and `mentors export|import|copy` (above). */
+export const runMentorsCommand: Command = async (engine, args, out, io, globals) => {
   const [verb, ...rest] = args;
+  if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
   const run = verb ? VERBS[verb] : undefined;
-  if (!run) throw new UsageError(`mentors takes ${Object.keys(VERBS).join(', ')} (got '${verb ?? ''}')`);
+  if (!run) {
+    throw new UsageError(`mentors takes bulk-set, diff, ${Object.keys(VERBS).join(', ')} (got '${verb ?? ''}')`);
+  }
   return run(engine, rest, out, globals);
 };

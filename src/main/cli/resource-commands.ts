@@ -58,7 +58,7 @@ export const RESOURCE_HELP = `Resources (one set of verbs over every kind: ${KIN
 const PAGE = 500;
 
 /** No terminal control sequences from the platform's text reach the terminal. */
-const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+export const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 
 function kindOf(raw: string | undefined, verb: string): ResourceDeclaration & { kind: ResourceKind } {
   if (!raw) throw new UsageError(`${verb} needs a KIND (${KINDS})`);
@@ -66,7 +66,7 @@ function kindOf(raw: string | undefined, verb: string): ResourceDeclaration & { 
   return declarationOf(raw) as ResourceDeclaration & { kind: ResourceKind };
 }
 
-function pairs(items: string[] | undefined, option: string): [string, string][] {
+export function pairs(items: string[] | undefined, option: string): [string, string][] {
   return (items ?? []).map((item) => {
     const at = item.indexOf('=');
     if (at <= 0) throw new UsageError(`${option} takes FIELD=VALUE (got '${item}')`);
@@ -79,7 +79,11 @@ function pairs(items: string[] | undefined, option: string): [string, string][] 
  * field or an object/array field, and an image field's `@FILE` read into the data: URL the engine checks and uploads.
  * `value.key=…` sets a field of an object field (a credential's described fields), kept as text.
  */
-async function typedValues(declaration: ResourceDeclaration, verb: 'create' | 'update', sets: [string, string][]) {
+export async function typedValues(
+  declaration: ResourceDeclaration,
+  verb: 'create' | 'update',
+  sets: [string, string][],
+) {
   const operation = (verb === 'create' ? declaration.operations.create : declaration.operations.update) ?? null;
   const body = operation ? editableBody(declaration, operation) : null;
   const typed: Record<string, unknown> = {};

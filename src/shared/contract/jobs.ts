@@ -10,6 +10,7 @@ export const JobKind = z.enum([
   'resource-import',
   'resource-bulk',
   'resource-members',
+  'mentor-bulk-set',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

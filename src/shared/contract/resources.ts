@@ -11,6 +11,7 @@ import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { resourceHistoryCalls } from './resource-history';
+import { mentorBulkCalls } from './mentor-bulk';
 import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -313,6 +314,7 @@ export const resourceCalls = {
   ...singleRecordCalls,
   ...accessCalls,
   ...resourceHistoryCalls,
+  ...mentorBulkCalls,
   'resources.describe': call(
     z.object({ ...Tenant, kind: ResourceKind }).strict(),
     z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),

@@ -5,6 +5,7 @@
  */
 import { SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
 
 export interface ListMeta {
@@ -71,17 +72,25 @@ export class ResourceCache {
     private readonly log: Log,
   ) {}
 
+  /** Statements of fixed text, prepared once: a bulk change writes hundreds of single records in a row. */
+  private readonly statements = new Map<string, Statement>();
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
   private tenant(profileId: string): string | null {
-    const row = this.db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?').get(profileId) as
+    const row = this.sql('SELECT base_url, org, username FROM profiles WHERE id = ?').get(profileId) as
       { base_url: string; org: string; username: string } | undefined;
     return row ? `${row.base_url} ${row.org} ${row.username}` : null;
   }
 
   meta(profileId: string, kind: string): ListMeta | null {
-    const row = this.db
-      .prepare('SELECT tenant, as_of, checked_at, error FROM resource_lists WHERE profile_id = ? AND kind = ?')
-      .get(profileId, kind) as { tenant: string; as_of: string; checked_at: string; error: string | null } | undefined;
+    const row = this.sql(
+      'SELECT tenant, as_of, checked_at, error FROM resource_lists WHERE profile_id = ? AND kind = ?',
+    ).get(profileId, kind) as { tenant: string; as_of: string; checked_at: string; error: string | null } | undefined;
     if (!row || row.tenant !== this.tenant(profileId)) return null;
     return { asOf: row.as_of, checkedAt: row.checked_at, error: row.error };
   }
@@ -118,8 +127,7 @@ export class ResourceCache {
 
   find(profileId: string, kind: string, id: string): Row | null {
     if (!this.meta(profileId, kind)) return null;
-    const text = this.db
-      .prepare('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+    const text = this.sql('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
       .pluck()
       .get(profileId, kind, id) as string | undefined;
     return text ? (JSON.parse(text) as Row) : null;
@@ -215,8 +223,7 @@ export class ResourceCache {
   single(profileId: string, kind: string, key?: string): { record: Row; meta: ListMeta } | null {
     const meta = this.meta(profileId, singleScope(kind, key));
     if (!meta) return null;
-    const text = this.db
-      .prepare('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+    const text = this.sql('SELECT data FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
       .pluck()
       .get(profileId, kind, key ?? SINGLE_RECORD_ID) as string | undefined;
     return text ? { record: JSON.parse(text) as Row, meta } : null;
@@ -247,12 +254,10 @@ export class ResourceCache {
   ): void {
     const kept = keptFields(declaration, record);
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
+      this.sql(
+        `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
            ON CONFLICT (profile_id, kind, id) DO UPDATE SET data = excluded.data`,
-        )
-        .run(profileId, declaration.kind, key ?? SINGLE_RECORD_ID, JSON.stringify(kept));
+      ).run(profileId, declaration.kind, key ?? SINGLE_RECORD_ID, JSON.stringify(kept));
       this.setMeta(profileId, singleScope(declaration.kind, key), asOf);
     })();
   }
@@ -272,12 +277,10 @@ export class ResourceCache {
   }
 
   private setMeta(profileId: string, kind: string, asOf: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO resource_lists (profile_id, kind, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
+    this.sql(
+      `INSERT INTO resource_lists (profile_id, kind, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
          ON CONFLICT (profile_id, kind) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
            checked_at = excluded.checked_at, error = NULL`,
-      )
-      .run(profileId, kind, this.tenant(profileId) ?? '', asOf, asOf);
+    ).run(profileId, kind, this.tenant(profileId) ?? '', asOf, asOf);
   }
 }

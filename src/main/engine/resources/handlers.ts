@@ -73,6 +73,7 @@ type ResourceHandlers = Omit<
   | 'resources.revert'
   | `access.${string}`
   | 'people.remove'
+  | `mentors.${string}`
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

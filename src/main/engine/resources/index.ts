@@ -15,6 +15,7 @@ import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
+import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
 
@@ -47,6 +48,7 @@ export function resourcesArea(
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
   );
+  services.runner.register(mentorBulkKind({ services, cache: stores.cache, snapshots: stores.snapshots }));
   return {
     handlers: {
       ...handlers,
@@ -55,6 +57,7 @@ export function resourcesArea(
       ...peopleHandlers(services, stores.cache),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
+      ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
     },
     close,
   };

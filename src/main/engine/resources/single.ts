@@ -119,6 +119,8 @@ export function singleRecordHandlers(
   /** Where a keyed record is cached: under its parent's own id, whichever of its names (a slug) the call used. */
   function storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined) {
     if (key === undefined || !declaration.keyedBy) return key;
+    // Already its own id (as the lists name mentors): found by the cache's key, without reading every record.
+    if (cache.single(profileId, declaration.kind, key)) return key;
     const names = [declaration.idField, ...(declaration.keyedBy.aliases ?? [])];
     return cache.singleKeyOf(profileId, declaration.kind, key, names) ?? key;
   }

@@ -2,6 +2,7 @@
  * The local history of single records that keep one (a mentor's settings): the one owner of `resource_snapshots`.
  * Every save keeps the record as the platform answered it, per tenant connection, kind and parent.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
 
 type Row = Record<string, unknown>;
@@ -38,6 +39,14 @@ const toSnapshot = (row: SnapshotRow): Snapshot => ({
 export class SnapshotStore {
   constructor(private readonly db: Db) {}
 
+  /** Prepared once: a bulk change keeps hundreds of snapshots in a row. */
+  private readonly statements = new Map<string, Statement>();
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   /**
    * Keeps a save: first, when this parent has no history yet, the record as it was before (`before`), so the
    * first change can be undone too.
@@ -49,14 +58,14 @@ export class SnapshotStore {
     save: { before: Row | null; after: Row; changed: string[]; revertedTo?: number | null },
     at = new Date().toISOString(),
   ): number {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT INTO resource_snapshots (profile_id, kind, key, taken_at, reason, reverted_to, changed, data)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
-      const known = this.db
-        .prepare('SELECT 1 FROM resource_snapshots WHERE profile_id = ? AND kind = ? AND key = ? LIMIT 1')
-        .get(profileId, kind, key);
+      const known = this.sql(
+        'SELECT 1 FROM resource_snapshots WHERE profile_id = ? AND kind = ? AND key = ? LIMIT 1',
+      ).get(profileId, kind, key);
       if (!known && save.before) insert.run(profileId, kind, key, at, 'found', null, '[]', JSON.stringify(save.before));
       const reason: SnapshotReason = save.revertedTo ? 'reverted' : 'saved';
       const result = insert.run(

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Checkbox, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { Mentor } from '../../../shared/contract';
 import { EditIcon, TrashIcon, UploadIcon } from '../../components/icons';
 import { mentorHref } from '../../shell/routes';
@@ -11,10 +11,13 @@ interface MentorRowProps {
   mentor: Mentor;
   onEdit(): void;
   onDelete(): void;
+  /** Chosen for a change of settings across mentors. */
+  selected: boolean;
+  onSelect(selected: boolean): void;
 }
 
 /** One mentor; the whole row is a drop target that trains this mentor (after a preview). */
-export function MentorRow({ profileId, mentor, onEdit, onDelete }: MentorRowProps) {
+export function MentorRow({ profileId, mentor, onEdit, onDelete, selected, onSelect }: MentorRowProps) {
   const { over, props } = useMentorDropTarget({ profileId, uniqueId: mentor.uniqueId, name: mentor.name });
   const nameId = `mentor-name-${mentor.uniqueId}`;
   const visibility = mentor.visibility ? VISIBILITY_INFO[mentor.visibility] : null;
@@ -32,6 +35,13 @@ export function MentorRow({ profileId, mentor, onEdit, onDelete }: MentorRowProp
           : undefined
       }
     >
+      <Table.Td>
+        <Checkbox
+          aria-label={`Select ${mentor.name}`}
+          checked={selected}
+          onChange={(event) => onSelect(event.currentTarget.checked)}
+        />
+      </Table.Td>
       <Table.Td>
         <Stack gap={2}>
           <Anchor id={nameId} href={mentorHref(mentor.uniqueId)} fw={600} size="sm" underline="hover">

@@ -1,4 +1,17 @@
-import { Alert, Button, Group, Pagination, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Pagination,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
@@ -8,6 +21,7 @@ import { useActiveTenant } from '../../tenants/tenantContext';
 import { formatCount } from '../../lib/format';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
+import { MentorBulkModal, type BulkTarget } from './MentorBulkModal';
 import { MentorFormModal, type MentorEditorTarget } from './MentorFormModal';
 import { MentorRow } from './MentorRow';
 import { ImportMentorModal } from './MentorTransfer';
@@ -25,7 +39,24 @@ export function MentorsList() {
   const [deleting, setDeleting] = useState<Mentor | null>(null);
   const [importing, setImporting] = useState(false);
   const [page, setPage] = useState(1);
+  // Chosen for a change of settings, by unique id; kept per tenant, and only while the mentor is listed.
+  const [chosen, setChosen] = useState<{ profileId: string | undefined; ids: Set<string> }>({
+    profileId: tenant?.id,
+    ids: new Set(),
+  });
+  const [bulk, setBulk] = useState<BulkTarget | null>(null);
   const mentors = query.data?.mentors ?? [];
+  const selected = chosen.profileId === tenant?.id ? mentors.filter((m) => chosen.ids.has(m.uniqueId)) : [];
+  const allChosen = mentors.length > 0 && selected.length === mentors.length;
+  const choose = (ids: string[], on: boolean) =>
+    setChosen((previous) => {
+      const next = new Set(previous.profileId === tenant?.id ? previous.ids : []);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return { profileId: tenant?.id, ids: next };
+    });
   const pages = Math.max(1, Math.ceil(mentors.length / PAGE_SIZE));
   const shown = mentors.slice((Math.min(page, pages) - 1) * PAGE_SIZE, Math.min(page, pages) * PAGE_SIZE);
 
@@ -99,6 +130,49 @@ export function MentorsList() {
               </Group>
             </Group>
 
+            {selected.length > 0 && (
+              <Group
+                gap="sm"
+                justify="space-between"
+                px="sm"
+                py={6}
+                bg="var(--mantine-primary-color-light)"
+                style={{ borderRadius: 6 }}
+                role="region"
+                aria-label="Selected mentors"
+              >
+                <Text size="sm" fw={500}>
+                  {formatCount(selected.length)} {selected.length === 1 ? 'mentor' : 'mentors'} selected
+                  {debounced && allChosen ? ' (all matching the search)' : ''}
+                </Text>
+                <Group gap="xs">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() =>
+                      choose(
+                        mentors.map((m) => m.uniqueId),
+                        false,
+                      )
+                    }
+                  >
+                    Clear
+                  </Button>
+                  <Button
+                    size="xs"
+                    onClick={() =>
+                      tenant &&
+                      setBulk({
+                        profileId: tenant.id,
+                        mentors: selected.map(({ uniqueId, name }) => ({ uniqueId, name })),
+                      })
+                    }
+                  >
+                    Change settings…
+                  </Button>
+                </Group>
+              </Group>
+            )}
             {query.isPending && <ListSkeleton />}
             {query.isError && (
               <LoadErrorAlert
@@ -115,6 +189,19 @@ export function MentorsList() {
                 <Table verticalSpacing="sm" highlightOnHover aria-label="Mentors" data-testid="mentors-table">
                   <Table.Thead>
                     <Table.Tr>
+                      <Table.Th w={40}>
+                        <Checkbox
+                          aria-label={debounced ? 'Select all mentors matching the search' : 'Select all mentors'}
+                          checked={allChosen}
+                          indeterminate={selected.length > 0 && !allChosen}
+                          onChange={(event) =>
+                            choose(
+                              mentors.map((m) => m.uniqueId),
+                              event.currentTarget.checked,
+                            )
+                          }
+                        />
+                      </Table.Th>
                       <Table.Th>Name</Table.Th>
                       <Table.Th w={150}>Who can use it</Table.Th>
                       <Table.Th w={175}>Updated</Table.Th>
@@ -131,6 +218,8 @@ export function MentorsList() {
                         mentor={mentor}
                         onEdit={() => setEditor({ mode: 'edit', mentor })}
                         onDelete={() => setDeleting(mentor)}
+                        selected={chosen.profileId === tenant.id && chosen.ids.has(mentor.uniqueId)}
+                        onSelect={(on) => choose([mentor.uniqueId], on)}
                       />
                     ))}
                   </Table.Tbody>
@@ -157,6 +246,7 @@ export function MentorsList() {
             opened={importing}
             onClose={() => setImporting(false)}
           />
+          <MentorBulkModal target={bulk} onClose={() => setBulk(null)} />
         </>
       )}
     </Stack>
