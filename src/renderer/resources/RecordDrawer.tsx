@@ -4,6 +4,7 @@ import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, fieldLabel, titleOf } from './naming';
+import { readableValue } from './readable';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;
@@ -45,8 +46,7 @@ export function RecordDrawer({ declaration, record, onClose, onEdit, related }: 
         <Stack gap="md">
           {fields.map((field) => {
             const value = record[field];
-            const text =
-              typeof value === 'object' && value !== null ? JSON.stringify(value, null, 2) : String(value ?? '—');
+            const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
             return (
               <Stack key={field} gap={4}>

@@ -36,6 +36,7 @@ import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { maskedText } from './DescribedFields';
 import { ListFilter } from './ListFilter';
+import { readableValue } from './readable';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
@@ -63,7 +64,8 @@ function cellText(column: ColumnDeclaration, value: unknown): string {
     // The platform's stand-in for "never" (an expiry far in the future).
     return value.startsWith('9999-') ? 'Never' : formatDateTime(value);
   }
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const { text, structured } = readableValue(value);
+  return structured ? JSON.stringify(value) : text;
 }
 
 function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) {
@@ -233,7 +235,7 @@ export function ResourceList({
                   setPage(1);
                 }}
                 // Narrows before the filters beside it wrap under it (a panel beside the tab column).
-                style={{ flex: '1 1 200px', maxWidth: 300 }}
+                style={{ flex: '1 1 240px', maxWidth: 360 }}
                 type="search"
               />
               {(declaration.filters ?? []).map((filter) => (

@@ -45,7 +45,7 @@ export const mcpServers = {
       name: 'credentials',
       label: 'Credentials',
       input: 'secret',
-      description: 'The full Authorization value (`<scheme> <credentials>`); it takes priority over the headers below.',
+      description: 'The full Authorization value, such as “Bearer <token>”; it takes priority over the headers below.',
     },
     {
       name: 'extra_headers',

@@ -8,7 +8,6 @@ import {
   Modal,
   Paper,
   Select,
-  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -108,10 +107,11 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
       ) : (
         <Text c="dimmed">No roles yet: create one under Roles, and its actions show here.</Text>
       )}
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+      {/* One above the other: each answer is a table of three columns that needs the panel's width. */}
+      <Stack gap="lg">
         <WhatCanThisPersonDo profileId={profileId} people={data.people} />
         <WhoCanDoThis profileId={profileId} data={data} />
-      </SimpleGrid>
+      </Stack>
       {reviewing && (
         <ReviewChanges
           profileId={profileId}
@@ -367,37 +367,39 @@ function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people:
           clearable
         />
         {userId !== null && grants.data && (
-          <Table fz="sm" data-testid="effective-permissions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Over</Table.Th>
-                <Table.Th>Granted by</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {grants.data.grants.map((grant) => (
-                <Table.Tr key={`${grant.action} ${grant.resource} ${grant.policy.id} ${grant.group?.id ?? ''}`}>
-                  <Table.Td>{grant.action}</Table.Td>
-                  <Table.Td>
-                    <code>{grant.resource}</code>
-                  </Table.Td>
-                  <Table.Td>
-                    {grant.policy.name} (role {grant.role.name}){grant.group ? `, through ${grant.group.name}` : ''}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {!grants.data.grants.length && (
+          <Table.ScrollContainer minWidth={560} type="native">
+            <Table fz="sm" data-testid="effective-permissions">
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={3}>
-                    <Text c="dimmed" size="sm">
-                      No policy grants this person anything.
-                    </Text>
-                  </Table.Td>
+                  <Table.Th>Action</Table.Th>
+                  <Table.Th>Over</Table.Th>
+                  <Table.Th>Granted by</Table.Th>
                 </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {grants.data.grants.map((grant) => (
+                  <Table.Tr key={`${grant.action} ${grant.resource} ${grant.policy.id} ${grant.group?.id ?? ''}`}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{grant.action}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <code>{grant.resource}</code>
+                    </Table.Td>
+                    <Table.Td>
+                      {grant.policy.name} (role {grant.role.name}){grant.group ? `, through ${grant.group.name}` : ''}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+                {!grants.data.grants.length && (
+                  <Table.Tr>
+                    <Table.Td colSpan={3}>
+                      <Text c="dimmed" size="sm">
+                        No policy grants this person anything.
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
       </Stack>
     </Paper>

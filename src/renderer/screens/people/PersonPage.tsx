@@ -255,7 +255,11 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
         error={policies.error}
         onRetry={() => void policies.refetch()}
         freshness={policies.data?.freshness}
-        empty={granted.length ? null : 'No RBAC policy names this person (groups they are in may still grant some).'}
+        empty={
+          granted.length
+            ? null
+            : 'No policy names this person directly; an access group they belong to may still grant them some.'
+        }
       >
         <Stack gap={4}>
           {granted.map((policy) => (
@@ -360,7 +364,10 @@ function Chats({ profileId, username }: { profileId: string; username: string })
       <List size="sm" spacing={2}>
         {rows.map((row) => (
           <List.Item key={row.id}>
-            {formatDateTime(row.startedAt)} · {row.mentor} · {row.messages} messages
+            {formatDateTime(row.startedAt)} · {row.mentor} ·{' '}
+            <span style={{ whiteSpace: 'nowrap' }}>
+              {row.messages} {row.messages === 1 ? 'message' : 'messages'}
+            </span>
           </List.Item>
         ))}
       </List>

@@ -1,0 +1,28 @@
+/**
+ * A record value as a person reads it: a list of words or numbers as "a, b, c", a record the platform nests (a
+ * policy's role, a group's owner) by its name, a list of such records by their names. Anything else stays JSON
+ * (shown as code), and nothing is dropped: an object without a name is its JSON.
+ */
+const named = (value: unknown): string | null => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { name, username } = value as { name?: unknown; username?: unknown };
+  if (typeof name === 'string' && name) return name;
+  if (typeof username === 'string' && username) return username;
+  return null;
+};
+
+const isPlain = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
+
+export function readableValue(value: unknown): { text: string; structured: boolean } {
+  if (value === null || value === undefined || value === '') return { text: '—', structured: false };
+  if (isPlain(value)) return { text: String(value), structured: false };
+  if (Array.isArray(value)) {
+    if (!value.length) return { text: 'None', structured: false };
+    if (value.every(isPlain)) return { text: value.map(String).join(', '), structured: false };
+    const names = value.map(named);
+    if (names.every((name): name is string => name !== null)) return { text: names.join(', '), structured: false };
+  }
+  const name = named(value);
+  if (name !== null) return { text: name, structured: false };
+  return { text: JSON.stringify(value, null, 2), structured: true };
+}

@@ -1,0 +1,24 @@
+/** How the kit's lists and details show a record's values: words, not JSON, wherever the value allows. */
+import { describe, expect, it } from 'vitest';
+import { readableValue } from '../../src/renderer/resources/readable';
+
+describe('readableValue', () => {
+  it('lists words and numbers, names nested records, and keeps anything else as JSON', () => {
+    expect(readableValue(['Ibl.Core/Roles/read', 'Ibl.Core/Policies/read'])).toEqual({
+      text: 'Ibl.Core/Roles/read, Ibl.Core/Policies/read',
+      structured: false,
+    });
+    expect(readableValue({ id: 3, name: 'Mentor editors' })).toEqual({ text: 'Mentor editors', structured: false });
+    expect(readableValue([{ username: 'ada' }, { name: 'Staff', id: 1 }]).text).toBe('ada, Staff');
+    expect(readableValue([])).toEqual({ text: 'None', structured: false });
+    expect(readableValue(null).text).toBe('—');
+    expect(readableValue(0).text).toBe('0');
+    expect(readableValue(false).text).toBe('false');
+    // Nothing is hidden: a record without a name, or a list mixing kinds, stays whole.
+    expect(readableValue({ allowed_keys: [], allow_all_within_org: true })).toEqual({
+      text: '{\n  "allowed_keys": [],\n  "allow_all_within_org": true\n}',
+      structured: true,
+    });
+    expect(readableValue([{ id: 1 }, 'x']).structured).toBe(true);
+  });
+});
