@@ -44,14 +44,18 @@ describe('Mentor configuration', () => {
     expect(stored.results.find((s) => s.name === 'Timetable')?.credentials).toBe(SECRET);
 
     await table.getByRole('button', { name: 'Timetable', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'MCP server "Timetable"' });
+    await visible(details);
     expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
-    await page.keyboard.press('Escape');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'hidden' });
     await table.getByRole('button', { name: 'Edit Timetable' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit MCP server "Timetable"' });
     await visible(edit.getByTestId('stored-secret').getByText('Not shown'));
     await visible(edit.getByRole('button', { name: 'Replace' }));
     expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
-    await page.keyboard.press('Escape');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'hidden' });
   });
 
   it('narrows call configurations by mode (one of the spec’s values) and by a mentor id typed in', async () => {

@@ -40,7 +40,8 @@ export const OPERATIONS = {
   // A mentor's knowledge (issue 16): the user's custom instruction (POST makes it) and assumed knowledge (POST
   // replaces every level, so it may be sent again), the tools offered.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/custom-instruction/': { get: READ, post: ONCE, put: REPLACE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPLACE },
+  // Assumed knowledge is set whole by its POST: sent again after a lost answer, not after a server error.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-tools/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/available-tools/': { get: READ },
 
