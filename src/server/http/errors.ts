@@ -16,6 +16,12 @@ export class HttpError extends Error {
 export const fieldErrors = (errors: Record<string, string[]>) =>
   new HttpError(400, Object.values(errors).flat().join(' '), {}, errors);
 
+/** DRF's words for a reference to a record that is not there (a PrimaryKeyRelatedField). */
+export const invalidPkMessage = (value: unknown) => `Invalid pk "${String(value)}" - object does not exist.`;
+
+/** DRF's 400 for a field that names a record that is not there. */
+export const invalidPk = (field: string, value: unknown) => fieldErrors({ [field]: [invalidPkMessage(value)] });
+
 export const badRequest = (detail = 'Bad request') => new HttpError(400, detail);
 export const unauthorized = (detail = 'Authentication credentials were not provided.') => new HttpError(401, detail);
 export const forbidden = (detail = 'You do not have permission to perform this action.') => new HttpError(403, detail);

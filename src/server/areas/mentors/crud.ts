@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AreaDeps } from '../../area';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound, invalidPkMessage } from '../../http/errors';
 import { drfPage, pageWindow } from '../../http/pagination';
 import type { RequestContext, Router } from '../../http/router';
 import { slugify, type MentorRow } from '../mentor-store';
@@ -264,13 +264,13 @@ export function mentorCrudRoutes(router: Router, deps: AreaDeps, later: (registe
       if (body.categories !== undefined) {
         const ids = parseIntList('categories', body.categories);
         const missing = missingCategories(db, org, ids);
-        if (missing.length) throw new FieldError('categories', `Invalid pk "${missing[0]}" - object does not exist.`);
+        if (missing.length) throw new FieldError('categories', invalidPkMessage(missing[0]));
         input.categories = ids;
       }
       // The sandbox has no mentor types, subjects or MCP servers: any id names an object that does not exist.
       for (const field of ['types', 'subjects', 'mcp_servers']) {
         const ids = body[field] === undefined ? [] : parseIntList(field, body[field]);
-        if (ids.length) throw new FieldError(field, `Invalid pk "${ids[0]}" - object does not exist.`);
+        if (ids.length) throw new FieldError(field, invalidPkMessage(ids[0]));
       }
       if (body.recently_accessed_at !== undefined && body.recently_accessed_at !== null) {
         if (typeof body.recently_accessed_at !== 'string' || Number.isNaN(Date.parse(body.recently_accessed_at))) {

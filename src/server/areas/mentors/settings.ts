@@ -1,6 +1,6 @@
 import type { AreaDeps } from '../../area';
 import { mentorSettings, recordSchema, RESOURCES, specOperation } from '../../../shared/resources';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound, invalidPkMessage } from '../../http/errors';
 import { checkBody, present } from '../resources/validate';
 import type { RequestContext, Router } from '../../http/router';
 import type { MentorRow } from '../mentor-store';
@@ -187,8 +187,7 @@ export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
       const ids = parseIntList('mcp_servers', body.mcp_servers);
       const linkable = linkableMcpServers(db, row.org);
       const unknown = ids.find((id) => !linkable.has(id));
-      if (unknown !== undefined)
-        throw new FieldError('mcp_servers', `Invalid pk "${unknown}" - object does not exist.`);
+      if (unknown !== undefined) throw new FieldError('mcp_servers', invalidPkMessage(unknown));
       out.settings.mcp_servers = [...new Set(ids)];
     }
     return out;

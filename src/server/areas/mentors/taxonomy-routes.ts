@@ -1,5 +1,5 @@
 import type { AreaDeps } from '../../area';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound, invalidPkMessage } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 import { MENTORS_BASE } from './crud';
 import { FieldError, parseInt, parseIntList } from './fields';
@@ -102,7 +102,7 @@ export function mentorTaxonomyRoutes(router: Router, deps: AreaDeps): void {
             : parseInt('audience', body.audience);
         const audienceIds = parseIntList('audiences', body.audiences);
         const missing = missingAudiences(db, org, audience === null ? audienceIds : [audience, ...audienceIds]);
-        if (missing.length) throw new FieldError('audiences', `Invalid pk "${missing[0]}" - object does not exist.`);
+        if (missing.length) throw new FieldError('audiences', invalidPkMessage(missing[0]));
         const group =
           body.category_group === undefined || body.category_group === null || body.category_group === ''
             ? null

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Caller } from '../../auth';
 import type { Db } from '../../db';
-import { fieldErrors } from '../../http/errors';
+import { fieldErrors, invalidPk } from '../../http/errors';
 import type { AuthRule } from '../../http/router';
 
 type Row = Record<string, unknown>;
@@ -78,7 +78,7 @@ export function genericBackend(
       const found = db
         .prepare('SELECT 1 FROM resource_store WHERE org = ? AND kind = ? AND id = ?')
         .get(org, referenced, String(value));
-      if (!found) throw fieldErrors({ [field]: [`Invalid pk "${String(value)}" - object does not exist.`] });
+      if (!found) throw invalidPk(field, value);
     }
   };
   const matches = (record: Row, query: Row) =>

@@ -5,7 +5,7 @@
  * lists the active ones, and a delete takes the id as a query parameter. See src/shared/resources/groups.ts.
  */
 import type { Db } from '../../db';
-import { fieldErrors, notFound } from '../../http/errors';
+import { fieldErrors, notFound, invalidPk } from '../../http/errors';
 import type { Backend } from './backends';
 
 type Row = Record<string, unknown>;
@@ -106,8 +106,7 @@ export function departmentMemberBackend(db: Db): Backend {
       const department = db
         .prepare('SELECT id FROM departments WHERE org = ? AND id = ? AND is_active = 1')
         .get(org, body.department_id);
-      if (!department)
-        throw fieldErrors({ department_id: [`Invalid pk "${String(body.department_id)}" - object does not exist.`] });
+      if (!department) throw invalidPk('department_id', body.department_id);
       const userId = personOf(db, org, body);
       db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(body.department_id, userId);
       return member(org, userId)!;
@@ -153,7 +152,7 @@ export function userGroupMemberBackend(db: Db): Backend {
         : db.prepare(`${select} AND g.id = ? ORDER BY u.username`).all(org, query.group_id)) as Row[],
     create: (org, _caller, body) => {
       if (!db.prepare('SELECT 1 FROM user_groups WHERE org = ? AND id = ?').get(org, body.group_id)) {
-        throw fieldErrors({ group_id: [`Invalid pk "${String(body.group_id)}" - object does not exist.`] });
+        throw invalidPk('group_id', body.group_id);
       }
       const userId = personOf(db, org, body);
       db.prepare('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(

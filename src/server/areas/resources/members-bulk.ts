@@ -7,7 +7,7 @@
  * Admin only; `platform_key`, when given, must be the caller's own tenant. One transaction per call.
  */
 import type { Db } from '../../db';
-import { fieldErrors, notFound } from '../../http/errors';
+import { fieldErrors, notFound, invalidPk } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 
 type Row = Record<string, unknown>;
@@ -72,7 +72,7 @@ export function membersBulkRoutes(db: Db, router: Router): void {
       const org = ctx.caller!.org;
       const { group, people } = await bodyOf(ctx, 'department_id');
       if (!db.prepare('SELECT 1 FROM departments WHERE org = ? AND id = ? AND is_active = 1').get(org, group))
-        throw fieldErrors({ department_id: [`Invalid pk "${group}" - object does not exist.`] });
+        throw invalidPk('department_id', group);
       const current = db.prepare('SELECT department_id FROM users WHERE id = ?');
       const move = db.prepare('UPDATE users SET department_id = ? WHERE id = ?');
       const results = db.transaction(() =>
@@ -96,7 +96,7 @@ export function membersBulkRoutes(db: Db, router: Router): void {
       const org = ctx.caller!.org;
       const { group, people } = await bodyOf(ctx, 'group_id');
       if (!db.prepare('SELECT 1 FROM user_groups WHERE org = ? AND id = ?').get(org, group))
-        throw fieldErrors({ group_id: [`Invalid pk "${group}" - object does not exist.`] });
+        throw invalidPk('group_id', group);
       const link = db.prepare('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)');
       const results = db.transaction(() =>
         people.map((person) => {

@@ -4,7 +4,7 @@
  * to (a call configuration's mentor, a group's audiences and categories) — and DRF's answers to references to nothing.
  */
 import type { Db } from '../../db';
-import { fieldErrors } from '../../http/errors';
+import { invalidPk } from '../../http/errors';
 import { findMentor } from '../mentors/store';
 import {
   audiencesByIds,
@@ -17,9 +17,6 @@ import {
 import { genericBackend, type Backend } from './backends';
 
 type Row = Record<string, unknown>;
-
-const invalidPk = (field: string, value: unknown) =>
-  fieldErrors({ [field]: [`Invalid pk "${String(value)}" - object does not exist.`] });
 
 /** A number for the tenant, as the platform's `platform` field (a foreign key to the Platform row) gives it. */
 function platformNumber(db: Db, org: string): number {

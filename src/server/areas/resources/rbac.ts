@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db';
-import { badRequest, fieldErrors, forbidden } from '../../http/errors';
+import { badRequest, fieldErrors, forbidden, invalidPk } from '../../http/errors';
 import { accessState } from '../../access';
 import { noAdminLeft } from '../../../shared/access';
 import { genericBackend, type Backend } from './backends';
@@ -141,7 +141,7 @@ export function rbacPolicyBackend(db: Db): Backend {
   const groups = genericBackend(db, { ...rbacPolicyOptions, kind: 'rbac-groups' });
   const roleOf = (org: string, id: unknown): Row => {
     const role = roles.get!(org, String(id), {});
-    if (!role) throw fieldErrors({ role_id: [`Invalid pk "${String(id)}" - object does not exist.`] });
+    if (!role) throw invalidPk('role_id', id);
     return { id: role.id, name: role.name, actions: role.actions, data_actions: role.data_actions };
   };
   const withGroups = (org: string, current: Row[], body: Row): Row[] => {
@@ -149,7 +149,7 @@ export function rbacPolicyBackend(db: Db): Backend {
     const kept = current.filter((group) => !removed.has(group.id as number));
     const added = ids(body.groups_to_add).map((id) => {
       const group = groups.get!(org, String(id), {});
-      if (!group) throw fieldErrors({ groups_to_add: [`Invalid pk "${id}" - object does not exist.`] });
+      if (!group) throw invalidPk('groups_to_add', id);
       return { id: group.id, name: group.name ?? '', unique_id: group.unique_id, description: group.description ?? '' };
     });
     return [...kept, ...added.filter((group) => !kept.some((k) => k.id === group.id))];
