@@ -44,6 +44,8 @@ describe('People and access: department members from a CSV', () => {
       'ghost@example.edu,Nursing',
       `${server.studentUser},Dentistry`,
     ].join('\r\n');
+    // The file step says which columns the file needs.
+    await visible(dialog.getByText('Two columns: each person’s email or username, and the department’s name or id.'));
     await dialog
       .getByTestId('resource-import-file')
       .setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -86,6 +88,7 @@ describe('People and access: department members from a CSV', () => {
     const dialog = page.getByRole('dialog', { name: 'Import members of Nursing from CSV' });
     // A file naming people alone: they go into Nursing (the learner is in it already, from the import above).
     const people = ['Username', server.studentUser].join('\n');
+    await visible(dialog.getByText(/A department column \(name or id\) is optional: rows without one go into Nursing/));
     await dialog
       .getByTestId('resource-import-file')
       .setInputFiles({ name: 'nursing.csv', mimeType: 'text/csv', buffer: Buffer.from(people) });

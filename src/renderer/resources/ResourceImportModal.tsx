@@ -25,7 +25,7 @@ import {
   type ResourceImportPreview,
   type ResourceImportRow,
 } from '../../shared/contract';
-import { pluralOf, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import { importColumnsHint, pluralOf, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { errorMessage } from '../bridge/errors';
 import { CsvDropZone } from '../components/csv-import/CsvDropZone';
 import { Notices } from '../components/csv-import/Notices';
@@ -183,6 +183,7 @@ export function ResourceImportModal({
       {step === 'file' && (
         <CsvDropZone
           title={`Drop a CSV file of ${plural}`}
+          hint={importColumnsHint(declaration, group?.name)}
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
             // Read once here, so a file that cannot be imported is said on this step.

@@ -21,6 +21,19 @@ export function csvColumnsOf(declaration: ResourceDeclaration): CsvColumn[] {
   return declaration.fields.map((field) => ({ field: field.name, label: field.label, synonyms: [field.label] }));
 }
 
+/** What a kind's import file needs, said before a file is chosen (`groupName`: imported from that group's details). */
+export function importColumnsHint(declaration: ResourceDeclaration, groupName?: string): string {
+  const membership = declaration.membership;
+  if (membership) {
+    const group = membership.groupLabel.toLowerCase();
+    return groupName
+      ? `A column with each person’s email or username. A ${group} column (name or id) is optional: rows without one go into ${groupName}.`
+      : `Two columns: each person’s email or username, and the ${group}’s name or id.`;
+  }
+  const labels = csvColumnsOf(declaration).map((column) => column.label);
+  return `Columns: ${labels.join(', ')}. Headers are matched without case or punctuation; the next step shows which column fills which field.`;
+}
+
 /**
  * Why a kind's records cannot come from a CSV file, or null when they can. A value the platform shows once, to the
  * call that creates the record (a new API token's key), would be shown to no one by an import: the records would be

@@ -12,10 +12,13 @@ import { WarningIcon } from '../icons';
  */
 export function CsvDropZone({
   title,
+  hint,
   onOpen,
   inputTestId,
 }: {
   title: string;
+  /** What the file needs (its columns), under the title. */
+  hint?: string;
   onOpen: (name: string, handle: string) => Promise<void>;
   inputTestId?: string;
 }) {
@@ -93,6 +96,11 @@ export function CsvDropZone({
       >
         <Stack gap="sm" align="center">
           <Text fw={600}>{title}</Text>
+          {hint && (
+            <Text size="sm" maw={560}>
+              {hint}
+            </Text>
+          )}
           <Text size="sm" c="dimmed">
             UTF-8, UTF-16 or Windows-1252; commas, semicolons, tabs or pipes. Nothing is sent until you confirm.
           </Text>
