@@ -42,6 +42,16 @@ describe('Tenant settings: API tokens', () => {
     await expect.poll(() => app.page.getByTestId('resource-count').innerText()).toBe('2 API tokens');
   });
 
+  it('says so when a link names no page of the area, and shows its first one', async () => {
+    await app.open('#/tenant-settings/api-tokenz');
+    const alert = app.page.getByRole('alert').filter({ hasText: 'Nothing here is called “api-tokenz”' });
+    await visible(alert);
+    const shown = await app.page.getByRole('tab', { selected: true }).innerText();
+    expect(await alert.innerText()).toContain(`${shown} is shown instead`);
+    await app.page.getByRole('tab', { name: 'Domain whitelist' }).click();
+    await expect.poll(() => app.page.getByRole('alert').filter({ hasText: 'api-tokenz' }).count()).toBe(0);
+  });
+
   it('keeps the area’s tabs in one column under their group headings at the smallest window', async () => {
     const { page } = app;
     await page.setViewportSize({ width: 1000, height: 650 });

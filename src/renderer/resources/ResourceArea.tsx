@@ -73,6 +73,12 @@ export function ResourceArea({
           {AREA_SUBTITLE[area][1]}
         </Text>
       </div>
+      {routed && !extra && !kinds.some((declaration) => declaration.kind === routed) && (
+        // A link from elsewhere (or an old bookmark) that names no tab here: said, rather than quietly another tab.
+        <Alert color="yellow" icon={<WarningIcon />} title={`Nothing here is called “${routed}”`}>
+          {RESOURCE_AREAS[area]} has no page by that name; {current.label} is shown instead.
+        </Alert>
+      )}
       {!tenant.id && tenant.known && (
         <Alert color="yellow" icon={<WarningIcon />} title="No active tenant">
           Add a tenant in Settings → Tenants, or make one active from the top bar.
