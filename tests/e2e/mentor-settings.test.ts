@@ -45,6 +45,12 @@ describe('Mentor page: settings', () => {
       /no longer offers “gpt-3\.5-legacy” from openai.*gpt-4o, gpt-4o-mini, o3-mini/,
     );
 
+    // Settings the platform's read does not answer are said once above the groups; nothing to save yet.
+    expect(await panel.getByTestId('settings-unread-note').innerText()).toMatch(
+      /^\d+ settings are not in the platform’s settings read/,
+    );
+    expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+
     // Edit the display name and the safety prompt; save.
     const displayName = form.getByRole('textbox', { name: 'Display name' });
     await displayName.fill('Ms. Algebra');
@@ -52,6 +58,7 @@ describe('Mentor page: settings', () => {
     await expect.poll(() => form.getByText('Unsaved changes.').isVisible()).toBe(true);
     await form.getByRole('button', { name: 'Save settings' }).click();
     await visible(form.getByText('Saved.'));
+    expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
     expect(await onPlatform()).toMatchObject({ display_name: 'Ms. Algebra' });
     await expect.poll(() => displayName.inputValue()).toBe('Ms. Algebra');
 

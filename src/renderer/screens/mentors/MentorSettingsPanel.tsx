@@ -161,7 +161,7 @@ function SettingsForm({
     const field = unread.has(declared.name)
       ? {
           ...declared,
-          description: "Not in the platform's settings read: its value shows once saved from here.",
+          description: 'Not read from the platform.',
         }
       : declared;
     if (field.name === 'llm_provider' || field.name === 'llm_name') {
@@ -196,6 +196,13 @@ function SettingsForm({
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Mentor settings">
       <Stack gap="md">
+        {unread.size > 0 && (
+          // Said once here; each such field says only "Not read from the platform."
+          <Text size="sm" c="dimmed" data-testid="settings-unread-note">
+            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not in the platform’s settings read
+            (the spec’s read answers the public fields): the value shows once saved from here.
+          </Text>
+        )}
         <Group gap={6} aria-label="Setting groups" role="navigation">
           {MENTOR_SETTINGS_GROUPS.map((group) => (
             <Button
@@ -261,7 +268,7 @@ function SettingsForm({
                 <Button variant="default" disabled={!dirty || save.isPending} onClick={() => form.reset()}>
                   Discard changes
                 </Button>
-                <Button type="submit" loading={save.isPending}>
+                <Button type="submit" disabled={!dirty} loading={save.isPending}>
                   Save settings
                 </Button>
               </Group>
