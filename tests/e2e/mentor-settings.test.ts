@@ -55,11 +55,21 @@ describe('Mentor page: settings', () => {
     const displayName = form.getByRole('textbox', { name: 'Display name' });
     await displayName.fill('Ms. Algebra');
     await form.getByRole('textbox', { name: 'Safety prompt' }).fill('Stay on algebra.');
+    // The theme offers the values the platform answers with; a colour has a swatch and takes hex typed in.
+    const theme = form.getByLabel('Theme', { exact: true });
+    await theme.fill('');
+    await theme.click();
+    await page.getByRole('option', { name: 'dark' }).click();
+    await form.getByLabel('User message colour', { exact: true }).fill('#112233');
     await expect.poll(() => form.getByText('Unsaved changes.').isVisible()).toBe(true);
     await form.getByRole('button', { name: 'Save settings' }).click();
     await visible(form.getByText('Saved.'));
     expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
-    expect(await onPlatform()).toMatchObject({ display_name: 'Ms. Algebra' });
+    expect(await onPlatform()).toMatchObject({
+      display_name: 'Ms. Algebra',
+      theme: 'dark',
+      user_message_color: '#112233',
+    });
     await expect.poll(() => displayName.inputValue()).toBe('Ms. Algebra');
 
     // A name another mentor has: the platform refuses it, at the Name field; nothing is saved.

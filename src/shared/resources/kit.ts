@@ -27,12 +27,13 @@ export interface RecordOperation extends OperationRef {
 }
 
 /**
- * How a field is entered. `number`, `date` (a date-time when the spec's format says so), `json` (an editor checked
+ * How a field is entered. `color` is text with a swatch and a picker (any text may still be typed). `number`, `date`
+ * (a date-time when the spec's format says so), `json` (an editor checked
  * against the field's spec schema) and `image` (a file checked for its type before it is sent, with a preview) take
  * their rules from the spec like every other input; `reference` picks another kind's record (see `relations`).
  */
 export type FieldInput =
-  'text' | 'textarea' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference';
+  'text' | 'textarea' | 'switch' | 'select' | 'secret' | 'number' | 'date' | 'json' | 'image' | 'reference' | 'color';
 
 /** A form field: a property of the operation's request body (its rules come from the spec, not from here). */
 export interface FieldDeclaration {
@@ -43,6 +44,11 @@ export interface FieldDeclaration {
   placeholder?: string;
   /** For `select`: the values offered (the spec's enum when it has one). */
   options?: readonly { value: string; label: string }[];
+  /**
+   * For `text`: values offered as you type, where the spec's request takes any string but its answer names a few
+   * (a mentor's theme): any other value may still be typed and is sent as it is.
+   */
+  suggestions?: readonly string[];
   /** Shown filled in on a new record's form. */
   initial?: string | boolean;
   /** Part of the create form only (the id of a record is never changed). */

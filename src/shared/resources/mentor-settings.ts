@@ -97,10 +97,14 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
   flag('Safety and moderation', 'enable_post_processing_system', 'Post-processing'),
   long('Safety and moderation', 'post_processing_prompt', 'Post-processing prompt'),
 
-  text('Display', 'theme', 'Theme', { placeholder: 'light' }),
-  text('Display', 'user_message_color', 'User message colour', { placeholder: '#2467eb' }),
-  text('Display', 'mentor_bubble_color', 'Mentor bubble colour', { placeholder: '#f5f6f8' }),
-  text('Display', 'align_mentor_bubble', 'Mentor bubble alignment', { placeholder: 'left' }),
+  // The request takes any string for these; the answer's ThemeEnum and AlignMentorBubbleEnum name the values.
+  text('Display', 'theme', 'Theme', { placeholder: 'light', suggestions: ['light', 'dark'] }),
+  text('Display', 'user_message_color', 'User message colour', { input: 'color', placeholder: '#2467eb' }),
+  text('Display', 'mentor_bubble_color', 'Mentor bubble colour', { input: 'color', placeholder: '#f5f6f8' }),
+  text('Display', 'align_mentor_bubble', 'Mentor bubble alignment', {
+    placeholder: 'left',
+    suggestions: ['left', 'right'],
+  }),
   long('Display', 'custom_css', 'Custom CSS'),
   flag('Display', 'show_attachment', 'Attachments'),
   flag('Display', 'show_voice_call', 'Voice call'),

@@ -1,4 +1,16 @@
-import { Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Autocomplete,
+  Button,
+  ColorInput,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import type { z } from 'zod';
@@ -107,8 +119,15 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           autoFocus={autoFocus}
         />
       );
+    case 'color':
+      // Any text may be typed (the spec takes a string): a value the picker cannot read is kept, not reverted.
+      return <ColorInput {...common} format="hex" fixOnBlur={false} {...props} {...focus} />;
     default:
-      return <TextInput {...common} autoComplete="off" {...props} {...focus} />;
+      return field.suggestions ? (
+        <Autocomplete {...common} data={[...field.suggestions]} {...props} {...focus} />
+      ) : (
+        <TextInput {...common} autoComplete="off" {...props} {...focus} />
+      );
   }
 }
 
