@@ -1,6 +1,7 @@
 /** How the kit's lists and details show a record's values: words, not JSON, wherever the value allows. */
 import { describe, expect, it } from 'vitest';
-import { readableValue } from '../../src/renderer/resources/readable';
+import { readableValue, shownValue } from '../../src/renderer/resources/readable';
+import { RESOURCES } from '../../src/shared/resources';
 
 describe('readableValue', () => {
   it('lists words and numbers, names nested records, and keeps anything else as JSON', () => {
@@ -20,5 +21,17 @@ describe('readableValue', () => {
       structured: true,
     });
     expect(readableValue([{ id: 1 }, 'x']).structured).toBe(true);
+  });
+});
+
+describe('shownValue', () => {
+  it('shows a select field’s value as its option’s label, and anything else as it is', () => {
+    const servers = RESOURCES['mcp-servers'];
+    expect(shownValue(servers, 'transport', 'streamable_http')).toBe('Streamable HTTP');
+    expect(shownValue(servers, 'auth_type', 'oauth2')).toBe('OAuth 2');
+    // A value the declaration does not offer (the platform's own, newer) is shown as the platform sent it.
+    expect(shownValue(servers, 'transport', 'grpc')).toBe('grpc');
+    expect(shownValue(servers, 'name', 'Search')).toBe('Search');
+    expect(shownValue(RESOURCES['call-configurations'], 'tts_provider', 'elevenlabs')).toBe('ElevenLabs');
   });
 });

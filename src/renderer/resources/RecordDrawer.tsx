@@ -4,7 +4,7 @@ import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, fieldLabel, titleOf } from './naming';
-import { readableValue } from './readable';
+import { readableValue, shownValue } from './readable';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;
@@ -45,7 +45,7 @@ export function RecordDrawer({ declaration, record, onClose, onEdit, related }: 
       {record && (
         <Stack gap="md">
           {fields.map((field) => {
-            const value = record[field];
+            const value = shownValue(declaration, field, record[field]);
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
             return (

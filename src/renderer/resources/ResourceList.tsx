@@ -36,7 +36,7 @@ import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { maskedText } from './DescribedFields';
 import { ListFilter } from './ListFilter';
-import { readableValue } from './readable';
+import { readableValue, shownValue } from './readable';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
@@ -390,10 +390,10 @@ export function ResourceList({
                               ta="left"
                               onClick={() => onOpen(idOf(record))}
                             >
-                              {cellText(column, record[column.field])}
+                              {cellText(column, shownValue(declaration, column.field, record[column.field]))}
                             </Anchor>
                           ) : (
-                            <Cell column={column} value={record[column.field]} />
+                            <Cell column={column} value={shownValue(declaration, column.field, record[column.field])} />
                           )}
                         </Table.Td>
                       ))}

@@ -1,3 +1,5 @@
+import type { ResourceDeclaration } from '../../shared/resources';
+
 /**
  * A record value as a person reads it: a list of words or numbers as "a, b, c", a record the platform nests (a
  * policy's role, a group's owner) by its name, a list of such records by their names. Anything else stays JSON
@@ -25,4 +27,11 @@ export function readableValue(value: unknown): { text: string; structured: boole
   const name = named(value);
   if (name !== null) return { text: name, structured: false };
   return { text: JSON.stringify(value, null, 2), structured: true };
+}
+
+/** A select field's value as its option's label ("Streamable HTTP" for `streamable_http`), else the value itself. */
+export function shownValue(declaration: ResourceDeclaration, field: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const options = declaration.fields.find((declared) => declared.name === field)?.options;
+  return options?.find((option) => option.value === value)?.label ?? value;
 }

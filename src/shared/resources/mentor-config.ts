@@ -2,7 +2,23 @@ import type { ResourceDeclaration } from './kit';
 
 const USER = '/api/ai-mentor/orgs/{org}/users/{user_id}';
 
-const options = (...values: string[]) => values.map((value) => ({ value, label: value }));
+/** How the spec's enumeration values read on screen (lists, details, pickers); the value sent is the spec's. */
+const LABELS: Record<string, string> = {
+  sse: 'Server-sent events (SSE)',
+  websocket: 'WebSocket',
+  streamable_http: 'Streamable HTTP',
+  none: 'None',
+  token: 'Token',
+  oauth2: 'OAuth 2',
+  realtime: 'Realtime',
+  inference: 'Inference',
+  openai: 'OpenAI',
+  google: 'Google',
+  elevenlabs: 'ElevenLabs',
+  deepgram: 'Deepgram',
+  cartesia: 'Cartesia',
+};
+const options = (...values: string[]) => values.map((value) => ({ value, label: LABELS[value] ?? value }));
 
 /** The MCP servers the tenant's mentors can call as tools. */
 export const mcpServers = {
