@@ -96,7 +96,12 @@ export function buildResourceSpec(
         say(`relation '${relation.field}' refers to kind '${relation.kind}', which is not declared`);
     }
     for (const field of declaration.fields) {
-      if (field.input === 'reference' && !declarations.some((other) => other.kind === field.references))
+      // `mentors` are the mentors area's own (its list, not a kit kind): see FieldDeclaration.references.
+      if (
+        field.input === 'reference' &&
+        field.references !== 'mentors' &&
+        !declarations.some((other) => other.kind === field.references)
+      )
         say(`field '${field.name}' picks from kind '${String(field.references)}', which is not declared`);
     }
     for (const filter of declaration.filters ?? []) {

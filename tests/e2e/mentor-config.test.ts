@@ -58,31 +58,52 @@ describe('Mentor configuration', () => {
     await edit.waitFor({ state: 'hidden' });
   });
 
-  it('narrows call configurations by mode (one of the spec’s values) and by a mentor id typed in', async () => {
+  it('narrows call configurations by mode and by a mentor id typed in; names each mentor; picks one by name', async () => {
     const { page } = app;
     const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}`;
     const made: string[] = [];
     for (const [name, mode] of [
       ['Realtime tutor', 'realtime'],
       ['Inference tutor', 'inference'],
+      ['Voice tutor', null],
     ] as const) {
       const mentor = (await call(server, 'POST', `${base}/`, { json: { name } })).body as { unique_id: string };
       made.push(mentor.unique_id);
-      await call(server, 'POST', `${base}/call-configurations/`, { json: { mentor: mentor.unique_id, mode } });
+      if (mode)
+        await call(server, 'POST', `${base}/call-configurations/`, { json: { mentor: mentor.unique_id, mode } });
     }
     await page.getByRole('tab', { name: 'Call configurations' }).click();
     const table = page.getByTestId('resource-table');
     const rows = () => table.locator('tbody tr');
     await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(2);
+    // Each names its mentor (the platform answers the mentor's unique id), and its mode by the option's label.
+    await visible(table.getByText('Realtime tutor'));
+    await visible(table.getByText('Realtime', { exact: true }));
+    expect(await table.getByText(made[0]!).count()).toBe(0);
 
-    await page.getByRole('radiogroup', { name: 'Mode' }).getByText('inference', { exact: true }).click();
+    await page.getByRole('radiogroup', { name: 'Mode' }).getByText('Inference', { exact: true }).click();
     await expect.poll(() => rows().count()).toBe(1);
-    await visible(table.getByText(made[1]!));
+    await visible(table.getByText('Inference tutor'));
     await page.getByRole('radiogroup', { name: 'Mode' }).getByText('Any mode', { exact: true }).click();
     await expect.poll(() => rows().count()).toBe(2);
 
     await page.getByRole('textbox', { name: 'Mentor ID' }).fill(made[0]!);
     await expect.poll(() => rows().count()).toBe(1);
-    await visible(table.getByText(made[0]!));
+    await visible(table.getByText('Realtime tutor'));
+    await page.getByRole('textbox', { name: 'Mentor ID' }).fill('');
+    await expect.poll(() => rows().count()).toBe(2);
+
+    // A new one picks its mentor by name; the platform gets the mentor's unique id.
+    await page.getByRole('button', { name: 'New call configuration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New call configuration' });
+    await dialog.getByRole('combobox', { name: 'Mentor', exact: true }).click();
+    await page.keyboard.type('Voice');
+    await page.getByRole('option', { name: 'Voice tutor' }).click();
+    await dialog.getByRole('button', { name: 'Create call configuration' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => rows().count()).toBe(3);
+    await visible(table.getByText('Voice tutor'));
+    const stored = (await call(server, 'GET', `${base}/call-configurations/`)).body as { mentor: string }[];
+    expect(stored.map((configuration) => configuration.mentor)).toContain(made[2]);
   });
 });

@@ -14,12 +14,14 @@ interface RecordDrawerProps {
   onEdit?(record: ResourceRecord): void;
   /** Shown after the fields: the records that refer to this one. */
   related?: ReactNode;
+  /** A value as the list shows it (an option's label, a mentor's name); by default the option's label. */
+  show?(field: string, value: unknown): unknown;
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
-export function RecordDrawer({ declaration, record, onClose, onEdit, related }: RecordDrawerProps) {
+export function RecordDrawer({ declaration, record, onClose, onEdit, related, show }: RecordDrawerProps) {
   const labelOf = (field: string) =>
     declaration.columns.find((c) => c.field === field)?.label ??
     declaration.fields.find((f) => f.name === field)?.label ??
@@ -45,7 +47,7 @@ export function RecordDrawer({ declaration, record, onClose, onEdit, related }: 
       {record && (
         <Stack gap="md">
           {fields.map((field) => {
-            const value = shownValue(declaration, field, record[field]);
+            const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
             return (

@@ -36,7 +36,8 @@ import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
 
 import { maskedText } from './DescribedFields';
 import { ListFilter } from './ListFilter';
-import { readableValue, shownValue } from './readable';
+import { readableValue } from './readable';
+import { useShownValue } from './mentor-refs';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
@@ -165,6 +166,7 @@ export function ResourceList({
   }
   const data = list.data;
   const records = data?.records ?? [];
+  const show = useShownValue(profileId, declaration, records);
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
   const filtering = !!debounced || Object.keys(filters).length > 0;
   const idOf = (record: ResourceRecord) => String(record[declaration.idField]);
@@ -390,10 +392,10 @@ export function ResourceList({
                               ta="left"
                               onClick={() => onOpen(idOf(record))}
                             >
-                              {cellText(column, shownValue(declaration, column.field, record[column.field]))}
+                              {cellText(column, show(column.field, record[column.field]))}
                             </Anchor>
                           ) : (
-                            <Cell column={column} value={shownValue(declaration, column.field, record[column.field])} />
+                            <Cell column={column} value={show(column.field, record[column.field])} />
                           )}
                         </Table.Td>
                       ))}
@@ -458,6 +460,7 @@ export function ResourceList({
       <RecordDrawer
         declaration={declaration}
         record={open}
+        show={show}
         onClose={() => onOpen(null)}
         related={
           open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} name={titleOf(open)} />

@@ -61,7 +61,10 @@ export interface FieldDeclaration {
   own?: { read: OperationRef; write: OperationRef; answerField: string; bodyField: string };
   /** An image made to be shown on dark backgrounds (a dark-mode logo): previewed on one. */
   darkPreview?: boolean;
-  /** For `reference`: the kind whose records the picker offers (the field takes the chosen record's id). */
+  /**
+   * For `reference`: the kind whose records the picker offers (the field takes the chosen record's id), or `mentors`:
+   * the tenant's mentors, from the mentors area's own list (the field takes the mentor's unique id).
+   */
   references?: string;
   /**
    * Where the record answers this field when it lacks it under its own name: a dotted path (`llm_config.temperature`),
@@ -101,8 +104,11 @@ export interface RelationDeclaration {
 export interface ColumnDeclaration {
   field: string;
   label: string;
-  /** `entries`: an object's entries on one line (`key: ****3456`), for masked credential values. */
-  format?: 'text' | 'datetime' | 'boolean' | 'entries';
+  /**
+   * `entries`: an object's entries on one line (`key: ****3456`), for masked credential values; `mentor`: a mentor's
+   * unique id, shown by the mentor's name.
+   */
+  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor';
 }
 
 /**

@@ -101,7 +101,7 @@ export const callConfigurations = {
   },
   envelope: 'array',
   columns: [
-    { field: 'mentor', label: 'Mentor' },
+    { field: 'mentor', label: 'Mentor', format: 'mentor' },
     { field: 'mode', label: 'Mode' },
     { field: 'tts_provider', label: 'Text to speech' },
     { field: 'stt_provider', label: 'Speech to text' },
@@ -118,8 +118,8 @@ export const callConfigurations = {
     {
       name: 'mentor',
       label: 'Mentor',
-      input: 'text',
-      description: 'The mentor’s unique ID (a UUID, as its page shows it).',
+      input: 'reference',
+      references: 'mentors',
       createOnly: true,
     },
     { name: 'mode', label: 'Mode', input: 'select', options: options('realtime', 'inference') },

@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { FieldDeclaration } from '../../../shared/resources';
 import { maskedText, SecretInput } from '../DescribedFields';
 import { RecordPicker } from '../Relations';
+import { MentorPicker } from '../mentor-refs';
 import { ImageField } from './ImageField';
 import { JsonEditor } from './JsonEditor';
 import type { FormValue, FormValues } from './values';
@@ -72,7 +73,16 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
         />
       );
     case 'reference':
-      return (
+      return field.references === 'mentors' ? (
+        <MentorPicker
+          {...common}
+          {...props}
+          {...focus}
+          placeholder={field.placeholder ?? 'Choose or type to search'}
+          profileId={profileId}
+          onChange={(value) => form.setFieldValue(field.name, value ?? '')}
+        />
+      ) : (
         <RecordPicker
           {...common}
           {...props}

@@ -1,0 +1,95 @@
+/**
+ * A kit field or column that holds a mentor's unique id (a call configuration's `mentor`): mentors are not a kit kind
+ * (the mentors area owns their list and cache), so the picker and the names come from that area's `mentors.list`.
+ */
+import { Loader, Select, type SelectProps } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import type { ResourceDeclaration } from '../../shared/resources';
+import { useCall } from '../queries/useCall';
+import { shownValue } from './readable';
+
+/**
+ * The tenant's mentors by unique id (from the mentors area's cache), read only when some ids are asked for; an id the
+ * cache does not know (a mentor made elsewhere since) has the list read again from the platform, once.
+ */
+export function useMentorNames(profileId: string, ids: readonly string[] | null): ReadonlyMap<string, string> {
+  const cached = useCall('mentors.list', { profileId }, { enabled: ids !== null });
+  const known = useMemo(
+    () => new Map((cached.data?.mentors ?? []).map((mentor) => [mentor.uniqueId, mentor.name])),
+    [cached.data],
+  );
+  const missing = !!ids?.some((id) => !known.has(id));
+  const fresh = useCall('mentors.list', { profileId, refresh: true }, { enabled: missing && cached.isSuccess });
+  return useMemo(() => {
+    if (!fresh.data) return known;
+    return new Map([...known, ...fresh.data.mentors.map((mentor) => [mentor.uniqueId, mentor.name] as const)]);
+  }, [known, fresh.data]);
+}
+
+/**
+ * A record's value as its list and details show it: an option's label, a mentor's name for a mentor's id. `records`:
+ * those on screen, whose mentors are looked up.
+ */
+export function useShownValue(
+  profileId: string,
+  declaration: ResourceDeclaration,
+  records: readonly Record<string, unknown>[],
+) {
+  const mentorFields = useMemo(
+    () =>
+      new Set([
+        ...declaration.columns.filter((column) => column.format === 'mentor').map((column) => column.field),
+        ...declaration.fields.filter((field) => field.references === 'mentors').map((field) => field.name),
+      ]),
+    [declaration],
+  );
+  const ids = useMemo(() => {
+    if (!mentorFields.size) return null;
+    const found = new Set<string>();
+    for (const record of records) {
+      for (const field of mentorFields) if (typeof record[field] === 'string') found.add(record[field]);
+    }
+    return [...found].sort();
+  }, [records, mentorFields]);
+  const names = useMentorNames(profileId, ids);
+  return (field: string, value: unknown): unknown =>
+    mentorFields.has(field) && typeof value === 'string'
+      ? (names.get(value) ?? value)
+      : shownValue(declaration, field, value);
+}
+
+/**
+ * Picks one of the tenant's mentors by name; the value is its unique id (one not in the list stays offered). Opened,
+ * it reads the list from the platform too, so a mentor made elsewhere a moment ago is offered.
+ */
+export function MentorPicker({
+  profileId,
+  value,
+  onChange,
+  ...props
+}: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
+  profileId: string;
+  value?: unknown;
+  onChange(value: string | null): void;
+}) {
+  const [opened, setOpened] = useState(false);
+  const cached = useCall('mentors.list', { profileId });
+  const fresh = useCall('mentors.list', { profileId, refresh: true }, { enabled: opened });
+  const mentors = fresh.data?.mentors ?? cached.data?.mentors ?? [];
+  const current = typeof value === 'string' && value ? value : null;
+  const data = mentors.map((mentor) => ({ value: mentor.uniqueId, label: mentor.name }));
+  if (current && !data.some((option) => option.value === current)) data.unshift({ value: current, label: current });
+  return (
+    <Select
+      {...props}
+      searchable
+      clearable
+      data={data}
+      value={current}
+      onChange={onChange}
+      onDropdownOpen={() => setOpened(true)}
+      rightSection={cached.isFetching || fresh.isFetching ? <Loader size={14} /> : undefined}
+      nothingFoundMessage={fresh.isFetching ? 'Reading the tenant’s mentors…' : 'No mentors match'}
+    />
+  );
+}
