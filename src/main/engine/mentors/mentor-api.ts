@@ -88,6 +88,16 @@ export class MentorApi {
     return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);
   }
 
+  /** PUT `mentors/{mentor}/settings/` naming the template the mentor is made from (`template_name`). */
+  async putTemplate(uniqueId: string, templateName: string): Promise<ApiMentorSettings> {
+    const { data } = await this.client.api.PUT('/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/', {
+      params: { path: { ...this.user, mentor: uniqueId } },
+      body: { template_name: templateName },
+      bodySerializer: toMultipart,
+    });
+    return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);
+  }
+
   /** DELETE `{name}/`: the platform soft-deletes the mentor. */
   async delete(uniqueId: string): Promise<void> {
     await this.client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/', {
