@@ -95,9 +95,12 @@ export class SharingApi {
   }
 
   async templates(): Promise<ApiTemplateMentor[]> {
-    const { data } = await this.client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/available-template-mentors/', {
-      params: { path: { org: this.scope.org, user_id: this.scope.username } },
-    });
+    const { data } = await this.client.api.GET(
+      '/api/ai-mentor/orgs/{org}/users/{user_id}/available-template-mentors/',
+      {
+        params: { path: { org: this.scope.org, user_id: this.scope.username } },
+      },
+    );
     return parseAnswer(ApiTemplates, data, 'the template mentors', this.log);
   }
 
