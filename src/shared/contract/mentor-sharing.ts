@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { call, event, Ok } from './kit';
-import { Mentor, MentorRef } from './mentors';
+import { Mentor, MentorRef, MentorVisibility } from './mentors';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 
@@ -87,6 +87,8 @@ export const mentorSharingCalls = {
         ...WizardFields.shape,
         /** A template's slug: saved as the new mentor's `template_name` setting. */
         template: z.string().min(1).optional(),
+        /** Saved as its `mentor_visibility` setting (the wizard itself takes only a name and a description). */
+        visibility: MentorVisibility.optional(),
       })
       .strict(),
     Mentor,

@@ -88,11 +88,14 @@ export class MentorApi {
     return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);
   }
 
-  /** PUT `mentors/{mentor}/settings/` naming the template the mentor is made from (`template_name`). */
-  async putTemplate(uniqueId: string, templateName: string): Promise<ApiMentorSettings> {
+  /** PUT `mentors/{mentor}/settings/` with the template a new mentor is made from and its visibility. */
+  async putOrigin(
+    uniqueId: string,
+    fields: { template?: string; visibility?: MentorVisibility },
+  ): Promise<ApiMentorSettings> {
     const { data } = await this.client.api.PUT('/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/', {
       params: { path: { ...this.user, mentor: uniqueId } },
-      body: { template_name: templateName },
+      body: { template_name: fields.template, mentor_visibility: fields.visibility },
       bodySerializer: toMultipart,
     });
     return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);

@@ -150,7 +150,7 @@ export function sharingHandlers(parts: AreaParts): SharingHandlers {
       return t.explained({}, async () => ({ templates: (await (await sharing(t)).templates()).map(toTemplate) }));
     },
 
-    'mentors.createWithWizard': async ({ profileId, name, description, template }) => {
+    'mentors.createWithWizard': async ({ profileId, name, description, template, visibility }) => {
       const t = tenant(profileId);
       const api = await sharing(t);
       const created = await t.explained({}, async () => {
@@ -162,9 +162,10 @@ export function sharingHandlers(parts: AreaParts): SharingHandlers {
       });
       const mentors = await t.mentors();
       try {
-        const settings = template
-          ? await mentors.putTemplate(created.unique_id, template)
-          : await mentors.settings(created.unique_id).catch(() => null);
+        const settings =
+          template || visibility
+            ? await mentors.putOrigin(created.unique_id, { template, visibility })
+            : await mentors.settings(created.unique_id).catch(() => null);
         const mentor = toMentor(created, settings);
         t.cache.putMentor(t.profileId, { mentor, settingsOf: settings?.updated_at ?? created.updated_at ?? null });
         return mentor;
@@ -174,8 +175,8 @@ export function sharingHandlers(parts: AreaParts): SharingHandlers {
         const words = error instanceof Error ? error.message : String(error);
         throw new EngineError(
           'api',
-          `Mentor '${created.name}' was created, but its template '${template}' could not be saved (${words}). ` +
-            'Set it in the mentor’s settings (Template).',
+          `Mentor '${created.name}' was created, but its template and visibility could not be saved (${words}). ` +
+            'Set them in the mentor’s settings.',
         );
       } finally {
         mentorsChanged(t);
