@@ -145,6 +145,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 What the platform tells anyone, without signing in, about this mentor’s link: whether it works.
               </Text>
             </div>
+            {sharing.isError && <PublicCheckBadge check={{ enabled: null, error: 'not asked' }} />}
             {sharing.data && <PublicCheckBadge check={sharing.data.publicCheck} />}
           </Group>
           {sharing.data?.publicCheck.error && (
