@@ -71,7 +71,9 @@ describe('Mentor page: sharing and fork', () => {
 
   it('forks the mentor: a refused name is shown at the field; the new mentor opens and is listed', async () => {
     const { page } = app;
-    await app.open(`#/mentors/${mentor.unique_id}`);
+    // The list is read first, so the fork must reach it through the declared mentors.changed event.
+    await app.open('#/mentors');
+    await page.getByRole('link', { name: 'Lab Coach', exact: true }).click();
     await page.getByRole('tab', { name: 'Sharing' }).click();
     await page.getByRole('button', { name: 'Fork mentor…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Fork Lab Coach' });
@@ -91,7 +93,7 @@ describe('Mentor page: sharing and fork', () => {
     const list = await call(server, 'GET', `${userPath()}?page_size=100`);
     expect((list.body as { results: { name: string }[] }).results.map((m) => m.name)).toContain('Lab Coach B');
 
-    await app.open('#/mentors');
+    await page.getByRole('link', { name: 'Mentors', exact: true }).first().click();
     await visible(page.getByRole('link', { name: 'Lab Coach B' }).first());
   });
 
@@ -110,6 +112,7 @@ describe('Mentor page: sharing and fork', () => {
     await dialog.getByRole('button', { name: 'Create mentor' }).click();
     await visible(dialog.getByText('Describe the mentor in at least 20 characters'));
     await description.fill('Leads biology students to answers with questions.');
+    await dialog.getByRole('radio', { name: /Anyone/ }).check();
     await dialog.getByRole('button', { name: 'Create mentor' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     const made = server.db
@@ -117,6 +120,9 @@ describe('Mentor page: sharing and fork', () => {
       .pluck()
       .get() as string | undefined;
     expect(JSON.parse(made ?? '{}')).toMatchObject({ template_name: 'socratic-tutor' });
+    expect(server.db.prepare("SELECT visibility FROM mentors WHERE name = 'Socrates for Biology'").pluck().get()).toBe(
+      'viewable_by_anyone',
+    );
     await visible(page.getByRole('link', { name: 'Socrates for Biology' }).first());
   });
 });
