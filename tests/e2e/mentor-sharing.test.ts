@@ -52,7 +52,7 @@ describe('Mentor page: sharing and fork', () => {
 
     await link.getByRole('button', { name: 'Copy' }).click();
     await visible(link.getByRole('button', { name: 'Copied' }));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(made!.token);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(made!.token);
 
     await dismissNotifications(page);
     await link.getByRole('button', { name: 'Revoke…' }).click();
