@@ -5,7 +5,7 @@
 import type { mentorSharingCalls, SharableLink, TemplateMentor } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { ApiError } from '../platform';
+import { ApiError, drfIssues } from '../platform';
 import { isMissing } from './explain';
 import { MENTORS_LIST } from './cache';
 import { toMentor } from './resolve';
@@ -33,22 +33,14 @@ const toTemplate = (api: ApiTemplateMentor): TemplateMentor => ({
 });
 
 /**
- * The platform's refusal of a body (DRF's `{field: ["…"]}`) as issues at the contract's fields, so a form shows each
- * message under the field it is about; undefined when the answer names no field.
+ * The platform's refusal of a body (DRF's `{field: ["…"]}`) as issues at the contract's fields (`renamed` maps the
+ * platform's field names to them), so a form shows each message under its field; undefined when it names no field.
  */
-function refusedFields(error: unknown, fields: Record<string, string>): EngineError | undefined {
+function refusedFields(error: unknown, renamed: Record<string, string>): EngineError | undefined {
   if (!(error instanceof ApiError) || error.status !== 400) return undefined;
-  const body = error.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const issues: { path: string; message: string }[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'detail') continue;
-    for (const message of Array.isArray(value) ? value : [value]) {
-      if (typeof message === 'string') issues.push({ path: fields[key] ?? key, message });
-    }
-  }
+  const issues = drfIssues(error.body).map((issue) => ({ ...issue, path: renamed[issue.path] ?? issue.path }));
   if (!issues.length) return undefined;
-  const said = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  const said = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
   return new EngineError('validation', `${error.detail ?? error.message} (${said})`, {
     issues,
     status: error.status,
