@@ -13,6 +13,7 @@ import { ticketCalls, ticketEvents } from './contract/tickets';
 import { analyticsCalls, analyticsEvents } from './contract/analytics';
 import { resourceCalls, resourceEvents } from './contract/resources';
 import { mentorTransferCalls } from './contract/mentor-transfer';
+import { mentorSharingCalls, mentorSharingEvents } from './contract/mentor-sharing';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -26,6 +27,7 @@ export * from './contract/access';
 export * from './contract/people';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
+export * from './contract/mentor-sharing';
 export {
   call,
   event,
@@ -51,6 +53,7 @@ export const calls = {
   ...analyticsCalls,
   ...resourceCalls,
   ...mentorTransferCalls,
+  ...mentorSharingCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -62,6 +65,7 @@ export const eventSpecs = {
   ...ticketEvents,
   ...analyticsEvents,
   ...resourceEvents,
+  ...mentorSharingEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

@@ -6,6 +6,7 @@ import { commandArgs, type Command, type Globals } from './command';
 import { UsageError, type Output } from './io';
 import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
+import { MENTOR_SHARING_HELP, MENTOR_SHARING_VERBS } from './mentor-sharing-commands';
 
 export const MENTORS_HELP = `Mentors across the tenant:
 ${MENTOR_BULK_HELP}
@@ -15,7 +16,8 @@ A mentor's configuration (settings, categories, MCP servers and call configurati
       create a mentor from the file (or update the one named NAME); what this tenant lacks (a model it is not
       offered, a category or MCP server it does not have) is listed first and left out
   mentors copy MENTOR --to-profile NAME [--name NAME] [--dry-run]
-      copy it to another tenant (or this one: the copy is named "MENTOR (copy)" unless --name says otherwise)`;
+      copy it to another tenant (or this one: the copy is named "MENTOR (copy)" unless --name says otherwise)
+${MENTOR_SHARING_HELP}`;
 
 /** The plan, as people read it: what is created or changed, then each thing left out and why. */
 function printPlan(out: Output, plan: MentorImportPlan, tenant: string) {
@@ -122,9 +124,10 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
 export const runMentorsCommand: Command = async (engine, args, out, io, globals) => {
   const [verb, ...rest] = args;
   if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
-  const run = verb ? VERBS[verb] : undefined;
+  const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb]) : undefined;
   if (!run) {
-    throw new UsageError(`mentors takes bulk-set, diff, ${Object.keys(VERBS).join(', ')} (got '${verb ?? ''}')`);
+    const verbs = [...Object.keys(VERBS), ...Object.keys(MENTOR_SHARING_VERBS)].join(', ');
+    throw new UsageError(`mentors takes bulk-set, diff, ${verbs} (got '${verb ?? ''}')`);
   }
   return run(engine, rest, out, globals);
 };

@@ -8,6 +8,7 @@ import {
   analyticsCalls,
   invitationCalls,
   mentorCalls,
+  mentorSharingCalls,
   resourceCalls,
   ticketCalls,
   trainCalls,
@@ -28,7 +29,7 @@ export type AreaName = (typeof AREA_NAMES)[number];
 const BUILT_ON: Partial<Record<AreaName, AreaName[]>> = { train: ['mentors'] };
 
 export interface ComposedAreas {
-  mentors: EngineArea<HandlersOf<typeof mentorCalls>>;
+  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>>;
   training: EngineArea<HandlersOf<typeof trainCalls>>;
   analytics: EngineArea<HandlersOf<typeof analyticsCalls>>;
   invitations: EngineArea<HandlersOf<typeof invitationCalls>>;
@@ -62,7 +63,7 @@ export async function composeAreas(
   ]);
   const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log));
   return {
-    mentors: mentorsArea ?? absent('mentors', mentorCalls),
+    mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls }),
     training:
       train && mentorsArea
         ? train.trainArea(services, train.trainStores(db, journal), mentorsArea)

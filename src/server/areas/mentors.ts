@@ -1,6 +1,7 @@
 import type { Area } from '../area';
 import { mentorCrudRoutes } from './mentors/crud';
-import { mentorsAreaSchema } from './mentors/schema';
+import { mentorsAreaSchema, sharableLinksSchema } from './mentors/schema';
+import { mentorSharingRoutes } from './mentors/sharing';
 import { seedMentorTaxonomy } from './mentors/seed';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { mentorSettingsRoutes } from './mentors/settings';
@@ -12,11 +13,12 @@ import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
  */
 export const mentorsArea: Area = {
   name: 'mentors',
-  schema: mentorsAreaSchema,
+  schema: mentorsAreaSchema + sharableLinksSchema,
   routes(router, deps) {
     mentorTaxonomyRoutes(router, deps);
     mentorSettingsRoutes(router, deps);
     mentorKnowledgeRoutes(router, deps);
+    mentorSharingRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));

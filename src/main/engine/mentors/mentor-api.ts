@@ -88,6 +88,19 @@ export class MentorApi {
     return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);
   }
 
+  /** PUT `mentors/{mentor}/settings/` with the template a new mentor is made from and its visibility. */
+  async putOrigin(
+    uniqueId: string,
+    fields: { template?: string; visibility?: MentorVisibility },
+  ): Promise<ApiMentorSettings> {
+    const { data } = await this.client.api.PUT('/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/', {
+      params: { path: { ...this.user, mentor: uniqueId } },
+      body: { template_name: fields.template, mentor_visibility: fields.visibility },
+      bodySerializer: toMultipart,
+    });
+    return parseAnswer(ApiMentorSettings, data, `the settings of mentor '${uniqueId}'`, this.log);
+  }
+
   /** DELETE `{name}/`: the platform soft-deletes the mentor. */
   async delete(uniqueId: string): Promise<void> {
     await this.client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/', {

@@ -83,6 +83,28 @@ export function extractDetail(body: unknown): string | undefined {
   return undefined;
 }
 
+/** One problem the platform named in an answer: at a field (dotted path) or, with an empty path, at none. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** DRF's error body as issues: `{field: ["…"]}`, nested objects by dotted path, `non_field_errors` at no field. */
+export function drfIssues(body: unknown, prefix = ''): FieldIssue[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  const issues: FieldIssue[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'detail' && !prefix) continue;
+    const path = key === 'non_field_errors' ? prefix.replace(/\.$/, '') : `${prefix}${key}`;
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      if (typeof item === 'string') issues.push({ path, message: item });
+      else if (item && typeof item === 'object') issues.push(...drfIssues(item, `${path}.`));
+    }
+  }
+  return issues;
+}
+
 /** The caller cancelled the request through its AbortSignal. */
 /**
  * A key would travel in clear: plain http to another computer. Addresses like this are refused when a profile is

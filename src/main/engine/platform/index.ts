@@ -26,10 +26,12 @@ export {
   TlsError,
   UnexpectedResponseError,
   classifyFetchFailure,
+  drfIssues,
   extractDetail,
   isTlsErrorCode,
   isTransportError,
   type ApiErrorInit,
+  type FieldIssue,
   type TransportError,
 } from './errors';
 export {

@@ -44,6 +44,18 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-tools/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/available-tools/': { get: READ },
+  // Sharing and new mentors from others (issue 16). A fork or a wizard's create makes a mentor: sent once. The
+  // sharable link's POST makes the link (a second one is refused), its PUT sets `enabled`, its DELETE revokes it.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/sharable-link': {
+    get: READ,
+    post: ONCE,
+    put: REPLACE,
+    delete: REPLACE,
+  },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/public-sharable-link/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/fork/': { post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/available-template-mentors/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/create-mentor-wizard/': { post: ONCE },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

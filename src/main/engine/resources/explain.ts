@@ -6,25 +6,11 @@ import type { z } from 'zod';
 import type { BridgeError } from '../../../shared/contract';
 import { pluralOf, type ResourceDeclaration } from '../../../shared/resources';
 import { EngineError } from '../errors';
-import { ApiError } from '../platform';
+import { ApiError, drfIssues } from '../platform';
 
 type Issues = NonNullable<BridgeError['issues']>;
 
-/** DRF's error body as issues: `{field: ["…"]}`, nested objects by dotted path, `non_field_errors` at no field. */
-export function drfIssues(body: unknown, prefix = ''): Issues {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
-  const issues: Issues = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'detail' && !prefix) continue;
-    const path = key === 'non_field_errors' ? prefix.replace(/\.$/, '') : `${prefix}${key}`;
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) {
-      if (typeof item === 'string') issues.push({ path, message: item });
-      else if (item && typeof item === 'object') issues.push(...drfIssues(item, `${path}.`));
-    }
-  }
-  return issues;
-}
+export { drfIssues };
 
 const describe = (issues: Issues) => issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
 

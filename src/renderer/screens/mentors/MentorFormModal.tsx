@@ -1,11 +1,11 @@
-import { Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import { calls, MENTOR_VISIBILITIES, MentorVisibility, type Mentor } from '../../../shared/contract';
 import { FormFooter } from '../../components/FormFooter';
 import { notifySuccess } from '../../components/notify';
 import { changedValues, contractResolver, showSaveError, topLevelField } from '../../lib/forms';
-import { useMutationCall } from '../../queries/useCall';
+import { useCall, useMutationCall } from '../../queries/useCall';
 import { VISIBILITY_INFO } from './visibility';
 
 export type MentorEditorTarget = { mode: 'create' } | { mode: 'edit'; mentor: Mentor };
@@ -18,12 +18,14 @@ interface MentorFormModalProps {
 }
 
 const FIELDS = ['name', 'description', 'visibility'] as const;
-const fieldOf = topLevelField(FIELDS);
+const fieldOf = topLevelField([...FIELDS, 'template']);
 
 interface MentorFormValues {
   name: string;
   description: string;
   visibility: MentorVisibility;
+  /** A template's slug (a new mentor only): made through the create-mentor wizard from it. */
+  template: string;
 }
 
 /** Create a mentor, or edit its name, description and visibility. */
@@ -62,26 +64,33 @@ interface MentorFormProps {
 function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
   const editing = target.mode === 'edit' ? target.mentor : null;
   /** What Save sends: everything for a new mentor; for an edit, only the fields the admin changed. */
-  const toInput = (values: MentorFormValues): unknown =>
-    editing ? { profileId, mentor: editing.uniqueId, ...changedValues(form, FIELDS) } : { profileId, ...values };
+  const toInput = (values: MentorFormValues): unknown => {
+    if (editing) return { profileId, mentor: editing.uniqueId, ...changedValues(form, FIELDS) };
+    const { template, ...fields } = values;
+    return template ? { profileId, ...fields, template } : { profileId, ...fields };
+  };
+  const checkCreate = contractResolver(calls['mentors.create'].input, toInput, fieldOf);
+  const checkWizard = contractResolver(calls['mentors.createWithWizard'].input, toInput, fieldOf);
+  const checkUpdate = contractResolver(calls['mentors.update'].input, toInput, fieldOf);
   const form: UseFormReturnType<MentorFormValues> = useForm<MentorFormValues>({
     mode: 'controlled',
     initialValues: {
       name: editing?.name ?? '',
       description: editing?.description ?? '',
       visibility: editing?.visibility ?? 'viewable_by_tenant_students',
+      template: '',
     },
     // The contract's rules (the platform's limits) over what Save sends: the engine's messages, before a round trip.
-    validate: contractResolver(
-      editing ? calls['mentors.update'].input : calls['mentors.create'].input,
-      toInput,
-      fieldOf,
-    ),
+    // A mentor from a template goes through the wizard, whose description takes 20 to 1000 characters.
+    validate: (values) => (editing ? checkUpdate : values.template ? checkWizard : checkCreate)(values),
   });
+  const templates = useCall('mentors.templates', { profileId }, { enabled: !editing });
+  const chosen = templates.data?.templates.find((t) => t.slug === form.getValues().template) ?? null;
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutationCall('mentors.create');
+  const wizard = useMutationCall('mentors.createWithWizard');
   const update = useMutationCall('mentors.update');
-  const saving = create.isPending || update.isPending;
+  const saving = create.isPending || update.isPending || wizard.isPending;
 
   async function submit(values: MentorFormValues) {
     setFormError(null);
@@ -93,7 +102,10 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
           ? await update.mutateAsync({ profileId, mentor: editing.uniqueId, ...changes })
           : editing;
       } else {
-        saved = await create.mutateAsync({ profileId, ...values });
+        const { template, ...fields } = values;
+        saved = template
+          ? await wizard.mutateAsync({ profileId, ...fields, template })
+          : await create.mutateAsync({ profileId, ...fields });
       }
       notifySuccess(editing ? 'Mentor saved' : 'Mentor created', `${saved.name} is saved.`);
       onSaved(saved);
@@ -111,17 +123,53 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
       noValidate
     >
       <Stack gap="md">
+        {!editing && (
+          <Select
+            label="Start from"
+            description={
+              templates.isError
+                ? 'The templates could not be read; a blank mentor can still be made.'
+                : 'A template gives the new mentor its way of working; a blank mentor starts with the defaults.'
+            }
+            data={[
+              { value: '', label: 'A blank mentor' },
+              ...(templates.data?.templates ?? [])
+                .filter((t) => t.slug)
+                .map((t) => ({ value: t.slug!, label: t.name })),
+            ]}
+            allowDeselect={false}
+            {...form.getInputProps('template')}
+            onChange={(value) => {
+              const slug = value ?? '';
+              form.setFieldValue('template', slug);
+              const template = templates.data?.templates.find((t) => t.slug === slug);
+              if (template?.description && !form.getValues().description.trim()) {
+                form.setFieldValue('description', template.description);
+              }
+            }}
+          />
+        )}
+        {chosen?.description && (
+          <Text size="sm" c="dimmed" mt={-8}>
+            {chosen.description}
+          </Text>
+        )}
         <TextInput
           label="Name"
           placeholder="Biology 101 tutor"
           required
           data-autofocus
-          maxLength={255}
+          maxLength={chosen ? 100 : 255}
           {...form.getInputProps('name')}
         />
         <Textarea
           label="Description"
-          description="Shown to learners next to the mentor's name"
+          description={
+            chosen
+              ? "Shown to learners next to the mentor's name; 20 to 1000 characters for a mentor from a template"
+              : "Shown to learners next to the mentor's name"
+          }
+          required={!!chosen}
           placeholder="Helps first-year students with the course material"
           autosize
           minRows={2}

@@ -12,6 +12,7 @@ import { KnowledgePanel } from './KnowledgePanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
+import { SharingPanel } from './SharingPanel';
 import { CopyMentorModal, ExportMentorButton } from './MentorTransfer';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
@@ -101,6 +102,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
+              <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -113,6 +115,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="knowledge" pt="md">
               <KnowledgePanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="sharing" pt="md">
+              <SharingPanel mentor={target} details={data} />
             </Tabs.Panel>
           </Tabs>
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AreaDeps } from '../../area';
+import type { Db } from '../../db';
 import { badRequest, HttpError, notFound, invalidPkMessage } from '../../http/errors';
 import { drfPage, pageWindow } from '../../http/pagination';
 import type { RequestContext, Router } from '../../http/router';
@@ -108,7 +109,7 @@ export function mentorCrudRoutes(router: Router, deps: AreaDeps, later: (registe
       const uniqueId = input.uniqueId ?? randomUUID();
       if (db.prepare('SELECT 1 FROM mentors WHERE unique_id = ?').get(uniqueId))
         throw invalid('unique_id: a mentor with this unique_id already exists');
-      const slug = input.slug ?? freeSlug(ctx.params.org!, slugify(input.name));
+      const slug = input.slug ?? freeSlug(db, ctx.params.org!, slugify(input.name));
       const createdBy = typeof body.created_by === 'string' && body.created_by ? body.created_by : ctx.caller!.username;
       const id = db.transaction(() => {
         const inserted = db
@@ -195,22 +196,6 @@ export function mentorCrudRoutes(router: Router, deps: AreaDeps, later: (registe
     const row = liveMentor(ctx, key);
     if (!canSeeMentor(row, ctx.caller)) throw notFound('Mentor not found');
     return row;
-  }
-
-  function freeSlug(org: string, base: string): string {
-    const taken = new Set(
-      (
-        db
-          .prepare(`SELECT slug FROM mentors WHERE org = ? AND is_deleted = 0 AND (slug = ? OR slug LIKE ?)`)
-          .all(org, base, `${base}-%`) as {
-          slug: string;
-        }[]
-      ).map((r) => r.slug),
-    );
-    if (!taken.has(base)) return base;
-    let n = 2;
-    while (taken.has(`${base}-${n}`)) n++;
-    return `${base}-${n}`;
   }
 
   interface MentorInput {
@@ -303,6 +288,21 @@ export function mentorCrudRoutes(router: Router, deps: AreaDeps, later: (registe
       if (input.categories) setMentorCategories(db, row.id, input.categories);
     })();
   }
+}
+
+/** A slug not yet taken by a live mentor of `org`: `base`, else `base-2`, `base-3`, … */
+export function freeSlug(db: Db, org: string, base: string): string {
+  const taken = new Set(
+    (
+      db
+        .prepare(`SELECT slug FROM mentors WHERE org = ? AND is_deleted = 0 AND (slug = ? OR slug LIKE ?)`)
+        .all(org, base, `${base}-%`) as { slug: string }[]
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
 }
 
 export async function readBody(ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -36,3 +36,15 @@ CREATE TABLE IF NOT EXISTS mentor_category_links (
 );
 CREATE INDEX IF NOT EXISTS mentor_category_links_category ON mentor_category_links(category_id);
 `;
+
+/** A mentor's sharable link (the spec's `ShareableMentorLink`): at most one per mentor. */
+export const sharableLinksSchema = `
+CREATE TABLE IF NOT EXISTS mentor_sharable_links (
+  id INTEGER PRIMARY KEY,
+  mentor_id INTEGER NOT NULL UNIQUE REFERENCES mentors(id),
+  token TEXT NOT NULL UNIQUE,
+  enabled INTEGER NOT NULL DEFAULT 1,
+  inserted_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`;
