@@ -71,7 +71,8 @@ export function ListFrame({
               {toolbarStart}
             </Group>
             {/* Wrapped under the search on a narrow window, the tools keep to the right. */}
-            <Group gap="md" wrap="wrap" justify="flex-end" align="center" ml="auto">
+            {/* As tall as an input: the count and the as-of time stand level with the search box's middle. */}
+            <Group gap="md" wrap="wrap" justify="flex-end" align="center" ml="auto" mih={36}>
               {toolbarEnd}
               {count !== undefined && (
                 <Text size="xs" c="dimmed" data-testid="list-count">
