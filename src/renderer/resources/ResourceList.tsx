@@ -7,8 +7,6 @@ import {
   Checkbox,
   Group,
   Pagination,
-  Paper,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -27,12 +25,11 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { LoadErrorAlert } from '../components/LoadErrorAlert';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../components/icons';
 import { notifyError, notifySuccess } from '../components/notify';
 import { formatCount, formatDateTime } from '../lib/format';
 import { useCall, useMutationCall } from '../queries/useCall';
-import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
+import { ListFrame, ListTableArea } from '../components/ListFrame';
 
 import { maskedText } from './DescribedFields';
 import { ListFilter } from './ListFilter';
@@ -212,85 +209,78 @@ export function ResourceList({
           </Group>
         )}
       </Group>
-      {declaration.note && (
-        <Alert color="blue" variant="light" data-testid="resource-note">
-          {declaration.note}
-        </Alert>
-      )}
-      <OfflineBanner freshness={data?.freshness} />
-
-      <Paper withBorder radius="md" p="md">
-        <Stack gap="sm">
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <Group gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
-              <TextInput
-                aria-label={`Search ${pluralOf(declaration)}`}
-                placeholder={`Search by ${OR_LIST.format(
-                  declaration.search.map(
-                    (field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field,
-                  ),
-                )}`}
-                leftSection={<SearchIcon size={16} />}
-                value={search}
-                onChange={(event) => {
-                  setSearch(event.currentTarget.value);
+      <ListFrame
+        what={pluralOf(declaration)}
+        freshness={data?.freshness}
+        {...(data?.listed !== false && { refresh: { refreshing, onRefresh: () => void refresh() } })}
+        banners={
+          declaration.note && (
+            <Alert color="blue" variant="light" data-testid="resource-note">
+              {declaration.note}
+            </Alert>
+          )
+        }
+        toolbarStart={
+          <>
+            <TextInput
+              aria-label={`Search ${pluralOf(declaration)}`}
+              placeholder={`Search by ${OR_LIST.format(
+                declaration.search.map(
+                  (field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field,
+                ),
+              )}`}
+              leftSection={<SearchIcon size={16} />}
+              value={search}
+              onChange={(event) => {
+                setSearch(event.currentTarget.value);
+                setPage(1);
+              }}
+              // Narrows before the filters beside it wrap under it (a panel beside the tab column).
+              style={{ flex: '1 1 240px', maxWidth: 360 }}
+              type="search"
+            />
+            {(declaration.filters ?? []).map((filter) => (
+              <ListFilter
+                key={filter.field}
+                filter={filter}
+                value={filters[filter.field]}
+                onChange={(value) => {
+                  setFilters(({ [filter.field]: _dropped, ...rest }) =>
+                    value === undefined ? rest : { ...rest, [filter.field]: value },
+                  );
                   setPage(1);
                 }}
-                // Narrows before the filters beside it wrap under it (a panel beside the tab column).
-                style={{ flex: '1 1 240px', maxWidth: 360 }}
-                type="search"
               />
-              {(declaration.filters ?? []).map((filter) => (
-                <ListFilter
-                  key={filter.field}
-                  filter={filter}
-                  value={filters[filter.field]}
-                  onChange={(value) => {
-                    setFilters(({ [filter.field]: _dropped, ...rest }) =>
-                      value === undefined ? rest : { ...rest, [filter.field]: value },
-                    );
-                    setPage(1);
-                  }}
-                />
-              ))}
-              {data?.listed === false && declaration.operations.get && (
-                <Button
-                  variant="default"
-                  disabled={!debounced}
-                  loading={checking}
-                  onClick={() => void check(debounced)}
-                >
-                  Check on the platform
-                </Button>
-              )}
-            </Group>
-            {/* Wrapped under the search on a narrow panel, the tools keep to the right. */}
-            <Group gap="md" wrap="wrap" justify="flex-end" ml="auto">
-              <ColumnsMenu columns={declaration.columns} choice={choice} />
-              <ExportButton
-                profileId={profileId}
-                declaration={declaration}
-                query={query}
-                columns={columns}
-                disabled={!data || data.total === 0}
-              />
-              {data && (
-                <Text size="xs" c="dimmed" data-testid="resource-count">
-                  {formatCount(data.total)} {data.total === 1 ? declaration.singular : pluralOf(declaration)}
-                </Text>
-              )}
-              {data?.listed !== false && (
-                <FreshnessNote
-                  freshness={data?.freshness}
-                  refreshing={refreshing}
-                  onRefresh={() => void refresh()}
-                  what={pluralOf(declaration)}
-                />
-              )}
-            </Group>
-          </Group>
-
-          {canSelect && selected.size > 0 && (
+            ))}
+            {data?.listed === false && declaration.operations.get && (
+              <Button variant="default" disabled={!debounced} loading={checking} onClick={() => void check(debounced)}>
+                Check on the platform
+              </Button>
+            )}
+          </>
+        }
+        toolbarEnd={
+          <>
+            <ColumnsMenu columns={declaration.columns} choice={choice} />
+            <ExportButton
+              profileId={profileId}
+              declaration={declaration}
+              query={query}
+              columns={columns}
+              disabled={!data || data.total === 0}
+            />
+          </>
+        }
+        count={
+          data && (
+            <span data-testid="resource-count">
+              {formatCount(data.total)} {data.total === 1 ? declaration.singular : pluralOf(declaration)}
+            </span>
+          )
+        }
+        beforeBody={
+          canSelect &&
+          selected.size > 0 && (
             <BulkActions
               profileId={profileId}
               declaration={declaration}
@@ -298,148 +288,141 @@ export function ResourceList({
               onClear={() => setSelected(new Map())}
               offline={data?.freshness.offline ?? null}
             />
-          )}
-          {list.isPending && (
-            <Stack gap="xs" aria-busy="true" aria-label={`Loading ${pluralOf(declaration)}`}>
-              {[0, 1, 2].map((row) => (
-                <Skeleton key={row} height={40} radius="sm" />
-              ))}
-            </Stack>
-          )}
-          {list.isError && (
-            <LoadErrorAlert
-              title={`${declaration.label} could not be loaded`}
-              error={list.error}
-              onRetry={() => void list.refetch()}
-            />
-          )}
-          {list.isSuccess && records.length === 0 && (
-            <Group
-              p="lg"
-              justify="space-between"
-              wrap="wrap"
-              bd="1px dashed var(--mantine-color-default-border)"
-              style={{ borderRadius: 8 }}
-            >
-              <Text size="sm" c="dimmed">
-                {filtering
+          )
+        }
+        loading={list.isPending}
+        error={
+          list.isError
+            ? {
+                title: `${declaration.label} could not be loaded`,
+                error: list.error,
+                onRetry: () => void list.refetch(),
+              }
+            : null
+        }
+        empty={
+          list.isSuccess && records.length === 0
+            ? {
+                message: filtering
                   ? `No ${declaration.singular} matches.`
                   : data?.listed === false
                     ? `No ${pluralOf(declaration)} added or checked from this app yet.`
-                    : `No ${pluralOf(declaration)} yet.`}
-              </Text>
-              {!filtering && canCreate && (
-                <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
-                  Add the first
-                </Button>
-              )}
-            </Group>
-          )}
-          {records.length > 0 && (
-            <Table.ScrollContainer minWidth={560}>
-              <Table verticalSpacing="xs" highlightOnHover aria-label={declaration.label} data-testid="resource-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    {canSelect && (
-                      <Table.Th w={36}>
-                        <Checkbox
-                          size="xs"
-                          aria-label={`Select every ${declaration.singular} on this page`}
-                          checked={pageSelected > 0 && pageSelected === onThisPage.length}
-                          indeterminate={pageSelected > 0 && pageSelected < onThisPage.length}
-                          onChange={(event) => select(onThisPage, event.currentTarget.checked)}
-                        />
-                      </Table.Th>
-                    )}
-                    {columns.map((column) => (
-                      <Table.Th key={column.field} style={{ whiteSpace: 'nowrap' }}>
-                        {column.label}
-                      </Table.Th>
-                    ))}
-                    {(canDelete || canUpdate) && (
-                      <Table.Th w={96} style={{ textAlign: 'right' }}>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    )}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
-                  {records.map((record) => (
-                    <Table.Tr
-                      key={idOf(record)}
-                      bg={selected.has(idOf(record)) ? 'var(--mantine-primary-color-light)' : undefined}
-                    >
-                      {canSelect && (
-                        <Table.Td>
-                          <Checkbox
-                            size="xs"
-                            aria-label={`Select ${titleOf(record)}`}
-                            checked={selected.has(idOf(record))}
-                            onChange={(event) =>
-                              select([{ id: idOf(record), name: titleOf(record) }], event.currentTarget.checked)
-                            }
-                          />
-                        </Table.Td>
-                      )}
-                      {columns.map((column, index) => (
-                        <Table.Td key={column.field}>
-                          {index === 0 ? (
-                            <Anchor
-                              component="button"
-                              type="button"
-                              size="sm"
-                              // A button centres its text: a long name that wraps stays aligned with the column.
-                              ta="left"
-                              onClick={() => onOpen(idOf(record))}
-                            >
-                              {cellText(column, show(column.field, record[column.field]))}
-                            </Anchor>
-                          ) : (
-                            <Cell column={column} value={show(column.field, record[column.field])} />
-                          )}
-                        </Table.Td>
-                      ))}
-                      {(canDelete || canUpdate) && (
-                        <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                          {canUpdate && (
-                            <Tooltip label={`Edit ${titleOf(record)}`} withArrow>
-                              <ActionIcon
-                                variant="subtle"
-                                color="gray"
-                                aria-label={`Edit ${titleOf(record)}`}
-                                onClick={() => setEditor({ mode: 'update', record })}
-                              >
-                                <EditIcon size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                          {canDelete && (
-                            <Tooltip label={`${deleteWord} ${titleOf(record)}`} withArrow>
-                              <ActionIcon
-                                variant="subtle"
-                                color="red"
-                                aria-label={`${deleteWord} ${titleOf(record)}`}
-                                onClick={() => setDeleting(record)}
-                              >
-                                <TrashIcon size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          {pages > 1 && (
+                    : `No ${pluralOf(declaration)} yet.`,
+                action: !filtering && canCreate && (
+                  <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
+                    Add the first
+                  </Button>
+                ),
+              }
+            : null
+        }
+        footer={
+          pages > 1 && (
             <Group justify="flex-end">
               <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />
             </Group>
-          )}
-        </Stack>
-      </Paper>
+          )
+        }
+      >
+        {records.length > 0 && (
+          <ListTableArea minWidth={560} label={declaration.label}>
+            <Table verticalSpacing="xs" highlightOnHover aria-label={declaration.label} data-testid="resource-table">
+              <Table.Thead>
+                <Table.Tr>
+                  {canSelect && (
+                    <Table.Th w={36}>
+                      <Checkbox
+                        size="xs"
+                        aria-label={`Select every ${declaration.singular} on this page`}
+                        checked={pageSelected > 0 && pageSelected === onThisPage.length}
+                        indeterminate={pageSelected > 0 && pageSelected < onThisPage.length}
+                        onChange={(event) => select(onThisPage, event.currentTarget.checked)}
+                      />
+                    </Table.Th>
+                  )}
+                  {columns.map((column) => (
+                    <Table.Th key={column.field} style={{ whiteSpace: 'nowrap' }}>
+                      {column.label}
+                    </Table.Th>
+                  ))}
+                  {(canDelete || canUpdate) && (
+                    <Table.Th w={96} style={{ textAlign: 'right' }}>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  )}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+                {records.map((record) => (
+                  <Table.Tr
+                    key={idOf(record)}
+                    bg={selected.has(idOf(record)) ? 'var(--mantine-primary-color-light)' : undefined}
+                  >
+                    {canSelect && (
+                      <Table.Td>
+                        <Checkbox
+                          size="xs"
+                          aria-label={`Select ${titleOf(record)}`}
+                          checked={selected.has(idOf(record))}
+                          onChange={(event) =>
+                            select([{ id: idOf(record), name: titleOf(record) }], event.currentTarget.checked)
+                          }
+                        />
+                      </Table.Td>
+                    )}
+                    {columns.map((column, index) => (
+                      <Table.Td key={column.field}>
+                        {index === 0 ? (
+                          <Anchor
+                            component="button"
+                            type="button"
+                            size="sm"
+                            // A button centres its text: a long name that wraps stays aligned with the column.
+                            ta="left"
+                            onClick={() => onOpen(idOf(record))}
+                          >
+                            {cellText(column, show(column.field, record[column.field]))}
+                          </Anchor>
+                        ) : (
+                          <Cell column={column} value={show(column.field, record[column.field])} />
+                        )}
+                      </Table.Td>
+                    ))}
+                    {(canDelete || canUpdate) && (
+                      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                        {canUpdate && (
+                          <Tooltip label={`Edit ${titleOf(record)}`} withArrow>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`Edit ${titleOf(record)}`}
+                              onClick={() => setEditor({ mode: 'update', record })}
+                            >
+                              <EditIcon size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                        )}
+                        {canDelete && (
+                          <Tooltip label={`${deleteWord} ${titleOf(record)}`} withArrow>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={`${deleteWord} ${titleOf(record)}`}
+                              onClick={() => setDeleting(record)}
+                            >
+                              <TrashIcon size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                        )}
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ListTableArea>
+        )}
+      </ListFrame>
 
       <ResourceFormModal
         profileId={profileId}

@@ -13,12 +13,11 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import type { ImportBatch, Invitation, InviteTarget } from '../../../shared/contract';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { PlusIcon, TrashIcon } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBridge } from '../../bridge/BridgeContext';
 import { useCall, useCallKey } from '../../queries/useCall';
-import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
+import { ListFrame, ListTableArea } from '../../components/ListFrame';
 import { InvitationState } from './InvitationState';
 import { InviteOneModal } from './InviteOneModal';
 import { RevokeModal } from './RevokeModal';
@@ -144,162 +143,168 @@ function ListView({
           Invite someone
         </Button>
       </Group>
-      <Group gap="sm" wrap="wrap" align="flex-end">
-        <TextInput
-          label="Search"
-          placeholder="Part of an address or a name"
-          miw={200}
-          style={{ flex: 1 }}
-          maw={300}
-          value={search}
-          onChange={(event) => filtersChanged(setSearch)(event.currentTarget.value)}
-        />
-        <Select
-          label="State"
-          w={190}
-          value={active}
-          onChange={(value) => filtersChanged(setActive)(value ?? 'any')}
-          data={[
-            { value: 'any', label: 'Any' },
-            { value: 'active', label: 'Active (can be used)' },
-            { value: 'inactive', label: 'Inactive (switched off)' },
-          ]}
-          allowDeselect={false}
-        />
-        <Select
-          label="Import batch"
-          placeholder={batchOptions.length ? 'Any CSV import' : 'No CSV imports yet'}
-          w={240}
-          clearable
-          searchable
-          value={batch}
-          data={batchOptions}
-          disabled={!batchOptions.length && !batch}
-          onChange={(value) => {
-            filtersChanged(setBatch)(value);
-            if (value) setSource('');
-          }}
-          nothingFoundMessage="No import matches"
-        />
-        <TextInput
-          label="Source"
-          placeholder="Exact, e.g. open-day-2026"
-          w={200}
-          value={batch ? '' : source}
-          disabled={!!batch}
-          onChange={(event) => filtersChanged(setSource)(event.currentTarget.value)}
-        />
-        {filtered && (
-          <Button variant="subtle" onClick={clear}>
-            Clear filters
-          </Button>
-        )}
-      </Group>
-
-      <OfflineBanner freshness={list.data?.freshness} />
-      {!ready && <Text c="dimmed">Choose a {target.kind} to see its invitations.</Text>}
-      {ready && list.isPending && <Skeleton height={240} radius="sm" />}
-      {list.isError && (
-        <LoadErrorAlert
-          title="The invitations could not be loaded"
-          error={list.error}
-          onRetry={() => void list.refetch()}
-        />
-      )}
-      {list.data && list.data.invitations.length === 0 && (
-        <Text c="dimmed">{filtered ? 'No invitations match these filters.' : 'No invitations yet.'}</Text>
-      )}
-      {list.data && list.data.invitations.length > 0 && (
-        <Table.ScrollContainer minWidth={640} type="native">
-          <Table highlightOnHover aria-label="Invitations" verticalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Person</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Source</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th aria-label="Actions" style={STICKY_END} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.invitations.map((invitation) => (
-                <Table.Tr key={invitation.id} data-testid={`invitation-${invitation.email ?? invitation.id}`}>
-                  <Table.Td maw={360}>
-                    <Stack gap={0}>
-                      {invitation.name && (
-                        <Text size="sm" fw={500} data-testid="invitation-name">
-                          {invitation.name}
-                        </Text>
-                      )}
-                      <Text size="sm" c={invitation.name ? 'dimmed' : undefined} style={{ overflowWrap: 'anywhere' }}>
-                        <Invitee invitation={invitation} />
-                      </Text>
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <InvitationState invitation={invitation} />
-                  </Table.Td>
-                  <Table.Td maw={240}>
-                    <SourceCell source={invitation.source} />
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Text size="sm">{date(invitation.createdAt)}</Text>
-                    <Text size="xs" c="dimmed">
-                      {invitation.expiresAt
-                        ? `${invitation.state === 'expired' ? 'expired' : 'expires'} ${date(invitation.expiresAt)}`
-                        : invitation.state === 'pending'
-                          ? 'no expiry'
-                          : ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={STICKY_END}>
-                    <Tooltip label="Revoke">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Revoke the invitation of ${invitation.email ?? invitation.id}`}
-                        onClick={() => setRevoking(invitation)}
-                      >
-                        <TrashIcon size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {list.data && (
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Group gap="xs" wrap="wrap">
-            <Text size="sm" c="dimmed" data-testid="invitations-count">
-              {plural(list.data.total, 'invitation')}
-            </Text>
-            {list.data.freshness.source === 'cache' && !list.data.freshness.offline && (
-              <Text size="xs" c="dimmed" data-testid="search-note">
-                Matched in this app&apos;s copy of the list, read {formatAsOf(list.data.freshness.asOf)} (the platform
-                matches only whole addresses).
-              </Text>
+      <ListFrame
+        what="invitations"
+        freshness={list.data?.freshness}
+        {...(ready && { refresh: { refreshing, onRefresh: () => void refresh() } })}
+        toolbarStart={
+          <>
+            <TextInput
+              label="Search"
+              placeholder="Part of an address or a name"
+              miw={200}
+              style={{ flex: 1 }}
+              maw={300}
+              value={search}
+              onChange={(event) => filtersChanged(setSearch)(event.currentTarget.value)}
+            />
+            <Select
+              label="State"
+              w={190}
+              value={active}
+              onChange={(value) => filtersChanged(setActive)(value ?? 'any')}
+              data={[
+                { value: 'any', label: 'Any' },
+                { value: 'active', label: 'Active (can be used)' },
+                { value: 'inactive', label: 'Inactive (switched off)' },
+              ]}
+              allowDeselect={false}
+            />
+            <Select
+              label="Import batch"
+              placeholder={batchOptions.length ? 'Any CSV import' : 'No CSV imports yet'}
+              w={240}
+              clearable
+              searchable
+              value={batch}
+              data={batchOptions}
+              disabled={!batchOptions.length && !batch}
+              onChange={(value) => {
+                filtersChanged(setBatch)(value);
+                if (value) setSource('');
+              }}
+              nothingFoundMessage="No import matches"
+            />
+            <TextInput
+              label="Source"
+              placeholder="Exact, e.g. open-day-2026"
+              w={200}
+              value={batch ? '' : source}
+              disabled={!!batch}
+              onChange={(event) => filtersChanged(setSource)(event.currentTarget.value)}
+            />
+            {filtered && (
+              <Button variant="subtle" onClick={clear}>
+                Clear filters
+              </Button>
             )}
-            <FreshnessNote
-              freshness={list.data.freshness}
-              refreshing={refreshing}
-              onRefresh={() => void refresh()}
-              what="invitations"
-            />
-          </Group>
-          {list.data.total > PAGE_SIZE && (
-            <Pagination
-              total={Math.ceil(list.data.total / PAGE_SIZE)}
-              value={page}
-              onChange={setPage}
-              size="sm"
-              aria-label="Pages of invitations"
-            />
-          )}
-        </Group>
-      )}
+          </>
+        }
+        count={list.data && <span data-testid="invitations-count">{plural(list.data.total, 'invitation')}</span>}
+        loading={ready && list.isPending}
+        error={
+          list.isError
+            ? {
+                title: 'The invitations could not be loaded',
+                error: list.error,
+                onRetry: () => void list.refetch(),
+              }
+            : null
+        }
+        empty={
+          !ready
+            ? { message: `Choose a ${target.kind} to see its invitations.` }
+            : list.data && list.data.invitations.length === 0
+              ? { message: filtered ? 'No invitations match these filters.' : 'No invitations yet.' }
+              : null
+        }
+        footer={
+          list.data &&
+          (list.data.total > PAGE_SIZE || (list.data.freshness.source === 'cache' && !list.data.freshness.offline)) && (
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              {list.data.freshness.source === 'cache' && !list.data.freshness.offline ? (
+                <Text size="xs" c="dimmed" data-testid="search-note">
+                  Matched in this app&apos;s copy of the list, read {formatAsOf(list.data.freshness.asOf)} (the platform
+                  matches only whole addresses).
+                </Text>
+              ) : (
+                <span />
+              )}
+              {list.data.total > PAGE_SIZE && (
+                <Pagination
+                  total={Math.ceil(list.data.total / PAGE_SIZE)}
+                  value={page}
+                  onChange={setPage}
+                  size="sm"
+                  aria-label="Pages of invitations"
+                />
+              )}
+            </Group>
+          )
+        }
+      >
+        {list.data && list.data.invitations.length > 0 && (
+          <ListTableArea minWidth={640} label="Invitations">
+            <Table highlightOnHover aria-label="Invitations" verticalSpacing={6}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Person</Table.Th>
+                  <Table.Th>State</Table.Th>
+                  <Table.Th>Source</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th aria-label="Actions" style={STICKY_END} />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.invitations.map((invitation) => (
+                  <Table.Tr key={invitation.id} data-testid={`invitation-${invitation.email ?? invitation.id}`}>
+                    <Table.Td maw={360}>
+                      <Stack gap={0}>
+                        {invitation.name && (
+                          <Text size="sm" fw={500} data-testid="invitation-name">
+                            {invitation.name}
+                          </Text>
+                        )}
+                        <Text size="sm" c={invitation.name ? 'dimmed' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                          <Invitee invitation={invitation} />
+                        </Text>
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <InvitationState invitation={invitation} />
+                    </Table.Td>
+                    <Table.Td maw={240}>
+                      <SourceCell source={invitation.source} />
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Text size="sm">{date(invitation.createdAt)}</Text>
+                      <Text size="xs" c="dimmed">
+                        {invitation.expiresAt
+                          ? `${invitation.state === 'expired' ? 'expired' : 'expires'} ${date(invitation.expiresAt)}`
+                          : invitation.state === 'pending'
+                            ? 'no expiry'
+                            : ''}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={STICKY_END}>
+                      <Tooltip label="Revoke">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Revoke the invitation of ${invitation.email ?? invitation.id}`}
+                          onClick={() => setRevoking(invitation)}
+                        >
+                          <TrashIcon size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ListTableArea>
+        )}
+      </ListFrame>
       {ready && (
         <InviteOneModal profileId={profileId} target={target} opened={inviting} onClose={() => setInviting(false)} />
       )}

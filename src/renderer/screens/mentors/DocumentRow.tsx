@@ -14,8 +14,6 @@ interface DocumentRowProps {
   onDelete(): void;
 }
 
-export const DOCUMENT_COLUMNS = 7;
-
 /** One document: status (with the failure reason), tokens, access, last trained, and its actions. */
 export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }: DocumentRowProps) {
   const setTraining = useMutationCall('documents.setTraining');

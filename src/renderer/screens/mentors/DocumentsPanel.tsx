@@ -1,29 +1,18 @@
-import {
-  Button,
-  Collapse,
-  Group,
-  Pagination,
-  SegmentedControl,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Collapse, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { DOCUMENT_STATUSES, type DocumentStatus, type MentorDocument } from '../../../shared/contract';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
-import { SearchIcon, UploadIcon } from '../../components/icons';
-import { useQuery } from '@tanstack/react-query';
+import { FileIcon, SearchIcon, UploadIcon } from '../../components/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifyError } from '../../components/notify';
 import { useBridge } from '../../bridge/BridgeContext';
 import { callKey } from '../../queries/useCall';
 import { DropZone } from '../../train/DropZone';
 import { formatCount } from '../../lib/format';
 import { useTrainFlow, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteDocumentModal } from './DeleteDocumentModal';
-import { DOCUMENT_COLUMNS, DocumentRow } from './DocumentRow';
+import { DocumentRow } from './DocumentRow';
 import { STATUS_INFO } from './documentStatus';
-import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
+import { ListFrame, ListTableArea } from '../../components/ListFrame';
 import { RetrainModal } from './RetrainModal';
 
 const PAGE_SIZE = 50;
@@ -48,6 +37,22 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
     refetchInterval: (query) =>
       query.state.data?.documents.some((document) => document.status === 'pending') ? PENDING_POLL_MS : IDLE_POLL_MS,
   });
+  const queryClient = useQueryClient();
+  const [refreshing, setRefreshing] = useState(false);
+  // The refresh button asks the tenant now (a plain refetch would read the engine's cache again).
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      queryClient.setQueryData(
+        callKey('documents.list', input),
+        await bridge.call('documents.list', { ...input, refresh: true }),
+      );
+    } catch (error) {
+      notifyError('Documents could not be refreshed', error);
+    } finally {
+      setRefreshing(false);
+    }
+  }
   const list = documents.data?.documents ?? [];
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
@@ -74,137 +79,137 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const current = Math.min(page, pages);
   const shown = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
-  const showDropZone = adding || (documents.isSuccess && list.length === 0);
+  const empty = documents.isSuccess && list.length === 0;
+  const showDropZone = adding || empty;
 
   return (
     <Stack gap="md">
-      <OfflineBanner freshness={documents.data?.freshness} />
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <SegmentedControl
-          aria-label="Filter documents by status"
-          value={filter}
-          onChange={(value) => {
-            setFilter(value as Filter);
-            setPage(1);
-          }}
-          data={[
-            { value: 'all', label: `All ${formatCount(list.length)}` },
-            ...DOCUMENT_STATUSES.map((status) => ({
-              value: status,
-              label: `${STATUS_INFO[status].label} ${formatCount(counts[status])}`,
-            })),
-          ]}
-          size="xs"
-        />
-        <Group gap="sm" wrap="nowrap">
-          <TextInput
-            aria-label="Search documents"
-            placeholder="Search by name"
-            leftSection={<SearchIcon size={14} />}
-            size="xs"
-            type="search"
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
-          />
-          <FreshnessNote
-            freshness={documents.data?.freshness}
-            refreshing={documents.isFetching}
-            onRefresh={() => void documents.refetch()}
-            what="documents"
-          />
+      <ListFrame
+        what="documents"
+        freshness={documents.data?.freshness}
+        refresh={{ refreshing, onRefresh: () => void refresh() }}
+        toolbarStart={
+          <>
+            <TextInput
+              aria-label="Search documents"
+              placeholder="Search by name"
+              leftSection={<SearchIcon size={16} />}
+              style={{ flex: '1 1 200px', maxWidth: 300 }}
+              type="search"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.currentTarget.value);
+                setPage(1);
+              }}
+            />
+            <SegmentedControl
+              aria-label="Filter documents by status"
+              value={filter}
+              onChange={(value) => {
+                setFilter(value as Filter);
+                setPage(1);
+              }}
+              data={[
+                { value: 'all', label: `All ${formatCount(list.length)}` },
+                ...DOCUMENT_STATUSES.map((status) => ({
+                  value: status,
+                  label: `${STATUS_INFO[status].label} ${formatCount(counts[status])}`,
+                })),
+              ]}
+            />
+          </>
+        }
+        toolbarEnd={
           <Button
-            size="xs"
-            leftSection={<UploadIcon size={14} />}
+            leftSection={<UploadIcon size={16} />}
             variant={showDropZone ? 'light' : 'filled'}
             onClick={() => setAdding((open) => !open)}
             aria-expanded={showDropZone}
           >
             Add documents…
           </Button>
-        </Group>
-      </Group>
-
-      {documents.isSuccess && list.length === 0 ? (
-        <DropZone mentor={mentor} />
-      ) : (
-        <Collapse expanded={adding}>
-          <DropZone mentor={mentor} compact />
-        </Collapse>
-      )}
-
-      {documents.isPending && (
-        <Stack gap="xs" aria-busy="true" aria-label="Loading documents">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} height={40} radius="sm" />
-          ))}
-        </Stack>
-      )}
-      {documents.isError && (
-        <LoadErrorAlert
-          title="Documents could not be loaded"
-          error={documents.error}
-          onRetry={() => void documents.refetch()}
-        />
-      )}
-      {list.length > 0 && (
-        <Table.ScrollContainer minWidth={700}>
-          <Table
-            layout="fixed"
-            verticalSpacing="xs"
-            highlightOnHover
-            aria-label="Documents"
-            data-testid="documents-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th w={56}>Type</Table.Th>
-                <Table.Th w={108}>Status</Table.Th>
-                <Table.Th w={70} ta="right">
-                  Tokens
-                </Table.Th>
-                <Table.Th w={70}>Access</Table.Th>
-                <Table.Th w={170}>Last trained</Table.Th>
-                <Table.Th w={76} ta="right">
-                  Actions
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((document) => (
-                <DocumentRow
-                  key={document.id}
-                  profileId={mentor.profileId}
-                  mentor={mentor.uniqueId}
-                  document={document}
-                  onRetrain={() => setRetraining(document)}
-                  onDelete={() => setDeleting(document)}
-                />
-              ))}
-              {shown.length === 0 && (
+        }
+        beforeBody={
+          !empty && (
+            <Collapse expanded={adding}>
+              <DropZone mentor={mentor} compact />
+            </Collapse>
+          )
+        }
+        loading={documents.isPending}
+        error={
+          documents.isError
+            ? {
+                title: 'Documents could not be loaded',
+                error: documents.error,
+                onRetry: () => void documents.refetch(),
+              }
+            : null
+        }
+        empty={
+          empty
+            ? {
+                icon: <FileIcon size={28} />,
+                message: 'No documents yet. Drop course material below to train this mentor.',
+              }
+            : documents.isSuccess && filtered.length === 0
+              ? { message: 'No documents match.' }
+              : null
+        }
+        footer={
+          <>
+            {empty && <DropZone mentor={mentor} />}
+            {pages > 1 && (
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed">
+                  {formatCount(filtered.length)} documents
+                </Text>
+                <Pagination size="sm" total={pages} value={current} onChange={setPage} />
+              </Group>
+            )}
+          </>
+        }
+      >
+        {shown.length > 0 && (
+          <ListTableArea minWidth={700} label="Documents">
+            <Table
+              layout="fixed"
+              verticalSpacing="xs"
+              highlightOnHover
+              aria-label="Documents"
+              data-testid="documents-table"
+            >
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={DOCUMENT_COLUMNS}>
-                    <Text size="sm" c="dimmed" ta="center" py="md">
-                      No documents match.
-                    </Text>
-                  </Table.Td>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th w={56}>Type</Table.Th>
+                  <Table.Th w={108}>Status</Table.Th>
+                  <Table.Th w={70} ta="right">
+                    Tokens
+                  </Table.Th>
+                  <Table.Th w={70}>Access</Table.Th>
+                  <Table.Th w={170}>Last trained</Table.Th>
+                  <Table.Th w={76} ta="right">
+                    Actions
+                  </Table.Th>
                 </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {pages > 1 && (
-        <Group justify="space-between">
-          <Text size="xs" c="dimmed">
-            {formatCount(filtered.length)} documents
-          </Text>
-          <Pagination size="sm" total={pages} value={current} onChange={setPage} />
-        </Group>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {shown.map((document) => (
+                  <DocumentRow
+                    key={document.id}
+                    profileId={mentor.profileId}
+                    mentor={mentor.uniqueId}
+                    document={document}
+                    onRetrain={() => setRetraining(document)}
+                    onDelete={() => setDeleting(document)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ListTableArea>
+        )}
+      </ListFrame>
 
       <RetrainModal
         profileId={mentor.profileId}

@@ -1,26 +1,12 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Pagination,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { MentorIcon, PlusIcon, SearchIcon, UploadIcon, WarningIcon } from '../../components/icons';
 import { useActiveTenant } from '../../tenants/tenantContext';
 import { formatCount } from '../../lib/format';
 import { DeleteMentorModal } from './DeleteMentorModal';
-import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
+import { ListFrame, ListTableArea } from '../../components/ListFrame';
 import { MentorBulkModal, type BulkTarget } from './MentorBulkModal';
 import { MentorFormModal, type MentorEditorTarget } from './MentorFormModal';
 import { MentorRow } from './MentorRow';
@@ -97,40 +83,28 @@ export function MentorsList() {
           Add a tenant in Settings → Tenants, or make one active from the top bar.
         </Alert>
       )}
-      <OfflineBanner freshness={query.data?.freshness} />
-
       {tenant && (
-        <Paper withBorder radius="md" p="md">
-          <Stack gap="sm">
-            <Group justify="space-between" wrap="nowrap">
-              <TextInput
-                aria-label="Search mentors"
-                placeholder="Search by name or description"
-                leftSection={<SearchIcon size={16} />}
-                value={search}
-                onChange={(event) => {
-                  setSearch(event.currentTarget.value);
-                  setPage(1);
-                }}
-                w={360}
-                type="search"
-              />
-              <Group gap="md" wrap="nowrap">
-                {query.data && (
-                  <Text size="xs" c="dimmed">
-                    {formatCount(mentors.length)} {mentors.length === 1 ? 'mentor' : 'mentors'}
-                  </Text>
-                )}
-                <FreshnessNote
-                  freshness={query.data?.freshness}
-                  refreshing={refreshing}
-                  onRefresh={() => void refresh()}
-                  what="mentors"
-                />
-              </Group>
-            </Group>
-
-            {selected.length > 0 && (
+        <ListFrame
+          what="mentors"
+          freshness={query.data?.freshness}
+          refresh={{ refreshing, onRefresh: () => void refresh() }}
+          toolbarStart={
+            <TextInput
+              aria-label="Search mentors"
+              placeholder="Search by name or description"
+              leftSection={<SearchIcon size={16} />}
+              value={search}
+              onChange={(event) => {
+                setSearch(event.currentTarget.value);
+                setPage(1);
+              }}
+              style={{ flex: '1 1 240px', maxWidth: 360 }}
+              type="search"
+            />
+          }
+          count={query.data && `${formatCount(mentors.length)} ${mentors.length === 1 ? 'mentor' : 'mentors'}`}
+          beforeBody={
+            selected.length > 0 && (
               <Group
                 gap="sm"
                 justify="space-between"
@@ -172,67 +146,80 @@ export function MentorsList() {
                   </Button>
                 </Group>
               </Group>
-            )}
-            {query.isPending && <ListSkeleton />}
-            {query.isError && (
-              <LoadErrorAlert
-                title="Mentors could not be loaded"
-                error={query.error}
-                onRetry={() => void query.refetch()}
-              />
-            )}
-            {query.isSuccess && mentors.length === 0 && (
-              <EmptyMentors searching={!!debounced} onCreate={() => setEditor({ mode: 'create' })} />
-            )}
-            {mentors.length > 0 && (
-              <Table.ScrollContainer minWidth={640}>
-                <Table verticalSpacing="sm" highlightOnHover aria-label="Mentors" data-testid="mentors-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th w={40}>
-                        <Checkbox
-                          aria-label={debounced ? 'Select all mentors matching the search' : 'Select all mentors'}
-                          checked={allChosen}
-                          indeterminate={selected.length > 0 && !allChosen}
-                          onChange={(event) =>
-                            choose(
-                              mentors.map((m) => m.uniqueId),
-                              event.currentTarget.checked,
-                            )
-                          }
-                        />
-                      </Table.Th>
-                      <Table.Th>Name</Table.Th>
-                      <Table.Th w={150}>Who can use it</Table.Th>
-                      <Table.Th w={175}>Updated</Table.Th>
-                      <Table.Th w={96} style={{ textAlign: 'right' }}>
-                        Actions
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
-                    {shown.map((mentor) => (
-                      <MentorRow
-                        key={mentor.uniqueId}
-                        profileId={tenant.id}
-                        mentor={mentor}
-                        onEdit={() => setEditor({ mode: 'edit', mentor })}
-                        onDelete={() => setDeleting(mentor)}
-                        selected={chosen.profileId === tenant.id && chosen.ids.has(mentor.uniqueId)}
-                        onSelect={(on) => choose([mentor.uniqueId], on)}
-                      />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
-            {pages > 1 && (
+            )
+          }
+          loading={query.isPending}
+          error={
+            query.isError
+              ? { title: 'Mentors could not be loaded', error: query.error, onRetry: () => void query.refetch() }
+              : null
+          }
+          empty={
+            query.isSuccess && mentors.length === 0
+              ? {
+                  icon: <MentorIcon size={28} />,
+                  message: debounced
+                    ? 'No mentor matches this search.'
+                    : 'No mentors yet. Create one, then drop course material on it.',
+                  action: !debounced && (
+                    <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
+                      Create a mentor
+                    </Button>
+                  ),
+                }
+              : null
+          }
+          footer={
+            pages > 1 && (
               <Group justify="flex-end">
                 <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />
               </Group>
-            )}
-          </Stack>
-        </Paper>
+            )
+          }
+        >
+          {mentors.length > 0 && (
+            <ListTableArea minWidth={640} label="Mentors">
+              <Table verticalSpacing="sm" highlightOnHover aria-label="Mentors" data-testid="mentors-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={40}>
+                      <Checkbox
+                        aria-label={debounced ? 'Select all mentors matching the search' : 'Select all mentors'}
+                        checked={allChosen}
+                        indeterminate={selected.length > 0 && !allChosen}
+                        onChange={(event) =>
+                          choose(
+                            mentors.map((m) => m.uniqueId),
+                            event.currentTarget.checked,
+                          )
+                        }
+                      />
+                    </Table.Th>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th w={150}>Who can use it</Table.Th>
+                    <Table.Th w={175}>Updated</Table.Th>
+                    <Table.Th w={96} style={{ textAlign: 'right' }}>
+                      Actions
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+                  {shown.map((mentor) => (
+                    <MentorRow
+                      key={mentor.uniqueId}
+                      profileId={tenant.id}
+                      mentor={mentor}
+                      onEdit={() => setEditor({ mode: 'edit', mentor })}
+                      onDelete={() => setDeleting(mentor)}
+                      selected={chosen.profileId === tenant.id && chosen.ids.has(mentor.uniqueId)}
+                      onSelect={(on) => choose([mentor.uniqueId], on)}
+                    />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ListTableArea>
+          )}
+        </ListFrame>
       )}
 
       {tenant && (
@@ -250,42 +237,5 @@ export function MentorsList() {
         </>
       )}
     </Stack>
-  );
-}
-
-function ListSkeleton() {
-  return (
-    <Stack gap="xs" aria-busy="true" aria-label="Loading mentors">
-      {[0, 1, 2, 3].map((row) => (
-        <Skeleton key={row} height={44} radius="sm" />
-      ))}
-    </Stack>
-  );
-}
-
-function EmptyMentors({ searching, onCreate }: { searching: boolean; onCreate(): void }) {
-  return (
-    <Group
-      gap="md"
-      p="lg"
-      wrap="nowrap"
-      justify="space-between"
-      bd="1px dashed var(--mantine-color-default-border)"
-      style={{ borderRadius: 8 }}
-    >
-      <Group gap="md" wrap="nowrap">
-        <MentorIcon size={28} />
-        <Text size="sm" c="dimmed">
-          {searching
-            ? 'No mentor matches this search.'
-            : 'No mentors yet. Create one, then drop course material on it.'}
-        </Text>
-      </Group>
-      {!searching && (
-        <Button size="xs" variant="light" onClick={onCreate}>
-          Create a mentor
-        </Button>
-      )}
-    </Group>
   );
 }
