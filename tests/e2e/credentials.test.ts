@@ -140,10 +140,12 @@ describe('Models and keys', () => {
 
     OpenAPI.BASE = server.url;
     OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
-    const assigned = await AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList({
-      org: server.org,
-      userId: server.user,
-    });
+    const assigned = await AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList(
+      // The SDK's types leave out the userId its path takes.
+      { org: server.org, userId: server.user } as Parameters<
+        typeof AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList
+      >[0],
+    );
     expect(assigned).toEqual([expect.objectContaining({ llm_provider: 'anthropic', llm_name: 'claude-sonnet' })]);
   });
 

@@ -24,6 +24,12 @@ const PNG = Buffer.from(
 );
 
 let server: Sandbox;
+/**
+ * The tenant's user path. The SDK's generated types leave `userId` out of these calls' parameters though the calls
+ * put it in the path (`{org}/users/{user_id}/…`), hence the cast.
+ */
+const userPath = <T>() => ({ org: server.org, userId: server.user }) as unknown as T;
+
 beforeAll(async () => {
   requireKeychainSession();
   server = await sandbox();
@@ -57,10 +63,10 @@ describe('the vendor SDK reads back what the app wrote', () => {
 
     const keys = await CoreService.coreLti1P3ProviderLtiKeysList({ platformKey: server.org });
     expect(keys.map((k) => k.name)).toContain('Canvas signing 2027');
-    const readKey = await CoreService.coreLti1P3ProviderLtiKeysRetrieve({ id: keyId, platformKey: server.org });
+    const readKey = await CoreService.coreLti1P3ProviderLtiKeysRetrieve({ id: String(keyId), platformKey: server.org });
     expect(readKey).toMatchObject({ id: keyId, name: 'Canvas signing 2027' });
     const readTool = await CoreService.coreLti1P3ProviderLtiToolsRetrieve({
-      id: Number(tool.record.id),
+      id: String(tool.record.id),
       platformKey: server.org,
     });
     expect(readTool).toMatchObject({
@@ -122,19 +128,24 @@ describe('the vendor SDK reads back what the app wrote', () => {
       kind: 'tenant-llms',
       values: { llm_provider: 'anthropic', llm_name: 'claude-sonnet' },
     });
-    const assigned = await AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList({
-      org: server.org,
-      userId: server.user,
-    });
+    const assigned =
+      await AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList(
+        userPath<Parameters<typeof AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList>[0]>(),
+      );
     expect(assigned).toEqual([expect.objectContaining({ llm_provider: 'anthropic', llm_name: 'claude-sonnet' })]);
 
     const appLlms = await c.engine.invoke('resources.list', { kind: 'mentor-llms', refresh: true });
-    const sdkLlms = await AiMentorService.aiMentorOrgsUsersMentorLlmsList({ org: server.org, userId: server.user });
+    const sdkLlms =
+      await AiMentorService.aiMentorOrgsUsersMentorLlmsList(
+        userPath<Parameters<typeof AiMentorService.aiMentorOrgsUsersMentorLlmsList>[0]>(),
+      );
     expect(sdkLlms.map((llm) => llm.name)).toEqual(appLlms.records.map((record) => record.name));
 
     await c.engine.invoke('llmAccess.set', { defaultKey: true, freeTrial: true });
     expect(
-      await AiAccountService.aiAccountOrgsUsersDefaultLlmKeyUsageRetrieve({ org: server.org, userId: server.user }),
+      await AiAccountService.aiAccountOrgsUsersDefaultLlmKeyUsageRetrieve(
+        userPath<Parameters<typeof AiAccountService.aiAccountOrgsUsersDefaultLlmKeyUsageRetrieve>[0]>(),
+      ),
     ).toMatchObject({ use_main_credentials: true });
     expect(
       await AiAccountService.aiAccountOrgsUsersFreeTrialRetrieve({ org: server.org, userId: server.user }),
