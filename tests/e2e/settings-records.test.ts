@@ -167,6 +167,10 @@ describe('Tenant settings: billing', () => {
     expect(cells[3]).toMatch(/2027/);
     expect(cells[3]).not.toContain('T00:00');
     expect(await page.getByTestId('single-billing').innerText()).not.toContain('"plan"');
+    // Credits: no billing call of the platform reports them, and the card says so in one line.
+    expect(await page.getByTestId('single-billing').getByTestId('resource-note').innerText()).toBe(
+      "Credits are not shown: none of the platform's billing calls reports a tenant's credit balance.",
+    );
   });
 });
 

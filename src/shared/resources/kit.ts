@@ -195,7 +195,7 @@ export interface ResourceDeclaration {
   deleteLabel?: string;
   /** Asked before a delete; `{id}` is replaced by the record's id. */
   confirmDelete?: string;
-  /** Said on the list screen (what the platform does not offer, say). */
+  /** Said on the list screen or settings card (what the platform does not offer, say). */
   note?: string;
   /** Fields that refer to other kinds' records. */
   relations?: readonly RelationDeclaration[];
