@@ -359,6 +359,29 @@ describe('the command palette (Ctrl-K)', () => {
     await page.getByRole('button', { name: /Tickets\s*Screen/ }).click();
     await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
   });
+
+  it('opens with its first result highlighted, so Enter goes there at once; found records take the highlight too', async () => {
+    const { page } = app;
+    await app.open('#/tickets');
+    await visible(page.getByRole('heading', { name: 'Tickets', level: 1 }));
+    await page.keyboard.press('Control+K');
+    const search = page.getByPlaceholder('Go to a screen, a kind or a record…');
+    await visible(search);
+    const highlighted = page.locator('[data-action][data-selected]');
+    await visible(highlighted);
+    expect(await highlighted.innerText()).toMatch(/^Mentors\s*Screen$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/mentors');
+
+    // Nothing but a record matches: it is highlighted when it comes in.
+    await page.keyboard.press('Control+K');
+    await search.fill('e2e-tok');
+    await visible(page.getByRole('button', { name: /e2e-token\s*API token/ }));
+    await expect.poll(() => highlighted.innerText()).toMatch(/^e2e-token\s*API token$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
+    await page.keyboard.press('Escape');
+  });
 });
 
 describe('Tenant settings: columns, selection and export', () => {
