@@ -155,6 +155,29 @@ describe('Tenant settings: API tokens', () => {
     await table().getByRole('cell', { name: 'to-revoke', exact: true }).waitFor({ state: 'detached' });
     expect((await call(server, 'GET', '/api/core/platform/users/', { key })).status).toBe(401);
   });
+
+  it('warns before revoking the token whose key the app itself uses for this tenant, and only that one', async () => {
+    const { page } = app;
+    // The app's key for this tenant is the sandbox's admin key: its token is named "sandbox".
+    await page.getByRole('button', { name: 'Revoke sandbox' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke API token' });
+    const note = confirm.getByTestId('app-key-note');
+    await visible(note);
+    expect(await note.innerText()).toMatch(
+      /It is the key Mentor Admin uses for Sandbox University: revoked, the app loses access to Sandbox University/,
+    );
+    expect(await page.content()).not.toContain(server.apiKey);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Revoke student' }).click();
+    await visible(confirm.getByText('Scripts and integrations that use it stop working at once.'));
+    // Checked, and not the app's: nothing said.
+    await page.waitForTimeout(500);
+    expect(await confirm.getByTestId('app-key-note').count()).toBe(0);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+  });
 });
 
 describe('Tenant settings: domain whitelist', () => {

@@ -48,6 +48,7 @@ import { RelatedLists } from './Relations';
 import { ColumnsMenu, ExportButton } from './ListTools';
 import { useColumnChoice } from './useColumnChoice';
 import { useOptimisticList } from './optimistic';
+import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { bulkFieldsOf } from './BulkChangeModal';
 
@@ -494,6 +495,12 @@ export function ResourceList({
             <Text size="sm">
               {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
             </Text>
+            <AppKeyNote
+              profileId={profileId}
+              declaration={declaration}
+              ids={[idOf(record)]}
+              nameOf={() => titleOf(record)}
+            />
             <ReferrersNote
               profileId={profileId}
               declaration={declaration}

@@ -191,6 +191,11 @@ export interface ResourceDeclaration {
    * the caller of that create only, never cached, listed, logged or answered again.
    */
   revealOnce?: readonly string[];
+  /**
+   * A field whose value may be the key this app itself uses for the tenant (an API token's `key`): a delete's
+   * confirmation says when it is, as the engine compares them (the key never leaves it).
+   */
+  appKeyField?: string;
   /** The word for delete in this resource's language ("Revoke"). */
   deleteLabel?: string;
   /** Asked before a delete; `{id}` is replaced by the record's id. */
