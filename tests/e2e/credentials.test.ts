@@ -2,8 +2,9 @@
  * Models and keys in browser mode, on a real engine and sandbox: an LLM provider key created from the platform's
  * own credential schema with a padded paste (trimmed, and said so at the field), listed masked, replaced without
  * ever being shown; the default key and free trial switched from their card. The key is never in the page or in
- * any answer the bridge sent.
+ * any answer the bridge sent. A model assigned to the tenant from its list, read back by the vendor SDK.
  */
+import { AiMentorService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { TRIMMED_NOTE } from '../../src/shared/resources';
@@ -121,6 +122,31 @@ describe('Models and keys', () => {
 
     // The tenant's models and the LLMs its mentors can use are the kit's lists on the same screen.
     await visible(page.getByRole('region', { name: 'Available LLMs' }).getByRole('button', { name: 'anthropic' }));
+  });
+
+  it('assigns a model to the tenant from its list, and the vendor SDK reads the assignment back', async () => {
+    const { page } = app;
+    await app.open('#/models-and-keys');
+    const models = page.getByRole('region', { name: 'Tenant models' });
+    await visible(models.getByRole('button', { name: 'New tenant model' }).first());
+    await models.getByRole('button', { name: 'New tenant model' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New tenant model' });
+    await visible(dialog);
+    await dialog.getByLabel('Provider').fill('anthropic');
+    await dialog.getByLabel('Model').fill('claude-sonnet');
+    await dialog.getByRole('button', { name: 'Create tenant model' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(models.getByTestId('resource-table').getByText('claude-sonnet'));
+
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const assigned = await AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList(
+      // The SDK's types leave out the userId its path takes.
+      { org: server.org, userId: server.user } as Parameters<
+        typeof AiMentorService.aiMentorOrgsUsersSettingsTenantLlmList
+      >[0],
+    );
+    expect(assigned).toEqual([expect.objectContaining({ llm_provider: 'anthropic', llm_name: 'claude-sonnet' })]);
   });
 
   it('keeps the line breaks of a pasted service-account key (Tenant settings → Integration keys)', async () => {

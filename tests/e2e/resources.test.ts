@@ -165,6 +165,29 @@ describe('Tenant settings: API tokens', () => {
     await table().getByRole('cell', { name: 'to-revoke', exact: true }).waitFor({ state: 'detached' });
     expect((await call(server, 'GET', '/api/core/platform/users/', { key })).status).toBe(401);
   });
+
+  it('warns before revoking the token whose key the app itself uses for this tenant, and only that one', async () => {
+    const { page } = app;
+    // The app's key for this tenant is the sandbox's admin key: its token is named "sandbox".
+    await page.getByRole('button', { name: 'Revoke sandbox' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke API token' });
+    const note = confirm.getByTestId('app-key-note');
+    await visible(note);
+    expect(await note.innerText()).toMatch(
+      /It is the key Mentor Admin uses for Sandbox University: revoked, the app loses access to Sandbox University/,
+    );
+    expect(await page.content()).not.toContain(server.apiKey);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Revoke student' }).click();
+    await visible(confirm.getByText('Scripts and integrations that use it stop working at once.'));
+    // Checked, and not the app's: nothing said.
+    await page.waitForTimeout(500);
+    expect(await confirm.getByTestId('app-key-note').count()).toBe(0);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+  });
 });
 
 describe('Tenant settings: domain whitelist', () => {
@@ -368,6 +391,29 @@ describe('the command palette (Ctrl-K)', () => {
     await search.fill('tick');
     await page.getByRole('button', { name: /Tickets\s*Screen/ }).click();
     await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
+  });
+
+  it('opens with its first result highlighted, so Enter goes there at once; found records take the highlight too', async () => {
+    const { page } = app;
+    await app.open('#/tickets');
+    await visible(page.getByRole('heading', { name: 'Tickets', level: 1 }));
+    await page.keyboard.press('Control+K');
+    const search = page.getByPlaceholder('Go to a screen, a kind or a record…');
+    await visible(search);
+    const highlighted = page.locator('[data-action][data-selected]');
+    await visible(highlighted);
+    expect(await highlighted.innerText()).toMatch(/^Mentors\s*Screen$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/mentors');
+
+    // Nothing but a record matches: it is highlighted when it comes in.
+    await page.keyboard.press('Control+K');
+    await search.fill('e2e-tok');
+    await visible(page.getByRole('button', { name: /e2e-token\s*API token/ }));
+    await expect.poll(() => highlighted.innerText()).toMatch(/^e2e-token\s*API token$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
+    await page.keyboard.press('Escape');
   });
 });
 

@@ -2,10 +2,12 @@
  * Single-record settings in browser mode, on a real engine and sandbox: Tenant settings → Org metadata (read view,
  * a JSON editor that refuses text that does not parse at its field, an unsaved-change guard, a save the platform
  * keeps) and → Branding (an upload refused before it is sent when the file is not an image; a PNG uploaded with its
- * preview), → Billing (its subscriptions as a table). Then → LTI tools: the JSON editor underlines what the spec's schema refuses.
+ * preview), → Billing (its subscriptions as a table). Then → LTI tools: the JSON editor underlines what the spec's schema refuses;
+ * → Site config: a setting saved as JSON, read back by the vendor SDK, and read offline from the cache.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { seedSingles } from '../../src/server/areas/resources/single';
@@ -165,6 +167,10 @@ describe('Tenant settings: billing', () => {
     expect(cells[3]).toMatch(/2027/);
     expect(cells[3]).not.toContain('T00:00');
     expect(await page.getByTestId('single-billing').innerText()).not.toContain('"plan"');
+    // Credits: no billing call of the platform reports them, and the card says so in one line.
+    expect(await page.getByTestId('single-billing').getByTestId('resource-note').innerText()).toBe(
+      "Credits are not shown: none of the platform's billing calls reports a tenant's credit balance.",
+    );
   });
 });
 
@@ -191,5 +197,41 @@ describe('Tenant settings: LTI tools', () => {
     await page.keyboard.press('Home');
     await dialog.locator('.cm-lintRange-error').first().hover();
     await visible(page.locator('.cm-tooltip-lint').getByText(/^1: /));
+  });
+});
+
+describe('Tenant settings: site config', () => {
+  it('saves a setting as JSON, the vendor SDK reads it back, and the card reads it offline from the saved copy', async () => {
+    const { page } = app;
+    await app.open('#/tenant-settings/site-config');
+    const card = page.getByTestId('single-site-config');
+    await visible(card.getByRole('button', { name: 'Edit' }));
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit site config' });
+    await visible(dialog);
+    await dialog.getByLabel('Setting').fill('welcome_banner');
+    await dialog.getByRole('textbox', { name: 'Value' }).click();
+    await page.keyboard.type('{"text": "Welcome back", "show": true}');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(card.getByText('"text": "Welcome back"'));
+
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    expect(await CoreService.corePlatformConfigSiteRetrieve({ key: server.org })).toMatchObject({
+      welcome_banner: { text: 'Welcome back', show: true },
+    });
+
+    server.setFaults('error5xx=1');
+    try {
+      await card.getByRole('button', { name: /^Refresh / }).click();
+      await visible(card.getByText('Showing the saved copy'), 30_000);
+      await visible(card.getByText('"text": "Welcome back"'));
+      // Reopened with the tenant still down, the screen reads the cache alone.
+      await page.reload();
+      await visible(card.getByText('"text": "Welcome back"'), 30_000);
+    } finally {
+      server.setFaults('');
+    }
   });
 });

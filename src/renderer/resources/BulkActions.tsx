@@ -8,6 +8,7 @@ import { formatCount } from '../lib/format';
 import { useMutationCall } from '../queries/useCall';
 import { NamesList } from './ListTools';
 import type { Declared } from './naming';
+import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { BulkChangeModal, bulkFieldsOf } from './BulkChangeModal';
 
@@ -154,12 +155,20 @@ export function BulkActions({
             </Text>
             <NamesList names={t.names} />
             {t.action === 'delete' && (
-              <ReferrersNote
-                profileId={profileId}
-                declaration={declaration}
-                ids={t.ids}
-                nameOf={(id) => t.names[t.ids.indexOf(id)] ?? id}
-              />
+              <>
+                <AppKeyNote
+                  profileId={profileId}
+                  declaration={declaration}
+                  ids={t.ids}
+                  nameOf={(id) => t.names[t.ids.indexOf(id)] ?? id}
+                />
+                <ReferrersNote
+                  profileId={profileId}
+                  declaration={declaration}
+                  ids={t.ids}
+                  nameOf={(id) => t.names[t.ids.indexOf(id)] ?? id}
+                />
+              </>
             )}
             {offline && (
               <Text size="sm" c="dimmed">

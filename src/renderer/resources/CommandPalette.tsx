@@ -1,7 +1,7 @@
-import { Spotlight } from '@mantine/spotlight';
+import { createSpotlight, Spotlight, useSpotlight } from '@mantine/spotlight';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { RESOURCE_AREAS, RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { useBridge } from '../bridge/BridgeContext';
 import { SearchIcon } from '../components/icons';
@@ -23,6 +23,20 @@ interface Entry {
   label: string;
   description: string;
   href: string;
+}
+
+const [paletteStore] = createSpotlight();
+
+/**
+ * Highlights the palette's first result, as Mantine's own `selectAction(0)` does after typing (which the package does
+ * not export): the attribute its Enter looks for, and the index its arrow keys move from.
+ */
+function selectFirstResult(): void {
+  const { listId } = paletteStore.getState();
+  const first = listId ? document.getElementById(listId)?.querySelector('[data-action]') : null;
+  if (!first) return;
+  first.setAttribute('data-selected', 'true');
+  paletteStore.updateState((state) => ({ ...state, selected: 0 }));
 }
 
 const matches = (query: string, ...texts: string[]) =>
@@ -93,6 +107,15 @@ export function CommandPalette() {
     })),
   ].filter((entry) => !query.trim() || matches(query, entry.label, entry.description));
   const found = typed.length >= 2 ? (records.data ?? []) : [];
+  const { opened, selected } = useSpotlight(paletteStore);
+  const shown = places.length + found.length;
+  // Enter works at once: the first result is highlighted when the palette opens, and when results come in while
+  // none is (the records found by name arrive after the typing that found them).
+  useEffect(() => {
+    if (!opened || selected !== -1 || shown === 0) return;
+    const frame = requestAnimationFrame(selectFirstResult);
+    return () => cancelAnimationFrame(frame);
+  }, [opened, selected, shown]);
 
   const action = (entry: Entry) => (
     <Spotlight.Action
@@ -105,6 +128,7 @@ export function CommandPalette() {
 
   return (
     <Spotlight.Root
+      store={paletteStore}
       query={query}
       onQueryChange={setQuery}
       shortcut={['mod + K']}

@@ -46,6 +46,7 @@ import { RelatedLists } from './Relations';
 import { ColumnsMenu, ExportButton } from './ListTools';
 import { useColumnChoice } from './useColumnChoice';
 import { useOptimisticList } from './optimistic';
+import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { bulkFieldsOf } from './BulkChangeModal';
 
@@ -480,6 +481,12 @@ export function ResourceList({
             <Text size="sm">
               {fill(declaration.confirmDelete ?? `${deleteWord} the ${declaration.singular} "{id}"?`, titleOf(record))}
             </Text>
+            <AppKeyNote
+              profileId={profileId}
+              declaration={declaration}
+              ids={[idOf(record)]}
+              nameOf={() => titleOf(record)}
+            />
             <ReferrersNote
               profileId={profileId}
               declaration={declaration}

@@ -164,6 +164,11 @@ export function SingleRecordCard({ profileId, declaration }: { profileId: string
             {declaration.description}
             {!writable && ' Read-only: the platform offers no call that changes it.'}
           </Text>
+          {declaration.note && (
+            <Text size="sm" c="dimmed" data-testid="resource-note">
+              {declaration.note}
+            </Text>
+          )}
         </div>
         <Group gap="sm" wrap="nowrap">
           <FreshnessNote

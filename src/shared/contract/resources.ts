@@ -306,6 +306,12 @@ export const resourceCalls = {
     ResourceReferrers,
     'The records of other kinds that refer to these (by the declared relations), from the cache, and the referring lists too old to be sure of: said before a delete, never a refusal',
   ),
+  'resources.usedByApp': call(
+    z.object({ ...Tenant, kind: ResourceKind, ids: z.array(RecordId).min(1).max(BULK_MAX) }).strict(),
+    /** `checked`: false when the platform could not be asked (nothing is said then). */
+    z.object({ ids: z.array(RecordId), checked: z.boolean() }),
+    'Which of these records hold the key this app uses for the tenant, compared in the engine (the key never leaves it): said before a delete',
+  ),
   'resources.export': call(
     ResourceExportInput,
     ResourceExport,
@@ -359,6 +365,7 @@ export const resourceEvents = {
       { call: 'resources.historyDiff', by: ['profileId', 'kind'] },
       // Another kind's records may refer to this kind's: what is said before a delete is read again.
       { call: 'resources.referrers', by: ['profileId'] },
+      { call: 'resources.usedByApp', by: ['profileId', 'kind'] },
       // The access matrix and its answers are computed from the RBAC lists.
       { call: 'access.matrix', by: ['profileId'] },
       { call: 'access.effective', by: ['profileId'] },

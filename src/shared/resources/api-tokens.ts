@@ -41,6 +41,7 @@ export const apiTokens = {
     },
   ],
   revealOnce: ['key'],
+  appKeyField: 'key',
   deleteLabel: 'Revoke',
   confirmDelete: 'Revoke the API token "{id}"? Scripts and integrations that use it stop working at once.',
 } as const satisfies ResourceDeclaration;

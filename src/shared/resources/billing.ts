@@ -12,6 +12,9 @@ export const billing = {
   area: 'tenant-settings',
   group: 'Organisation',
   description: "The tenant's subscription, as the platform's billing reports it.",
+  // The spec's billing paths (stripe/subscriptions, products, context, the callbacks) answer no credit balance;
+  // credit-topup-callback only redirects after a payment.
+  note: "Credits are not shown: none of the platform's billing calls reports a tenant's credit balance.",
   idField: 'id',
   single: true,
   operations: {

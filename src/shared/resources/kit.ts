@@ -203,11 +203,16 @@ export interface ResourceDeclaration {
    * the caller of that create only, never cached, listed, logged or answered again.
    */
   revealOnce?: readonly string[];
+  /**
+   * A field whose value may be the key this app itself uses for the tenant (an API token's `key`): a delete's
+   * confirmation says when it is, as the engine compares them (the key never leaves it).
+   */
+  appKeyField?: string;
   /** The word for delete in this resource's language ("Revoke"). */
   deleteLabel?: string;
   /** Asked before a delete; `{id}` is replaced by the record's id. */
   confirmDelete?: string;
-  /** Said on the list screen (what the platform does not offer, say). */
+  /** Said on the list screen or settings card (what the platform does not offer, say). */
   note?: string;
   /** Fields that refer to other kinds' records. */
   relations?: readonly RelationDeclaration[];

@@ -2,11 +2,13 @@
  * Every platform operation the app calls, each with its retry rule: the one place that says whether an operation may
  * be sent again, after which answers and how patiently. The typed API (`PlatformApi`) accepts only the operations
  * declared here, so a new platform call starts with a line in this table; its paths and methods are checked against
- * the generated spec types.
+ * the generated spec types. The resource kit's operations (src/shared/resources/) are the exception: one takes its
+ * method's rule (`ruleOf`: GET, PUT and DELETE are sent again, any other method once) and has a line here only where
+ * it deviates from that, so a new simple kind is its declaration alone.
  */
 import type { Client } from 'openapi-fetch';
 import type { paths } from './generated/schema';
-import { IDEMPOTENT, ONCE, REPEATABLE, resolvePolicy, type RetryPolicy, type RetryRule } from './retry';
+import { IDEMPOTENT, ONCE, REPEATABLE, resolvePolicy, ruleForMethod, type RetryPolicy, type RetryRule } from './retry';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'patch' | 'delete';
 type MethodsOf<P extends keyof paths> = { [M in HttpMethod]: undefined extends paths[P][M] ? never : M }[HttpMethod];
@@ -36,14 +38,9 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/': { get: READ, patch: ONCE, delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/settings/': { get: READ, put: REPLACE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/public-settings/': { get: READ },
-  // A mentor's knowledge (issue 16): the user's custom instruction (POST makes it) and assumed knowledge (POST
-  // replaces every level, so it may be sent again), the tools offered.
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/custom-instruction/': { get: READ, post: ONCE, put: REPLACE },
-  // Assumed knowledge is set whole by its POST: sent again after a lost answer, not after a server error.
+  // A mentor's knowledge (issue 16): assumed knowledge is set whole by its POST, so it is sent again after a lost
+  // answer, not after a server error.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPEATABLE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-tools/': { get: READ },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/available-tools/': { get: READ },
   // Sharing and new mentors from others (issue 16). A fork or a wizard's create makes a mentor: sent once. The
   // sharable link's POST makes the link (a second one is refused), its PUT sets `enabled`, its DELETE revokes it.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/sharable-link': {
@@ -83,19 +80,10 @@ export const OPERATIONS = {
   '/api/core/platform/users/': { get: READ },
   '/api/core/users/delete/': { post: ONCE },
 
-  // Resource kit kinds (src/shared/resources/): a create is sent once (its name or url is unique on the tenant).
-  '/api/core/platform/api-tokens/': { get: READ, post: ONCE },
-  '/api/core/platform/api-tokens/{name}': { delete: REPLACE },
-  '/api/core/domains/whitelist/': { get: READ, post: ONCE },
-  '/api/core/lti/1p3/provider/lti-keys/': { get: READ, post: ONCE },
-  '/api/core/lti/1p3/provider/lti-keys/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
-  '/api/core/lti/1p3/provider/lti-tools/': { get: READ, post: ONCE },
-  '/api/core/lti/1p3/provider/lti-tools/{id}/': { get: READ, put: REPLACE, delete: REPLACE },
-  // Departments and user groups: one POST creates or updates (it names the record to update), so a create is sent
-  // once; a DELETE names the record.
-  '/api/core/departments/': { get: READ, post: ONCE, delete: REPLACE },
-  '/api/core/user_groups/': { get: READ, post: ONCE, delete: REPLACE },
-  // Adding a person who is already a member answers the membership again ("or update status").
+  // Resource kit kinds (src/shared/resources/) take their method's rule (`ruleOf`); the lines below are the kit's
+  // operations that deviate from it, or that other code also calls through the typed API.
+  // Departments and user groups: adding a person who is already a member answers the membership again ("or update
+  // status").
   '/api/core/departments/members/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/core/user_groups/link/': { get: READ, post: REPEATABLE, delete: REPLACE },
   // Adding someone already in the group answers "already": sent again, nobody is added twice.
@@ -103,19 +91,12 @@ export const OPERATIONS = {
   '/api/core/user_groups/link/bulk/': { post: REPEATABLE },
   // RBAC roles, policies and groups: a PATCH sets the fields it names and adds or removes members, which leaves the
   // same state however often it is applied.
-  '/api/core/rbac/roles/': { get: READ, post: ONCE },
   '/api/core/rbac/roles/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
-  '/api/core/rbac/policies/': { get: READ, post: ONCE },
   '/api/core/rbac/policies/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
-  '/api/core/rbac/groups/': { get: READ, post: ONCE },
   '/api/core/rbac/groups/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
   // Mentor configuration: a PATCH sets the fields it names.
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mcp-servers/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mcp-servers/{id}/': { get: READ, patch: REPEATABLE, delete: REPLACE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/call-configurations/{id}/': { get: READ, patch: REPEATABLE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor/categories/': { get: READ },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/category-groups/{id}/': {
     get: READ,
     patch: REPEATABLE,
@@ -125,25 +106,15 @@ export const OPERATIONS = {
   // after an answer that says it was not taken, or after no answer, changes nothing more.
   '/api/core/orgs/{org}/metadata/': { get: READ, patch: REPEATABLE },
   '/api/core/platform/config/site/': { get: READ, post: REPEATABLE },
-  '/api/service/orgs/{org}/users/{user_id}/stripe/subscriptions/': { get: READ },
-  '/api/core/orgs/{org}/logo/': { get: READ },
   '/api/core/orgs/{org}/logo/create/': { post: REPEATABLE },
-  '/api/core/orgs/{org}/dark-mode-logo/': { get: READ },
   '/api/core/orgs/{org}/dark-mode-logo/create/': { post: REPEATABLE },
-  '/api/core/orgs/{org}/favicon/': { get: READ },
   '/api/core/orgs/{org}/favicon/create/': { post: REPEATABLE },
-  '/api/core/orgs/{org}/thumbnail/': { get: READ },
   '/api/core/orgs/{org}/thumbnail/create/': { post: REPEATABLE },
   // Credentials: the list is the masked view; a PATCH or DELETE names the credential in its body. A PATCH sets the
   // stored value to what it names, so it is sent again after an answer that says it was not taken, or no answer.
-  '/api/ai-account/orgs/{org}/masked-llm-credential/': { get: READ },
   '/api/ai-account/orgs/{org}/credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
-  '/api/ai-account/orgs/{org}/credential/schema/': { get: READ },
-  '/api/ai-account/orgs/{org}/masked-integration-credential/': { get: READ },
   '/api/ai-account/orgs/{org}/integration-credential/': { post: ONCE, patch: REPEATABLE, delete: REPLACE },
-  '/api/ai-account/orgs/{org}/integration-credential/schema/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/settings/tenant-llm/': { get: READ, post: REPEATABLE },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-llms/': { get: READ },
   // The default LLM key and the free trial: switched on or off (the same state however often it is sent).
   '/api/ai-account/orgs/{org}/use-default-llm-key/': { post: REPEATABLE },
   '/api/ai-account/orgs/{org}/use-free-trial/': { post: REPEATABLE },
@@ -195,6 +166,14 @@ export type PlatformApi = Client<DeclaredPaths>;
 export function declaredRule(method: string, schemaPath: string): RetryRule | undefined {
   const operation = (OPERATIONS as Record<string, Partial<Record<string, RetryRule>>>)[schemaPath];
   return operation?.[method.toLowerCase()];
+}
+
+/**
+ * The rule a request is sent with: its line in the table, else its method's (what the transport applies to a request
+ * with no declared rule — the resource kit's operations without a line).
+ */
+export function ruleOf(method: string, schemaPath: string): RetryRule {
+  return declaredRule(method, schemaPath) ?? ruleForMethod(method);
 }
 
 /** The retry policy of one operation, for callers that send it again themselves (rules with `by: 'caller'`). */

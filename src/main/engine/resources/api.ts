@@ -1,12 +1,10 @@
 /**
- * Declared operations sent through the tenant's typed API. Every declared path and method is one of the platform
- * operations of operations.ts (the compiler checks it below), so each is sent with its own retry rule; answers are
- * parsed with zod schemas made from the spec's response schemas.
+ * Declared operations sent through the tenant's client. Each is sent with its rule in operations.ts, or its method's
+ * where it has none (`ruleOf`); answers are parsed with zod schemas made from the spec's response schemas.
  */
 import { z } from 'zod';
 import {
   openBody,
-  type RESOURCES,
   pagingOf,
   recordSchemaOf,
   specOperation,
@@ -15,27 +13,7 @@ import {
   type ResourceDeclaration,
   type TenantValue,
 } from '../../../shared/resources';
-import { toMultipart, type CallOptions, type DeclaredPath, type OPERATIONS, type PlatformClient } from '../platform';
-
-// ---- every declared operation is a declared platform operation (a compile error otherwise) ----------------------
-type Declarations = (typeof RESOURCES)[keyof typeof RESOURCES];
-type OperationsOf<D> = D extends { operations: infer O } ? O[keyof O] : never;
-type ActionsOf<D> = D extends { actions: infer A } ? A[keyof A] : never;
-type OwnOf<D> = D extends { fields: readonly (infer F)[] } ? (F extends { own: infer O } ? O[keyof O] : never) : never;
-type DescribedOf<D> = D extends { describedFields: { operation: infer O } } ? O : never;
-type Declared<O> = O extends { path: infer P; method: infer M }
-  ? P extends DeclaredPath
-    ? M extends keyof (typeof OPERATIONS)[P]
-      ? true
-      : ['not declared in operations.ts', P, M]
-    : ['not declared in operations.ts', P]
-  : true;
-type AllDeclared = [
-  Declared<OperationsOf<Declarations> | ActionsOf<Declarations> | OwnOf<Declarations> | DescribedOf<Declarations>>,
-] extends [true]
-  ? true
-  : false;
-export const EVERY_OPERATION_DECLARED: AllDeclared = true;
+import { toMultipart, type CallOptions, type PlatformClient } from '../platform';
 
 /** Records asked for per DRF page: few requests for a long list, each answered in well under a second. */
 export const DRF_PAGE_SIZE = 100;

@@ -30,6 +30,7 @@ import { bulkJobKind, startBulk } from './bulk';
 import { describedChoices, type DescribedChoice } from './described';
 import { explain, invalidValues } from './explain';
 import { exportResources } from './export';
+import { appKeyHandlers } from './app-key';
 import { llmAccessHandlers } from './llm-access';
 import { readPages } from './paging';
 import { countReferrers, referrersIn, referringKinds } from './referrers';
@@ -504,6 +505,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
     },
 
     ...llmAccessHandlers(ctx, apiFor),
+    ...appKeyHandlers(ctx, apiFor),
 
     async close() {
       stop.abort();
