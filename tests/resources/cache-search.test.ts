@@ -1,6 +1,6 @@
 /**
  * A search of the resource cache (resources.list with `search`): answered through the trigram index (migration 018)
- * for 3 characters or more, by a scan for fewer. Either way the answer must be exactly what "the record's search
+ * for 3 characters or more that few records hold, by a scan otherwise. Either way the answer must be exactly what "the record's search
  * fields contain the text, case aside" gives: the same records, in the same order (position, then id), the same total.
  * Here that meaning is computed in plain TypeScript over the records handed to the cache, and compared with the
  * cache's answer over varied searches, filters, pages and two tenants, before and after the records change.
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResourceCache, type FieldEquals } from '../../src/main/engine/resources/cache';
+import { INDEXED_SEARCH_MOST, ResourceCache, type FieldEquals } from '../../src/main/engine/resources/cache';
 import { openDatabase, type Db } from '../../src/main/engine/store';
 import { RESOURCES } from '../../src/shared/resources';
 
@@ -169,6 +169,8 @@ describe('searching the cache', () => {
     expect(expected(acme, 'and*near').length).toBeGreaterThan(0);
     expect(expected(acme, 'garcía').length).toBeGreaterThan(0);
     expect(expected(acme, 'user.13+tag@acme.example')).toHaveLength(1);
+    // '.example' is in every record of both tenants: too many for the index, so the scan answers it.
+    expect(acme.length + beta.length).toBeGreaterThan(INDEXED_SEARCH_MOST);
   });
 
   it('combines a search with filters on record fields', () => {
@@ -220,14 +222,16 @@ describe('searching the cache', () => {
     expectSame('acme', next, 'ada');
   });
 
-  it('asks the trigram index for 3 characters or more, and scans for fewer (which have no trigram)', () => {
-    const records = people('acme', 300);
+  it('asks the trigram index for 3 characters or more, and scans for fewer (which have no trigram) or for a common text', () => {
+    const records = people('acme', INDEXED_SEARCH_MOST + 100);
     cache.replace('acme', users, records);
-    expectSame('acme', records, 'ada');
-    expectSame('acme', records, 'ad');
-    // With the index emptied, only the searches that go through it lose their answer.
+    // '@acme.example' is in every record, more than the index is asked about: the scan answers it.
+    for (const search of ['ada', 'ad', '@acme.example']) expectSame('acme', records, search);
+    // With the index emptied, the searches that go through it lose their answer, a short one does not.
     db.prepare("INSERT INTO resource_records_text (resource_records_text) VALUES ('delete-all')").run();
     expect(cache.page('acme', 'users', { search: 'ada', page: 1, pageSize: 25 }).total).toBe(0);
     expectSame('acme', records, 'ad');
+    db.prepare("INSERT INTO resource_records_text (resource_records_text) VALUES ('rebuild')").run();
+    indexIntact();
   });
 });
