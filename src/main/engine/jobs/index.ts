@@ -3,7 +3,7 @@
  * `job_items`). Job kinds live in their areas, which register them with the runner (`runner.register`).
  */
 export { JobJournal, UNFINISHED_STATES } from './journal';
-export type { ItemRow, ItemTotals, JobRow, NewItem } from './journal';
+export type { ItemRow, ItemTotals, JobRow, NewItem, WorkItem } from './journal';
 export { JobRunner, JobFailed, JobNeedsAttention } from './runner';
 export type { ItemReport, JobContext, JobKindRunner } from './runner';
 export { jobHandlers, defaultExportDir } from './handlers';

@@ -9,25 +9,37 @@ export const identifier = (name: string) => {
 };
 export const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(',');
 
-export const ITEM_CHANGE = `state = coalesce(@state, state),
-  phase = coalesce(@phase, phase),
-  error = CASE WHEN @setError THEN @error ELSE error END,
-  bytes = coalesce(@bytes, bytes),
-  attempts = attempts + @attempt,
-  data = CASE WHEN @data IS NULL THEN data ELSE json_patch(data, @data) END,
-  updated_at = @at`;
-
-export function itemChange(change: ItemChange) {
-  return {
-    state: change.state ?? null,
-    phase: change.phase ?? null,
-    setError: change.error === undefined ? 0 : 1,
-    error: change.error ?? null,
-    bytes: change.bytes ?? null,
-    attempt: change.attempt ? 1 : 0,
-    data: change.data ? JSON.stringify(change.data) : null,
-    at: now(),
-  };
+/**
+ * An item change as the SET list of an UPDATE and its named parameters. Only the columns the change names are set:
+ * SQLite then leaves alone every index whose columns are not in the list (marking 500 items `sending` does not touch
+ * the index of their states). The text depends only on which fields are given, so each shape is prepared once.
+ */
+export function itemChange(change: ItemChange): { set: string; params: Record<string, unknown> } {
+  const set: string[] = [];
+  const params: Record<string, unknown> = { at: now() };
+  if (change.state !== undefined) {
+    set.push('state = @state');
+    params.state = change.state;
+  }
+  if (change.phase !== undefined) {
+    set.push('phase = @phase');
+    params.phase = change.phase;
+  }
+  if (change.error !== undefined) {
+    set.push('error = @error');
+    params.error = change.error;
+  }
+  if (change.bytes !== undefined) {
+    set.push('bytes = @bytes');
+    params.bytes = change.bytes;
+  }
+  if (change.attempt) set.push('attempts = attempts + 1');
+  if (change.data) {
+    set.push('data = json_patch(data, @data)');
+    params.data = JSON.stringify(change.data);
+  }
+  set.push('updated_at = @at');
+  return { set: set.join(', '), params };
 }
 
 /** Keys that start with `prefix` are those from it up to (not including) the prefix with its last character next. */

@@ -47,6 +47,9 @@ export interface ItemRow {
   updated_at: string;
 }
 
+/** An item as a kind's work list reads it (JobJournal.workIn). */
+export type WorkItem = Pick<ItemRow, 'id' | 'phase' | 'data'>;
+
 export interface NewItem {
   key: string;
   label: string;

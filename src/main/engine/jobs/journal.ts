@@ -22,6 +22,7 @@ export type {
   JobRow,
   NewItem,
   RunnerIdentity,
+  WorkItem,
 } from './journal-types';
 export { UNFINISHED_STATES } from './journal-types';
 import type {
@@ -33,8 +34,9 @@ import type {
   JobRow,
   NewItem,
   RunnerIdentity,
+  WorkItem,
 } from './journal-types';
-import { identifier, ITEM_CHANGE, itemChange, jobWhere, keyRange, now, placeholders } from './journal-sql';
+import { identifier, itemChange, jobWhere, keyRange, now, placeholders } from './journal-sql';
 
 /** Queued writes are committed at the latest this long after the first of them, or once this many wait. */
 const LATER_MS = 500;
@@ -436,6 +438,16 @@ export class JobJournal {
   }
 
   /**
+   * The same work list with only each item's id, phase and data: what a kind that sends thousands of rows needs, read
+   * in a third of the time (no other columns become values), before its first request.
+   */
+  workIn(jobId: string, states: ItemState[]): WorkItem[] {
+    return this.sql(
+      `SELECT id, phase, data FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
+    ).all(jobId, ...states) as WorkItem[];
+  }
+
+  /**
    * The next `limit` pending items in journal order, leaving out `excluding`, each with the values its data holds at
    * the given keys as SQLite's json_extract gives them (objects and arrays as JSON text): a million-row job shapes
    * its requests without parsing every item's data.
@@ -472,27 +484,26 @@ export class JobJournal {
   }
 
   updateItem(id: number, change: ItemChange): void {
-    this.write(() => this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE id = @id`).run({ ...itemChange(change), id }));
+    const { set, params } = itemChange(change);
+    this.write(() => this.sql(`UPDATE job_items SET ${set} WHERE id = @id`).run({ ...params, id }));
   }
 
   /** The same change to many items, in one statement. */
   updateItems(ids: readonly number[], change: ItemChange): void {
     if (!ids.length) return;
+    const { set, params } = itemChange(change);
     this.write(() =>
-      this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE id IN (SELECT value FROM json_each(@ids))`).run({
-        ...itemChange(change),
+      this.sql(`UPDATE job_items SET ${set} WHERE id IN (SELECT value FROM json_each(@ids))`).run({
+        ...params,
         ids: JSON.stringify(ids),
       }),
     );
   }
 
   updateItemByKey(jobId: string, key: string, change: ItemChange): void {
+    const { set, params } = itemChange(change);
     this.write(() =>
-      this.sql(`UPDATE job_items SET ${ITEM_CHANGE} WHERE job_id = @jobId AND key = @key`).run({
-        ...itemChange(change),
-        jobId,
-        key,
-      }),
+      this.sql(`UPDATE job_items SET ${set} WHERE job_id = @jobId AND key = @key`).run({ ...params, jobId, key }),
     );
   }
 
@@ -563,5 +574,3 @@ export class JobJournal {
     ).get(jobId, ...keyRange(prefix)) as { items: number; done: number; sum: number; max: number | null };
   }
 }
-
-/** Every column an ItemChange may set; named parameters from `itemChange`. */

@@ -21,7 +21,7 @@ import {
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../../shared/resources';
-import type { ItemReport, ItemRow, JobContext, JobKindRunner, NewItem } from '../jobs';
+import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
 import { UNFINISHED_STATES } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError } from '../platform';
 import type { Profiles } from '../profiles';
@@ -59,8 +59,15 @@ export type MembersItemData = {
 export const MEMBERS_OUTCOMES = ['added', 'wouldAdd', 'already', 'unknown', 'invalid', 'failed', 'dropped'] as const;
 type Outcome = (typeof MEMBERS_OUTCOMES)[number];
 
+/** A row of the work list, its data read once. */
+interface Work {
+  id: number;
+  phase: string;
+  data: MembersItemData;
+}
+
 interface Settled {
-  item: ItemRow;
+  item: Work;
   outcome: Outcome;
   message?: string;
 }
@@ -219,14 +226,19 @@ export function membersImportKind(deps: {
       };
 
       ctx.progress(`Reading the ${groupDeclaration.plural}`);
-      const findGroup = groupFinder(await api.list(groupDeclaration, options), groupDeclaration);
-      const pending = journal.itemsIn(ctx.job.id, ['pending', 'active']);
+      // The work list is read while the tenant answers: it is on the way to the first request either way.
+      const groups = api.list(groupDeclaration, options);
+      groups.catch(() => {});
+      const pending = journal
+        .workIn(ctx.job.id, ['pending', 'active'])
+        .map(({ id, phase, data }: WorkItem): Work => ({ id, phase, data: JSON.parse(data) as MembersItemData }));
+      const findGroup = groupFinder(await groups, groupDeclaration);
 
       // Rows whose group is not the tenant's are settled now; the rest are sent by group.
-      const byGroup = new Map<number, { group: Row; items: ItemRow[] }>();
+      const byGroup = new Map<number, { group: Row; items: Work[] }>();
       const unresolved: Settled[] = [];
       for (const item of pending) {
-        const data = JSON.parse(item.data) as MembersItemData;
+        const { data } = item;
         const found = findGroup(data.group);
         if ('outcome' in found) unresolved.push({ item, outcome: found.outcome, message: found.message });
         else {
@@ -255,10 +267,9 @@ export function membersImportKind(deps: {
         const results: Settled[] = [];
         for (const [id, { group, items }] of byGroup) {
           for (const item of items) {
-            const data = JSON.parse(item.data) as MembersItemData;
-            const key = personKey(data.person);
+            const key = personKey(item.data.person);
             if (!people.has(key))
-              results.push({ item, outcome: 'unknown', message: personWords(bulkPersonOf(data.person)) });
+              results.push({ item, outcome: 'unknown', message: personWords(bulkPersonOf(item.data.person)) });
             else if (groupsOf.get(key)?.has(id))
               results.push({ item, outcome: 'already', message: `Already in ${String(group.name)}` });
             else {
@@ -281,21 +292,21 @@ export function membersImportKind(deps: {
       }
 
       const batches = [...byGroup.values()].flatMap(({ group, items }) => {
-        const out: { group: Row; items: ItemRow[] }[] = [];
+        const out: { group: Row; items: Work[] }[] = [];
         for (let start = 0; start < items.length; start += MEMBERS_BATCH) {
           out.push({ group, items: items.slice(start, start + MEMBERS_BATCH) });
         }
         return out;
       });
 
-      const send = async ({ group, items }: { group: Row; items: ItemRow[] }): Promise<void> => {
+      const send = async ({ group, items }: { group: Row; items: Work[] }): Promise<void> => {
         if (ctx.signal.aborted) throw new RequestAbortedError();
         const resumed = new Set(items.filter((item) => item.phase === SENDING).map((item) => item.id));
         journal.updateItems(
           items.filter((item) => !resumed.has(item.id)).map((item) => item.id),
           { phase: SENDING },
         );
-        const people = items.map((item) => bulkPersonOf((JSON.parse(item.data) as MembersItemData).person));
+        const people = items.map((item) => bulkPersonOf(item.data.person));
         let results: Settled[];
         try {
           const answer = await addMembers(client, scope.org, membership, Number(group.id), people, options);
