@@ -48,11 +48,14 @@ export {
 export { OPERATIONS, retryPolicyOf, type DeclaredPath } from './operations';
 export {
   backoffDelay,
+  classifyFailure,
   isTransient,
+  OVERLOAD_STATUSES,
   parseRetryAfter,
   retryDelay,
   retriesStatus,
   wasNotTaken,
+  type FailureClass,
   type RetryPolicy,
   type RetryRule,
   type RetryTiming,

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from '../../../shared/contract';
-import { ApiError, RequestAbortedError, retriesStatus, retryDelay } from '../platform';
+import { ApiError, RequestAbortedError, retriesStatus, retryDelay, wasNotTaken } from '../platform';
 import {
   JobFailed,
   JobNeedsAttention,
@@ -411,8 +411,8 @@ class TrainRun {
         if (delay === null) throw error;
         // The slot is given back meanwhile: the retry queues again, within what the tenant takes now.
         await slot.outside(() => sleep(delay, undefined, { signal: this.signal }));
-        // A 429 was refused before it was read; anything else may have landed: look before sending again.
-        if (!(error instanceof ApiError && error.status === 429)) {
+        // A 408 or 429 was refused before it was read; anything else may have landed: look before sending again.
+        if (!wasNotTaken(error)) {
           const found = await this.lookup(data);
           if (found) {
             this.accept(itemId, data, found.id, found.taskId, true);
