@@ -27,7 +27,6 @@ import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
 import { classifyBySize } from './classify';
 import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts, type Payload } from './hash';
-import type { JobLeases } from './lease-store';
 import type { UploadKey, UploadLedger } from './ledger-store';
 import { TrainingFollower } from './follow';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
@@ -37,7 +36,6 @@ import { reconcileCounts } from './summary';
 export interface TrainDeps {
   profiles: Profiles;
   ledger: UploadLedger;
-  leases: JobLeases;
   log: Log;
   /** Documents of the mentor were added, trained or removed on the tenant. */
   documentsChanged(profileId: string, mentorId: string): void;
@@ -144,8 +142,8 @@ class TrainRun {
     return this.ctx.job.id;
   }
 
+  /** One process at a time runs it: the runner claimed the job in the journal before calling this. */
   async run(): Promise<void> {
-    const lease = this.deps.leases.acquire(this.jobId);
     try {
       const client = await this.ctx.client();
       const scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
@@ -176,7 +174,6 @@ class TrainRun {
       await Promise.all([uploading, following]);
       if (this.fatal) throw this.fatal.error;
     } finally {
-      lease.release();
       this.flushCounts();
       this.flushDocumentsChanged();
       reconcileCounts(this.journal, this.jobId);
