@@ -59,6 +59,7 @@ export default tseslint.config(
         'error',
         {
           owners: {
+            profiles: 'src/main/engine/profiles/store.ts',
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
             resource_lists: 'src/main/engine/resources/cache.ts',
