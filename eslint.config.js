@@ -13,6 +13,16 @@ const sqlite = {
   regex: '^better-sqlite3$',
   message: 'SQLite belongs to the engine (src/main/engine/store) and the sandbox server.',
 };
+const transportSyntax = [
+  {
+    selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
+    message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
+  },
+  {
+    selector: "MemberExpression[object.name='window'][property.name='api']",
+    message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+  },
+];
 const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, message });
 
 const rendererBoundary = [
@@ -194,16 +204,22 @@ export default tseslint.config(
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     ignores: ['src/renderer/bridge/**'],
+    rules: { 'no-restricted-syntax': ['error', ...transportSyntax] },
+  },
+  // What an event makes stale is declared in the contract (useDeclaredInvalidation applies it); a screen that drops
+  // cached answers itself names them by callKey/useCallKey (one tenant's), never by a key written by hand.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/bridge/**', 'src/renderer/queries/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...transportSyntax,
         {
-          selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
-          message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
-        },
-        {
-          selector: "MemberExpression[object.name='window'][property.name='api']",
-          message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+          selector:
+            "CallExpression[callee.property.name=/^(invalidateQueries|refetchQueries|resetQueries|removeQueries)$/] Property[key.name='queryKey'] > ArrayExpression",
+          message:
+            "A query key written by hand names every tenant's answers: declare what the event invalidates in the contract, or use callKey/useCallKey.",
         },
       ],
     },
