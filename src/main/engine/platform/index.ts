@@ -11,6 +11,7 @@ export {
   normaliseBaseUrl,
   type PlatformApi,
   type PlatformClient,
+  type UntypedPlatformClient,
   type PlatformConnection,
   type PlatformPaths,
   type PlatformRequestOptions,
