@@ -738,6 +738,21 @@ describe('live', () => {
 });
 
 describe('a tenant that keeps answering 429', () => {
+  it('a sync refused with 429 past its retries keeps the cached queue, as when the tenant is unreachable', async () => {
+    const r = await rig();
+    const { engine, server } = r;
+    await engine.invoke('tickets.sync', { wait: true });
+    const before = await engine.invoke('tickets.list', { view: 'open', limit: 5 });
+    server.setFaults(
+      `refusePath=/api/ai-mentor/orgs/${server.org}/users/${server.user}/support-tickets/:429:Slow down`,
+    );
+    const sync = await engine.invoke('tickets.sync', { wait: true });
+    expect(sync.state).toBe('offline');
+    expect(sync.message).toMatch(/^The tenant asks to come back later[\s\S]*showing the cached queue$/);
+    expect((await engine.invoke('tickets.list', { view: 'open', limit: 5 })).rows).toEqual(before.rows);
+    server.setFaults('');
+  });
+
   it('a reply refused with 429 past its retries waits in the journal (it was not taken) and goes out once the tenant takes it', async () => {
     const r = await rig();
     const { engine, server } = r;
