@@ -13,6 +13,16 @@ const sqlite = {
   regex: '^better-sqlite3$',
   message: 'SQLite belongs to the engine (src/main/engine/store) and the sandbox server.',
 };
+const transportSyntax = [
+  {
+    selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
+    message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
+  },
+  {
+    selector: "MemberExpression[object.name='window'][property.name='api']",
+    message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+  },
+];
 const rel = (folder, message) => ({ regex: `(^|/)(\\.\\./)+(${folder})(/|$)`, message });
 
 const rendererBoundary = [
@@ -59,6 +69,7 @@ export default tseslint.config(
         'error',
         {
           owners: {
+            profiles: 'src/main/engine/profiles/store.ts',
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
             resource_lists: 'src/main/engine/resources/cache.ts',
@@ -144,6 +155,12 @@ export default tseslint.config(
     plugins: { project },
     rules: { 'project/platform-calls-in-platform': 'error' },
   },
+  // The one exception: ticket images come from the image hosts a message links to, not from the platform, and are
+  // fetched with node:http(s) through the SSRF guard (tickets/image-address.ts pins the checked address).
+  {
+    files: ['src/main/engine/tickets/images.ts'],
+    rules: { 'project/platform-calls-in-platform': ['error', { allowImports: ['node:http', 'node:https'] }] },
+  },
   boundary(
     ['src/main/host/**'],
     [
@@ -193,16 +210,22 @@ export default tseslint.config(
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     ignores: ['src/renderer/bridge/**'],
+    rules: { 'no-restricted-syntax': ['error', ...transportSyntax] },
+  },
+  // What an event makes stale is declared in the contract (useDeclaredInvalidation applies it); a screen that drops
+  // cached answers itself names them by callKey/useCallKey (one tenant's), never by a key written by hand.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/bridge/**', 'src/renderer/queries/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...transportSyntax,
         {
-          selector: "MemberExpression[property.name='kind'][object.name=/[bB]ridge$/]",
-          message: 'Ask the bridge for what its host can do (bridge.capabilities), never for its transport.',
-        },
-        {
-          selector: "MemberExpression[object.name='window'][property.name='api']",
-          message: "The preload's window.api belongs to the Electron transport (src/renderer/bridge/).",
+          selector:
+            "CallExpression[callee.property.name=/^(invalidateQueries|refetchQueries|resetQueries|removeQueries)$/] Property[key.name='queryKey'] > ArrayExpression",
+          message:
+            "A query key written by hand names every tenant's answers: declare what the event invalidates in the contract, or use callKey/useCallKey.",
         },
       ],
     },

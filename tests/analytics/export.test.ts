@@ -508,6 +508,22 @@ describe('exports that meet trouble', () => {
     expect(sameBytes(path, reference)).toBe(true);
   });
 
+  it('waits, rather than fails, when the tenant keeps answering 408 (it did not take the request), then completes', async () => {
+    const slow = await proxy(server);
+    const { engine } = await connect(server, { baseUrl: slow.url });
+    const request = { dataset: 'chat-history' as const, range: OCTOBER, timeZone: 'UTC', pageSize: 500 };
+    const path = join(tempDir(), 'timed-out.csv');
+    slow.fail = { match: /chat-history\/\?.*page=2&/, status: 408 };
+    const started = await engine.invoke('analytics.exportStart', { ...request, path });
+    await until('the export to wait for the tenant', async () => {
+      const info = await engine.invoke('analytics.export', { id: started.id });
+      expect(info.state).not.toBe('failed');
+      return info.state === 'waiting' ? info : null;
+    });
+    slow.fail = null;
+    expect((await settled(engine, started.id)).state).toBe('completed');
+  });
+
   it('resumes after the app stops mid-file, cutting off what was written after the journal', async () => {
     const slow = await proxy(server, 40);
     const dataDir = tempDir();

@@ -104,5 +104,14 @@ describe('Mentor page: settings', () => {
     await expect.poll(() => rows.count()).toBe(3);
     expect(await rows.nth(0).innerText()).toMatch(/Reverted[\s\S]*Display name/);
     await expect.poll(() => form.getByRole('textbox', { name: 'Display name' }).inputValue()).toBe('Algebra Coach');
+
+    // A new name and description head the page at once: the save's mentors.changed makes the mentor read again.
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Algebra Coach Pro');
+    await form.getByRole('textbox', { name: 'Description' }).fill('Equations, step by step.');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await visible(form.getByText('Saved.'));
+    const heading = page.getByRole('heading', { level: 1, name: 'Algebra Coach' });
+    await expect.poll(() => heading.innerText()).toBe('Algebra Coach Pro');
+    await visible(page.locator('p', { hasText: /^Equations, step by step\.$/ }));
   });
 });

@@ -55,13 +55,16 @@ function connectedProcess(engineReady: Promise<Engine>) {
 
 describe('engine protocol', () => {
   it('round-trips the engine options through argv', () => {
-    const options = { dataDir: '/home/u/.config/Mentor Admin', shell: 'electron' as const, nativeBinding: '/n/b.node' };
+    const options = { dataDir: '/home/u/.config/Mentor Admin', nativeBinding: '/n/b.node' };
     expect(engineOptionsFromArgv(['/electron', '--type=utility', engineOptionsArg(options)])).toEqual(options);
+    // Only the data folder and the native build travel: the engine process is always the app's ('electron' preset).
+    const extra = engineOptionsArg({ ...options, shell: 'cli' } as typeof options);
+    expect(engineOptionsFromArgv([extra])).toEqual(options);
   });
 
   it('refuses to start without options or a data folder', () => {
     expect(() => engineOptionsFromArgv(['/electron'])).toThrow(/options/);
-    expect(() => engineOptionsFromArgv([engineOptionsArg({ dataDir: '', shell: 'electron' })])).toThrow(/data folder/);
+    expect(() => engineOptionsFromArgv([engineOptionsArg({ dataDir: '' })])).toThrow(/data folder/);
   });
 
   it('recognises only well-formed messages', () => {

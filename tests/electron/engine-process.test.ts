@@ -22,7 +22,7 @@ function startEngine(
   env: NodeJS.ProcessEnv = { MENTOR_ADMIN_SANDBOX: 'off' },
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'mentor-admin-engine-'));
-  const child: ChildProcess = fork(shim, [engineOptionsArg({ dataDir, shell: 'electron', ...options })], {
+  const child: ChildProcess = fork(shim, [engineOptionsArg({ dataDir, ...options })], {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env,

@@ -66,6 +66,30 @@ describe('store', () => {
     db.close();
   });
 
+  it("drops the training job's own lease table (the runner's claim in the journal is the one lease), keeping the jobs", () => {
+    const all = loadMigrations(defaultMigrationsDir());
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(
+      db,
+      all.slice(
+        0,
+        all.findIndex((m) => m.name === 'train_drop_job_leases'),
+      ),
+    );
+    db.prepare(
+      "INSERT INTO jobs (id, kind, title, state, created_at, updated_at) VALUES ('t1', 'train', 'Train', 'running', 'x', 'x')",
+    ).run();
+    db.prepare(
+      "INSERT INTO train_job_leases (job_id, owner, host, pid, heartbeat_at) VALUES ('t1', 'o', 'h', 1, 0)",
+    ).run();
+    migrate(db, all);
+    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all();
+    expect(tables).not.toContain('train_job_leases');
+    expect(db.prepare('SELECT id FROM jobs').pluck().all()).toEqual(['t1']);
+    db.close();
+  });
+
   it('refuses a database written by a newer version and leaves the file untouched', () => {
     const dir = tempDir();
     const file = join(dir, 'db.sqlite');

@@ -25,14 +25,15 @@ function keyMakingKind(server: Sandbox, seen: string[]): JobKindRunner {
         await ctx.limiter.run(async () => {
           ctx.signal.throwIfAborted();
           ctx.journal.updateItem(item.id, { state: 'active', attempt: true });
-          const existing = await client.request<{ name: string }[]>(`/api/core/platform/api-tokens/`, {
-            query: { platform_key: server.org },
+          // Through the typed API, as a job of the engine calls the platform (it is given no untyped request).
+          const { data } = await client.api.GET('/api/core/platform/api-tokens/', {
+            params: { query: { platform_key: server.org } },
             signal: ctx.signal,
           });
+          const existing = data as unknown as { name: string }[];
           if (!existing.some((k) => k.name === item.key)) {
-            await client.request('/api/core/platform/api-tokens/', {
-              method: 'POST',
-              json: { name: item.key, platform_key: server.org },
+            await client.api.POST('/api/core/platform/api-tokens/', {
+              body: { name: item.key, platform_key: server.org },
               signal: ctx.signal,
             });
             seen.push(item.key);

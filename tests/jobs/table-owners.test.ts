@@ -48,3 +48,31 @@ describe('only the job journal names its tables in SQL', () => {
     expect(await tableFindings('src/main/engine/jobs/journal.ts')).toEqual([]);
   });
 });
+
+describe('only the profile store names `profiles` in SQL', () => {
+  const SQL = [
+    "db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?').get(id);",
+    "db.prepare('SELECT c.* FROM cached_lists c JOIN profiles p ON p.id = c.profile_id').all();",
+    "db.prepare('UPDATE profiles SET name = ? WHERE id = ?').run(name, id);",
+    "const label = 'Pick one of your profiles';",
+  ].join('\n');
+
+  async function profileFindings(filePath: string) {
+    const [result] = await eslint.lintText(SQL, { filePath: join(ROOT, filePath) });
+    return result!.messages.filter((message) => message.ruleId === 'local/table-owners').map((m) => m.message);
+  }
+
+  it('reports a cache or an area reading the connections table itself', async () => {
+    for (const place of ['src/main/engine/mentors/cache.ts', 'src/main/engine/resources/cache.ts']) {
+      expect(await profileFindings(place), place).toEqual([
+        expect.stringContaining('`profiles` table belongs in src/main/engine/profiles/store.ts'),
+        expect.stringContaining('`profiles` table'),
+        expect.stringContaining('`profiles` table'),
+      ]);
+    }
+  });
+
+  it('lets the profile store name it', async () => {
+    expect(await profileFindings('src/main/engine/profiles/store.ts')).toEqual([]);
+  });
+});

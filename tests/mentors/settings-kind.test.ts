@@ -128,6 +128,8 @@ describe('mentor-settings: engine and sandbox', () => {
     });
     // The PUT's answer (MentorSettings) is the record: prompts included.
     expect(record).toMatchObject({ system_prompt: EVERY_SETTING.system_prompt, mentor_name: 'Renamed Mentor' });
+    // The mentor's name and description changed with them: screens showing the mentor (its page, the list) read again.
+    expect(c.events).toContainEqual({ name: 'mentors.changed', payload: { profileId: c.profileId } });
 
     OpenAPI.BASE = server.url;
     OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };

@@ -7,6 +7,7 @@ import {
   toMultipart,
   UnexpectedResponseError,
   unwrap,
+  type PlatformClient,
 } from '../../src/main/engine/platform';
 import { parseMultipart, sendJson, startServer } from './test-server';
 
@@ -31,6 +32,17 @@ async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected the call to fail');
 }
+
+describe('what the engine hands its areas', () => {
+  it('is the typed API only: the untyped request by path is platform/’s (and tests’)', () => {
+    const made = createPlatformClient({ baseUrl: 'https://tenant.example.org', authScheme: 'Api-Key', secret: 'k' });
+    expect(typeof made.request).toBe('function');
+    const handed: PlatformClient = made;
+    expect(Object.keys(handed)).toEqual(expect.arrayContaining(['api', 'baseUrl']));
+    // @ts-expect-error -- an area (and a job's ctx.client()) gets a PlatformClient, which has no request(path).
+    void handed.request;
+  });
+});
 
 describe('error catalogue', () => {
   const catalogue: [number, string][] = [

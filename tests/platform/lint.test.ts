@@ -19,10 +19,16 @@ async function violations(filePath: string) {
 describe('platform calls outside platform/', () => {
   it('refuses requests by path, fetch and HTTP clients in an area of the engine', async () => {
     const found = await violations('src/main/engine/tickets/calls-by-path.ts');
-    expect(found.map(([line]) => line)).toEqual([3, 7, 8, 9]);
+    expect(found.map(([line]) => line)).toEqual([3, 4, 8, 9, 10]);
     expect(found[0]![1]).toMatch(/^openapi-fetch belongs to platform\//);
-    expect(found[1]![1]).toMatch(/^Call the platform through its typed API/);
-    expect(found[2]![1]).toMatch(/^fetch belongs to platform\//);
+    expect(found[1]![1]).toMatch(/^node:https belongs to platform\//);
+    expect(found[2]![1]).toMatch(/^Call the platform through its typed API/);
+    expect(found[3]![1]).toMatch(/^fetch belongs to platform\//);
+  });
+
+  it('lets the ticket images fetcher use node:http(s): it fetches image hosts through the SSRF guard, not the platform', async () => {
+    const found = await violations('src/main/engine/tickets/images.ts');
+    expect(found.map(([line]) => line)).toEqual([3, 8, 9, 10]);
   });
 
   it('lets platform/ build the typed API with them', async () => {

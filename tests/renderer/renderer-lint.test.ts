@@ -98,3 +98,33 @@ describe('outside the bridge', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('cached answers a screen drops itself', () => {
+  const INVALIDATING = `
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallKey } from '../../queries/useCall';
+export function useOutsider(id: number) {
+  const queryClient = useQueryClient();
+  const callKey = useCallKey();
+  void queryClient.invalidateQueries({ queryKey: ['mentors.get'] });
+  void queryClient.refetchQueries({ queryKey: ['resources.getSingle', { kind: 'branding' }] });
+  void queryClient.invalidateQueries({ queryKey: callKey('tickets.get', { id, markRead: true }) });
+  return queryClient.getQueryData(['mentors.list', {}]);
+}
+`;
+
+  it('are named by callKey (one tenant’s), never by a key written by hand', async () => {
+    const found = await findings(INVALIDATING, 'src/renderer/screens/mentors/Outsider.tsx');
+    expect(found).toEqual([
+      { rule: 'no-restricted-syntax', line: "void queryClient.invalidateQueries({ queryKey: ['mentors.get'] });" },
+      {
+        rule: 'no-restricted-syntax',
+        line: "void queryClient.refetchQueries({ queryKey: ['resources.getSingle', { kind: 'branding' }] });",
+      },
+    ]);
+  });
+
+  it('the query layer itself builds keys', async () => {
+    expect(await findings(INVALIDATING, 'src/renderer/queries/outsider.ts')).toEqual([]);
+  });
+});

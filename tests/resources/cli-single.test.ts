@@ -58,7 +58,7 @@ describe('mentor-admin single-record kinds', () => {
     const platform = await call(server, 'GET', `/api/core/orgs/${server.org}/logo/`, { key: null });
     expect(platform.body).toEqual({ file: `data:image/png;base64,${PNG.toString('base64')}` });
     const got = await run(['get', 'branding']);
-    expect(got.stdout).toContain(`logo: image/png image, ${PNG.length} bytes`);
+    expect(got.stdout).toContain(`logo: image/png image, ${PNG.length} B`);
 
     const refused = await run(['update', 'branding', '--set', `favicon=@${join(dir, 'notes.png')}`]);
     expect(refused.code).toBe(1);

@@ -176,6 +176,20 @@ describe('mentor-admin import KIND FILE.csv', () => {
     expect(last(dry.stdout)).toMatchObject({ job: null, rows: 2, invalid: 1, dryRun: true, valid: 1 });
   });
 
+  it('follows a job that waits for the tenant until it settles: how long it waits is the runner’s wait limit, not a variable of the command', async () => {
+    const file = csvFile('waits.csv', 'url\nhttps://waits-one.example.edu\nhttps://waits-two.example.edu\n');
+    server.setFaults('error5xx=1');
+    // The variable the command used to read (and leave the job waiting after): it is no longer a limit of its own.
+    const run = cli(['import', 'domains', file, '--json'], { env: { ...env, MENTOR_ADMIN_IMPORT_MAX_WAIT_S: '1' } });
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    server.setFaults('');
+    const result = await run;
+    expect(lines(result.stdout).some((line) => line.event === 'progress' && line.state === 'waiting')).toBe(true);
+    expect(last(result.stdout)).toMatchObject({ created: 2, failed: 0 });
+    expect(result.code).toBe(0);
+    expect(domainsIn(server, 'https://waits-%.example.edu')).toBe(2);
+  }, 60_000);
+
   it('usage: an unknown kind, a missing file, and `import FILE …` is still an invitations import', async () => {
     const unknown = await cli(['import', 'widgets', 'x.csv'], { env });
     expect(unknown.code).toBe(2);

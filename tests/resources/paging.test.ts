@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../src/main/engine/platform';
 import { DRF_PAGE_SIZE, ResourceApi } from '../../src/main/engine/resources/api';
 import { ResourceCache } from '../../src/main/engine/resources/cache';
+import { ProfileStore } from '../../src/main/engine/profiles';
 import { readPages } from '../../src/main/engine/resources/paging';
 import type { Sandbox } from '../../src/server/app';
 import { RESOURCES } from '../../src/shared/resources';
@@ -58,7 +59,7 @@ describe('DRF-paged lists', () => {
     const client = createPlatformClient({ baseUrl: server.url, authScheme: 'Api-Key', secret: server.apiKey });
     const api = new ResourceApi(client, { org: server.org, username: server.user });
     const db = new Database(join(c.dataDir, 'mentor-admin.sqlite'));
-    const cache = new ResourceCache(db, () => {});
+    const cache = new ResourceCache(db, () => {}, new ProfileStore(db));
     const seen: number[] = [];
     const read = readPages(api, cache, c.profileId, roles, {
       startedAt: new Date().toISOString(),

@@ -737,6 +737,48 @@ describe('live', () => {
   });
 });
 
+describe('a tenant that keeps answering 429', () => {
+  it('a sync refused with 429 past its retries keeps the cached queue, as when the tenant is unreachable', async () => {
+    const r = await rig();
+    const { engine, server } = r;
+    await engine.invoke('tickets.sync', { wait: true });
+    const before = await engine.invoke('tickets.list', { view: 'open', limit: 5 });
+    server.setFaults(
+      `refusePath=/api/ai-mentor/orgs/${server.org}/users/${server.user}/support-tickets/:429:Slow down`,
+    );
+    const sync = await engine.invoke('tickets.sync', { wait: true });
+    expect(sync.state).toBe('offline');
+    expect(sync.message).toMatch(/^The tenant asks to come back later[\s\S]*showing the cached queue$/);
+    expect((await engine.invoke('tickets.list', { view: 'open', limit: 5 })).rows).toEqual(before.rows);
+    server.setFaults('');
+  });
+
+  it('a reply refused with 429 past its retries waits in the journal (it was not taken) and goes out once the tenant takes it', async () => {
+    const r = await rig();
+    const { engine, server } = r;
+    await engine.invoke('tickets.sync', { wait: true });
+    const t = (await engine.invoke('tickets.list', { view: 'open', limit: 1 })).rows[0]!;
+    // The sandbox's fault injection: every request to the messages path is refused "too many requests".
+    const messages = `/api/ai-mentor/orgs/${server.org}/users/${server.user}/support-ticket-messages/`;
+    server.setFaults(`refusePath=${messages}:429:Rate limit exceeded`);
+    const outcome = await engine.invoke('tickets.reply', { id: t.id, message: 'Sent when you can 🕰', waitMs: 20_000 });
+    expect(outcome.state).toBe('queued');
+    expect((await engine.invoke('jobs.get', { id: outcome.jobId })).state).toBe('waiting');
+    // Kept until it is sent.
+    expect((await engine.invoke('tickets.get', { id: t.id })).ticket.draft).toBe('Sent when you can 🕰');
+
+    server.setFaults('');
+    await engine.invoke('tickets.watch', { visible: true });
+    await expect
+      .poll(() => serverMessages(server, t.id).at(-1)?.message, { timeout: 30_000, interval: 250 })
+      .toBe('Sent when you can 🕰');
+    await expect.poll(async () => (await engine.invoke('jobs.get', { id: outcome.jobId })).state).toBe('completed');
+    expect(serverMessages(server, t.id).filter((m) => m.message === 'Sent when you can 🕰')).toHaveLength(1);
+    expect((await engine.invoke('tickets.get', { id: t.id })).ticket.draft).toBe(null);
+    await engine.invoke('tickets.watch', { visible: false });
+  });
+});
+
 describe('offline', () => {
   it('keeps the cached queue readable, queues replies in the journal and sends them on reconnect after the change check; one it paused is sent anyway when the admin says so', async () => {
     const r = await rig();

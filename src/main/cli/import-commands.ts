@@ -4,12 +4,11 @@
  * argument that is not a kind is an invitations file: `import FILE …` is `invite FILE …`.
  */
 import { existsSync } from 'node:fs';
-import type { Job } from '../../shared/contract';
 import { RESOURCES, declarationOf, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
-import type { Engine } from '../engine';
 import { commandArgs, type Command } from './command';
 import { runInviteCommand } from './invite-commands';
-import { UsageError, type CliIo, type Output } from './io';
+import { finishedItems, followUntilSettled } from './follow';
+import { UsageError } from './io';
 import { profileIdOf } from './profile-commands';
 
 export const IMPORT_HELP = `Import:
@@ -27,10 +26,6 @@ export const IMPORT_HELP = `Import:
       department's (user group's) name or id. Sent in bulk; a person already in the group is "already", an unknown
       person or group is reported on its row and the rest go on. --dry-run reads the tenant's people and groups
       and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.`;
-
-const SETTLED = new Set(['completed', 'failed', 'cancelled', 'paused']);
-/** A job still unable to reach the tenant after this long is left for a later run (the same wait as invite). */
-const DEFAULT_MAX_WAIT_S = 300;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
@@ -108,7 +103,13 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
       ? `Resuming job ${jobId.slice(0, 8)}, which was importing this file.`
       : `Started job ${jobId.slice(0, 8)}: importing ${counts.valid.toLocaleString('en-US')} ${pluralOf(RESOURCES[kind as ResourceKind])}.`,
   );
-  const job = await follow(engine, jobId, out, io);
+  const job = await followUntilSettled(
+    engine,
+    jobId,
+    out,
+    io,
+    (job) => `${job.progress.phase || job.state}: ${finishedItems(job)}/${job.progress.total} rows`,
+  );
   if (values.report) {
     const report = await engine.invoke('jobs.exportReport', { id: jobId, path: values.report });
     out.text(`Report: ${report.path} (${report.rows} rows)`);
@@ -153,42 +154,3 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   );
   return job.state === 'completed' && !summary.invalid && !summary.failed ? 0 : 1;
 };
-
-async function follow(engine: Engine, jobId: string, out: Output, io: CliIo): Promise<Job> {
-  const maxWaitMs = (Number(io.env.MENTOR_ADMIN_IMPORT_MAX_WAIT_S) || DEFAULT_MAX_WAIT_S) * 1000;
-  let lastPrinted = Date.now();
-  let waitingSince: number | null = null;
-  let interrupted = false;
-  const onInterrupt = () => {
-    interrupted = true;
-    void engine.call('jobs.pause', { id: jobId });
-  };
-  process.once('SIGINT', onInterrupt);
-  try {
-    for (;;) {
-      const job = await engine.invoke('jobs.get', { id: jobId });
-      if (SETTLED.has(job.state) || interrupted) return job;
-      if (job.state === 'waiting') {
-        waitingSince ??= Date.now();
-        if (Date.now() - waitingSince > maxWaitMs) return job;
-      } else waitingSince = null;
-      if (Date.now() - lastPrinted > 1000) {
-        lastPrinted = Date.now();
-        const p = job.progress;
-        const finished = p.done + p.failed + p.skipped;
-        if (out.json) {
-          out.record(
-            { event: 'progress', job: jobId, state: job.state, done: finished, total: p.total, counts: job.counts },
-            '',
-          );
-        } else
-          io.stderr.write(
-            `${job.state === 'waiting' && job.reason ? job.reason : `${p.phase || job.state}: ${finished}/${p.total} rows`}\n`,
-          );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    process.off('SIGINT', onInterrupt);
-  }
-}

@@ -12,7 +12,8 @@ import {
 } from '../../shared/contract';
 import type { Engine } from '../engine';
 import { commandArgs, type Command, type JobOutcome } from './command';
-import { UsageError, type CliIo, type Output } from './io';
+import { finishedItems, followUntilSettled } from './follow';
+import { UsageError, type Output } from './io';
 import { profileIdOf } from './profile-commands';
 
 export const INVITE_HELP = `Invitations:
@@ -26,10 +27,6 @@ export const INVITE_HELP = `Invitations:
       --skip-invalid invalid rows are left out without failing the command
       --report FILE  a CSV with one line per input row: invited, already invited, already a member, invalid, failed
   Exit 0 only when no row failed (invalid rows count as failed unless --skip-invalid).`;
-
-const SETTLED = new Set(['completed', 'failed', 'cancelled', 'paused']);
-/** A job still unable to reach the tenant after this long is left for a later run. */
-const DEFAULT_MAX_WAIT_S = 300;
 
 interface Totals {
   rows: number;
@@ -205,7 +202,14 @@ export const runInviteCommand: Command = async (engine, args, out, io, globals) 
       ? `Resuming job ${jobId.slice(0, 8)}, which was sending this file to the same place.`
       : `Started job ${jobId.slice(0, 8)}: inviting ${countOf(draft.summary.willEmail, 'person', 'people')}.`,
   );
-  const job = await follow(engine, jobId, out, io);
+  const job = await followUntilSettled(
+    engine,
+    jobId,
+    out,
+    io,
+    (job) =>
+      `${job.progress.phase || job.state}: ${finishedItems(job)}/${job.progress.total} rows, ${job.counts.invited ?? 0} invited`,
+  );
   if (values.report) {
     const report = await engine.invoke('jobs.exportReport', { id: jobId, path: values.report });
     out.text(`Report: ${report.path} (${report.rows} rows)`);
@@ -276,41 +280,4 @@ async function writeDryRunReport(engine: Engine, draft: ImportDraft, path: strin
   }
   const { writeCsvAtomically } = await import('../engine/csv');
   await writeCsvAtomically(path, ['row', 'email', 'first_name', 'last_name', 'result', 'message'], batches());
-}
-
-/** Runs the job here until it settles (or cannot reach the tenant for too long), printing progress. */
-async function follow(engine: Engine, jobId: string, out: Output, io: CliIo): Promise<Job> {
-  const maxWaitMs = (Number(io.env.MENTOR_ADMIN_INVITE_MAX_WAIT_S) || DEFAULT_MAX_WAIT_S) * 1000;
-  let lastPrinted = 0;
-  let waitingSince: number | null = null;
-  let interrupted = false;
-  const onInterrupt = () => {
-    interrupted = true;
-    void engine.call('jobs.pause', { id: jobId });
-  };
-  process.once('SIGINT', onInterrupt);
-  try {
-    for (;;) {
-      const job = await engine.invoke('jobs.get', { id: jobId });
-      if (SETTLED.has(job.state) || interrupted) return job;
-      if (job.state === 'waiting') {
-        waitingSince ??= Date.now();
-        if (Date.now() - waitingSince > maxWaitMs) return job;
-      } else waitingSince = null;
-      if (Date.now() - lastPrinted > 1000) {
-        lastPrinted = Date.now();
-        const p = job.progress;
-        const line = `${p.phase || job.state}: ${finished(p)}/${p.total} rows, ${job.counts.invited ?? 0} invited`;
-        if (out.json) {
-          out.record(
-            { event: 'progress', job: jobId, state: job.state, done: finished(p), total: p.total, counts: job.counts },
-            '',
-          );
-        } else io.stderr.write(`${job.state === 'waiting' && job.reason ? job.reason : line}\n`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  } finally {
-    process.off('SIGINT', onInterrupt);
-  }
 }

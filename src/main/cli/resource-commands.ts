@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BULK_MAX, type Job, type JobItem, type ResourceRecord } from '../../shared/contract';
+import { formatBytes } from '../../shared/bytes';
 import {
   RESOURCES,
   RESOURCE_AREAS,
@@ -12,7 +13,6 @@ import {
   decodeDataUrl,
   editableBody,
   fieldSchema,
-  formatSize,
   fieldType,
   imageFormat,
   toDataUrl,
@@ -174,7 +174,7 @@ function printTable(out: Output, declaration: ResourceDeclaration, records: Reso
 function shown(value: unknown): string {
   if (typeof value === 'string' && value.startsWith('data:')) {
     const image = decodeDataUrl(value);
-    if (image) return `${image.type} image, ${formatSize(image.bytes.length)}`;
+    if (image) return `${image.type} image, ${formatBytes(image.bytes.length)}`;
   }
   return printable(cell(value));
 }

@@ -18,7 +18,7 @@ if (!port) {
 const engineReady = (async () => {
   const options = engineOptionsFromArgv(process.argv);
   return createEngine({
-    ...shellPreset(options.shell),
+    ...shellPreset('electron'),
     ...options,
     sandboxLaunch: electronSandboxLaunch(options.nativeBinding),
   });

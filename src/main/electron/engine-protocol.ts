@@ -2,7 +2,6 @@
  * Messages between the main process and the engine's utility process. Pure: imported by both sides and tests.
  */
 import type { BridgeResult } from '../../shared/contract';
-import type { Shell } from '../engine/types';
 
 /** Main → engine. */
 export type ToEngine = { kind: 'call'; id: number; name: string; input: unknown } | { kind: 'close' };
@@ -14,9 +13,9 @@ export type FromEngine =
   /** The engine could not start; calls keep being answered with this error. */
   | { kind: 'fatal'; message: string };
 
+/** The engine process is always the Electron app's: its switches are the 'electron' preset (engine-process.ts). */
 export interface EngineProcessOptions {
   dataDir: string;
-  shell: Shell;
   nativeBinding?: string;
 }
 
@@ -34,7 +33,7 @@ export function engineOptionsFromArgv(argv: readonly string[]): EngineProcessOpt
   if (!isRecord(parsed) || typeof parsed.dataDir !== 'string' || parsed.dataDir.length === 0) {
     throw new Error('The engine process options have no data folder');
   }
-  const options: EngineProcessOptions = { dataDir: parsed.dataDir, shell: 'electron' };
+  const options: EngineProcessOptions = { dataDir: parsed.dataDir };
   if (typeof parsed.nativeBinding === 'string') options.nativeBinding = parsed.nativeBinding;
   return options;
 }

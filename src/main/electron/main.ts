@@ -65,7 +65,6 @@ function startApp(): void {
   const engine = new EngineClient(() =>
     forkEngineProcess(join(import.meta.dirname, 'engine.js'), {
       dataDir,
-      shell: 'electron',
       nativeBinding,
     }),
   );

@@ -61,7 +61,7 @@ export async function composeAreas(
     wanted.has('tickets') ? import('./tickets') : null,
     wanted.has('resources') ? import('./resources') : null,
   ]);
-  const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log));
+  const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log, services.profiles));
   return {
     mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls }),
     training:
@@ -76,7 +76,8 @@ export async function composeAreas(
       absent('invitations', invitationCalls),
     tickets: tickets?.ticketsArea(services, tickets.ticketStores(db)) ?? absent('tickets', ticketCalls),
     resources:
-      resources?.resourcesArea(services, resources.resourceStores(db, log)) ?? absent('resources', resourceCalls),
+      resources?.resourcesArea(services, resources.resourceStores(db, log, services.profiles)) ??
+      absent('resources', resourceCalls),
   };
 }
 

@@ -4,6 +4,7 @@
  * that the upload is a file; an upload that is not an image at all is refused here, and what the platform may still
  * refuse (a size above what tenants usually accept, SVG where it reads raster images) is said as a warning.
  */
+import { formatBytes } from '../bytes';
 
 /** The image formats known by their first bytes, as browsers and image libraries know them. */
 const FORMATS: { type: string; name: string; test(bytes: Uint8Array, text: string): boolean }[] = [
@@ -53,12 +54,6 @@ export function toDataUrl(type: string, bytes: Uint8Array): string {
   return `data:${type};base64,${btoa(binary)}`;
 }
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** The image format of some bytes, by their first bytes; null when they are none the kit knows. */
 export function imageFormat(bytes: Uint8Array): { type: string; name: string } | null {
   const head = String.fromCharCode(...bytes.subarray(0, 512));
@@ -85,7 +80,7 @@ export function checkImage(dataUrl: string): ImageCheck {
   const warnings: string[] = [];
   if (bytes.length > TYPICAL_IMAGE_LIMIT_BYTES) {
     warnings.push(
-      `${formatSize(bytes.length)}: above the ${formatSize(TYPICAL_IMAGE_LIMIT_BYTES)} many tenants accept, so the tenant may refuse it (413 File too large)`,
+      `${formatBytes(bytes.length)}: above the ${formatBytes(TYPICAL_IMAGE_LIMIT_BYTES)} many tenants accept, so the tenant may refuse it (413 File too large)`,
     );
   }
   if (format.name === 'SVG') warnings.push('SVG: a tenant that checks uploads as raster images may refuse it');

@@ -6,7 +6,7 @@
  */
 import type { Freshness } from '../../../shared/contract';
 import type { EngineServices } from '../context';
-import { ApiError, NetworkError, TimeoutError } from '../platform';
+import { isTransient } from '../platform';
 import type { Db } from '../store';
 
 /** Answers younger than this are not fetched again unless the admin asks. */
@@ -23,15 +23,6 @@ export function canonical(value: unknown): string {
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
       : v,
-  );
-}
-
-/** The tenant could not be reached (or could not answer): the cache may stand in. */
-export function isUnreachable(error: unknown): boolean {
-  return (
-    error instanceof NetworkError ||
-    error instanceof TimeoutError ||
-    (error instanceof ApiError && (error.status >= 500 || error.status === 429))
   );
 }
 
@@ -115,7 +106,8 @@ export class AnswerCache {
       this.offline.delete(key);
       return { value, freshness: { asOf, source: 'api', offline: null } };
     } catch (error) {
-      if (!cached || !isUnreachable(error)) throw error;
+      // Unreachable, or "not now": the last answer stands in.
+      if (!cached || !isTransient(error)) throw error;
       const reason = (error as Error).message;
       this.offline.set(key, reason);
       return { value: cached.value as T, freshness: { asOf: cached.asOf, source: 'cache', offline: reason } };
@@ -137,7 +129,7 @@ export class AnswerCache {
           this.deps.emit('analytics.changed', { profileId: request.profileId, call: request.call, offline: null });
         },
         (error: unknown) => {
-          if (!isUnreachable(error)) {
+          if (!isTransient(error)) {
             this.deps.log(`analytics: refreshing ${request.call} failed: ${(error as Error).message}`);
             return;
           }

@@ -11,7 +11,7 @@ import { findDataset, RangeResolved, ZonedFormatter } from '../../../shared/cont
 import { csvHeader, csvLines, ResumableCsvFile } from '../csv';
 import { EngineError } from '../errors';
 import { JobFailed, type ItemRow, type JobContext, type JobJournal, type JobKindRunner } from '../jobs';
-import { ApiError } from '../platform';
+import { ApiError, classifyFailure } from '../platform';
 import { AnalyticsApi, UnexpectedShapeError } from './api';
 import { collectGarbage } from './memory';
 import { pageReader, type Cell, type Page } from './sources';
@@ -308,7 +308,8 @@ async function classify(
     await csv.discard();
     return new JobFailed(error.message);
   }
-  if (error instanceof ApiError && error.status < 500 && error.status !== 401 && error.status !== 429) {
+  // A refusal ends the export; a 401 pauses it for a key and a "not now" or no answer makes it wait (the runner).
+  if (error instanceof ApiError && classifyFailure(error) === 'final' && error.status !== 401) {
     await csv.discard();
     return new JobFailed(error.detail ? `${error.message}: ${error.detail}` : error.message);
   }

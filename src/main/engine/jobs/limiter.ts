@@ -1,4 +1,4 @@
-import { ApiError, TimeoutError } from '../platform';
+import { ApiError, OVERLOAD_STATUSES, TimeoutError } from '../platform';
 import { AdaptiveLimit } from './adaptive';
 
 /** A counting semaphore: at most `capacity` tasks at once; the capacity can change while tasks wait. */
@@ -82,17 +82,14 @@ export interface JobShare {
   release(): void;
 }
 
-/** Statuses a tenant answers when it has more than it can take. */
-const LOAD_STATUSES = new Set([429, 503, 504]);
-
 /** Whether a failed request says the tenant is overloaded (by status or by timing out), not that it was wrong. */
 export function isThrottle(error: unknown): boolean {
-  return error instanceof TimeoutError || (error instanceof ApiError && LOAD_STATUSES.has(error.status));
+  return error instanceof TimeoutError || (error instanceof ApiError && OVERLOAD_STATUSES.has(error.status));
 }
 
 /** The same for a retry the platform client makes by itself (its RetryEvent). */
 export function isThrottleEvent(event: { status?: number; error?: unknown }): boolean {
-  return (event.status !== undefined && LOAD_STATUSES.has(event.status)) || event.error instanceof TimeoutError;
+  return (event.status !== undefined && OVERLOAD_STATUSES.has(event.status)) || event.error instanceof TimeoutError;
 }
 
 interface Tenant {

@@ -4,10 +4,9 @@
  */
 import type { z } from 'zod';
 import { Mentor, MentorDocument } from '../../../shared/contract';
-import { notFound } from '../errors';
 import type { Log } from '../log';
 import type { Db } from '../store';
-import type { Scope } from './resolve';
+import type { TenantIdentity } from '../profiles';
 
 export const MENTORS_LIST = 'mentors';
 /** `checked_at` of a list whose rows are known to be old: it changed on the tenant (see Freshener.changedOnTenant). */
@@ -33,20 +32,12 @@ export class MentorCache {
   constructor(
     private readonly db: Db,
     private readonly log: Log,
+    private readonly tenants: TenantIdentity,
   ) {}
 
   /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
   private tenant(profileId: string): string | null {
-    const row = this.db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?').get(profileId) as
-      { base_url: string; org: string; username: string } | undefined;
-    return row ? `${row.base_url} ${row.org} ${row.username}` : null;
-  }
-
-  /** The org and username of a connection, read without touching the keychain. */
-  scope(profileId: string): Scope {
-    const row = this.db.prepare('SELECT org, username FROM profiles WHERE id = ?').get(profileId) as Scope | undefined;
-    if (!row) throw notFound(`No tenant connection with id '${profileId}'`);
-    return { org: row.org, username: row.username };
+    return this.tenants.tenantOf(profileId);
   }
 
   meta(profileId: string, list: string): ListMeta | null {

@@ -5,6 +5,7 @@
 import type { mentorCalls, mentorSharingCalls } from '../../../shared/contract';
 import type { EngineArea } from '../context';
 import type { Db } from '../store';
+import type { TenantIdentity } from '../profiles';
 import type { HandlersOf } from '../dispatch';
 import { documentsList, MentorCache } from './cache';
 import type { Log } from '../log';
@@ -40,8 +41,8 @@ export interface MentorStores {
 }
 
 /** The mentors area's tables, opened by the engine on its database. */
-export function mentorStores(db: Db, log: Log): MentorStores {
-  return { cache: new MentorCache(db, log) };
+export function mentorStores(db: Db, log: Log, tenants: TenantIdentity): MentorStores {
+  return { cache: new MentorCache(db, log, tenants) };
 }
 
 export function mentorsArea(services: MentorServices, { cache }: MentorStores): MentorsArea {

@@ -9,7 +9,7 @@ import { MentorApi } from './mentor-api';
 import { resolveMentorRef, type Scope } from './resolve';
 
 /** What the mentors area uses of the engine. */
-export type MentorServices = Pick<EngineServices, 'platform' | 'emit' | 'log' | 'tenant'>;
+export type MentorServices = Pick<EngineServices, 'platform' | 'emit' | 'log' | 'tenant' | 'profiles'>;
 
 export interface AreaParts {
   services: MentorServices;
@@ -36,7 +36,7 @@ export class TenantCalls {
   }
 
   scope(): Scope {
-    return this.parts.cache.scope(this.profileId);
+    return this.parts.services.profiles.scope(this.profileId);
   }
 
   client(): Promise<PlatformClient> {

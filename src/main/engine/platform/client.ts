@@ -70,14 +70,18 @@ export interface PlatformClient {
   api: PlatformApi;
   /** Normalised: no trailing slash. */
   baseUrl: string;
-  /**
-   * An untyped call by path, retried by its method's rule; throws ApiError on non-2xx. For platform/ and tests only:
-   * a lint rule keeps the engine's areas on `api`.
-   */
+}
+
+/**
+ * The client as platform/ makes it, with an untyped call by path (retried by its method's rule; throws ApiError on
+ * non-2xx). For platform/ and tests only: what the engine hands its areas and jobs is a PlatformClient, which has
+ * no such call (and a lint rule keeps `request(` out of the areas as well).
+ */
+export interface UntypedPlatformClient extends PlatformClient {
   request<T = unknown>(path: string, options?: PlatformRequestOptions): Promise<T>;
 }
 
-export function createPlatformClient(conn: PlatformConnection): PlatformClient {
+export function createPlatformClient(conn: PlatformConnection): UntypedPlatformClient {
   const baseUrl = normaliseBaseUrl(conn.baseUrl);
   if (conn.secret && !carriesKeysSafely(baseUrl)) throw new InsecureAddressError(baseUrl);
   const http: HttpOptions = {

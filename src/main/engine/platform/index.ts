@@ -11,6 +11,7 @@ export {
   normaliseBaseUrl,
   type PlatformApi,
   type PlatformClient,
+  type UntypedPlatformClient,
   type PlatformConnection,
   type PlatformPaths,
   type PlatformRequestOptions,
@@ -50,11 +51,14 @@ export {
 export { OPERATIONS, retryPolicyOf, type DeclaredPath } from './operations';
 export {
   backoffDelay,
+  classifyFailure,
   isTransient,
+  OVERLOAD_STATUSES,
   parseRetryAfter,
   retryDelay,
   retriesStatus,
   wasNotTaken,
+  type FailureClass,
   type RetryPolicy,
   type RetryRule,
   type RetryTiming,

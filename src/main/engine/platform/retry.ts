@@ -150,15 +150,41 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number 
 }
 
 /**
+ * What a failed request means for whoever sent it, decided here once for every area:
+ * - 'not-taken': the tenant refused it before doing anything (408, 429): safe to send again later, and a job waits;
+ * - 'transient': no answer, or a server error (any 5xx): the tenant may answer later, but the request may have been
+ *   applied, so a write looks before sending again; a job waits, a screen shows what was saved;
+ * - 'final': any other answer or error (a 4xx such as 400, 401, 403 or 404, a cancel, TLS, a bug): sending it again
+ *   would get the same answer.
+ */
+export type FailureClass = 'not-taken' | 'transient' | 'final';
+
+/** The statuses that say the request was refused unread. */
+const REFUSED_UNREAD: ReadonlySet<number> = new Set([408, 429]);
+
+export function classifyFailure(error: unknown): FailureClass {
+  if (error instanceof NetworkError || error instanceof TimeoutError) return 'transient';
+  if (!(error instanceof ApiError)) return 'final';
+  if (REFUSED_UNREAD.has(error.status)) return 'not-taken';
+  return error.status >= 500 && error.status <= 599 ? 'transient' : 'final';
+}
+
+/**
  * The tenant did not answer, or answered "not now" (408, 429, any 5xx), even after the transport's retries: it may
  * well answer later. Jobs wait and come back; screens show what was saved.
  */
 export function isTransient(error: unknown): error is Error {
-  if (error instanceof NetworkError || error instanceof TimeoutError) return true;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.status === 408);
+  return classifyFailure(error) !== 'final';
 }
 
 /** An answer that refused the request before doing anything with it (408, 429): safe to send again later. */
 export function wasNotTaken(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.status === 429 || error.status === 408);
+  return classifyFailure(error) === 'not-taken';
 }
+
+/**
+ * Statuses a tenant answers when it has more than it can take (too many requests, unavailable, its gateway timed
+ * out): the job limiter (jobs/limiter.ts) sends fewer at once. Concurrency, not retrying: a 408 or a 500 says
+ * nothing about load.
+ */
+export const OVERLOAD_STATUSES: ReadonlySet<number> = new Set([429, 503, 504]);

@@ -1,3 +1,3 @@
 /** Tenant connections: rows in SQLite (ProfileStore), keys in the OS keychain, one of them active. */
 export { Profiles, NO_KEY_MESSAGE, requireSecret, type Connection } from './profiles';
-export { ProfileStore } from './store';
+export { ProfileStore, type TenantIdentity } from './store';

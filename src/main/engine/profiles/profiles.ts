@@ -129,6 +129,17 @@ export class Profiles {
     return this.store.usernameOf(id);
   }
 
+  /** Which tenant the connection points at (base URL, org, username); null for an unknown id. See TenantIdentity. */
+  tenantOf(id: string): string | null {
+    return this.store.tenantOf(id);
+  }
+
+  /** The org and username a connection acts as, read without touching the keychain. */
+  scope(id: string): { org: string; username: string } {
+    const row = this.row(id);
+    return { org: row.org, username: row.username };
+  }
+
   isSandbox(id: string): boolean {
     return this.row(id).is_sandbox === 1;
   }

@@ -1,5 +1,6 @@
 /** The `profiles` table: tenant connections as rows (their keys are never here: see Profiles). */
 import type { AuthScheme } from '../../../shared/contract';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
 
 export interface ProfileRow {
@@ -28,8 +29,26 @@ export interface NewProfile {
 
 export type ProfileFields = Pick<ProfileRow, 'name' | 'base_url' | 'org' | 'username' | 'auth_scheme'>;
 
-export class ProfileStore {
+/** Answers which tenant a connection points at; the caches that key rows by tenant take this, not the table. */
+export interface TenantIdentity {
+  /**
+   * Base URL, org and username of a connection (null for an unknown id): rows cached under another value were
+   * fetched from another tenant.
+   */
+  tenantOf(profileId: string): string | null;
+}
+
+export class ProfileStore implements TenantIdentity {
   constructor(private readonly db: Db) {}
+
+  /** Prepared once: caches ask it for every row they read or write. */
+  private tenantStatement: Statement | undefined;
+
+  tenantOf(id: string): string | null {
+    this.tenantStatement ??= this.db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?');
+    const row = this.tenantStatement.get(id) as Pick<ProfileRow, 'base_url' | 'org' | 'username'> | undefined;
+    return row ? `${row.base_url} ${row.org} ${row.username}` : null;
+  }
 
   row(id: string): ProfileRow | undefined {
     return this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as ProfileRow | undefined;

@@ -7,6 +7,7 @@ import { SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/reso
 import type { Log } from '../log';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
+import type { TenantIdentity } from '../profiles';
 
 export interface ListMeta {
   asOf: string;
@@ -86,6 +87,7 @@ export class ResourceCache {
   constructor(
     private readonly db: Db,
     private readonly log: Log,
+    private readonly tenants: TenantIdentity,
   ) {}
 
   /** Statements of fixed text, prepared once: a bulk change writes hundreds of single records in a row. */
@@ -98,9 +100,7 @@ export class ResourceCache {
 
   /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
   private tenant(profileId: string): string | null {
-    const row = this.sql('SELECT base_url, org, username FROM profiles WHERE id = ?').get(profileId) as
-      { base_url: string; org: string; username: string } | undefined;
-    return row ? `${row.base_url} ${row.org} ${row.username}` : null;
+    return this.tenants.tenantOf(profileId);
   }
 
   meta(profileId: string, kind: string): ListMeta | null {

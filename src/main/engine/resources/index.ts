@@ -7,6 +7,7 @@ import type { EngineArea } from '../context';
 import type { HandlersOf } from '../dispatch';
 import type { Log } from '../log';
 import type { Db } from '../store';
+import type { TenantIdentity } from '../profiles';
 import { accessHandlers } from './access';
 import { ResourceCache } from './cache';
 import { resourceHandlers, type ResourceServices } from './handlers';
@@ -25,8 +26,8 @@ export interface ResourceStores {
 }
 
 /** The resource kit's table, opened by the engine on its database. */
-export function resourceStores(db: Db, log: Log): ResourceStores {
-  return { cache: new ResourceCache(db, log), snapshots: new SnapshotStore(db) };
+export function resourceStores(db: Db, log: Log, tenants: TenantIdentity): ResourceStores {
+  return { cache: new ResourceCache(db, log, tenants), snapshots: new SnapshotStore(db) };
 }
 
 export function resourcesArea(

@@ -262,6 +262,8 @@ export function singleRecordHandlers(
         });
       }
       ctx.emit('resources.changed', { profileId, kind });
+      // A mentor's own settings carry its name and description, which head the mentor's pages and the mentor list.
+      if (declaration.keyedBy?.param === 'mentor') ctx.emit('mentors.changed', { profileId });
       return { record: keptFields(declaration, record) };
     }
   }

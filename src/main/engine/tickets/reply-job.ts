@@ -1,6 +1,6 @@
 import type { EngineServices } from '../context';
 import { JobFailed, JobNeedsAttention, type JobContext, type JobKindRunner } from '../jobs';
-import { ApiError } from '../platform';
+import { ApiError, classifyFailure } from '../platform';
 import type { ApiMessage, TicketApi } from './api';
 import type { TicketCache } from './cache';
 import type { TicketLocal } from './local-store';
@@ -98,7 +98,8 @@ export function replyJobKind(deps: ReplyDeps): JobKindRunner {
       try {
         message = await api.reply(id, params.message);
       } catch (error) {
-        if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+        // Refused (a 401 pauses the job for a key); "not now" and no answer make it wait and check before resending.
+        if (error instanceof ApiError && classifyFailure(error) === 'final' && error.status !== 401) {
           const reason = `The platform refused the reply (${error.status}): ${error.message}`;
           job.journal.updateItem(item.id, {
             state: 'failed',

@@ -1,6 +1,6 @@
 import type { TicketSyncState } from '../../../shared/contract';
 import type { EngineServices } from '../context';
-import { ApiError, NetworkError, RequestAbortedError, TimeoutError } from '../platform';
+import { ApiError, isTransient, RequestAbortedError, wasNotTaken } from '../platform';
 import { userScope } from '../tenants';
 import { TicketApi, type ApiTicket } from './api';
 import type { TicketCache } from './cache';
@@ -40,9 +40,11 @@ interface ProfileSync {
   lastProgress: number;
 }
 
-/** Is this failure "the tenant cannot be reached" (show the cache, retry later) rather than a refusal? */
-export const isOffline = (error: unknown) =>
-  error instanceof NetworkError || error instanceof TimeoutError || (error instanceof ApiError && error.status >= 500);
+/**
+ * Is this failure "the tenant cannot be reached, or not now" (show the cache, retry later) rather than a refusal? The
+ * one classification of a failed answer (platform/retry.ts).
+ */
+export const isOffline = isTransient;
 
 /**
  * A failed sync in words. With nothing cached for the tenant yet it says so plainly: an empty queue there means
@@ -50,7 +52,7 @@ export const isOffline = (error: unknown) =>
  */
 export function describeSyncFailure(error: unknown, tenant: string, cached: boolean): string {
   if (isOffline(error) && !cached) {
-    return `Nothing is cached for ${tenant} yet: the tenant is unreachable (${(error as Error).message})`;
+    return `Nothing is cached for ${tenant} yet: ${unreachable(error)} (${(error as Error).message})`;
   }
   if (!cached) {
     const why = describeFailure(error);
@@ -59,8 +61,15 @@ export function describeSyncFailure(error: unknown, tenant: string, cached: bool
   return describeFailure(error);
 }
 
+/** An offline failure's cause: no answer, or an answer asking to come back later. */
+const unreachable = (error: unknown) =>
+  wasNotTaken(error) ? 'the tenant asks to come back later' : 'the tenant is unreachable';
+
 export function describeFailure(error: unknown): string {
-  if (isOffline(error)) return `The tenant is unreachable (${(error as Error).message}); showing the cached queue`;
+  if (isOffline(error)) {
+    const why = unreachable(error);
+    return `${why.charAt(0).toUpperCase()}${why.slice(1)} (${(error as Error).message}); showing the cached queue`;
+  }
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
     return `The tenant refused the ticket list (${error.status} ${error.status === 401 ? 'Unauthorized' : 'Forbidden'}): check the key in Settings → Tenants`;
   }

@@ -7,7 +7,6 @@ import type { ItemReport, JobJournal, NewItem } from '../jobs';
 import type { Db } from '../store';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
 import { trainJobKind } from './job';
-import { JobLeases } from './lease-store';
 import { UploadLedger } from './ledger-store';
 import { buildPreview } from './preview';
 import { PreviewStore, toPreviewFile, type PreviewRow } from './preview-store';
@@ -86,17 +85,16 @@ export type TrainServices = Pick<EngineServices, 'tenant' | 'platform' | 'profil
 export interface TrainStores {
   previews: PreviewStore;
   ledger: UploadLedger;
-  leases: JobLeases;
 }
 
 /** Training's tables, opened by the engine on its database (the ledger commits with the journal). */
 export function trainStores(db: Db, journal: JobJournal): TrainStores {
-  return { previews: new PreviewStore(db), ledger: new UploadLedger(db, journal), leases: new JobLeases(db) };
+  return { previews: new PreviewStore(db), ledger: new UploadLedger(db, journal) };
 }
 
 export function trainArea(
   services: TrainServices,
-  { previews, ledger, leases }: TrainStores,
+  { previews, ledger }: TrainStores,
   mentors: { documentsChanged(profileId: string, mentor: string): void },
 ): EngineArea<HandlersOf<typeof trainCalls>> {
   const { journal, runner } = services;
@@ -104,7 +102,6 @@ export function trainArea(
     ...trainJobKind({
       profiles: services.profiles,
       ledger,
-      leases,
       log: services.log,
       // The mentor's cached document list is old: the next read goes to the tenant, and open screens read again.
       documentsChanged: (profileId, mentor) => mentors.documentsChanged(profileId, mentor),

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job } from '../../../shared/contract';
-import { ApiError, RequestAbortedError, retriesStatus, retryDelay } from '../platform';
+import { ApiError, RequestAbortedError, retriesStatus, retryDelay, wasNotTaken } from '../platform';
 import {
   JobFailed,
   JobNeedsAttention,
@@ -27,7 +27,6 @@ import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
 import { classifyBySize } from './classify';
 import { FileChangedError, HASH_BUFFER_BYTES, loadForUpload, type FileFacts, type Payload } from './hash';
-import type { JobLeases } from './lease-store';
 import type { UploadKey, UploadLedger } from './ledger-store';
 import { TrainingFollower } from './follow';
 import { parseItemData, type TrainItemData, type TrainParams } from './item';
@@ -37,7 +36,6 @@ import { reconcileCounts } from './summary';
 export interface TrainDeps {
   profiles: Profiles;
   ledger: UploadLedger;
-  leases: JobLeases;
   log: Log;
   /** Documents of the mentor were added, trained or removed on the tenant. */
   documentsChanged(profileId: string, mentorId: string): void;
@@ -144,8 +142,8 @@ class TrainRun {
     return this.ctx.job.id;
   }
 
+  /** One process at a time runs it: the runner claimed the job in the journal before calling this. */
   async run(): Promise<void> {
-    const lease = this.deps.leases.acquire(this.jobId);
     try {
       const client = await this.ctx.client();
       const scope = await userScope(this.deps.profiles, this.ctx.job.profile_id!);
@@ -176,7 +174,6 @@ class TrainRun {
       await Promise.all([uploading, following]);
       if (this.fatal) throw this.fatal.error;
     } finally {
-      lease.release();
       this.flushCounts();
       this.flushDocumentsChanged();
       reconcileCounts(this.journal, this.jobId);
@@ -411,8 +408,8 @@ class TrainRun {
         if (delay === null) throw error;
         // The slot is given back meanwhile: the retry queues again, within what the tenant takes now.
         await slot.outside(() => sleep(delay, undefined, { signal: this.signal }));
-        // A 429 was refused before it was read; anything else may have landed: look before sending again.
-        if (!(error instanceof ApiError && error.status === 429)) {
+        // A 408 or 429 was refused before it was read; anything else may have landed: look before sending again.
+        if (!wasNotTaken(error)) {
           const found = await this.lookup(data);
           if (found) {
             this.accept(itemId, data, found.id, found.taskId, true);

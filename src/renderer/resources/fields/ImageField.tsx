@@ -4,7 +4,8 @@
  */
 import { Button, FileButton, Group, Image, Input, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { checkImage, formatSize, IMAGE_ACCEPT } from '../../../shared/resources';
+import { checkImage, IMAGE_ACCEPT } from '../../../shared/resources';
+import { formatBytes } from '../../lib/format';
 
 interface ImageFieldProps {
   id: string;
@@ -88,7 +89,7 @@ export function ImageField(props: ImageFieldProps) {
       props.onError(`${file.name}: ${checked.message}`);
       return;
     }
-    setChosen({ name: file.name, note: `${checked.format}, ${formatSize(checked.size)}`, warning: checked.warning });
+    setChosen({ name: file.name, note: `${checked.format}, ${formatBytes(checked.size)}`, warning: checked.warning });
     props.onError(null);
     props.onChange(dataUrl);
   }

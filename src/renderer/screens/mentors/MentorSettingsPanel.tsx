@@ -17,7 +17,7 @@ import {
 import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { WarningIcon } from '../../components/icons';
-import { useCall, useMutationCall } from '../../queries/useCall';
+import { useCall, useCallKey, useMutationCall } from '../../queries/useCall';
 import { FieldInput } from '../../resources/fields/FieldInput';
 import { useResourceForm } from '../../resources/fields/useResourceForm';
 import { initialValue, type FormValues } from '../../resources/fields/values';
@@ -41,16 +41,18 @@ export function MentorSettingsPanel({ mentor }: { mentor: MentorTarget }) {
   const query = useCall('resources.getSingle', input);
   const bridge = useBridge();
   const queryClient = useQueryClient();
+  const callKey = useCallKey();
   const [refreshing, setRefreshing] = useState(false);
   const [saved, setSaved] = useState(false);
   const record = query.data?.record;
 
+  // The platform's answer is this panel's record: it replaces the cached one (this tenant's, this mentor's) at once.
   async function refresh() {
     setRefreshing(true);
     try {
-      await bridge.call('resources.getSingle', { ...input, refresh: true });
+      const fresh = await bridge.call('resources.getSingle', { ...input, refresh: true });
+      queryClient.setQueryData(callKey('resources.getSingle', input), fresh);
     } finally {
-      await queryClient.invalidateQueries({ queryKey: ['resources.getSingle'] });
       setRefreshing(false);
     }
   }
@@ -121,7 +123,6 @@ function SettingsForm({
   }, [current]);
   const [formError, setFormError] = useState<string | null>(null);
   const save = useMutationCall('resources.updateSingle');
-  const queryClient = useQueryClient();
   const llms = useCall('resources.list', { profileId: mentor.profileId, kind: 'mentor-llms', pageSize: 500 });
   const offered = useMemo(() => offeredModels(llms.data?.records ?? []), [llms.data]);
   const values = form.getValues();
@@ -141,12 +142,8 @@ function SettingsForm({
     save.mutate(
       { profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId, values: changed },
       {
-        onSuccess: () => {
-          onSaved(true);
-          // The mentor's name and description head the page.
-          void queryClient.invalidateQueries({ queryKey: ['mentors.get'] });
-          void queryClient.invalidateQueries({ queryKey: ['mentors.list'] });
-        },
+        // The mentor's page and list read again on the engine's mentors.changed (declared in the contract).
+        onSuccess: () => onSaved(true),
         onError: (error) => setFormError(showError(error)),
       },
     );
