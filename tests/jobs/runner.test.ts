@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/shared/contract';
 import { JobFailed, JobRunner, type JobKindRunner } from '../../src/main/engine/jobs/runner';
 import { JobJournal } from '../../src/main/engine/jobs/journal';
-import { createPlatformClient, NetworkError } from '../../src/main/engine/platform';
+import { ApiError, createPlatformClient, NetworkError } from '../../src/main/engine/platform';
 import { openDatabase, type Db } from '../../src/main/engine/store/database';
 import { call, sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
@@ -26,14 +26,21 @@ function keyMakingKind(server: Sandbox, seen: string[]): JobKindRunner {
           ctx.signal.throwIfAborted();
           ctx.journal.updateItem(item.id, { state: 'active', attempt: true });
           // Through the typed API, as a job of the engine calls the platform (it is given no untyped request).
-          const { data } = await client.api.GET('/api/core/platform/api-tokens/', {
-            params: { query: { platform_key: server.org } },
-            signal: ctx.signal,
-          });
-          const existing = data as unknown as { name: string }[];
-          if (!existing.some((k) => k.name === item.key)) {
-            await client.api.POST('/api/core/platform/api-tokens/', {
-              body: { name: item.key, platform_key: server.org },
+          const user = { org: server.org, user_id: server.user };
+          const { data } = await client.api
+            .GET('/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/', {
+              params: { path: { ...user, name: item.key } },
+              signal: ctx.signal,
+            })
+            // A mentor of that name not there yet: the platform's 404.
+            .catch((error: unknown) => {
+              if (error instanceof ApiError && error.status === 404) return { data: null };
+              throw error;
+            });
+          if (!data) {
+            await client.api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/', {
+              params: { path: user },
+              body: { name: item.key },
               signal: ctx.signal,
             });
             seen.push(item.key);
@@ -149,8 +156,14 @@ describe('job runner', () => {
     second.resumeAll();
     await second.settled(id);
     expect(second.present(id).state).toBe('completed');
-    const keys = await call(first.server, 'GET', `/api/core/platform/api-tokens/?platform_key=${first.server.org}`);
-    const names = (keys.body as { name: string }[]).map((k) => k.name).filter((n) => n.startsWith('job-key-'));
+    const mentors = await call(
+      first.server,
+      'GET',
+      `/api/ai-mentor/orgs/${first.server.org}/users/${first.server.user}/?page_size=100`,
+    );
+    const names = (mentors.body as { results: { name: string }[] }).results
+      .map((m) => m.name)
+      .filter((n) => n.startsWith('job-key-'));
     expect(new Set(names).size).toBe(20);
     expect(names).toHaveLength(20);
   });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXED_SEARCH_MOST, ResourceCache, type FieldEquals } from '../../src/main/engine/resources/cache';
+import { ProfileStore } from '../../src/main/engine/profiles';
 import { openDatabase, type Db } from '../../src/main/engine/store';
 import { RESOURCES } from '../../src/shared/resources';
 
@@ -142,7 +143,7 @@ let beta: Person[];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cache-search-'));
   db = openDatabase(join(dir, 'mentor-admin.sqlite'));
-  cache = new ResourceCache(db, () => {});
+  cache = new ResourceCache(db, () => {}, new ProfileStore(db));
   addProfile('acme', 'acme');
   addProfile('beta', 'beta');
   acme = people('acme', 1500);
