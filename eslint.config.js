@@ -72,7 +72,7 @@ export default tseslint.config(
             profiles: 'src/main/engine/profiles/store.ts',
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
-            resource_lists: 'src/main/engine/resources/cache.ts',
+            cached_lists: 'src/main/engine/store/list-freshness.ts',
             resource_records: 'src/main/engine/resources/cache.ts',
           },
         },

@@ -90,6 +90,36 @@ describe('store', () => {
     db.close();
   });
 
+  it("moves the resource kit's list freshness into cached_lists, beside the mentors area's lists", () => {
+    const all = loadMigrations(defaultMigrationsDir());
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(
+      db,
+      all.slice(
+        0,
+        all.findIndex((m) => m.name === 'one_list_freshness'),
+      ),
+    );
+    db.prepare(
+      "INSERT INTO profiles (id, name, base_url, org, username, auth_scheme, created_at, updated_at) VALUES ('p', 'P', 'u', 'o', 'n', 'Api-Key', 'x', 'x')",
+    ).run();
+    db.prepare(
+      "INSERT INTO resource_lists (profile_id, kind, tenant, as_of, checked_at, error) VALUES ('p', 'api-tokens', 'u o n', 'a', 'c', 'down')",
+    ).run();
+    db.prepare(
+      "INSERT INTO cached_lists (profile_id, list, tenant, as_of, checked_at, error) VALUES ('p', 'mentors', 'u o n', 'a', 'c', NULL)",
+    ).run();
+    migrate(db, all);
+    expect(db.prepare('SELECT list, tenant, as_of, checked_at, error FROM cached_lists ORDER BY list').all()).toEqual([
+      { list: 'kit:api-tokens', tenant: 'u o n', as_of: 'a', checked_at: 'c', error: 'down' },
+      { list: 'mentors', tenant: 'u o n', as_of: 'a', checked_at: 'c', error: null },
+    ]);
+    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all();
+    expect(tables).not.toContain('resource_lists');
+    db.close();
+  });
+
   it('refuses a database written by a newer version and leaves the file untouched', () => {
     const dir = tempDir();
     const file = join(dir, 'db.sqlite');

@@ -49,10 +49,26 @@ describe('only the job journal names its tables in SQL', () => {
   });
 });
 
+describe('only the list freshness store names `cached_lists` in SQL', () => {
+  it('reports a cache writing list freshness itself, and lets the store do it', async () => {
+    const sql = "db.prepare('UPDATE cached_lists SET error = NULL WHERE profile_id = ? AND list = ?').run(p, l);";
+    const findings = async (filePath: string) =>
+      (await eslint.lintText(sql, { filePath: join(ROOT, filePath) }))[0]!.messages
+        .filter((message) => message.ruleId === 'local/table-owners')
+        .map((message) => message.message);
+    for (const place of ['src/main/engine/mentors/cache.ts', 'src/main/engine/resources/cache.ts']) {
+      expect(await findings(place), place).toEqual([
+        expect.stringContaining('`cached_lists` table belongs in src/main/engine/store/list-freshness.ts'),
+      ]);
+    }
+    expect(await findings('src/main/engine/store/list-freshness.ts')).toEqual([]);
+  });
+});
+
 describe('only the profile store names `profiles` in SQL', () => {
   const SQL = [
     "db.prepare('SELECT base_url, org, username FROM profiles WHERE id = ?').get(id);",
-    "db.prepare('SELECT c.* FROM cached_lists c JOIN profiles p ON p.id = c.profile_id').all();",
+    "db.prepare('SELECT c.* FROM cached_mentors c JOIN profiles p ON p.id = c.profile_id').all();",
     "db.prepare('UPDATE profiles SET name = ? WHERE id = ?').run(name, id);",
     "const label = 'Pick one of your profiles';",
   ].join('\n');

@@ -60,7 +60,7 @@ describe('resources: API tokens', () => {
       json: { name: 'made-elsewhere', platform_key: server.org },
     });
     const db = new Database(join(c.dataDir, 'mentor-admin.sqlite'));
-    db.prepare("UPDATE resource_lists SET checked_at = '2026-01-01T00:00:00.000Z'").run();
+    db.prepare("UPDATE cached_lists SET checked_at = '2026-01-01T00:00:00.000Z' WHERE list LIKE 'kit:%'").run();
     db.close();
     c.events.length = 0;
     const old = await c.engine.invoke('resources.list', { kind: 'api-tokens' });

@@ -5,19 +5,13 @@
 import type { z } from 'zod';
 import { Mentor, MentorDocument } from '../../../shared/contract';
 import type { Log } from '../log';
-import type { Db } from '../store';
+import { ListFreshness, type Db, type ListMeta } from '../store';
 import type { TenantIdentity } from '../profiles';
 
-export const MENTORS_LIST = 'mentors';
-/** `checked_at` of a list whose rows are known to be old: it changed on the tenant (see Freshener.changedOnTenant). */
-export const CHANGED_ON_TENANT = '';
-export const documentsList = (mentor: string) => `documents:${mentor}`;
+export { CHANGED_ON_TENANT, type ListMeta } from '../store';
 
-export interface ListMeta {
-  asOf: string;
-  checkedAt: string;
-  error: string | null;
-}
+export const MENTORS_LIST = 'mentors';
+export const documentsList = (mentor: string) => `documents:${mentor}`;
 
 export interface CachedMentor {
   mentor: Mentor;
@@ -29,52 +23,38 @@ export interface CachedMentor {
 export type Cached<T> = { rows: T[]; meta: ListMeta } | null;
 
 export class MentorCache {
+  /** When each list was read, and whether its last refresh worked (shared with the resource kit's cache). */
+  private readonly freshness: ListFreshness;
+
   constructor(
     private readonly db: Db,
     private readonly log: Log,
-    private readonly tenants: TenantIdentity,
-  ) {}
-
-  /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
-  private tenant(profileId: string): string | null {
-    return this.tenants.tenantOf(profileId);
+    tenants: TenantIdentity,
+  ) {
+    this.freshness = new ListFreshness(db, (profileId) => tenants.tenantOf(profileId));
   }
 
   meta(profileId: string, list: string): ListMeta | null {
-    const row = this.db
-      .prepare('SELECT tenant, as_of, checked_at, error FROM cached_lists WHERE profile_id = ? AND list = ?')
-      .get(profileId, list) as { tenant: string; as_of: string; checked_at: string; error: string | null } | undefined;
-    if (!row || row.tenant !== this.tenant(profileId)) return null;
-    return { asOf: row.as_of, checkedAt: row.checked_at, error: row.error };
+    return this.freshness.meta(profileId, list);
   }
 
   /** Records a refresh that did not work; the rows stay as they were. */
   refreshFailed(profileId: string, list: string, error: string, at = new Date().toISOString()): void {
-    this.db
-      .prepare('UPDATE cached_lists SET checked_at = ?, error = ? WHERE profile_id = ? AND list = ?')
-      .run(at, error, profileId, list);
+    this.freshness.refreshFailed(profileId, list, error, at);
   }
 
   private setMeta(profileId: string, list: string, asOf: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO cached_lists (profile_id, list, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
-         ON CONFLICT (profile_id, list) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
-           checked_at = excluded.checked_at, error = NULL`,
-      )
-      .run(profileId, list, this.tenant(profileId) ?? '', asOf, asOf);
+    this.freshness.readAt(profileId, list, asOf);
   }
 
   /** The list changed on the tenant: the next read fetches it before answering. */
   markChanged(profileId: string, list: string): void {
-    this.db
-      .prepare('UPDATE cached_lists SET checked_at = ? WHERE profile_id = ? AND list = ?')
-      .run(CHANGED_ON_TENANT, profileId, list);
+    this.freshness.markChanged(profileId, list);
   }
 
   /** Forgets a list so the next read fetches it from the API. */
   forget(profileId: string, list: string): void {
-    this.db.prepare('DELETE FROM cached_lists WHERE profile_id = ? AND list = ?').run(profileId, list);
+    this.freshness.forget(profileId, list);
   }
 
   // ---- mentors ---------------------------------------------------------------------------------------------------

@@ -1,19 +1,18 @@
 /**
- * The resource kit's SQLite cache, per tenant connection and kind: the one owner of `resource_lists` and
- * `resource_records`. What is written here has lost every field the declaration says is shown once (a new token's
+ * The resource kit's SQLite cache, per tenant connection and kind: the one owner of `resource_records` (how fresh each
+ * kind's list is lives with every cache's lists, in the store's ListFreshness, as `kit:<kind>`). What is written here has lost every field the declaration says is shown once (a new token's
  * key), whoever hands it in.
  */
 import { SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store';
+import { ListFreshness, type Db, type ListMeta } from '../store';
 import type { TenantIdentity } from '../profiles';
 
-export interface ListMeta {
-  asOf: string;
-  checkedAt: string;
-  error: string | null;
-}
+export type { ListMeta } from '../store';
+
+/** A kind's name among the engine's cached lists (the mentors area names its own: `mentors`, `documents:…`). */
+const listOf = (kind: string) => `kit:${kind}`;
 
 /** Equality on one record field; the value already typed as SQLite's json_extract reads it. */
 export interface FieldEquals {
@@ -84,11 +83,15 @@ const WRITE_RECORDS = `INSERT INTO resource_records (profile_id, kind, id, posit
     data = excluded.data`;
 
 export class ResourceCache {
+  private readonly freshness: ListFreshness;
+
   constructor(
     private readonly db: Db,
     private readonly log: Log,
-    private readonly tenants: TenantIdentity,
-  ) {}
+    tenants: TenantIdentity,
+  ) {
+    this.freshness = new ListFreshness(db, (profileId) => tenants.tenantOf(profileId));
+  }
 
   /** Statements of fixed text, prepared once: a bulk change writes hundreds of single records in a row. */
   private readonly statements = new Map<string, Statement>();
@@ -98,17 +101,8 @@ export class ResourceCache {
     return statement;
   }
 
-  /** Base URL, org and username of a connection: rows fetched under another value belong to another tenant. */
-  private tenant(profileId: string): string | null {
-    return this.tenants.tenantOf(profileId);
-  }
-
   meta(profileId: string, kind: string): ListMeta | null {
-    const row = this.sql(
-      'SELECT tenant, as_of, checked_at, error FROM resource_lists WHERE profile_id = ? AND kind = ?',
-    ).get(profileId, kind) as { tenant: string; as_of: string; checked_at: string; error: string | null } | undefined;
-    if (!row || row.tenant !== this.tenant(profileId)) return null;
-    return { asOf: row.as_of, checkedAt: row.checked_at, error: row.error };
+    return this.freshness.meta(profileId, listOf(kind));
   }
 
   /** One page of the kind's records, newest position first, with how many match in all. */
@@ -236,10 +230,7 @@ export class ResourceCache {
         });
       if (declaration.envelope === 'none') this.setMeta(profileId, declaration.kind, at);
       // The tenant just answered: a note that it could not be reached is no longer true.
-      else
-        this.db
-          .prepare('UPDATE resource_lists SET error = NULL WHERE profile_id = ? AND kind = ?')
-          .run(profileId, declaration.kind);
+      else this.freshness.answeredNow(profileId, listOf(declaration.kind));
     })();
   }
 
@@ -298,16 +289,10 @@ export class ResourceCache {
   /** Records a refresh that did not work; the rows stay as they were. */
   refreshFailed(profileId: string, kind: string, error: string, at = new Date().toISOString()): void {
     this.log(`resources: refreshing ${kind} of ${profileId} failed: ${error}`);
-    this.db
-      .prepare('UPDATE resource_lists SET checked_at = ?, error = ? WHERE profile_id = ? AND kind = ?')
-      .run(at, error, profileId, kind);
+    this.freshness.refreshFailed(profileId, listOf(kind), error, at);
   }
 
   private setMeta(profileId: string, kind: string, asOf: string): void {
-    this.sql(
-      `INSERT INTO resource_lists (profile_id, kind, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
-         ON CONFLICT (profile_id, kind) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
-           checked_at = excluded.checked_at, error = NULL`,
-    ).run(profileId, kind, this.tenant(profileId) ?? '', asOf, asOf);
+    this.freshness.readAt(profileId, listOf(kind), asOf);
   }
 }
