@@ -26,6 +26,7 @@ export * from './contract/access';
 export * from './contract/people';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
+export * from './contract/mentor-evals';
 export {
   call,
   event,

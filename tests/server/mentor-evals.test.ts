@@ -128,7 +128,7 @@ describe('mentor evaluations', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({
       passing_score: ['A valid integer is required.'],
-      'questions[0]': ['content: This field is required.'],
+      questions: [{ content: ['This field is required.'] }],
     });
     expect((await call(server, 'POST', evalPath('no-such-mentor'), { json: { name: 'x' } })).body).toEqual({
       detail: 'Invalid data or mentor not found',

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AreaDeps } from '../../area';
 import type { Db } from '../../db';
-import { badRequest, fieldErrors, notFound } from '../../http/errors';
+import { badRequest, fieldErrors, HttpError, notFound } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 import { ftsQuery, searchChunks, termCoverage } from '../documents/fts';
 import type { MentorRow } from '../mentor-store';
@@ -117,21 +117,28 @@ function checkEvalBody(body: unknown): Row {
   text('name');
   text('evaluation_prompt');
   const questions = input.questions;
+  // DRF's nested list errors: one object per question, empty for a question without fault.
+  let questionErrors: Record<string, string[]>[] | null = null;
   if (questions !== undefined && questions !== null) {
     if (!Array.isArray(questions)) {
       errors.questions = [`Expected a list of items but got type "${typeof questions}".`];
     } else {
-      questions.forEach((question: unknown, index) => {
+      const each = questions.map((question: unknown) => {
         const q = (question ?? {}) as Row;
-        const problems: string[] = [];
-        if (typeof q.content !== 'string') problems.push('content: This field is required.');
-        else if (!q.content.trim()) problems.push('content: This field may not be blank.');
+        const problems: Record<string, string[]> = {};
+        if (typeof q.content !== 'string') problems.content = ['This field is required.'];
+        else if (!q.content.trim()) problems.content = ['This field may not be blank.'];
         if (q.sample_answer !== undefined && q.sample_answer !== null && typeof q.sample_answer !== 'string') {
-          problems.push('sample_answer: Not a valid string.');
+          problems.sample_answer = ['Not a valid string.'];
         }
-        if (problems.length) errors[`questions[${index}]`] = problems;
+        return problems;
       });
+      if (each.some((problems) => Object.keys(problems).length)) questionErrors = each;
     }
+  }
+  if (questionErrors) {
+    const messages = [...Object.values(errors).flat(), ...questionErrors.flatMap((q) => Object.values(q).flat())];
+    throw new HttpError(400, messages.join(' '), {}, { ...errors, questions: questionErrors });
   }
   if (Object.keys(errors).length) throw fieldErrors(errors);
   return input;
