@@ -6,9 +6,12 @@ import { commandArgs, type Command, type Globals } from './command';
 import { UsageError, type Output } from './io';
 import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
+import { MENTOR_EVAL_HELP, runMentorEvalCommand } from './mentor-eval-commands';
 
 export const MENTORS_HELP = `Mentors across the tenant:
 ${MENTOR_BULK_HELP}
+A mentor's evaluations (questions with expected answers; runs kept here with their reports):
+${MENTOR_EVAL_HELP}
 A mentor's configuration (settings, categories, MCP servers and call configuration by name; never a secret):
   mentors export MENTOR FILE.json       write it to a versioned JSON file
   mentors import FILE.json [--name NAME] [--dry-run]
@@ -118,13 +121,14 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
   },
 };
 
-/** `mentors bulk-set|diff` (mentor-bulk-commands.ts) and `mentors export|import|copy` (above). */
+/** `mentors bulk-set|diff` (mentor-bulk-commands.ts), `mentors eval …` (mentor-eval-commands.ts) and `mentors export|import|copy` (above). */
 export const runMentorsCommand: Command = async (engine, args, out, io, globals) => {
   const [verb, ...rest] = args;
   if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
+  if (verb === 'eval') return runMentorEvalCommand(engine, rest, out, io, globals);
   const run = verb ? VERBS[verb] : undefined;
   if (!run) {
-    throw new UsageError(`mentors takes bulk-set, diff, ${Object.keys(VERBS).join(', ')} (got '${verb ?? ''}')`);
+    throw new UsageError(`mentors takes bulk-set, diff, eval, ${Object.keys(VERBS).join(', ')} (got '${verb ?? ''}')`);
   }
   return run(engine, rest, out, globals);
 };
