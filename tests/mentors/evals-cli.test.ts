@@ -48,11 +48,17 @@ describe('mentors eval (CLI)', () => {
     // The vendor SDK reads back what the app wrote.
     OpenAPI.BASE = server.url;
     OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    // The SDK's typings leave out the userId its request fills {user_id} with.
     const read = (await AiMentorService.aiMentorOrgsUsersMentorsMentorEvalRetrieve({
       org: server.org,
       userId: server.user,
       mentor,
-    })) as unknown as { id: number; name: string; passing_score: number; questions: unknown[] };
+    } as { org: string; mentor: string })) as unknown as {
+      id: number;
+      name: string;
+      passing_score: number;
+      questions: unknown[];
+    };
     expect(read).toMatchObject({
       name: 'Basics',
       passing_score: 70,
@@ -81,7 +87,11 @@ describe('mentors eval (CLI)', () => {
       userId: server.user,
       mentor,
       reportId,
-    })) as unknown as { id: number; conversation_ratings: unknown[]; is_passed: boolean };
+    } as { org: string; mentor: string; reportId: number })) as unknown as {
+      id: number;
+      conversation_ratings: unknown[];
+      is_passed: boolean;
+    };
     expect(report).toMatchObject({ id: reportId, is_passed: false });
     expect(report.conversation_ratings).toHaveLength(2);
 

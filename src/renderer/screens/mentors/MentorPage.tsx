@@ -8,6 +8,7 @@ import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
+import { EvaluationsPanel } from './EvaluationsPanel';
 import { KnowledgePanel } from './KnowledgePanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
@@ -101,6 +102,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
+              <Tabs.Tab value="evaluations">Evaluations</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -113,6 +115,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="knowledge" pt="md">
               <KnowledgePanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="evaluations" pt="md">
+              <EvaluationsPanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 
