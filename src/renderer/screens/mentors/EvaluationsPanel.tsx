@@ -141,7 +141,12 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
               </Table.Thead>
               <Table.Tbody>
                 {list.map((run) => (
-                  <Table.Tr key={run.id} data-testid="eval-run" data-run={run.id}>
+                  <Table.Tr
+                    key={run.id}
+                    data-testid="eval-run"
+                    data-run={run.id}
+                    bg={!comparing && run.id === shownRun?.id ? 'var(--mantine-color-default-hover)' : undefined}
+                  >
                     <Table.Td>
                       <Checkbox
                         aria-label={`Choose run ${run.id} to compare`}
@@ -154,7 +159,7 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
                       />
                     </Table.Td>
                     <Table.Td>#{run.id}</Table.Td>
-                    <Table.Td>{formatDateTime(run.startedAt)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(run.startedAt)}</Table.Td>
                     <Table.Td>
                       <Group gap={6} wrap="nowrap">
                         {(run.state === 'sending' || run.state === 'waiting') && <Loader size={12} />}
@@ -170,9 +175,14 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
                     </Table.Td>
                     <Table.Td ta="right">
                       {run.report ? (
-                        <Badge color={run.report.isPassed ? 'teal' : 'red'} variant="light" radius="sm">
-                          {run.report.overallScore} · {run.report.isPassed ? 'passed' : 'not passed'}
-                        </Badge>
+                        <>
+                          <Text size="sm" fw={700} c={run.report.isPassed ? 'teal' : 'red'}>
+                            {run.report.overallScore}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            {run.report.isPassed ? 'passed' : 'not passed'}
+                          </Text>
+                        </>
                       ) : (
                         '—'
                       )}
@@ -471,15 +481,14 @@ function CompareRuns({
                       key={index}
                       data-testid="eval-compare-row"
                       data-changed={changed || row.answerChanged ? 'true' : 'false'}
-                      bg={
-                        changed
-                          ? row.change! > 0
-                            ? 'var(--mantine-color-teal-light)'
-                            : 'var(--mantine-color-red-light)'
-                          : undefined
-                      }
                     >
-                      <Table.Td>
+                      <Table.Td
+                        style={
+                          changed
+                            ? { boxShadow: `inset 4px 0 0 var(--mantine-color-${row.change! > 0 ? 'teal' : 'red'}-6)` }
+                            : undefined
+                        }
+                      >
                         <Text size="sm">{row.question || '—'}</Text>
                       </Table.Td>
                       {[row.before, row.after].map((side, i) => (
