@@ -155,4 +155,32 @@ describe('mentor evaluations', () => {
     expect(job.error).toContain('Nothing was sent again');
     expect(proxy.requests.filter(isExecution)).toHaveLength(2);
   });
+
+  it('keeps each tenant’s runs to itself', async () => {
+    const mentor = await makeMentor('Engine Eval Tenants');
+    const { engine, profileId } = await connect(server);
+    const other = await engine.invoke('profiles.add', {
+      name: 'Other University',
+      baseUrl: server.url,
+      org: server.otherOrg.org,
+      username: server.otherOrg.user,
+      secret: server.otherOrg.apiKey,
+      makeActive: false,
+    });
+    const { evaluation } = await engine.invoke('mentorEvals.define', { profileId, mentor, questions: QUESTIONS });
+    const started = await engine.invoke('mentorEvals.run', { profileId, mentor, evaluationId: evaluation.id });
+    expect((await waitForJob(engine, started.job.id)).state).toBe('completed');
+    expect((await engine.invoke('mentorEvals.runs', { profileId, mentor })).runs).toHaveLength(1);
+
+    // The other tenant: no such mentor there, no runs of it here, and this tenant's run is not found under its name.
+    expect(await engine.invoke('mentorEvals.get', { profileId: other.id, mentor })).toEqual({ evaluation: null });
+    expect((await engine.invoke('mentorEvals.runs', { profileId: other.id, mentor })).runs).toEqual([]);
+    const elsewhere = await failure(engine, 'mentorEvals.compare', {
+      profileId: other.id,
+      mentor,
+      before: started.run.id,
+      after: started.run.id,
+    });
+    expect(elsewhere.code).toBe('not_found');
+  });
 });
