@@ -28,6 +28,7 @@ export * from './contract/people';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
 export * from './contract/mentor-sharing';
+export * from './contract/mentor-evals';
 export {
   call,
   event,

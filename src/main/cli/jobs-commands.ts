@@ -70,6 +70,7 @@ const UNITS: Record<JobKind, string> = {
   'resource-bulk': 'records',
   'resource-members': 'rows',
   'mentor-bulk-set': 'mentors',
+  'mentor-eval': 'runs',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

@@ -7,9 +7,12 @@ import { UsageError, type Output } from './io';
 import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
 import { MENTOR_SHARING_HELP, MENTOR_SHARING_VERBS } from './mentor-sharing-commands';
+import { MENTOR_EVAL_HELP, runMentorEvalCommand } from './mentor-eval-commands';
 
 export const MENTORS_HELP = `Mentors across the tenant:
 ${MENTOR_BULK_HELP}
+A mentor's evaluations (questions with expected answers; runs kept here with their reports):
+${MENTOR_EVAL_HELP}
 A mentor's configuration (settings, categories, MCP servers and call configuration by name; never a secret):
   mentors export MENTOR FILE.json       write it to a versioned JSON file
   mentors import FILE.json [--name NAME] [--dry-run]
@@ -120,14 +123,15 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
   },
 };
 
-/** `mentors bulk-set|diff` (mentor-bulk-commands.ts) and `mentors export|import|copy` (above). */
+/** `mentors bulk-set|diff` (mentor-bulk-commands.ts), `mentors eval …` (mentor-eval-commands.ts) and `mentors export|import|copy` (above). */
 export const runMentorsCommand: Command = async (engine, args, out, io, globals) => {
   const [verb, ...rest] = args;
   if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
+  if (verb === 'eval') return runMentorEvalCommand(engine, rest, out, io, globals);
   const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb]) : undefined;
   if (!run) {
     const verbs = [...Object.keys(VERBS), ...Object.keys(MENTOR_SHARING_VERBS)].join(', ');
-    throw new UsageError(`mentors takes bulk-set, diff, ${verbs} (got '${verb ?? ''}')`);
+    throw new UsageError(`mentors takes bulk-set, diff, eval, ${verbs} (got '${verb ?? ''}')`);
   }
   return run(engine, rest, out, globals);
 };

@@ -1,5 +1,6 @@
 import type { Area } from '../area';
 import { mentorCrudRoutes } from './mentors/crud';
+import { mentorEvalRoutes, mentorEvalSchema } from './mentors/evals';
 import { mentorsAreaSchema, sharableLinksSchema } from './mentors/schema';
 import { mentorSharingRoutes } from './mentors/sharing';
 import { seedMentorTaxonomy } from './mentors/seed';
@@ -9,16 +10,17 @@ import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 
 /**
  * Mentors (`/api/ai-mentor/orgs/{org}/users/{user_id}/`): list with the spec's filters and DRF pages, create,
- * `{name}/` read/update/soft delete, `mentors/{mentor}/`, settings and public settings, audiences and categories.
+ * `{name}/` read/update/soft delete, `mentors/{mentor}/`, settings and public settings, audiences and categories, evaluations and their reports.
  */
 export const mentorsArea: Area = {
   name: 'mentors',
-  schema: mentorsAreaSchema + sharableLinksSchema,
+  schema: mentorsAreaSchema + sharableLinksSchema + mentorEvalSchema,
   routes(router, deps) {
     mentorTaxonomyRoutes(router, deps);
     mentorSettingsRoutes(router, deps);
     mentorKnowledgeRoutes(router, deps);
     mentorSharingRoutes(router, deps);
+    mentorEvalRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));

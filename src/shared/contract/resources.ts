@@ -12,6 +12,7 @@ import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
+import { mentorEvalCalls, mentorEvalEvents } from './mentor-evals';
 import { CsvDelimiter, CsvEncoding } from './invitations';
 
 /** Which tenant a call is about; the active one when absent. */
@@ -321,6 +322,7 @@ export const resourceCalls = {
   ...accessCalls,
   ...resourceHistoryCalls,
   ...mentorBulkCalls,
+  ...mentorEvalCalls,
   'resources.describe': call(
     z.object({ ...Tenant, kind: ResourceKind }).strict(),
     z.object({ choices: z.array(DescribedChoice), asOf: z.string() }),
@@ -351,6 +353,7 @@ export const resourceCalls = {
 } as const;
 
 export const resourceEvents = {
+  ...mentorEvalEvents,
   /** The default key or the free trial was switched on a tenant. */
   'llmAccess.changed': event(z.object({ profileId: z.string() }), {
     invalidates: [{ call: 'llmAccess.get', by: ['profileId'] }],

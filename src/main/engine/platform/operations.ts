@@ -20,6 +20,8 @@ const READ = IDEMPOTENT;
 const REPLACE = IDEMPOTENT;
 /** Lists that a big tenant may take a while to page through. */
 const SLOW_READ: RetryRule = { ...IDEMPOTENT, timeoutMs: 60_000 };
+/** A report being written: read again by its caller (the eval job) while it is not ready, a second or more apart. */
+const REPORT_POLL: RetryRule = { ...IDEMPOTENT, baseDelayMs: 1_000, maxDelayMs: 15_000 };
 /**
  * A file upload creates a document, so the transport sends it once; the train job sends it again after looking
  * whether the lost attempt created the document (its custom metadata carries the content hash and the job).
@@ -53,6 +55,15 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/fork/': { post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/available-template-mentors/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/create-mentor-wizard/': { post: ONCE },
+  // A mentor's evaluation (issue 16): a POST without an id creates one, so it is sent once; a run starts a report
+  // (no way to look whether a lost one started), so it is sent once too.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/mentor-eval/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/mentor-eval-execution/': { post: ONCE },
+  // The report: 400 'Report not found or still being generated' until it is written. The eval job reads it again
+  // after each such answer with this rule's backoff (slower than a read's), until its waiting limit.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/reports/{report_id}/mentor-eval-report/': {
+    get: REPORT_POLL,
+  },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

@@ -75,6 +75,7 @@ type ResourceHandlers = Omit<
   | `access.${string}`
   | 'people.remove'
   | `mentors.${string}`
+  | `mentorEvals.${string}`
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

@@ -17,17 +17,24 @@ import { peopleHandlers } from './people';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
+import { EvalRunStore } from './eval-run-store';
+import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
 
 export interface ResourceStores {
   cache: ResourceCache;
   snapshots: SnapshotStore;
+  evalRuns: EvalRunStore;
 }
 
 /** The resource kit's table, opened by the engine on its database. */
 export function resourceStores(db: Db, log: Log, tenants: TenantIdentity): ResourceStores {
-  return { cache: new ResourceCache(db, log, tenants), snapshots: new SnapshotStore(db) };
+  return {
+    cache: new ResourceCache(db, log, tenants),
+    snapshots: new SnapshotStore(db),
+    evalRuns: new EvalRunStore(db),
+  };
 }
 
 export function resourcesArea(
@@ -50,6 +57,7 @@ export function resourcesArea(
     }),
   );
   services.runner.register(mentorBulkKind({ services, cache: stores.cache, snapshots: stores.snapshots }));
+  services.runner.register(mentorEvalKind({ services, runs: stores.evalRuns }));
   return {
     handlers: {
       ...handlers,
@@ -59,6 +67,7 @@ export function resourcesArea(
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
+      ...mentorEvalHandlers(services, stores.evalRuns),
     },
     close,
   };

@@ -8,6 +8,7 @@ import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
+import { EvaluationsPanel } from './EvaluationsPanel';
 import { KnowledgePanel } from './KnowledgePanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
@@ -103,6 +104,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
               <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
+              <Tabs.Tab value="evaluations">Evaluations</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -118,6 +120,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="sharing" pt="md">
               <SharingPanel mentor={target} details={data} />
+            </Tabs.Panel>
+            <Tabs.Panel value="evaluations" pt="md">
+              <EvaluationsPanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 
