@@ -50,6 +50,9 @@ describe('Tenant settings: API tokens', () => {
     expect(await alert.innerText()).toContain(`${shown} is shown instead`);
     await app.page.getByRole('tab', { name: 'Domain whitelist' }).click();
     await expect.poll(() => app.page.getByRole('alert').filter({ hasText: 'api-tokenz' }).count()).toBe(0);
+    // The tests after this one start from the tokens' list.
+    await app.open('#/tenant-settings/api-tokens');
+    await visible(app.page.getByRole('button', { name: 'New API token' }));
   });
 
   it('keeps the area’s tabs in one column under their group headings at the smallest window', async () => {
