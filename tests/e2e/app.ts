@@ -85,6 +85,8 @@ export async function dismissNotifications(page: Page): Promise<void> {
  * DataTransfer built in the page, or `setInputFiles`, never carries a folder entry.
  */
 export async function dropFromDesktop(page: Page, target: Locator, paths: string[]): Promise<void> {
+  // The target may still be coming (the list behind it loading on a busy machine): wait for it, as a user would.
+  await target.waitFor({ state: 'visible' });
   const box = await target.boundingBox();
   if (!box) throw new Error('The drop target is not on screen');
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
