@@ -157,6 +157,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'resource-bulk': 'Bulk changes',
   'resource-members': 'Membership imports',
   'mentor-bulk-set': 'Mentor settings changes',
+  'mentor-copy': 'Mentor copies',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -50,6 +50,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'resource-bulk': ['record', 'records'],
   'resource-members': ['row', 'rows'],
   'mentor-bulk-set': ['mentor', 'mentors'],
+  'mentor-copy': ['item', 'items'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -11,6 +11,7 @@ export const JobKind = z.enum([
   'resource-bulk',
   'resource-members',
   'mentor-bulk-set',
+  'mentor-copy',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 
