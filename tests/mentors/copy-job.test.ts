@@ -178,6 +178,31 @@ describe('mentors.copy as a job', () => {
     expect(proxy.requests.filter((r) => r.url.endsWith('/documents/train/'))).toHaveLength(1);
     await proxy.close();
   });
+  it('a target that does not answer pauses the copy, saying so; resumed, it goes on without a second mentor', async () => {
+    const c = await connect(source);
+    const proxy = await recordingProxy(target);
+    const second = await c.engine.invoke('profiles.add', {
+      name: 'Busy',
+      baseUrl: proxy.url,
+      org: target.org,
+      username: target.user,
+      secret: target.apiKey,
+    });
+    const pathway = await sourceMentor('Busy Day', 1);
+    proxy.failWith = { status: 503, match: /^POST \/api\/ai-mentor\/orgs\/[^/]+\/users\/[^/]+\/$/ };
+    const started = await c.engine.invoke('mentors.copy', { mentor: pathway, toProfileId: second.id });
+    const paused = await waitForJob(c.engine, started.job!.id, ['paused', 'completed', 'failed']);
+    expect(paused.state).toBe('paused');
+    expect(paused.reason).toBe(
+      'The tenant did not answer (Service Unavailable (Proxy failure)): resume the copy once it does',
+    );
+    proxy.failWith = null;
+    await c.engine.invoke('jobs.resume', { id: paused.id });
+    const job = await waitForJob(c.engine, paused.id);
+    expect(job.state).toBe('completed');
+    expect(await mentorsNamed(target, 'Busy Day')).toHaveLength(1);
+    await proxy.close();
+  });
 });
 
 describe('mentor-admin mentors copy --with-documents', () => {

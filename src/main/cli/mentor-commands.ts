@@ -26,6 +26,7 @@ A mentor's configuration (settings, categories, MCP servers and call configurati
       a job, followed here to its end (Ctrl-C pauses it; 'jobs resume ID' goes on, never copying anything twice)
       --with-documents  its trained documents too: the platform's API gives no way to read a document's file,
                         so documents with a URL are trained on the target from it; the others are listed, not copied
+                        (within one tenant, 'mentors fork MENTOR --with-documents' copies files too)
 ${MENTOR_SHARING_HELP}`;
 
 /** The plan, as people read it: what is created or changed, then each thing left out and why. */

@@ -19,7 +19,16 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallInput, CallName, CallOutput, MentorCopyDocuments } from '../../shared/contract';
-import { JobFailed, type ItemReport, type ItemRow, type JobContext, type JobKindRunner, type Slot } from './jobs';
+import { EngineError } from './errors';
+import {
+  JobFailed,
+  JobNeedsAttention,
+  type ItemReport,
+  type ItemRow,
+  type JobContext,
+  type JobKindRunner,
+  type Slot,
+} from './jobs';
 import { isThrottle } from './jobs';
 import type { Log } from './log';
 import { DocumentApi, documentMetadata, uploadRetryPolicy, type ApiDocument } from './mentors';
@@ -58,6 +67,18 @@ interface DocumentItemData {
   type: string;
   access: 'public' | 'private' | null;
   documentId?: string;
+}
+
+/**
+ * The engine's own calls (create, settings) answer an unreachable or busy tenant as an EngineError, which the runner
+ * does not wait out by itself: the job pauses saying so, and is resumed once the tenant answers.
+ */
+function untilAnswered(error: unknown): unknown {
+  if (!(error instanceof EngineError)) return error;
+  const status = error.extra.status ?? 0;
+  if (error.code !== 'unreachable' && !(error.code === 'api' && (status >= 500 || status === 429 || status === 408)))
+    return error;
+  return new JobNeedsAttention(`The tenant did not answer (${error.message}): resume the copy once it does`);
 }
 
 export const copySignature = (
@@ -191,6 +212,14 @@ class CopyRun {
   }
 
   async run(): Promise<void> {
+    try {
+      await this.steps();
+    } catch (error) {
+      throw untilAnswered(error);
+    }
+  }
+
+  private async steps(): Promise<void> {
     const mentorId = await this.mentor();
     await this.step('settings', 'Saving settings', async () => {
       const values = { ...this.params.values };
@@ -244,7 +273,7 @@ class CopyRun {
     try {
       await work();
     } catch (error) {
-      if (this.ctx.signal.aborted) throw error;
+      if (this.ctx.signal.aborted || untilAnswered(error) !== error) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.journal.updateItem(item.id, { state: 'failed', phase: 'refused', error: message });
       this.journal.addCounts(this.ctx.job.id, { failed: 1 });
