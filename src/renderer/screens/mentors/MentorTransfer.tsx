@@ -235,6 +235,29 @@ export function ImportMentorModal({
 /** How many of the documents that cannot be copied are named in the preview (the job's report has them all). */
 const NOT_COPIED_SHOWN = 50;
 
+/** What was not copied, grouped by why (the same reason for many files is said once), the names after it. */
+function NotCopiedList({ items, testId }: { items: { key: string; name: string; reason: string }[]; testId: string }) {
+  const groups = new Map<string, string[]>();
+  for (const item of items.slice(0, NOT_COPIED_SHOWN))
+    groups.set(item.reason, [...(groups.get(item.reason) ?? []), item.name]);
+  return (
+    <ScrollArea.Autosize mah={140} type="auto">
+      <Stack gap={6} data-testid={testId}>
+        {[...groups].map(([reason, names]) => (
+          <Text size="sm" key={reason}>
+            {reason}: <strong>{names.join(', ')}</strong>
+          </Text>
+        ))}
+      </Stack>
+      {items.length > NOT_COPIED_SHOWN && (
+        <Text size="xs" c="dimmed" mt={4}>
+          And {formatCount(items.length - NOT_COPIED_SHOWN)} more: the job&apos;s report lists every one.
+        </Text>
+      )}
+    </ScrollArea.Autosize>
+  );
+}
+
 /** Which documents a copy trains on the target, and each one it cannot copy, with the reason. */
 function DocumentsPreview({ documents, tenantName }: { documents: MentorCopyDocuments; tenantName: string }) {
   const { copied, notCopied } = documents;
@@ -252,20 +275,10 @@ function DocumentsPreview({ documents, tenantName }: { documents: MentorCopyDocu
           title={`Not copied: ${formatCount(notCopied.length)} ${notCopied.length === 1 ? 'document' : 'documents'}`}
           p="sm"
         >
-          <ScrollArea.Autosize mah={140} type="auto">
-            <List size="sm" spacing={4} data-testid="not-copied">
-              {notCopied.slice(0, NOT_COPIED_SHOWN).map((doc) => (
-                <List.Item key={doc.id}>
-                  <strong>{doc.name}</strong>: {doc.reason}
-                </List.Item>
-              ))}
-            </List>
-          </ScrollArea.Autosize>
-          {notCopied.length > NOT_COPIED_SHOWN && (
-            <Text size="xs" c="dimmed" mt={4}>
-              And {formatCount(notCopied.length - NOT_COPIED_SHOWN)} more: the job&apos;s report lists every one.
-            </Text>
-          )}
+          <NotCopiedList
+            testId="not-copied"
+            items={notCopied.map((doc) => ({ key: doc.id, name: doc.name, reason: doc.reason }))}
+          />
         </Alert>
       )}
     </Stack>
@@ -299,15 +312,10 @@ function CopyProgress({ jobId, onClose }: { jobId: string; onClose(): void }) {
       <JobProgressCard job={job.data} />
       {ended && items.length > 0 && (
         <Alert color="yellow" icon={<WarningIcon />} title="Not copied" p="sm">
-          <ScrollArea.Autosize mah={140} type="auto">
-            <List size="sm" spacing={4} data-testid="copy-left">
-              {items.map((item) => (
-                <List.Item key={item.id}>
-                  <strong>{item.label}</strong>: {item.error ?? item.state}
-                </List.Item>
-              ))}
-            </List>
-          </ScrollArea.Autosize>
+          <NotCopiedList
+            testId="copy-left"
+            items={items.map((item) => ({ key: String(item.id), name: item.label, reason: item.error ?? item.state }))}
+          />
         </Alert>
       )}
       <Group justify="space-between" gap="sm">
