@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { AiIndexService, OpenAPI } from '@iblai/iblai-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
@@ -135,6 +136,16 @@ describe('mentors.copy as a job', () => {
     const urlDocs = sourceDocs.filter((d) => d.url);
     expect(copied.map((d) => d.url).sort()).toEqual(urlDocs.map((d) => d.url).sort());
     expect(copied.map((d) => d.custom_metadata.copied_from).sort()).toEqual(urlDocs.map((d) => String(d.id)).sort());
+    // The vendor's SDK reads the copies back from the target's platform.
+    OpenAPI.BASE = target.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${target.apiKey}` };
+    // The SDK's typings drop `userId` (a comment swallows it); its code sends it.
+    const read = await AiIndexService.aiIndexOrgsUsersDocumentsPathwaysList({
+      org: target.org,
+      userId: target.user,
+      pathway: copy!.unique_id,
+    } as { org: string; pathway: string });
+    expect(read.results.map((d) => d.url).sort()).toEqual(urlDocs.map((d) => d.url).sort());
     // The target trains them from their URLs.
     await until(
       'the copies trained',
@@ -149,6 +160,40 @@ describe('mentors.copy as a job', () => {
     const csv = readFileSync(report.path, 'utf8');
     expect(csv).toContain(`document:${file.id},notes.txt,not copied,,"${NO_FILE_READ}"`);
     expect(csv).toMatch(/^mentor,Create mentor 'Fractions',created,[0-9a-f-]{36},,1/m);
+  });
+
+  it('between two tenants of one sandbox: the copies are the other tenant’s, the source keeps only its own', async () => {
+    const c = await connect(source);
+    const other = source.otherOrg;
+    const riverside = await c.engine.invoke('profiles.add', {
+      name: 'Riverside',
+      baseUrl: source.url,
+      org: other.org,
+      username: other.user,
+      secret: other.apiKey,
+    });
+    const pathway = await sourceMentor('Shared Lessons', 2);
+    const before = await documentsOf(source, pathway);
+    const started = await c.engine.invoke('mentors.copy', {
+      mentor: pathway,
+      toProfileId: riverside.id,
+      withDocuments: true,
+    });
+    expect((await waitForJob(c.engine, started.job!.id)).state).toBe('completed');
+    const asOther = (path: string) => call(source, 'GET', path, { key: other.apiKey });
+    const mentors = (await asOther(`/api/ai-mentor/orgs/${other.org}/users/${other.user}/?page_size=1000`)).body as {
+      results: { name: string; unique_id: string }[];
+    };
+    const copy = mentors.results.find((m) => m.name === 'Shared Lessons')!;
+    const copies = (
+      (await asOther(`/api/ai-index/orgs/${other.org}/users/${other.user}/documents/pathways/${copy.unique_id}/`))
+        .body as { results: { url: string; platform_key: string }[] }
+    ).results;
+    expect(copies.map((d) => d.platform_key)).toEqual([other.org, other.org]);
+    expect(copies.map((d) => d.url).sort()).toEqual(before.flatMap((d) => (d.url ? [d.url] : [])).sort());
+    // The source tenant cannot see the copy, and its own mentor has what it had.
+    expect((await mentorsNamed(source, 'Shared Lessons')).map((m) => m.unique_id)).toEqual([pathway]);
+    expect(await documentsOf(source, pathway)).toHaveLength(before.length);
   });
 
   it('the same copy asked for again while it runs is the same job', async () => {
