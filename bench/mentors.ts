@@ -4,6 +4,8 @@
  *                         show, to the settings form (every group) and its history painted (browser mode, the built
  *                         renderer in Chromium; the mentor, its settings, history and the offered models already
  *                         read), median of 10 after 2 warm-ups
+ *   mentors.copy_docs_vs_train  a mentor with 500 documents copied to another tenant (with documents) against
+ *                         training the same 500 files from disk there (bench/mentor-copy.ts)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +17,9 @@ import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startHost } from '../src/main/host/server';
 import { startSandbox } from '../src/server/app';
 import type { BenchResult, Log } from './lib/suite';
+import { copyDocsVsTrain } from './mentor-copy';
 
-export const metrics = ['mentors.page_open_ms'];
+export const metrics = ['mentors.page_open_ms', 'mentors.copy_docs_vs_train'];
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const noKeychain: SecretStore = {
@@ -36,6 +39,10 @@ async function waitInPage(page: Page, expression: string, timeoutMs: number): Pr
 }
 
 export async function run(log: Log): Promise<BenchResult[]> {
+  return [...(await pageOpen(log)), await copyDocsVsTrain(log)];
+}
+
+async function pageOpen(log: Log): Promise<BenchResult[]> {
   const rendererDir = join(ROOT, 'out', 'renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error('Build the renderer first: npx electron-vite build');

@@ -158,6 +158,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'resource-members': 'Membership imports',
   'mentor-bulk-set': 'Mentor settings changes',
   'mentor-eval': 'Mentor evaluations',
+  'mentor-copy': 'Mentor copies',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -1,7 +1,8 @@
 /**
  * A mentor's configuration in browser mode, on a real engine and two real sandboxes as two tenants: Export… saves
  * the file (no secret in it), Import mentor… refuses a file that is not one at the place, previews what this tenant
- * lacks (left out) before creating, and creates; Copy to tenant… previews and copies to the other tenant.
+ * lacks (left out) before creating, and creates; Copy to tenant… previews and copies to the other tenant as a job
+ * followed in the dialog, with documents too (the one the platform gives no way to read named before and after).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,6 +113,11 @@ describe('Mentor configuration: export, import, copy to a tenant', () => {
     );
     expect(await names(target)).not.toContain('Algebra Coach');
     await copy.getByRole('button', { name: 'Copy', exact: true }).click();
+    // The copy is a job, followed in the dialog to its end.
+    const job = copy.getByTestId('copy-job');
+    await visible(job);
+    await expect.poll(() => job.getByTestId('job-progress').innerText(), { timeout: 20_000 }).toMatch(/Finished/);
+    await copy.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => copy.isVisible()).toBe(false);
     expect(await names(target)).toContain('Algebra Coach');
     const settings = (await call(target, 'GET', `${base(target)}mentors/Algebra Coach/settings/`)).body as Record<
@@ -120,4 +126,66 @@ describe('Mentor configuration: export, import, copy to a tenant', () => {
     >;
     expect(settings).toMatchObject({ display_name: 'Ms. Algebra', mentor_description: 'Helps with algebra.' });
   });
+
+  it('copies with its documents: the preview names the file it cannot copy, the job is followed to its end', async () => {
+    const { page } = app;
+    const made = (await call(source, 'POST', base(source), { json: { name: 'Geometry Coach' } })).body as {
+      unique_id: string;
+    };
+    const documents = `/api/ai-index/orgs/${source.org}/users/${source.user}/documents/`;
+    const url = form({ pathway: made.unique_id, type: 'url', url: 'data:text/plain,Angles%20add%20up%20to%20180.' });
+    expect((await call(source, 'POST', `${documents}train/`, { form: url })).status).toBe(200);
+    const file = form({ pathway: made.unique_id, type: 'file' });
+    file.set('file', new Blob(['Only on the source.']), 'theorems.txt');
+    expect((await call(source, 'POST', `${documents}train/`, { form: file })).status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(source, 'GET', `${documents}pathways/${made.unique_id}/`)).body as {
+              results: { training_status: string }[];
+            }
+          ).results.filter((d) => d.training_status === 'trained').length,
+        { timeout: 20_000 },
+      )
+      .toBe(2);
+
+    await dismissNotifications(page);
+    await app.open(`#/mentors/${made.unique_id}`);
+    await page.getByRole('button', { name: 'Copy to tenant…' }).click();
+    const copy = page.getByRole('dialog', { name: 'Copy Geometry Coach' });
+    await visible(copy);
+    await copy.getByLabel('To tenant', { exact: true }).click();
+    await page.getByRole('option', { name: 'Second Campus' }).click();
+    await copy.getByRole('checkbox', { name: 'Copy its trained documents too' }).check();
+    const preview = copy.getByTestId('copy-documents');
+    await visible(preview);
+    expect(await preview.innerText()).toMatch(/1 trained document is trained on Second Campus from its URL/);
+    expect(await copy.getByTestId('not-copied').innerText()).toMatch(
+      /^The platform's API offers no way to read a document's file, .*: theorems\.txt$/,
+    );
+    await copy.getByRole('button', { name: 'Copy', exact: true }).click();
+    const job = copy.getByTestId('copy-job');
+    await visible(job);
+    await expect.poll(() => job.getByTestId('job-progress').innerText(), { timeout: 20_000 }).toMatch(/Finished/);
+    // What was not copied is said again once it ends.
+    await visible(copy.getByTestId('copy-left'));
+    expect(await copy.getByTestId('copy-left').innerText()).toMatch(/theorems\.txt/);
+    await copy.getByRole('button', { name: 'Done' }).click();
+
+    const [copied] = (
+      (await call(target, 'GET', `${base(target)}?page_size=1000`)).body as {
+        results: { name: string; unique_id: string }[];
+      }
+    ).results.filter((m) => m.name === 'Geometry Coach');
+    const targetDocs = `/api/ai-index/orgs/${target.org}/users/${target.user}/documents/pathways/${copied!.unique_id}/`;
+    const docs = ((await call(target, 'GET', targetDocs)).body as { results: { url: string | null }[] }).results;
+    expect(docs.map((d) => d.url)).toEqual(['data:text/plain,Angles%20add%20up%20to%20180.']);
+  });
 });
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MentorConfig } from '../../src/shared/contract';
 import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
+import { waitForJob } from '../helpers/engine';
 import { call, sandbox } from '../helpers/sandbox';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
 import { connect, failure } from './setup';
@@ -225,14 +226,18 @@ describe('mentor copy between tenants', () => {
       toProfileId: c.secondId,
       dryRun: true,
     });
-    expect(dry.mentor).toBeNull();
+    expect(dry.job).toBeNull();
     expect(dry.plan).toMatchObject({ action: 'create', name: 'Copied Across', callConfiguration: true });
     expect(await targetNames(target)).not.toContain('Copied Across');
 
-    const copied = await c.engine.invoke('mentors.copy', { mentor: 'Copied Across', toProfileId: c.secondId });
-    expect(copied.mentor).toMatchObject({ name: 'Copied Across', description: 'Helps with algebra.' });
+    // The copy is a job: the mentor, its settings, its call configuration.
+    const started = await c.engine.invoke('mentors.copy', { mentor: 'Copied Across', toProfileId: c.secondId });
+    const job = await waitForJob(c.engine, started.job!.id);
+    expect(job).toMatchObject({ kind: 'mentor-copy', state: 'completed', progress: { total: 3, done: 3 } });
+    const copied = await c.engine.invoke('mentors.get', { profileId: c.secondId, mentor: 'Copied Across' });
+    expect(copied).toMatchObject({ name: 'Copied Across', description: 'Helps with algebra.' });
     const calls = (await call(target, 'GET', `${base(target)}call-configurations/`)).body as Record<string, unknown>[];
-    expect(calls.find((x) => x.mentor === copied.mentor!.uniqueId)).toMatchObject({ mode: 'realtime' });
+    expect(calls.find((x) => x.mentor === copied.uniqueId)).toMatchObject({ mode: 'realtime' });
     // Its list on the target tenant shows it at once.
     const list = await c.engine.invoke('mentors.list', { profileId: c.secondId });
     expect(list.mentors.map((m) => m.name)).toContain('Copied Across');
@@ -242,7 +247,9 @@ describe('mentor copy between tenants', () => {
     const c = await twoTenants();
     await sourceMentor(c, 'Twin');
     const copied = await c.engine.invoke('mentors.copy', { mentor: 'Twin', toProfileId: c.profileId });
-    expect(copied.mentor?.name).toBe('Twin (copy)');
+    expect(copied.plan.name).toBe('Twin (copy)');
+    expect((await waitForJob(c.engine, copied.job!.id)).state).toBe('completed');
+    expect(await targetNames(source)).toEqual(expect.arrayContaining(['Twin', 'Twin (copy)']));
     const refused = await failure(c.engine, 'mentors.copy', { mentor: 'Twin', toProfileId: c.profileId, name: 'Twin' });
     expect(refused.message).toBe("'Twin' is the mentor itself: give the copy another name");
   });
@@ -312,7 +319,8 @@ describe('mentor-admin mentors export|import|copy', () => {
     expect(await targetNames(target)).not.toContain('Cli Mentor');
     const copied = await cli(['mentors', 'copy', 'Cli Mentor', '--to-profile', 'Other'], { env });
     expect(copied.code, copied.stderr).toBe(0);
-    expect(copied.stdout).toMatch(/Copied to Other: 'Cli Mentor'/);
+    expect(copied.stdout).toMatch(/^Started job [0-9a-f]{8}\.$/m);
+    expect(copied.stdout).toMatch(/Job [0-9a-f]{8} completed: 2 of 2 done, 0 not copied, 0 failed/);
     expect(await targetNames(target)).toContain('Cli Mentor');
   });
 

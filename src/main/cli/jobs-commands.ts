@@ -71,6 +71,7 @@ const UNITS: Record<JobKind, string> = {
   'resource-members': 'rows',
   'mentor-bulk-set': 'mentors',
   'mentor-eval': 'runs',
+  'mentor-copy': 'items',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {
@@ -113,6 +114,16 @@ function itemsOutcome(job: Job): JobOutcome {
   };
 }
 
+/** A copy: what was done, and what of the mentor was not copied (documents the platform gives no way to read). */
+function copyOutcome(job: Job): JobOutcome {
+  const { total, done, failed, skipped } = job.progress;
+  return {
+    summary: { job: job.id, total, done, failed, notCopied: skipped },
+    human: `Job ${job.id.slice(0, 8)} ${job.state}: ${done} of ${total} done, ${skipped} not copied, ${failed} failed`,
+    ok: job.state === 'completed' && failed === 0,
+  };
+}
+
 /** A job's last line and exit code in the shape of the command that starts jobs of its kind. */
 async function outcomeOf(engine: Engine, job: Job): Promise<JobOutcome> {
   switch (job.kind) {
@@ -122,6 +133,8 @@ async function outcomeOf(engine: Engine, job: Job): Promise<JobOutcome> {
       return inviteOutcome(job);
     case 'export':
       return exportOutcome(await engine.invoke('analytics.export', { id: job.id }));
+    case 'mentor-copy':
+      return copyOutcome(job);
     default:
       return itemsOutcome(job);
   }

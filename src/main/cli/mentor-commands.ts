@@ -1,9 +1,15 @@
 /** `mentor-admin mentors export|import|copy`: a mentor's configuration moved between files and tenants. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { MENTOR_CONFIG_MAX_CHARS, parseMentorConfig, type MentorImportPlan } from '../../shared/contract';
+import {
+  MENTOR_CONFIG_MAX_CHARS,
+  parseMentorConfig,
+  type MentorCopyDocuments,
+  type MentorImportPlan,
+} from '../../shared/contract';
 import type { Engine } from '../engine';
 import { commandArgs, type Command, type Globals } from './command';
-import { UsageError, type Output } from './io';
+import { UsageError, type CliIo, type Output } from './io';
+import { followJob } from './jobs-commands';
 import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
 import { MENTOR_SHARING_HELP, MENTOR_SHARING_VERBS } from './mentor-sharing-commands';
@@ -18,8 +24,12 @@ A mentor's configuration (settings, categories, MCP servers and call configurati
   mentors import FILE.json [--name NAME] [--dry-run]
       create a mentor from the file (or update the one named NAME); what this tenant lacks (a model it is not
       offered, a category or MCP server it does not have) is listed first and left out
-  mentors copy MENTOR --to-profile NAME [--name NAME] [--dry-run]
-      copy it to another tenant (or this one: the copy is named "MENTOR (copy)" unless --name says otherwise)
+  mentors copy MENTOR --to-profile NAME [--name NAME] [--with-documents] [--dry-run]
+      copy it to another tenant (or this one: the copy is named "MENTOR (copy)" unless --name says otherwise) as
+      a job, followed here to its end (Ctrl-C pauses it; 'jobs resume ID' goes on, never copying anything twice)
+      --with-documents  its trained documents too: the platform's API gives no way to read a document's file,
+                        so documents with a URL are trained on the target from it; the others are listed, not copied
+                        (within one tenant, 'mentors fork MENTOR --with-documents' copies files too)
 ${MENTOR_SHARING_HELP}`;
 
 /** The plan, as people read it: what is created or changed, then each thing left out and why. */
@@ -33,6 +43,17 @@ function printPlan(out: Output, plan: MentorImportPlan, tenant: string) {
         (plan.mcpServers.length ? `, MCP servers ${plan.mcpServers.join(', ')}` : '') +
         (plan.callConfiguration ? ', its call configuration' : ''),
       ...plan.leftOut.map((item) => `  left out: ${item.field} ${item.value} — ${item.reason}`),
+    ].join('\n'),
+  );
+}
+
+/** Which documents a copy trains on the target, and each one it cannot copy, with the reason. */
+function printDocuments(out: Output, documents: MentorCopyDocuments) {
+  out.record(
+    { documents },
+    [
+      `  documents: ${documents.copied.length} copied, ${documents.notCopied.length} not copied`,
+      ...documents.notCopied.map((d) => `  not copied: ${d.name} — ${d.reason}`),
     ].join('\n'),
   );
 }
@@ -53,7 +74,10 @@ async function tenantName(engine: Engine, profileId: string | undefined) {
   return (profiles.find((p) => (profileId ? p.id === profileId : p.isActive)) ?? { name: 'tenant' }).name;
 }
 
-const VERBS: Record<string, (engine: Engine, args: string[], out: Output, globals: Globals) => Promise<number>> = {
+const VERBS: Record<
+  string,
+  (engine: Engine, args: string[], out: Output, globals: Globals, io: CliIo) => Promise<number>
+> = {
   async export(engine, args, out, globals) {
     const { positionals } = commandArgs(args, {});
     const [mentor, file] = positionals;
@@ -93,7 +117,7 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
     return 0;
   },
 
-  async copy(engine, args, out, globals) {
+  async copy(engine, args, out, globals, io) {
     const { positionals, values } = commandArgs(args, {
       'to-profile': { type: 'string' },
       name: { type: 'string' },
@@ -103,9 +127,6 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
     const [mentor] = positionals;
     if (!mentor || positionals.length > 1) throw new UsageError('mentors copy needs MENTOR');
     if (!values['to-profile']) throw new UsageError('mentors copy needs --to-profile NAME (the tenant to copy to)');
-    if (values['with-documents']) {
-      throw new UsageError('--with-documents is not available yet: copy the settings, then train the documents there');
-    }
     const to = await resolveProfile(engine, values['to-profile']);
     const profileId = await profileIdOf(engine, globals);
     const input = {
@@ -113,13 +134,29 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
       mentor,
       toProfileId: to.id,
       ...(values.name ? { name: values.name } : {}),
+      ...(values['with-documents'] ? { withDocuments: true } : {}),
     };
+    // What is created, and what is left out, before anything is written.
     const planned = await engine.invoke('mentors.copy', { ...input, dryRun: true });
     printPlan(out, planned.plan, to.name);
+    if (planned.documents) printDocuments(out, planned.documents);
     if (values['dry-run']) return 0;
-    const { mentor: made } = await engine.invoke('mentors.copy', input);
-    out.record({ mentor: made }, `Copied to ${to.name}: '${made!.name}' (${made!.uniqueId})`);
-    return 0;
+    let jobId = '';
+    return followJob(
+      engine,
+      () => jobId,
+      out,
+      io,
+      async (check) => {
+        const { job, resumed } = await engine.invoke('mentors.copy', input);
+        jobId = job!.id;
+        out.record(
+          { event: resumed ? 'resumed' : 'started', job: jobId },
+          `${resumed ? 'Resumed' : 'Started'} job ${jobId.slice(0, 8)}.`,
+        );
+        await check();
+      },
+    );
   },
 };
 
@@ -133,5 +170,5 @@ export const runMentorsCommand: Command = async (engine, args, out, io, globals)
     const verbs = [...Object.keys(VERBS), ...Object.keys(MENTOR_SHARING_VERBS)].join(', ');
     throw new UsageError(`mentors takes bulk-set, diff, eval, ${verbs} (got '${verb ?? ''}')`);
   }
-  return run(engine, rest, out, globals);
+  return run(engine, rest, out, globals, io);
 };

@@ -21,6 +21,7 @@ import { EngineError } from './errors';
 import type { JobJournal } from './jobs';
 import type { Log } from './log';
 import type { Db } from './store';
+import type { MentorsArea } from './mentors';
 
 export const AREA_NAMES = ['mentors', 'train', 'analytics', 'invitations', 'tickets', 'resources'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
@@ -29,7 +30,9 @@ export type AreaName = (typeof AREA_NAMES)[number];
 const BUILT_ON: Partial<Record<AreaName, AreaName[]>> = { train: ['mentors'] };
 
 export interface ComposedAreas {
-  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>>;
+  /** With `documentsChanged` when the mentors area is loaded (a copy's documents are announced through it). */
+  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>> &
+    Partial<Pick<MentorsArea, 'documentsChanged'>>;
   training: EngineArea<HandlersOf<typeof trainCalls>>;
   analytics: EngineArea<HandlersOf<typeof analyticsCalls>>;
   invitations: EngineArea<HandlersOf<typeof invitationCalls>>;

@@ -11,6 +11,7 @@ import {
 import { parseEngineConfig, type EngineSwitches, type Shell } from './config';
 import type { EngineServices } from './context';
 import { composeAreas, type AreaName } from './areas';
+import { mentorCopyKind } from './mentor-copy';
 import { mentorTransferHandlers } from './mentor-transfer';
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError } from './errors';
@@ -231,7 +232,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...invitations.handlers,
     ...tickets.handlers,
     ...resources.handlers,
-    ...mentorTransferHandlers(invokeHandler, services.tenant),
+    ...mentorTransferHandlers(invokeHandler, services),
   };
   /** A call from inside the engine (a copy is made of the areas' own calls): parsed and answered like any other. */
   async function invokeHandler<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
@@ -243,6 +244,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       });
     return result.value as CallOutput<N>;
   }
+  runner.register(
+    mentorCopyKind({
+      invoke: invokeHandler,
+      profiles,
+      platform: services.platform,
+      log,
+      documentsChanged: (profileId, mentor) => mentors.documentsChanged?.(profileId, mentor),
+    }),
+  );
   if (config.resumeJobs) runner.resumeAll();
 
   let closed = false;

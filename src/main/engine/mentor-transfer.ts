@@ -8,19 +8,28 @@ import {
   MENTOR_CONFIG_VERSION,
   parseMentorConfig,
   type CallInput,
-  type CallName,
-  type CallOutput,
   type LeftOut,
   type MentorConfig,
   type MentorImportPlan,
   type mentorTransferCalls,
 } from '../../shared/contract';
 import { fieldValue, MENTOR_SETTINGS_FIELDS, modelOffer, offeredModels } from '../../shared/resources';
+import type { EngineServices } from './context';
 import type { HandlersOf } from './dispatch';
 import { EngineError } from './errors';
+import { UNFINISHED_STATES } from './jobs';
+import {
+  copyableDocuments,
+  copyItems,
+  copySignature,
+  documentsOf,
+  documentsPreview,
+  MENTOR_COPY_KIND,
+  type Invoke,
+  type MentorCopyParams,
+} from './mentor-copy';
 
 type Row = Record<string, unknown>;
-export type Invoke = <N extends CallName>(name: N, input: CallInput<N>) => Promise<CallOutput<N>>;
 
 /** Settings a file carries by name (or not at all): the ids in them belong to the tenant they came from. */
 const BY_NAME = new Set(['categories', 'mcp_servers']);
@@ -49,9 +58,10 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
 
 export function mentorTransferHandlers(
   invoke: Invoke,
-  /** The given profile, or the active one. */
-  tenantOf: (profileId?: string) => string,
+  services: Pick<EngineServices, 'journal' | 'runner' | 'profiles' | 'platform' | 'log' | 'tenant'>,
 ): HandlersOf<typeof mentorTransferCalls> {
+  /** The given profile, or the active one. */
+  const tenantOf = services.tenant;
   /** Every record of a list kind on a tenant, read from the platform now. */
   async function all(profileId: string, kind: CallInput<'resources.list'>['kind']): Promise<Row[]> {
     const records: Row[] = [];
@@ -248,17 +258,54 @@ export function mentorTransferHandlers(
       const planned = await plan(target, config, name ?? config.name);
       return { plan: planned.plan, mentor: await apply(target, config, planned) };
     },
-    'mentors.copy': async ({ profileId, mentor, toProfileId, name, dryRun }) => {
+    'mentors.copy': async ({ profileId, mentor, toProfileId, name, withDocuments, dryRun }) => {
       const from = tenantOf(profileId);
       const { config } = await exportConfig(from, mentor);
       // Within one tenant a copy needs a name of its own (the same name would be the mentor itself).
       const target = name ?? (from === toProfileId ? `${config.name} (copy)` : config.name);
       const planned = await plan(toProfileId, config, target);
-      if (dryRun) return { plan: planned.plan, mentor: null };
       if (from === toProfileId && planned.plan.target === config.source.uniqueId) {
         throw new EngineError('validation', `'${target}' is the mentor itself: give the copy another name`);
       }
-      return { plan: planned.plan, mentor: await apply(toProfileId, config, planned) };
+      const sorted = withDocuments
+        ? copyableDocuments(await (await documentsOf(services, from)).list(config.source.uniqueId))
+        : null;
+      const documents = sorted && documentsPreview(sorted);
+      if (dryRun) return { plan: planned.plan, documents, job: null, resumed: false };
+      const { journal, runner } = services;
+      const signature = copySignature(from, config.source.uniqueId, toProfileId, target, !!withDocuments);
+      const [unfinished] = journal.find({
+        kind: MENTOR_COPY_KIND,
+        profileId: toProfileId,
+        states: UNFINISHED_STATES,
+        params: { signature },
+      });
+      if (unfinished) {
+        runner.start(unfinished.id);
+        return { plan: planned.plan, documents, job: runner.present(unfinished.id), resumed: true };
+      }
+      const values = { ...planned.values };
+      delete values.mentor_name;
+      const params: MentorCopyParams = {
+        fromProfileId: from,
+        source: { uniqueId: config.source.uniqueId, name: config.name },
+        name: target,
+        target: planned.plan.target,
+        values,
+        callConfiguration: config.callConfiguration,
+        withDocuments: !!withDocuments,
+        signature,
+      };
+      const [fromName, toName] = [services.profiles.nameOf(from), services.profiles.nameOf(toProfileId)];
+      const jobId = journal.create({
+        kind: MENTOR_COPY_KIND,
+        profileId: toProfileId,
+        title: `Copy '${config.name}' (${fromName}) to '${target}' (${toName})${withDocuments ? ' with documents' : ''}`,
+        params,
+        items: copyItems(params, sorted),
+      });
+      if (!runner.start(jobId)) throw new EngineError('internal', 'The copy could not be started here');
+      return { plan: planned.plan, documents, job: runner.present(jobId), resumed: false };
     },
   };
 }

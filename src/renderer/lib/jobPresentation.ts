@@ -51,6 +51,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'resource-members': ['row', 'rows'],
   'mentor-bulk-set': ['mentor', 'mentors'],
   'mentor-eval': ['run', 'runs'],
+  'mentor-copy': ['item', 'items'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -12,6 +12,7 @@ export const JobKind = z.enum([
   'resource-members',
   'mentor-bulk-set',
   'mentor-eval',
+  'mentor-copy',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { call } from './kit';
+import { Job } from './jobs';
 import { Mentor } from './mentors';
 
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -82,6 +83,16 @@ export const MentorImportPlan = z.object({
 });
 export type MentorImportPlan = z.infer<typeof MentorImportPlan>;
 
+/**
+ * A copy's documents: those it trains on the target (trained documents with a URL), and every other one with the
+ * reason (the platform's API gives no way to read a document's file).
+ */
+export const MentorCopyDocuments = z.object({
+  copied: z.array(z.object({ id: z.string(), name: z.string() })),
+  notCopied: z.array(z.object({ id: z.string(), name: z.string(), reason: z.string() })),
+});
+export type MentorCopyDocuments = z.infer<typeof MentorCopyDocuments>;
+
 const ImportInput = z
   .object({
     ...Tenant,
@@ -114,10 +125,19 @@ export const mentorTransferCalls = {
         mentor: z.string().min(1),
         toProfileId: z.string().min(1),
         name: z.string().trim().min(1).max(255).optional(),
+        /** Its trained documents too (those the platform gives a URL for; the others are listed, not copied). */
+        withDocuments: z.boolean().optional(),
         dryRun: z.boolean().optional(),
       })
       .strict(),
-    z.object({ plan: MentorImportPlan, mentor: Mentor.nullable() }),
-    "Copy a mentor's configuration to another tenant (or this one): its plan, and the mentor created unless a dry run",
+    z.object({
+      plan: MentorImportPlan,
+      /** With documents: which are copied and which cannot be; null without. */
+      documents: MentorCopyDocuments.nullable(),
+      /** The `mentor-copy` job started (or resumed); null for a dry run. */
+      job: Job.nullable(),
+      resumed: z.boolean(),
+    }),
+    'Copy a mentor to another tenant (or this one) as a journalled job: its plan, and the job unless a dry run',
   ),
 } as const;

@@ -42,7 +42,7 @@ const countOr = (value: unknown): number | null =>
  * What this app sent with an upload (`custom_metadata`: content hash, relative path, job) over what the platform
  * reports as the document's `metadata` (the spec's field; platforms differ in which of the two they fill).
  */
-function metadataOf(api: ApiDocument): Record<string, unknown> {
+export function documentMetadata(api: ApiDocument): Record<string, unknown> {
   return { ...flatRecord(api.metadata), ...flatRecord(api.custom_metadata) };
 }
 
@@ -76,7 +76,7 @@ export function toDocument(api: ApiDocument): MentorDocument {
     lastTrainedAt: api.last_trained_at ?? null,
     createdAt: api.date_created ?? api.created_at ?? null,
     retrainIntervalDays: api.retrain_interval_days ?? null,
-    contentHash: contentHashOf(api, metadataOf(api)),
+    contentHash: contentHashOf(api, documentMetadata(api)),
     failureReason: stringOr(api.failure_reason),
     size: countOr(api.file_size),
   };
@@ -100,7 +100,7 @@ export interface RemoteDocument {
 }
 
 export function toRemoteDocument(api: ApiDocument): RemoteDocument {
-  const metadata = metadataOf(api);
+  const metadata = documentMetadata(api);
   return {
     id: String(api.id),
     name: nameOf(api),
@@ -130,10 +130,13 @@ const ApiTask = z.object({ status: z.string().nullish(), message: z.string().nul
 
 export type TaskOutcome = { status: 'pending' } | { status: 'trained' } | { status: 'failed'; message: string };
 
-/** One file to train: the spec's form fields, and the file in memory or as a file-backed Blob. */
+/**
+ * One document to train: the spec's form fields, and the file in memory or as a file-backed Blob; or no file and the
+ * document's `url` (the platform fetches it).
+ */
 export interface Upload {
-  fields: { pathway: string; type: string; access?: 'public' | 'private'; custom_metadata: string };
-  file: { name: string; content: Buffer } | { name: string; blob: Blob };
+  fields: { pathway: string; type: string; access?: 'public' | 'private'; custom_metadata: string; url?: string };
+  file?: { name: string; content: Buffer } | { name: string; blob: Blob };
 }
 
 export interface ListOptions extends CallOptions {
@@ -285,15 +288,15 @@ export class DocumentApi {
   async train(upload: Upload, options: CallOptions): Promise<TrainAnswer> {
     const { file, fields } = upload;
     // In memory: one ready-made body. From disk: a FormData that streams the file-backed Blob.
-    const built = 'content' in file ? multipartBuffer(fields, { field: 'file', ...file }) : null;
-    const blob = 'blob' in file ? file.blob : null;
+    const built = file && 'content' in file ? multipartBuffer(fields, { field: 'file', ...file }) : null;
+    const blob = file && 'blob' in file ? file.blob : null;
     const { data } = await this.client.api.POST('/api/ai-index/orgs/{org}/users/{user_id}/documents/train/', {
       params: { path: this.user },
       body: fields,
       bodySerializer: (form) => {
         if (built) return built.body;
         const body = new FormData();
-        if (blob) body.set('file', blob, file.name);
+        if (blob) body.set('file', blob, file!.name);
         for (const [name, value] of Object.entries(form ?? {})) if (value !== undefined) body.set(name, String(value));
         return body;
       },

@@ -19,6 +19,7 @@ export { MentorCache } from './cache';
 export { resolveMentor, resolveMentorRef, toMentor, type Scope } from './resolve';
 export {
   DocumentApi,
+  documentMetadata,
   toRemoteDocument,
   uploadRetryPolicy,
   type RemoteDocument,
@@ -27,6 +28,7 @@ export {
   type Upload,
 } from './document-api';
 export { isUnreachable, offlineNote } from './explain';
+export type { ApiDocument } from './shapes';
 
 export interface MentorsArea extends EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>> {
   /**

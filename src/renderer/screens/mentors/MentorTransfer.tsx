@@ -3,15 +3,39 @@
  * mentor… (pick a file, see what will be created and what this tenant lacks, then create) and Copy to tenant… (pick
  * the tenant, the same preview, then copy). What a target lacks is always shown before anything is written.
  */
-import { Alert, Button, FileButton, Group, List, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  FileButton,
+  Group,
+  List,
+  Modal,
+  ScrollArea,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { parseMentorConfig, type Mentor, type MentorImportPlan } from '../../../shared/contract';
+import {
+  parseMentorConfig,
+  type Mentor,
+  type MentorCopyDocuments,
+  type MentorImportPlan,
+} from '../../../shared/contract';
 import { DownloadIcon, UploadIcon, WarningIcon } from '../../components/icons';
+import { JobActions } from '../../components/jobs/JobActions';
+import { JobProgressCard } from '../../components/jobs/JobProgressCard';
+import { JobStateBadge } from '../../components/jobs/JobStateBadge';
+import { formatCount } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { saveFile } from '../../lib/saveFile';
 import { useCall, useMutationCall } from '../../queries/useCall';
-import { mentorHref, navigateTo } from '../../shell/routes';
+import { jobHref, mentorHref, navigateTo } from '../../shell/routes';
 
 /** Cancel, and the action (its loading state while it runs). */
 function Footer(props: { label: string; busy: boolean; disabled: boolean; onCancel(): void; onAct(): void }) {
@@ -208,7 +232,103 @@ export function ImportMentorModal({
   );
 }
 
-/** "Copy to tenant…": the tenant picker, a dry run's preview, then the copy. */
+/** How many of the documents that cannot be copied are named in the preview (the job's report has them all). */
+const NOT_COPIED_SHOWN = 50;
+
+/** What was not copied, grouped by why (the same reason for many files is said once), the names after it. */
+function NotCopiedList({ items, testId }: { items: { key: string; name: string; reason: string }[]; testId: string }) {
+  const groups = new Map<string, string[]>();
+  for (const item of items.slice(0, NOT_COPIED_SHOWN))
+    groups.set(item.reason, [...(groups.get(item.reason) ?? []), item.name]);
+  return (
+    <ScrollArea.Autosize mah={140} type="auto">
+      <Stack gap={6} data-testid={testId}>
+        {[...groups].map(([reason, names]) => (
+          <Text size="sm" key={reason}>
+            {reason}: <strong>{names.join(', ')}</strong>
+          </Text>
+        ))}
+      </Stack>
+      {items.length > NOT_COPIED_SHOWN && (
+        <Text size="xs" c="dimmed" mt={4}>
+          And {formatCount(items.length - NOT_COPIED_SHOWN)} more: the job&apos;s report lists every one.
+        </Text>
+      )}
+    </ScrollArea.Autosize>
+  );
+}
+
+/** Which documents a copy trains on the target, and each one it cannot copy, with the reason. */
+function DocumentsPreview({ documents, tenantName }: { documents: MentorCopyDocuments; tenantName: string }) {
+  const { copied, notCopied } = documents;
+  return (
+    <Stack gap="xs" data-testid="copy-documents">
+      <Text size="sm">
+        {copied.length
+          ? `${formatCount(copied.length)} trained ${copied.length === 1 ? 'document is' : 'documents are'} trained on ${tenantName} from ${copied.length === 1 ? 'its URL' : 'their URLs'}.`
+          : 'No document can be copied.'}
+      </Text>
+      {notCopied.length > 0 && (
+        <Alert
+          color="yellow"
+          icon={<WarningIcon />}
+          title={`Not copied: ${formatCount(notCopied.length)} ${notCopied.length === 1 ? 'document' : 'documents'}`}
+          p="sm"
+        >
+          <NotCopiedList
+            testId="not-copied"
+            items={notCopied.map((doc) => ({ key: doc.id, name: doc.name, reason: doc.reason }))}
+          />
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+/** The copy's job, followed until it ends: its progress, then what was not copied or failed. */
+function CopyProgress({ jobId, onClose }: { jobId: string; onClose(): void }) {
+  const job = useCall('jobs.get', { id: jobId });
+  const ended = !!job.data && ['completed', 'failed', 'cancelled'].includes(job.data.state);
+  const left = useCall(
+    'jobs.items',
+    { id: jobId, states: ['skipped', 'failed'], limit: NOT_COPIED_SHOWN },
+    { enabled: ended },
+  );
+  if (!job.data) return <Skeleton height={160} />;
+  const items = left.data?.items ?? [];
+  return (
+    <Stack gap="md" data-testid="copy-job">
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <JobStateBadge job={job.data} />
+          <Text size="sm" truncate>
+            {job.data.title}
+          </Text>
+        </Group>
+        <Anchor href={jobHref(jobId)} size="sm">
+          Open the job
+        </Anchor>
+      </Group>
+      <JobProgressCard job={job.data} />
+      {ended && items.length > 0 && (
+        <Alert color="yellow" icon={<WarningIcon />} title="Not copied" p="sm">
+          <NotCopiedList
+            testId="copy-left"
+            items={items.map((item) => ({ key: String(item.id), name: item.label, reason: item.error ?? item.state }))}
+          />
+        </Alert>
+      )}
+      <Group justify="space-between" gap="sm">
+        <JobActions job={job.data} />
+        <Button onClick={onClose} variant={ended ? 'filled' : 'default'}>
+          {ended ? 'Done' : 'Close (it goes on)'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** "Copy to tenant…": the tenant picker, a dry run's preview, then the copy as a job, followed here. */
 export function CopyMentorModal({
   profileId,
   mentor,
@@ -223,6 +343,8 @@ export function CopyMentorModal({
   const profiles = useCall('profiles.list', {}, { enabled: opened });
   const [to, setTo] = useState<string | null>(null);
   const [name, setName] = useState('');
+  const [withDocuments, setWithDocuments] = useState(false);
+  const [jobId, setJobId] = useState<string | null>(null);
   const [debouncedName] = useDebouncedValue(name.trim(), 300);
   const preview = useMutationCall('mentors.copy');
   const copy = useMutationCall('mentors.copy');
@@ -231,19 +353,22 @@ export function CopyMentorModal({
     mentor: mentor.uniqueId,
     toProfileId: to,
     ...(debouncedName ? { name: debouncedName } : {}),
+    ...(withDocuments ? { withDocuments: true } : {}),
   };
   const { mutate: plan } = preview;
   const target = profiles.data?.find((p) => p.id === to);
-  const current = preview.data && !preview.isPending && debouncedName === name.trim() ? preview.data.plan : null;
+  const current = preview.data && !preview.isPending && debouncedName === name.trim() ? preview.data : null;
 
   useEffect(() => {
     if (input) plan({ ...input, dryRun: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [to, debouncedName, plan]);
+  }, [to, debouncedName, withDocuments, plan]);
 
   const close = () => {
     setTo(null);
     setName('');
+    setWithDocuments(false);
+    setJobId(null);
     preview.reset();
     copy.reset();
     onClose();
@@ -251,58 +376,69 @@ export function CopyMentorModal({
 
   return (
     <Modal opened={opened} onClose={close} title={`Copy ${mentor.name}`} centered size="lg">
-      <Stack gap="md">
-        <Select
-          label="To tenant"
-          placeholder="Choose a tenant"
-          data={(profiles.data ?? []).map((p) => ({
-            value: p.id,
-            label: p.id === profileId ? `${p.name} (this tenant)` : p.name,
-          }))}
-          value={to}
-          onChange={setTo}
-          allowDeselect={false}
-          data-autofocus
-        />
-        {to && (
-          <TextInput
-            label="Name"
-            description="A mentor of this name on that tenant is updated instead."
-            placeholder={preview.data?.plan.name ?? mentor.name}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
+      {jobId ? (
+        <CopyProgress jobId={jobId} onClose={close} />
+      ) : (
+        <Stack gap="md">
+          <Select
+            label="To tenant"
+            placeholder="Choose a tenant"
+            data={(profiles.data ?? []).map((p) => ({
+              value: p.id,
+              label: p.id === profileId ? `${p.name} (this tenant)` : p.name,
+            }))}
+            value={to}
+            onChange={setTo}
+            allowDeselect={false}
+            data-autofocus
           />
-        )}
-        {preview.isError && (
-          <Alert color="red" icon={<WarningIcon />} title="No preview" role="alert">
-            {preview.error.message}
-          </Alert>
-        )}
-        {current && target && <PlanPreview plan={current} tenantName={target.name} />}
-        <Text size="xs" c="dimmed">
-          Secrets (MCP server credentials, call credentials) and trained documents are not copied.
-        </Text>
-        {copy.isError && (
-          <Alert color="red" icon={<WarningIcon />} title="Not copied" role="alert">
-            {copy.error.message}
-          </Alert>
-        )}
-        <Footer
-          onCancel={close}
-          label="Copy"
-          busy={copy.isPending}
-          disabled={!input || !current}
-          onAct={() =>
-            input &&
-            copy.mutate(input, {
-              onSuccess: ({ mentor: made }) => {
-                notifySuccess('Mentor copied', `${made?.name ?? mentor.name} is on ${target?.name ?? 'the tenant'}.`);
-                close();
-              },
-            })
-          }
-        />
-      </Stack>
+          {to && (
+            <TextInput
+              label="Name"
+              description="A mentor of this name on that tenant is updated instead."
+              placeholder={preview.data?.plan.name ?? mentor.name}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+          )}
+          <Checkbox
+            label="Copy its trained documents too"
+            description="Documents the platform gives a URL for are trained there from it; the platform gives no way to read an uploaded file, so those are listed and not copied."
+            checked={withDocuments}
+            onChange={(event) => setWithDocuments(event.currentTarget.checked)}
+          />
+          {preview.isError && (
+            <Alert color="red" icon={<WarningIcon />} title="No preview" role="alert">
+              {preview.error.message}
+            </Alert>
+          )}
+          {current && target && <PlanPreview plan={current.plan} tenantName={target.name} />}
+          {current?.documents && target && <DocumentsPreview documents={current.documents} tenantName={target.name} />}
+          <Text size="xs" c="dimmed">
+            Secrets (MCP server credentials, call credentials) are not copied
+            {withDocuments ? '.' : ', nor are trained documents unless asked for above.'}
+          </Text>
+          {copy.isError && (
+            <Alert color="red" icon={<WarningIcon />} title="Not copied" role="alert">
+              {copy.error.message}
+            </Alert>
+          )}
+          <Footer
+            onCancel={close}
+            label="Copy"
+            busy={copy.isPending}
+            disabled={!input || !current}
+            onAct={() =>
+              input &&
+              copy.mutate(input, {
+                onSuccess: ({ job }) => {
+                  if (job) setJobId(job.id);
+                },
+              })
+            }
+          />
+        </Stack>
+      )}
     </Modal>
   );
 }
