@@ -185,3 +185,38 @@ export const categoryGroups = {
   ],
   confirmDelete: 'Delete the category group "{id}"? Its categories stay, ungrouped.',
 } as const satisfies ResourceDeclaration;
+
+/** The voices the platform offers mentors (read-only): a mentor's Google and OpenAI voice settings name one by id. */
+export const voices = {
+  kind: 'voices',
+  label: 'Voices',
+  singular: 'voice',
+  plural: 'voices',
+  area: 'mentor-configuration',
+  group: 'Voice',
+  description: 'The speech voices the platform offers mentors, by provider.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: `${USER}/voices/` },
+    get: { method: 'get', path: `${USER}/voices/{id}/`, id: { in: 'path', name: 'id' } },
+  },
+  envelope: 'drf',
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'provider', label: 'Provider' },
+    { field: 'language', label: 'Language' },
+    { field: 'description', label: 'Description' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name', 'language', 'description'],
+  filters: [
+    {
+      field: 'provider',
+      label: 'Provider',
+      input: 'select',
+      options: options('openai', 'google', 'elevenlabs'),
+      param: 'provider',
+    },
+  ],
+  fields: [],
+} as const satisfies ResourceDeclaration;
