@@ -14,6 +14,7 @@ import { analyticsCalls, analyticsEvents } from './contract/analytics';
 import { resourceCalls, resourceEvents } from './contract/resources';
 import { mentorTransferCalls } from './contract/mentor-transfer';
 import { mentorSharingCalls, mentorSharingEvents } from './contract/mentor-sharing';
+import { mentorVoiceCalls, mentorVoiceEvents } from './contract/mentor-voice';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -28,6 +29,7 @@ export * from './contract/people';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
 export * from './contract/mentor-sharing';
+export * from './contract/mentor-voice';
 export {
   call,
   event,
@@ -54,6 +56,7 @@ export const calls = {
   ...resourceCalls,
   ...mentorTransferCalls,
   ...mentorSharingCalls,
+  ...mentorVoiceCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -66,6 +69,7 @@ export const eventSpecs = {
   ...analyticsEvents,
   ...resourceEvents,
   ...mentorSharingEvents,
+  ...mentorVoiceEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { SANDBOX_TRANSCRIPTS } from '../../src/server/areas/mentors/speech';
 import { sniffAudio, wavSeconds } from '../../src/shared/audio';
-import { call } from '../helpers/sandbox';
-import { sandbox } from '../helpers/sandbox';
+import { silentWav } from '../helpers/audio';
+import { call, sandbox } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 
 let server: Sandbox;
@@ -19,25 +19,6 @@ let studentBase: string;
 let mentor: string;
 const SPEC = '/api/ai-mentor/orgs/{org}/users/{user_id}';
 type Row = Record<string, unknown>;
-
-/** A short PCM WAV of silence (`seconds` long). */
-export function silentWav(seconds: number, rate = 8000): Uint8Array {
-  const data = Math.round(seconds * rate) * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data, 40);
-  return new Uint8Array(Buffer.concat([header, Buffer.alloc(data)]));
-}
 
 const form = (fields: Record<string, string>, files: { field: string; name: string; bytes: Uint8Array }[]) => {
   const body = new FormData();

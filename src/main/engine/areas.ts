@@ -9,6 +9,7 @@ import {
   invitationCalls,
   mentorCalls,
   mentorSharingCalls,
+  mentorVoiceCalls,
   resourceCalls,
   ticketCalls,
   trainCalls,
@@ -29,7 +30,7 @@ export type AreaName = (typeof AREA_NAMES)[number];
 const BUILT_ON: Partial<Record<AreaName, AreaName[]>> = { train: ['mentors'] };
 
 export interface ComposedAreas {
-  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>>;
+  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls & typeof mentorVoiceCalls>>;
   training: EngineArea<HandlersOf<typeof trainCalls>>;
   analytics: EngineArea<HandlersOf<typeof analyticsCalls>>;
   invitations: EngineArea<HandlersOf<typeof invitationCalls>>;
@@ -63,7 +64,7 @@ export async function composeAreas(
   ]);
   const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log));
   return {
-    mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls }),
+    mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls, ...mentorVoiceCalls }),
     training:
       train && mentorsArea
         ? train.trainArea(services, train.trainStores(db, journal), mentorsArea)
