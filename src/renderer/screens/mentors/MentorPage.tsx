@@ -16,6 +16,7 @@ import { SharingPanel } from './SharingPanel';
 import { CopyMentorModal, ExportMentorButton } from './MentorTransfer';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
+import { VoicePanel } from './voice/VoicePanel';
 
 /** One mentor: its documents (and dropping more onto the window trains it), a knowledge test and its settings. */
 export function MentorPage({ uniqueId }: { uniqueId: string }) {
@@ -103,6 +104,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
               <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
+              <Tabs.Tab value="voice">Voice</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -118,6 +120,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="sharing" pt="md">
               <SharingPanel mentor={target} details={data} />
+            </Tabs.Panel>
+            <Tabs.Panel value="voice" pt="md">
+              <VoicePanel key={`${tenant.id}:${data.uniqueId}`} mentor={target} />
             </Tabs.Panel>
           </Tabs>
 
