@@ -75,7 +75,12 @@ describe('Mentor page: voice', () => {
     await visible(audio);
     expect(await audio.getAttribute('src')).toMatch(/^blob:/);
     const played = await audio.evaluate(
-      (element: HTMLAudioElement) =>
+      (element: {
+        readyState: number;
+        duration: number;
+        error: { code: number } | null;
+        addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
+      }) =>
         new Promise<{ duration: number; error: number | null }>((resolve) => {
           const done = () => resolve({ duration: element.duration, error: element.error?.code ?? null });
           if (element.readyState >= 1) done();

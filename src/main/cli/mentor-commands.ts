@@ -7,6 +7,7 @@ import { UsageError, type Output } from './io';
 import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
 import { MENTOR_SHARING_HELP, MENTOR_SHARING_VERBS } from './mentor-sharing-commands';
+import { MENTOR_VOICE_HELP, MENTOR_VOICE_VERBS } from './mentor-voice-commands';
 
 export const MENTORS_HELP = `Mentors across the tenant:
 ${MENTOR_BULK_HELP}
@@ -17,7 +18,8 @@ A mentor's configuration (settings, categories, MCP servers and call configurati
       offered, a category or MCP server it does not have) is listed first and left out
   mentors copy MENTOR --to-profile NAME [--name NAME] [--dry-run]
       copy it to another tenant (or this one: the copy is named "MENTOR (copy)" unless --name says otherwise)
-${MENTOR_SHARING_HELP}`;
+${MENTOR_SHARING_HELP}
+${MENTOR_VOICE_HELP}`;
 
 /** The plan, as people read it: what is created or changed, then each thing left out and why. */
 function printPlan(out: Output, plan: MentorImportPlan, tenant: string) {
@@ -124,9 +126,13 @@ const VERBS: Record<string, (engine: Engine, args: string[], out: Output, global
 export const runMentorsCommand: Command = async (engine, args, out, io, globals) => {
   const [verb, ...rest] = args;
   if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
-  const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb]) : undefined;
+  const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb] ?? MENTOR_VOICE_VERBS[verb]) : undefined;
   if (!run) {
-    const verbs = [...Object.keys(VERBS), ...Object.keys(MENTOR_SHARING_VERBS)].join(', ');
+    const verbs = [
+      ...Object.keys(VERBS),
+      ...Object.keys(MENTOR_SHARING_VERBS),
+      ...Object.keys(MENTOR_VOICE_VERBS),
+    ].join(', ');
     throw new UsageError(`mentors takes bulk-set, diff, ${verbs} (got '${verb ?? ''}')`);
   }
   return run(engine, rest, out, globals);
