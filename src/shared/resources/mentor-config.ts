@@ -142,8 +142,9 @@ export const callConfigurations = {
       input: 'switch',
       description: 'Let the agent call retrieval as a tool instead of always retrieving before the LLM answers.',
     },
-    { name: 'openai_voice_id', label: 'OpenAI voice', input: 'number' },
-    { name: 'google_voice_id', label: 'Google voice', input: 'number' },
+    // Ids of the platform's voices (`voices/{id}`): picked from the voice catalogue by name.
+    { name: 'openai_voice_id', label: 'OpenAI voice', input: 'reference', references: 'voices' },
+    { name: 'google_voice_id', label: 'Google voice', input: 'reference', references: 'voices' },
     { name: 'enable_video', label: 'Video', input: 'switch', description: 'Realtime mode only.' },
   ],
 } as const satisfies ResourceDeclaration;
