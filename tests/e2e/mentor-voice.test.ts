@@ -130,4 +130,30 @@ describe('Mentor page: voice', () => {
     const after = (await call(server, 'GET', `${userPath()}elevenlabs-voice/`)).body as { name: string }[];
     expect(after.map((v) => v.name)).not.toContain('Professor Ada');
   });
+
+  it("picks a mentor's OpenAI voice setting by name from the platform's voice catalogue", async () => {
+    const { page } = app;
+    await app.open(`#/mentors/${mentor.unique_id}`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const form = page.getByTestId('mentor-settings').getByRole('form', { name: 'Mentor settings' });
+    await visible(form);
+    const field = form.getByLabel('OpenAI voice', { exact: true });
+    await field.scrollIntoViewIfNeeded();
+    await field.click();
+    await page.getByRole('option', { name: /Nova/ }).click();
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await visible(form.getByText('Saved.'));
+    // The settings read (MentorSettingsPublic) does not answer the voices; the platform's store holds what was saved.
+    await expect
+      .poll(() => {
+        const row = server.db.prepare('SELECT settings FROM mentors WHERE unique_id = ?').get(mentor.unique_id) as {
+          settings: string;
+        };
+        return (JSON.parse(row.settings) as { openai_voice?: unknown }).openai_voice;
+      })
+      .toBe(3);
+    // Nova is voice 3 of the sandbox's catalogue (`voices/3/`).
+    const nova = (await call(server, 'GET', `${userPath()}voices/3/`)).body as { name: string };
+    expect(nova.name).toBe('Nova');
+  });
 });

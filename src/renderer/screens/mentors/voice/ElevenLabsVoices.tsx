@@ -187,7 +187,7 @@ function AddVoice({ profileId, onDone }: { profileId: string; onDone(): void }) 
       <Stack gap="sm">
         <TextInput
           label="Name"
-          placeholder="Professor Ada"
+          placeholder="Narrator"
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
           maxLength={255}
