@@ -73,12 +73,6 @@ function audio(format: string, mime: string): AudioSniff {
   return { kind: 'audio', format, mime };
 }
 
-/** The refusal for a file that is plainly not audio, or null. */
-export function notAudioMessage(name: string, sniff: AudioSniff): string | null {
-  if (sniff.kind === 'other') return `${name} is ${sniff.format}, not an audio file`;
-  return null;
-}
-
 /** The length of a PCM WAV file in seconds, or null when it is not one this can read. */
 export function wavSeconds(bytes: Uint8Array): number | null {
   if (ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') return null;
@@ -92,10 +86,4 @@ export function wavSeconds(bytes: Uint8Array): number | null {
     at += 8 + size + (size % 2);
   }
   return null;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

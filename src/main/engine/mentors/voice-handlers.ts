@@ -6,13 +6,8 @@
 import { open, stat } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
-import {
-  formatBytes,
-  sniffAudio,
-  VOICE_SAMPLES_MAX_BYTES,
-  VOICE_SAMPLES_MIN_SECONDS,
-  wavSeconds,
-} from '../../../shared/audio';
+import { sniffAudio, VOICE_SAMPLES_MAX_BYTES, VOICE_SAMPLES_MIN_SECONDS, wavSeconds } from '../../../shared/audio';
+import { formatBytes } from '../../../shared/bytes';
 import type { AudioCheck, AudioFileCheck, ElevenLabsVoice, mentorVoiceCalls } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';

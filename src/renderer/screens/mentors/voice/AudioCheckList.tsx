@@ -1,8 +1,8 @@
 /** What the app made of chosen audio files: name, size, format; refusals in red, warnings in yellow. */
 import { Alert, Stack, Text } from '@mantine/core';
-import { formatBytes } from '../../../../shared/audio';
 import type { AudioCheck } from '../../../../shared/contract';
 import { WarningIcon } from '../../../components/icons';
+import { formatBytes } from '../../../lib/format';
 
 export function AudioCheckList({ check }: { check: AudioCheck }) {
   const refusals = [...check.files.map((file) => file.refusal), check.refusal].filter(Boolean);
