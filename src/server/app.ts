@@ -53,7 +53,11 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     return;
   }
   if (body instanceof BinaryBody) {
-    res.writeHead(status, { 'content-type': body.contentType, 'content-length': String(body.bytes.length), ...headers });
+    res.writeHead(status, {
+      'content-type': body.contentType,
+      'content-length': String(body.bytes.length),
+      ...headers,
+    });
     res.end(body.bytes);
     return;
   }

@@ -28,7 +28,9 @@ export {
 } from './document-api';
 export { isUnreachable, offlineNote } from './explain';
 
-export interface MentorsArea extends EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls & typeof mentorVoiceCalls>> {
+export interface MentorsArea extends EngineArea<
+  HandlersOf<typeof mentorCalls & typeof mentorSharingCalls & typeof mentorVoiceCalls>
+> {
   /**
    * For other areas (training) that change a mentor's documents on the tenant: the cached list is marked old, so
    * the next documents.list fetches it, and open screens are told to read it again (documents.changed).
@@ -49,7 +51,12 @@ export function mentorsArea(services: MentorServices, { cache }: MentorStores): 
   const freshener = new Freshener(cache, services.log);
   const parts = { services, cache, freshener };
   return {
-    handlers: { ...mentorHandlers(parts), ...documentHandlers(parts), ...sharingHandlers(parts), ...voiceHandlers(parts) },
+    handlers: {
+      ...mentorHandlers(parts),
+      ...documentHandlers(parts),
+      ...sharingHandlers(parts),
+      ...voiceHandlers(parts),
+    },
     documentsChanged: (profileId, mentor) => {
       freshener.changedOnTenant(profileId, documentsList(mentor));
       services.emit('documents.changed', { profileId, mentor });
