@@ -7,7 +7,7 @@ import { decideFault, latencyMs, overCapacity, parseFaults, uploadRefusal, type 
 import { readForm, readJsonLike } from './http/body';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from './http/errors';
 import { isAllowedSandboxHost } from './http/host';
-import { JsonText, Router, type Method, type RequestContext } from './http/router';
+import { BinaryBody, JsonText, Router, type Method, type RequestContext } from './http/router';
 import { Rng } from './rng';
 import { coreArea, sandboxCredentials, seedCore, type SandboxCredentials } from './areas/core';
 import { allAreas } from './areas';
@@ -50,6 +50,15 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   if (res.headersSent) return;
   if (status === 204 || body === undefined) {
     res.writeHead(status, headers).end();
+    return;
+  }
+  if (body instanceof BinaryBody) {
+    res.writeHead(status, {
+      'content-type': body.contentType,
+      'content-length': String(body.bytes.length),
+      ...headers,
+    });
+    res.end(body.bytes);
     return;
   }
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);

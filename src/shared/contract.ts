@@ -14,6 +14,7 @@ import { analyticsCalls, analyticsEvents } from './contract/analytics';
 import { resourceCalls, resourceEvents } from './contract/resources';
 import { mentorTransferCalls } from './contract/mentor-transfer';
 import { mentorSharingCalls, mentorSharingEvents } from './contract/mentor-sharing';
+import { mentorVoiceCalls, mentorVoiceEvents } from './contract/mentor-voice';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -29,6 +30,7 @@ export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
 export * from './contract/mentor-sharing';
 export * from './contract/mentor-evals';
+export * from './contract/mentor-voice';
 export {
   call,
   event,
@@ -55,6 +57,7 @@ export const calls = {
   ...resourceCalls,
   ...mentorTransferCalls,
   ...mentorSharingCalls,
+  ...mentorVoiceCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -67,6 +70,7 @@ export const eventSpecs = {
   ...analyticsEvents,
   ...resourceEvents,
   ...mentorSharingEvents,
+  ...mentorVoiceEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

@@ -29,6 +29,9 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
     ['style-src', ["'self'", "'unsafe-inline'"]],
     // Remote images (ticket descriptions) are never loaded by the page: the engine fetches them as data: URLs.
     ['img-src', ["'self'", 'data:']],
+    // Audio the engine hands the page (a mentor's voice, `custom-voice-tts/`) plays from a blob: URL the page makes;
+    // media is never loaded from anywhere else.
+    ['media-src', ['blob:']],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...(dev ? DEV_SERVER_SOCKETS : []), ...connect]],
     ['base-uri', ["'none'"]],

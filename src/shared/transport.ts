@@ -41,7 +41,7 @@ export const IPC_GRANT_FILES_CHANNEL = 'mentor-admin:paths:grant-files';
 export const IPC_CHOOSE_PATHS_CHANNEL = 'mentor-admin:paths:choose';
 
 /** What a dialog is for; the main process picks the dialog, its filters and the handles' access from it. */
-export const ChoosePurpose = z.enum(['train-folder', 'train-files', 'import-csv', 'export-folder']);
+export const ChoosePurpose = z.enum(['train-folder', 'train-files', 'import-csv', 'export-folder', 'audio-files']);
 export type ChoosePurpose = z.infer<typeof ChoosePurpose>;
 
 /** A file or folder the admin chose or dropped, as the page holds it. */

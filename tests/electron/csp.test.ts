@@ -31,7 +31,7 @@ describe('the renderer CSP', () => {
     }
     expect(cspMetaTag({ dev: false }).attrs.content).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'",
+        "media-src blob:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'",
     );
   });
 

@@ -65,8 +65,9 @@ describe('contentSecurityPolicy', () => {
           expect(["'self'", "'unsafe-inline'"]).toContain(source);
         }
         expect(csp).not.toMatch(/https?:/);
-        // Every source anywhere is a keyword, data: for images, or (development) the loopback dev socket.
-        const known = ["'self'", "'none'", "'unsafe-inline'", 'data:', 'ws://localhost:*', 'ws://127.0.0.1:*'];
+        // Every source anywhere is a keyword, data: for images, blob: for media, or (development) the loopback dev
+        // socket.
+        const known = ["'self'", "'none'", "'unsafe-inline'", 'data:', 'blob:', 'ws://localhost:*', 'ws://127.0.0.1:*'];
         for (const sources of parsed.values()) for (const source of sources) expect(known).toContain(source);
         expect(parsed.get('script-src')).not.toContain('data:');
         expect(parsed.get('script-src')).not.toContain('blob:');
@@ -81,6 +82,7 @@ describe('contentSecurityPolicy', () => {
         expect(parsed.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
         expect(parsed.get('img-src')).toEqual(["'self'", 'data:']);
         expect(parsed.get('font-src')).toEqual(["'self'"]);
+        expect(parsed.get('media-src')).toEqual(['blob:']);
       });
     });
   }
@@ -88,7 +90,7 @@ describe('contentSecurityPolicy', () => {
   it('is exactly the strict policy in production', () => {
     expect(contentSecurityPolicy({ dev: false })).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
+        "media-src blob:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
         "object-src 'none'",
     );
   });

@@ -145,6 +145,7 @@ describe('mentor-admin resource verbs', () => {
         area: 'Mentor configuration',
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
+      { kind: 'voices', label: 'Voices', area: 'Mentor configuration', verbs: ['list', 'get'] },
       { kind: 'mentor-categories', label: 'Mentor categories', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },

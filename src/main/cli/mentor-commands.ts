@@ -14,6 +14,7 @@ import { profileIdOf, resolveProfile } from './profile-commands';
 import { MENTOR_BULK_HELP, runMentorBulkCommand } from './mentor-bulk-commands';
 import { MENTOR_SHARING_HELP, MENTOR_SHARING_VERBS } from './mentor-sharing-commands';
 import { MENTOR_EVAL_HELP, runMentorEvalCommand } from './mentor-eval-commands';
+import { MENTOR_VOICE_HELP, MENTOR_VOICE_VERBS } from './mentor-voice-commands';
 
 export const MENTORS_HELP = `Mentors across the tenant:
 ${MENTOR_BULK_HELP}
@@ -30,7 +31,8 @@ A mentor's configuration (settings, categories, MCP servers and call configurati
       --with-documents  its trained documents too: the platform's API gives no way to read a document's file,
                         so documents with a URL are trained on the target from it; the others are listed, not copied
                         (within one tenant, 'mentors fork MENTOR --with-documents' copies files too)
-${MENTOR_SHARING_HELP}`;
+${MENTOR_SHARING_HELP}
+${MENTOR_VOICE_HELP}`;
 
 /** The plan, as people read it: what is created or changed, then each thing left out and why. */
 function printPlan(out: Output, plan: MentorImportPlan, tenant: string) {
@@ -165,9 +167,13 @@ export const runMentorsCommand: Command = async (engine, args, out, io, globals)
   const [verb, ...rest] = args;
   if (verb === 'bulk-set' || verb === 'diff') return runMentorBulkCommand(engine, args, out, io, globals);
   if (verb === 'eval') return runMentorEvalCommand(engine, rest, out, io, globals);
-  const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb]) : undefined;
+  const run = verb ? (VERBS[verb] ?? MENTOR_SHARING_VERBS[verb] ?? MENTOR_VOICE_VERBS[verb]) : undefined;
   if (!run) {
-    const verbs = [...Object.keys(VERBS), ...Object.keys(MENTOR_SHARING_VERBS)].join(', ');
+    const verbs = [
+      ...Object.keys(VERBS),
+      ...Object.keys(MENTOR_SHARING_VERBS),
+      ...Object.keys(MENTOR_VOICE_VERBS),
+    ].join(', ');
     throw new UsageError(`mentors takes bulk-set, diff, eval, ${verbs} (got '${verb ?? ''}')`);
   }
   return run(engine, rest, out, globals, io);

@@ -8,6 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, OpenDialogOptions, OpenDialogReturnValue } from 'electron';
+import { AUDIO_EXTENSIONS } from '../../shared/audio';
 import type { PathAccess } from '../../shared/contract';
 import {
   ChoosePurpose,
@@ -45,6 +46,18 @@ export function dialogFor(purpose: ChoosePurpose): DialogSpec {
           properties: ['openFile'],
           filters: [
             { name: 'CSV files', extensions: ['csv', 'tsv', 'txt'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
+        },
+      };
+    case 'audio-files':
+      return {
+        access: 'read',
+        options: {
+          title: 'Choose audio files',
+          properties: ['openFile', 'multiSelections'],
+          filters: [
+            { name: 'Audio files', extensions: [...AUDIO_EXTENSIONS] },
             { name: 'All files', extensions: ['*'] },
           ],
         },

@@ -9,6 +9,7 @@ import {
   invitationCalls,
   mentorCalls,
   mentorSharingCalls,
+  mentorVoiceCalls,
   resourceCalls,
   ticketCalls,
   trainCalls,
@@ -31,7 +32,7 @@ const BUILT_ON: Partial<Record<AreaName, AreaName[]>> = { train: ['mentors'] };
 
 export interface ComposedAreas {
   /** With `documentsChanged` when the mentors area is loaded (a copy's documents are announced through it). */
-  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>> &
+  mentors: EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls & typeof mentorVoiceCalls>> &
     Partial<Pick<MentorsArea, 'documentsChanged'>>;
   training: EngineArea<HandlersOf<typeof trainCalls>>;
   analytics: EngineArea<HandlersOf<typeof analyticsCalls>>;
@@ -66,7 +67,7 @@ export async function composeAreas(
   ]);
   const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log, services.profiles));
   return {
-    mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls }),
+    mentors: mentorsArea ?? absent('mentors', { ...mentorCalls, ...mentorSharingCalls, ...mentorVoiceCalls }),
     training:
       train && mentorsArea
         ? train.trainArea(services, train.trainStores(db, journal), mentorsArea)

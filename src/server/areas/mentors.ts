@@ -1,12 +1,13 @@
 import type { Area } from '../area';
 import { mentorCrudRoutes } from './mentors/crud';
 import { mentorEvalRoutes, mentorEvalSchema } from './mentors/evals';
-import { mentorsAreaSchema, sharableLinksSchema } from './mentors/schema';
+import { mentorsAreaSchema, sharableLinksSchema, voiceSchema } from './mentors/schema';
 import { mentorSharingRoutes } from './mentors/sharing';
 import { seedMentorTaxonomy } from './mentors/seed';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
+import { mentorVoiceRoutes } from './mentors/voice';
 
 /**
  * Mentors (`/api/ai-mentor/orgs/{org}/users/{user_id}/`): list with the spec's filters and DRF pages, create,
@@ -14,13 +15,14 @@ import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
  */
 export const mentorsArea: Area = {
   name: 'mentors',
-  schema: mentorsAreaSchema + sharableLinksSchema + mentorEvalSchema,
+  schema: mentorsAreaSchema + sharableLinksSchema + mentorEvalSchema + voiceSchema,
   routes(router, deps) {
     mentorTaxonomyRoutes(router, deps);
     mentorSettingsRoutes(router, deps);
     mentorKnowledgeRoutes(router, deps);
     mentorSharingRoutes(router, deps);
     mentorEvalRoutes(router, deps);
+    mentorVoiceRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));

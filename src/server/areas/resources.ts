@@ -37,6 +37,7 @@ import {
   seedMentorConfig,
 } from './resources/mentor-config';
 import { permissionCheckRoutes } from './resources/permissions';
+import { voiceCatalogueBackend } from './resources/voices';
 import { MAIN_ORG } from './core';
 import { seedSingles, singleRoutes } from './resources/single';
 import { checkBody, checkQuery, present } from './resources/validate';
@@ -84,6 +85,7 @@ function backends(db: Db): Partial<Record<ResourceKind, Backend>> {
     'mcp-servers': mcpServerBackend(db, () => new Date()),
     'call-configurations': callConfigurationBackend(db),
     'category-groups': categoryGroupBackend(db, () => new Date()),
+    voices: voiceCatalogueBackend,
   };
 }
 

@@ -25,6 +25,14 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** A body that is not JSON (generated speech): sent as it is, with its content type. */
+export class BinaryBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+  ) {}
+}
+
 /** What a handler returns: a JSON body (a value, or JsonText) with a status, or nothing (204). */
 export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

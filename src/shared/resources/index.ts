@@ -11,7 +11,7 @@ import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { assumedKnowledge, availableTools, customInstruction, mentorTools } from './mentor-knowledge';
 import { ltiKeys } from './lti-keys';
 import { ltiTools } from './lti-tools';
-import { callConfigurations, categoryGroups, mcpServers } from './mentor-config';
+import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
 import { mentorCategories } from './mentor-catalogue';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
@@ -53,6 +53,7 @@ export const RESOURCES = {
   'mcp-servers': mcpServers,
   'call-configurations': callConfigurations,
   'category-groups': categoryGroups,
+  voices,
   'mentor-categories': mentorCategories,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,

@@ -142,8 +142,9 @@ export const callConfigurations = {
       input: 'switch',
       description: 'Let the agent call retrieval as a tool instead of always retrieving before the LLM answers.',
     },
-    { name: 'openai_voice_id', label: 'OpenAI voice', input: 'number' },
-    { name: 'google_voice_id', label: 'Google voice', input: 'number' },
+    // Ids of the platform's voices (`voices/{id}`): picked from the voice catalogue by name.
+    { name: 'openai_voice_id', label: 'OpenAI voice', input: 'reference', references: 'voices' },
+    { name: 'google_voice_id', label: 'Google voice', input: 'reference', references: 'voices' },
     { name: 'enable_video', label: 'Video', input: 'switch', description: 'Realtime mode only.' },
   ],
 } as const satisfies ResourceDeclaration;
@@ -184,4 +185,39 @@ export const categoryGroups = {
     },
   ],
   confirmDelete: 'Delete the category group "{id}"? Its categories stay, ungrouped.',
+} as const satisfies ResourceDeclaration;
+
+/** The voices the platform offers mentors (read-only): a mentor's Google and OpenAI voice settings name one by id. */
+export const voices = {
+  kind: 'voices',
+  label: 'Voices',
+  singular: 'voice',
+  plural: 'voices',
+  area: 'mentor-configuration',
+  group: 'Voice',
+  description: 'The speech voices the platform offers mentors, by provider.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: `${USER}/voices/` },
+    get: { method: 'get', path: `${USER}/voices/{id}/`, id: { in: 'path', name: 'id' } },
+  },
+  envelope: 'drf',
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'provider', label: 'Provider' },
+    { field: 'language', label: 'Language' },
+    { field: 'description', label: 'Description' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name', 'language', 'description'],
+  filters: [
+    {
+      field: 'provider',
+      label: 'Provider',
+      input: 'select',
+      options: options('openai', 'google', 'elevenlabs'),
+      param: 'provider',
+    },
+  ],
+  fields: [],
 } as const satisfies ResourceDeclaration;

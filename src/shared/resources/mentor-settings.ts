@@ -145,8 +145,9 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
   flag('Other', 'forkable', 'Forkable'),
   flag('Other', 'forkable_with_training_data', 'Forkable with training data'),
   flag('Other', 'disable_chathistory', 'No chat history'),
-  { name: 'google_voice', label: 'Google voice', input: 'number', group: 'Other' },
-  { name: 'openai_voice', label: 'OpenAI voice', input: 'number', group: 'Other' },
+  // The spec's `Voice` objects (`voices/{id}`): the settings take a voice's id.
+  { name: 'google_voice', label: 'Google voice', input: 'reference', references: 'voices', group: 'Other' },
+  { name: 'openai_voice', label: 'OpenAI voice', input: 'reference', references: 'voices', group: 'Other' },
 ];
 
 /** A mentor's settings: one record per mentor, read with its GET and changed with its PUT. */

@@ -2,7 +2,7 @@
  * The mentors area: the tenant's mentors and their documents. "The cache serves the screen; the API is the truth":
  * lists answer from SQLite at once and refresh in the background; writes go to the API, then update the cache.
  */
-import type { mentorCalls, mentorSharingCalls } from '../../../shared/contract';
+import type { mentorCalls, mentorSharingCalls, mentorVoiceCalls } from '../../../shared/contract';
 import type { EngineArea } from '../context';
 import type { Db } from '../store';
 import type { TenantIdentity } from '../profiles';
@@ -13,6 +13,7 @@ import { documentHandlers } from './document-handlers';
 import { Freshener } from './freshness';
 import { mentorHandlers } from './mentor-handlers';
 import { sharingHandlers } from './sharing-handlers';
+import { voiceHandlers } from './voice-handlers';
 import type { MentorServices } from './tenant';
 
 export { MentorCache } from './cache';
@@ -30,7 +31,9 @@ export {
 export { isUnreachable, offlineNote } from './explain';
 export type { ApiDocument } from './shapes';
 
-export interface MentorsArea extends EngineArea<HandlersOf<typeof mentorCalls & typeof mentorSharingCalls>> {
+export interface MentorsArea extends EngineArea<
+  HandlersOf<typeof mentorCalls & typeof mentorSharingCalls & typeof mentorVoiceCalls>
+> {
   /**
    * For other areas (training) that change a mentor's documents on the tenant: the cached list is marked old, so
    * the next documents.list fetches it, and open screens are told to read it again (documents.changed).
@@ -51,7 +54,12 @@ export function mentorsArea(services: MentorServices, { cache }: MentorStores): 
   const freshener = new Freshener(cache, services.log);
   const parts = { services, cache, freshener };
   return {
-    handlers: { ...mentorHandlers(parts), ...documentHandlers(parts), ...sharingHandlers(parts) },
+    handlers: {
+      ...mentorHandlers(parts),
+      ...documentHandlers(parts),
+      ...sharingHandlers(parts),
+      ...voiceHandlers(parts),
+    },
     documentsChanged: (profileId, mentor) => {
       freshener.changedOnTenant(profileId, documentsList(mentor));
       services.emit('documents.changed', { profileId, mentor });

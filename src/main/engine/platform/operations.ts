@@ -64,6 +64,13 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/reports/{report_id}/mentor-eval-report/': {
     get: REPORT_POLL,
   },
+  // Voice (issue 16). A custom voice's POST sets the whole state; speech and transcripts change nothing, so they are
+  // asked again like reads; a new ElevenLabs voice is sent once (a second one with its name is refused).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/custom-voice/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/custom-voice-tts/': { post: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/elevenlabs-voice/': { get: READ, post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/elevenlabs-voice/{voice_name}/': { delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/audio-to-text/': { post: READ },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

@@ -17,6 +17,7 @@ import { SharingPanel } from './SharingPanel';
 import { CopyMentorModal, ExportMentorButton } from './MentorTransfer';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
+import { VoicePanel } from './voice/VoicePanel';
 
 /** One mentor: its documents (and dropping more onto the window trains it), a knowledge test and its settings. */
 export function MentorPage({ uniqueId }: { uniqueId: string }) {
@@ -105,6 +106,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
               <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
               <Tabs.Tab value="evaluations">Evaluations</Tabs.Tab>
+              <Tabs.Tab value="voice">Voice</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -123,6 +125,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="evaluations" pt="md">
               <EvaluationsPanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="voice" pt="md">
+              <VoicePanel key={`${tenant.id}:${data.uniqueId}`} mentor={target} />
             </Tabs.Panel>
           </Tabs>
 

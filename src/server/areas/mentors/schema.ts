@@ -48,3 +48,23 @@ CREATE TABLE IF NOT EXISTS mentor_sharable_links (
   updated_at TEXT NOT NULL
 );
 `;
+
+/** The tenant's ElevenLabs voices and each mentor's custom voice (areas/mentors/voice.ts). */
+export const voiceSchema = `
+CREATE TABLE IF NOT EXISTS elevenlabs_voices (
+  id INTEGER PRIMARY KEY,
+  org TEXT NOT NULL REFERENCES orgs(key),
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 255),
+  owner TEXT NOT NULL,
+  language TEXT NOT NULL,
+  description TEXT NOT NULL,
+  sample_bytes INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (org, name)
+);
+CREATE TABLE IF NOT EXISTS mentor_custom_voices (
+  mentor_id INTEGER PRIMARY KEY REFERENCES mentors(id),
+  provider TEXT NOT NULL,
+  name TEXT
+);
+`;
