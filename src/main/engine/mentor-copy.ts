@@ -31,7 +31,7 @@ import {
 } from './jobs';
 import { isThrottle } from './jobs';
 import type { Log } from './log';
-import { DocumentApi, documentMetadata, uploadRetryPolicy, type ApiDocument } from './mentors';
+import type { ApiDocument, DocumentApi } from './mentors';
 import { ApiError, RequestAbortedError, retriesStatus, retryDelay, type PlatformClient } from './platform';
 import type { Profiles } from './profiles';
 import { userScope } from './tenants';
@@ -92,11 +92,18 @@ export const copySignature = (
     .update(JSON.stringify([fromProfileId, mentor, toProfileId, name, docs]))
     .digest('hex');
 
+/**
+ * The mentors area, loaded when a copy runs: this kind is registered with every engine (a copy resumes wherever it
+ * was left), and a command that copies nothing (the CLI's `profile list`) should not load the mentors area for it.
+ */
+const mentorsArea = () => import('./mentors');
+
 /** The documents API of a tenant, as the tenant's admin user. */
 export async function documentsOf(
   deps: { profiles: Profiles; platform(profileId: string): Promise<PlatformClient>; log: Log },
   profileId: string,
 ) {
+  const { DocumentApi } = await mentorsArea();
   return new DocumentApi(await deps.platform(profileId), await userScope(deps.profiles, profileId), deps.log);
 }
 
@@ -350,6 +357,7 @@ class CopyRun {
   /** The target mentor's documents this job copied, by their source document's id. */
   private async copiesOn(api: DocumentApi, mentorId: string): Promise<Map<string, string>> {
     const found = new Map<string, string>();
+    const { documentMetadata } = await mentorsArea();
     for (const doc of await api.list(mentorId, { signal: this.ctx.signal })) {
       const metadata = documentMetadata(doc);
       if (metadata.copy_job === this.ctx.job.id && typeof metadata.copied_from === 'string')
@@ -373,6 +381,7 @@ class CopyRun {
   }
 
   private async send(api: DocumentApi, mentorId: string, item: ItemRow, data: DocumentItemData, slot: Slot) {
+    const { uploadRetryPolicy } = await mentorsArea();
     // Committed before the request: a run after a crash looks on the target before sending it again.
     this.journal.updateItem(item.id, { state: 'active', phase: 'uploading', attempt: true });
     const fields = {

@@ -224,6 +224,21 @@ export function mentorEvalHandlers(ctx: ResourceServices, runs: EvalRunStore): E
     return { api: client.api, user: { org: scope.org, user_id: scope.username } };
   };
 
+  /** What a job's title calls the mentor: its name as the platform gives it, else the id it was asked by. */
+  const nameOf = async (profileId: string, mentor: string): Promise<string> => {
+    try {
+      const { api, user } = await scoped(profileId);
+      const { data } = await api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/', {
+        params: { path: { ...user, name: mentor } },
+      });
+      const name = (data as { name?: unknown } | undefined)?.name;
+      return typeof name === 'string' && name ? name : mentor;
+    } catch {
+      // The run itself says what is wrong with the tenant or the mentor; the title only names it.
+      return mentor;
+    }
+  };
+
   const runOf = (profileId: string, mentor: string, id: number): EvalRun => {
     const run = runs.run(profileId, id);
     if (!run || run.mentor !== mentor) throw new EngineError('not_found', `No run ${id} of this mentor here`);
@@ -273,13 +288,14 @@ export function mentorEvalHandlers(ctx: ResourceServices, runs: EvalRunStore): E
       }
     },
 
-    'mentorEvals.run': ({ profileId: given, mentor, evaluationId, waitMinutes }) => {
+    'mentorEvals.run': async ({ profileId: given, mentor, evaluationId, waitMinutes }) => {
       const profileId = ctx.tenant(given);
+      const title = `Evaluate '${await nameOf(profileId, mentor)}' (${ctx.profiles.nameOf(profileId)})`;
       const runId = runs.start(profileId, mentor, evaluationId);
       const jobId = journal.create({
         kind: MENTOR_EVAL_KIND,
         profileId,
-        title: `Evaluate ${mentor} (${ctx.profiles.nameOf(profileId)})`,
+        title,
         params: {
           mentor,
           evaluationId,
