@@ -10,6 +10,7 @@ import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
+import { memoryCalls } from './memory';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
 import { CsvDelimiter, CsvEncoding } from './invitations';
@@ -245,6 +246,7 @@ export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 
 export const resourceCalls = {
   ...peopleCalls,
+  ...memoryCalls,
   'resources.list': call(
     ResourceListInput,
     ResourceList,

@@ -44,6 +44,13 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/assumed-knowledge/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentor-tools/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/available-tools/': { get: READ },
+  // A mentor's memory: its settings (POST sets the fields sent, the same however often); a learner's memory read
+  // with the learner's username as `{user_id}`; a category of memories deleted (DELETE: the same state again).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-settings/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/current-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/historical-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

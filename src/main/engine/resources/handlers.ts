@@ -73,6 +73,7 @@ type ResourceHandlers = Omit<
   | 'resources.revert'
   | `access.${string}`
   | 'people.remove'
+  | `memory.${string}`
   | `mentors.${string}`
 > & { close(): Promise<void> };
 
