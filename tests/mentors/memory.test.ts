@@ -31,7 +31,7 @@ async function withMemory() {
   fresh.db
     .prepare(
       `INSERT INTO users (username, email, first_name, last_name, org, role, department_id, date_joined, last_login)
-       VALUES (?, 'mia@northbridge.example', 'Mia', 'Moreau', ?, 'student', NULL, '2026-11-01', '2026-11-01')`,
+       VALUES (?, 'mia@northbridge.example', 'Mia', 'Moreau', ?, 'student', NULL, '2026-11-01T08:00:00.000Z', '2026-11-01T08:00:00.000Z')`,
     )
     .run(LEARNER, fresh.org);
   const note = (category: string, value: string, day: string) =>

@@ -19,11 +19,14 @@ export function RecordPicker({
   kind,
   value,
   onChange,
+  valueField,
   ...props
 }: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
   profileId: string;
   kind: string;
   value?: unknown;
+  /** The record field the value is (default the kind's id field): a person by `username`, say. */
+  valueField?: string;
   onChange(value: unknown): void;
 }) {
   const [search, setSearch] = useState('');
@@ -40,9 +43,10 @@ export function RecordPicker({
     { enabled: !!declaration },
   );
   const records = list.data?.records ?? [];
-  const ids = new Map(records.map((record) => [String(record[declaration!.idField]), record[declaration!.idField]]));
+  const field = valueField ?? declaration?.idField ?? '';
+  const ids = new Map(records.map((record) => [String(record[field]), record[field]]));
   const data = records.map((record) => ({
-    value: String(record[declaration!.idField]),
+    value: String(record[field]),
     label: titleOf(declaration as ResourceDeclaration, record),
   }));
   const current = value === null || value === undefined || value === '' ? null : String(value);

@@ -9,6 +9,7 @@ import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowC
 import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
 import { KnowledgePanel } from './KnowledgePanel';
+import { MemoryPanel } from './MemoryPanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
@@ -101,6 +102,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="test">Test knowledge</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
               <Tabs.Tab value="knowledge">Knowledge</Tabs.Tab>
+              <Tabs.Tab value="memory">Memory</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -113,6 +115,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="knowledge" pt="md">
               <KnowledgePanel mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="memory" pt="md">
+              <MemoryPanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 
