@@ -61,6 +61,9 @@ export function RecordPicker({
       value={current}
       searchValue={search}
       onSearchChange={setSearch}
+      // The engine searched the kind's own search fields (a person's username and email, not only the label shown):
+      // filtering again by label would hide what it found.
+      filter={({ options }) => options}
       onChange={(picked) => onChange(picked === null ? null : (ids.get(picked) ?? picked))}
       rightSection={list.isFetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={declaration ? `No ${pluralOf(declaration)} match` : undefined}

@@ -289,15 +289,12 @@ export function seedMentorMemory(deps: AreaDeps): void {
     for (const mentor of mentors) {
       if (!rng.chance(0.7)) continue;
       for (const category of Object.keys(said)) {
+        // Distinct values: the same lesson is not remembered twice.
+        const values = [...said[category]!];
         for (let n = rng.int(0, 2); n > 0; n--) {
           const at = new Date(now - rng.int(0, 20) * 86_400_000 - rng.int(0, 86_000) * 1000).toISOString();
-          remember(db, MAIN_ORG, {
-            username: learner,
-            mentor: mentor.unique_id,
-            category,
-            value: rng.pick(said[category]!),
-            at,
-          });
+          const value = values.splice(rng.int(0, values.length - 1), 1)[0]!;
+          remember(db, MAIN_ORG, { username: learner, mentor: mentor.unique_id, category, value, at });
         }
       }
     }
