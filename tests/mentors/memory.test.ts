@@ -171,4 +171,55 @@ describe('a learner’s memory', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('nothing to clear');
   });
+
+  it('profile memory: saves, changes and deletes an entry by tag; the SDK reads it; a refusal is at its field', async () => {
+    const { fresh } = await withMemory();
+    const c = await connect(fresh);
+    expect(await c.engine.invoke('memory.profile', { learner: LEARNER })).toEqual({ learner: LEARNER, entries: [] });
+    await c.engine.invoke('memory.profileSave', { learner: LEARNER, tag: 'favorite-animal', detail: 'a cat' });
+    const changed = await c.engine.invoke('memory.profileSave', {
+      learner: LEARNER,
+      tag: 'favorite-animal',
+      detail: 'a fox',
+    });
+    expect(changed).toEqual({ tag: 'favorite-animal', detail: 'a fox' });
+    sdk(fresh);
+    const read = await AiMentorService.aiMentorOrgsUsersAiUserProfileMemoryList({
+      org: fresh.org,
+      userId: LEARNER,
+    } as Parameters<typeof AiMentorService.aiMentorOrgsUsersAiUserProfileMemoryList>[0]);
+    expect(read).toEqual([{ tag: 'favorite-animal', detail: 'a fox' }]);
+
+    const blank = await failure(c.engine, 'memory.profileSave', { learner: LEARNER, tag: 'goal', detail: '  ' });
+    expect(blank.code, blank.message).toBe('validation');
+    expect(blank.issues).toEqual([{ path: 'detail', message: 'This field may not be blank.' }]);
+
+    expect(await c.engine.invoke('memory.profileDelete', { learner: LEARNER, tag: 'favorite-animal' })).toEqual({
+      tag: 'favorite-animal',
+      deleted: true,
+    });
+    expect(await c.engine.invoke('memory.profileDelete', { learner: LEARNER, tag: 'favorite-animal' })).toEqual({
+      tag: 'favorite-animal',
+      deleted: false,
+    });
+
+    const { dataDir, env } = await cliTenant(fresh);
+    const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
+    const set = await run([
+      'memory',
+      'profile-set',
+      '--learner',
+      LEARNER,
+      '--tag',
+      'goal',
+      '--detail',
+      'pass calculus',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    const listed = await run(['memory', 'profile', '--learner', LEARNER]);
+    expect(listed.stdout).toContain('goal\tpass calculus');
+    expect((await run(['memory', 'profile-delete', '--learner', LEARNER, '--tag', 'goal'])).code).toBe(2);
+    const deleted = await run(['memory', 'profile-delete', '--learner', LEARNER, '--tag', 'goal', '--yes']);
+    expect(deleted.stdout).toContain(`Deleted goal of ${LEARNER}`);
+  });
 });

@@ -152,3 +152,28 @@ describe('sandbox: a learner’s memory', () => {
     expect(student.status).toBe(403);
   });
 });
+
+describe('sandbox: a learner’s profile memory', () => {
+  it('adds, lists, changes and deletes entries by tag; a learner only their own; tenants apart', async () => {
+    const url = path(OTHER_LEARNER, 'ai-user-profile-memory/');
+    const made = await call(server, 'POST', url, { json: { tag: 'favorite-animal', detail: 'a cat' } });
+    expect(made.status).toBe(200);
+    expectSpecValid('post', `${SPEC}/ai-user-profile-memory/`, 200, made.body);
+    await call(server, 'POST', url, { json: { tag: 'favorite-animal', detail: 'a fox' } });
+    const listed = await call(server, 'GET', url);
+    expect(listed.status).toBe(200);
+    expectSpecValid('get', `${SPEC}/ai-user-profile-memory/`, 200, listed.body);
+    expect(listed.body).toEqual([{ tag: 'favorite-animal', detail: 'a fox' }]);
+
+    const blank = await call(server, 'POST', url, { json: { tag: ' ', detail: 'x' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ tag: ['This field may not be blank.'] });
+    expect((await call(server, 'GET', url, { key: server.studentKey })).status).toBe(403);
+    const other = `/api/ai-mentor/orgs/${server.otherOrg.org}/users/${OTHER_LEARNER}/ai-user-profile-memory/`;
+    expect((await call(server, 'GET', other, { key: server.otherOrg.apiKey })).status).toBe(404);
+
+    expect((await call(server, 'DELETE', `${url}favorite-animal/`)).status).toBe(204);
+    expect((await call(server, 'DELETE', `${url}favorite-animal/`)).status).toBe(404);
+    expect((await call(server, 'GET', url)).body).toEqual([]);
+  });
+});

@@ -13,6 +13,9 @@ export const MEMORY_HELP = `A mentor's memory of a learner (MENTOR: unique id, n
   memory clear --mentor MENTOR --learner LEARNER --yes
       deletes the learner's knowledge gaps, lessons learned and help requests (the platform keeps them per learner:
       every mentor forgets them); a learner with none is told "nothing to clear". --yes is required
+  memory profile --learner LEARNER                       the learner's profile memory entries, by tag
+  memory profile-set --learner LEARNER --tag TAG --detail TEXT   add an entry, or change the tag's detail
+  memory profile-delete --learner LEARNER --tag TAG --yes        delete an entry
   Memory settings of a mentor: get|update mentor-memory-settings MENTOR [--set FIELD=VALUE]`;
 
 /** No terminal control sequences from remembered text reach the terminal. */
@@ -81,7 +84,52 @@ export const runMemoryCommand: Command = async (engine, args, out, _io, globals)
       );
       return 0;
     }
+    case 'profile':
+    case 'profile-set':
+    case 'profile-delete': {
+      const { values, positionals } = commandArgs(rest, {
+        learner: { type: 'string' },
+        tag: { type: 'string' },
+        detail: { type: 'string' },
+        yes: { type: 'boolean' },
+      });
+      if (positionals.length) throw new UsageError(`memory ${sub} takes no positional arguments`);
+      if (!values.learner) throw new UsageError(`memory ${sub} needs --learner LEARNER`);
+      const learner = values.learner;
+      if (sub === 'profile') {
+        const { entries } = await engine.invoke('memory.profile', { ...tenant, learner });
+        for (const entry of entries) out.record(entry, printable(`${entry.tag}\t${entry.detail ?? ''}`));
+        out.text(`${entries.length} profile memory entr${entries.length === 1 ? 'y' : 'ies'} of ${learner}`);
+        return 0;
+      }
+      if (!values.tag) throw new UsageError(`memory ${sub} needs --tag TAG`);
+      if (sub === 'profile-set') {
+        if (values.detail === undefined) throw new UsageError('memory profile-set needs --detail TEXT');
+        const saved = await engine.invoke('memory.profileSave', {
+          ...tenant,
+          learner,
+          tag: values.tag,
+          detail: values.detail,
+        });
+        out.record(saved, printable(`Saved ${saved.tag} for ${learner}`));
+        return 0;
+      }
+      if (!values.yes)
+        throw new UsageError(`memory profile-delete needs --yes: it deletes ${values.tag} of ${learner}`);
+      const result = await engine.invoke('memory.profileDelete', { ...tenant, learner, tag: values.tag });
+      out.record(
+        result,
+        printable(
+          result.deleted ? `Deleted ${result.tag} of ${learner}` : `${learner} has no ${result.tag}: nothing to delete`,
+        ),
+      );
+      return 0;
+    }
     default:
-      throw new UsageError(sub ? `Unknown memory command '${sub}'` : 'memory needs a command: show or clear');
+      throw new UsageError(
+        sub
+          ? `Unknown memory command '${sub}'`
+          : 'memory needs a command: show, clear, profile, profile-set or profile-delete',
+      );
   }
 };

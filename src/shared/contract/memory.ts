@@ -64,7 +64,33 @@ const Target = {
   learner: z.string().trim().min(1, 'Pick a learner').max(150),
 };
 
+/** A learner's profile memory (`ai-user-profile-memory/`): what mentors know of them, one detail per tag. */
+export const ProfileMemoryEntry = z.object({ tag: z.string(), detail: z.string().nullable() });
+export type ProfileMemoryEntry = z.infer<typeof ProfileMemoryEntry>;
+
+const Learner = {
+  profileId: z.string().min(1).optional(),
+  /** The learner's username (the paths' `{user_id}`). */
+  learner: z.string().trim().min(1, 'Pick a learner').max(150),
+};
+
 export const memoryCalls = {
+  'memory.profile': call(
+    z.object(Learner).strict(),
+    z.object({ learner: z.string(), entries: z.array(ProfileMemoryEntry) }),
+    "A learner's profile memory entries, by tag",
+  ),
+  'memory.profileSave': call(
+    // The spec's AIUserProfileRequest: both required strings; the platform's refusals come back at their fields.
+    z.object({ ...Learner, tag: z.string().trim().min(1, 'Enter a tag').max(255), detail: z.string() }).strict(),
+    ProfileMemoryEntry,
+    'Add a profile memory entry to a learner, or change the detail of a tag they have',
+  ),
+  'memory.profileDelete': call(
+    z.object({ ...Learner, tag: z.string().min(1).max(255) }).strict(),
+    z.object({ tag: z.string(), deleted: z.boolean() }),
+    "Delete a learner's profile memory entry by tag (deleted: false when the platform had none)",
+  ),
   'memory.learner': call(
     z.object(Target).strict(),
     LearnerMemory,

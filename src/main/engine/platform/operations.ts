@@ -51,6 +51,9 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/historical-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE },
+  // A learner's profile memory: POST sets one tag's detail (the same state again), DELETE takes a tag away.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/': { delete: REPLACE },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

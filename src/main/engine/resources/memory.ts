@@ -9,8 +9,15 @@
  */
 import { z } from 'zod';
 import type { HandlersOf } from '../dispatch';
-import { LearnerMemory, MEMORY_COMPONENTS, MemoryComponents, type memoryCalls } from '../../../shared/contract';
+import {
+  LearnerMemory,
+  MEMORY_COMPONENTS,
+  MemoryComponents,
+  ProfileMemoryEntry,
+  type memoryCalls,
+} from '../../../shared/contract';
 import { EngineError, invalid } from '../errors';
+import { drfIssues } from './explain';
 import { ApiError, type CallOptions, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
 import type { ResourceServices } from './handlers';
@@ -85,7 +92,62 @@ export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryC
     };
   }
 
+  async function profileApi(profileId: string, learner: string) {
+    const client: PlatformClient = await ctx.platform(profileId);
+    const { org } = await userScope(ctx.profiles, profileId);
+    return { client, path: { org, user_id: learner } };
+  }
+
   return {
+    'memory.profile': async ({ profileId: given, learner }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        const { data } = await client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/', {
+          params: { path },
+          ...INTERACTIVE,
+        });
+        return { learner, entries: z.array(ProfileMemoryEntry).parse(data) };
+      } catch (error) {
+        throw refusal(error, `The profile memory of ${learner}`);
+      }
+    },
+
+    'memory.profileSave': async ({ profileId: given, learner, tag, detail }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        const { data } = await client.api.POST('/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/', {
+          params: { path },
+          body: { tag, detail },
+        });
+        return ProfileMemoryEntry.parse(data);
+      } catch (error) {
+        // DRF's field errors, at the form's fields.
+        const issues = error instanceof ApiError && error.status === 400 ? drfIssues(error.body) : [];
+        if (issues.length) {
+          throw new EngineError(
+            'validation',
+            `The platform refused the entry: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+            { issues, status: 400 },
+          );
+        }
+        throw refusal(error, `Saving ${tag} for ${learner}`);
+      }
+    },
+
+    'memory.profileDelete': async ({ profileId: given, learner, tag }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        await client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/', {
+          params: { path: { ...path, tag } },
+        });
+        return { tag, deleted: true };
+      } catch (error) {
+        // "Failed request will be responded with status 404": there was no such entry, so nothing is left to delete.
+        if (error instanceof ApiError && error.status === 404) return { tag, deleted: false };
+        throw refusal(error, `Deleting ${tag} of ${learner}`);
+      }
+    },
+
     'memory.learner': async ({ profileId: given, mentor, learner }) => {
       const profileId = ctx.tenant(given);
       const api = await learnerApi(profileId, learner);

@@ -269,6 +269,63 @@ export function mentorMemoryRoutes(router: Router, deps: AreaDeps): void {
   });
 }
 
+/**
+ * A learner's profile memory (`ai-user-profile-memory/`): what mentors know of them, one detail per tag. POST with a
+ * tag already kept replaces its detail; DELETE `{tag}/` answers 204, or 404 when there is no such tag.
+ */
+export function profileMemoryRoutes(router: Router, deps: AreaDeps): void {
+  const { db } = deps;
+  const key = (username: string, tag: string) => `${username}\u0000${tag}`;
+  const list = (org: string, username: string) =>
+    (
+      db
+        .prepare("SELECT data FROM resource_store WHERE org = ? AND kind = 'profile-memory' ORDER BY rowid")
+        .pluck()
+        .all(org) as string[]
+    )
+      .map((text) => JSON.parse(text) as { username: string; tag: string; detail: string | null })
+      .filter((entry) => entry.username === username);
+  const learnerOf = (ctx: RequestContext) => {
+    const found = db
+      .prepare('SELECT username FROM users WHERE org = ? AND username = ?')
+      .pluck()
+      .get(ctx.params.org!, ctx.params.user_id!) as string | undefined;
+    if (!found) throw notFound('User not found');
+    return found;
+  };
+  const path = `${BASE}/ai-user-profile-memory/`;
+  router.get(path, (ctx) => {
+    const learner = learnerOf(ctx);
+    return { status: 200, body: list(ctx.params.org!, learner).map(({ tag, detail }) => ({ tag, detail })) };
+  });
+  router.post(path, async (ctx) => {
+    const learner = learnerOf(ctx);
+    const body = (await ctx.json()) as Row | null;
+    const errors: Record<string, string[]> = {};
+    for (const name of ['tag', 'detail'] as const) {
+      const value = body?.[name];
+      if (value === undefined || value === null) errors[name] = ['This field is required.'];
+      else if (typeof value !== 'string') errors[name] = ['Not a valid string.'];
+      else if (!value.trim()) errors[name] = ['This field may not be blank.'];
+    }
+    if (Object.keys(errors).length > 0) throw fieldErrors(errors);
+    const entry = { username: learner, tag: String(body!.tag).trim(), detail: String(body!.detail) };
+    db.prepare(
+      `INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'profile-memory', ?, ?)
+       ON CONFLICT (org, kind, id) DO UPDATE SET data = excluded.data`,
+    ).run(ctx.params.org!, key(learner, entry.tag), JSON.stringify(entry));
+    return { status: 200, body: { tag: entry.tag, detail: entry.detail } };
+  });
+  router.delete(`${path}{tag}/`, (ctx) => {
+    const learner = learnerOf(ctx);
+    const gone = db
+      .prepare("DELETE FROM resource_store WHERE org = ? AND kind = 'profile-memory' AND id = ?")
+      .run(ctx.params.org!, key(learner, ctx.params.tag!));
+    if (gone.changes === 0) throw notFound('Not found.');
+    return { status: 204 };
+  });
+}
+
 /** Demo memory: a few learners' gaps, lessons and requests with three mentors, over a few days. */
 export function seedMentorMemory(deps: AreaDeps): void {
   const { db } = deps;
