@@ -22,6 +22,7 @@ import { CloudOffIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { ProfileMemorySection } from './ProfileMemorySection';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -117,6 +118,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <Invitations profileId={profileId} email={email} />
         <Tickets profileId={profileId} username={username} />
         <Chats profileId={profileId} username={username} />
+        <ProfileMemorySection profileId={profileId} username={username} />
       </SimpleGrid>
 
       <RemoveModal
