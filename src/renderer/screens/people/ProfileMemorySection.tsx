@@ -94,7 +94,7 @@ export function ProfileMemorySection({ profileId, username }: { profileId: strin
             );
           }}
         >
-          <Group align="flex-start" gap="xs" wrap="wrap">
+          <Group align="flex-end" gap="xs" wrap="wrap">
             <TextInput
               label="Tag"
               placeholder="favorite-subject"
@@ -111,7 +111,7 @@ export function ProfileMemorySection({ profileId, username }: { profileId: strin
               error={at('detail')}
               style={{ flex: 1, minWidth: 180 }}
             />
-            <Button type="submit" mt={24} variant="light" loading={save.isPending} disabled={!tag.trim()}>
+            <Button type="submit" variant="light" loading={save.isPending} disabled={!tag.trim()}>
               Save entry
             </Button>
           </Group>
