@@ -222,4 +222,39 @@ describe('a learner’s memory', () => {
     const deleted = await run(['memory', 'profile-delete', '--learner', LEARNER, '--tag', 'goal', '--yes']);
     expect(deleted.stdout).toContain(`Deleted goal of ${LEARNER}`);
   });
+
+  it('edX memory: lists a learner’s records, deletes one (the SDK no longer finds it), CLI too', async () => {
+    const { fresh } = await withMemory();
+    const { rememberCourse } = await import('../../src/server/areas/mentors/memory');
+    const made = rememberCourse(fresh.db, fresh.org, {
+      username: LEARNER,
+      student: 7,
+      course_id: 'course-v1:main+CALC+2026',
+      data: { position: 3 },
+      at: '2026-11-05T10:00:00.000Z',
+    });
+    const c = await connect(fresh);
+    const listed = await c.engine.invoke('memory.edx', { learner: LEARNER });
+    expect(listed.records).toEqual([expect.objectContaining({ id: made.id, course_id: 'course-v1:main+CALC+2026' })]);
+    const { dataDir, env } = await cliTenant(fresh);
+    const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
+    const shown = await run(['memory', 'edx', '--learner', LEARNER]);
+    expect(shown.stdout).toContain(`#${String(made.id)}\tcourse-v1:main+CALC+2026`);
+    expect((await run(['memory', 'edx-delete', '--learner', LEARNER, '--id', String(made.id)])).code).toBe(2);
+
+    expect(await c.engine.invoke('memory.edxDelete', { learner: LEARNER, id: Number(made.id) })).toEqual({
+      id: made.id,
+      deleted: true,
+    });
+    sdk(fresh);
+    await expect(
+      AiMentorService.aiMentorOrgsUsersEdxMemoryRetrieve({
+        id: Number(made.id),
+        org: fresh.org,
+        userId: LEARNER,
+      } as Parameters<typeof AiMentorService.aiMentorOrgsUsersEdxMemoryRetrieve>[0]),
+    ).rejects.toMatchObject({ status: 404 });
+    const again = await run(['memory', 'edx-delete', '--learner', LEARNER, '--id', String(made.id), '--yes']);
+    expect(again.stdout).toContain('nothing to delete');
+  });
 });

@@ -177,3 +177,39 @@ describe('sandbox: a learner’s profile memory', () => {
     expect((await call(server, 'GET', url)).body).toEqual([]);
   });
 });
+
+describe('sandbox: a learner’s edX memory', () => {
+  it('pages, filters, reads and deletes a learner’s records; a learner only their own; tenants apart', async () => {
+    const { rememberCourse } = await import('../../src/server/areas/mentors/memory');
+    for (const course of ['course-v1:main+CALC+2026', 'course-v1:main+CHEM+2026']) {
+      rememberCourse(server.db, server.org, {
+        username: OTHER_LEARNER,
+        student: 42,
+        course_id: course,
+        data: { last_block: 'unit-3' },
+        at: at(5),
+      });
+    }
+    const url = path(OTHER_LEARNER, 'edx-memory/');
+    const page = await call(server, 'GET', `${url}?page_size=1`);
+    expect(page.status).toBe(200);
+    expectSpecValid('get', `${SPEC}/edx-memory/`, 200, page.body);
+    const body = page.body as { count: number; next: string | null; results: { id: number }[] };
+    expect(body.count).toBe(2);
+    expect(body.next).toContain('page=2');
+    const chem = await call(server, 'GET', `${url}?course_id=course-v1:main%2BCHEM%2B2026`);
+    const found = (chem.body as { results: { id: number; course_id: string }[] }).results;
+    expect(found.map((r) => r.course_id)).toEqual(['course-v1:main+CHEM+2026']);
+    const one = await call(server, 'GET', `${url}${found[0]!.id}/`);
+    expectSpecValid('get', `${SPEC}/edx-memory/{id}/`, 200, one.body);
+    expect(one.body).toMatchObject({ username: OTHER_LEARNER, data: { last_block: 'unit-3' } });
+
+    expect((await call(server, 'GET', url, { key: server.studentKey })).status).toBe(403);
+    const other = `/api/ai-mentor/orgs/${server.otherOrg.org}/users/${OTHER_LEARNER}/edx-memory/`;
+    expect((await call(server, 'GET', other, { key: server.otherOrg.apiKey })).status).toBe(404);
+
+    expect((await call(server, 'DELETE', `${url}${found[0]!.id}/`)).status).toBe(204);
+    expect((await call(server, 'DELETE', `${url}${found[0]!.id}/`)).status).toBe(404);
+    expect(((await call(server, 'GET', url)).body as { count: number }).count).toBe(1);
+  });
+});

@@ -16,6 +16,8 @@ export const MEMORY_HELP = `A mentor's memory of a learner (MENTOR: unique id, n
   memory profile --learner LEARNER                       the learner's profile memory entries, by tag
   memory profile-set --learner LEARNER --tag TAG --detail TEXT   add an entry, or change the tag's detail
   memory profile-delete --learner LEARNER --tag TAG --yes        delete an entry
+  memory edx --learner LEARNER [--course COURSE_ID]      the learner's edX memory records
+  memory edx-delete --learner LEARNER --id ID --yes       delete one of them
   Memory settings of a mentor: get|update mentor-memory-settings MENTOR [--set FIELD=VALUE]`;
 
 /** No terminal control sequences from remembered text reach the terminal. */
@@ -125,11 +127,45 @@ export const runMemoryCommand: Command = async (engine, args, out, _io, globals)
       );
       return 0;
     }
+    case 'edx':
+    case 'edx-delete': {
+      const { values, positionals } = commandArgs(rest, {
+        learner: { type: 'string' },
+        course: { type: 'string' },
+        id: { type: 'string' },
+        yes: { type: 'boolean' },
+      });
+      if (positionals.length) throw new UsageError(`memory ${sub} takes no positional arguments`);
+      if (!values.learner) throw new UsageError(`memory ${sub} needs --learner LEARNER`);
+      const learner = values.learner;
+      if (sub === 'edx') {
+        const { records } = await engine.invoke('memory.edx', {
+          ...tenant,
+          learner,
+          ...(values.course && { courseId: values.course }),
+        });
+        for (const r of records) out.record(r, printable(`#${r.id}\t${r.course_id}\t${r.last_modified}`));
+        out.text(`${records.length} edX memory record${records.length === 1 ? '' : 's'} of ${learner}`);
+        return 0;
+      }
+      if (!values.id || !/^\d{1,15}$/.test(values.id))
+        throw new UsageError('memory edx-delete needs --id ID (a number)');
+      if (!values.yes)
+        throw new UsageError(`memory edx-delete needs --yes: it deletes edX memory #${values.id} of ${learner}`);
+      const result = await engine.invoke('memory.edxDelete', { ...tenant, learner, id: Number(values.id) });
+      out.record(
+        result,
+        result.deleted
+          ? `Deleted edX memory #${result.id} of ${learner}`
+          : `${learner} has no edX memory #${result.id}: nothing to delete`,
+      );
+      return 0;
+    }
     default:
       throw new UsageError(
         sub
           ? `Unknown memory command '${sub}'`
-          : 'memory needs a command: show, clear, profile, profile-set or profile-delete',
+          : 'memory needs a command: show, clear, profile, profile-set, profile-delete, edx or edx-delete',
       );
   }
 };

@@ -3,7 +3,7 @@ import { mentorCrudRoutes } from './mentors/crud';
 import { mentorsAreaSchema } from './mentors/schema';
 import { seedMentorTaxonomy } from './mentors/seed';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
-import { mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
+import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 
@@ -20,6 +20,7 @@ export const mentorsArea: Area = {
     mentorKnowledgeRoutes(router, deps);
     mentorMemoryRoutes(router, deps);
     profileMemoryRoutes(router, deps);
+    edxMemoryRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));

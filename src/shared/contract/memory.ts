@@ -74,7 +74,29 @@ const Learner = {
   learner: z.string().trim().min(1, 'Pick a learner').max(150),
 };
 
+/** The spec's UserEdxMemory: where a learner is in an edX course, kept for mentors (one per learner and course). */
+export const EdxMemory = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  student: z.number().int(),
+  course_id: z.string(),
+  data: z.unknown().optional(),
+  date_created: z.string(),
+  last_modified: z.string(),
+});
+export type EdxMemory = z.infer<typeof EdxMemory>;
+
 export const memoryCalls = {
+  'memory.edx': call(
+    z.object({ ...Learner, courseId: z.string().trim().min(1).max(200).optional() }).strict(),
+    z.object({ learner: z.string(), records: z.array(EdxMemory) }),
+    "A learner's edX memory: the courses they were last in, and where (every page)",
+  ),
+  'memory.edxDelete': call(
+    z.object({ ...Learner, id: z.number().int().positive() }).strict(),
+    z.object({ id: z.number().int(), deleted: z.boolean() }),
+    "Delete one of a learner's edX memory records (deleted: false when the platform had none)",
+  ),
   'memory.profile': call(
     z.object(Learner).strict(),
     z.object({ learner: z.string(), entries: z.array(ProfileMemoryEntry) }),

@@ -54,6 +54,8 @@ export const OPERATIONS = {
   // A learner's profile memory: POST sets one tag's detail (the same state again), DELETE takes a tag away.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/': { delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/{id}/': { get: READ, delete: REPLACE },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

@@ -14,6 +14,7 @@ import {
   MEMORY_COMPONENTS,
   MemoryComponents,
   ProfileMemoryEntry,
+  EdxMemory,
   type memoryCalls,
 } from '../../../shared/contract';
 import { EngineError, invalid } from '../errors';
@@ -30,6 +31,7 @@ const HistoryEntry = z.object({
   data: z.array(z.object({ kind: z.string().optional(), content: z.string() })),
   inserted_at: z.string(),
 });
+const EdxPage = z.object({ next: z.string().nullable().optional(), results: z.array(EdxMemory) });
 /** The spec's schema is one snapshot, its example a list of them: both are read. */
 const History = z.union([z.array(HistoryEntry), HistoryEntry.transform((one) => [one])]);
 
@@ -145,6 +147,39 @@ export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryC
         // "Failed request will be responded with status 404": there was no such entry, so nothing is left to delete.
         if (error instanceof ApiError && error.status === 404) return { tag, deleted: false };
         throw refusal(error, `Deleting ${tag} of ${learner}`);
+      }
+    },
+
+    'memory.edx': async ({ profileId: given, learner, courseId }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      const records: EdxMemory[] = [];
+      try {
+        // DRF pages until the platform says there is no next one (a guard against one that never ends).
+        for (let page = 1; page <= 1000; page++) {
+          const { data } = await client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/', {
+            params: { path, query: { page, page_size: 100, ...(courseId && { course_id: courseId }) } },
+            ...INTERACTIVE,
+          });
+          const answer = EdxPage.parse(data);
+          records.push(...answer.results);
+          if (!answer.next || answer.results.length === 0) break;
+        }
+      } catch (error) {
+        throw refusal(error, `The edX memory of ${learner}`);
+      }
+      return { learner, records };
+    },
+
+    'memory.edxDelete': async ({ profileId: given, learner, id }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        await client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/{id}/', {
+          params: { path: { ...path, id } },
+        });
+        return { id, deleted: true };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return { id, deleted: false };
+        throw refusal(error, `Deleting edX memory ${id} of ${learner}`);
       }
     },
 

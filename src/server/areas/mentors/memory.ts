@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { AreaDeps } from '../../area';
 import type { Db } from '../../db';
 import { fieldErrors, notFound } from '../../http/errors';
+import { drfPage, pageWindow } from '../../http/pagination';
 import type { RequestContext, Router } from '../../http/router';
 import { Rng } from '../../rng';
 import { MAIN_ORG } from '../core';
@@ -322,6 +323,88 @@ export function profileMemoryRoutes(router: Router, deps: AreaDeps): void {
       .prepare("DELETE FROM resource_store WHERE org = ? AND kind = 'profile-memory' AND id = ?")
       .run(ctx.params.org!, key(learner, ctx.params.tag!));
     if (gone.changes === 0) throw notFound('Not found.');
+    return { status: 204 };
+  });
+}
+
+/** What the platform keeps of a learner's place in an edX course (one per learner and course), for mentors. */
+export function rememberCourse(
+  db: Db,
+  org: string,
+  entry: { username: string; student: number; course_id: string; data: unknown; at: string },
+): Row {
+  const id = Number(
+    (db.prepare("SELECT COUNT(*) FROM resource_store WHERE kind = 'edx-memory'").pluck().get() as number) + 1,
+  );
+  const record = { id, ...entry, date_created: entry.at, last_modified: entry.at };
+  delete (record as Row).at;
+  db.prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'edx-memory', ?, ?)").run(
+    org,
+    String(id),
+    JSON.stringify(record),
+  );
+  return record;
+}
+
+/**
+ * A learner's edX memory (`edx-memory/`: DRF pages filtered by `course_id`, `student`, `username`, ordered by
+ * `ordering`; `{id}/` read and deleted, 204). `{user_id}` is the learner whose records are listed.
+ */
+export function edxMemoryRoutes(router: Router, deps: AreaDeps): void {
+  const { db } = deps;
+  const mine = (ctx: RequestContext) => {
+    const found = db
+      .prepare('SELECT username FROM users WHERE org = ? AND username = ?')
+      .pluck()
+      .get(ctx.params.org!, ctx.params.user_id!) as string | undefined;
+    if (!found) throw notFound('User not found');
+    return (
+      db
+        .prepare("SELECT data FROM resource_store WHERE org = ? AND kind = 'edx-memory' ORDER BY rowid")
+        .pluck()
+        .all(ctx.params.org!) as string[]
+    )
+      .map((text) => JSON.parse(text) as Row)
+      .filter((record) => record.username === found);
+  };
+  const path = `${BASE}/edx-memory/`;
+  router.get(path, (ctx) => {
+    const q = ctx.query;
+    let records = mine(ctx);
+    for (const name of ['course_id', 'username'] as const) {
+      const value = q.get(name);
+      if (value) records = records.filter((record) => record[name] === value);
+    }
+    const student = q.get('student');
+    if (student) {
+      if (!/^-?\d+$/.test(student)) throw fieldErrors({ student: ['Enter a number.'] });
+      records = records.filter((record) => record.student === Number(student));
+    }
+    const ordering = q.get('ordering');
+    const field = ordering?.replace(/^-/, '');
+    if (field && records[0] && field in records[0]) {
+      records.sort((a, b) => String(a[field]).localeCompare(String(b[field]), undefined, { numeric: true }));
+      if (ordering!.startsWith('-')) records.reverse();
+    }
+    const window = pageWindow(q, 100);
+    if (window.page > 1 && window.offset >= records.length) throw notFound('Invalid page.');
+    return {
+      status: 200,
+      body: drfPage(ctx.url, window, records.length, records.slice(window.offset, window.offset + window.pageSize)),
+    };
+  });
+  const one = (ctx: RequestContext) => {
+    const record = mine(ctx).find((r) => String(r.id) === ctx.params.id);
+    if (!record) throw notFound('No UserEdxMemory matches the given query.');
+    return record;
+  };
+  router.get(`${path}{id}/`, (ctx) => ({ status: 200, body: one(ctx) }));
+  router.delete(`${path}{id}/`, (ctx) => {
+    const record = one(ctx);
+    db.prepare("DELETE FROM resource_store WHERE org = ? AND kind = 'edx-memory' AND id = ?").run(
+      ctx.params.org!,
+      String(record.id),
+    );
     return { status: 204 };
   });
 }
