@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
+import { rememberCourse } from '../../src/server/areas/mentors/memory';
 import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
@@ -25,6 +26,13 @@ beforeAll(async () => {
       )
       .run(LEARNER, server.org, '2026-11-01T08:00:00.000Z', '2026-11-01T08:00:00.000Z').lastInsertRowid,
   );
+  rememberCourse(server.db, server.org, {
+    username: LEARNER,
+    student: 7,
+    course_id: 'course-v1:main+CALC+2026',
+    data: { position: 3 },
+    at: '2026-11-05T10:00:00.000Z',
+  });
   app = await openApp(server);
 });
 
@@ -61,5 +69,19 @@ describe('Person page: profile memory', () => {
     await dialog.getByRole('button', { name: 'Delete entry' }).click();
     await visible(section.getByText('No entries.'));
     expect(await entries()).toEqual([]);
+  });
+
+  it('shows the edX memory and deletes a course after a confirmation naming it', async () => {
+    const { page } = app;
+    await app.open(`#/people-and-access/users/${id}`);
+    const section = page.getByTestId('person-edx-memory');
+    await visible(section.getByText('course-v1:main+CALC+2026'));
+    expect(await section.innerText()).toContain('"position": 3');
+    await section.getByRole('button', { name: 'Delete course-v1:main+CALC+2026' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${LEARNER}'s memory of course-v1:main+CALC+2026?` });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await visible(section.getByText('No course kept for mentors.'));
+    const left = await call(server, 'GET', `/api/ai-mentor/orgs/${server.org}/users/${LEARNER}/edx-memory/`);
+    expect((left.body as { count: number }).count).toBe(0);
   });
 });

@@ -22,6 +22,7 @@ import { CloudOffIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { EdxMemorySection } from './EdxMemorySection';
 import { ProfileMemorySection } from './ProfileMemorySection';
 
 type Row = Record<string, unknown>;
@@ -119,6 +120,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <Tickets profileId={profileId} username={username} />
         <Chats profileId={profileId} username={username} />
         <ProfileMemorySection profileId={profileId} username={username} />
+        <EdxMemorySection profileId={profileId} username={username} />
       </SimpleGrid>
 
       <RemoveModal
