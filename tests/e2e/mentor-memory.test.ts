@@ -70,7 +70,8 @@ describe('Mentor page: memory', () => {
     await memory
       .getByRole('textbox', { name: 'Learner' })
       .or(memory.getByRole('combobox', { name: 'Learner' }))
-      .fill('Mia');
+      .fill('mia-mem');
+    // Found by username (the engine's search), shown by name.
     await page.getByRole('option', { name: 'Mia Moreau' }).click();
     const gaps = memory.locator('[data-category="knowledge_gaps"]');
     await visible(gaps.getByText('the chain rule'));
