@@ -15,6 +15,7 @@ import { isResourceKind } from '../../shared/resources';
 import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
 import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
+import { MEMORY_HELP, runMemoryCommand } from './memory-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -33,6 +34,8 @@ ${RESOURCE_HELP}
 ${IMPORT_HELP}
 
 ${MENTORS_HELP}
+
+${MEMORY_HELP}
 
 ${JOBS_HELP}
 
@@ -71,6 +74,7 @@ const COMMANDS = new Map<string, Command>([
   ['tickets', runTicketsCommand],
   ['llm-access', runLlmAccessCommand],
   ['mentors', runMentorsCommand],
+  ['memory', runMemoryCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -97,6 +101,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   import: ['resources', 'invitations'],
   tickets: ['tickets'],
   mentors: ['mentors', 'resources'],
+  memory: ['resources'],
 };
 
 export interface CliOptions {

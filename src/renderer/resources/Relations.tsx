@@ -19,11 +19,14 @@ export function RecordPicker({
   kind,
   value,
   onChange,
+  valueField,
   ...props
 }: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
   profileId: string;
   kind: string;
   value?: unknown;
+  /** The record field the value is (default the kind's id field): a person by `username`, say. */
+  valueField?: string;
   onChange(value: unknown): void;
 }) {
   const [search, setSearch] = useState('');
@@ -40,9 +43,10 @@ export function RecordPicker({
     { enabled: !!declaration },
   );
   const records = list.data?.records ?? [];
-  const ids = new Map(records.map((record) => [String(record[declaration!.idField]), record[declaration!.idField]]));
+  const field = valueField ?? declaration?.idField ?? '';
+  const ids = new Map(records.map((record) => [String(record[field]), record[field]]));
   const data = records.map((record) => ({
-    value: String(record[declaration!.idField]),
+    value: String(record[field]),
     label: titleOf(declaration as ResourceDeclaration, record),
   }));
   const current = value === null || value === undefined || value === '' ? null : String(value);
@@ -57,6 +61,9 @@ export function RecordPicker({
       value={current}
       searchValue={search}
       onSearchChange={setSearch}
+      // The engine searched the kind's own search fields (a person's username and email, not only the label shown):
+      // filtering again by label would hide what it found.
+      filter={({ options }) => options}
       onChange={(picked) => onChange(picked === null ? null : (ids.get(picked) ?? picked))}
       rightSection={list.isFetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={declaration ? `No ${pluralOf(declaration)} match` : undefined}

@@ -113,8 +113,18 @@ function Value({ declaration, field, value }: { declaration: ResourceDeclaration
   );
 }
 
-export function SingleRecordCard({ profileId, declaration }: { profileId: string; declaration: Declared }) {
-  const query = useCall('resources.getSingle', { profileId, kind: declaration.kind });
+export function SingleRecordCard({
+  profileId,
+  declaration,
+  recordKey,
+}: {
+  profileId: string;
+  declaration: Declared;
+  /** For a kind kept per parent (`keyedBy`: a mentor's memory settings), the parent it shows. */
+  recordKey?: string;
+}) {
+  const input = { profileId, kind: declaration.kind, ...(recordKey !== undefined && { key: recordKey }) };
+  const query = useCall('resources.getSingle', input);
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const keyOf = useCallKey();
@@ -126,8 +136,8 @@ export function SingleRecordCard({ profileId, declaration }: { profileId: string
   async function refresh() {
     setRefreshing(true);
     try {
-      const fresh = await bridge.call('resources.getSingle', { profileId, kind: declaration.kind, refresh: true });
-      queryClient.setQueryData(keyOf('resources.getSingle', { profileId, kind: declaration.kind }), fresh);
+      const fresh = await bridge.call('resources.getSingle', { ...input, refresh: true });
+      queryClient.setQueryData(keyOf('resources.getSingle', input), fresh);
     } catch {
       await query.refetch();
     } finally {
@@ -221,6 +231,7 @@ export function SingleRecordCard({ profileId, declaration }: { profileId: string
       {writable && record && (
         <SingleRecordEditor
           profileId={profileId}
+          recordKey={recordKey}
           declaration={declaration}
           record={record}
           opened={editing}
@@ -234,12 +245,14 @@ export function SingleRecordCard({ profileId, declaration }: { profileId: string
 /** The edit form in a dialog: Escape, the close button or Cancel with changes made ask before dropping them. */
 function SingleRecordEditor({
   profileId,
+  recordKey,
   declaration,
   record,
   opened,
   onClose,
 }: {
   profileId: string;
+  recordKey: string | undefined;
   declaration: Declared;
   record: ResourceRecord;
   opened: boolean;
@@ -252,6 +265,7 @@ function SingleRecordEditor({
       {opened && (
         <SingleRecordForm
           profileId={profileId}
+          recordKey={recordKey}
           declaration={declaration}
           record={record}
           onDirty={setDirty}
@@ -265,6 +279,7 @@ function SingleRecordEditor({
 
 function SingleRecordForm({
   profileId,
+  recordKey,
   declaration,
   record,
   onDirty,
@@ -272,6 +287,7 @@ function SingleRecordForm({
   onSaved,
 }: {
   profileId: string;
+  recordKey: string | undefined;
   declaration: Declared;
   record: ResourceRecord;
   onDirty(dirty: boolean): void;
@@ -298,7 +314,7 @@ function SingleRecordForm({
       return;
     }
     save.mutate(
-      { profileId, kind: declaration.kind, values: changed },
+      { profileId, kind: declaration.kind, ...(recordKey !== undefined && { key: recordKey }), values: changed },
       {
         onSuccess: onSaved,
         onError: (error) => setFormError(showError(error)),

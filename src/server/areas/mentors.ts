@@ -5,6 +5,7 @@ import { mentorsAreaSchema, sharableLinksSchema, voiceSchema } from './mentors/s
 import { mentorSharingRoutes } from './mentors/sharing';
 import { seedMentorTaxonomy } from './mentors/seed';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
+import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 import { mentorVoiceRoutes } from './mentors/voice';
@@ -23,11 +24,15 @@ export const mentorsArea: Area = {
     mentorSharingRoutes(router, deps);
     mentorEvalRoutes(router, deps);
     mentorVoiceRoutes(router, deps);
+    mentorMemoryRoutes(router, deps);
+    profileMemoryRoutes(router, deps);
+    edxMemoryRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the
     // catch-all `{name}/` routes come after every literal `users/{user_id}/<segment>/` route of later areas.
     mentorCrudRoutes(router, deps, (register) => queueMicrotask(register));
   },
   seed(deps, _size, rng) {
     seedMentorTaxonomy(deps, rng);
+    seedMentorMemory(deps);
   },
 };

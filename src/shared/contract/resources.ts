@@ -10,6 +10,7 @@ import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
+import { memoryCalls } from './memory';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
 import { mentorEvalCalls, mentorEvalEvents } from './mentor-evals';
@@ -246,6 +247,7 @@ export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 
 export const resourceCalls = {
   ...peopleCalls,
+  ...memoryCalls,
   'resources.list': call(
     ResourceListInput,
     ResourceList,

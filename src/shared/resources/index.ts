@@ -10,6 +10,7 @@ import { mentorLlms, tenantLlms } from './llms';
 import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { assumedKnowledge, availableTools, customInstruction, mentorTools } from './mentor-knowledge';
 import { ltiKeys } from './lti-keys';
+import { mentorMemorySettings } from './memory';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
 import { mentorCategories } from './mentor-catalogue';
@@ -28,6 +29,7 @@ export * from './referrers';
 export * from './mentor-settings';
 export * from './mentor-knowledge';
 export * from './membership';
+export * from './memory';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -61,6 +63,7 @@ export const RESOURCES = {
   'assumed-knowledge': assumedKnowledge,
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
+  'mentor-memory-settings': mentorMemorySettings,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

@@ -94,7 +94,8 @@ export function drfIssues(body: unknown, prefix = ''): FieldIssue[] {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
   const issues: FieldIssue[] = [];
   for (const [key, value] of Object.entries(body)) {
-    if (key === 'detail' && !prefix) continue;
+    // DRF's message is a string `detail`; a list under `detail` is the errors of a field named so (profile memory's).
+    if (key === 'detail' && !prefix && !Array.isArray(value)) continue;
     const path = key === 'non_field_errors' ? prefix.replace(/\.$/, '') : `${prefix}${key}`;
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {

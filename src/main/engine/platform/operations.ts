@@ -71,6 +71,18 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/elevenlabs-voice/': { get: READ, post: ONCE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/elevenlabs-voice/{voice_name}/': { delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/audio-to-text/': { post: READ },
+  // A mentor's memory: its settings (POST sets the fields sent, the same however often); a learner's memory read
+  // with the learner's username as `{user_id}`; a category of memories deleted (DELETE: the same state again).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-settings/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/current-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/historical-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE },
+  // A learner's profile memory: POST sets one tag's detail (the same state again), DELETE takes a tag away.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/': { delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/{id}/': { get: READ, delete: REPLACE },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

@@ -74,6 +74,7 @@ type ResourceHandlers = Omit<
   | 'resources.revert'
   | `access.${string}`
   | 'people.remove'
+  | `memory.${string}`
   | `mentors.${string}`
   | `mentorEvals.${string}`
 > & { close(): Promise<void> };

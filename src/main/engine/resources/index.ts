@@ -14,6 +14,7 @@ import { resourceHandlers, type ResourceServices } from './handlers';
 import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
+import { memoryHandlers } from './memory';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
@@ -64,6 +65,7 @@ export function resourcesArea(
       ...single,
       ...accessHandlers(services, stores.cache),
       ...peopleHandlers(services, stores.cache),
+      ...memoryHandlers(services),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),

@@ -10,6 +10,7 @@ import { DeleteMentorModal } from './DeleteMentorModal';
 import { DocumentsPanel } from './DocumentsPanel';
 import { EvaluationsPanel } from './EvaluationsPanel';
 import { KnowledgePanel } from './KnowledgePanel';
+import { MemoryPanel } from './MemoryPanel';
 import { MentorFormModal } from './MentorFormModal';
 import { MentorSettingsPanel } from './MentorSettingsPanel';
 import { MentorTraining } from './MentorTraining';
@@ -107,6 +108,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
               <Tabs.Tab value="evaluations">Evaluations</Tabs.Tab>
               <Tabs.Tab value="voice">Voice</Tabs.Tab>
+              <Tabs.Tab value="memory">Memory</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="documents" pt="md">
               <DocumentsPanel mentor={target} />
@@ -128,6 +130,9 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
             </Tabs.Panel>
             <Tabs.Panel value="voice" pt="md">
               <VoicePanel key={`${tenant.id}:${data.uniqueId}`} mentor={target} />
+            </Tabs.Panel>
+            <Tabs.Panel value="memory" pt="md">
+              <MemoryPanel mentor={target} />
             </Tabs.Panel>
           </Tabs>
 

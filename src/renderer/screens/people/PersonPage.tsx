@@ -22,6 +22,8 @@ import { CloudOffIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { EdxMemorySection } from './EdxMemorySection';
+import { ProfileMemorySection } from './ProfileMemorySection';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -117,6 +119,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <Invitations profileId={profileId} email={email} />
         <Tickets profileId={profileId} username={username} />
         <Chats profileId={profileId} username={username} />
+        <ProfileMemorySection profileId={profileId} username={username} />
+        <EdxMemorySection profileId={profileId} username={username} />
       </SimpleGrid>
 
       <RemoveModal
