@@ -42,7 +42,14 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolvedTheme) => {
       `var(--mantine-color-${name}-4)`,
     ]),
   );
-  return { ...variables, dark: { ...variables.dark, ...darkActionText } };
+  // Gray's light variant in dark mode is gray 8 at 15%: near black on a dark card, a badge ("No", "Untrained") read as
+  // a hole. A lighter wash keeps it a badge.
+  const darkGrayLight = {
+    '--mantine-color-gray-light': 'rgba(134, 142, 150, 0.22)',
+    '--mantine-color-gray-light-hover': 'rgba(134, 142, 150, 0.3)',
+    '--mantine-color-gray-light-color': 'var(--mantine-color-gray-3)',
+  };
+  return { ...variables, dark: { ...variables.dark, ...darkActionText, ...darkGrayLight } };
 };
 
 /** The engine's `settings.theme` is the truth; this copy only avoids a flash of the wrong scheme at start. */
