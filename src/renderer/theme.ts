@@ -7,6 +7,7 @@ import {
   Notification,
   type CSSVariablesResolver,
 } from '@mantine/core';
+import { DARK_GRAY_LIGHT } from './theme-colors';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -42,14 +43,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolvedTheme) => {
       `var(--mantine-color-${name}-4)`,
     ]),
   );
-  // Gray's light variant in dark mode is gray 8 at 15%: near black on a dark card, a badge ("No", "Untrained") read as
-  // a hole. A lighter wash keeps it a badge.
-  const darkGrayLight = {
-    '--mantine-color-gray-light': 'rgba(134, 142, 150, 0.22)',
-    '--mantine-color-gray-light-hover': 'rgba(134, 142, 150, 0.3)',
-    '--mantine-color-gray-light-color': 'var(--mantine-color-gray-3)',
-  };
-  return { ...variables, dark: { ...variables.dark, ...darkActionText, ...darkGrayLight } };
+  return { ...variables, dark: { ...variables.dark, ...darkActionText, ...DARK_GRAY_LIGHT } };
 };
 
 /** The engine's `settings.theme` is the truth; this copy only avoids a flash of the wrong scheme at start. */

@@ -47,9 +47,14 @@ describe('Mentor page: settings', () => {
 
     // Settings the platform's read does not answer are said once above the groups; nothing to save yet.
     expect(await panel.getByTestId('settings-unread-note').innerText()).toMatch(
-      /^\d+ settings are not in the platform’s settings read/,
+      /^\d+ settings are not returned when the platform’s settings are read/,
     );
     expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+    // Tools and MCP servers are the Knowledge tab's; one Featured switch, not two.
+    await visible(form.getByText('Tools and MCP servers are chosen on the Knowledge tab.'));
+    expect(await form.getByLabel('Tool slugs').count()).toBe(0);
+    expect(await form.getByLabel('Is featured').count()).toBe(0);
+    expect(await form.getByLabel('Featured', { exact: true }).count()).toBe(1);
 
     // Edit the display name and the safety prompt; save.
     const displayName = form.getByRole('textbox', { name: 'Display name' });

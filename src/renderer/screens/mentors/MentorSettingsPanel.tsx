@@ -151,7 +151,12 @@ function SettingsForm({
 
   /** Fields the platform's settings read does not answer (until a save here answers them), said at the field. */
   const unread = useMemo(
-    () => new Set(declaration.fields.filter((field) => fieldValue(field, record) === undefined).map((f) => f.name)),
+    () =>
+      new Set(
+        declaration.fields
+          .filter((field) => !EDITED_ELSEWHERE.has(field.name) && fieldValue(field, record) === undefined)
+          .map((f) => f.name),
+      ),
     [record],
   );
   const input = (declared: FieldDeclaration) => {
@@ -196,8 +201,8 @@ function SettingsForm({
         {unread.size > 0 && (
           // Said once here; each such field says only "Not read from the platform."
           <Text size="sm" c="dimmed" data-testid="settings-unread-note">
-            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not in the platform’s settings read
-            (the spec’s read answers the public fields): the value shows once saved from here.
+            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not returned when the platform’s
+            settings are read: each shows its value here once it has been saved from this app.
           </Text>
         )}
         <Group gap={6} aria-label="Setting groups" role="navigation">
@@ -240,8 +245,15 @@ function SettingsForm({
                 {offer.message}
               </Alert>
             )}
+            {group === 'Other' && (
+              <Text size="sm" c="dimmed" mb="sm">
+                Tools and MCP servers are chosen on the Knowledge tab.
+              </Text>
+            )}
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="sm">
-              {declaration.fields.filter((field) => field.group === group).map(input)}
+              {declaration.fields
+                .filter((field) => field.group === group && !EDITED_ELSEWHERE.has(field.name))
+                .map(input)}
             </SimpleGrid>
           </Paper>
         ))}
@@ -276,6 +288,13 @@ function SettingsForm({
     </form>
   );
 }
+
+/**
+ * Settings this form does not show: the tools and MCP servers, chosen on the Knowledge tab as checklists (saved through
+ * these same settings), and `is_featured`, which the spec's request takes beside `featured` — the Featured switch
+ * shows the value the platform reads back as `is_featured` and saves it as `featured`.
+ */
+const EDITED_ELSEWHERE = new Set(['can_use_tools', 'tool_slugs', 'mcp_servers', 'is_featured']);
 
 const sectionId = (group: string) => `mentor-settings-${group.toLowerCase().replace(/\W+/g, '-')}`;
 
