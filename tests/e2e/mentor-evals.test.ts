@@ -64,7 +64,7 @@ describe('Mentor page: evaluations', () => {
     await second.fill('What is the largest planet?');
     await panel.getByRole('textbox', { name: 'Expected answer 2' }).fill('Jupiter is the largest planet.');
     await panel.getByRole('button', { name: 'Save evaluation' }).click();
-    await visible(panel.getByText(/^Evaluation \d+, question set \d+\.$/));
+    await visible(panel.getByText(/^2 questions, each answered by the mentor and scored/));
     const saved = (await call(server, 'GET', `${userPath()}mentors/${mentor}/mentor-eval/`)).body as {
       name: string;
       questions: { content: string; sample_answer: string }[];
@@ -76,7 +76,10 @@ describe('Mentor page: evaluations', () => {
     await panel.getByRole('button', { name: 'Run evaluation' }).click();
     const runs = panel.getByTestId('eval-run');
     await visible(runs.first().getByText('Waiting for the report'));
+    await visible(panel.getByText(/^Run #\d+ started: its report shows below/));
     await visible(runs.first().getByText('Report ready'), 30_000);
+    // The note on the run just started goes once its report is there.
+    await expect.poll(() => panel.getByText(/^Run #\d+ started/).count()).toBe(0);
     const report = panel.getByTestId('eval-report');
     await visible(report);
     const ratings = report.getByTestId('eval-rating');

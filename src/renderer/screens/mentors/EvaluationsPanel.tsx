@@ -94,6 +94,7 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
             key={`${mentor.profileId}:${mentor.uniqueId}:${definition.data.evaluation?.id ?? 'new'}`}
             mentor={mentor}
             evaluation={definition.data.evaluation}
+            runs={list}
           />
         )}
       </Paper>
@@ -217,12 +218,25 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
   );
 }
 
-function EvaluationForm({ mentor, evaluation }: { mentor: MentorTarget; evaluation: MentorEvaluation | null }) {
+function EvaluationForm({
+  mentor,
+  evaluation,
+  runs,
+}: {
+  mentor: MentorTarget;
+  evaluation: MentorEvaluation | null;
+  /** The runs listed below: the note on a run just started goes once its report is there. */
+  runs: readonly EvalRun[];
+}) {
   const form = useForm<EvalValues>({ initialValues: valuesOf(evaluation) });
   const define = useMutationCall('mentorEvals.define');
   const run = useMutationCall('mentorEvals.run');
   const [alert, setAlert] = useState<string | null>(null);
-  const [started, setStarted] = useState<string | null>(null);
+  const [startedRun, setStartedRun] = useState<number | null>(null);
+  const started =
+    startedRun !== null && !runs.some((run) => run.id === startedRun && (run.report || run.state === 'failed'))
+      ? `Run #${startedRun} started: its report shows below once the platform has written it.`
+      : null;
   useEffect(() => form.resetDirty(valuesOf(evaluation)), [evaluation]); // eslint-disable-line react-hooks/exhaustive-deps
   const score = form.values.passingScore;
   const outsideScale = typeof score === 'number' && (score < 0 || score > 100);
@@ -253,7 +267,7 @@ function EvaluationForm({ mentor, evaluation }: { mentor: MentorTarget; evaluati
         mentor: mentor.uniqueId,
         evaluationId: evaluation.id,
       });
-      setStarted(`Run #${answer.run.id} started: its report shows below once the platform has written it.`);
+      setStartedRun(answer.run.id);
     } catch (error) {
       setAlert(showSaveError(form, error, () => undefined));
     }
@@ -269,7 +283,7 @@ function EvaluationForm({ mentor, evaluation }: { mentor: MentorTarget; evaluati
             </Title>
             <Text size="sm" c="dimmed">
               {evaluation
-                ? `Evaluation ${evaluation.id}${evaluation.questionSet != null ? `, question set ${evaluation.questionSet}` : ''}.`
+                ? `${evaluation.questions.length} ${evaluation.questions.length === 1 ? 'question' : 'questions'}, each answered by the mentor and scored against the answer you expect.`
                 : 'This mentor has no evaluation yet: write the questions and the answers you expect.'}
             </Text>
           </Stack>
@@ -294,7 +308,7 @@ function EvaluationForm({ mentor, evaluation }: { mentor: MentorTarget; evaluati
           </Alert>
         )}
         {started && (
-          <Alert color="blue" variant="light" withCloseButton onClose={() => setStarted(null)}>
+          <Alert color="blue" variant="light" withCloseButton onClose={() => setStartedRun(null)}>
             {started}
           </Alert>
         )}
