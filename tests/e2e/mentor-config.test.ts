@@ -96,6 +96,15 @@ describe('Mentor configuration', () => {
     // A new one picks its mentor by name; the platform gets the mentor's unique id.
     await page.getByRole('button', { name: 'New call configuration' }).click();
     const dialog = page.getByRole('dialog', { name: 'New call configuration' });
+    // The form does not start in its mentor picker, whose list would open over the form.
+    await visible(dialog);
+    await expect
+      .poll(() => page.evaluate('document.activeElement?.closest("[role=dialog]") && document.activeElement.tagName'))
+      .toBe('INPUT');
+    expect(
+      await page.evaluate('document.activeElement.getAttribute("aria-label") ?? document.activeElement.id'),
+    ).not.toMatch(/mentor/i);
+    expect(await page.getByRole('listbox').count()).toBe(0);
     await dialog.getByRole('combobox', { name: 'Mentor', exact: true }).click();
     await page.keyboard.type('Voice');
     await page.getByRole('option', { name: 'Voice tutor' }).click();

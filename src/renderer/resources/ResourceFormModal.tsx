@@ -166,8 +166,15 @@ function ResourceForm({
             format={formatOf(field)}
             current={record?.[field.name]}
             editing={record !== null}
-            // The modal puts the keyboard in the first field, not on its close button.
-            autoFocus={index === 0}
+            // The modal puts the keyboard in the first field, not on its close button; a picker opens its list on
+            // focus, over the form, so a form that starts with one starts at the field after it.
+            autoFocus={
+              index ===
+              Math.max(
+                0,
+                fields.findIndex((f) => f.input !== 'reference'),
+              )
+            }
           />
         ))}
         {described && (
