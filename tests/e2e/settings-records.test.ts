@@ -138,7 +138,7 @@ describe('Tenant settings: branding', () => {
     chooser = page.waitForEvent('filechooser');
     await dialog.getByRole('button', { name: 'Choose logo' }).click();
     await (await chooser).setFiles(join(files, 'logo.png'));
-    await visible(dialog.getByText(/^logo\.png \(PNG, \d+ bytes\): uploaded when you save/));
+    await visible(dialog.getByText(/^logo\.png \(PNG, \d+ B\): uploaded when you save/));
     await visible(dialog.getByRole('img', { name: 'Logo' }));
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
