@@ -158,6 +158,7 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'assumed-knowledge', label: 'Assumed knowledge', area: 'Mentor configuration', verbs: ['get', 'update'] },
       { kind: 'mentor-tools', label: 'Mentor tools', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'available-tools', label: 'Available tools', area: 'Mentors', verbs: ['get'] },
+      { kind: 'mentor-memory-settings', label: 'Memory settings', area: 'Mentors', verbs: ['get', 'update'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
