@@ -70,6 +70,10 @@ describe('the contract declares every local path its calls take', () => {
       'resources.import': { path: 'read' },
       'analytics.exportStart': { path: 'write', folder: 'write' },
       'analytics.scheduleSave': { folder: 'write' },
+      // A voice's samples and an audio file to transcribe: read from where the admin chose them.
+      'audio.inspect': { paths: 'read' },
+      'audio.transcribe': { path: 'read' },
+      'voices.addElevenlabs': { paths: 'read' },
     });
   });
 });

@@ -32,7 +32,15 @@ import {
 import { isThrottle } from './jobs';
 import type { Log } from './log';
 import type { ApiDocument, DocumentApi } from './mentors';
-import { ApiError, RequestAbortedError, retriesStatus, retryDelay, type PlatformClient } from './platform';
+import {
+  ApiError,
+  classifyStatus,
+  RequestAbortedError,
+  retriesStatus,
+  retryDelay,
+  wasNotTaken,
+  type PlatformClient,
+} from './platform';
 import type { Profiles } from './profiles';
 import { userScope } from './tenants';
 
@@ -75,9 +83,8 @@ interface DocumentItemData {
  */
 function untilAnswered(error: unknown): unknown {
   if (!(error instanceof EngineError)) return error;
-  const status = error.extra.status ?? 0;
-  if (error.code !== 'unreachable' && !(error.code === 'api' && (status >= 500 || status === 429 || status === 408)))
-    return error;
+  const mayAnswerLater = error.code === 'api' && classifyStatus(error.extra.status ?? 0) !== 'final';
+  if (error.code !== 'unreachable' && !mayAnswerLater) return error;
   return new JobNeedsAttention(`The tenant did not answer (${error.message}): resume the copy once it does`);
 }
 
@@ -415,7 +422,7 @@ class CopyRun {
         if (delay === null) throw error;
         await slot.outside(() => sleep(delay, undefined, { signal: this.ctx.signal }));
         // Anything but a 429 may have landed: look before sending again.
-        if (!(error instanceof ApiError && error.status === 429)) {
+        if (!wasNotTaken(error)) {
           const found = (await this.copiesOn(api, mentorId)).get(data.sourceId);
           if (found) return this.accepted(item, found, true);
         }

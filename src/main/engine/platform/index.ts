@@ -52,6 +52,7 @@ export { OPERATIONS, retryPolicyOf, type DeclaredPath } from './operations';
 export {
   backoffDelay,
   classifyFailure,
+  classifyStatus,
   isTransient,
   OVERLOAD_STATUSES,
   parseRetryAfter,

@@ -165,8 +165,13 @@ const REFUSED_UNREAD: ReadonlySet<number> = new Set([408, 429]);
 export function classifyFailure(error: unknown): FailureClass {
   if (error instanceof NetworkError || error instanceof TimeoutError) return 'transient';
   if (!(error instanceof ApiError)) return 'final';
-  if (REFUSED_UNREAD.has(error.status)) return 'not-taken';
-  return error.status >= 500 && error.status <= 599 ? 'transient' : 'final';
+  return classifyStatus(error.status);
+}
+
+/** The same for an answer's status alone (an error carried on as the engine's own, with the status it had). */
+export function classifyStatus(status: number): FailureClass {
+  if (REFUSED_UNREAD.has(status)) return 'not-taken';
+  return status >= 500 && status <= 599 ? 'transient' : 'final';
 }
 
 /**
