@@ -2,10 +2,10 @@
  * A person's edX memory on their page (`edx-memory/`): the courses the platform tells mentors they were last in, each
  * with what it keeps of their place, and a delete that asks first, naming the course and the person.
  */
-import { ActionIcon, Button, Code, Group, Modal, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Code, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { EdxMemory } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
@@ -79,47 +79,27 @@ function DeleteModal({
   onClose(): void;
 }) {
   const remove = useMutationCall('memory.edxDelete');
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
-    <Modal
-      opened={!!record}
-      onClose={close}
+    <ConfirmModal
+      target={record}
       title={record ? `Delete ${username}'s memory of ${record.course_id}?` : ''}
+      mutation={remove}
+      failedTitle="Not deleted"
+      confirmLabel="Delete"
+      onConfirm={(chosen, close) =>
+        remove.mutate(
+          { profileId, learner: username, id: chosen.id },
+          {
+            onSuccess: (result) => {
+              notifySuccess(result.deleted ? 'edX memory deleted' : 'Nothing to delete', chosen.course_id);
+              close();
+            },
+          },
+        )
+      }
+      onClose={onClose}
     >
-      <Stack gap="sm">
-        <Text size="sm">Mentors will no longer know where {username} was in this course.</Text>
-        {remove.error && (
-          <Text size="sm" c="red">
-            {errorMessage(remove.error)}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              record &&
-              remove.mutate(
-                { profileId, learner: username, id: record.id },
-                {
-                  onSuccess: (result) => {
-                    notifySuccess(result.deleted ? 'edX memory deleted' : 'Nothing to delete', record.course_id);
-                    close();
-                  },
-                },
-              )
-            }
-          >
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      {() => <Text size="sm">Mentors will no longer know where {username} was in this course.</Text>}
+    </ConfirmModal>
   );
 }

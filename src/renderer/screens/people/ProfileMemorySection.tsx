@@ -2,10 +2,11 @@
  * A person's profile memory on their page: what mentors know of them (`ai-user-profile-memory/`), one detail per
  * tag. An entry is added, or its detail changed, by saving its tag; a delete asks first, naming the tag and person.
  */
-import { ActionIcon, Button, Group, Modal, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { BridgeCallError, type ProfileMemoryEntry } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
@@ -139,46 +140,30 @@ function DeleteEntryModal({
   onClose(): void;
 }) {
   const remove = useMutationCall('memory.profileDelete');
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
-    <Modal opened={!!entry} onClose={close} title={entry ? `Delete ${entry.tag} of ${username}?` : ''}>
-      <Stack gap="sm">
-        <Text size="sm">Mentors will no longer know this of {username}.</Text>
-        {remove.error && (
-          <Text size="sm" c="red">
-            {errorMessage(remove.error)}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              entry &&
-              remove.mutate(
-                { profileId, learner: username, tag: entry.tag },
-                {
-                  onSuccess: (result) => {
-                    notifySuccess(
-                      result.deleted ? 'Entry deleted' : 'Nothing to delete',
-                      result.deleted ? `${result.tag} of ${username}` : `${username} had no ${result.tag}.`,
-                    );
-                    close();
-                  },
-                },
-              )
-            }
-          >
-            Delete entry
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      target={entry}
+      title={entry ? `Delete ${entry.tag} of ${username}?` : ''}
+      mutation={remove}
+      failedTitle="Not deleted"
+      confirmLabel="Delete entry"
+      onConfirm={(chosen, close) =>
+        remove.mutate(
+          { profileId, learner: username, tag: chosen.tag },
+          {
+            onSuccess: (result) => {
+              notifySuccess(
+                result.deleted ? 'Entry deleted' : 'Nothing to delete',
+                result.deleted ? `${result.tag} of ${username}` : `${username} had no ${result.tag}.`,
+              );
+              close();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+    >
+      {() => <Text size="sm">Mentors will no longer know this of {username}.</Text>}
+    </ConfirmModal>
   );
 }
