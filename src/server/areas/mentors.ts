@@ -9,6 +9,7 @@ import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMem
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 import { mentorVoiceRoutes } from './mentors/voice';
+import { genericSchema } from './resources/backends';
 
 /**
  * Mentors (`/api/ai-mentor/orgs/{org}/users/{user_id}/`): list with the spec's filters and DRF pages, create,
@@ -16,7 +17,9 @@ import { mentorVoiceRoutes } from './mentors/voice';
  */
 export const mentorsArea: Area = {
   name: 'mentors',
-  schema: mentorsAreaSchema + sharableLinksSchema + mentorEvalSchema + voiceSchema,
+  // Memory keeps its records in the generic store (the resources area's table, created here too when the mentors
+  // area runs without it, as the sandbox's own tests compose it).
+  schema: mentorsAreaSchema + sharableLinksSchema + mentorEvalSchema + voiceSchema + genericSchema,
   routes(router, deps) {
     mentorTaxonomyRoutes(router, deps);
     mentorSettingsRoutes(router, deps);
