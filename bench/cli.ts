@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureBuilt } from '../scripts/ensure-build.mjs';
 import type { BenchResult, Log } from './lib/suite';
+import { median } from './lib/suite';
 
 export const metrics = ['cli.start_ms', 'cli.train_vs_fetch', 'cli.train_vs_sdk'];
 
@@ -33,7 +34,6 @@ const START_RUNS = 21;
 const CONCURRENCY = 4;
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Wall time of one process, spawn to exit, in ms; throws when it fails. */

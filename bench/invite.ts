@@ -17,12 +17,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Papa from 'papaparse';
 import { createEngine, type Engine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { DEFAULT_CHUNK, MAX_CHUNK } from '../src/main/engine/invitations/import-service';
 import { nextChunkSize } from '../src/main/engine/invitations/job';
 import { readRows } from '../src/main/engine/invitations/parse';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import type { BenchResult } from './lib/suite';
+import { noKeychain } from './lib/keychain';
+import { median } from './lib/suite';
 
 export const metrics = ['invite.parse_validate_vs_papaparse', 'invite.send_vs_raw', 'invite.peak_rss_mb_1m'];
 
@@ -33,13 +34,6 @@ const SEND_ROWS = 20_000;
 const ROUNDS = 7;
 /** Bump when `generate` changes, so stale files are not reused. */
 const FILE_VERSION = 2;
-
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
 
 /** A cohort file: quoted names with commas now and then, some international domains, a few bad rows. */
 async function generate(path: string, rows: number, prefix = 'person'): Promise<string> {
@@ -112,8 +106,6 @@ function papaOnly(path: string): Promise<void> {
     });
   });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function parseRatio(log: (line: string) => void): Promise<BenchResult> {
   const path = await generate(join(DATA, `invite-100k-v${FILE_VERSION}.csv`), 100_000);

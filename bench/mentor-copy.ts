@@ -19,12 +19,12 @@ import { createEngine, type Engine } from '../src/main/engine';
 import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startSandbox, type Sandbox } from '../src/server/app';
 import type { BenchResult, Log } from './lib/suite';
+import { median } from './lib/suite';
 
 const DOCUMENTS = 500;
 const RUNS = 3;
 const WORDS = ['ratio', 'fraction', 'angle', 'vector', 'matrix', 'proof', 'lemma', 'graph', 'prime', 'series'];
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Secrets of this run only: two tenants need two keys. */

@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, type Engine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import type { BenchResult } from './lib/suite';
+import { noKeychain } from './lib/keychain';
+import { median } from './lib/suite';
 
 export const metrics = ['mentors.bulk_set_vs_raw'];
 
@@ -22,15 +23,6 @@ const MENTORS = 200;
 const ROUNDS = 7;
 /** The tenant's default concurrency, which the job's requests share (jobs/limiter.ts). */
 const CONCURRENCY = 4;
-
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Platform {
   url: string;

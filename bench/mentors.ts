@@ -13,22 +13,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createEngine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startHost } from '../src/main/host/server';
 import { startSandbox } from '../src/server/app';
 import type { BenchResult, Log } from './lib/suite';
+import { noKeychain } from './lib/keychain';
 import { copyDocsVsTrain } from './mentor-copy';
+import { median } from './lib/suite';
 
 export const metrics = ['mentors.page_open_ms', 'mentors.copy_docs_vs_train'];
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function waitInPage(page: Page, expression: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -10,22 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startSandbox } from '../src/server/app';
 import { rbacGroupBackend, rbacPolicyBackend, rbacRoleBackend } from '../src/server/areas/resources/rbac';
 import { percentile, type BenchResult, type Log } from './lib/suite';
+import { noKeychain } from './lib/keychain';
 
 export const metrics = ['people.matrix_open_ms'];
 
 const ROLES = 50;
 const RESOURCES = 40;
-
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
 
 export async function run(log: Log): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-access-'));

@@ -10,23 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startSandbox } from '../src/server/app';
 import { seedUsers } from '../src/server/areas/core-users';
 import { percentile, type BenchResult, type Log } from './lib/suite';
+import { noKeychain } from './lib/keychain';
 
 export const metrics = ['people.directory_search_p95_ms'];
 
 const PEOPLE = 50_000;
 const NAMES = ['ada', 'chen', 'dubois', 'farah', 'kofi', 'lena', 'garcía', 'jun ito', 'esi', 'haddad'];
-
-/** The key comes from MENTOR_ADMIN_API_KEY: the bench needs no keychain. */
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
 
 /** What an admin types: part of a name, a username, or an email (whole or its start). */
 function searchFor(i: number, org: string): string {

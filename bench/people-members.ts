@@ -14,9 +14,10 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine';
 import { MEMBERS_BATCH } from '../src/main/engine/resources/members-import';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import type { BenchResult } from './lib/suite';
+import { noKeychain } from './lib/keychain';
+import { median } from './lib/suite';
 
 export const metrics = ['people.bulk_assign_vs_raw'];
 
@@ -24,15 +25,6 @@ const PEOPLE = 10_000;
 const ROUNDS = 7;
 /** The tenant's default concurrency, which the job's requests share (jobs/limiter.ts). */
 const CONCURRENCY = 4;
-
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Platform {
   url: string;

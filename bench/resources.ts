@@ -18,11 +18,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createEngine, type Engine } from '../src/main/engine';
-import type { SecretStore } from '../src/main/engine/secrets/keychain';
 import { startHost } from '../src/main/host/server';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import { startSandbox } from '../src/server/app';
-import { percentile, type BenchResult, type Log } from './lib/suite';
+import { percentile, type BenchResult, type Log, median } from './lib/suite';
+import { noKeychain } from './lib/keychain';
 
 export const metrics = [
   'resources.list_open_ms',
@@ -34,16 +34,6 @@ export const metrics = [
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const RECORDS = 50_000;
 const WORDS = ['deploy', 'nightly', 'analytics', 'export', 'lms', 'canvas', 'moodle', 'sync', 'report', 'backup'];
-
-/** The key comes from MENTOR_ADMIN_API_KEY: the bench needs no keychain. */
-const noKeychain: SecretStore = {
-  get: async () => null,
-  set: async () => {},
-  delete: async () => false,
-  status: async () => ({ available: true, message: 'not used' }),
-};
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A simple kind's declaration: a file beside kit.ts that declares exactly one kind (one `satisfies

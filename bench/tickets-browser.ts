@@ -14,6 +14,7 @@ import { chromium, type Page } from 'playwright-core';
 import { createEngine } from '../src/main/engine';
 import { startHost } from '../src/main/host/server';
 import type { BenchResult } from './lib/suite';
+import { median } from './lib/suite';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -27,11 +28,6 @@ async function waitInPage(page: Page, expression: string, timeoutMs: number): Pr
     if (Date.now() > until) throw new Error(`Timed out waiting for: ${expression}`);
     await new Promise((done) => setTimeout(done, 5));
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function browserFigures(

@@ -41,6 +41,7 @@ import { TaskPool } from '../src/main/engine/train/pool';
 import { HASH_CONCURRENCY, resolveRoots } from '../src/main/engine/train/preview';
 import { scanRoots } from '../src/main/engine/train/scan';
 import type { BenchResult, Log } from './lib/suite';
+import { median } from './lib/suite';
 
 export const metrics = [
   'train.vs_raw',
@@ -63,7 +64,6 @@ const SEQUENTIAL_UNITS = ['unit-00', 'unit-01'];
 const RESUME_UNITS = ['unit-02', 'unit-03', 'unit-04'];
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function rng(seed: number) {
