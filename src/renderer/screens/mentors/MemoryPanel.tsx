@@ -3,26 +3,12 @@
  * learner picked from the tenant's people: the current memory by category, the learner's progress, the recorded
  * history, and clearing it once the learner's username is typed.
  */
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Timeline,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useState } from 'react';
 import { MEMORY_COMPONENT_LABELS, MEMORY_COMPONENTS, type LearnerMemory } from '../../../shared/contract';
 import { RESOURCES } from '../../../shared/resources';
-import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { TrashIcon } from '../../components/icons';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -223,65 +209,38 @@ function ClearMemoryModal({
   opened: boolean;
   onClose(): void;
 }) {
-  const [typed, setTyped] = useState('');
   const clear = useMutationCall('memory.clear');
-  const matches = typed.trim() === learner;
-  const close = () => {
-    setTyped('');
-    clear.reset();
-    onClose();
-  };
   return (
-    <Modal opened={opened} onClose={close} title={`Clear the memory of ${learner}?`}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!matches) return;
-          clear.mutate(
-            { profileId: mentor.profileId, mentor: mentor.uniqueId, learner, confirm: typed },
-            {
-              onSuccess: (result) => {
-                notifySuccess(
-                  result.nothingToClear ? 'Nothing to clear' : 'Memory cleared',
-                  result.nothingToClear
-                    ? `${learner} has no memory with ${mentor.name}.`
-                    : `${learner}'s ${result.cleared.map((c) => MEMORY_COMPONENT_LABELS[c].toLowerCase()).join(', ')} were deleted.`,
-                );
-                close();
-              },
+    <TypedConfirmModal
+      opened={opened}
+      title={`Clear the memory of ${learner}?`}
+      names={[learner]}
+      accepts={(typed) => typed === learner}
+      mutation={clear}
+      confirmLabel="Clear memory"
+      onConfirm={(typed, done) =>
+        clear.mutate(
+          { profileId: mentor.profileId, mentor: mentor.uniqueId, learner, confirm: typed },
+          {
+            onSuccess: (result) => {
+              notifySuccess(
+                result.nothingToClear ? 'Nothing to clear' : 'Memory cleared',
+                result.nothingToClear
+                  ? `${learner} has no memory with ${mentor.name}.`
+                  : `${learner}'s ${result.cleared.map((c) => MEMORY_COMPONENT_LABELS[c].toLowerCase()).join(', ')} were deleted.`,
+              );
+              done();
             },
-          );
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">
-            This deletes <strong>{learner}</strong>’s knowledge gaps, lessons learned and help requests. The platform
-            keeps them per learner, so <strong>every mentor</strong> of the tenant forgets them, not only {mentor.name}.
-            It cannot be undone.
-          </Text>
-          <TextInput
-            label={
-              <>
-                Type <strong>{learner}</strong> to confirm
-              </>
-            }
-            value={typed}
-            onChange={(event) => setTyped(event.currentTarget.value)}
-            autoComplete="off"
-            spellCheck={false}
-            data-autofocus
-            error={clear.error ? errorMessage(clear.error) : undefined}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" disabled={!matches} loading={clear.isPending}>
-              Clear memory
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          },
+        )
+      }
+      onClose={onClose}
+    >
+      <Text size="sm">
+        This deletes <strong>{learner}</strong>’s knowledge gaps, lessons learned and help requests. The platform keeps
+        them per learner, so <strong>every mentor</strong> of the tenant forgets them, not only {mentor.name}. It cannot
+        be undone.
+      </Text>
+    </TypedConfirmModal>
   );
 }

@@ -4,20 +4,18 @@ import {
   Button,
   Group,
   List,
-  Modal,
   Paper,
   SimpleGrid,
   Skeleton,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { Freshness, ResourceRecord, UserRemoval } from '../../../shared/contract';
-import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { CloudOffIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -400,69 +398,35 @@ function RemoveModal({
   onClose(): void;
   onRemoved(report: UserRemoval): void;
 }) {
-  const [typed, setTyped] = useState('');
   const remove = useMutationCall('people.remove');
   const username = String(person.username);
   const email = text(person.email);
-  const matches = typed.trim() === username || (!!email && typed.trim().toLowerCase() === email.toLowerCase());
-  const close = () => {
-    setTyped('');
-    remove.reset();
-    onClose();
-  };
   return (
-    <Modal opened={opened} onClose={close} title={`Remove ${text(person.name) ?? username} from the tenant`}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!matches) return;
-          remove.mutate(
-            { profileId, id: String(person.user_id), confirm: typed },
-            {
-              onSuccess: (report) => {
-                setTyped('');
-                onRemoved(report);
-              },
+    <TypedConfirmModal
+      opened={opened}
+      title={`Remove ${text(person.name) ?? username} from the tenant`}
+      names={email ? [username, email] : [username]}
+      accepts={(typed) => typed === username || (!!email && typed.toLowerCase() === email.toLowerCase())}
+      mutation={remove}
+      confirmLabel="Remove"
+      onConfirm={(typed, done) =>
+        remove.mutate(
+          { profileId, id: String(person.user_id), confirm: typed },
+          {
+            onSuccess: (report) => {
+              done();
+              onRemoved(report);
             },
-          );
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">
-            They lose their access to this tenant, and leave their department, user groups and policies. Their tickets
-            and chats stay.
-          </Text>
-          <TextInput
-            label={
-              <>
-                Type <strong>{username}</strong>
-                {email && (
-                  <>
-                    {' '}
-                    or <strong>{email}</strong>
-                  </>
-                )}{' '}
-                to confirm
-              </>
-            }
-            value={typed}
-            onChange={(event) => setTyped(event.currentTarget.value)}
-            autoComplete="off"
-            spellCheck={false}
-            data-autofocus
-            error={remove.error ? errorMessage(remove.error) : undefined}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" disabled={!matches} loading={remove.isPending}>
-              Remove
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          },
+        )
+      }
+      onClose={onClose}
+    >
+      <Text size="sm">
+        They lose their access to this tenant, and leave their department, user groups and policies. Their tickets and
+        chats stay.
+      </Text>
+    </TypedConfirmModal>
   );
 }
 
