@@ -195,6 +195,18 @@ export function describeEnding(job: EndedJob): { title: string; message: string;
   };
 }
 
+/** Several endings told together ("3 jobs ended", "2 completed, 1 failed"), where one toast each would stack up. */
+export function summariseEndings(jobs: readonly Pick<EndedJob, 'state'>[]): {
+  title: string;
+  message: string;
+  ok: boolean;
+} {
+  const completed = jobs.filter((job) => job.state === 'completed').length;
+  const failed = jobs.length - completed;
+  const parts = [completed ? `${completed} completed` : '', failed ? `${failed} failed` : ''].filter(Boolean);
+  return { title: `${plural(jobs.length, 'job')} ended`, message: parts.join(', '), ok: failed === 0 };
+}
+
 export interface JobNoteState {
   /** The last state seen per job, so one ending is told once (a retried job that ends again is told again). */
   seen: Record<string, JobState>;

@@ -188,6 +188,33 @@ describe('the Jobs screens at 1000×650', () => {
     await toastOf(second).waitFor({ state: 'detached' });
   });
 
+  it('a third ending folds the toasts into one "3 jobs ended" that leads to the Jobs list', async () => {
+    await app.open('#/mentors');
+    await visible(page.getByRole('heading', { name: 'Mentors', exact: true }));
+    await dismissNotifications(page);
+    const ids: string[] = [];
+    for (const name of ['Limits', 'Vectors', 'Matrices']) {
+      const id = await train(notes(name, 1));
+      await waitForJob(app.host.engine, id);
+      ids.push(id);
+    }
+    const summary = page.getByRole('alert').filter({ hasText: '3 jobs ended' });
+    await visible(summary);
+    expect(await summary.innerText()).toContain('3 completed');
+    // The single toasts went into it: one toast on screen, not three stacked up the sidebar.
+    const single = page.getByRole('alert').filter({ has: page.getByRole('link', { name: 'View job', exact: true }) });
+    await single.first().waitFor({ state: 'detached' });
+    expect(await page.getByRole('alert').count()).toBe(1);
+    // Opening one of the jobs takes it out of the summary.
+    // (By the hash, as a link does: loading the page again would start with no toasts at all.)
+    await page.evaluate((href) => void (window.location.hash = href), `#/jobs/${ids[0]}`);
+    await visible(page.getByRole('alert').filter({ hasText: '2 jobs ended' }));
+    await page.evaluate(() => void (window.location.hash = '#/mentors'));
+    await page.getByRole('alert').getByRole('link', { name: 'View jobs' }).click();
+    await page.waitForURL(/#\/jobs$/);
+    await summary.or(page.getByRole('alert').filter({ hasText: 'jobs ended' })).waitFor({ state: 'detached' });
+  });
+
   it('with the tenant offline, a waiting job says when it gives up; changing the limit in Settings moves it', async () => {
     proxy.down();
     const outcome = await app.host.engine.invoke('tickets.reply', { id: 4242, message: 'On it.', waitMs: 0 });

@@ -18,6 +18,7 @@ import {
   noteForPlatform,
   oneLine,
   QUIET_MS,
+  summariseEndings,
   TICKETS_TAG,
   type EndedJob,
 } from '../../src/shared/desktop-notify';
@@ -193,5 +194,19 @@ describe('jobs that end', () => {
     });
     expect(notes.map((n) => n.tag)).toEqual([JOBS_TAG, JOBS_TAG, JOBS_TAG, JOBS_TAG]);
     expect(jobEndedNote(lookedAgain(state), job({ id: 'e' }), away).note).toMatchObject({ href: '#/jobs/e' });
+  });
+
+  it('sums up endings folded into one in-app toast', () => {
+    const ended = (state: 'completed' | 'failed') => ({ state });
+    expect(summariseEndings([ended('completed'), ended('completed'), ended('failed')])).toEqual({
+      title: '3 jobs ended',
+      message: '2 completed, 1 failed',
+      ok: false,
+    });
+    expect(summariseEndings([ended('completed'), ended('completed'), ended('completed')])).toEqual({
+      title: '3 jobs ended',
+      message: '3 completed',
+      ok: true,
+    });
   });
 });

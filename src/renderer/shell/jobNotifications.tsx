@@ -8,6 +8,7 @@ import {
   jobEndedNote,
   lookedAgain,
   NO_JOB_NOTES,
+  summariseEndings,
   type JobNoteState,
 } from '../../shared/desktop-notify';
 import { useEngineBridge } from '../bridge/BridgeContext';
@@ -56,6 +57,13 @@ function notifyOnDesktop(state: { current: JobNoteState }, job: Job, enabled: bo
 
 /** The toast shown for each job's ending, so opening the job (by any way) puts it away. */
 const endingToasts = new Map<string, string>();
+/** Endings folded into one summary toast, by job id. */
+const summarised = new Map<string, Job>();
+const SUMMARY_ID = 'job-endings-summary';
+/** A third plain ending on screen folds them into one toast: stacked toasts would climb up over the sidebar. */
+const SUMMARISE_FROM = 3;
+/** Jobs told in their own plain toast (not exports, which carry their file), for folding. */
+const plainToasts = new Map<string, Job>();
 
 /** One id per ending: the same ending told twice shows once, and opening the job finds its toast. */
 function endingToastId(job: Job): string {
@@ -65,7 +73,9 @@ function endingToastId(job: Job): string {
 }
 
 function forgetToast(jobId: string, id: string): void {
-  if (endingToasts.get(jobId) === id) endingToasts.delete(jobId);
+  if (endingToasts.get(jobId) !== id) return;
+  endingToasts.delete(jobId);
+  plainToasts.delete(jobId);
 }
 
 /** A finished export says where its file is and offers it (the analytics area draws the note); it stays like any other. */
@@ -88,15 +98,66 @@ function notifyExportInApp(bridge: Bridge, job: Job): void {
   );
 }
 
+function showSummary(): void {
+  if (summarised.size === 0) {
+    notifications.hide(SUMMARY_ID);
+    return;
+  }
+  const summary = summariseEndings([...summarised.values()]);
+  const toast = {
+    id: SUMMARY_ID,
+    title: summary.title,
+    color: summary.ok ? 'teal' : 'red',
+    icon: summary.ok ? <CheckCircleIcon size={16} /> : <WarningIcon size={16} />,
+    autoClose: false as const,
+    message: (
+      <>
+        <Text size="sm">{summary.message}</Text>
+        <Anchor size="sm" href="#/jobs" onClick={() => clearSummary()}>
+          View jobs
+        </Anchor>
+      </>
+    ),
+    onClose: () => summarised.clear(),
+  };
+  // Each is a no-op where the other acts: update changes the summary on screen, show puts up a new one.
+  notifications.update(toast);
+  notifications.show(toast);
+}
+
+function clearSummary(): void {
+  summarised.clear();
+  notifications.hide(SUMMARY_ID);
+}
+
+/** Folds the plain toasts on screen, and this ending, into the summary. */
+function fold(job: Job): void {
+  for (const [jobId, shown] of plainToasts) {
+    const id = endingToasts.get(jobId);
+    endingToasts.delete(jobId);
+    if (id) notifications.hide(id);
+    summarised.set(jobId, shown);
+  }
+  plainToasts.clear();
+  summarised.set(job.id, job);
+  showSummary();
+}
+
 /**
  * A job ended: one toast per ending. It carries "View job", so it stays until the admin dismisses it or opens the
- * job: a toast that times out takes its action away before a busy admin gets to it.
+ * job: a toast that times out takes its action away before a busy admin gets to it. From the third ending on screen
+ * they fold into one "N jobs ended" toast that leads to the Jobs list.
  */
 function notifyInApp(job: Job): void {
   // The admin is on the job's page: the page says it.
   if (window.location.hash === jobHref(job.id)) return;
+  if (summarised.size > 0 || plainToasts.size + 1 >= SUMMARISE_FROM) {
+    fold(job);
+    return;
+  }
   const ending = describeEnding(job);
   const id = endingToastId(job);
+  plainToasts.set(job.id, job);
   notifications.show({
     id,
     title: ending.title,
@@ -115,11 +176,13 @@ function notifyInApp(job: Job): void {
   });
 }
 
-/** The admin has the job in front of them: its ending's toast has done its work. */
+/** The admin has the job in front of them: its ending's toast (or its line in the summary) has done its work. */
 export function dismissJobEndToast(jobId: string): void {
+  if (summarised.delete(jobId)) showSummary();
   const id = endingToasts.get(jobId);
   if (!id) return;
   endingToasts.delete(jobId);
+  plainToasts.delete(jobId);
   notifications.hide(id);
 }
 
