@@ -585,6 +585,19 @@ describe('live', () => {
     const fresh = (await rowIds(page)).find((id) => !before.has(id))!;
     expect(await page.locator(`[data-ticket="${fresh}"]`).getAttribute('data-unread')).toBe('true');
     await page.getByTestId('tickets-badge').waitFor({ timeout: 10_000 });
+
+    // In a narrow window's rail the count sits on the Tickets icon's top-right corner: the icon stays readable.
+    await page.setViewportSize({ width: 1000, height: 650 });
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    const badge = nav.getByTestId('tickets-badge');
+    await expect.poll(async () => (await nav.boundingBox())?.width ?? 0).toBeLessThan(80);
+    await badge.waitFor();
+    const icon = (await nav.getByRole('link', { name: 'Tickets' }).locator('svg').first().boundingBox())!;
+    const count = (await badge.boundingBox())!;
+    expect(count.x).toBeGreaterThanOrEqual(icon.x + icon.width / 2);
+    expect(count.y + count.height).toBeLessThanOrEqual(icon.y + icon.height / 2 + 2);
+    expect(await badge.innerText()).toMatch(/^\d+\+?$/);
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('shows a learner message on a ticket in its thread after a sync, with an unread marker that opening clears', async () => {

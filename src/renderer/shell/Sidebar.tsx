@@ -42,8 +42,16 @@ export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
                 {link}
               </Tooltip>
               {screen.badge && (
-                // Always mounted (a badge may keep polling); drawn over the icon's corner.
-                <Box pos="absolute" top={0} right={0} style={{ pointerEvents: 'none', transform: 'scale(0.8)' }}>
+                // Always mounted (a badge may keep polling); it starts at the icon's top-right corner, leaving the
+                // icon readable (drawn at the row's right edge it covered half the icon).
+                <Box
+                  pos="absolute"
+                  top={-2}
+                  left="calc(50% + 6px)"
+                  w="max-content"
+                  data-testid="rail-badge"
+                  style={{ pointerEvents: 'none', transform: 'scale(0.8)', transformOrigin: 'left top' }}
+                >
                   <screen.badge />
                 </Box>
               )}
