@@ -162,6 +162,16 @@ export const PlayIcon = lineIcon('PlayIcon', <path d="M7 4l13 8-13 8z" />);
 export const StopIcon = lineIcon('StopIcon', <rect x="6" y="6" width="12" height="12" rx="1.5" />);
 export const RetryIcon = lineIcon('RetryIcon', <path d="M4 12a8 8 0 1 0 2.3-5.6L4 8.5M4 4v4.5h4.5" />);
 export const CopyIcon = lineIcon('CopyIcon', <path d="M9 9h10v10H9zM5 15V5h10" />);
+/** A branch: a new mentor grown from this one (Fork), where Copy's two sheets mean the same mentor elsewhere. */
+export const ForkIcon = lineIcon(
+  'ForkIcon',
+  <>
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="18" cy="5" r="2" />
+    <circle cx="12" cy="19" r="2" />
+    <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
+  </>,
+);
 export const DownloadIcon = lineIcon('DownloadIcon', <path d="M12 4v12M7 11l5 5 5-5M4 20h16" />);
 export const DotsIcon = lineIcon(
   'DotsIcon',

@@ -186,8 +186,8 @@ function ListView({
               nothingFoundMessage="No import matches"
             />
             <TextInput
-              label="Source"
-              placeholder="Exact, e.g. open-day-2026"
+              label="Source (exact)"
+              placeholder="e.g. open-day-2026"
               w={200}
               value={batch ? '' : source}
               disabled={!!batch}

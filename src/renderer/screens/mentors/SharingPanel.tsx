@@ -18,7 +18,7 @@ import {
 import { useState } from 'react';
 import type { Mentor, MentorSharing } from '../../../shared/contract';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { CopyIcon, PlusIcon, TrashIcon } from '../../components/icons';
+import { CopyIcon, ForkIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
@@ -166,7 +166,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
               A new mentor on this tenant made from this one: its settings, and its documents if you choose.
             </Text>
           </div>
-          <Button variant="default" size="sm" leftSection={<CopyIcon size={16} />} onClick={() => setForking(true)}>
+          <Button variant="default" size="sm" leftSection={<ForkIcon size={16} />} onClick={() => setForking(true)}>
             Fork mentor…
           </Button>
         </Group>
