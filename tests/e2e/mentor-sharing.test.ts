@@ -103,7 +103,10 @@ describe('Mentor page: sharing and fork', () => {
     await page.getByRole('button', { name: 'New mentor' }).click();
     const dialog = page.getByRole('dialog', { name: 'New mentor' });
     await dialog.getByRole('combobox', { name: 'Start from' }).click();
-    await page.getByRole('option', { name: 'Socratic Tutor' }).click();
+    // Each choice says what it is before it is chosen.
+    const option = page.getByRole('option', { name: /Socratic Tutor/ });
+    expect(await option.innerText()).toContain('Answers questions with questions');
+    await option.click();
     const description = dialog.getByRole('textbox', { name: /Description/ });
     expect(await description.inputValue()).toContain('Answers questions with questions');
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Socrates for Biology');

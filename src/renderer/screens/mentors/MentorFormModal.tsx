@@ -138,6 +138,18 @@ function MentorForm({ profileId, target, onCancel, onSaved }: MentorFormProps) {
                 .map((t) => ({ value: t.slug!, label: t.name })),
             ]}
             allowDeselect={false}
+            // Each choice says what it is: a template's name alone ("mentorAI") tells an admin little.
+            renderOption={({ option }) => {
+              const description = templates.data?.templates.find((t) => t.slug === option.value)?.description;
+              return (
+                <div>
+                  <Text size="sm">{option.label}</Text>
+                  <Text size="xs" c="dimmed" lineClamp={2}>
+                    {option.value ? description : 'No template: the platform’s defaults.'}
+                  </Text>
+                </div>
+              );
+            }}
             {...form.getInputProps('template')}
             onChange={(value) => {
               const slug = value ?? '';
