@@ -36,18 +36,17 @@ describe('a deep link on a first start', () => {
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1000, height: 650 } });
     // Everything the page ever says is recorded as it happens, so a message shown for a moment is caught too.
-    await page.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { seenTexts: string[] }).seenTexts = seen;
-      new MutationObserver(() => {
-        const text = document.body?.innerText ?? '';
-        if (text.includes('No active tenant')) seen.push(text.slice(0, 200));
-      }).observe(document, { childList: true, subtree: true, characterData: true });
+    await page.addInitScript({
+      content: `window.seenTexts = [];
+        new MutationObserver(() => {
+          const text = document.body ? document.body.innerText : '';
+          if (text.includes('No active tenant')) window.seenTexts.push(text.slice(0, 200));
+        }).observe(document, { childList: true, subtree: true, characterData: true });`,
     });
     await page.goto(`${host.url}#/people-and-access/departments`);
     await visible(page.getByRole('tab', { name: 'Departments', selected: true }), 60_000);
     await visible(page.getByTestId('resource-table'), 60_000);
     expect((await host.engine.invoke('app.info', {})).sandbox.state).toBe('running');
-    expect(await page.evaluate(() => (window as unknown as { seenTexts: string[] }).seenTexts)).toEqual([]);
+    expect(await page.evaluate('window.seenTexts')).toEqual([]);
   }, 120_000);
 });
