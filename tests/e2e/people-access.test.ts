@@ -10,6 +10,9 @@ import { NO_ADMIN_LEFT } from '../../src/shared/access';
 import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types
+declare const getComputedStyle: any;
+
 let server: Sandbox;
 let app: OpenApp;
 type Row = Record<string, unknown>;
@@ -95,5 +98,51 @@ describe('the access matrix', () => {
     await visible(review.getByText(NO_ADMIN_LEFT));
     expect(await review.getByRole('button', { name: 'Save 1 role' }).isDisabled()).toBe(true);
     await page.keyboard.press('Escape');
+  });
+});
+
+/** WCAG's contrast ratio of two CSS colours given as `rgb(r, g, b)` / `rgba(r, g, b, a)` (alpha ignored). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = css
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((v) => Number(v) / 255);
+    const linear = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(bl!);
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+describe('the access matrix in the dark theme', () => {
+  it('keeps its disabled actions legible: their words stand out from the page at 3:1 or more', async () => {
+    await made(`${RBAC}/roles/`, { name: 'Night readers', actions: [] });
+    const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+    try {
+      await page.goto(`${app.host.url}#/people-and-access/access-matrix`);
+      await visible(page.getByTestId('access-matrix'));
+      expect(await page.evaluate('document.documentElement.getAttribute("data-mantine-color-scheme")')).toBe('dark');
+      for (const name of ['Discard changes', 'Review changes']) {
+        const button = page.getByRole('button', { name });
+        expect(await button.isDisabled()).toBe(true);
+        // The words against what is behind them: the button's own fill, or the first ancestor's that has one.
+        const colours = await button.evaluate((el) => {
+          let back = el;
+          let background = getComputedStyle(back).backgroundColor as string;
+          while (/rgba\(.*, 0\)|transparent/.test(background) && back.parentElement) {
+            back = back.parentElement;
+            background = getComputedStyle(back).backgroundColor as string;
+          }
+          return { text: getComputedStyle(el).color as string, background };
+        });
+        expect(
+          contrast(colours.text, colours.background),
+          `${name}: ${JSON.stringify(colours)}`,
+        ).toBeGreaterThanOrEqual(3);
+      }
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -45,7 +45,12 @@ describe('People and access: department members from a CSV', () => {
       `${server.studentUser},Dentistry`,
     ].join('\r\n');
     // The file step says which columns the file needs.
-    await visible(dialog.getByText('Two columns: each person’s email or username, and the department’s name or id.'));
+    await visible(
+      dialog.getByText(
+        'Two columns: each person’s email or username, and the department’s name or id. Headers are matched without case or punctuation, as in the invitations import: “Email”, “Username”, “User” for the person; “Department”, “Department name”, “Department id” for the department.',
+        { exact: false },
+      ),
+    );
     await dialog
       .getByTestId('resource-import-file')
       .setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

@@ -74,6 +74,12 @@ describe('mentor-admin on people and access', () => {
     expect(added.lines[0]).toMatchObject({ username: server.studentUser, department_name: 'Pharmacy' });
     const listed = await run(['get', 'department-members', '--where', 'department_name=Pharmacy', '--json']);
     expect(listed.lines.map((m) => m.username)).toEqual([server.studentUser]);
+    // The vendor's SDK reads the membership the CLI wrote (its call names no tenant: the key's is answered).
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const members = JSON.stringify(await CoreService.coreDepartmentsMembersRetrieve());
+    expect(members).toContain(server.studentUser);
+    expect(members).toContain('Pharmacy');
     const unknown = await run([
       'create',
       'department-members',

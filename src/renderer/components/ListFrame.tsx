@@ -1,7 +1,8 @@
-import { Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Freshness } from '../../shared/contract';
 import { FreshnessNote, OfflineBanner } from './FreshnessBar';
+import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { LoadErrorAlert } from './LoadErrorAlert';
 import classes from './ListFrame.module.css';
 
@@ -137,7 +138,9 @@ export function EmptyState({ message, icon, action }: ListEmpty) {
 
 /**
  * The table area: scrolls sideways when the table is wider than its box (never squeezed under `minWidth`), with a
- * visible scrollbar, a shade at each clipped edge, and a keyboard stop so the arrow keys scroll it.
+ * visible scrollbar, a shade at each clipped edge, a keyboard stop so the arrow keys scroll it, and, above the table
+ * while columns are clipped, a note saying so with buttons that scroll it (the scrollbar under a long table is often
+ * below the window's edge).
  */
 export function ListTableArea({ minWidth, label, children }: { minWidth: number; label: string; children: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -166,23 +169,58 @@ export function ListTableArea({ minWidth, label, children }: { minWidth: number;
     for (const table of scroller.current?.querySelectorAll('table') ?? []) observer.current?.observe(table);
   });
   const scrolls = clipped.start || clipped.end;
+  const scrollBy = (direction: 1 | -1) => {
+    const element = scroller.current;
+    element?.scrollBy({ left: direction * Math.max(120, element.clientWidth * 0.6), behavior: 'smooth' });
+  };
   return (
-    <div
-      className={classes.frame}
-      data-testid="list-table-area"
-      data-clipped-start={clipped.start || undefined}
-      data-clipped-end={clipped.end || undefined}
-    >
+    <>
+      {scrolls && (
+        <Group gap={6} justify="flex-end" wrap="nowrap" data-testid="list-scroll-note">
+          <Text size="xs" c="dimmed">
+            {clipped.end ? 'More columns to the right' : 'More columns to the left'}
+          </Text>
+          <Tooltip label="Scroll left" withArrow>
+            <ActionIcon
+              variant="default"
+              size="sm"
+              aria-label={`Scroll ${label} left`}
+              disabled={!clipped.start}
+              onClick={() => scrollBy(-1)}
+            >
+              <ChevronLeftIcon size={14} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Scroll right" withArrow>
+            <ActionIcon
+              variant="default"
+              size="sm"
+              aria-label={`Scroll ${label} right`}
+              disabled={!clipped.end}
+              onClick={() => scrollBy(1)}
+            >
+              <ChevronRightIcon size={14} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      )}
       <div
-        ref={scroller}
-        className={classes.scroller}
-        // A region that scrolls is reachable by keyboard (then the arrow keys move it); one that fits is not a stop.
-        tabIndex={scrolls ? 0 : undefined}
-        role={scrolls ? 'region' : undefined}
-        aria-label={scrolls ? `${label}, scrolls sideways` : undefined}
+        className={classes.frame}
+        data-testid="list-table-area"
+        data-clipped-start={clipped.start || undefined}
+        data-clipped-end={clipped.end || undefined}
       >
-        <div style={{ minWidth }}>{children}</div>
+        <div
+          ref={scroller}
+          className={classes.scroller}
+          // A region that scrolls is reachable by keyboard (then the arrow keys move it); one that fits is not a stop.
+          tabIndex={scrolls ? 0 : undefined}
+          role={scrolls ? 'region' : undefined}
+          aria-label={scrolls ? `${label}, scrolls sideways` : undefined}
+        >
+          <div style={{ minWidth }}>{children}</div>
+        </div>
       </div>
-    </div>
+    </>
   );
 }

@@ -182,4 +182,6 @@ export const DotsIcon = lineIcon(
   </>,
 );
 export const ArrowLeftIcon = lineIcon('ArrowLeftIcon', <path d="M19 12H5M11 6l-6 6 6 6" />);
+export const ChevronLeftIcon = lineIcon('ChevronLeftIcon', <path d="M15 6l-6 6 6 6" />);
+export const ChevronRightIcon = lineIcon('ChevronRightIcon', <path d="M9 6l6 6-6 6" />);
 export const SparkIcon = lineIcon('SparkIcon', <path d="M12 3l1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8z" />);

@@ -96,6 +96,27 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
   );
 }
 
+/**
+ * A record's name, which opens it: on one line (a table of many columns scrolls rather than break "Hana Ueda" in
+ * two), a long one cut with an ellipsis and given whole in its tooltip.
+ */
+function RecordName({ text, onOpen }: { text: string; onOpen(): void }) {
+  return (
+    <Anchor
+      component="button"
+      type="button"
+      size="sm"
+      ta="left"
+      title={text}
+      maw={280}
+      style={{ display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+      onClick={onOpen}
+    >
+      {text}
+    </Anchor>
+  );
+}
+
 const fill = (template: string, id: string) => template.replaceAll('{id}', id);
 
 /**
@@ -374,16 +395,10 @@ export function ResourceList({
                     {columns.map((column, index) => (
                       <Table.Td key={column.field}>
                         {index === 0 ? (
-                          <Anchor
-                            component="button"
-                            type="button"
-                            size="sm"
-                            // A button centres its text: a long name that wraps stays aligned with the column.
-                            ta="left"
-                            onClick={() => onOpen(idOf(record))}
-                          >
-                            {cellText(column, show(column.field, record[column.field]))}
-                          </Anchor>
+                          <RecordName
+                            text={cellText(column, show(column.field, record[column.field]))}
+                            onOpen={() => onOpen(idOf(record))}
+                          />
                         ) : (
                           <Cell column={column} value={show(column.field, record[column.field])} />
                         )}

@@ -26,9 +26,18 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
   const membership = declaration.membership;
   if (membership) {
     const group = membership.groupLabel.toLowerCase();
+    const spellings = (names: readonly string[]) =>
+      [...new Set([...names.slice(0, 2), names.find((name) => name.endsWith(' id')) ?? names[2]!])]
+        .filter(Boolean)
+        .map((name) => `“${name[0]!.toUpperCase()}${name.slice(1)}”`)
+        .join(', ');
+    const headers =
+      `Headers are matched without case or punctuation, as in the invitations import: ` +
+      `${spellings(['email', 'username', 'user'])} for the person; ${spellings(membership.groupSynonyms)} for the ${group}. ` +
+      `Other columns are left out.`;
     return groupName
-      ? `A column with each person’s email or username. A ${group} column (name or id) is optional: rows without one go into ${groupName}.`
-      : `Two columns: each person’s email or username, and the ${group}’s name or id.`;
+      ? `A column with each person’s email or username. A ${group} column (name or id) is optional: rows without one go into ${groupName}. ${headers}`
+      : `Two columns: each person’s email or username, and the ${group}’s name or id. ${headers}`;
   }
   const labels = csvColumnsOf(declaration).map((column) => column.label);
   return `Columns: ${labels.join(', ')}. Headers are matched without case or punctuation; the next step shows which column fills which field.`;

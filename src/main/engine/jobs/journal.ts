@@ -47,6 +47,19 @@ const ORDERS: Record<JobOrder, string> = {
   updated: 'updated_at DESC',
 };
 const FINISHED: JobState[] = ['completed', 'failed', 'cancelled'];
+/** Past this many runs of consecutive ids, a change to many items names them in one JSON list instead. */
+const RANGE_RUNS = 8;
+
+/** Ids as [first, last] runs of consecutive ids, in the order given. */
+export function idRuns(ids: readonly number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const id of ids) {
+    const last = runs[runs.length - 1];
+    if (last && id === last[1] + 1) last[1] = id;
+    else runs.push([id, id]);
+  }
+  return runs;
+}
 
 export class JobJournal {
   private readonly statements = new Map<string, Statement>();
@@ -366,6 +379,13 @@ export class JobJournal {
     });
   }
 
+  /** Removes one of the job's params. */
+  removeParam(id: string, key: string): void {
+    this.write(() =>
+      this.sql('UPDATE jobs SET params = json_remove(params, ?) WHERE id = ?').run(`$.${identifier(key)}`, id),
+    );
+  }
+
   /** Sets one of the job's params (a choice the admin made again when resuming it). */
   setParam(id: string, key: string, value: unknown): void {
     this.write(() =>
@@ -488,16 +508,29 @@ export class JobJournal {
     this.write(() => this.sql(`UPDATE job_items SET ${set} WHERE id = @id`).run({ ...params, id }));
   }
 
-  /** The same change to many items, in one statement. */
+  /**
+   * The same change to many items, at once. Ids that run on without a gap (a batch of rows read in journal order)
+   * are changed by range, which SQLite walks in place instead of looking each id up from a JSON list.
+   */
   updateItems(ids: readonly number[], change: ItemChange): void {
     if (!ids.length) return;
     const { set, params } = itemChange(change);
-    this.write(() =>
-      this.sql(`UPDATE job_items SET ${set} WHERE id IN (SELECT value FROM json_each(@ids))`).run({
-        ...params,
-        ids: JSON.stringify(ids),
-      }),
-    );
+    const runs = idRuns(ids);
+    if (runs.length > RANGE_RUNS) {
+      this.write(() =>
+        this.sql(`UPDATE job_items SET ${set} WHERE id IN (SELECT value FROM json_each(@ids))`).run({
+          ...params,
+          ids: JSON.stringify(ids),
+        }),
+      );
+      return;
+    }
+    const update = this.sql(`UPDATE job_items SET ${set} WHERE id BETWEEN @low AND @high`);
+    const work = () => {
+      for (const [low, high] of runs) update.run({ ...params, low, high });
+    };
+    if (runs.length === 1) this.write(work);
+    else this.transaction(work);
   }
 
   updateItemByKey(jobId: string, key: string, change: ItemChange): void {

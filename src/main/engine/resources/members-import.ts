@@ -7,10 +7,11 @@
  * A dry run sends nothing: it reads the tenant's people, groups and memberships and settles each row with what it
  * would do (would add, already, unknown).
  *
- * Resumable: a batch's items are marked `sending` before its request and settled with the job's counts in one
- * transaction after. The bulk call is idempotent (a person already in the group is answered "already"), so a batch
- * left `sending` by a killed run is sent again and adds nobody twice; its "already" answers count as added by this
- * import, which sent them before it was interrupted.
+ * Resumable: before a batch's request its rows are written in the job's params as in flight (one small write of id
+ * ranges, not one per row), and after it they are settled, the job's counts added and the mark removed in one
+ * transaction. The bulk call is idempotent (a person already in the group is answered "already"), so a batch left
+ * in flight by a killed run is sent again and adds nobody twice; its "already" answers count as added by this import,
+ * which sent them before it was interrupted.
  */
 import { setMaxListeners } from 'node:events';
 import type { Job } from '../../../shared/contract';
@@ -22,7 +23,7 @@ import {
   type ResourceKind,
 } from '../../../shared/resources';
 import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
-import { UNFINISHED_STATES } from '../jobs';
+import { idRuns, UNFINISHED_STATES } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError } from '../platform';
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
@@ -35,7 +36,20 @@ type Row = Record<string, unknown>;
 
 /** People per bulk request. */
 export const MEMBERS_BATCH = 500;
+/** The phase rows in flight had when runs marked them one by one (a job left so by an older version resumes them). */
 const SENDING = 'sending';
+/** The params key of a batch in flight, followed by its first row's id; its value is the rows' [first, last] id runs. */
+export const IN_FLIGHT = 'sending_';
+
+/** The rows a killed run left in flight: their requests may have reached the tenant. */
+function inFlightRows(params: object): Set<number> {
+  const rows = new Set<number>();
+  for (const [key, value] of Object.entries(params)) {
+    if (!key.startsWith(IN_FLIGHT) || !Array.isArray(value)) continue;
+    for (const [first, last] of value as [number, number][]) for (let id = first; id <= last; id++) rows.add(id);
+  }
+  return rows;
+}
 
 export interface MembersImportParams {
   kind: ResourceKind;
@@ -199,10 +213,10 @@ export function membersImportKind(deps: {
       setMaxListeners(64, ctx.signal);
 
       /**
-       * Outcomes and the job's counts in one transaction: a kill -9 never separates them. Rows of one outcome and
-       * message (most of a batch: "added") are one statement.
+       * Outcomes, the job's counts and the end of the batch's in-flight mark in one transaction: a kill -9 never
+       * separates them. Rows of one outcome and message (most of a batch: "added") are one statement.
        */
-      const settle = (results: Settled[]) => {
+      const settle = (results: Settled[], inFlight?: string) => {
         if (!results.length) return;
         const counts: Record<string, number> = {};
         const alike = new Map<string, { outcome: Outcome; message?: string; ids: number[] }>();
@@ -222,8 +236,10 @@ export function membersImportKind(deps: {
             });
           }
           journal.addCounts(ctx.job.id, counts);
+          if (inFlight) journal.removeParam(ctx.job.id, inFlight);
         });
       };
+      const sentBefore = inFlightRows(ctx.params as object);
 
       ctx.progress(`Reading the ${groupDeclaration.plural}`);
       // The work list is read while the tenant answers: it is on the way to the first request either way.
@@ -301,11 +317,11 @@ export function membersImportKind(deps: {
 
       const send = async ({ group, items }: { group: Row; items: Work[] }): Promise<void> => {
         if (ctx.signal.aborted) throw new RequestAbortedError();
-        const resumed = new Set(items.filter((item) => item.phase === SENDING).map((item) => item.id));
-        journal.updateItems(
-          items.filter((item) => !resumed.has(item.id)).map((item) => item.id),
-          { phase: SENDING },
+        const resumed = new Set(
+          items.filter((item) => item.phase === SENDING || sentBefore.has(item.id)).map((item) => item.id),
         );
+        const inFlight = `${IN_FLIGHT}${items[0]!.id}`;
+        journal.setParam(ctx.job.id, inFlight, idRuns(items.map((item) => item.id)));
         const people = items.map((item) => bulkPersonOf(item.data.person));
         let results: Settled[];
         try {
@@ -327,7 +343,7 @@ export function membersImportKind(deps: {
           const refused = error instanceof ApiError && error.status === 400;
           results = items.map((item) => ({ item, outcome: refused ? 'invalid' : 'failed', message }));
         }
-        settle(results);
+        settle(results, inFlight);
         ctx.progress();
       };
 
@@ -336,8 +352,12 @@ export function membersImportKind(deps: {
       deps.changed(profileId, params.kind);
       deps.changed(profileId, membership.groupKind);
       const stop = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      // The batches that got no answer stay `sending`: the next run sends them again, adding nobody twice.
+      // The batches that got no answer stay in flight: the next run sends them again, adding nobody twice.
       if (stop) throw stop.reason;
+      // Marks of a killed run whose rows this run sent in other batches, all settled now.
+      for (const key of Object.keys(ctx.params as object)) {
+        if (key.startsWith(IN_FLIGHT)) journal.removeParam(ctx.job.id, key);
+      }
     },
   };
 }

@@ -23,6 +23,7 @@ import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
 import { saveFile } from '../../lib/saveFile';
 import { useCall } from '../../queries/useCall';
+import classes from './AccessMatrix.module.css';
 
 /** Each role's actions as edited: only roles the admin touched are here. */
 type Edits = ReadonlyMap<number, ReadonlySet<string>>;
@@ -94,10 +95,16 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
             Refresh
           </Button>
           <ExportMatrix profileId={profileId} />
-          <Button variant="default" size="xs" disabled={!changed.length} onClick={() => setEdits(new Map())}>
+          <Button
+            variant="default"
+            size="xs"
+            className={classes.action}
+            disabled={!changed.length}
+            onClick={() => setEdits(new Map())}
+          >
             Discard changes
           </Button>
-          <Button size="xs" disabled={!changed.length} onClick={() => setReviewing(true)}>
+          <Button size="xs" className={classes.action} disabled={!changed.length} onClick={() => setReviewing(true)}>
             Review {changed.length ? `${changed.length} role${changed.length === 1 ? '' : 's'}` : 'changes'}
           </Button>
         </Group>
@@ -333,6 +340,7 @@ function ReviewChanges({
             Keep editing
           </Button>
           <Button
+            className={classes.action}
             onClick={() => void save()}
             loading={saving}
             disabled={!plan.data?.changes.length || !!plan.data.refusal}
