@@ -66,6 +66,13 @@ export interface FieldDeclaration {
    * the tenant's mentors, from the mentors area's own list (the field takes the mentor's unique id).
    */
   references?: string;
+  /** For `reference`: the field holds a list of such ids (a mentor's categories), several picked. */
+  multiple?: boolean;
+  /**
+   * For `reference`: the kind (this field's own) whose records each name a different one, so one already named there
+   * is not offered (each mentor has one call configuration); the value the form holds stays offered.
+   */
+  uniqueIn?: string;
   /**
    * Where the record answers this field when it lacks it under its own name: a dotted path (`llm_config.temperature`),
    * `*` for each item of a list (`mentor_tools.*.slug`). The spec's read and write shapes differ for some fields.

@@ -120,6 +120,8 @@ export const callConfigurations = {
       label: 'Mentor',
       input: 'reference',
       references: 'mentors',
+      // Each mentor has one call configuration: those that have one are not offered.
+      uniqueIn: 'call-configurations',
       createOnly: true,
     },
     { name: 'mode', label: 'Mode', input: 'select', options: options('realtime', 'inference') },
