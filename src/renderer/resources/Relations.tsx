@@ -56,7 +56,7 @@ export function RecordPicker({
   kind: string;
   value?: unknown;
   /** The record field the value is (default the kind's id field): a person by `username`, say. */
-  valueField?: string;
+  valueField?: string | undefined;
   onChange(value: unknown): void;
 }) {
   const [search, setSearch] = useState('');
@@ -94,11 +94,14 @@ export function RecordsPicker({
   kind,
   value,
   onChange,
+  valueField,
   ...props
 }: Omit<MultiSelectProps, 'data' | 'value' | 'onChange'> & {
   profileId: string;
   kind: string;
   value?: unknown;
+  /** The record field the values are (default the kind's id field). */
+  valueField?: string | undefined;
   onChange(value: (string | number)[]): void;
 }) {
   const [search, setSearch] = useState('');
@@ -106,7 +109,7 @@ export function RecordsPicker({
   const chosen = referencedIds(value);
   const { data, ids } = pickOptions(
     records,
-    declaration?.idField ?? '',
+    valueField ?? declaration?.idField ?? '',
     (record) => titleOf(declaration as ResourceDeclaration, record),
     chosen,
   );

@@ -66,6 +66,11 @@ export interface FieldDeclaration {
    * the tenant's mentors, from the mentors area's own list (the field takes the mentor's unique id).
    */
   references?: string;
+  /**
+   * For `reference`: the referred record's field the value is, when not its id field (an audience is named by its
+   * name to be deleted, by its `id` where a category lists it).
+   */
+  referencesField?: string;
   /** For `reference`: the field holds a list of such ids (a mentor's categories), several picked. */
   multiple?: boolean;
   /**

@@ -181,9 +181,10 @@ export const categoryGroups = {
     {
       name: 'audiences',
       label: 'Audiences',
-      input: 'json',
-      description: 'The IDs of the audiences the group is for, as a JSON list (e.g. [1, 2]).',
-      placeholder: '[1]',
+      input: 'reference',
+      references: 'mentor-audiences',
+      referencesField: 'id',
+      multiple: true,
     },
   ],
   confirmDelete: 'Delete the category group "{id}"? Its categories stay, ungrouped.',

@@ -82,6 +82,7 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
             placeholder={field.placeholder ?? 'Choose or type to search'}
             profileId={profileId}
             kind={field.references ?? ''}
+            valueField={field.referencesField}
             onChange={(value) => form.setFieldValue(field.name, value)}
           />
         );
@@ -106,6 +107,7 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           placeholder={field.placeholder ?? 'Choose or type to search'}
           profileId={profileId}
           kind={field.references ?? ''}
+          valueField={field.referencesField}
           onChange={(value) => form.setFieldValue(field.name, value as FormValue)}
         />
       );
