@@ -58,7 +58,7 @@ describe('Mentor configuration', () => {
     await edit.waitFor({ state: 'hidden' });
   });
 
-  it('narrows call configurations by mode and by a mentor id typed in; names each mentor; picks one by name', async () => {
+  it('narrows call configurations by mode and by a mentor id typed in; names each mentor; picks one without one by name', async () => {
     const { page } = app;
     const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}`;
     const made: string[] = [];
@@ -106,6 +106,11 @@ describe('Mentor configuration', () => {
     ).not.toMatch(/mentor/i);
     expect(await page.getByRole('listbox').count()).toBe(0);
     await dialog.getByRole('combobox', { name: 'Mentor', exact: true }).click();
+    // Each mentor has one call configuration: the two that have one are not offered.
+    await page.keyboard.type('tutor');
+    await visible(page.getByRole('option', { name: 'Voice tutor' }));
+    expect(await page.getByRole('option', { name: /^(Realtime|Inference) tutor$/ }).count()).toBe(0);
+    await page.keyboard.press('Control+A');
     await page.keyboard.type('Voice');
     await page.getByRole('option', { name: 'Voice tutor' }).click();
     await dialog.getByRole('button', { name: 'Create call configuration' }).click();

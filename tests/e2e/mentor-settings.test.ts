@@ -119,4 +119,50 @@ describe('Mentor page: settings', () => {
     await expect.poll(() => heading.innerText()).toBe('Algebra Coach Pro');
     await visible(page.locator('p', { hasText: /^Equations, step by step\.$/ }));
   });
+
+  it('picks categories and the department by name, not as ids; the platform keeps their ids', async () => {
+    const { page } = app;
+    const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}/`;
+    const made = [];
+    for (const name of ['Life sciences', 'Ancient history', 'Languages']) {
+      made.push((await call(server, 'POST', `${base}mentor/categories/`, { json: { name } })).body as { id: number });
+    }
+    const nursing = (await call(server, 'POST', '/api/core/departments/', { json: { name: 'Nursing' } })).body as {
+      id: number;
+    };
+    await app.open(`#/mentors/${mentor.unique_id}`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const form = page.getByTestId('mentor-settings').getByRole('form', { name: 'Mentor settings' });
+    await visible(form);
+    expect(await form.getByText('Category IDs').count()).toBe(0);
+
+    const categories = form.locator('[data-field="categories"] input:not([type=hidden])');
+    await categories.click();
+    await page.keyboard.type('hist');
+    await page.getByRole('option', { name: 'Ancient history' }).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Life');
+    await page.getByRole('option', { name: 'Life sciences' }).click();
+    await page.keyboard.press('Escape');
+    const department = form.locator('[data-field="department_id"] input:not([type=hidden])');
+    await department.click();
+    await page.keyboard.type('Nurs');
+    await page.getByRole('option', { name: 'Nursing' }).click();
+
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await visible(form.getByText('Saved.'));
+    const saved = await onPlatform();
+    expect((saved.categories as { id: number }[]).map((category) => category.id).sort()).toEqual(
+      [made[0]!.id, made[1]!.id].sort(),
+    );
+    // The platform's settings read does not answer the department: its id is in the mentor's stored settings.
+    const stored = server.db.prepare('SELECT settings FROM mentors WHERE unique_id = ?').pluck().get(mentor.unique_id);
+    expect(JSON.parse(String(stored))).toMatchObject({ department_id: nursing.id });
+    // Read again, the categories show by name.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await visible(form);
+    await visible(form.locator('[data-field="categories"]').getByText('Ancient history'));
+    await visible(form.locator('[data-field="categories"]').getByText('Life sciences'));
+  });
 });

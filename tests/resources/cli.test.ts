@@ -146,7 +146,18 @@ describe('mentor-admin resource verbs', () => {
         verbs: ['list', 'get', 'create', 'update', 'delete'],
       },
       { kind: 'voices', label: 'Voices', area: 'Mentor configuration', verbs: ['list', 'get'] },
-      { kind: 'mentor-categories', label: 'Mentor categories', area: 'Mentor configuration', verbs: ['list'] },
+      {
+        kind: 'mentor-audiences',
+        label: 'Mentor audiences',
+        area: 'Mentor configuration',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
+        kind: 'mentor-categories',
+        label: 'Mentor categories',
+        area: 'Mentor configuration',
+        verbs: ['list', 'create', 'delete'],
+      },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
       {

@@ -165,3 +165,55 @@ describe('category groups', () => {
     expect((await run(['get', 'category-groups', '--json'])).lines.some((g) => g.id === id)).toBe(false);
   });
 });
+
+describe('audiences and categories', () => {
+  it('are created and deleted by a tenant admin through the kit (categories for audiences by id); the SDK reads them back', async () => {
+    const c = await connect(server);
+    const { record: audience } = await c.engine.invoke('resources.create', {
+      kind: 'mentor-audiences',
+      values: { name: 'Night students', description: 'Evening courses' },
+    });
+    expect(audience).toMatchObject({ name: 'Night students', description: 'Evening courses' });
+    const { record: category } = await c.engine.invoke('resources.create', {
+      kind: 'mentor-categories',
+      values: { name: 'Night sciences', description: 'After dark', audiences: [audience.id as number] },
+    });
+    const sdkCategories = await AiMentorService.aiMentorOrgsUsersMentorCategoriesList(sdk());
+    const read = sdkCategories.find((row) => row.name === 'Night sciences')!;
+    expect(read.audiences.map((a) => a.name)).toEqual(['Night students']);
+    expect(read.id).toBe(category.id);
+    const sdkAudiences = await AiMentorService.aiMentorOrgsUsersMentorAudienceList(sdk());
+    expect(sdkAudiences.map((a) => a.name)).toContain('Night students');
+
+    // An audience the tenant does not have is refused at its field.
+    const refused = await failure(c.engine, 'resources.create', {
+      kind: 'mentor-categories',
+      values: { name: 'Nowhere', audiences: [987654] },
+    });
+    expect(refused.message).toMatch(/audiences|987654/);
+
+    // The category by its id, the audience by its name (in the DELETE's body, as the spec's descriptions say).
+    await c.engine.invoke('resources.delete', { kind: 'mentor-categories', id: String(category.id) });
+    expect((await AiMentorService.aiMentorOrgsUsersMentorCategoriesList(sdk())).map((row) => row.name)).not.toContain(
+      'Night sciences',
+    );
+    const deleted = await run(['delete', 'mentor-audiences', 'Night students', '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await AiMentorService.aiMentorOrgsUsersMentorAudienceList(sdk())).map((a) => a.name)).not.toContain(
+      'Night students',
+    );
+  });
+
+  it("a learner's key is refused with the platform's tenant-admin-only message", async () => {
+    const c = await connect(server, {
+      key: 'env-only',
+      env: { MENTOR_ADMIN_API_KEY: server.studentKey },
+      username: server.studentUser,
+    });
+    const refused = await failure(c.engine, 'resources.create', {
+      kind: 'mentor-audiences',
+      values: { name: 'Mine' },
+    });
+    expect(refused.message).toContain('Only tenant admins can create mentor audiences.');
+  });
+});

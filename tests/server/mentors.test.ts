@@ -531,6 +531,12 @@ describe('mentors: audiences and categories', () => {
     expectSpecValid('delete', `${T}mentor/categories/`, 204, removed.body);
     expect(((await call(server, 'GET', `${base(server)}${mentor.slug}/`)).body as Mentor).categories).toEqual([]);
     expect(await call(server, 'DELETE', categories(server))).toMatchObject({ status: 400 });
+    // The app names a category by its id in the body (the spec declares no parameter; the audience's takes a name).
+    const byId = (await call(server, 'POST', categories(server), { json: { name: 'By id' } })).body as { id: number };
+    const removedById = await call(server, 'DELETE', categories(server), { json: { id: byId.id } });
+    expect(removedById.status).toBe(204);
+    expectSpecValid('delete', `${T}mentor/categories/`, 204, removedById.body);
+    expect(await call(server, 'DELETE', categories(server), { json: { id: byId.id } })).toMatchObject({ status: 404 });
     expect(await call(server, 'DELETE', `${categories(server)}?name=Misc`)).toMatchObject({ status: 404 });
     expect(
       (

@@ -1,14 +1,44 @@
-import { Anchor, Badge, Group, Loader, Select, Stack, Text, type SelectProps } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Group,
+  Loader,
+  MultiSelect,
+  Select,
+  Stack,
+  Text,
+  type MultiSelectProps,
+  type SelectProps,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
 import { formatCount } from '../lib/format';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
+import { referencedIds } from './fields/values';
 import { capitalized, titleOf } from './naming';
+import { pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
 
 const PICK_PAGE = 50;
+
+/** The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. */
+function usePickable(profileId: string, kind: string, search: string) {
+  const [debounced] = useDebouncedValue(search.trim(), 200);
+  const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
+  const list = useCall(
+    'resources.list',
+    {
+      profileId,
+      kind: isResourceKind(kind) ? kind : 'api-tokens',
+      pageSize: PICK_PAGE,
+      ...(debounced ? { search: debounced } : {}),
+    },
+    { enabled: !!declaration },
+  );
+  return { declaration, records: list.data?.records ?? [], fetching: list.isFetching };
+}
 
 /**
  * A field that takes another kind's record: its records from that kind's cached list, searchable by name, the value
@@ -26,32 +56,19 @@ export function RecordPicker({
   kind: string;
   value?: unknown;
   /** The record field the value is (default the kind's id field): a person by `username`, say. */
-  valueField?: string;
+  valueField?: string | undefined;
   onChange(value: unknown): void;
 }) {
   const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 200);
-  const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
-  const list = useCall(
-    'resources.list',
-    {
-      profileId,
-      kind: isResourceKind(kind) ? kind : 'api-tokens',
-      pageSize: PICK_PAGE,
-      ...(debounced ? { search: debounced } : {}),
-    },
-    { enabled: !!declaration },
-  );
-  const records = list.data?.records ?? [];
-  const field = valueField ?? declaration?.idField ?? '';
-  const ids = new Map(records.map((record) => [String(record[field]), record[field]]));
-  const data = records.map((record) => ({
-    value: String(record[field]),
-    label: titleOf(declaration as ResourceDeclaration, record),
-  }));
+  const { declaration, records, fetching } = usePickable(profileId, kind, search);
   const current = value === null || value === undefined || value === '' ? null : String(value);
   // The chosen record stays offered while a search shows others.
-  if (current && !ids.has(current)) data.unshift({ value: current, label: current });
+  const { data, ids } = pickOptions(
+    records,
+    valueField ?? declaration?.idField ?? '',
+    (record) => titleOf(declaration as ResourceDeclaration, record),
+    current === null ? [] : [current],
+  );
   return (
     <Select
       {...props}
@@ -65,7 +82,49 @@ export function RecordPicker({
       // filtering again by label would hide what it found.
       filter={({ options }) => options}
       onChange={(picked) => onChange(picked === null ? null : (ids.get(picked) ?? picked))}
-      rightSection={list.isFetching ? <Loader size={14} /> : undefined}
+      rightSection={fetching ? <Loader size={14} /> : undefined}
+      nothingFoundMessage={declaration ? `No ${pluralOf(declaration)} match` : undefined}
+    />
+  );
+}
+
+/** A field that holds a list of another kind's ids (a mentor's categories): several picked by name. */
+export function RecordsPicker({
+  profileId,
+  kind,
+  value,
+  onChange,
+  valueField,
+  ...props
+}: Omit<MultiSelectProps, 'data' | 'value' | 'onChange'> & {
+  profileId: string;
+  kind: string;
+  value?: unknown;
+  /** The record field the values are (default the kind's id field). */
+  valueField?: string | undefined;
+  onChange(value: (string | number)[]): void;
+}) {
+  const [search, setSearch] = useState('');
+  const { declaration, records, fetching } = usePickable(profileId, kind, search);
+  const chosen = referencedIds(value);
+  const { data, ids } = pickOptions(
+    records,
+    valueField ?? declaration?.idField ?? '',
+    (record) => titleOf(declaration as ResourceDeclaration, record),
+    chosen,
+  );
+  return (
+    <MultiSelect
+      {...props}
+      searchable
+      clearable
+      data={data}
+      value={chosen.map(String)}
+      searchValue={search}
+      onSearchChange={setSearch}
+      filter={({ options }) => options}
+      onChange={(picked) => onChange(pickedIds(picked, ids))}
+      rightSection={fetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={declaration ? `No ${pluralOf(declaration)} match` : undefined}
     />
   );

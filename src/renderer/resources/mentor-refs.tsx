@@ -4,7 +4,8 @@
  */
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import type { ResourceDeclaration } from '../../shared/resources';
+import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
+import { pickOptions, takenValues } from './pick-options';
 import { useCall } from '../queries/useCall';
 import { shownValue } from './readable';
 
@@ -60,25 +61,43 @@ export function useShownValue(
 
 /**
  * Picks one of the tenant's mentors by name; the value is its unique id (one not in the list stays offered). Opened,
- * it reads the list from the platform too, so a mentor made elsewhere a moment ago is offered.
+ * it reads the list from the platform too, so a mentor made elsewhere a moment ago is offered. `uniqueIn`: mentors
+ * that a record of that kind already names in this `field` are not offered (each has one call configuration).
  */
 export function MentorPicker({
   profileId,
   value,
   onChange,
+  uniqueIn,
   ...props
 }: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
   profileId: string;
   value?: unknown;
   onChange(value: string | null): void;
+  uniqueIn?: { kind: ResourceKind; field: string } | undefined;
 }) {
   const [opened, setOpened] = useState(false);
   const cached = useCall('mentors.list', { profileId });
   const fresh = useCall('mentors.list', { profileId, refresh: true }, { enabled: opened });
+  const others = useCall(
+    'resources.list',
+    { profileId, kind: uniqueIn?.kind ?? 'call-configurations', pageSize: 500 },
+    { enabled: !!uniqueIn },
+  );
+  const taken = useMemo(
+    () => (uniqueIn ? takenValues(others.data?.records ?? [], uniqueIn.field) : new Set<string>()),
+    [uniqueIn, others.data],
+  );
   const mentors = fresh.data?.mentors ?? cached.data?.mentors ?? [];
   const current = typeof value === 'string' && value ? value : null;
-  const data = mentors.map((mentor) => ({ value: mentor.uniqueId, label: mentor.name }));
-  if (current && !data.some((option) => option.value === current)) data.unshift({ value: current, label: current });
+  const { data } = pickOptions(
+    mentors.map((mentor) => ({ uniqueId: mentor.uniqueId, name: mentor.name })),
+    'uniqueId',
+    (mentor) => String(mentor.name),
+    current === null ? [] : [current],
+    taken,
+  );
+  const fetching = cached.isFetching || fresh.isFetching || others.isFetching;
   return (
     <Select
       {...props}
@@ -88,8 +107,14 @@ export function MentorPicker({
       value={current}
       onChange={onChange}
       onDropdownOpen={() => setOpened(true)}
-      rightSection={cached.isFetching || fresh.isFetching ? <Loader size={14} /> : undefined}
-      nothingFoundMessage={fresh.isFetching ? 'Reading the tenant’s mentors…' : 'No mentors match'}
+      rightSection={fetching ? <Loader size={14} /> : undefined}
+      nothingFoundMessage={
+        fresh.isFetching
+          ? 'Reading the tenant’s mentors…'
+          : taken.size && !data.length
+            ? 'Every mentor has one already'
+            : 'No mentors match'
+      }
     />
   );
 }

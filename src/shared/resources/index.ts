@@ -13,7 +13,7 @@ import { ltiKeys } from './lti-keys';
 import { mentorMemorySettings } from './memory';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
-import { mentorCategories } from './mentor-catalogue';
+import { mentorAudiences, mentorCategories } from './mentor-catalogue';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
@@ -56,6 +56,7 @@ export const RESOURCES = {
   'call-configurations': callConfigurations,
   'category-groups': categoryGroups,
   voices,
+  'mentor-audiences': mentorAudiences,
   'mentor-categories': mentorCategories,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,

@@ -67,6 +67,18 @@ export interface FieldDeclaration {
    */
   references?: string;
   /**
+   * For `reference`: the referred record's field the value is, when not its id field (an audience is named by its
+   * name to be deleted, by its `id` where a category lists it).
+   */
+  referencesField?: string;
+  /** For `reference`: the field holds a list of such ids (a mentor's categories), several picked. */
+  multiple?: boolean;
+  /**
+   * For `reference`: the kind (this field's own) whose records each name a different one, so one already named there
+   * is not offered (each mentor has one call configuration); the value the form holds stays offered.
+   */
+  uniqueIn?: string;
+  /**
    * Where the record answers this field when it lacks it under its own name: a dotted path (`llm_config.temperature`),
    * `*` for each item of a list (`mentor_tools.*.slug`). The spec's read and write shapes differ for some fields.
    */

@@ -120,6 +120,8 @@ export const callConfigurations = {
       label: 'Mentor',
       input: 'reference',
       references: 'mentors',
+      // Each mentor has one call configuration: those that have one are not offered.
+      uniqueIn: 'call-configurations',
       createOnly: true,
     },
     { name: 'mode', label: 'Mode', input: 'select', options: options('realtime', 'inference') },
@@ -179,9 +181,10 @@ export const categoryGroups = {
     {
       name: 'audiences',
       label: 'Audiences',
-      input: 'json',
-      description: 'The IDs of the audiences the group is for, as a JSON list (e.g. [1, 2]).',
-      placeholder: '[1]',
+      input: 'reference',
+      references: 'mentor-audiences',
+      referencesField: 'id',
+      multiple: true,
     },
   ],
   confirmDelete: 'Delete the category group "{id}"? Its categories stay, ungrouped.',

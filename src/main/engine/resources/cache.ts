@@ -247,6 +247,24 @@ export class ResourceCache {
     return text ? { record: JSON.parse(text) as Row, meta } : null;
   }
 
+  /** `single` for many parents of a keyed kind in two reads (a bulk change's mentors); those not cached left out. */
+  singles(profileId: string, kind: string, keys: readonly string[]): Map<string, { record: Row; meta: ListMeta }> {
+    const metas = this.freshness.metas(
+      profileId,
+      keys.map((key) => listOf(singleScope(kind, key))),
+    );
+    const rows = this.sql(
+      `SELECT id, data FROM resource_records
+         WHERE profile_id = ? AND kind = ? AND id IN (SELECT value FROM json_each(?))`,
+    ).all(profileId, kind, JSON.stringify(keys)) as { id: string; data: string }[];
+    const found = new Map<string, { record: Row; meta: ListMeta }>();
+    for (const { id, data } of rows) {
+      const meta = metas.get(listOf(singleScope(kind, id)));
+      if (meta) found.set(id, { record: JSON.parse(data) as Row, meta });
+    }
+    return found;
+  }
+
   /**
    * The parent id a keyed kind's records are kept under, for another name of it (a mentor's slug or name): the id of
    * the cached record whose `fields` hold `name`, or null.
@@ -270,13 +288,34 @@ export class ResourceCache {
     asOf = new Date().toISOString(),
     key?: string,
   ): void {
-    const kept = keptFields(declaration, record);
+    this.putSingles(profileId, declaration, [{ key, record }], asOf);
+  }
+
+  /** `putSingle` for many parents in one transaction (a savepoint inside the caller's), statements prepared once. */
+  putSingles(
+    profileId: string,
+    declaration: ResourceDeclaration,
+    entries: readonly { key?: string | undefined; record: Row }[],
+    asOf = new Date().toISOString(),
+  ): void {
+    const write = this.sql(
+      `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
+         ON CONFLICT (profile_id, kind, id) DO UPDATE SET data = excluded.data`,
+    );
     this.db.transaction(() => {
-      this.sql(
-        `INSERT INTO resource_records (profile_id, kind, id, position, search, data) VALUES (?, ?, ?, 0, '', ?)
-           ON CONFLICT (profile_id, kind, id) DO UPDATE SET data = excluded.data`,
-      ).run(profileId, declaration.kind, key ?? SINGLE_RECORD_ID, JSON.stringify(kept));
-      this.setMeta(profileId, singleScope(declaration.kind, key), asOf);
+      for (const { key, record } of entries) {
+        write.run(
+          profileId,
+          declaration.kind,
+          key ?? SINGLE_RECORD_ID,
+          JSON.stringify(keptFields(declaration, record)),
+        );
+      }
+      this.freshness.readAtAll(
+        profileId,
+        entries.map(({ key }) => listOf(singleScope(declaration.kind, key))),
+        asOf,
+      );
     })();
   }
 

@@ -167,8 +167,9 @@ export function mentorBulkHandlers(
       const profileId = ctx.tenant(given);
       const values = checkBulkValues(asked);
       // A mentor cached under the name given (its unique id, as the Mentors list gives it) needs no look-up.
+      const cached = cache.singles(profileId, KIND, mentors);
       const keyOf = (mentor: string) =>
-        cache.single(profileId, KIND, mentor) ? mentor : (storedKey(profileId, declaration, mentor) ?? mentor);
+        cached.has(mentor) ? mentor : (storedKey(profileId, declaration, mentor) ?? mentor);
       const keys = [...new Set(mentors.map(keyOf))];
       const signature = signatureOf(keys, values);
       const { journal, runner } = ctx;
@@ -188,7 +189,10 @@ export function mentorBulkHandlers(
         profileId,
         title: `Change ${labels.join(', ')} on ${keys.length} ${keys.length === 1 ? 'mentor' : 'mentors'} (${ctx.profiles.nameOf(profileId)})`,
         params: { values, signature } satisfies MentorBulkParams,
-        items: keys.map((key) => ({ key, label: nameOf(cache.single(profileId, KIND, key)?.record, key) })),
+        items: keys.map((key) => ({
+          key,
+          label: nameOf((cached.get(key) ?? cache.single(profileId, KIND, key))?.record, key),
+        })),
       });
       if (!runner.start(jobId)) throw new EngineError('internal', 'The bulk change could not be started here');
       return { job: runner.present(jobId), resumed: false };
@@ -231,6 +235,8 @@ export function mentorBulkKind(deps: {
   return {
     kind: MENTOR_BULK_KIND,
     report,
+    // Each mentor writes its settings and a snapshot (a few kB each): checkpoints go off the engine's thread.
+    bulkWrites: true,
     async run(ctx: JobContext) {
       const { values } = ctx.params as MentorBulkParams;
       const profileId = ctx.job.profile_id;
@@ -257,37 +263,45 @@ export function mentorBulkKind(deps: {
       }
 
       // What each mentor became, written together (its cache, history and item): lost with a crash, it is found
-      // again, since its item still says `sending`.
+      // again, since its item still says `sending`. One statement per table and outcome, in one transaction.
       let settled: Settled[] = [];
       function settle() {
         if (!settled.length) return;
         const batch = settled;
         settled = [];
-        const counts: Record<string, number> = {};
+        const kept = batch.flatMap(({ item, kept }) =>
+          kept ? [{ ...kept, key: historyKey(declaration, item.key, kept.record) }] : [],
+        );
+        const byOutcome = new Map<Settled['outcome'], number[]>();
+        for (const { item, outcome } of batch) byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), item.id]);
         ctx.journal.transaction(() => {
-          for (const { item, outcome, kept } of batch) {
-            if (kept) {
-              const canonical = historyKey(declaration, item.key, kept.record);
-              cache.putSingle(profileId!, declaration, kept.record, undefined, canonical);
-              snapshots.keep(profileId!, KIND, canonical, {
-                before: kept.before && keptFields(declaration, kept.before),
-                after: keptFields(declaration, kept.record),
-                changed: kept.changed,
-              });
-            }
-            ctx.journal.updateItem(item.id, { state: 'done', phase: outcome, error: null });
-            counts[outcome] = (counts[outcome] ?? 0) + 1;
-          }
-          ctx.journal.addCounts(ctx.job.id, counts);
+          cache.putSingles(profileId!, declaration, kept);
+          snapshots.keepAll(
+            profileId!,
+            KIND,
+            kept.map(({ key, before, record, changed }) => ({ key, before, after: record, changed })),
+          );
+          for (const [outcome, ids] of byOutcome)
+            ctx.journal.updateItems(ids, { state: 'done', phase: outcome, error: null });
+          ctx.journal.addCounts(
+            ctx.job.id,
+            Object.fromEntries([...byOutcome].map(([outcome, ids]) => [outcome, ids.length])),
+          );
         });
       }
       const settling = setInterval(settle, SETTLE_EVERY_MS);
+      // The mentors' settings as cached, read in one go: what each is compared with when young enough.
+      const cachedNow = cache.singles(
+        profileId,
+        KIND,
+        items.map((item) => item.key),
+      );
 
       /** Sets the values on one mentor. */
       async function setOne(item: (typeof items)[number], index: number): Promise<Settled> {
         // Sent by a run that ended before it heard back: the platform says whether it took it.
         const inDoubt = item.phase === 'sending';
-        const cached = cache.single(profileId!, KIND, item.key);
+        const cached = cachedNow.get(item.key);
         const young = cached && Date.now() - Date.parse(cached.meta.checkedAt) < BULK_FRESH_MS;
         const current = !inDoubt && young ? cached.record : await read(item.key);
         const changes = Object.fromEntries(bulkChanges(current, values).map((c) => [c.field, c.after]));
@@ -304,7 +318,11 @@ export function mentorBulkKind(deps: {
           { id: item.key, values: changes },
           { signal: ctx.signal },
         );
-        const record = { ...current, ...(answer && typeof answer === 'object' ? (answer as Row) : {}) };
+        // Kept as the cache keeps it (no write-only field): the same record goes to the cache and the history.
+        const record = keptFields(declaration, {
+          ...current,
+          ...(answer && typeof answer === 'object' ? (answer as Row) : {}),
+        });
         return { item, outcome: 'updated', kept: { before: current, record, changed: Object.keys(changes) } };
       }
 

@@ -58,27 +58,47 @@ export class SnapshotStore {
     save: { before: Row | null; after: Row; changed: string[]; revertedTo?: number | null },
     at = new Date().toISOString(),
   ): number {
+    return this.keepAll(profileId, kind, [{ key, ...save }], at)[0]!;
+  }
+
+  /** `keep` for many parents (a bulk change's batch) in one transaction; the new snapshots' ids in order. */
+  keepAll(
+    profileId: string,
+    kind: string,
+    saves: readonly { key: string; before: Row | null; after: Row; changed: string[]; revertedTo?: number | null }[],
+    at = new Date().toISOString(),
+  ): number[] {
     const insert = this.sql(
       `INSERT INTO resource_snapshots (profile_id, kind, key, taken_at, reason, reverted_to, changed, data)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
-      const known = this.sql(
-        'SELECT 1 FROM resource_snapshots WHERE profile_id = ? AND kind = ? AND key = ? LIMIT 1',
-      ).get(profileId, kind, key);
-      if (!known && save.before) insert.run(profileId, kind, key, at, 'found', null, '[]', JSON.stringify(save.before));
-      const reason: SnapshotReason = save.revertedTo ? 'reverted' : 'saved';
-      const result = insert.run(
-        profileId,
-        kind,
-        key,
-        at,
-        reason,
-        save.revertedTo ?? null,
-        JSON.stringify(save.changed),
-        JSON.stringify(save.after),
+      const known = new Set(
+        this.sql(
+          `SELECT DISTINCT key FROM resource_snapshots
+             WHERE profile_id = ? AND kind = ? AND key IN (SELECT value FROM json_each(?))`,
+        )
+          .pluck()
+          .all(profileId, kind, JSON.stringify(saves.map((save) => save.key))) as string[],
       );
-      return Number(result.lastInsertRowid);
+      return saves.map((save) => {
+        if (!known.has(save.key) && save.before) {
+          insert.run(profileId, kind, save.key, at, 'found', null, '[]', JSON.stringify(save.before));
+        }
+        known.add(save.key);
+        const reason: SnapshotReason = save.revertedTo ? 'reverted' : 'saved';
+        const result = insert.run(
+          profileId,
+          kind,
+          save.key,
+          at,
+          reason,
+          save.revertedTo ?? null,
+          JSON.stringify(save.changed),
+          JSON.stringify(save.after),
+        );
+        return Number(result.lastInsertRowid);
+      });
     })();
   }
 

@@ -18,6 +18,7 @@ export const CHANGED_ON_TENANT = '';
 
 export class ListFreshness {
   private readonly read: Statement;
+  private readonly readMany: Statement;
   private readonly failed: Statement;
   private readonly written: Statement;
   private readonly answered: Statement;
@@ -31,6 +32,10 @@ export class ListFreshness {
   ) {
     this.read = db.prepare(
       'SELECT tenant, as_of, checked_at, error FROM cached_lists WHERE profile_id = ? AND list = ?',
+    );
+    this.readMany = db.prepare(
+      `SELECT list, tenant, as_of, checked_at, error FROM cached_lists
+         WHERE profile_id = ? AND list IN (SELECT value FROM json_each(?))`,
     );
     this.failed = db.prepare('UPDATE cached_lists SET checked_at = ?, error = ? WHERE profile_id = ? AND list = ?');
     this.written = db.prepare(
@@ -50,9 +55,32 @@ export class ListFreshness {
     return { asOf: row.as_of, checkedAt: row.checked_at, error: row.error };
   }
 
+  /** Several lists' freshness in one read (a bulk change looks at hundreds of mentors' settings); unknown ones left out. */
+  metas(profileId: string, lists: readonly string[]): Map<string, ListMeta> {
+    const tenant = this.tenantOf(profileId);
+    const rows = this.readMany.all(profileId, JSON.stringify(lists)) as {
+      list: string;
+      tenant: string;
+      as_of: string;
+      checked_at: string;
+      error: string | null;
+    }[];
+    return new Map(
+      rows
+        .filter((row) => row.tenant === tenant)
+        .map((row) => [row.list, { asOf: row.as_of, checkedAt: row.checked_at, error: row.error }]),
+    );
+  }
+
   /** The list was read in full (or, for a list the platform cannot give, added to) at `asOf`. */
   readAt(profileId: string, list: string, asOf: string): void {
-    this.written.run(profileId, list, this.tenantOf(profileId) ?? '', asOf, asOf);
+    this.readAtAll(profileId, [list], asOf);
+  }
+
+  /** `readAt` for several lists (the caller's transaction makes it one write). */
+  readAtAll(profileId: string, lists: readonly string[], asOf: string): void {
+    const tenant = this.tenantOf(profileId) ?? '';
+    for (const list of lists) this.written.run(profileId, list, tenant, asOf, asOf);
   }
 
   /** A refresh that did not work; the rows stay as they were. */

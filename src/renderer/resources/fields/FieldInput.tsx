@@ -14,9 +14,9 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { FieldDeclaration } from '../../../shared/resources';
+import { isResourceKind, type FieldDeclaration } from '../../../shared/resources';
 import { maskedText, SecretInput } from '../DescribedFields';
-import { RecordPicker } from '../Relations';
+import { RecordPicker, RecordsPicker } from '../Relations';
 import { MentorPicker } from '../mentor-refs';
 import { ImageField } from './ImageField';
 import { JsonEditor } from './JsonEditor';
@@ -73,6 +73,20 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
         />
       );
     case 'reference':
+      if (field.multiple) {
+        return (
+          <RecordsPicker
+            {...common}
+            {...props}
+            {...focus}
+            placeholder={field.placeholder ?? 'Choose or type to search'}
+            profileId={profileId}
+            kind={field.references ?? ''}
+            valueField={field.referencesField}
+            onChange={(value) => form.setFieldValue(field.name, value)}
+          />
+        );
+      }
       return field.references === 'mentors' ? (
         <MentorPicker
           {...common}
@@ -80,6 +94,9 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           {...focus}
           placeholder={field.placeholder ?? 'Choose or type to search'}
           profileId={profileId}
+          uniqueIn={
+            field.uniqueIn && isResourceKind(field.uniqueIn) ? { kind: field.uniqueIn, field: field.name } : undefined
+          }
           onChange={(value) => form.setFieldValue(field.name, value ?? '')}
         />
       ) : (
@@ -90,6 +107,7 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
           placeholder={field.placeholder ?? 'Choose or type to search'}
           profileId={profileId}
           kind={field.references ?? ''}
+          valueField={field.referencesField}
           onChange={(value) => form.setFieldValue(field.name, value as FormValue)}
         />
       );

@@ -7,7 +7,7 @@ import type { ResourceRecord } from '../../../shared/contract';
 import type { FieldDeclaration } from '../../../shared/resources';
 
 /** An input's value; an object is a described field's (a credential's `value`), one text per described name. */
-export type FormValue = string | boolean | number | Record<string, string>;
+export type FormValue = string | boolean | number | Record<string, string> | readonly (string | number)[];
 export type FormValues = Record<string, FormValue>;
 
 /** What the input shows first: the record's value, or the declaration's initial one. */
@@ -23,7 +23,8 @@ export function initialValue(field: FieldDeclaration, record: ResourceRecord | n
     case 'number':
       return typeof current === 'number' ? current : '';
     case 'reference':
-      // Another record's id, as the platform types it (an LTI key's is a number).
+      // Another record's id (or a list of them), as the platform types it (an LTI key's is a number).
+      if (field.multiple) return referencedIds(current);
       return typeof current === 'number' || typeof current === 'string' ? current : '';
     case 'json':
       return current === undefined || current === null ? '' : JSON.stringify(current, null, 2);
@@ -32,6 +33,15 @@ export function initialValue(field: FieldDeclaration, record: ResourceRecord | n
     default:
       return typeof current === 'string' ? current : typeof field.initial === 'string' ? field.initial : '';
   }
+}
+
+/** A list of ids as a multiple reference holds it: ids as they are, records (`{id, name}`) by their id. */
+export function referencedIds(value: unknown): (string | number)[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : item;
+    return typeof id === 'number' || typeof id === 'string' ? [id] : [];
+  });
 }
 
 /** An ISO date-time as a datetime-local input shows it (the admin's own clock). */
