@@ -13,6 +13,8 @@ export const JobKind = z.enum([
   'mentor-bulk-set',
   'mentor-eval',
   'mentor-copy',
+  'person-export',
+  'person-erase',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 
