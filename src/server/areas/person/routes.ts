@@ -47,13 +47,14 @@ function personRoutes(router: Router, deps: AreaDeps): void {
         session_id: null,
         catalog_item_type: null,
         catalog_item_id: null,
-        entries: entries.map(({ unique_id, key, value, inserted_at, updated_at, expires_at }) => ({
+        entries: entries.map(({ unique_id, key, value, inserted_at, updated_at, expires_at, category }) => ({
           unique_id,
           key,
           value,
           inserted_at,
           updated_at,
           expires_at,
+          category,
         })),
         inserted_at: first.inserted_at,
         updated_at: entries
