@@ -109,20 +109,25 @@ describe('sandbox: an erased person is gone from every endpoint that served them
 
     OpenAPI.BASE = server.url;
     OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    // The SDK's declarations leave `userId` out of its parameter types (its comments swallow it); it sends it.
+    type Args<F extends (args: never) => unknown> = Parameters<F>[0];
     const chats = await AiAnalyticsService.aiAnalyticsOrgsUsersChatHistoryList({
       org: server.org,
       userId: server.user,
       filterUserId: 'max-erased',
-    });
+    } as Args<typeof AiAnalyticsService.aiAnalyticsOrgsUsersChatHistoryList>);
     expect(chats.count).toBe(0);
-    const memories = await AiMentorService.aiMentorOrgsUsersMemoriesList({ org: server.org, userId: 'max-erased' })
+    const memories = await AiMentorService.aiMentorOrgsUsersMemoriesList({
+      org: server.org,
+      userId: 'max-erased',
+    } as Args<typeof AiMentorService.aiMentorOrgsUsersMemoriesList>)
       .then((page) => page.results)
       .catch(() => []);
     expect(memories).toEqual([]);
     const profile = await AiMentorService.aiMentorOrgsUsersAiUserProfileMemoryList({
       org: server.org,
       userId: 'max-erased',
-    }).catch(() => []);
+    } as Args<typeof AiMentorService.aiMentorOrgsUsersAiUserProfileMemoryList>).catch(() => []);
     expect(profile).toEqual([]);
     const users = (await CoreService.coreUsersSearchRetrieve({ pageSize: 1000 })) as unknown as {
       results: { username: string }[];

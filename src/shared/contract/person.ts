@@ -75,9 +75,11 @@ export const personCalls = {
     'What erasing a person would clear (counts per dataset), and why they may not be erased',
   ),
   'person.export': call(
-    z.object({ ...Tenant, user: PersonRef, path: z.string().min(1).max(4096) }).strict(),
+    /** `path`: where the zip goes (default: the export folder, named for the tenant, the person and the day). */
+    z.object({ ...Tenant, user: PersonRef, path: z.string().min(1).max(4096).optional() }).strict(),
     z.object({ jobId: z.string(), path: z.string(), resumed: z.boolean() }),
     'Export everything the tenant holds about a person as one zip (a CSV per dataset, a JSON manifest): a job',
+    { localPaths: { path: 'write' } },
   ),
   'person.erase': call(
     z.object({ ...Tenant, user: PersonRef, confirm: z.string().max(320) }).strict(),

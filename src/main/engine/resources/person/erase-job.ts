@@ -64,7 +64,12 @@ async function runStep(
   }
 }
 
-export function personEraseKind(services: ResourceServices, reports: ErasureStore): JobKindRunner {
+export function personEraseKind(
+  services: ResourceServices,
+  reports: ErasureStore,
+  /** The person left the tenant: the app forgets their cached row. */
+  removed: (profileId: string, userId: string) => void,
+): JobKindRunner {
   return {
     kind: 'person-erase',
     async run(ctx: JobContext) {
@@ -98,6 +103,7 @@ export function personEraseKind(services: ResourceServices, reports: ErasureStor
           reports.erased(job.id, step, erased);
         });
       }
+      removed(params.profileId, params.person.userId);
       reports.finish(job.id, 'erased');
     },
     finished(finishedJob) {

@@ -1,9 +1,11 @@
 /** A learner's data requests (issue 18): export everything about a person, erase a person, the erasure reports. */
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { ERASE_STEPS, type personCalls } from '../../../../shared/contract';
+import type { EngineServices } from '../../context';
 import type { HandlersOf } from '../../dispatch';
+import { defaultExportDir } from '../../jobs';
 import { UNFINISHED_STATES } from '../../jobs';
 import { EngineError, invalid } from '../../errors';
 import { userScope } from '../../tenants';
@@ -19,12 +21,17 @@ export { ErasureStore } from './erasure-store';
 export { buildZip } from './export-job';
 
 export function personHandlers(
-  services: ResourceServices,
+  services: ResourceServices & Pick<EngineServices, 'config'>,
   cache: ResourceCache,
   reports: ErasureStore,
 ): HandlersOf<typeof personCalls> {
   services.runner.register(personExportKind(services));
-  services.runner.register(personEraseKind(services, reports));
+  services.runner.register(
+    personEraseKind(services, reports, (profileId, userId) => {
+      cache.remove(profileId, 'users', userId);
+      services.emit('resources.changed', { profileId, kind: 'users' });
+    }),
+  );
 
   /** The unfinished job of this kind for this person (and this file), which a second ask resumes. */
   function unfinished(profileId: string, kind: 'person-export' | 'person-erase', ref: string, path?: string) {
@@ -65,15 +72,31 @@ export function personHandlers(
     };
   }
 
+  /** `<tenant>-<person>-data-<day>.zip`, in words a file system takes. */
+  async function exportName(profileId: string, user: string): Promise<string> {
+    const safe = (text: string) =>
+      text
+        .normalize('NFKD')
+        .replace(/[^\w.-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .toLowerCase() || 'x';
+    const person = await findPerson(services, cache, profileId, user);
+    const day = new Date().toISOString().slice(0, 10);
+    return `${safe(services.profiles.nameOf(profileId))}-${safe(person.username)}-data-${day}.zip`;
+  }
+
   return {
     'person.preview': async ({ profileId: given, user }) => {
       const { scope: _scope, ...answer } = await preview(services.tenant(given), user);
       return answer;
     },
 
-    'person.export': async ({ profileId: given, user, path: given_path }) => {
+    'person.export': async ({ profileId: given, user, path: chosen }) => {
       const profileId = services.tenant(given);
-      const path = resolve(given_path);
+      const folder = defaultExportDir(services.config.dataDir);
+      // The export folder is the app's own: made when missing. A folder the admin named must exist.
+      if (!chosen) mkdirSync(folder, { recursive: true });
+      const path = resolve(chosen ?? join(folder, await exportName(profileId, user)));
       if (!path.toLowerCase().endsWith('.zip')) throw invalid('path', 'Name the export FILE.zip');
       if (!existsSync(dirname(path)) || !statSync(dirname(path)).isDirectory())
         throw invalid('path', `The folder ${dirname(path)} does not exist`);
