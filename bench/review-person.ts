@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Engine } from '../src/main/engine';
 import { startSandbox } from '../src/server/app';
+import type { Db } from '../src/server/db';
 import { ROOT } from './lib/large';
 import { median, type BenchResult, type Log } from './lib/suite';
 
@@ -129,7 +130,7 @@ async function childExport(target: Target): Promise<ChildResult> {
 }
 
 /** The person: 2,500 conversations of 20 messages with one mentor; and a learner with one, for the warm-up. */
-function seed(db: import('../src/server/db').Db, org: string): void {
+function seed(db: Db, org: string): void {
   const at = (i: number) => new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString();
   const user = db.prepare(
     `INSERT INTO users (username, email, first_name, last_name, org, role, date_joined)

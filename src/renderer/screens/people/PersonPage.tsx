@@ -80,8 +80,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   return (
     <Stack gap="md" data-testid="person-page">
       {back}
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div style={{ minWidth: 0 }}>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <div style={{ minWidth: 0, flex: '1 1 280px' }}>
           <Title order={2} size="h3">
             {name}
           </Title>
@@ -106,7 +106,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
             )}
           </Group>
         </div>
-        <Group gap="xs" justify="flex-end" style={{ flexShrink: 0 }}>
+        <Group gap="xs" wrap="wrap">
           <Button variant="default" leftSection={<DownloadIcon size={16} />} onClick={() => setExporting(true)}>
             Export data…
           </Button>
