@@ -87,6 +87,10 @@ describe('person export', () => {
     const parts = tempDir();
     const { writeFileSync } = await import('node:fs');
     for (const dataset of PERSON_DATASETS) writeFileSync(join(parts, `${dataset}.csv`), files[`${dataset}.csv`]!);
+    // Every entry carries the job's creation time (DOS time: 2 s steps), not the time the zip was written.
+    const exportedAt = Date.parse((JSON.parse(files['manifest.json']!) as { exportedAt: string }).exportedAt);
+    for (const entry of Object.values(zip.files))
+      expect(Math.abs(entry.date.getTime() - exportedAt)).toBeLessThan(2000);
     const again = await buildZip(
       parts,
       JSON.parse(files['manifest.json']!) as object,
