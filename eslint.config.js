@@ -70,6 +70,7 @@ export default tseslint.config(
         {
           owners: {
             profiles: 'src/main/engine/profiles/store.ts',
+            person_erasures: 'src/main/engine/resources/person/erasure-store.ts',
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
             cached_lists: 'src/main/engine/store/list-freshness.ts',

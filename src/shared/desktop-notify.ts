@@ -159,6 +159,8 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'mentor-bulk-set': 'Mentor settings changes',
   'mentor-eval': 'Mentor evaluations',
   'mentor-copy': 'Mentor copies',
+  'person-export': 'Person exports',
+  'person-erase': 'Person erasures',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -72,6 +72,8 @@ const UNITS: Record<JobKind, string> = {
   'mentor-bulk-set': 'mentors',
   'mentor-eval': 'runs',
   'mentor-copy': 'items',
+  'person-export': 'datasets',
+  'person-erase': 'steps',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

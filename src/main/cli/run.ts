@@ -16,6 +16,7 @@ import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
 import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 import { MEMORY_HELP, runMemoryCommand } from './memory-commands';
+import { PERSON_HELP, runPersonCommand } from './person-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
 
@@ -36,6 +37,8 @@ ${IMPORT_HELP}
 ${MENTORS_HELP}
 
 ${MEMORY_HELP}
+
+${PERSON_HELP}
 
 ${JOBS_HELP}
 
@@ -75,6 +78,7 @@ const COMMANDS = new Map<string, Command>([
   ['llm-access', runLlmAccessCommand],
   ['mentors', runMentorsCommand],
   ['memory', runMemoryCommand],
+  ['person', runPersonCommand],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -102,6 +106,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   tickets: ['tickets'],
   mentors: ['mentors', 'resources'],
   memory: ['resources'],
+  person: ['resources'],
 };
 
 export interface CliOptions {

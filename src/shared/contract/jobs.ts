@@ -13,6 +13,8 @@ export const JobKind = z.enum([
   'mentor-bulk-set',
   'mentor-eval',
   'mentor-copy',
+  'person-export',
+  'person-erase',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 
@@ -196,6 +198,9 @@ export const jobEvents = {
         { call: 'analytics.export', by: ['id'], when: { kind: ['export'] } },
         { call: 'analytics.exports', by: ['profileId'], when: { kind: ['export'] } },
         { call: 'analytics.schedules', by: ['profileId'], when: { kind: ['export'] } },
+        // An erasure's report changes as its steps end; the person it removes leaves the users list.
+        { call: 'person.erasures', by: ['profileId'], when: { kind: ['person-erase'] } },
+        { call: 'resources.list', by: ['profileId'], when: { kind: ['person-erase'] } },
       ],
     },
   ),

@@ -10,6 +10,7 @@ import { Freshness } from './mentors';
 import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
+import { personCalls } from './person';
 import { memoryCalls } from './memory';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
@@ -247,6 +248,7 @@ export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 
 export const resourceCalls = {
   ...peopleCalls,
+  ...personCalls,
   ...memoryCalls,
   'resources.list': call(
     ResourceListInput,

@@ -174,3 +174,4 @@ export function analyticsArea(
     },
   };
 }
+export { AnalyticsApi, type ApiConversation } from './api';

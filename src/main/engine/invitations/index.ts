@@ -210,3 +210,4 @@ export function invitationsArea(
     },
   };
 }
+export { listInvitations, type ApiInvitation } from './api';

@@ -83,6 +83,11 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/': { delete: REPLACE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/edx-memory/{id}/': { get: READ, delete: REPLACE },
+  // A learner's data requests (issue 18): their memories across mentors, clearing their chat history (the same
+  // state again when repeated), their course enrolments.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memories/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/clear-chathistory': { delete: REPLACE },
+  '/api/catalog/enrollment/courses/search/': { get: READ },
 
   // A mentor's documents (its unique id is the pathway).
   '/api/ai-index/orgs/{org}/users/{user_id}/documents/pathways/{pathway}/': { get: READ },

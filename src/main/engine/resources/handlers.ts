@@ -77,6 +77,7 @@ type ResourceHandlers = Omit<
   | `memory.${string}`
   | `mentors.${string}`
   | `mentorEvals.${string}`
+  | `person.${string}`
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

@@ -22,11 +22,13 @@ import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
+import { ErasureStore, personHandlers } from './person';
 
 export interface ResourceStores {
   cache: ResourceCache;
   snapshots: SnapshotStore;
   evalRuns: EvalRunStore;
+  erasures: ErasureStore;
 }
 
 /** The resource kit's table, opened by the engine on its database. */
@@ -35,6 +37,7 @@ export function resourceStores(db: Db, log: Log, tenants: TenantIdentity): Resou
     cache: new ResourceCache(db, log, tenants),
     snapshots: new SnapshotStore(db),
     evalRuns: new EvalRunStore(db),
+    erasures: new ErasureStore(db),
   };
 }
 
@@ -70,6 +73,7 @@ export function resourcesArea(
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
       ...mentorEvalHandlers(services, stores.evalRuns),
+      ...personHandlers(services, stores.cache, stores.erasures),
     },
     close,
   };

@@ -48,6 +48,26 @@ function refusal(error: unknown, what: string): unknown {
   return new EngineError('api', `${what}: ${said}`, { status: error.status });
 }
 
+/** Deletes one category of a learner's memories; false when the platform had none ('Memory not found.'). */
+export async function deleteMemoryCategory(
+  client: PlatformClient,
+  org: string,
+  learner: string,
+  category: string,
+  options: CallOptions = {},
+): Promise<boolean> {
+  try {
+    await client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/', {
+      params: { path: { org, user_id: learner, entry_unique_id: category } },
+      ...options,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return false;
+    throw error;
+  }
+}
+
 export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryCalls> {
   async function learnerApi(profileId: string, learner: string) {
     const client: PlatformClient = await ctx.platform(profileId);
@@ -79,18 +99,7 @@ export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryC
         );
         return Progress.parse(data);
       },
-      /** Deletes one category of the learner's memories; false when the platform had none ('Memory not found.'). */
-      async deleteCategory(category: string): Promise<boolean> {
-        try {
-          await client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/', {
-            params: { path: { org, user_id: learner, entry_unique_id: category } },
-          });
-          return true;
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 404) return false;
-          throw error;
-        }
-      },
+      deleteCategory: (category: string) => deleteMemoryCategory(client, org, learner, category),
     };
   }
 

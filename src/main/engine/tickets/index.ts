@@ -591,3 +591,4 @@ export function ticketsArea(
 
 export { TicketCache } from './cache';
 export { TicketSync } from './sync';
+export { TicketApi, type ApiTicket } from './api';

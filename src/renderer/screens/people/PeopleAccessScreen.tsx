@@ -1,6 +1,7 @@
 import { ResourceArea, type AreaTab } from '../../resources/ResourceArea';
 import { AccessMatrixPanel } from './AccessMatrix';
 import { PersonPage } from './PersonPage';
+import { ErasureReportsPanel } from './PersonDataRequests';
 
 const ACCESS_TABS: readonly AreaTab[] = [
   {
@@ -8,6 +9,12 @@ const ACCESS_TABS: readonly AreaTab[] = [
     label: 'Access matrix',
     group: 'Who can do what',
     render: (profileId) => <AccessMatrixPanel profileId={profileId} />,
+  },
+  {
+    value: 'erasure-reports',
+    label: 'Erasure reports',
+    group: 'Data requests',
+    render: (profileId) => <ErasureReportsPanel profileId={profileId} />,
   },
 ];
 

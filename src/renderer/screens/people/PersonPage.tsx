@@ -16,12 +16,13 @@ import { useState, type ReactNode } from 'react';
 import type { Freshness, ResourceRecord, UserRemoval } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
-import { CloudOffIcon, TrashIcon } from '../../components/icons';
+import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { EdxMemorySection } from './EdxMemorySection';
 import { ProfileMemorySection } from './ProfileMemorySection';
+import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -37,6 +38,9 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   const person = useCall('resources.get', { profileId, kind: 'users', id });
   const [removing, setRemoving] = useState(false);
   const [removed, setRemoved] = useState<UserRemoval | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const [erasure, setErasure] = useState<string | null>(null);
   const back = (
     <Anchor component="button" type="button" size="sm" onClick={onBack} style={{ alignSelf: 'flex-start' }}>
       ← All users
@@ -44,6 +48,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   );
 
   if (removed) return <RemovalReport report={removed} onBack={onBack} />;
+  if (erasure) return <ErasureUnderway jobId={erasure} onBack={onBack} />;
   if (person.isError) {
     return (
       <Stack gap="md">
@@ -75,8 +80,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   return (
     <Stack gap="md" data-testid="person-page">
       {back}
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div style={{ minWidth: 0 }}>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <div style={{ minWidth: 0, flex: '1 1 280px' }}>
           <Title order={2} size="h3">
             {name}
           </Title>
@@ -101,15 +106,17 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
             )}
           </Group>
         </div>
-        <Button
-          color="red"
-          variant="light"
-          leftSection={<TrashIcon size={16} />}
-          onClick={() => setRemoving(true)}
-          style={{ flexShrink: 0 }}
-        >
-          Remove from tenant
-        </Button>
+        <Group gap="xs" wrap="wrap">
+          <Button variant="default" leftSection={<DownloadIcon size={16} />} onClick={() => setExporting(true)}>
+            Export data…
+          </Button>
+          <Button color="red" variant="light" leftSection={<TrashIcon size={16} />} onClick={() => setRemoving(true)}>
+            Remove from tenant
+          </Button>
+          <Button color="red" variant="subtle" onClick={() => setErasing(true)}>
+            Erase person…
+          </Button>
+        </Group>
       </Group>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -121,6 +128,22 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <EdxMemorySection profileId={profileId} username={username} />
       </SimpleGrid>
 
+      <ExportDataModal
+        profileId={profileId}
+        username={username}
+        opened={exporting}
+        onClose={() => setExporting(false)}
+      />
+      <EraseModal
+        profileId={profileId}
+        username={username}
+        opened={erasing}
+        onClose={() => setErasing(false)}
+        onStarted={({ jobId }) => {
+          setErasing(false);
+          setErasure(jobId);
+        }}
+      />
       <RemoveModal
         profileId={profileId}
         opened={removing}

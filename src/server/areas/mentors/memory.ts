@@ -41,7 +41,7 @@ export interface MemoryEntry {
   expires_at: string | null;
 }
 
-const entryRows = (db: Db, org: string, username: string): MemoryEntry[] =>
+export const entryRows = (db: Db, org: string, username: string): MemoryEntry[] =>
   (
     db
       .prepare("SELECT data FROM resource_store WHERE org = ? AND kind = 'memory-entries' ORDER BY rowid")
