@@ -1,5 +1,6 @@
 import type { Area } from '../area';
 import { analyticsArea } from './analytics';
+import { badgesArea } from './badges';
 import { coreArea } from './core';
 import { documentsArea } from './documents';
 import { mentorsArea } from './mentors';
@@ -16,4 +17,5 @@ export const allAreas: Area[] = [
   supportArea,
   invitationsArea,
   resourcesArea,
+  badgesArea,
 ];
