@@ -11,6 +11,7 @@ import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { memoryCalls } from './memory';
+import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
 import { mentorEvalCalls, mentorEvalEvents } from './mentor-evals';
@@ -248,6 +249,7 @@ export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 export const resourceCalls = {
   ...peopleCalls,
   ...memoryCalls,
+  ...badgeCalls,
   'resources.list': call(
     ResourceListInput,
     ResourceList,

@@ -15,6 +15,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
+import { badgeHandlers } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
@@ -66,6 +67,7 @@ export function resourcesArea(
       ...accessHandlers(services, stores.cache),
       ...peopleHandlers(services, stores.cache),
       ...memoryHandlers(services),
+      ...badgeHandlers(services),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
