@@ -8,13 +8,12 @@
  * spec takes per course and person).
  */
 import { z } from 'zod';
-import { Badge, BadgeAssertion, type badgeCalls, type CourseCompleter } from '../../../shared/contract';
+import type { Badge, BadgeAssertion, badgeCalls, CourseCompleter } from '../../../shared/contract';
 import { checkImage, decodeDataUrl } from '../../../shared/resources';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { ApiError, toMultipart, type CallOptions, type PlatformClient } from '../platform';
-import { drfIssues } from '../resources/explain';
-import type { ResourceServices } from '../resources/handlers';
+import type { EngineServices } from '../context';
+import { ApiError, drfIssues, toMultipart, type CallOptions, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
 
 const INTERACTIVE: CallOptions = { maxAttempts: 2, timeoutMs: 20_000 };
@@ -145,7 +144,10 @@ function parsed<T extends z.ZodType>(schema: T, data: unknown, what: string): z.
   throw new EngineError('api', `The platform's answer to ${what} does not match its spec`);
 }
 
-export function badgeHandlers(ctx: ResourceServices): HandlersOf<typeof badgeCalls> {
+/** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
+export type BadgeServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit'>;
+
+export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls> {
   async function open(given: string | undefined) {
     const profileId = ctx.tenant(given);
     const client: PlatformClient = await ctx.platform(profileId);
