@@ -8,7 +8,7 @@ import type { Badge, BadgeAssertion } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifySuccess } from '../../components/notify';
-import { formatCount, formatDateTime, plural } from '../../lib/format';
+import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
 
@@ -41,7 +41,7 @@ export function BadgeDetail({ badge }: { badge: Badge }) {
         <Title order={4}>Assertions</Title>
         {standing !== undefined && (
           <Text size="sm" c="dimmed" data-testid="badge-standing">
-            {formatCount(standing)} {plural(standing, 'holder')}
+            {plural(standing, 'holder')}
           </Text>
         )}
       </Group>
@@ -56,12 +56,11 @@ export function BadgeDetail({ badge }: { badge: Badge }) {
           Nobody holds this badge yet.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520} mah={360}>
+        <Table.ScrollContainer minWidth={420} mah={360}>
           <Table striped highlightOnHover stickyHeader data-testid="badge-assertions">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Person</Table.Th>
-                <Table.Th>Email</Table.Th>
                 <Table.Th>Issued</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th />
@@ -70,10 +69,16 @@ export function BadgeDetail({ badge }: { badge: Badge }) {
             <Table.Tbody>
               {(assertions.data?.assertions ?? []).map((a) => (
                 <Table.Tr key={a.id}>
-                  <Table.Td>{a.username}</Table.Td>
-                  <Table.Td>{a.email}</Table.Td>
-                  <Table.Td>{formatDateTime(a.issuedOn)}</Table.Td>
                   <Table.Td>
+                    <Text size="sm">{a.username}</Text>
+                    <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                      {a.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }} title={formatDateTime(a.issuedOn)}>
+                    {formatDate(a.issuedOn)}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     {a.revoked ? (
                       <Pill color="red" variant="light" title={a.revocationReason}>
                         Revoked
@@ -142,7 +147,7 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
         )}
         {completers.data && !completers.isFetching && (
           <Text size="sm" data-testid="issue-summary">
-            {formatCount(people.length)} {plural(people.length, 'person', 'people')} completed the course;{' '}
+            {plural(people.length, 'person', 'people')} completed the course;{' '}
             {formatCount(people.length - toIssue.length)} already{' '}
             {people.length - toIssue.length === 1 ? 'holds' : 'hold'} the badge. It will be issued to{' '}
             {formatCount(toIssue.length)}.

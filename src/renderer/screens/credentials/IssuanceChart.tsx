@@ -39,7 +39,12 @@ export function IssuanceChart({ width }: { width: number }) {
           No badges were issued in the last 30 days.
         </Text>
       ) : (
-        <BarChart data={overTime.data?.series ?? []} width={Math.max(width, 240)} height={160}>
+        <BarChart
+          data={overTime.data?.series ?? []}
+          width={Math.max(width, 240)}
+          height={160}
+          margin={{ top: 4, right: 24, bottom: 0, left: 0 }}
+        >
           <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
           <XAxis dataKey="date" fontSize={11} minTickGap={16} tickFormatter={formatDayShort} />
           <YAxis fontSize={11} width={40} allowDecimals={false} />
