@@ -91,6 +91,24 @@ export const badgeCalls = {
     BadgeAssertion,
     'Revoke one assertion, with the reason the platform asks for',
   ),
+  'badges.import': call(
+    z
+      .object({
+        ...Tenant,
+        badge: z.string().min(1, 'Name the badge'),
+        /** A CSV file with a column of emails or usernames. */
+        path: z.string().min(1),
+        dryRun: z.boolean().default(false),
+      })
+      .strict(),
+    z.object({
+      job: z.object({ id: z.string(), resumed: z.boolean() }),
+      rows: z.number().int(),
+      empty: z.number().int(),
+    }),
+    'Issue a badge to the people of a CSV file, as a journalled job (a dry run says what each row would do)',
+    { localPaths: { path: 'read' } },
+  ),
   'badges.overTime': call(
     z.object({ ...Tenant, startDate: Day, endDate: Day }).strict(),
     z.object({ series: z.array(z.object({ date: z.string(), issued: z.number() })), total: z.number() }),

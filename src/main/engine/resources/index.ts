@@ -15,7 +15,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
-import { badgeHandlers } from '../badges';
+import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
@@ -60,6 +60,7 @@ export function resourcesArea(
   );
   services.runner.register(mentorBulkKind({ services, cache: stores.cache, snapshots: stores.snapshots }));
   services.runner.register(mentorEvalKind({ services, runs: stores.evalRuns }));
+  services.runner.register(badgeImportKind({ profiles: services.profiles }));
   return {
     handlers: {
       ...handlers,
