@@ -85,7 +85,7 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     await expect
       .poll(async () => detail.getByTestId('badge-standing').innerText())
       .toBe(`${completers.length} ${completers.length === 1 ? 'holder' : 'holders'}`);
-    await visible(detail.getByRole('cell', { name: completers[0]!, exact: true }));
+    await visible(detail.getByTestId('badge-assertions').getByText(completers[0]!, { exact: true }));
     const held = server.db
       .prepare(
         `SELECT a.username FROM credential_assertions a JOIN credential_badges b ON b.entity_id = a.badge
