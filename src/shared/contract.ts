@@ -28,6 +28,7 @@ export * from './contract/access';
 export * from './contract/people';
 export * from './contract/person';
 export * from './contract/memory';
+export * from './contract/badges';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';
 export * from './contract/mentor-sharing';

@@ -161,6 +161,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'mentor-copy': 'Mentor copies',
   'person-export': 'Person exports',
   'person-erase': 'Person erasures',
+  'badge-assertions': 'Badge issues',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { RESOURCES, declarationOf, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
+import { isBadgeKind, runBadgeImport } from './badge-commands';
 import { commandArgs, type Command } from './command';
 import { runInviteCommand } from './invite-commands';
 import { finishedItems, followUntilSettled } from './follow';
@@ -29,6 +30,7 @@ export const IMPORT_HELP = `Import:
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
+  if (isBadgeKind(args.find((arg) => !arg.startsWith('-')))) return runBadgeImport(engine, args, out, io, globals);
   if (first !== undefined && !isResourceKind(first) && (/\.(csv|tsv|txt)$/i.test(first) || existsSync(first))) {
     // `import FILE --platform …`: an invitations file.
     return runInviteCommand(engine, args, out, io, globals);

@@ -74,6 +74,7 @@ const UNITS: Record<JobKind, string> = {
   'mentor-copy': 'items',
   'person-export': 'datasets',
   'person-erase': 'steps',
+  'badge-assertions': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

@@ -2,6 +2,7 @@
  * kubectl-style verbs over every declared resource kind (src/shared/resources/): `kinds`, `get`, `create`, `update`,
  * `delete` and `do`, all through the engine's resources.* calls.
  */
+import { isBadgeKind, runBadgeGet } from './badge-commands';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BULK_MAX, type Job, type JobItem, type ResourceRecord } from '../../shared/contract';
@@ -418,6 +419,7 @@ export const runResourceCommand =
 
     switch (verb) {
       case 'get':
+        if (isBadgeKind(args.find((arg) => !arg.startsWith('-')))) return runBadgeGet(engine, args, out, tenant);
         return getCommand(engine, args, out, tenant);
 
       case 'create': {

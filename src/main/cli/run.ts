@@ -14,6 +14,7 @@ import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resour
 import { isResourceKind } from '../../shared/resources';
 import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
+import { BADGE_HELP } from './badge-commands';
 import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 import { MEMORY_HELP, runMemoryCommand } from './memory-commands';
 import { PERSON_HELP, runPersonCommand } from './person-commands';
@@ -33,6 +34,8 @@ ${TICKETS_HELP}
 ${RESOURCE_HELP}
 
 ${IMPORT_HELP}
+
+${BADGE_HELP}
 
 ${MENTORS_HELP}
 

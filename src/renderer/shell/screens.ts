@@ -3,6 +3,8 @@ import type { IconProps } from '../components/icons';
 import { JobsIcon, MentorIcon, SettingsIcon, TenantIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
 import { ChartIcon } from '../screens/analytics/icons';
+import { CredentialsScreen } from '../screens/credentials/CredentialsScreen';
+import { BadgeIcon } from '../screens/credentials/icons';
 import { InvitationsScreen } from '../screens/invitations/InvitationsScreen';
 import { InviteIcon } from '../screens/invitations/icons';
 import { JobsScreen } from '../screens/jobs/JobsScreen';
@@ -43,6 +45,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
+  { id: 'credentials', label: 'Credentials', icon: BadgeIcon, Component: CredentialsScreen },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   {
     id: 'tenant-settings',

@@ -1,5 +1,6 @@
 import type { Area } from '../area';
 import { analyticsArea } from './analytics';
+import { badgesArea } from './badges';
 import { coreArea } from './core';
 import { documentsArea } from './documents';
 import { mentorsArea } from './mentors';
@@ -18,4 +19,5 @@ export const allAreas: Area[] = [
   invitationsArea,
   resourcesArea,
   personArea,
+  badgesArea,
 ];

@@ -15,6 +15,7 @@ export const JobKind = z.enum([
   'mentor-copy',
   'person-export',
   'person-erase',
+  'badge-assertions',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

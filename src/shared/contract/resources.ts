@@ -12,6 +12,7 @@ import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { personCalls } from './person';
 import { memoryCalls } from './memory';
+import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
 import { mentorEvalCalls, mentorEvalEvents } from './mentor-evals';
@@ -250,6 +251,7 @@ export const resourceCalls = {
   ...peopleCalls,
   ...personCalls,
   ...memoryCalls,
+  ...badgeCalls,
   'resources.list': call(
     ResourceListInput,
     ResourceList,

@@ -183,6 +183,17 @@ export const OPERATIONS = {
   '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/info': { get: READ },
   '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/activity/': { get: READ },
   '/api/ai-analytics/perlearner/orgs/{org}/users/{user_id}/overview/time/over-time': { get: READ },
+
+  // Badges (issue 17). A badge's create and an image's upload make a record: sent once. The bulk issue skips people
+  // who have the badge already, so it is sent again after a lost answer.
+  '/api/credentials/orgs/{org}/users/{user_id}/': { get: READ, post: ONCE },
+  '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}': { get: READ, delete: REPLACE },
+  '/api/credentials/orgs/{org}/users/{user_id}/images/': { post: ONCE },
+  '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/': { get: READ },
+  '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/bulk/': { post: REPEATABLE },
+  '/api/credentials/orgs/{org}/users/{user_id}/assertions/{entity_id}': { put: REPLACE },
+  '/api/credentials/orgs/{org}/users/{user_id}/assertions-over-time/': { get: READ },
+  '/api/catalog/milestones/completions/course/manage/': { get: READ },
 } as const satisfies OperationTable;
 
 type Operations = typeof OPERATIONS;

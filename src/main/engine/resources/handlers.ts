@@ -75,6 +75,7 @@ type ResourceHandlers = Omit<
   | `access.${string}`
   | 'people.remove'
   | `memory.${string}`
+  | `badges.${string}`
   | `mentors.${string}`
   | `mentorEvals.${string}`
   | `person.${string}`

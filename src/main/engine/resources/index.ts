@@ -15,6 +15,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
+import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
@@ -62,6 +63,7 @@ export function resourcesArea(
   );
   services.runner.register(mentorBulkKind({ services, cache: stores.cache, snapshots: stores.snapshots }));
   services.runner.register(mentorEvalKind({ services, runs: stores.evalRuns }));
+  services.runner.register(badgeImportKind({ profiles: services.profiles }));
   return {
     handlers: {
       ...handlers,
@@ -69,6 +71,7 @@ export function resourcesArea(
       ...accessHandlers(services, stores.cache),
       ...peopleHandlers(services, stores.cache),
       ...memoryHandlers(services),
+      ...badgeHandlers(services),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),

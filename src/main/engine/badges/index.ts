@@ -1,0 +1,229 @@
+/**
+ * Badges through the platform's credentials calls (`/api/credentials/orgs/{org}/users/{user_id}/…`): the calls'
+ * answers are read as the spec's descriptions give them (a badge list in `{status, result: {data, …}}`, assertions in
+ * PaginatedAssertionsResponse), each record checked with zod; refusals come back in the platform's words.
+ *
+ * A course's completers: the learners the learning analytics count a completion for (the Learning tab's learner
+ * list), each asked of the course's completion milestone (`catalog/milestones/completions/course/manage/`, which the
+ * spec takes per course and person).
+ */
+import type { Badge, badgeCalls, CourseCompleter } from '../../../shared/contract';
+import { checkImage, decodeDataUrl } from '../../../shared/resources';
+import type { EngineServices } from '../context';
+import type { HandlersOf } from '../dispatch';
+import { EngineError } from '../errors';
+import { toMultipart, type PlatformClient } from '../platform';
+import { userScope } from '../tenants';
+import { readPeopleFile, startBadgeImport } from './import';
+import {
+  AssertionAnswer,
+  BADGE_PAGE,
+  BadgeAnswer,
+  BadgePage,
+  Bulk,
+  Completion,
+  INTERACTIVE,
+  ISSUE_BATCH,
+  learnersWithCompletions,
+  MILESTONE_READS,
+  OverTime,
+  parsed,
+  readAssertions,
+  readUserIds,
+  refusal,
+  Uploaded,
+  wrapped,
+} from './read';
+
+export { badgeImportKind } from './import';
+
+/** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
+export type BadgeServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
+
+export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls> {
+  async function open(given: string | undefined) {
+    const profileId = ctx.tenant(given);
+    const client: PlatformClient = await ctx.platform(profileId);
+    const { org, username } = await userScope(ctx.profiles, profileId);
+    return { client, path: { org, user_id: username } };
+  }
+  const guard = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw refusal(error, what);
+    }
+  };
+
+  return {
+    'badges.list': async ({ profileId }) => {
+      const { client, path } = await open(profileId);
+      return guard('Could not read the badges', async () => {
+        const badges: Badge[] = [];
+        for (let page = 1; page <= 1000; page++) {
+          const { data } = await client.api.GET('/api/credentials/orgs/{org}/users/{user_id}/', {
+            params: { path, query: { page, page_size: BADGE_PAGE } as never },
+            ...INTERACTIVE,
+          });
+          const answer = parsed(BadgePage, data, 'the badge list');
+          badges.push(...answer.data);
+          if (!answer.next || !answer.data.length || badges.length >= answer.count) break;
+        }
+        return { badges };
+      });
+    },
+
+    'badges.define': async ({ profileId, name, description, criteria, course, image }) => {
+      let warning: string | null = null;
+      let file: { type: string; bytes: Uint8Array } | null = null;
+      if (image !== undefined) {
+        // Checked here, before anything is sent: an upload that is not an image never leaves the app.
+        const check = checkImage(image);
+        if (!check.ok) throw new EngineError('validation', check.message);
+        warning = check.warning;
+        file = { type: check.type, bytes: decodeDataUrl(image)!.bytes };
+      }
+      const { client, path } = await open(profileId);
+      let iconImage = '';
+      if (file) {
+        const upload = file;
+        iconImage = await guard('The platform refused the image', async () => {
+          const { data } = await client.api.POST('/api/credentials/orgs/{org}/users/{user_id}/images/', {
+            params: { path },
+            body: { name } as never,
+            bodySerializer: (fields: unknown) => {
+              const form = toMultipart(fields as object);
+              const extension = upload.type.split('/')[1]?.replace('svg+xml', 'svg') ?? 'png';
+              form.set(
+                'image',
+                new Blob([upload.bytes as Uint8Array<ArrayBuffer>], { type: upload.type }),
+                `badge.${extension}`,
+              );
+              return form;
+            },
+            ...INTERACTIVE,
+            maxAttempts: 1,
+          });
+          return parsed(Uploaded, data, 'the image upload').image;
+        });
+      }
+      return guard('The platform refused the badge', async () => {
+        const { data } = await client.api.POST('/api/credentials/orgs/{org}/users/{user_id}/', {
+          params: { path },
+          body: {
+            name,
+            description,
+            criteria_text: criteria,
+            credential_type: 'badge',
+            ...(iconImage && { icon_image: iconImage }),
+            ...(course && { course }),
+          } as never,
+          ...INTERACTIVE,
+          maxAttempts: 1,
+        });
+        return { badge: parsed(wrapped(BadgeAnswer), data, 'the new badge'), warning };
+      });
+    },
+
+    'badges.delete': async ({ profileId, badge }) => {
+      const { client, path } = await open(profileId);
+      return guard('Could not delete the badge', async () => {
+        await client.api.DELETE('/api/credentials/orgs/{org}/users/{user_id}/{entity_id}', {
+          params: { path: { ...path, entity_id: badge } },
+          ...INTERACTIVE,
+        });
+        return { id: badge };
+      });
+    },
+
+    'badges.assertions': async ({ profileId, badge }) => {
+      const { client, path } = await open(profileId);
+      return guard('Could not read the badge’s assertions', async () => ({
+        assertions: await readAssertions(client, path, badge),
+      }));
+    },
+
+    'badges.completers': async ({ profileId, course }) => {
+      const { client, path } = await open(profileId);
+      return guard(`Could not read who completed ${course}`, async () => {
+        const candidates = await learnersWithCompletions(client, path.org);
+        const ids = await readUserIds(client, path.org);
+        const completers: CourseCompleter[] = [];
+        let next = 0;
+        // A few milestone reads at a time: one per learner who completed anything.
+        const worker = async () => {
+          while (next < candidates.length) {
+            const username = candidates[next++]!;
+            const user = ids.get(username);
+            if (!user) continue;
+            const { data } = await client.api.GET('/api/catalog/milestones/completions/course/manage/', {
+              params: { query: { course_id: course, user_id: user.id } },
+              ...INTERACTIVE,
+            });
+            const answer = parsed(Completion, data, 'a course completion');
+            if (answer.completed)
+              completers.push({ username, email: user.email, completedAt: answer.completed_at ?? null });
+          }
+        };
+        await Promise.all(Array.from({ length: MILESTONE_READS }, worker));
+        completers.sort(
+          (a, b) => (a.completedAt ?? '').localeCompare(b.completedAt ?? '') || a.username.localeCompare(b.username),
+        );
+        return { course, completers };
+      });
+    },
+
+    'badges.issue': async ({ profileId, badge, people }) => {
+      const { client, path } = await open(profileId);
+      const issued: string[] = [];
+      const skipped: string[] = [];
+      for (let start = 0; start < people.length; start += ISSUE_BATCH) {
+        const users = people.slice(start, start + ISSUE_BATCH);
+        const answer = await guard('The platform refused to issue the badge', async () => {
+          const { data } = await client.api.POST(
+            '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/bulk/',
+            { params: { path: { ...path, entity_id: badge } }, body: { users } as never, ...INTERACTIVE },
+          );
+          return parsed(Bulk, data, 'the bulk issue');
+        });
+        issued.push(...answer.issued.map(String));
+        skipped.push(...answer.skipped.map(String));
+      }
+      ctx.emit('resources.changed', { profileId: ctx.tenant(profileId), kind: 'badges' as never });
+      return { issued, skipped };
+    },
+
+    'badges.revoke': async ({ profileId, assertion, reason }) => {
+      const { client, path } = await open(profileId);
+      return guard('The platform refused to revoke it', async () => {
+        const { data } = await client.api.PUT('/api/credentials/orgs/{org}/users/{user_id}/assertions/{entity_id}', {
+          params: { path: { ...path, entity_id: assertion } },
+          body: { revoked: true, revocationReason: reason } as never,
+          ...INTERACTIVE,
+        });
+        return parsed(AssertionAnswer, data, 'the revocation');
+      });
+    },
+
+    'badges.overTime': async ({ profileId, startDate, endDate }) => {
+      const { client, path } = await open(profileId);
+      return guard('Could not read the issuance over time', async () => {
+        const { data } = await client.api.GET('/api/credentials/orgs/{org}/users/{user_id}/assertions-over-time/', {
+          params: { path, query: { start_date: startDate, end_date: endDate } },
+          ...INTERACTIVE,
+        });
+        const answer = parsed(OverTime, data, 'the issuance over time');
+        const series = Object.entries(answer.data)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([date, issued]) => ({ date, issued }));
+        return { series, total: answer.total ?? series.reduce((sum, p) => sum + p.issued, 0) };
+      });
+    },
+    'badges.import': async ({ profileId: given, badge, path, dryRun }) => {
+      const profileId = ctx.tenant(given);
+      const file = await readPeopleFile(path);
+      const job = startBadgeImport(ctx, profileId, badge, file, dryRun ? 'dry-run' : 'send');
+      return { job, rows: file.rows.length, empty: file.rows.filter((row) => !row.person).length };
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Credentials: the tenant's badges (image, course, holders), issuance over the last 30 days, and one badge's details
+ * (`#/credentials/<badge id>`): issue it to a course's completers, see and revoke its assertions.
+ */
+import { Box, Button, Group, ScrollArea, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
+import { useMemo, useState } from 'react';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { formatCount } from '../../lib/format';
+import { useCall } from '../../queries/useCall';
+import { ImagePreview } from '../../resources/fields/ImageField';
+import { navigateTo, useSubRoute } from '../../shell/routes';
+import { BadgeDetail } from './BadgeDetail';
+import { BadgeForm } from './BadgeForm';
+import { IssuanceChart } from './IssuanceChart';
+
+const badgeHref = (id: string) => `#/credentials/${encodeURIComponent(id)}`;
+
+export function CredentialsScreen() {
+  const [selected] = useSubRoute();
+  const badges = useCall('badges.list', {});
+  const [defining, setDefining] = useState(false);
+  const [search, setSearch] = useState('');
+  const { ref, width } = useElementSize();
+  const shown = useMemo(() => {
+    const words = search.trim().toLowerCase();
+    return (badges.data?.badges ?? []).filter(
+      (b) => !words || `${b.name} ${b.description} ${b.course ?? ''}`.toLowerCase().includes(words),
+    );
+  }, [badges.data, search]);
+  const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
+
+  return (
+    <Stack gap="md" p="md" ref={ref} data-testid="credentials-screen">
+      <Group justify="space-between">
+        <Title order={2}>Credentials</Title>
+        <Button onClick={() => setDefining(true)}>Define badge</Button>
+      </Group>
+      <IssuanceChart width={width - 32} />
+      <Group align="flex-start" gap="md" wrap={width < 900 ? 'wrap' : 'nowrap'}>
+        <Stack gap="xs" style={{ flex: width < 900 ? '1 1 100%' : '0 0 44%', minWidth: 0 }}>
+          <TextInput
+            placeholder="Search badges"
+            aria-label="Search badges"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+          {badges.isLoading ? (
+            <Skeleton h={200} />
+          ) : badges.error ? (
+            <LoadErrorAlert
+              title="Badges could not be loaded"
+              error={badges.error}
+              onRetry={() => void badges.refetch()}
+            />
+          ) : shown.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {search ? 'No badge matches.' : 'No badges yet: define one.'}
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah={420}>
+              <Table highlightOnHover data-testid="badge-list">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={56} />
+                    <Table.Th>Badge</Table.Th>
+                    <Table.Th>Course</Table.Th>
+                    <Table.Th ta="right">Holders</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {shown.map((b) => (
+                    <Table.Tr
+                      key={b.id}
+                      tabIndex={0}
+                      aria-selected={b.id === selected}
+                      bg={b.id === selected ? 'var(--mantine-primary-color-light)' : undefined}
+                      style={{ cursor: 'pointer' }}
+                      onClick={() => navigateTo(badgeHref(b.id))}
+                      onKeyDown={(e) => {
+                        if (e.key === 'Enter' || e.key === ' ') {
+                          e.preventDefault();
+                          navigateTo(badgeHref(b.id));
+                        }
+                      }}
+                    >
+                      <Table.Td>
+                        <ImagePreview value={b.image} label={`${b.name} image`} size={32} />
+                      </Table.Td>
+                      <Table.Td>{b.name}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c="dimmed" lineClamp={1} style={{ wordBreak: 'break-all' }}>
+                          {b.course ?? '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right">{b.issued === null ? '—' : formatCount(b.issued)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+        <Box style={{ flex: 1, minWidth: 0 }}>
+          {badge ? (
+            <BadgeDetail key={badge.id} badge={badge} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              Pick a badge to issue it and see who holds it.
+            </Text>
+          )}
+        </Box>
+      </Group>
+      <BadgeForm opened={defining} onClose={() => setDefining(false)} onDefined={(id) => navigateTo(badgeHref(id))} />
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+/** Badges issued per day over the last 30 days (assertions-over-time), drawn as the Learning tab draws completions. */
+import { Card, Group, Skeleton, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { formatCount, formatDay, formatDayShort } from '../../lib/format';
+import { useCall } from '../../queries/useCall';
+
+const DAY_MS = 86_400_000;
+/** The analytics charts' violet. */
+const BAR_COLOR = '#7950f2';
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function IssuanceChart({ width }: { width: number }) {
+  // The range is fixed when the screen opens (a render must not read the clock).
+  const [today] = useState(() => Date.now());
+  const range = { startDate: day(today - 29 * DAY_MS), endDate: day(today) };
+  const overTime = useCall('badges.overTime', range);
+  return (
+    <Card withBorder padding="sm" data-testid="badge-issuance">
+      <Group justify="space-between" mb={4}>
+        <Title order={4}>Badges issued, last 30 days</Title>
+        {overTime.data && (
+          <Text size="sm" c="dimmed" data-testid="badge-issuance-total">
+            {formatCount(overTime.data.total)} issued
+          </Text>
+        )}
+      </Group>
+      {overTime.isLoading ? (
+        <Skeleton h={160} />
+      ) : overTime.error ? (
+        <LoadErrorAlert
+          title="Issuance could not be loaded"
+          error={overTime.error}
+          onRetry={() => void overTime.refetch()}
+        />
+      ) : overTime.data && overTime.data.total === 0 ? (
+        <Text size="sm" c="dimmed" h={160}>
+          No badges were issued in the last 30 days.
+        </Text>
+      ) : (
+        <BarChart
+          data={overTime.data?.series ?? []}
+          width={Math.max(width, 240)}
+          height={160}
+          margin={{ top: 4, right: 24, bottom: 0, left: 0 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+          <XAxis dataKey="date" fontSize={11} minTickGap={16} tickFormatter={formatDayShort} />
+          <YAxis fontSize={11} width={40} allowDecimals={false} />
+          <Tooltip labelFormatter={(label) => formatDay(String(label))} />
+          <Bar dataKey="issued" name="Issued" fill={BAR_COLOR} isAnimationActive={false} />
+        </BarChart>
+      )}
+    </Card>
+  );
+}

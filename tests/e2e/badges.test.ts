@@ -1,0 +1,119 @@
+/**
+ * Credentials in the browser (real engine, demo sandbox): an admin defines a badge with an image for a course, issues
+ * it to everyone who completed the course, and sees the issuance (holders listed, today's bar in the chart); a file
+ * that is not an image is refused at the field before anything is sent. Screenshots of the screen are written to
+ * MENTOR_ADMIN_SHOTS when it is set (light and dark, 1400×900 and 1000×650).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+import { openApp, visible, type OpenApp } from './app';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let server: Sandbox;
+let app: OpenApp;
+
+beforeAll(async () => {
+  server = await sandbox({ seed: 'demo' });
+  app = await openApp(server);
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Credentials: define a badge and issue it to a course’s completers', () => {
+  it('defines, refuses a non-image at the field, issues to the completers and shows the issuance', async () => {
+    const { page } = app;
+    // The newest demo course's badge was left unissued; its course is the one the admin awards.
+    const course = server.db
+      .prepare("SELECT course FROM credential_badges WHERE org = ? AND entity_id LIKE '%-badge-3'")
+      .pluck()
+      .get(server.org) as string;
+    const completers = server.db
+      .prepare(
+        `SELECT u.username FROM learning_enrollments e JOIN users u ON u.id = e.user_id JOIN courses k ON k.id = e.course_pk
+         WHERE k.course_id = ? AND e.completed_at IS NOT NULL ORDER BY u.username`,
+      )
+      .pluck()
+      .all(course) as string[];
+    expect(completers.length).toBeGreaterThan(0);
+    const imagesBefore = server.db.prepare('SELECT count(*) FROM credential_images').pluck().get() as number;
+
+    await app.open('#/credentials');
+    await visible(page.getByTestId('badge-list'));
+    await page.getByRole('button', { name: 'Define badge' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Define a badge' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Capstone finisher');
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('Finished the capstone course');
+
+    const files = tempDir();
+    writeFileSync(join(files, 'notes.png'), 'plain text, not a picture');
+    writeFileSync(join(files, 'face.png'), PNG);
+    const chooser = page.waitForEvent('filechooser');
+    await dialog.getByRole('button', { name: 'Choose image' }).click();
+    await (await chooser).setFiles(join(files, 'notes.png'));
+    await visible(dialog.getByText(/notes\.png: Not an image/));
+
+    const again = page.waitForEvent('filechooser');
+    await dialog.getByRole('button', { name: 'Choose image' }).click();
+    await (await again).setFiles(join(files, 'face.png'));
+    await visible(dialog.getByText(/face\.png \(PNG/));
+
+    await dialog.getByLabel('Course', { exact: true }).fill(course.split('+')[1]!);
+    await page.getByRole('option', { name: new RegExp(course.replace(/[+.]/g, '\\$&')) }).click();
+    await dialog.getByRole('button', { name: 'Define badge' }).click();
+    await visible(page.getByTestId('badge-detail').getByRole('heading', { name: 'Capstone finisher' }));
+    // Only the good file was uploaded.
+    expect(server.db.prepare('SELECT count(*) FROM credential_images').pluck().get()).toBe(imagesBefore + 1);
+
+    await page.getByRole('button', { name: 'Issue to course completers…' }).click();
+    const issue = page.getByRole('dialog', { name: 'Issue “Capstone finisher”' });
+    await visible(issue.getByTestId('issue-summary'));
+    expect(await issue.getByTestId('issue-summary').innerText()).toContain(`${completers.length} `);
+    await issue.getByRole('button', { name: `Issue to ${completers.length}` }).click();
+    await expect.poll(() => issue.isVisible(), { timeout: 30_000 }).toBe(false);
+
+    const detail = page.getByTestId('badge-detail');
+    await expect
+      .poll(async () => detail.getByTestId('badge-standing').innerText())
+      .toBe(`${completers.length} ${completers.length === 1 ? 'holder' : 'holders'}`);
+    await visible(detail.getByTestId('badge-assertions').getByText(completers[0]!, { exact: true }));
+    const held = server.db
+      .prepare(
+        `SELECT a.username FROM credential_assertions a JOIN credential_badges b ON b.entity_id = a.badge
+         WHERE b.name = 'Capstone finisher' AND a.revoked = 0 ORDER BY a.username`,
+      )
+      .pluck()
+      .all();
+    expect(held).toEqual(completers);
+    // The issuance chart counts today's assertions.
+    await expect
+      .poll(async () => page.getByTestId('badge-issuance-total').innerText(), { timeout: 15_000 })
+      .toMatch(/issued$/);
+
+    const shots = process.env.MENTOR_ADMIN_SHOTS;
+    if (shots) {
+      mkdirSync(shots, { recursive: true });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${scheme}')`);
+        for (const [w, h] of [
+          [1400, 900],
+          [1000, 650],
+        ] as const) {
+          await page.setViewportSize({ width: w, height: h });
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: join(shots, `credentials-${scheme}-${w}.png`) });
+        }
+      }
+    }
+  }, 180_000);
+});
