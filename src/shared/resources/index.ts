@@ -18,6 +18,7 @@ import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
 import { users } from './users';
+import { accessRequests, licenseAssignments, licenses } from './licences';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -30,6 +31,7 @@ export * from './mentor-settings';
 export * from './mentor-knowledge';
 export * from './membership';
 export * from './memory';
+export * from './licences';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -64,6 +66,9 @@ export const RESOURCES = {
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
+  licenses,
+  'license-assignments': licenseAssignments,
+  'access-requests': accessRequests,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

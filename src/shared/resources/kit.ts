@@ -255,6 +255,13 @@ export interface ResourceDeclaration {
   inferred?: InferredShapes;
   /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
   membership?: MembershipImport;
+  /** A seat kind: its CSV import takes a licence's seats for the people it names, one request each (licences.ts). */
+  seats?: { licenseKind: string; licenseLabel: string };
+  /**
+   * Operations of the kind that its area's own code calls rather than the generic screens (a licence's seats, which
+   * the platform lists per licence only): checked against the spec and served by the sandbox like the others.
+   */
+  calls?: Readonly<Record<string, OperationRef>>;
 }
 
 /**
@@ -280,6 +287,7 @@ export const RESOURCE_AREAS = {
   'people-and-access': 'People and access',
   'mentor-configuration': 'Mentor configuration',
   mentors: 'Mentors',
+  licences: 'Licences',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
@@ -309,6 +317,8 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
     out.push({ role: `write:${field.name}`, operation: field.own.write });
   }
   if (declaration.describedFields) out.push({ role: 'describe', operation: declaration.describedFields.operation });
+  for (const [name, operation] of Object.entries(declaration.calls ?? {}))
+    out.push({ role: `call:${name}`, operation });
   return out;
 }
 
