@@ -26,6 +26,7 @@ export * from './contract/analytics';
 export * from './contract/resources';
 export * from './contract/access';
 export * from './contract/people';
+export * from './contract/licences';
 export * from './contract/memory';
 export * from './contract/mentor-transfer';
 export * from './contract/mentor-bulk';

@@ -77,6 +77,8 @@ type ResourceHandlers = Omit<
   | `memory.${string}`
   | `mentors.${string}`
   | `mentorEvals.${string}`
+  | `licences.${string}`
+  | 'accessRequests.review'
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

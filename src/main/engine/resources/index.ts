@@ -22,6 +22,7 @@ import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
+import { licencesArea } from '../licences';
 
 export interface ResourceStores {
   cache: ResourceCache;
@@ -70,6 +71,7 @@ export function resourcesArea(
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
       ...mentorEvalHandlers(services, stores.evalRuns),
+      ...licencesArea(services),
     },
     close,
   };
