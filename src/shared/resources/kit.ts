@@ -106,9 +106,10 @@ export interface ColumnDeclaration {
   label: string;
   /**
    * `entries`: an object's entries on one line (`key: ****3456`), for masked credential values; `mentor`: a mentor's
-   * unique id, shown by the mentor's name.
+   * unique id, shown by the mentor's name; `expiry`: a date that ends something (a licence), flagged when it is near
+   * or past.
    */
-  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor';
+  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry';
 }
 
 /**

@@ -27,7 +27,7 @@ export const licenses = {
     { field: 'name', label: 'Name' },
     { field: 'count', label: 'Seats' },
     { field: 'usage_count', label: 'Used' },
-    { field: 'expired', label: 'Expires', format: 'datetime' },
+    { field: 'expired', label: 'Expires', format: 'expiry' },
     { field: 'active', label: 'Active', format: 'boolean' },
     { field: 'id', label: 'ID' },
   ],
