@@ -519,7 +519,7 @@ export const licencesArea: Area = {
       : [];
     for (let i = 0; i < Math.min(9, people.length); i++) {
       const course = rng.pick(courses.length ? courses : COURSES);
-      requests.add(MAIN_ORG, people[(i * 5) % people.length]!.id, course, iso(-9 + i));
+      requests.add(MAIN_ORG, people[(i * 5) % Math.min(people.length, 20)]!.id, course, iso(-9 + i));
     }
   },
 };
