@@ -41,6 +41,19 @@ beforeAll(async () => {
   requests.add(server.org, people[0]!.id, 'course-v1:main+DS101+2026', at(5));
   requests.add(server.org, people[1]!.id, 'course-v1:main+ML201+2026', at(4));
   requests.add(server.org, people[0]!.id, 'course-v1:main+STATS150+2026', at(3));
+  // A user group of one, who takes a seat when the group does.
+  const dee = Number(
+    server.db
+      .prepare(
+        `INSERT INTO users (username, email, org, role, date_joined) VALUES ('e2e-dee', 'dee@seats.test', ?, 'student', '2026-01-01T00:00:00Z')`,
+      )
+      .run(server.org).lastInsertRowid,
+  );
+  const group = Number(
+    server.db.prepare('INSERT INTO user_groups (org, name) VALUES (?, ?)').run(server.org, 'Night shift')
+      .lastInsertRowid,
+  );
+  server.db.prepare('INSERT INTO user_group_members VALUES (?, ?)').run(group, dee);
   app = await openApp(server);
 });
 
@@ -84,6 +97,29 @@ describe('Licences', () => {
     await visible(page.getByTestId('seat-meter').getByText('3 of 2 seats used'));
     await visible(page.getByTestId('seat-meter').getByText('1 past its seats'));
     await visible(page.getByRole('cell', { name: 'cy@seats.test' }));
+
+    // A whole user group takes seats, and gives them back with the group (the confirm says so).
+    await page.locator('input[aria-label="User group"]').click();
+    await page.getByRole('option', { name: 'Night shift' }).click();
+    await page.getByRole('button', { name: 'Give the group seats' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('4 of 2 seats used'));
+    await page
+      .getByRole('table', { name: 'User groups holding seats' })
+      .getByRole('button', { name: 'Take back' })
+      .click();
+    const confirm = page.getByRole('dialog', { name: "Take the group's seats back?" });
+    await visible(confirm.getByText(/remove_user_assignments, true by default/));
+    await confirm.getByRole('button', { name: 'Take back' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('3 of 2 seats used'));
+
+    // One person's seat released.
+    await page
+      .getByRole('row', { name: /cy@seats\.test/ })
+      .getByRole('button', { name: 'Release' })
+      .click();
+    await page.getByRole('dialog', { name: 'Release this seat?' }).getByRole('button', { name: 'Release' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('2 of 2 seats used'));
+    expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(2);
   });
 
   it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {
