@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/sandbox';
+import { accessRequestStore } from '../../src/server/areas/licences';
 import { tempDir } from '../helpers/temp';
 
 let server: Sandbox;
@@ -117,6 +118,21 @@ describe('mentor-admin import license-assignments', () => {
     const second = JSON.parse(again.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(second).toMatchObject({ added: 0, already: 4, unknown: 1 });
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(3);
+  });
+
+  it('access requests: listed and approved through the kit, the SDK reads the review back', async () => {
+    const user = server.db.prepare("SELECT id FROM users WHERE username = 'seat-ben'").pluck().get() as number;
+    accessRequestStore(server.db).add(server.org, user, 'course-v1:main+DS101+2026', new Date().toISOString());
+    const open = await run(['get', 'access-requests', '--where', 'reviewed=false', '--json']);
+    expect(open.code, open.stderr).toBe(0);
+    const id = String(open.lines.find((r) => r.username === 'seat-ben')!.id);
+    const approved = await run(['update', 'access-requests', id, '--set', 'approved=true', '--json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.lines[0]).toMatchObject({ reviewed: true, approved: true });
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const read = await CatalogService.catalogAccessRequestsCourseManageRetrieve({ reviewed: true });
+    expect(read.results.find((r) => String(r.id) === id)).toMatchObject({ approved: true, username: 'seat-ben' });
   });
 
   it('refuses without --license, and names the licence that is not there', async () => {
