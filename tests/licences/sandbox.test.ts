@@ -33,9 +33,9 @@ describe('licences', () => {
   it('lists the seeded licences in the catalog envelope with seats used, newest first', async () => {
     const res = await call(server, 'GET', `${ROOT}/?platform_key=${server.org}`);
     expectContract('get', `${ROOT}/`, res, 200);
-    const page = res.body as { count: number; next_page: null; results: { id: number; usage_count: number }[] };
+    const page = res.body as { count: number; results: { id: number; name: string; usage_count: number }[] };
     expect(page.count).toBe(3);
-    expect(page.results.map((l) => l.id)).toEqual([3, 2, 1]);
+    expect(page.results.map((l) => l.name)).toEqual(['Summer school 2026', 'Pilot cohort', 'Campus seats 2026']);
     expect(page.results.every((l) => l.usage_count > 0)).toBe(true);
   });
 
@@ -123,6 +123,39 @@ describe('licences', () => {
       json: { license_id: license, group_id: 9999 },
     });
     expect(noGroup.body).toEqual({ detail: "Not found - license or group doesn't exist" });
+  });
+});
+
+describe('course, program and platform licences', () => {
+  it('lists the seeded ones apart from user licences, creates and updates each; the spec’s 404 words', async () => {
+    for (const [family, extra, missing] of [
+      ['course', { course_id: 'course-v1:main+NEW1+2027' }, "Not found - license doesn't exist"],
+      [
+        'program',
+        { program_key: 'program-v1:main+NEW+2027', started: '2026-12-01T00:00:00Z' },
+        'Not found - license does not exist',
+      ],
+      ['platform', {}, "Not found - license doesn't exist"],
+    ] as const) {
+      const base = `/api/catalog/licenses/${family}`;
+      const listed = await call(server, 'GET', `${base}/`);
+      expectContract('get', `${base}/`, listed, 200);
+      expect((listed.body as { count: number }).count).toBe(1);
+      const made = await call(server, 'POST', `${base}/create/`, {
+        json: { platform_key: server.org, name: `New ${family}`, count: 5, ...extra },
+      });
+      expectContract('post', `${base}/create/`, made, 200);
+      const id = (made.body as { id: number }).id;
+      const changed = await call(server, 'POST', `${base}/update/`, { json: { license_id: id, count: 6 } });
+      expectContract('post', `${base}/update/`, changed, 200);
+      expect(changed.body).toMatchObject({ id, count: 6, ...extra });
+      // A user licence is not a licence of this family.
+      const other = await call(server, 'POST', `${base}/update/`, { json: { license_id: 1, count: 1 } });
+      expect(other.body).toEqual({ detail: missing });
+      expect((await call(server, 'GET', `${base}/`, { key: server.studentKey })).status).toBe(403);
+    }
+    const users = await call(server, 'GET', `${ROOT}/`);
+    expect((users.body as { results: { name: string }[] }).results.map((l) => l.name)).not.toContain('New course');
   });
 });
 

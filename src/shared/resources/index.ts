@@ -18,7 +18,14 @@ import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
 import { users } from './users';
-import { accessRequests, licenseAssignments, licenses } from './licences';
+import {
+  accessRequests,
+  courseLicenses,
+  licenseAssignments,
+  licenses,
+  platformLicenses,
+  programLicenses,
+} from './licences';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -67,6 +74,9 @@ export const RESOURCES = {
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
   licenses,
+  'course-licenses': courseLicenses,
+  'program-licenses': programLicenses,
+  'platform-licenses': platformLicenses,
   'license-assignments': licenseAssignments,
   'access-requests': accessRequests,
 } as const satisfies Record<string, ResourceDeclaration>;

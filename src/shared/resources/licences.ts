@@ -48,6 +48,91 @@ export const licenses = {
   ],
 } as const satisfies ResourceDeclaration;
 
+const licenceColumns = [
+  { field: 'name', label: 'Name' },
+  { field: 'count', label: 'Seats' },
+  { field: 'usage_count', label: 'Used' },
+  { field: 'expired', label: 'Expires', format: 'expiry' },
+  { field: 'active', label: 'Active', format: 'boolean' },
+  { field: 'id', label: 'ID' },
+] as const;
+const licenceFields = [
+  { name: 'name', label: 'Name', input: 'text' },
+  { name: 'count', label: 'Seats', input: 'number' },
+  { name: 'started', label: 'Starts', input: 'date' },
+  { name: 'expired', label: 'Expires', input: 'date' },
+  { name: 'active', label: 'Active', input: 'switch', initial: true },
+] as const;
+
+/** A course's licences (`licenses/course/`): seats of one course. Their seats are not handled here yet. */
+export const courseLicenses = {
+  kind: 'course-licenses',
+  label: 'Course licences',
+  singular: 'course licence',
+  plural: 'course licences',
+  area: 'licences',
+  description: 'Seats of one course each.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/catalog/licenses/course/' },
+    create: { method: 'post', path: '/api/catalog/licenses/course/create/' },
+    update: { method: 'post', path: '/api/catalog/licenses/course/update/', id: { in: 'body', name: 'license_id' } },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [{ field: 'course_id', label: 'Course' }, ...licenceColumns],
+  search: ['name', 'course_id', 'external_id'],
+  filters: [{ field: 'active', label: 'Active', input: 'switch', param: 'active' }],
+  fields: [
+    { name: 'course_id', label: 'Course', input: 'text', placeholder: 'course-v1:org+CS101+2026', createOnly: true },
+    ...licenceFields,
+  ],
+} as const satisfies ResourceDeclaration;
+
+/** A program's licences (`licenses/program/`): seats of one program. Their seats are not handled here yet. */
+export const programLicenses = {
+  kind: 'program-licenses',
+  label: 'Program licences',
+  singular: 'program licence',
+  plural: 'program licences',
+  area: 'licences',
+  description: 'Seats of one program each.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/catalog/licenses/program/' },
+    create: { method: 'post', path: '/api/catalog/licenses/program/create/' },
+    update: { method: 'post', path: '/api/catalog/licenses/program/update/', id: { in: 'body', name: 'license_id' } },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [{ field: 'program_key', label: 'Program' }, ...licenceColumns],
+  search: ['name', 'program_key', 'external_id'],
+  filters: [{ field: 'active', label: 'Active', input: 'switch', param: 'active' }],
+  fields: [{ name: 'program_key', label: 'Program', input: 'text', createOnly: true }, ...licenceFields],
+} as const satisfies ResourceDeclaration;
+
+/** The tenant's own licences (`licenses/platform/`: list, create and update only; no seats). */
+export const platformLicenses = {
+  kind: 'platform-licenses',
+  label: 'Platform licences',
+  singular: 'platform licence',
+  plural: 'platform licences',
+  area: 'licences',
+  description: 'The tenant’s licences of the platform itself.',
+  idField: 'id',
+  operations: {
+    list: { method: 'get', path: '/api/catalog/licenses/platform/' },
+    create: { method: 'post', path: '/api/catalog/licenses/platform/create/' },
+    update: { method: 'post', path: '/api/catalog/licenses/platform/update/', id: { in: 'body', name: 'license_id' } },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: licenceColumns.filter((column) => column.field !== 'usage_count'),
+  search: ['name', 'external_id'],
+  filters: [{ field: 'active', label: 'Active', input: 'switch', param: 'active' }],
+  fields: licenceFields,
+} as const satisfies ResourceDeclaration;
+
 /**
  * One seat of a user licence held by one person. The platform lists them per licence only (`license_id` is required),
  * so the kit keeps those this app made; a licence's page reads its seats from the platform (licences.seats), and a CSV

@@ -14,8 +14,11 @@ import { fieldErrors, notFound } from '../../http/errors';
 import type { Reply, RequestContext, Router } from '../../http/router';
 import {
   accessRequests,
+  courseLicenses,
   licenseAssignments,
   licenses,
+  platformLicenses,
+  programLicenses,
   recordSchemaOf,
   specOperation,
   type OperationRef,
@@ -29,7 +32,9 @@ export const licencesSchema = `
 CREATE TABLE IF NOT EXISTS licenses (
   id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), name TEXT NOT NULL DEFAULT '',
   count INTEGER NOT NULL DEFAULT 0, started TEXT NOT NULL, expired TEXT, active INTEGER NOT NULL DEFAULT 1,
-  metadata TEXT NOT NULL DEFAULT '{}', source TEXT NOT NULL DEFAULT '', external_id TEXT, created TEXT NOT NULL
+  metadata TEXT NOT NULL DEFAULT '{}', source TEXT NOT NULL DEFAULT '', external_id TEXT, created TEXT NOT NULL,
+  family TEXT NOT NULL DEFAULT 'user' CHECK (family IN ('user', 'course', 'program', 'platform')),
+  course_id TEXT, program_key TEXT
 );
 CREATE TABLE IF NOT EXISTS license_group_assignments (
   id INTEGER PRIMARY KEY, license_id INTEGER NOT NULL REFERENCES licenses(id) ON DELETE CASCADE,
@@ -58,6 +63,7 @@ const NO_REQUEST = "Not found - platform or access request doesn't exist";
 const NO_ACTIVE_FOR_EMAIL = 'No active license assignment exists for the email';
 
 const calls = licenseAssignments.calls;
+type Family = 'user' | 'course' | 'program' | 'platform';
 const bool = (value: unknown) => value === 1 || value === true;
 
 /** The catalog's page envelope, by page number (DRF's 404 "Invalid page." past the last one). */
@@ -136,11 +142,15 @@ export function licenceStore(db: Db) {
     external_id: row.external_id ?? null,
     platform_key: row.org,
     usage_count: row.usage_count ?? 0,
+    ...(row.course_id ? { course_id: row.course_id } : {}),
+    ...(row.program_key ? { program_key: row.program_key } : {}),
   });
   const licenceSelect = `SELECT l.*, (SELECT count(*) FROM license_assignments a WHERE a.license_id = l.id AND a.active = 1)
     AS usage_count FROM licenses l`;
-  const licence = (org: string, id: unknown): Row | null => {
-    const row = db.prepare(`${licenceSelect} WHERE l.org = ? AND l.id = ?`).get(org, Number(id)) as Row | undefined;
+  const licence = (org: string, id: unknown, family: Family = 'user'): Row | null => {
+    const row = db
+      .prepare(`${licenceSelect} WHERE l.org = ? AND l.id = ? AND l.family = ?`)
+      .get(org, Number(id), family) as Row | undefined;
     return row ? licenceRow(row) : null;
   };
   const assignmentSelect = `SELECT a.*, u.username, u.email, l.name AS license_name, l.org AS platform_key
@@ -184,8 +194,10 @@ export function licenceStore(db: Db) {
 
   return {
     licence,
-    listLicences(org: string, query: Row): Row[] {
-      const rows = (db.prepare(`${licenceSelect} WHERE l.org = ?`).all(org) as Row[]).map(licenceRow);
+    listLicences(org: string, query: Row, family: Family = 'user'): Row[] {
+      const rows = (db.prepare(`${licenceSelect} WHERE l.org = ? AND l.family = ?`).all(org, family) as Row[]).map(
+        licenceRow,
+      );
       const text = typeof query.query === 'string' ? query.query.toLowerCase() : '';
       return sorted(
         rows.filter(
@@ -194,16 +206,18 @@ export function licenceStore(db: Db) {
             (query.name === undefined || row.name === query.name) &&
             (query.external_id === undefined || row.external_id === query.external_id) &&
             (query.source === undefined || row.source === query.source) &&
+            (query.course_id === undefined || row.course_id === query.course_id) &&
             (!text || String(row.name).toLowerCase().includes(text)),
         ),
         query.sort,
       );
     },
-    createLicence(org: string, body: Row, now: string): Row {
+    createLicence(org: string, body: Row, now: string, family: Family = 'user'): Row {
       const id = db
         .prepare(
-          `INSERT INTO licenses (org, name, count, started, expired, active, metadata, source, external_id, created)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO licenses (org, name, count, started, expired, active, metadata, source, external_id, created,
+             family, course_id, program_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           org,
@@ -216,15 +230,22 @@ export function licenceStore(db: Db) {
           body.source ?? '',
           body.external_id ?? null,
           now,
+          family,
+          body.course_id ?? null,
+          body.program_key ?? null,
         ).lastInsertRowid;
-      return licence(org, id)!;
+      return licence(org, id, family)!;
     },
-    updateLicence(org: string, body: Row): Row | null {
+    updateLicence(org: string, body: Row, family: Family = 'user'): Row | null {
       const row = (
         body.license_id !== undefined
-          ? db.prepare('SELECT id FROM licenses WHERE org = ? AND id = ?').get(org, body.license_id)
+          ? db
+              .prepare('SELECT id FROM licenses WHERE org = ? AND id = ? AND family = ?')
+              .get(org, body.license_id, family)
           : body.external_id !== undefined
-            ? db.prepare('SELECT id FROM licenses WHERE org = ? AND external_id = ?').get(org, body.external_id)
+            ? db
+                .prepare('SELECT id FROM licenses WHERE org = ? AND external_id = ? AND family = ?')
+                .get(org, body.external_id, family)
             : undefined
       ) as { id: number } | undefined;
       if (!row) return null;
@@ -237,7 +258,7 @@ export function licenceStore(db: Db) {
         values.push(field === 'metadata' ? JSON.stringify(value) : typeof value === 'boolean' ? Number(value) : value);
       }
       if (sets.length) db.prepare(`UPDATE licenses SET ${sets.join(', ')} WHERE id = ?`).run(...values, row.id);
-      return licence(org, row.id);
+      return licence(org, row.id, family);
     },
     assignments(org: string, licenseId: unknown, query: Row): Row[] {
       const rows = db
@@ -404,6 +425,37 @@ function routes(router: Router, deps: AreaDeps) {
     }),
     admin,
   );
+  // Course, program and platform licences: listed, made and changed as user licences are (their seats: not served).
+  for (const [family, declaration, missing] of [
+    ['course', courseLicenses, NO_LICENSE],
+    ['program', programLicenses, 'Not found - license does not exist'],
+    ['platform', platformLicenses, NO_LICENSE],
+  ] as const) {
+    const own = declaration.operations;
+    router.get(
+      own.list.path,
+      handler(own.list, (ctx, query) =>
+        catalogPage(store.listLicences(orgOf(ctx, query), query, family), query, ctx.url),
+      ),
+      admin,
+    );
+    router.post(
+      own.create.path,
+      handler(own.create, (ctx, _query, body) => store.createLicence(orgOf(ctx, body), body, now(), family)),
+      admin,
+    );
+    router.post(
+      own.update.path,
+      handler(own.update, (ctx, _query, body) => {
+        if (body.license_id === undefined && body.external_id === undefined)
+          throw fieldErrors({ license_id: ['Either license_id or external_id is required.'] });
+        const updated = store.updateLicence(orgOf(ctx, body), body, family);
+        if (!updated) throw notFound(missing);
+        return updated;
+      }),
+      admin,
+    );
+  }
   router.get(
     calls.list.path,
     handler(calls.list, (ctx, query) =>
@@ -517,6 +569,25 @@ export const licencesArea: Area = {
           .pluck()
           .all(MAIN_ORG) as string[])
       : [];
+    const course = courses[0] ?? COURSES[0]!;
+    store.createLicence(
+      MAIN_ORG,
+      { name: 'Data science seats', count: 30, course_id: course, expired: iso(120) },
+      iso(-30),
+      'course',
+    );
+    store.createLicence(
+      MAIN_ORG,
+      { name: 'Analytics program', count: 15, program_key: 'program-v1:main+ANALYTICS+2026', started: iso(-10) },
+      iso(-10),
+      'program',
+    );
+    store.createLicence(
+      MAIN_ORG,
+      { name: 'Tenant plan', count: 500, started: iso(-365), expired: iso(25) },
+      iso(-365),
+      'platform',
+    );
     for (let i = 0; i < Math.min(9, people.length); i++) {
       const course = rng.pick(courses.length ? courses : COURSES);
       requests.add(MAIN_ORG, people[(i * 5) % Math.min(people.length, 20)]!.id, course, iso(-9 + i));
