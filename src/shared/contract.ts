@@ -27,6 +27,7 @@ export * from './contract/resources';
 export * from './contract/access';
 export * from './contract/people';
 export * from './contract/person';
+export * from './contract/licences';
 export * from './contract/memory';
 export * from './contract/badges';
 export * from './contract/mentor-transfer';

@@ -156,6 +156,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'resource-import': 'CSV imports',
   'resource-bulk': 'Bulk changes',
   'resource-members': 'Membership imports',
+  'licence-seats': 'Licence seat imports',
   'mentor-bulk-set': 'Mentor settings changes',
   'mentor-eval': 'Mentor evaluations',
   'mentor-copy': 'Mentor copies',

@@ -170,6 +170,13 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'mentor-tools', label: 'Mentor tools', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'available-tools', label: 'Available tools', area: 'Mentors', verbs: ['get'] },
       { kind: 'mentor-memory-settings', label: 'Memory settings', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'licenses', label: 'Licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
+      { kind: 'course-licenses', label: 'Course licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
+      { kind: 'program-licenses', label: 'Program licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
+      { kind: 'platform-licenses', label: 'Platform licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
+      // The platform lists seats per licence only: the kit lists those given here (a licence's page reads them all).
+      { kind: 'license-assignments', label: 'Licence seats', area: 'Licences', verbs: ['list', 'create'] },
+      { kind: 'access-requests', label: 'Access requests', area: 'Licences', verbs: ['list', 'update'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });

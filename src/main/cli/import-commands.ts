@@ -26,7 +26,13 @@ export const IMPORT_HELP = `Import:
       Puts people into departments or user groups: a column with the person's email or username, one with the
       department's (user group's) name or id. Sent in bulk; a person already in the group is "already", an unknown
       person or group is reported on its row and the rest go on. --dry-run reads the tenant's people and groups
-      and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.`;
+      and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.
+  import license-assignments FILE.csv --license ID [--dry-run] [--report FILE]
+      Gives each person of the file (a column with their email or user ID) a seat of the licence ID. Someone who
+      holds a seat already is "already"; rows past the licence's free seats are sent and flagged (overSeats); a
+      person the platform does not know is reported on its row in the platform's words. --dry-run reads the
+      licence, its seats and the tenant's people and says what each row would do, and which rows will not fit.
+      Summary {job,rows,added,already,unknown,overSeats,invalid,failed}.`;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
@@ -38,6 +44,7 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   const { values, positionals } = commandArgs(args, {
     'dry-run': { type: 'boolean' },
     report: { type: 'string' },
+    license: { type: 'string' },
   });
   const [kind, file, ...extra] = positionals;
   if (!kind || !file) throw new UsageError('import needs a KIND and a FILE.csv');
@@ -48,13 +55,21 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   const profileId = await profileIdOf(engine, globals);
   const dryRun = !!values['dry-run'];
   // A membership file's dry run is a job too: it reads the tenant's people and groups to say what each row would do.
-  const membership = !!declarationOf(kind).membership;
+  const declaration = declarationOf(kind);
+  const seats = !!declaration.seats;
+  const membership = !!declaration.membership || seats;
+  const license = values.license === undefined ? undefined : Number(values.license);
+  if (seats && (license === undefined || !Number.isInteger(license) || license <= 0)) {
+    throw new UsageError(`import ${kind} needs --license ID (the licence's number, from: get licenses)`);
+  }
+  if (!seats && values.license !== undefined) throw new UsageError(`--license is for license-assignments only`);
   const preview = await engine.invoke('resources.import', {
     ...(profileId && { profileId }),
     kind,
     path: file,
     start: !dryRun || membership,
     ...(membership && dryRun && { dryRun: true }),
+    ...(license !== undefined && { licenseId: license }),
     rows: { filter: 'invalid', offset: 0, limit: 1000 },
   });
   const { counts } = preview;
@@ -129,13 +144,16 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
       ...(dryRun ? { dryRun: true, wouldAdd: n('wouldAdd') } : { added: n('added') }),
       already: n('already'),
       unknown: n('unknown'),
+      ...(seats && { overSeats: n('overSeats') }),
       invalid: n('invalid'),
       failed: n('failed'),
     };
     out.record(
       summary,
       `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be added` : `${n('added')} added`}, ` +
-        `${summary.already} already members, ${summary.unknown} unknown, ${summary.invalid} invalid, ` +
+        `${summary.already} already ${seats ? 'holding a seat' : 'members'}, ${summary.unknown} unknown, ` +
+        (seats ? `${n('overSeats')} ${dryRun ? 'will not fit' : 'beyond the seats'}, ` : '') +
+        `${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
     );
     return job.state === 'completed' && !summary.unknown && !summary.invalid && !summary.failed ? 0 : 1;

@@ -69,6 +69,7 @@ const UNITS: Record<JobKind, string> = {
   'resource-import': 'rows',
   'resource-bulk': 'records',
   'resource-members': 'rows',
+  'licence-seats': 'rows',
   'mentor-bulk-set': 'mentors',
   'mentor-eval': 'runs',
   'mentor-copy': 'items',

@@ -49,6 +49,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'resource-import': ['row', 'rows'],
   'resource-bulk': ['record', 'records'],
   'resource-members': ['row', 'rows'],
+  'licence-seats': ['row', 'rows'],
   'mentor-bulk-set': ['mentor', 'mentors'],
   'mentor-eval': ['run', 'runs'],
   'mentor-copy': ['item', 'items'],

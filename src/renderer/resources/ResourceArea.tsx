@@ -31,6 +31,7 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
   'people-and-access': ['Who belongs where in ', ', and who may do what.'],
   'mentor-configuration': ['What the mentors of ', ' share: their tools, voice calls and categories.'],
   mentors: ['The mentors of ', '.'],
+  licences: ['Seats that ', ' hands to people, and who asks for a course.'],
 };
 
 /**
@@ -50,10 +51,13 @@ export function ResourceArea({
   area,
   extraTabs = [],
   recordPages = {},
+  ownLists = {},
 }: {
   area: Area;
   extraTabs?: readonly AreaTab[];
   recordPages?: Partial<Record<ResourceKind, RecordPage>>;
+  /** A kind's own screen in place of its generic list (the access-request queue). */
+  ownLists?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
 }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -120,6 +124,7 @@ export function ResourceArea({
         {tenant.id &&
           kinds.map((declaration) => {
             const Page = recordPages[declaration.kind];
+            const Own = ownLists[declaration.kind];
             return (
               <Tabs.Panel key={declaration.kind} value={declaration.kind} pl="md" miw={0}>
                 {Page && declaration.kind === routed && routedId !== undefined ? (
@@ -129,6 +134,8 @@ export function ResourceArea({
                     id={routedId}
                     onBack={() => navigateTo(`#/${area}/${declaration.kind}`)}
                   />
+                ) : Own ? (
+                  <Own key={`${tenant.id}:${declaration.kind}`} profileId={tenant.id!} />
                 ) : declaration.single ? (
                   <SingleRecordCard
                     key={`${tenant.id}:${declaration.kind}`}

@@ -59,6 +59,7 @@ const MEMBERSHIP_OUTCOMES = [
   ['wouldAdd', 'would be added', 'teal'],
   ['already', 'already members', 'gray'],
   ['unknown', 'unknown', 'orange'],
+  ['overSeats', 'past the free seats', 'orange'],
   ['invalid', 'invalid', 'red'],
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
@@ -88,6 +89,7 @@ export function ResourceImportModal({
   opened,
   onClose,
   group,
+  license,
 }: {
   profileId: string | undefined;
   declaration: Declared;
@@ -95,7 +97,11 @@ export function ResourceImportModal({
   onClose: () => void;
   /** A membership kind imported from a group's details: rows without a group go into this one. */
   group?: { id: string; name: string };
+  /** A seat kind: the licence whose seats the file's people take. */
+  license?: { id: number; name: string };
 }) {
+  // Seat files run as membership files do: a job for the dry run too, a report of the rows that gave no seat.
+  const byPerson = !!declaration.membership || !!declaration.seats;
   const [step, setStep] = useState<Step>('file');
   const [source, setSource] = useState<{ name: string; path: string } | null>(null);
   const [choices, setChoices] = useState<Choices>({});
@@ -114,6 +120,7 @@ export function ResourceImportModal({
     name: source?.name ?? '',
     ...choices,
     ...(group && { group: group.id }),
+    ...(license && { licenseId: license.id }),
     fixes: Object.entries(fixes).map(([key, value]) => {
       const [line, field] = key.split('\n') as [string, string];
       return { line: Number(line), field, value };
@@ -163,7 +170,13 @@ export function ResourceImportModal({
     <Modal
       opened={opened}
       onClose={close}
-      title={group ? `Import members of ${group.name} from CSV` : `Import ${plural} from CSV`}
+      title={
+        group
+          ? `Import members of ${group.name} from CSV`
+          : license
+            ? `Give seats of ${license.name} from CSV`
+            : `Import ${plural} from CSV`
+      }
       size="min(1100px, 96vw)"
       closeOnClickOutside={step !== 'review'}
     >
@@ -183,7 +196,7 @@ export function ResourceImportModal({
       {step === 'file' && (
         <CsvDropZone
           title={`Drop a CSV file of ${plural}`}
-          hint={importColumnsHint(declaration, group?.name)}
+          hint={importColumnsHint(declaration, group?.name ?? license?.name)}
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
             // Read once here, so a file that cannot be imported is said on this step.
@@ -193,6 +206,7 @@ export function ResourceImportModal({
               path,
               name,
               ...(group && { group: group.id }),
+              ...(license && { licenseId: license.id }),
             });
             setSource({ name, path });
             setStep('review');
@@ -225,7 +239,7 @@ export function ResourceImportModal({
                     {errorMessage(start.error)}
                   </Text>
                 )}
-                {declaration.membership && (
+                {byPerson && (
                   <Button
                     variant="default"
                     disabled={!shown.counts.valid || preview.isFetching || start.isPending}
@@ -250,7 +264,7 @@ export function ResourceImportModal({
       {step === 'import' && jobId && (
         <ImportJob
           jobId={jobId}
-          membership={!!declaration.membership}
+          membership={byPerson}
           dryRun={dryRun}
           onAnother={reset}
           onClose={close}

@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import type { ResourceRecord } from '../../shared/contract';
+import { expiryOf, type ResourceRecord } from '../../shared/contract';
 import {
   importRefusal,
   pluralOf,
@@ -68,6 +68,7 @@ function cellText(column: ColumnDeclaration, value: unknown): string {
 }
 
 function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) {
+  if (column.format === 'expiry') return <ExpiryCell value={typeof value === 'string' ? value : null} />;
   if (column.format === 'boolean') {
     return (
       // Never narrower than its word: a table of many columns squeezes the others, not "Yes" into "Y…".
@@ -114,6 +115,24 @@ function RecordName({ text, onOpen }: { text: string; onOpen(): void }) {
     >
       {text}
     </Anchor>
+  );
+}
+
+/** An end date, with a flag when it is near (EXPIRY_WARNING_DAYS) or past. */
+export function ExpiryCell({ value }: { value: string | null }) {
+  const expiry = expiryOf(value);
+  if (expiry === 'none') return <Text size="sm">Never</Text>;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(value)}
+      </Text>
+      {expiry !== 'ok' && (
+        <Badge size="sm" variant="light" color={expiry === 'past' ? 'red' : 'orange'} style={{ flexShrink: 0 }}>
+          {expiry === 'past' ? 'Expired' : 'Ends soon'}
+        </Badge>
+      )}
+    </Group>
   );
 }
 

@@ -16,6 +16,8 @@ import { MentorConfigIcon } from '../screens/mentor-config/icons';
 import { MentorConfigScreen } from '../screens/mentor-config/MentorConfigScreen';
 import { PeopleIcon } from '../screens/people/icons';
 import { PeopleAccessScreen } from '../screens/people/PeopleAccessScreen';
+import { LicenceIcon } from '../screens/licences/icons';
+import { LicencesScreen } from '../screens/licences/LicencesScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
@@ -69,6 +71,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
     Component: MentorConfigScreen,
     tenantNeutralDepth: 1,
   },
+  { id: 'licences', label: 'Licences', icon: LicenceIcon, Component: LicencesScreen, tenantNeutralDepth: 1 },
   { id: 'settings', label: 'Settings', icon: SettingsIcon, Component: SettingsScreen },
 ];
 

@@ -8,6 +8,7 @@ import { invitationsArea } from './invitations';
 import { supportArea } from './support';
 import { resourcesArea } from './resources';
 import { personArea } from './person/routes';
+import { licencesArea } from './licences';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
 export const allAreas: Area[] = [
@@ -20,4 +21,5 @@ export const allAreas: Area[] = [
   resourcesArea,
   personArea,
   badgesArea,
+  licencesArea,
 ];

@@ -10,6 +10,7 @@ export const JobKind = z.enum([
   'resource-import',
   'resource-bulk',
   'resource-members',
+  'licence-seats',
   'mentor-bulk-set',
   'mentor-eval',
   'mentor-copy',

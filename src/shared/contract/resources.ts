@@ -11,6 +11,7 @@ import { singleRecordCalls } from './resource-single';
 import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { personCalls } from './person';
+import { licenceCalls } from './licences';
 import { memoryCalls } from './memory';
 import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
@@ -205,12 +206,14 @@ export const ResourceImportInput = z
     /** Confirmed: write the job (one item per row) and start it. Without it, nothing is sent (a dry run). */
     start: z.boolean().optional(),
     /**
-     * With start, for membership kinds: the job reads the tenant's people, groups and memberships and reports what
+     * With start, for membership and seat kinds: the job reads the tenant's people, groups and memberships and reports what
      * each row would do (added, already, unknown), sending nothing. Other kinds' dry run is the preview itself.
      */
     dryRun: z.boolean().optional(),
     /** Membership kinds: the group (name or id) of every row whose file gives none (an import from a group's details). */
     group: z.string().min(1).max(255).optional(),
+    /** Seat kinds (license-assignments): the licence whose seats the file's people take. */
+    licenseId: z.number().int().positive().optional(),
   })
   .strict()
   .refine((input) => (input.path === undefined) !== (input.text === undefined), {
@@ -250,6 +253,7 @@ export type ResourceImportPreview = z.infer<typeof ResourceImportPreview>;
 export const resourceCalls = {
   ...peopleCalls,
   ...personCalls,
+  ...licenceCalls,
   ...memoryCalls,
   ...badgeCalls,
   'resources.list': call(
@@ -379,6 +383,7 @@ export const resourceEvents = {
       { call: 'access.matrix', by: ['profileId'] },
       { call: 'access.effective', by: ['profileId'] },
       { call: 'access.whoCan', by: ['profileId'] },
+      { call: 'licences.seats', by: ['profileId'] },
     ],
   }),
 } as const;

@@ -23,6 +23,9 @@ export function csvColumnsOf(declaration: ResourceDeclaration): CsvColumn[] {
 
 /** What a kind's import file needs, said before a file is chosen (`groupName`: imported from that group's details). */
 export function importColumnsHint(declaration: ResourceDeclaration, groupName?: string): string {
+  if (declaration.seats) {
+    return `A column with each person’s email or user ID: each takes a seat${groupName ? ` of ${groupName}` : ''}. A dry run says which rows will not fit.`;
+  }
   const membership = declaration.membership;
   if (membership) {
     const group = membership.groupLabel.toLowerCase();

@@ -18,6 +18,14 @@ import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
 import { users } from './users';
+import {
+  accessRequests,
+  courseLicenses,
+  licenseAssignments,
+  licenses,
+  platformLicenses,
+  programLicenses,
+} from './licences';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -30,6 +38,7 @@ export * from './mentor-settings';
 export * from './mentor-knowledge';
 export * from './membership';
 export * from './memory';
+export * from './licences';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,
@@ -65,6 +74,12 @@ export const RESOURCES = {
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
+  licenses,
+  'course-licenses': courseLicenses,
+  'program-licenses': programLicenses,
+  'platform-licenses': platformLicenses,
+  'license-assignments': licenseAssignments,
+  'access-requests': accessRequests,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

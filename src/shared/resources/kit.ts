@@ -118,9 +118,10 @@ export interface ColumnDeclaration {
   label: string;
   /**
    * `entries`: an object's entries on one line (`key: ****3456`), for masked credential values; `mentor`: a mentor's
-   * unique id, shown by the mentor's name.
+   * unique id, shown by the mentor's name; `expiry`: a date that ends something (a licence), flagged when it is near
+   * or past.
    */
-  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor';
+  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry';
 }
 
 /**
@@ -267,6 +268,13 @@ export interface ResourceDeclaration {
   inferred?: InferredShapes;
   /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
   membership?: MembershipImport;
+  /** A seat kind: its CSV import takes a licence's seats for the people it names, one request each (licences.ts). */
+  seats?: { licenseKind: string; licenseLabel: string };
+  /**
+   * Operations of the kind that its area's own code calls rather than the generic screens (a licence's seats, which
+   * the platform lists per licence only): checked against the spec and served by the sandbox like the others.
+   */
+  calls?: Readonly<Record<string, OperationRef>>;
 }
 
 /**
@@ -292,6 +300,7 @@ export const RESOURCE_AREAS = {
   'people-and-access': 'People and access',
   'mentor-configuration': 'Mentor configuration',
   mentors: 'Mentors',
+  licences: 'Licences',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 
@@ -321,6 +330,8 @@ export function operationsOf(declaration: ResourceDeclaration): { role: string; 
     out.push({ role: `write:${field.name}`, operation: field.own.write });
   }
   if (declaration.describedFields) out.push({ role: 'describe', operation: declaration.describedFields.operation });
+  for (const [name, operation] of Object.entries(declaration.calls ?? {}))
+    out.push({ role: `call:${name}`, operation });
   return out;
 }
 

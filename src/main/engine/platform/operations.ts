@@ -156,6 +156,13 @@ export const OPERATIONS = {
   '/api/ai-account/orgs/{org}/users/{user_id}/default-llm-key-usage': { get: READ },
   '/api/ai-account/orgs/{org}/users/{user_id}/free-trial': { get: READ },
 
+  // Licences: a seat is given once per request (the seats job reads who holds one before it sends a row again);
+  // releasing one is the same however often it is sent. Access requests are reviewed once (the queue looks first).
+  '/api/catalog/licenses/user/': { get: READ },
+  '/api/catalog/licenses/user/assignment/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/licenses/user/assignment/group/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/access_requests/course/manage/': { get: READ, post: ONCE },
+
   // Conversation analytics.
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/': { get: READ },
   '/api/ai-analytics/orgs/{org}/users/{user_id}/chat-history/{id}/': { get: READ },

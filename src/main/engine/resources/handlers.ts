@@ -79,6 +79,8 @@ type ResourceHandlers = Omit<
   | `mentors.${string}`
   | `mentorEvals.${string}`
   | `person.${string}`
+  | `licences.${string}`
+  | 'accessRequests.review'
 > & { close(): Promise<void> };
 
 export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {

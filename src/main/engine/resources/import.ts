@@ -32,6 +32,7 @@ import { UNFINISHED_STATES, type NewItem } from '../jobs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
 import { startMembersJob } from './members-import';
+import { seatColumns, seatRow, startSeatsJob } from '../licences';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };
@@ -105,13 +106,19 @@ export async function resourceImport(
   if (refusal) throw new EngineError('validation', refusal);
   const create = declaration.operations.create!;
   // A membership kind's file names people and groups, put together by the bulk job (members-import.ts).
-  const { membership } = declaration;
-  const columns = membership ? membershipColumns(membership) : csvColumnsOf(declaration);
-  const body = membership ? null : editableBody(declaration, create);
+  const { membership, seats } = declaration;
+  // A seat kind's file names people, each given a seat of the licence the import names (licences/seat-import.ts).
+  if (seats && input.licenseId === undefined) {
+    throw invalid('licenseId', `Name the ${seats.licenseLabel.toLowerCase()} whose seats the file's people take`);
+  }
+  const columns = seats ? seatColumns() : membership ? membershipColumns(membership) : csvColumnsOf(declaration);
+  const body = membership || seats ? null : editableBody(declaration, create);
   // Imported from a group's details, the group is that one wherever the file names none.
   const givenGroup = membership ? input.group : undefined;
-  const required = new Set(membership ? ['person', ...(givenGroup ? [] : ['group'])] : (body?.required ?? []));
-  const schema = membership ? membershipRow(membership) : formSchema(declaration, create, 'create');
+  const required = new Set(
+    seats ? ['person'] : membership ? ['person', ...(givenGroup ? [] : ['group'])] : (body?.required ?? []),
+  );
+  const schema = seats ? seatRow() : membership ? membershipRow(membership) : formSchema(declaration, create, 'create');
   const matcher = matcherOf(columns);
 
   let path: string;
@@ -238,7 +245,7 @@ export async function resourceImport(
         );
       }
     }
-    if (!membership && (!idColumn || !idInBody)) {
+    if (!membership && !seats && (!idColumn || !idInBody)) {
       notices.push(
         idColumn
           ? `The platform numbers ${pluralOf(declaration)} itself: a row with an empty ${declaration.idField} creates a new ${declaration.singular}, one with an ${declaration.idField} updates that ${declaration.singular}.`
@@ -282,20 +289,22 @@ export async function resourceImport(
             : 'There is nothing to import: the file has no rows.',
         );
       }
-      job = membership
-        ? startMembersJob(
-            ctx,
-            profileId,
-            input.kind,
-            name,
-            read.sha256,
-            rows,
-            input.dryRun ? 'dry-run' : 'send',
-            givenGroup,
-          )
-        : input.dryRun
-          ? null
-          : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
+      job = seats
+        ? startSeatsJob(ctx, profileId, input.licenseId!, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+        : membership
+          ? startMembersJob(
+              ctx,
+              profileId,
+              input.kind,
+              name,
+              read.sha256,
+              rows,
+              input.dryRun ? 'dry-run' : 'send',
+              givenGroup,
+            )
+          : input.dryRun
+            ? null
+            : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
     }
 
     return {

@@ -24,6 +24,7 @@ import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
 import { ErasureStore, personHandlers } from './person';
+import { licencesArea } from '../licences';
 
 export interface ResourceStores {
   cache: ResourceCache;
@@ -77,6 +78,7 @@ export function resourcesArea(
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
       ...mentorEvalHandlers(services, stores.evalRuns),
       ...personHandlers(services, stores.cache, stores.erasures),
+      ...licencesArea(services),
     },
     close,
   };

@@ -1,0 +1,153 @@
+/**
+ * The licence calls the seats job and the licences screens make besides the kit's generic ones: one licence read from
+ * the list (the spec has no get by id), a licence's seats and group seats page by page (the platform lists them per
+ * licence only), releasing them, and the tenant's people by email and user id (a dry run's "no account").
+ */
+import { z } from 'zod';
+import { licenseAssignments, licenses } from '../../../shared/resources';
+import type { CallOptions, PlatformClient } from '../platform';
+import { EngineError } from '../errors';
+
+/** Records asked for per page (the catalog's pages). */
+const PAGE_SIZE = 500;
+
+export const Licence = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    count: z.number().int(),
+    usage_count: z.number().int().optional(),
+    active: z.boolean(),
+    started: z.string(),
+    expired: z.string().nullable(),
+  })
+  .loose();
+export type Licence = z.infer<typeof Licence>;
+
+export const Seat = z
+  .object({
+    id: z.number().int(),
+    user_id: z.number().int(),
+    username: z.string(),
+    email: z.string().nullable(),
+    active: z.boolean(),
+  })
+  .loose();
+export type Seat = z.infer<typeof Seat>;
+
+export const GroupSeat = z
+  .object({ id: z.number().int(), group_id: z.number().int(), group_name: z.string(), active: z.boolean() })
+  .loose();
+export type GroupSeat = z.infer<typeof GroupSeat>;
+
+const page = <T extends z.ZodType>(record: T) =>
+  z.object({ count: z.number().int(), next_page: z.string().nullish(), results: z.array(record) }).loose();
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  throw new EngineError(
+    'api',
+    `The platform answered ${what} in an unexpected shape` +
+      (first ? ` (${first.path.join('.') || 'the answer'}: ${first.message})` : ''),
+  );
+}
+
+type Get = (page: number) => Promise<unknown>;
+
+async function allPages<T>(get: Get, record: z.ZodType<T>, what: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let n = 1; ; n++) {
+    const answer = parsed(page(record), await get(n), what);
+    out.push(...(answer.results as T[]));
+    if (!answer.next_page || !answer.results.length || out.length >= answer.count) return out;
+  }
+}
+
+/** One licence of the tenant, or null when it has none by that id. */
+export async function readLicence(
+  client: PlatformClient,
+  org: string,
+  id: number,
+  options: CallOptions = {},
+): Promise<Licence | null> {
+  const all = await allPages(
+    async (n) =>
+      (
+        await client.api.GET(licenses.operations.list.path, {
+          params: { query: { platform_key: org, page: n, page_size: PAGE_SIZE } },
+          ...options,
+        })
+      ).data,
+    Licence,
+    'the licence list',
+  );
+  return all.find((licence) => licence.id === id) ?? null;
+}
+
+export async function readSeats(
+  client: PlatformClient,
+  org: string,
+  licenseId: number,
+  options: CallOptions = {},
+): Promise<Seat[]> {
+  return allPages(
+    async (n) =>
+      (
+        await client.api.GET(licenseAssignments.calls.list.path, {
+          params: { query: { license_id: licenseId, platform_key: org, page: n, page_size: PAGE_SIZE } },
+          ...options,
+        })
+      ).data,
+    Seat,
+    'the licence’s seats',
+  );
+}
+
+export async function readGroupSeats(
+  client: PlatformClient,
+  org: string,
+  licenseId: number,
+  options: CallOptions = {},
+): Promise<GroupSeat[]> {
+  return allPages(
+    async (n) =>
+      (
+        await client.api.GET(licenseAssignments.calls.groups.path, {
+          params: { query: { license_id: licenseId, platform_key: org, page: n, page_size: PAGE_SIZE } },
+          ...options,
+        })
+      ).data,
+    GroupSeat,
+    'the licence’s group seats',
+  );
+}
+
+const UserPage = z
+  .object({
+    count: z.number(),
+    results: z.array(z.object({ email: z.string().nullish(), user_id: z.number().nullish() }).loose()),
+  })
+  .loose();
+
+/** Every email (lower-cased) and user id of the tenant's people. */
+export async function tenantPeopleById(
+  client: PlatformClient,
+  org: string,
+  options: CallOptions = {},
+): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let n = 1; ; n++) {
+    const { data } = await client.api.GET('/api/core/platform/users/', {
+      params: { query: { platform_key: org, page: n, page_size: PAGE_SIZE } },
+      ...options,
+    });
+    const answer = parsed(UserPage, data, 'the user list');
+    for (const user of answer.results) {
+      if (user.email) known.add(user.email.toLowerCase());
+      if (user.user_id !== null && user.user_id !== undefined) known.add(String(user.user_id));
+    }
+    if (!answer.results.length || n * PAGE_SIZE >= answer.count) return known;
+  }
+}

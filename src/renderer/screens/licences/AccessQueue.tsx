@@ -1,0 +1,249 @@
+import { Alert, Badge, Button, Group, Kbd, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ResourceRecord } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { WarningIcon } from '../../components/icons';
+import { notifySuccess } from '../../components/notify';
+import { formatDateTime, formatRelative } from '../../lib/format';
+import { useCall, useMutationCall } from '../../queries/useCall';
+
+const KEYS: readonly [string, string][] = [
+  ['a', 'Approve the request shown'],
+  ['d', 'Deny it'],
+  ['j', 'Next request'],
+  ['k', 'Previous request'],
+  ['?', 'These keys'],
+];
+
+/** Typing in a field, or a dialog open: the queue's keys are not the queue's then. */
+function typing(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  if (!target) return false;
+  return (
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    target.isContentEditable ||
+    !!target.closest('[role="dialog"]')
+  );
+}
+
+const who = (request: ResourceRecord) => String(request.name || request.username || `User ${String(request.user_id)}`);
+
+/**
+ * The access-request queue (`#/licences/access-requests`): the open requests newest first, one shown with its
+ * requester's context (who, which course, when, their other requests), approved with `a`, denied with `d`, moved
+ * through with `j`/`k`. A request someone else reviewed meanwhile is said so, and the queue is read again.
+ */
+export function AccessQueue({ profileId }: { profileId: string }) {
+  const open = useCall('resources.list', {
+    profileId,
+    kind: 'access-requests',
+    where: { reviewed: 'false' },
+    pageSize: 500,
+  });
+  const all = useCall('resources.list', { profileId, kind: 'access-requests', pageSize: 500 });
+  const review = useMutationCall('accessRequests.review');
+  const [done, setDone] = useState<ReadonlySet<number>>(new Set());
+  const [index, setIndex] = useState(0);
+  const [handled, setHandled] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+
+  const queue = useMemo(
+    () => (open.data?.records ?? []).filter((request) => !done.has(Number(request.id))),
+    [open.data, done],
+  );
+  const at = Math.min(index, Math.max(0, queue.length - 1));
+  const current = queue[at];
+  const others = useMemo(
+    () =>
+      current
+        ? (all.data?.records ?? []).filter(
+            (request) => request.user_id === current.user_id && request.id !== current.id,
+          )
+        : [],
+    [all.data, current],
+  );
+
+  const decide = (approved: boolean) => {
+    if (!current || review.isPending) return;
+    const id = Number(current.id);
+    setHandled(null);
+    review.mutate(
+      { profileId, id, approved },
+      {
+        onSuccess: (answer) => {
+          setDone((before) => new Set([...before, id]));
+          if (answer.outcome === 'handled') setHandled(answer.message);
+          else notifySuccess(answer.approved ? 'Approved' : 'Denied', `${who(current)} · ${String(current.course_id)}`);
+          void open.refetch();
+          void all.refetch();
+        },
+      },
+    );
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
+      const key = event.key;
+      if (key === '?') setHelp(true);
+      else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
+      else if (key === 'k') setIndex(Math.max(0, at - 1));
+      else if (key === 'a') decide(true);
+      else if (key === 'd') decide(false);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  return (
+    <Stack gap="md" ref={panel}>
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <div>
+          <Title order={2} size="h4">
+            Access requests
+          </Title>
+          <Text size="sm" c="dimmed">
+            {queue.length ? `${queue.length} waiting · ${at + 1} of ${queue.length}` : 'No one is waiting'}
+          </Text>
+        </div>
+        <Group gap={6} wrap="nowrap">
+          <Text size="xs" c="dimmed">
+            Keys:
+          </Text>
+          <Kbd size="xs">a</Kbd>
+          <Kbd size="xs">d</Kbd>
+          <Kbd size="xs">j</Kbd>
+          <Kbd size="xs">k</Kbd>
+          <Button size="compact-xs" variant="subtle" onClick={() => setHelp(true)} aria-label="Keyboard keys">
+            ?
+          </Button>
+        </Group>
+      </Group>
+      {handled && (
+        <Alert color="yellow" icon={<WarningIcon />} title="Already handled" data-testid="already-handled">
+          {handled}
+        </Alert>
+      )}
+      {review.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="Not reviewed">
+          {errorMessage(review.error)}
+        </Alert>
+      )}
+      {open.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="The requests could not be read">
+          {errorMessage(open.error)}
+        </Alert>
+      )}
+      {current ? (
+        <Group align="flex-start" gap="md" wrap="wrap">
+          <Paper withBorder p="md" radius="md" style={{ flex: '2 1 320px' }} data-testid="access-request">
+            <Stack gap="xs">
+              <Text fw={600} size="lg">
+                {who(current)}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {String(current.username)} · user {String(current.user_id)}
+              </Text>
+              <Text size="sm">
+                asks for <strong>{String(current.course_id)}</strong>
+              </Text>
+              <Text size="sm" c="dimmed">
+                {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
+              </Text>
+              <Group gap="sm" mt="sm">
+                <Button color="teal" onClick={() => decide(true)} loading={review.isPending}>
+                  Approve <Kbd ml={6}>a</Kbd>
+                </Button>
+                <Button variant="default" onClick={() => decide(false)} disabled={review.isPending}>
+                  Deny <Kbd ml={6}>d</Kbd>
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+          <Paper withBorder p="md" radius="md" style={{ flex: '1 1 260px' }} miw={0}>
+            <Text fw={500} size="sm" mb="xs">
+              Their other requests
+            </Text>
+            {others.length ? (
+              <Table aria-label="Their other requests">
+                <Table.Tbody>
+                  {others.map((request) => (
+                    <Table.Tr key={String(request.id)}>
+                      <Table.Td>
+                        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                          {String(request.course_id)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge
+                          size="sm"
+                          variant="light"
+                          color={!request.reviewed ? 'blue' : request.approved ? 'teal' : 'gray'}
+                        >
+                          {!request.reviewed ? 'Waiting' : request.approved ? 'Approved' : 'Denied'}
+                        </Badge>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            ) : (
+              <Text size="sm" c="dimmed">
+                None
+              </Text>
+            )}
+          </Paper>
+        </Group>
+      ) : (
+        !open.isPending && (
+          <Text c="dimmed" size="sm">
+            Every request has been reviewed.
+          </Text>
+        )
+      )}
+      {queue.length > 1 && (
+        <Table highlightOnHover aria-label="Waiting requests">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Who</Table.Th>
+              <Table.Th>Course</Table.Th>
+              <Table.Th>Asked</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {queue.map((request, i) => (
+              <Table.Tr
+                key={String(request.id)}
+                onClick={() => setIndex(i)}
+                bg={i === at ? 'var(--mantine-color-default-hover)' : undefined}
+                aria-current={i === at ? 'true' : undefined}
+                style={{ cursor: 'pointer' }}
+              >
+                <Table.Td>{who(request)}</Table.Td>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{String(request.course_id)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Modal opened={help} onClose={() => setHelp(false)} title="Keys of the queue" centered>
+        <Table>
+          <Table.Tbody>
+            {KEYS.map(([key, words]) => (
+              <Table.Tr key={key}>
+                <Table.Td w={60}>
+                  <Kbd>{key}</Kbd>
+                </Table.Td>
+                <Table.Td>{words}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Modal>
+    </Stack>
+  );
+}

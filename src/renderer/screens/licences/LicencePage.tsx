@@ -1,0 +1,258 @@
+import { Alert, Badge, Button, Group, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { RESOURCES, type ResourceKind } from '../../../shared/resources';
+import type { LicenceSeats } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { WarningIcon } from '../../components/icons';
+import { notifySuccess } from '../../components/notify';
+import { formatCount, formatDateTime } from '../../lib/format';
+import { useCall, useMutationCall } from '../../queries/useCall';
+import { ResourceImportModal } from '../../resources/ResourceImportModal';
+
+type Seat = LicenceSeats['seats'][number];
+type GroupSeat = LicenceSeats['groups'][number];
+
+const seatKind = { ...RESOURCES['license-assignments'], kind: 'license-assignments' as ResourceKind };
+
+/**
+ * One licence (`#/licences/licenses/<id>`): its seats used and free, its expiry flagged when near or past, the people
+ * and user groups holding seats, seats given from a CSV file (a job) or to a whole group, and taken back.
+ */
+export function LicencePage({ profileId, id, onBack }: { profileId: string; id: string; onBack(): void }) {
+  const licenseId = Number(id);
+  const seats = useCall('licences.seats', { profileId, licenseId }, { enabled: Number.isInteger(licenseId) });
+  const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 });
+  const release = useMutationCall('licences.release');
+  const releaseGroup = useMutationCall('licences.releaseGroup');
+  const assignGroup = useMutationCall('licences.assignGroup');
+  const [releasing, setReleasing] = useState<Seat | null>(null);
+  const [removing, setRemoving] = useState<GroupSeat | null>(null);
+  const [group, setGroup] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  const back = (
+    <Button variant="subtle" size="compact-sm" onClick={onBack} w="fit-content">
+      ← All licences
+    </Button>
+  );
+  if (seats.isError) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Alert color="red" icon={<WarningIcon />} title="The licence could not be read">
+          {errorMessage(seats.error)}
+        </Alert>
+      </Stack>
+    );
+  }
+  if (!seats.data) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Skeleton height={120} />
+      </Stack>
+    );
+  }
+  const { licence } = seats.data;
+  const share = licence.count ? Math.min(100, (licence.used / licence.count) * 100) : 100;
+
+  return (
+    <Stack gap="lg">
+      {back}
+      <Stack gap={6}>
+        <Group gap="sm" wrap="wrap">
+          <Title order={2} size="h3">
+            {licence.name || `Licence ${licence.id}`}
+          </Title>
+          {!licence.active && <Badge color="gray">Inactive</Badge>}
+          {licence.expiry === 'past' && <Badge color="red">Expired</Badge>}
+          {licence.expiry === 'soon' && <Badge color="orange">Ends soon</Badge>}
+        </Group>
+        <Text size="sm" c="dimmed">
+          From {formatDateTime(licence.started)} ·{' '}
+          {licence.expired ? `until ${formatDateTime(licence.expired)}` : 'no end date'}
+        </Text>
+      </Stack>
+      {licence.expiry !== 'ok' && licence.expiry !== 'none' && (
+        <Alert
+          color={licence.expiry === 'past' ? 'red' : 'orange'}
+          icon={<WarningIcon />}
+          data-testid="expiry-warning"
+          title={licence.expiry === 'past' ? 'This licence has expired' : 'This licence ends soon'}
+        >
+          {licence.expiry === 'past'
+            ? `It ended on ${formatDateTime(licence.expired)}: its seats may no longer give access.`
+            : `It ends on ${formatDateTime(licence.expired)}. Extend it (edit its end date) to keep its seats.`}
+        </Alert>
+      )}
+      <Stack gap={6} maw={560} data-testid="seat-meter">
+        <Group justify="space-between">
+          <Text size="sm" fw={500}>
+            {formatCount(licence.used)} of {formatCount(licence.count)} seats used
+          </Text>
+          <Text size="sm" c={licence.over ? 'orange' : 'dimmed'}>
+            {licence.over ? `${formatCount(licence.over)} past its seats` : `${formatCount(licence.free)} free`}
+          </Text>
+        </Group>
+        <Progress
+          value={share}
+          color={licence.over ? 'orange' : share >= 90 ? 'yellow' : 'teal'}
+          aria-label="Seats used"
+        />
+      </Stack>
+
+      <Group gap="sm" wrap="wrap">
+        <Button onClick={() => setImporting(true)}>Give seats from a CSV file</Button>
+        <Select
+          aria-label="User group"
+          placeholder="A user group"
+          data={(groups.data?.records ?? []).map((g) => ({ value: String(g.id), label: String(g.name) }))}
+          value={group}
+          onChange={setGroup}
+          searchable
+          w={220}
+        />
+        <Button
+          variant="default"
+          disabled={!group}
+          loading={assignGroup.isPending}
+          onClick={() =>
+            assignGroup.mutate(
+              { profileId, licenseId, groupId: Number(group) },
+              {
+                onSuccess: (answer) => {
+                  notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
+                  setGroup(null);
+                  void seats.refetch();
+                },
+              },
+            )
+          }
+        >
+          Give the group seats
+        </Button>
+      </Group>
+      {assignGroup.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="No seats given">
+          {errorMessage(assignGroup.error)}
+        </Alert>
+      )}
+
+      {seats.data.groups.length > 0 && (
+        <Stack gap={4}>
+          <Text fw={500}>User groups holding seats</Text>
+          <Table aria-label="User groups holding seats">
+            <Table.Tbody>
+              {seats.data.groups.map((g) => (
+                <Table.Tr key={g.id}>
+                  <Table.Td>{g.name}</Table.Td>
+                  <Table.Td w={120}>
+                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => setRemoving(g)}>
+                      Take back
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+
+      <Stack gap={4}>
+        <Text fw={500}>People holding seats ({formatCount(seats.data.seats.length)})</Text>
+        {seats.data.seats.length ? (
+          <Table striped aria-label="People holding seats">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Username</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th w={120} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {seats.data.seats.map((seat) => (
+                <Table.Tr key={seat.id}>
+                  <Table.Td>{seat.username}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{seat.email ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => setReleasing(seat)}>
+                      Release
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No one holds a seat yet.
+          </Text>
+        )}
+      </Stack>
+
+      <ConfirmModal
+        target={releasing}
+        title="Release this seat?"
+        mutation={release}
+        failedTitle="Not released"
+        confirmLabel="Release"
+        onClose={() => setReleasing(null)}
+        onConfirm={(seat, close) =>
+          release.mutate(
+            { profileId, licenseId, assignmentId: seat.id },
+            {
+              onSuccess: () => {
+                close();
+                void seats.refetch();
+              },
+            },
+          )
+        }
+      >
+        {(seat) => (
+          <Text size="sm">
+            {seat.username} gives back their seat of {licence.name || `licence ${licence.id}`}; it is free for someone
+            else.
+          </Text>
+        )}
+      </ConfirmModal>
+      <ConfirmModal
+        target={removing}
+        title="Take the group's seats back?"
+        mutation={releaseGroup}
+        failedTitle="Not taken back"
+        confirmLabel="Take back"
+        onClose={() => setRemoving(null)}
+        onConfirm={(g, close) =>
+          releaseGroup.mutate(
+            { profileId, licenseId, assignmentId: g.id },
+            {
+              onSuccess: () => {
+                close();
+                void seats.refetch();
+              },
+            },
+          )
+        }
+      >
+        {(g) => (
+          <Text size="sm">
+            {g.name} stops holding seats of {licence.name || `licence ${licence.id}`}. The seats the group gave its
+            people are removed with it (the platform's remove_user_assignments, true by default).
+          </Text>
+        )}
+      </ConfirmModal>
+      <ResourceImportModal
+        profileId={profileId}
+        declaration={seatKind}
+        opened={importing}
+        onClose={() => {
+          setImporting(false);
+          void seats.refetch();
+        }}
+        license={{ id: licence.id, name: licence.name || `licence ${licence.id}` }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Licences and access requests beside the resource kit's verbs: a licence's seats read from the platform (it lists
+ * them per licence only) with seats used and free and its expiry, releasing a seat, giving a whole user group seats
+ * and taking them back, and reviewing one access request after looking that no one else has.
+ */
+import { z } from 'zod';
+import { call } from './kit';
+
+const Tenant = { profileId: z.string().min(1).optional() };
+const Id = z.number().int().positive();
+
+/** Days before a licence's expiry from which it is flagged as ending soon. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+export const LicenceExpiry = z.enum(['none', 'ok', 'soon', 'past']);
+export type LicenceExpiry = z.infer<typeof LicenceExpiry>;
+
+/** Where a licence stands by its expiry date (null: it never expires), as of `now`. */
+export function expiryOf(expired: string | null | undefined, now: Date = new Date()): LicenceExpiry {
+  if (!expired) return 'none';
+  const at = Date.parse(expired);
+  if (Number.isNaN(at)) return 'none';
+  if (at <= now.getTime()) return 'past';
+  return at - now.getTime() <= EXPIRY_WARNING_DAYS * 86_400_000 ? 'soon' : 'ok';
+}
+
+export const LicenceSeats = z.object({
+  licence: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    count: z.number().int(),
+    used: z.number().int(),
+    /** Never below zero: a licence given past its seats has none free (and `over` says by how many). */
+    free: z.number().int(),
+    over: z.number().int(),
+    active: z.boolean(),
+    started: z.string(),
+    expired: z.string().nullable(),
+    expiry: LicenceExpiry,
+  }),
+  seats: z.array(
+    z.object({
+      id: z.number().int(),
+      userId: z.number().int(),
+      username: z.string(),
+      email: z.string().nullable(),
+      active: z.boolean(),
+    }),
+  ),
+  groups: z.array(z.object({ id: z.number().int(), groupId: z.number().int(), name: z.string(), active: z.boolean() })),
+});
+export type LicenceSeats = z.infer<typeof LicenceSeats>;
+
+export const AccessReview = z.object({
+  /** `handled`: someone else reviewed it first; nothing was sent, and the queue is read again. */
+  outcome: z.enum(['done', 'handled']),
+  approved: z.boolean().nullable(),
+  message: z.string(),
+});
+export type AccessReview = z.infer<typeof AccessReview>;
+
+export const licenceCalls = {
+  'licences.seats': call(
+    z.object({ ...Tenant, licenseId: Id }).strict(),
+    LicenceSeats,
+    "A licence's seats and group seats from the platform, with seats used and free and where its expiry stands",
+  ),
+  'licences.release': call(
+    z.object({ ...Tenant, licenseId: Id, assignmentId: Id }).strict(),
+    z.object({ released: z.literal(true) }),
+    'Takes one seat back from the person who holds it',
+  ),
+  'licences.assignGroup': call(
+    z.object({ ...Tenant, licenseId: Id, groupId: Id }).strict(),
+    z.object({ id: z.number().int(), name: z.string() }),
+    "Gives everyone in a user group a seat of the licence (the group's later members too, as the platform does)",
+  ),
+  'licences.releaseGroup': call(
+    z.object({ ...Tenant, licenseId: Id, assignmentId: Id }).strict(),
+    z.object({ released: z.literal(true) }),
+    "Takes a user group's seats back (the platform's default removes the seats the group gave its people)",
+  ),
+  'accessRequests.review': call(
+    z.object({ ...Tenant, id: Id, approved: z.boolean() }).strict(),
+    AccessReview,
+    'Approves or denies one course access request, once the platform says no one has reviewed it yet',
+  ),
+} as const;

@@ -1,0 +1,161 @@
+/**
+ * Licences in browser mode, on a real engine and sandbox: an admin gives seats of a licence from a CSV file (a dry run
+ * first names the row that will not fit and the person with no account; the import reports the platform's own words),
+ * then works the access-request queue by keyboard only, including a request someone else reviewed meanwhile.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { accessRequestStore } from '../../src/server/areas/licences';
+import { call, sandbox } from '../helpers/sandbox';
+import { openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+let license: number;
+const people: { id: number; email: string }[] = [];
+
+beforeAll(async () => {
+  server = await sandbox();
+  const insert = server.db.prepare(
+    `INSERT INTO users (username, email, first_name, last_name, org, role, date_joined)
+     VALUES (?, ?, ?, 'Learner', ?, 'student', '2026-01-01T00:00:00Z')`,
+  );
+  for (const name of ['ada', 'ben', 'cy']) {
+    const id = Number(insert.run(`e2e-${name}`, `${name}@seats.test`, name.toUpperCase(), server.org).lastInsertRowid);
+    people.push({ id, email: `${name}@seats.test` });
+  }
+  license = (
+    (
+      await call(server, 'POST', '/api/catalog/licenses/user/create/', {
+        json: {
+          platform_key: server.org,
+          name: 'Cohort seats',
+          count: 2,
+          expired: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+        },
+      })
+    ).body as { id: number }
+  ).id;
+  const requests = accessRequestStore(server.db);
+  const at = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+  requests.add(server.org, people[0]!.id, 'course-v1:main+DS101+2026', at(5));
+  requests.add(server.org, people[1]!.id, 'course-v1:main+ML201+2026', at(4));
+  requests.add(server.org, people[0]!.id, 'course-v1:main+STATS150+2026', at(3));
+  // A user group of one, who takes a seat when the group does.
+  const dee = Number(
+    server.db
+      .prepare(
+        `INSERT INTO users (username, email, org, role, date_joined) VALUES ('e2e-dee', 'dee@seats.test', ?, 'student', '2026-01-01T00:00:00Z')`,
+      )
+      .run(server.org).lastInsertRowid,
+  );
+  const group = Number(
+    server.db.prepare('INSERT INTO user_groups (org, name) VALUES (?, ?)').run(server.org, 'Night shift')
+      .lastInsertRowid,
+  );
+  server.db.prepare('INSERT INTO user_group_members VALUES (?, ?)').run(group, dee);
+  app = await openApp(server);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const request = (id: number) =>
+  server.db.prepare('SELECT reviewed, approved FROM access_requests WHERE id = ?').get(id) as {
+    reviewed: number;
+    approved: number | null;
+  };
+
+describe('Licences', () => {
+  it('gives seats from a CSV file: dry run, then import; the page shows seats used and the expiry', async () => {
+    const { page } = app;
+    await app.open(`#/licences/licenses/${license}`);
+    await visible(page.getByRole('heading', { name: 'Cohort seats' }));
+    await visible(page.getByTestId('expiry-warning').getByText('This licence ends soon'));
+    await visible(page.getByTestId('seat-meter').getByText('0 of 2 seats used'));
+
+    await page.getByRole('button', { name: 'Give seats from a CSV file' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Give seats of Cohort seats from CSV' });
+    const csv = ['Email', ...people.map((p) => p.email), 'ghost@seats.test'].join('\r\n');
+    await dialog
+      .getByTestId('resource-import-file')
+      .setInputFiles({ name: 'seats.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await visible(dialog.getByTestId('import-rows-empty'));
+    await dialog.getByRole('button', { name: 'Dry run' }).click();
+    const result = dialog.getByTestId('import-result');
+    await visible(result);
+    await expect.poll(() => result.innerText()).toMatch(/3 would be added[\s\S]*1 unknown[\s\S]*1 past the free seats/);
+    await visible(dialog.getByTestId('import-report').getByText('No account for ghost@seats.test on this tenant'));
+    expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(0);
+
+    await dialog.getByRole('button', { name: 'Import now' }).click();
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/3 added[\s\S]*1 unknown/);
+    await visible(dialog.getByTestId('import-report').getByText("Not found - license or user doesn't exist"));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByTestId('seat-meter').getByText('3 of 2 seats used'));
+    await visible(page.getByTestId('seat-meter').getByText('1 past its seats'));
+    await visible(page.getByRole('cell', { name: 'cy@seats.test' }));
+
+    // A whole user group takes seats, and gives them back with the group (the confirm says so).
+    await page.locator('input[aria-label="User group"]').click();
+    await page.getByRole('option', { name: 'Night shift' }).click();
+    await page.getByRole('button', { name: 'Give the group seats' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('4 of 2 seats used'));
+    await page
+      .getByRole('table', { name: 'User groups holding seats' })
+      .getByRole('button', { name: 'Take back' })
+      .click();
+    const confirm = page.getByRole('dialog', { name: "Take the group's seats back?" });
+    await visible(confirm.getByText(/remove_user_assignments, true by default/));
+    await confirm.getByRole('button', { name: 'Take back' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('3 of 2 seats used'));
+
+    // One person's seat released.
+    await page
+      .getByRole('row', { name: /cy@seats\.test/ })
+      .getByRole('button', { name: 'Release' })
+      .click();
+    await page.getByRole('dialog', { name: 'Release this seat?' }).getByRole('button', { name: 'Release' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('2 of 2 seats used'));
+    expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(2);
+  });
+
+  it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {
+    const { page } = app;
+    await app.open('#/licences/access-requests');
+    const shown = page.getByTestId('access-request');
+    // Newest first: ADA's statistics request, with her other request beside it.
+    await visible(shown.getByText('course-v1:main+STATS150+2026'));
+    await visible(page.getByRole('table', { name: 'Their other requests' }).getByText('course-v1:main+DS101+2026'));
+    await page.keyboard.press('?');
+    const keys = page.getByRole('dialog', { name: 'Keys of the queue' });
+    await visible(keys.getByText('Approve the request shown'));
+    await page.keyboard.press('Escape');
+    await keys.waitFor({ state: 'hidden' });
+
+    await page.keyboard.press('j');
+    await visible(shown.getByText('course-v1:main+ML201+2026'));
+    await page.keyboard.press('a');
+    await expect.poll(() => request(2)).toEqual({ reviewed: 1, approved: 1 });
+
+    // Someone else denies the next one before this admin gets to it.
+    await visible(shown.getByText(/course-v1:main\+(DS101|STATS150)\+2026/));
+    const next = (await shown.innerText()).includes('STATS150') ? 3 : 1;
+    server.db.prepare('UPDATE access_requests SET reviewed = 1, approved = 0 WHERE id = ?').run(next);
+    await page.keyboard.press('a');
+    await visible(
+      page
+        .getByTestId('already-handled')
+        .getByText('Someone else already denied this request; the queue was read again'),
+    );
+    expect(request(next)).toEqual({ reviewed: 1, approved: 0 });
+
+    const last = next === 3 ? 1 : 3;
+    await visible(shown.getByText(last === 1 ? 'course-v1:main+DS101+2026' : 'course-v1:main+STATS150+2026'));
+    await page.keyboard.press('d');
+    await expect.poll(() => request(last)).toEqual({ reviewed: 1, approved: 0 });
+    await visible(page.getByText('Every request has been reviewed.'));
+  });
+});
