@@ -6,6 +6,7 @@ import { mentorsArea } from './mentors';
 import { invitationsArea } from './invitations';
 import { supportArea } from './support';
 import { resourcesArea } from './resources';
+import { reviewArea } from './review';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
 export const allAreas: Area[] = [
@@ -16,4 +17,5 @@ export const allAreas: Area[] = [
   supportArea,
   invitationsArea,
   resourcesArea,
+  reviewArea,
 ];
