@@ -23,6 +23,8 @@ import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
 
+export { SnapshotStore };
+
 export interface ResourceStores {
   cache: ResourceCache;
   snapshots: SnapshotStore;

@@ -4,11 +4,10 @@ import { toCsv } from '../csv';
 import type { EngineArea, EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { notFound } from '../errors';
-import { ApiError } from '../platform';
-import { SnapshotStore } from '../resources/snapshot-store';
+import { ApiError, isTransient, wasNotTaken } from '../platform';
+import { SnapshotStore } from '../resources';
 import type { Db } from '../store';
 import { userScope } from '../tenants';
-import { describeFailure } from '../tickets/sync';
 import { ReviewApi, type ApiLog, type LogKind } from './api';
 import { ReviewStore, type CachedLog } from './store';
 import { toDetail, toSummary } from './traces';
@@ -79,6 +78,18 @@ function messagesOf(raw: unknown): ReviewConversation['messages'] {
   });
 }
 
+/** A failed read in words: unreachable (the cache is shown) or refused (check the key). */
+function describeFailure(error: unknown): string {
+  if (isTransient(error)) {
+    const why = wasNotTaken(error) ? 'The tenant asks to come back later' : 'The tenant is unreachable';
+    return `${why} (${(error as Error).message})`;
+  }
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    return `The tenant refused (${error.status}): check the key in Settings → Tenants`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 const GONE = 'This conversation no longer exists: the learner or an admin deleted it after it was flagged';
 
 export function reviewArea(services: EngineServices, stores: ReviewStores): EngineArea<HandlersOf<typeof reviewCalls>> {
@@ -109,7 +120,7 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
       services.bulkWrites();
       store.replace(profileId, [...moderation, ...safety], mentors);
     } catch (error) {
-      store.setSync(profileId, null, describeFailure(error).replace('the cached queue', 'the cached review queue'));
+      store.setSync(profileId, null, `${describeFailure(error)}; showing the cached review queue`);
     }
     changed(profileId);
     return { ...store.syncState(profileId), total: store.count(profileId) };
@@ -139,7 +150,7 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         return none(`This key may not read chat history (${error.status}): ask a platform admin`);
       }
-      return none(describeFailure(error).replace('; showing the cached queue', ''));
+      return none(describeFailure(error));
     }
     const target = Date.parse(at);
     let best: { conversation: ReviewConversation; distance: number } | null = null;
