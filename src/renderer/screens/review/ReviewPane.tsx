@@ -39,7 +39,7 @@ export function ReviewPane({
   }, [focusConversation]);
 
   return (
-    <Stack gap="sm" data-testid="review-pane">
+    <Stack gap="sm" data-testid="review-pane" data-item={item.id} data-ready={detail.data ? 'true' : 'false'}>
       <Group gap="xs" wrap="wrap">
         <Badge color={sourceColor(item.source)} variant="light">
           {item.source}
