@@ -275,7 +275,12 @@ export function ReviewScreen() {
   const shown = openItem;
 
   return (
-    <Stack gap="sm" ref={screen} onKeyDown={onKeyDown} style={{ height: 'calc(100vh - 32px)', minHeight: 0 }}>
+    <Stack
+      gap="sm"
+      ref={screen}
+      onKeyDown={onKeyDown}
+      style={{ height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-lg))', minHeight: 0 }}
+    >
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={2}>Review queue</Title>
