@@ -114,11 +114,9 @@ export function logRoutes(router: Router, deps: AreaDeps): void {
     );
 
     const one = (ctx: RequestContext): LogRow => {
-      const row = db.prepare('SELECT * FROM review_logs WHERE id = ? AND org = ? AND kind = ?').get(
-        pathId(ctx.params.id),
-        ctx.params.org,
-        kind,
-      ) as LogRow | undefined;
+      const row = db
+        .prepare('SELECT * FROM review_logs WHERE id = ? AND org = ? AND kind = ?')
+        .get(pathId(ctx.params.id), ctx.params.org, kind) as LogRow | undefined;
       if (!row) throw notFound();
       return row;
     };

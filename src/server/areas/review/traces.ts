@@ -129,8 +129,9 @@ function readOnlyTable<Row>(
   router.get(
     `${BASE}${spec.segment}/{id}/`,
     (ctx) => {
-      const row = deps.db.prepare(`SELECT * FROM ${spec.table} WHERE org = ? AND id = ?`).get(ctx.params.org, ctx.params.id) as
-        Row | undefined;
+      const row = deps.db
+        .prepare(`SELECT * FROM ${spec.table} WHERE org = ? AND id = ?`)
+        .get(ctx.params.org, ctx.params.id) as Row | undefined;
       if (!row) throw notFound();
       return { status: 200, body: spec.present(row) };
     },
