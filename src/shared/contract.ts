@@ -15,6 +15,7 @@ import { resourceCalls, resourceEvents } from './contract/resources';
 import { mentorTransferCalls } from './contract/mentor-transfer';
 import { mentorSharingCalls, mentorSharingEvents } from './contract/mentor-sharing';
 import { mentorVoiceCalls, mentorVoiceEvents } from './contract/mentor-voice';
+import { reviewCalls, reviewEvents } from './contract/review';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -35,6 +36,7 @@ export * from './contract/mentor-bulk';
 export * from './contract/mentor-sharing';
 export * from './contract/mentor-evals';
 export * from './contract/mentor-voice';
+export * from './contract/review';
 export {
   call,
   event,
@@ -62,6 +64,7 @@ export const calls = {
   ...mentorTransferCalls,
   ...mentorSharingCalls,
   ...mentorVoiceCalls,
+  ...reviewCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -75,6 +78,7 @@ export const eventSpecs = {
   ...resourceEvents,
   ...mentorSharingEvents,
   ...mentorVoiceEvents,
+  ...reviewEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

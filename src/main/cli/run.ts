@@ -10,6 +10,7 @@ import { JOBS_HELP, runJobsCommand } from './jobs-commands';
 import { TRAIN_HELP, runTrainCommand } from './train-commands';
 import { INVITE_HELP, runInviteCommand } from './invite-commands';
 import { TICKETS_HELP, runTicketsCommand } from './tickets-commands';
+import { REVIEW_HELP, runReviewCommand } from './review-commands';
 import { RESOURCE_HELP, runLlmAccessCommand, runResourceCommand } from './resource-commands';
 import { isResourceKind } from '../../shared/resources';
 import { findDataset } from '../../shared/analytics/datasets';
@@ -30,6 +31,8 @@ ${TRAIN_HELP}
 ${INVITE_HELP}
 
 ${TICKETS_HELP}
+
+${REVIEW_HELP}
 
 ${RESOURCE_HELP}
 
@@ -78,6 +81,7 @@ const COMMANDS = new Map<string, Command>([
   // `import KIND FILE.csv` for a resource kind; `import FILE …` is an invitations file (invite).
   ['import', runImportCommand],
   ['tickets', runTicketsCommand],
+  ['review', runReviewCommand],
   ['llm-access', runLlmAccessCommand],
   ['mentors', runMentorsCommand],
   ['memory', runMemoryCommand],
@@ -107,6 +111,7 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   invite: ['invitations'],
   import: ['resources', 'invitations'],
   tickets: ['tickets'],
+  review: ['review'],
   mentors: ['mentors', 'resources'],
   memory: ['resources'],
   person: ['resources'],

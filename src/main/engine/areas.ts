@@ -11,6 +11,7 @@ import {
   mentorSharingCalls,
   mentorVoiceCalls,
   resourceCalls,
+  reviewCalls,
   ticketCalls,
   trainCalls,
 } from '../../shared/contract';
@@ -24,7 +25,7 @@ import type { Log } from './log';
 import type { Db } from './store';
 import type { MentorsArea } from './mentors';
 
-export const AREA_NAMES = ['mentors', 'train', 'analytics', 'invitations', 'tickets', 'resources'] as const;
+export const AREA_NAMES = ['mentors', 'train', 'analytics', 'invitations', 'tickets', 'resources', 'review'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
 
 /** Areas built on another one: training tells the mentors area when a mentor's documents changed. */
@@ -39,6 +40,7 @@ export interface ComposedAreas {
   invitations: EngineArea<HandlersOf<typeof invitationCalls>>;
   tickets: EngineArea<HandlersOf<typeof ticketCalls>>;
   resources: EngineArea<HandlersOf<typeof resourceCalls>>;
+  review: EngineArea<HandlersOf<typeof reviewCalls>>;
 }
 
 /** Builds the areas named (all by default, and those they are built on); the others answer that they are absent. */
@@ -57,13 +59,14 @@ export async function composeAreas(
 ): Promise<ComposedAreas> {
   const wanted = new Set(names.flatMap((name) => [...(BUILT_ON[name] ?? []), name]));
   // Loaded together; built in order (training is handed the mentors area).
-  const [mentors, train, analytics, invitations, tickets, resources] = await Promise.all([
+  const [mentors, train, analytics, invitations, tickets, resources, review] = await Promise.all([
     wanted.has('mentors') ? import('./mentors') : null,
     wanted.has('train') ? import('./train') : null,
     wanted.has('analytics') ? import('./analytics') : null,
     wanted.has('invitations') ? import('./invitations') : null,
     wanted.has('tickets') ? import('./tickets') : null,
     wanted.has('resources') ? import('./resources') : null,
+    wanted.has('review') ? import('./review') : null,
   ]);
   const mentorsArea = mentors?.mentorsArea(services, mentors.mentorStores(db, log, services.profiles));
   return {
@@ -82,6 +85,7 @@ export async function composeAreas(
     resources:
       resources?.resourcesArea(services, resources.resourceStores(db, log, services.profiles)) ??
       absent('resources', resourceCalls),
+    review: review?.reviewArea(services, review.reviewStores(db)) ?? absent('review', reviewCalls),
   };
 }
 

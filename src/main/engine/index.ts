@@ -138,12 +138,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
   // Each area gets the services and its own stores, opened on the one database: never the database itself. Only the
   // areas asked for are loaded (a command-line command names those it calls).
-  const { mentors, training, analytics, invitations, tickets, resources } = await composeAreas(
+  const { mentors, training, analytics, invitations, tickets, resources, review } = await composeAreas(
     services,
     { db, journal, config, log },
     options.areas,
   );
-  const areas = [mentors, training, analytics, invitations, tickets, resources];
+  const areas = [mentors, training, analytics, invitations, tickets, resources, review];
   const elsewhere = config.followOtherProcesses ? followJobsElsewhere({ journal, runner, emit }) : null;
   emitter.on('event', (name: EventName, payload: EventPayload<EventName>) => {
     if (name === 'jobs.changed') {
@@ -232,6 +232,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...invitations.handlers,
     ...tickets.handlers,
     ...resources.handlers,
+    ...review.handlers,
     ...mentorTransferHandlers(invokeHandler, services),
   };
   /** A call from inside the engine (a copy is made of the areas' own calls): parsed and answered like any other. */

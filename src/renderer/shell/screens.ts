@@ -19,6 +19,8 @@ import { PeopleAccessScreen } from '../screens/people/PeopleAccessScreen';
 import { LicenceIcon } from '../screens/licences/icons';
 import { LicencesScreen } from '../screens/licences/LicencesScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
+import { ReviewIcon } from '../screens/review/icons';
+import { ReviewScreen } from '../screens/review/ReviewScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
 import { TicketsScreen } from '../screens/tickets/TicketsScreen';
@@ -46,6 +48,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
+  { id: 'review', label: 'Review queue', icon: ReviewIcon, Component: ReviewScreen },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'credentials', label: 'Credentials', icon: BadgeIcon, Component: CredentialsScreen },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },

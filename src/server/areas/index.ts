@@ -9,6 +9,7 @@ import { supportArea } from './support';
 import { resourcesArea } from './resources';
 import { personArea } from './person/routes';
 import { licencesArea } from './licences';
+import { reviewArea } from './review';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
 export const allAreas: Area[] = [
@@ -22,4 +23,5 @@ export const allAreas: Area[] = [
   personArea,
   badgesArea,
   licencesArea,
+  reviewArea,
 ];

@@ -176,6 +176,15 @@ export const OPERATIONS = {
   '/api/ai-analytics/orgs/{org}/users/{user_id}/costs/permentor/': { get: READ },
   '/api/ai-analytics/orgs/{org}/users/{user_id}/costs/peruser/': { get: READ },
 
+  // The review queue and traces (issue 18).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/moderation-logs/': { get: SLOW_READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/moderation-logs/{id}/': { get: READ, delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/safety-logs/': { get: SLOW_READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/safety-logs/{id}/': { get: READ, delete: REPLACE },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/traces/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/traces/{id}/': { get: READ },
+  '/api/ai-analytics/orgs/{org}/users/{user_id}/observations/': { get: SLOW_READ },
+
   // Learning analytics (the spec's paths, some without a trailing slash).
   '/api/ai-analytics/overview/orgs/{org}/active-users': { get: READ },
   '/api/ai-analytics/overview/orgs/{org}/registered-users': { get: READ },

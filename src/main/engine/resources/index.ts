@@ -26,6 +26,8 @@ import { SnapshotStore } from './snapshot-store';
 import { ErasureStore, personHandlers } from './person';
 import { licencesArea } from '../licences';
 
+export { SnapshotStore };
+
 export interface ResourceStores {
   cache: ResourceCache;
   snapshots: SnapshotStore;

@@ -19,15 +19,16 @@ import { CopyMentorModal, ExportMentorButton } from './MentorTransfer';
 import { TestKnowledge } from './TestKnowledge';
 import { VISIBILITY_INFO } from './visibility';
 import { VoicePanel } from './voice/VoicePanel';
+import { ReviewQuoteNote } from './ReviewQuoteNote';
 
 /** One mentor: its documents (and dropping more onto the window trains it), a knowledge test and its settings. */
-export function MentorPage({ uniqueId }: { uniqueId: string }) {
+export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initialTab?: string | undefined }) {
   const { profile: tenant } = useActiveTenant();
   const mentor = useCall('mentors.get', { profileId: tenant?.id ?? '', mentor: uniqueId }, { enabled: !!tenant });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [copying, setCopying] = useState(false);
-  const [tab, setTab] = useState<string | null>('documents');
+  const [tab, setTab] = useState<string | null>(initialTab ?? 'documents');
   const data = mentor.data;
   const target: MentorTarget | null =
     tenant && data ? { profileId: tenant.id, uniqueId: data.uniqueId, name: data.name } : null;
@@ -117,6 +118,7 @@ export function MentorPage({ uniqueId }: { uniqueId: string }) {
               <TestKnowledge mentor={target} />
             </Tabs.Panel>
             <Tabs.Panel value="settings" pt="md">
+              <ReviewQuoteNote mentor={target.uniqueId} />
               <MentorSettingsPanel mentor={target} />
             </Tabs.Panel>
             <Tabs.Panel value="knowledge" pt="md">

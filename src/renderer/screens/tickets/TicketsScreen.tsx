@@ -8,7 +8,8 @@ import { EditTenantButton } from '../../components/LoadErrorAlert';
 import { UNREACHABLE_NEXT } from '../../components/nextStep';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
-import { CheatSheet } from './CheatSheet';
+import { CheatSheet } from '../../components/CheatSheet';
+import { TICKET_SHORTCUTS } from './shortcuts';
 import { SlaDefaultsForm } from '../../components/TicketSlaTargets';
 import { useDesktopNotifications } from '../../shell/ticketNotifications';
 import { TicketPane } from './TicketPane';
@@ -16,11 +17,11 @@ import { ROW_HEIGHT, TicketRow } from './TicketRow';
 import { useTicketActions } from './useTicketActions';
 import { useTicketWindow } from './useTicketWindow';
 import { cursorIndex } from './cursor';
-import { pressing, typingIn } from './keys';
+import { pressing, typingIn } from '../../lib/keys';
 import { BulkBar, QueueTitleBar, ViewPicker } from './QueueHeader';
 import { ViewEditor, SORT_LABEL } from './ViewEditor';
 import { ViewsPanel } from './ViewsPanel';
-import { VirtualList, type VirtualListHandle } from './VirtualList';
+import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { useWatchTickets } from './watch';
 import { plural } from '../../lib/format';
 
@@ -525,6 +526,7 @@ export function TicketsScreen() {
             </div>
           ) : (
             <VirtualList
+              testId="ticket-list"
               ref={list}
               count={total}
               rowHeight={ROW_HEIGHT}
@@ -557,6 +559,7 @@ export function TicketsScreen() {
       </div>
 
       <CheatSheet
+        shortcuts={TICKET_SHORTCUTS}
         opened={cheatSheet}
         onClose={() => {
           setCheatSheet(false);

@@ -18,6 +18,8 @@ interface VirtualListProps {
   onKeyDown?(event: React.KeyboardEvent<HTMLDivElement>): void;
   label: string;
   activeDescendant?: string | undefined;
+  /** The list's test id (e2e tests and benchmarks find it by). */
+  testId: string;
 }
 
 /**
@@ -25,7 +27,7 @@ interface VirtualListProps {
  * like 30. The scroll position is read once per animation frame.
  */
 export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(function VirtualList(
-  { count, rowHeight, overscan = 8, renderRow, onRange, onKeyDown, label, activeDescendant },
+  { count, rowHeight, overscan = 8, renderRow, onRange, onKeyDown, label, activeDescendant, testId },
   ref,
 ) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -96,7 +98,7 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
       aria-label={label}
       aria-activedescendant={activeDescendant}
       tabIndex={0}
-      data-testid="ticket-list"
+      data-testid={testId}
       onScroll={onScroll}
       onKeyDown={onKeyDown}
       style={{ overflowY: 'auto', height: '100%', position: 'relative', outlineOffset: -2, contain: 'strict' }}

@@ -1,0 +1,267 @@
+/**
+ * The review area's tables (migration 022): the cached logs, the reviewed marks this machine keeps (who, when), the
+ * mentor names by integer id, saved views and the sync state. Everything is keyed by the tenant connection.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { ReviewFilter, ReviewItem, ReviewSource, ReviewView } from '../../../shared/contract';
+import { ReviewFilter as FilterSchema } from '../../../shared/contract';
+import type { Db } from '../store';
+
+export interface CachedLog {
+  id: string;
+  source: ReviewSource;
+  logId: number;
+  learner: string;
+  email: string;
+  mentorId: number;
+  prompt: string;
+  reason: string;
+  createdAt: string;
+}
+
+interface ItemRow {
+  id: string;
+  source: ReviewSource;
+  log_id: number;
+  learner: string;
+  email: string;
+  mentor_id: number;
+  mentor_name: string | null;
+  prompt: string;
+  reason: string;
+  created_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+}
+
+const toItem = (r: ItemRow): ReviewItem => ({
+  id: r.id,
+  source: r.source,
+  logId: r.log_id,
+  learner: r.learner,
+  email: r.email,
+  mentorId: r.mentor_id,
+  mentorName: r.mentor_name,
+  prompt: r.prompt,
+  reason: r.reason,
+  createdAt: r.created_at,
+  reviewedBy: r.reviewed_by,
+  reviewedAt: r.reviewed_at,
+});
+
+/** The day after a YYYY-MM-DD date: `to` is inclusive. */
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+type Filter = ReturnType<typeof FilterSchema.parse>;
+
+/** The WHERE clause of a filter; `scope` leaves out the mentor and state (for the counts per mentor). */
+function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts') {
+  const where = ['i.profile_id = @profileId'];
+  const params: Record<string, unknown> = { profileId };
+  if (filter.sources?.length) {
+    where.push('i.source IN (SELECT value FROM json_each(@sources))');
+    params.sources = JSON.stringify(filter.sources);
+  }
+  if (filter.learner) {
+    where.push('(i.learner = @learner OR i.email = @learner)');
+    params.learner = filter.learner;
+  }
+  if (filter.from) {
+    where.push('i.created_at >= @from');
+    params.from = filter.from;
+  }
+  if (filter.to) {
+    where.push('i.created_at < @to');
+    params.to = dayAfter(filter.to);
+  }
+  if (filter.search) {
+    where.push('(instr(lower(i.prompt), @search) > 0 OR instr(lower(i.reason), @search) > 0)');
+    params.search = filter.search.toLowerCase();
+  }
+  if (scope === 'all') {
+    if (filter.mentor !== undefined) {
+      where.push('i.mentor_id = @mentor');
+      params.mentor = filter.mentor;
+    }
+    if (filter.state === 'open') where.push('m.id IS NULL');
+    if (filter.state === 'reviewed') where.push('m.id IS NOT NULL');
+  }
+  return { sql: where.join(' AND '), params };
+}
+
+const FROM = `review_items i
+  LEFT JOIN review_marks m ON m.profile_id = i.profile_id AND m.id = i.id`;
+
+export class ReviewStore {
+  private readonly statements = new Map<string, Statement>();
+  constructor(private readonly db: Db) {}
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
+  /** Replaces the tenant's cached logs and mentor names with a full read (marks and views stay). */
+  replace(profileId: string, logs: CachedLog[], mentors: { id: number; uniqueId: string; name: string }[]): void {
+    this.db.transaction(() => {
+      this.sql('DELETE FROM review_items WHERE profile_id = ?').run(profileId);
+      const insert = this.sql(
+        `INSERT OR REPLACE INTO review_items (profile_id, id, source, log_id, learner, email, mentor_id, prompt, reason,
+           created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const l of logs) {
+        insert.run(profileId, l.id, l.source, l.logId, l.learner, l.email, l.mentorId, l.prompt, l.reason, l.createdAt);
+      }
+      this.sql('DELETE FROM review_mentors WHERE profile_id = ?').run(profileId);
+      const mentor = this.sql(
+        'INSERT OR REPLACE INTO review_mentors (profile_id, mentor_id, unique_id, name) VALUES (?, ?, ?, ?)',
+      );
+      for (const m of mentors) mentor.run(profileId, m.id, m.uniqueId, m.name);
+      this.setSync(profileId, new Date().toISOString(), null);
+    })();
+  }
+
+  setSync(profileId: string, syncedAt: string | null, error: string | null): void {
+    this.sql(
+      `INSERT INTO review_sync (profile_id, synced_at, error) VALUES (?, ?, ?)
+       ON CONFLICT (profile_id) DO UPDATE SET synced_at = coalesce(excluded.synced_at, synced_at), error = excluded.error`,
+    ).run(profileId, syncedAt, error);
+  }
+
+  syncState(profileId: string): { syncedAt: string | null; error: string | null } {
+    const row = this.sql('SELECT synced_at, error FROM review_sync WHERE profile_id = ?').get(profileId) as
+      { synced_at: string | null; error: string | null } | undefined;
+    return { syncedAt: row?.synced_at ?? null, error: row?.error ?? null };
+  }
+
+  count(profileId: string): number {
+    return this.sql('SELECT count(*) FROM review_items WHERE profile_id = ?').pluck().get(profileId) as number;
+  }
+
+  /**
+   * A window of the filtered queue with its total and the counts per mentor. The totals come from two grouped
+   * reads (every item per mentor from an index; the reviewed ones from the marks, far fewer) rather than from
+   * joining every item to its mark: 100,000 items open in well under the 150 ms the queue allows.
+   */
+  list(profileId: string, input: ReviewFilter, offset: number, limit: number) {
+    const filter = FilterSchema.parse(input);
+    const counts = whereOf(profileId, filter, 'counts');
+    const totals = this.sql(
+      `SELECT i.mentor_id AS id, count(*) AS n FROM review_items i WHERE ${counts.sql} GROUP BY i.mentor_id`,
+    ).all(counts.params) as { id: number; n: number }[];
+    const reviewed = new Map(
+      (
+        this.sql(
+          `SELECT i.mentor_id AS id, count(*) AS n FROM review_marks m
+           JOIN review_items i ON i.profile_id = m.profile_id AND i.id = m.id
+           WHERE m.profile_id = @profileId AND ${counts.sql} GROUP BY i.mentor_id`,
+        ).all(counts.params) as { id: number; n: number }[]
+      ).map((r) => [r.id, r.n]),
+    );
+    const names = new Map(
+      (
+        this.sql('SELECT mentor_id, name FROM review_mentors WHERE profile_id = ?').all(profileId) as {
+          mentor_id: number;
+          name: string;
+        }[]
+      ).map((r) => [r.mentor_id, r.name]),
+    );
+    const mentors = totals
+      .map((t) => ({ id: t.id, name: names.get(t.id) ?? null, total: t.n, open: t.n - (reviewed.get(t.id) ?? 0) }))
+      .sort((a, b) => b.open - a.open || b.total - a.total || a.id - b.id);
+    const counted = filter.mentor === undefined ? mentors : mentors.filter((m) => m.id === filter.mentor);
+    const total = counted.reduce(
+      (n, m) => n + (filter.state === 'open' ? m.open : filter.state === 'reviewed' ? m.total - m.open : m.total),
+      0,
+    );
+    const { sql, params } = whereOf(profileId, filter, 'all');
+    const rows = limit
+      ? (this.sql(
+          `SELECT i.id, i.source, i.log_id, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
+             i.created_at, m.reviewed_by, m.reviewed_at
+           FROM ${FROM} LEFT JOIN review_mentors n ON n.profile_id = i.profile_id AND n.mentor_id = i.mentor_id
+           WHERE ${sql} ORDER BY i.created_at DESC, i.id LIMIT @limit OFFSET @offset`,
+        ).all({ ...params, limit, offset }) as ItemRow[])
+      : [];
+    return { total, offset, items: rows.map(toItem), mentors };
+  }
+
+  item(profileId: string, id: string): ReviewItem | null {
+    const row = this.sql(
+      `SELECT i.id, i.source, i.log_id, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
+         i.created_at, m.reviewed_by, m.reviewed_at
+       FROM ${FROM} LEFT JOIN review_mentors n ON n.profile_id = i.profile_id AND n.mentor_id = i.mentor_id
+       WHERE i.profile_id = @profileId AND i.id = @id`,
+    ).get({ profileId, id }) as ItemRow | undefined;
+    return row ? toItem(row) : null;
+  }
+
+  mentorUniqueId(profileId: string, mentorId: number): string | null {
+    return (
+      (this.sql('SELECT unique_id FROM review_mentors WHERE profile_id = ? AND mentor_id = ?')
+        .pluck()
+        .get(profileId, mentorId) as string | undefined) ?? null
+    );
+  }
+
+  /** Marks (or unmarks) the ids the cache holds; answers how many changed and the ids it does not know. */
+  mark(profileId: string, ids: string[], by: string, reviewed: boolean, at = new Date().toISOString()) {
+    const known = this.sql('SELECT 1 FROM review_items WHERE profile_id = ? AND id = ?').pluck();
+    const set = this.sql(
+      'INSERT OR IGNORE INTO review_marks (profile_id, id, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?)',
+    );
+    const clear = this.sql('DELETE FROM review_marks WHERE profile_id = ? AND id = ?');
+    const unknown: string[] = [];
+    let marked = 0;
+    this.db.transaction(() => {
+      for (const id of ids) {
+        if (!known.get(profileId, id)) {
+          unknown.push(id);
+          continue;
+        }
+        marked += (reviewed ? set.run(profileId, id, by, at) : clear.run(profileId, id)).changes;
+      }
+    })();
+    return { marked, unknown };
+  }
+
+  remove(profileId: string, id: string): void {
+    this.sql('DELETE FROM review_items WHERE profile_id = ? AND id = ?').run(profileId, id);
+  }
+
+  views(profileId: string): ReviewView[] {
+    const rows = this.sql('SELECT id, name, filter FROM review_views WHERE profile_id = ? ORDER BY name').all(
+      profileId,
+    ) as { id: number; name: string; filter: string }[];
+    return rows.map((r) => ({ id: r.id, name: r.name, filter: FilterSchema.parse(JSON.parse(r.filter)) }));
+  }
+
+  saveView(profileId: string, view: { id?: number; name: string; filter: ReviewFilter }): ReviewView {
+    const filter = JSON.stringify(FilterSchema.parse(view.filter));
+    const id =
+      view.id === undefined
+        ? Number(
+            this.sql('INSERT INTO review_views (profile_id, name, filter) VALUES (?, ?, ?)').run(
+              profileId,
+              view.name,
+              filter,
+            ).lastInsertRowid,
+          )
+        : view.id;
+    if (view.id !== undefined) {
+      const { changes } = this.sql('UPDATE review_views SET name = ?, filter = ? WHERE id = ? AND profile_id = ?').run(
+        view.name,
+        filter,
+        view.id,
+        profileId,
+      );
+      if (!changes) throw new Error(`No saved view ${view.id}`);
+    }
+    return this.views(profileId).find((v) => v.id === id)!;
+  }
+
+  deleteView(profileId: string, id: number): boolean {
+    return this.sql('DELETE FROM review_views WHERE id = ? AND profile_id = ?').run(id, profileId).changes > 0;
+  }
+}

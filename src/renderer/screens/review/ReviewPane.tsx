@@ -1,0 +1,148 @@
+import { Alert, Badge, Button, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import type { ReviewItem } from '../../../shared/contract';
+import { errorMessage } from '../../bridge/errors';
+import { useCall } from '../../queries/useCall';
+import { formatDateTime } from '../../lib/format';
+
+export const sourceColor = (source: string) => (source === 'Safety System' ? 'red' : 'orange');
+
+/**
+ * One item: what was flagged and why, the conversation it came from scrolled to the flagged message, the mentor's
+ * safety settings at the time, and what to do about it.
+ */
+export function ReviewPane({
+  item,
+  focusConversation,
+  onMark,
+  onDelete,
+  onAdjust,
+  onTrace,
+}: {
+  item: ReviewItem;
+  /** Bumped by `c`: the conversation takes focus at the flagged message. */
+  focusConversation: number;
+  onMark(): void;
+  onDelete(): void;
+  onAdjust(uniqueId: string | null): void;
+  onTrace(session: string): void;
+}) {
+  const detail = useCall('review.get', { id: item.id });
+  const flagged = useRef<HTMLDivElement>(null);
+  const conversation = detail.data?.conversation;
+
+  useEffect(() => {
+    flagged.current?.scrollIntoView({ block: 'center' });
+  }, [conversation]);
+  useEffect(() => {
+    if (focusConversation) flagged.current?.focus();
+  }, [focusConversation]);
+
+  return (
+    <Stack gap="sm" data-testid="review-pane" data-item={item.id} data-ready={detail.data ? 'true' : 'false'}>
+      <Group gap="xs" wrap="wrap">
+        <Badge color={sourceColor(item.source)} variant="light">
+          {item.source}
+        </Badge>
+        <Text size="sm" c="dimmed">
+          {formatDateTime(item.createdAt)} · {item.learner} · {item.mentorName ?? `mentor ${item.mentorId}`}
+        </Text>
+        {item.reviewedBy && (
+          <Badge color="green" variant="light">
+            Reviewed by {item.reviewedBy} {formatDateTime(item.reviewedAt)}
+          </Badge>
+        )}
+      </Group>
+      <Title order={4} style={{ overflowWrap: 'anywhere' }}>
+        {item.reason}
+      </Title>
+      <Group gap="xs">
+        <Button size="xs" onClick={onMark} rightSection={<Kbd size="xs">e</Kbd>}>
+          {item.reviewedBy ? 'Open again' : 'Mark reviewed'}
+        </Button>
+        <Button size="xs" variant="default" color="red" onClick={onDelete} rightSection={<Kbd size="xs">d</Kbd>}>
+          Delete log
+        </Button>
+        <Button size="xs" variant="default" onClick={() => onAdjust(conversation?.mentorUniqueId ?? null)}>
+          Adjust the mentor
+        </Button>
+        {conversation?.session && (
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => onTrace(conversation.session!)}
+            rightSection={<Kbd size="xs">t</Kbd>}
+          >
+            Trace
+          </Button>
+        )}
+      </Group>
+      {detail.data?.settings && (
+        <Paper withBorder p="xs" radius="md">
+          <Text size="xs" c="dimmed">
+            Mentor settings at the time — {detail.data.settings.note}
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            <b>Safety prompt:</b> {detail.data.settings.safetyPrompt || '(empty)'}
+          </Text>
+          {detail.data.settings.moderationPrompt !== null && (
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              <b>Moderation prompt:</b> {detail.data.settings.moderationPrompt || '(empty)'}
+            </Text>
+          )}
+        </Paper>
+      )}
+      {detail.data && !detail.data.settings && (
+        <Text size="xs" c="dimmed">
+          No snapshot of this mentor&apos;s settings was kept on this machine: the mentor editor keeps one at each save.
+        </Text>
+      )}
+      <Text size="sm" fw={600}>
+        Conversation
+      </Text>
+      {detail.isPending && <Loader size="sm" aria-label="Loading the conversation" />}
+      {detail.error && <Alert color="red">{errorMessage(detail.error)}</Alert>}
+      {conversation && !conversation.available && (
+        <Alert color="gray" variant="light" data-testid="conversation-missing">
+          {conversation.reason}
+        </Alert>
+      )}
+      {conversation?.available && (
+        <ScrollArea.Autosize mah="calc(100vh - 380px)" type="auto" data-testid="review-conversation">
+          <Stack gap={6} pr="xs">
+            {conversation.messages.map((m, i) => {
+              const isFlagged = i === conversation.flaggedIndex;
+              return (
+                <Paper
+                  key={i}
+                  ref={isFlagged ? flagged : undefined}
+                  tabIndex={isFlagged ? -1 : undefined}
+                  data-flagged={isFlagged || undefined}
+                  p={8}
+                  radius="md"
+                  withBorder
+                  bg={m.role === 'learner' ? 'var(--mantine-color-default-hover)' : undefined}
+                  style={{
+                    alignSelf: m.role === 'learner' ? 'flex-start' : 'flex-end',
+                    maxWidth: '92%',
+                    ...(isFlagged
+                      ? { borderColor: `var(--mantine-color-${sourceColor(item.source)}-filled)`, borderWidth: 2 }
+                      : {}),
+                  }}
+                >
+                  <Text size="xs" c="dimmed">
+                    {m.role === 'learner' ? 'Learner' : 'Mentor'} · {formatDateTime(m.timestamp)}
+                    {isFlagged ? ' · flagged' : ''}
+                  </Text>
+                  <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                    {m.content}
+                  </Text>
+                </Paper>
+              );
+            })}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
+    </Stack>
+  );
+}

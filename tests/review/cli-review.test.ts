@@ -1,0 +1,67 @@
+/** `mentor-admin review list/mark` against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { analyticsArea } from '../../src/server/areas/analytics';
+import { mentorsArea } from '../../src/server/areas/mentors';
+import { reviewArea } from '../../src/server/areas/review';
+import { cli } from '../helpers/cli';
+import { sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+
+describe('review CLI', async () => {
+  const server = await sandbox({ seed: 'demo', areas: [mentorsArea, analyticsArea, reviewArea] });
+  const dataDir = tempDir('review-cli-');
+  const env = { ...process.env, MENTOR_ADMIN_API_KEY: server.apiKey, MENTOR_ADMIN_SANDBOX: 'off' };
+  const run = (args: string[]) => cli(['--data-dir', dataDir, ...args], { env });
+  const added = await run([
+    'profile',
+    'add',
+    'Sandbox',
+    '--url',
+    server.url,
+    '--org',
+    server.org,
+    '--user',
+    server.user,
+    '--activate',
+  ]);
+  if (added.code !== 0) throw new Error(added.stderr);
+  const count = (kind: string) =>
+    server.db
+      .prepare('SELECT count(*) FROM review_logs WHERE org = ? AND kind = ?')
+      .pluck()
+      .get(server.org, kind) as number;
+
+  it('lists the open queue by source as JSON lines, and marks items reviewed', async () => {
+    const safety = await run(['review', 'list', '--source', 'safety', '--limit', '0', '--json']);
+    expect(safety.code, safety.stderr).toBe(0);
+    expect(safety.lines).toHaveLength(count('safety'));
+    expect(safety.lines.every((l) => l.source === 'Safety System' && String(l.id).startsWith('safety:'))).toBe(true);
+    const both = await run(['review', 'list', '--limit', '0', '--json', '--cached']);
+    expect(both.lines).toHaveLength(count('safety') + count('moderation'));
+
+    const ids = safety.lines.slice(0, 2).map((l) => String(l.id));
+    const marked = await run(['review', 'mark', ...ids]);
+    expect(marked.code, marked.stderr).toBe(0);
+    expect(marked.stdout).toContain('Marked reviewed: 2');
+    const open = await run(['review', 'list', '--source', 'Safety System', '--limit', '0', '--json', '--cached']);
+    expect(open.lines).toHaveLength(count('safety') - 2);
+    const reviewed = await run(['review', 'list', '--state', 'reviewed', '--json', '--cached']);
+    expect(reviewed.lines.map((l) => l.id).sort()).toEqual([...ids].sort());
+    expect(reviewed.lines.every((l) => l.reviewedBy === server.user)).toBe(true);
+    const human = await run(['review', 'list', '--limit', '2', '--cached']);
+    expect(human.stdout).toMatch(/^(moderation|safety):\d+\t/m);
+    expect(human.stdout).toContain(`2 of ${count('safety') + count('moderation') - 2} items`);
+  });
+
+  it('refuses bad input with a clear message', async () => {
+    const badSource = await run(['review', 'list', '--source', 'spam']);
+    expect(badSource.code).toBe(2);
+    expect(badSource.stderr).toContain('--source must be moderation or safety');
+    const badId = await run(['review', 'mark', '12']);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('Not review item IDs: 12');
+    const unknown = await run(['review', 'mark', 'safety:999999']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not in the review queue');
+  });
+});
