@@ -31,6 +31,7 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
   'people-and-access': ['Who belongs where in ', ', and who may do what.'],
   'mentor-configuration': ['What the mentors of ', ' share: their tools, voice calls and categories.'],
   mentors: ['The mentors of ', '.'],
+  catalogue: ['The courses, pathways and programs of ', ', and who is enrolled in them.'],
 };
 
 /**

@@ -4,6 +4,7 @@ import { coreArea } from './core';
 import { documentsArea } from './documents';
 import { mentorsArea } from './mentors';
 import { invitationsArea } from './invitations';
+import { catalogueArea } from './catalogue';
 import { supportArea } from './support';
 import { resourcesArea } from './resources';
 
@@ -15,5 +16,6 @@ export const allAreas: Area[] = [
   analyticsArea,
   supportArea,
   invitationsArea,
+  catalogueArea,
   resourcesArea,
 ];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiTokens } from './api-tokens';
 import { billing } from './billing';
 import { branding } from './branding';
+import { courses, enrollments, pathways, programs } from './catalogue';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
@@ -64,6 +65,10 @@ export const RESOURCES = {
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
+  courses,
+  pathways,
+  programs,
+  enrollments,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

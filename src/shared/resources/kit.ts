@@ -181,6 +181,11 @@ export interface ResourceDeclaration {
   description: string;
   /** The field that identifies a record in the spec (an API token's name). */
   idField: string;
+  /**
+   * A record the spec gives no id of its own (an enrolment: a person in a course): it is kept under these fields'
+   * values joined by ` @ ` (`idField` is the first of them).
+   */
+  compositeId?: readonly string[];
   operations: {
     list?: OperationRef;
     /** A single-record kind's get and update name no record: they are the tenant's one record. */
@@ -191,6 +196,12 @@ export interface ResourceDeclaration {
   };
   actions?: Readonly<Record<string, NamedAction>>;
   envelope: Envelope;
+  /**
+   * `one`: the spec declares a single record as the answer of a list that takes `page` and `page_size` (the catalog's
+   * enrolment search). The kit reads it as DRF pages, as the catalog's other lists answer, and an answer of one
+   * record as a page holding it.
+   */
+  listAnswerDeclared?: 'one';
   /** Parameters and body fields that the connection fills in, by name (e.g. `platform_key` takes the org). */
   tenant?: Readonly<Record<string, TenantValue>>;
   columns: readonly ColumnDeclaration[];
@@ -280,6 +291,7 @@ export const RESOURCE_AREAS = {
   'people-and-access': 'People and access',
   'mentor-configuration': 'Mentor configuration',
   mentors: 'Mentors',
+  catalogue: 'Catalogue',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 

@@ -26,6 +26,14 @@ interface DrfPage {
   results: Row[];
 }
 
+/** A DRF page, or the one record the spec declares some paged lists to answer (listAnswerDeclared), as a page. */
+function pageOf(answer: unknown): DrfPage {
+  const given = answer as Partial<DrfPage> | null;
+  if (given && typeof given === 'object' && Array.isArray(given.results)) return given as DrfPage;
+  if (given && typeof given === 'object' && !Array.isArray(given)) return { count: 1, results: [given as Row] };
+  throw new UnexpectedAnswerError('The platform answered a list with neither a page nor a record');
+}
+
 /** A 2xx answer whose shape the spec does not allow. */
 export class UnexpectedAnswerError extends Error {
   override readonly name = 'UnexpectedAnswerError';
@@ -189,7 +197,8 @@ export class ResourceApi {
           : paging === 'page'
             ? { page: index + 1, page_size: DRF_PAGE_SIZE }
             : {};
-      const answer = (await this.send(declaration, operation, { query }, options)) as DrfPage;
+      const sent = await this.send(declaration, operation, { query }, options);
+      const answer = pageOf(sent);
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });
       if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count)
