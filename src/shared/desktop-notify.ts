@@ -159,6 +159,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'mentor-bulk-set': 'Mentor settings changes',
   'mentor-eval': 'Mentor evaluations',
   'mentor-copy': 'Mentor copies',
+  'catalogue-enrol': 'Enrolments from CSV',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

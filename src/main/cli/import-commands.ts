@@ -25,7 +25,14 @@ export const IMPORT_HELP = `Import:
       Puts people into departments or user groups: a column with the person's email or username, one with the
       department's (user group's) name or id. Sent in bulk; a person already in the group is "already", an unknown
       person or group is reported on its row and the rest go on. --dry-run reads the tenant's people and groups
-      and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.`;
+      and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.
+  import enrollments FILE.csv [--dry-run] [--report FILE]
+      Enrols people in programs and pathways: a column with the person's email or username, one with the program's
+      or pathway's id or name. One enrolment call a row (active, with metadata, expiry honoured: the platform's
+      defaults); someone enrolled already is "already"; an unknown person, a program or pathway no longer there, or
+      a course (the platform has no call that enrols in a course) is reported on its row and the rest go on.
+      --dry-run reads the tenant's people, catalogue and enrolments and says what each row would do.
+      Summary {job,rows,added,already,unknown,invalid,failed} (added: enrolled).`;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
@@ -46,7 +53,11 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   const profileId = await profileIdOf(engine, globals);
   const dryRun = !!values['dry-run'];
   // A membership file's dry run is a job too: it reads the tenant's people and groups to say what each row would do.
-  const membership = !!declarationOf(kind).membership;
+  // An enrolment file is one too: its dry run reads the tenant's catalogue and enrolments.
+  const declared = declarationOf(kind);
+  const membership = !!(declared.membership || declared.enrolment);
+  const joined = declared.enrolment ? 'enrolled' : 'added';
+  const member = declared.enrolment ? 'enrolled' : 'members';
   const preview = await engine.invoke('resources.import', {
     ...(profileId && { profileId }),
     kind,
@@ -132,8 +143,8 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     };
     out.record(
       summary,
-      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be added` : `${n('added')} added`}, ` +
-        `${summary.already} already members, ${summary.unknown} unknown, ${summary.invalid} invalid, ` +
+      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be ${joined}` : `${n('added')} ${joined}`}, ` +
+        `${summary.already} already ${member}, ${summary.unknown} unknown, ${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
     );
     return job.state === 'completed' && !summary.unknown && !summary.invalid && !summary.failed ? 0 : 1;

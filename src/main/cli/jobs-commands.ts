@@ -72,6 +72,7 @@ const UNITS: Record<JobKind, string> = {
   'mentor-bulk-set': 'mentors',
   'mentor-eval': 'runs',
   'mentor-copy': 'items',
+  'catalogue-enrol': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

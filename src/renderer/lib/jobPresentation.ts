@@ -52,6 +52,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'mentor-bulk-set': ['mentor', 'mentors'],
   'mentor-eval': ['run', 'runs'],
   'mentor-copy': ['item', 'items'],
+  'catalogue-enrol': ['row', 'rows'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -13,6 +13,7 @@ export const JobKind = z.enum([
   'mentor-bulk-set',
   'mentor-eval',
   'mentor-copy',
+  'catalogue-enrol',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

@@ -43,7 +43,7 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
 export function importRefusal(declaration: ResourceDeclaration): string | null {
   const plural = declaration.plural ?? declaration.label;
   const capitalised = `${plural[0]!.toUpperCase()}${plural.slice(1)}`;
-  if (!declaration.operations.create)
+  if (!declaration.operations.create && !declaration.enrolment)
     return `${capitalised} cannot be imported: the platform has no call that creates one`;
   if (declaration.revealOnce?.length) {
     return (

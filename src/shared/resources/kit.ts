@@ -266,6 +266,11 @@ export interface ResourceDeclaration {
   inferred?: InferredShapes;
   /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
   membership?: MembershipImport;
+  /**
+   * An enrolment kind: its CSV import enrols people in catalogue items one call each (engine/catalogue/), the file's
+   * two columns being the person and the item (the label and header spellings of the item's column here).
+   */
+  enrolment?: { groupLabel: string; groupSynonyms: readonly string[] };
 }
 
 /**

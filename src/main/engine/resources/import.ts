@@ -32,6 +32,7 @@ import { UNFINISHED_STATES, type NewItem } from '../jobs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
 import { startMembersJob } from './members-import';
+import { startEnrolmentJob } from '../catalogue/enrol-import';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };
@@ -79,15 +80,18 @@ function matcherOf(columns: readonly CsvColumn[]) {
   return columnMatcher(columns.map((column) => ({ name: column.field, synonyms: [column.label, ...column.synonyms] })));
 }
 
+/** A file of people and what they go into: a membership kind's groups, or an enrolment kind's catalogue items. */
+type PeopleFile = Pick<MembershipImport, 'groupLabel' | 'groupSynonyms'>;
+
 /** A membership file's two columns: the person, and the group they go into. */
-function membershipColumns(membership: MembershipImport): CsvColumn[] {
+function membershipColumns(membership: PeopleFile): CsvColumn[] {
   return [
     { field: 'person', label: 'Email or username', synonyms: PERSON_SYNONYMS },
     { field: 'group', label: membership.groupLabel, synonyms: membership.groupSynonyms },
   ];
 }
 
-function membershipRow(membership: MembershipImport) {
+function membershipRow(membership: PeopleFile) {
   const group = membership.groupLabel.toLowerCase();
   return z.object({
     person: z.string({ error: 'Give the person’s email or username' }).min(1, 'Give the person’s email or username'),
@@ -105,7 +109,8 @@ export async function resourceImport(
   if (refusal) throw new EngineError('validation', refusal);
   const create = declaration.operations.create!;
   // A membership kind's file names people and groups, put together by the bulk job (members-import.ts).
-  const { membership } = declaration;
+  // An enrolment file is read the same way (a person and an item a row) and enrolled by its own job.
+  const membership: PeopleFile | undefined = declaration.membership ?? declaration.enrolment;
   const columns = membership ? membershipColumns(membership) : csvColumnsOf(declaration);
   const body = membership ? null : editableBody(declaration, create);
   // Imported from a group's details, the group is that one wherever the file names none.
@@ -282,20 +287,22 @@ export async function resourceImport(
             : 'There is nothing to import: the file has no rows.',
         );
       }
-      job = membership
-        ? startMembersJob(
-            ctx,
-            profileId,
-            input.kind,
-            name,
-            read.sha256,
-            rows,
-            input.dryRun ? 'dry-run' : 'send',
-            givenGroup,
-          )
-        : input.dryRun
-          ? null
-          : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
+      job = declaration.enrolment
+        ? startEnrolmentJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+        : membership
+          ? startMembersJob(
+              ctx,
+              profileId,
+              input.kind,
+              name,
+              read.sha256,
+              rows,
+              input.dryRun ? 'dry-run' : 'send',
+              givenGroup,
+            )
+          : input.dryRun
+            ? null
+            : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
     }
 
     return {

@@ -17,6 +17,7 @@ import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
+import { enrolmentImportKind } from '../catalogue/enrol-import';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
@@ -53,6 +54,12 @@ export function resourcesArea(
   const { save, storedKey, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
   services.runner.register(
     membersImportKind({
+      profiles: services.profiles,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
+  services.runner.register(
+    enrolmentImportKind({
       profiles: services.profiles,
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),

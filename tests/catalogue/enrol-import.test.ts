@@ -1,0 +1,150 @@
+/**
+ * Enrolling a cohort from a CSV (`mentor-admin import enrollments FILE.csv`, resources.import on the enrollments
+ * kind) against a real sandbox over HTTP: people by email or username, programs and pathways by id or name; an unknown
+ * email, a program that no longer exists and a course (which the platform cannot enrol in) reported on their rows
+ * while the rest go on; someone enrolled already is "already"; a dry run changes nothing; running the file again
+ * enrols nobody twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/main/engine';
+import type { Sandbox } from '../../src/server/app';
+import { catalogueArea } from '../../src/server/areas/catalogue';
+import { invitationsArea } from '../../src/server/areas/invitations';
+import { cli } from '../helpers/cli';
+import { call, sandbox } from '../helpers/sandbox';
+import { tempDir } from '../helpers/temp';
+import { connect } from '../helpers/engine';
+import { cliTenant, csvFile, settledJob } from '../invitations/setup';
+
+const last = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+
+let server: Sandbox;
+let env: NodeJS.ProcessEnv;
+
+function addPeople(from: number, count: number) {
+  const insert = server.db.prepare(
+    `INSERT INTO users (username, email, org, role, date_joined) VALUES (?, ?, ?, 'student', '2026-01-01T00:00:00Z')`,
+  );
+  server.db.transaction(() => {
+    for (let i = from; i < from + count; i++) insert.run(`cohort${i}`, `cohort${i}@example.edu`, server.org);
+  })();
+}
+const inProgram = (username: string, programKey: string) =>
+  server.db
+    .prepare(
+      `SELECT count(*) FROM catalog_enrollments e JOIN users u ON u.id = e.user_id
+       WHERE e.kind = 'program' AND e.target = ? AND u.username = ?`,
+    )
+    .pluck()
+    .get(programKey, username) as number;
+const onPathway = (username: string, pathwayId: string) =>
+  server.db
+    .prepare(
+      `SELECT count(*) FROM catalogue_pathway_enrollments e JOIN catalogue_pathways p ON p.id = e.pathway_pk
+       JOIN users u ON u.id = e.user_id WHERE p.pathway_id = ? AND u.username = ? AND e.active = 1`,
+    )
+    .pluck()
+    .get(pathwayId, username) as number;
+
+beforeAll(async () => {
+  server = await sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea] });
+  addPeople(0, 50);
+  ({ env } = await cliTenant(server));
+});
+
+describe('enrolments from a CSV (engine job)', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    ({ engine } = await connect(server, { key: 'env-only', keep: true }));
+  });
+  afterAll(async () => engine.close());
+
+  it('dry run changes nothing; the import enrols by email or username and reports each row', async () => {
+    // A program made for this file and removed before it runs: "no longer exists" on its row.
+    await call(server, 'POST', '/api/catalog/programs/', {
+      json: { program_id: 'retired', name: 'Retired program', org: server.org, course_list: [] },
+    });
+    await call(server, 'POST', `/api/catalog/enrollment/programs/?username=cohort3&program_id=data-science`, {
+      json: {},
+    });
+    const text =
+      'Work Email,Program\n' +
+      'cohort1@example.edu,Data Science Certificate\n' + // by email, program by name
+      'cohort2,data-science\n' + // by username, program by id
+      'cohort3,data-science\n' + // already enrolled
+      'ghost@example.edu,data-science\n' + // unknown email
+      'cohort4,retired\n' + // a program that no longer exists
+      'cohort5,data-foundations\n' + // a pathway
+      'cohort6,Introduction to Programming\n' + // a course: no enrol call
+      ',data-science\n' + // invalid: no person
+      'cohort1@example.edu,data-science\n'; // the same person and program again
+    await call(server, 'DELETE', `/api/catalog/programs/?org=${server.org}&program_id=retired`);
+    const start = (dryRun: boolean) =>
+      engine.invoke('resources.import', {
+        kind: 'enrollments',
+        text,
+        name: 'cohort.csv',
+        start: true,
+        ...(dryRun && { dryRun: true }),
+      });
+
+    const dry = await start(true);
+    expect(dry.mapping).toEqual(['person', 'group']);
+    expect(dry.fields.map((f) => f.label)).toEqual(['Email or username', 'Program or pathway']);
+    expect(dry.counts).toMatchObject({ rows: 9, valid: 8, invalid: 1 });
+    const dryJob = await settledJob(engine, dry.job!.id);
+    expect(dryJob.error).toBeNull();
+    expect(dryJob.counts).toMatchObject({ wouldAdd: 3, already: 2, unknown: 2, invalid: 2 });
+    expect(inProgram('cohort1', 'northbridge+data-science')).toBe(0);
+    expect(onPathway('cohort5', 'data-foundations')).toBe(0);
+
+    const run = await start(false);
+    const job = await settledJob(engine, run.job!.id);
+    expect(job.state).toBe('completed');
+    expect(job.counts).toMatchObject({ added: 3, already: 2, unknown: 2, invalid: 2 });
+    expect(job.counts.failed ?? 0).toBe(0);
+    expect(inProgram('cohort1', 'northbridge+data-science')).toBe(1);
+    expect(inProgram('cohort2', 'northbridge+data-science')).toBe(1);
+    expect(onPathway('cohort5', 'data-foundations')).toBe(1);
+
+    const report = join(tempDir(), 'report.csv');
+    await engine.invoke('jobs.exportReport', { id: run.job!.id, path: report });
+    const lines = readFileSync(report, 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toBe('row,person,enrolled in,result,message');
+    expect(lines.slice(1)).toEqual([
+      '2,cohort1@example.edu,Data Science Certificate,enrolled,',
+      '3,cohort2,data-science,enrolled,',
+      '4,cohort3,data-science,already,Already enrolled in Data Science Certificate',
+      '5,ghost@example.edu,data-science,unknown,No person with the email ghost@example.edu on this tenant',
+      '6,cohort4,retired,unknown,"No program or pathway ""retired"" on this tenant (removed, or never there)"',
+      '7,cohort5,data-foundations,enrolled,',
+      '8,cohort6,Introduction to Programming,invalid,"""Introduction to Programming"" is a course: the platform has no call that enrols someone in a course; enrol them in a program or pathway that holds it"',
+      '9,,data-science,invalid,Give the person’s email or username',
+      '10,cohort1@example.edu,data-science,already,Enrolled by line 2 of this file',
+    ]);
+
+    // The same file again: a finished job is not resumed, and nobody is enrolled twice.
+    const again = await settledJob(engine, (await start(false)).job!.id);
+    expect(again.counts).toMatchObject({ already: 5, unknown: 2, invalid: 2 });
+    expect(again.counts.added ?? 0).toBe(0);
+  });
+});
+
+describe('mentor-admin import enrollments (CLI)', () => {
+  it('dry run, then the import, with the summary last', async () => {
+    const file = csvFile(
+      'cli-cohort.csv',
+      'Email,Pathway\ncohort20@example.edu,Business basics\ncohort21,business-basics\nnobody@example.edu,business-basics\n',
+    );
+    const dry = await cli(['import', 'enrollments', file, '--dry-run', '--json'], { env });
+    expect(last(dry.stdout)).toMatchObject({ rows: 3, dryRun: true, wouldAdd: 2, already: 0, unknown: 1 });
+    expect(onPathway('cohort20', 'business-basics')).toBe(0);
+    const run = await cli(['import', 'enrollments', file], { env });
+    expect(run.stdout).toContain('2 enrolled, 0 already enrolled, 1 unknown, 0 invalid, 0 failed');
+    expect(run.code).toBe(1); // an unknown row
+    expect(onPathway('cohort20', 'business-basics')).toBe(1);
+    expect(onPathway('cohort21', 'business-basics')).toBe(1);
+  });
+});
