@@ -13,19 +13,17 @@
 import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Job } from '../../../shared/contract';
-import { declarationOf, type ResourceKind } from '../../../shared/resources';
+import type { ResourceKind } from '../../../shared/resources';
 import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
 import { UNFINISHED_STATES } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError, type CallOptions, type PlatformClient } from '../platform';
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
-import { explain } from '../resources/explain';
-import type { ImportServices } from '../resources/import';
-import type { MembersRow } from '../resources/members-import';
-import { MEMBERS_OUTCOMES } from '../resources/members-import';
+import type { ImportServices, MembersRow } from '../resources';
 
 type Row = Record<string, unknown>;
-type Outcome = (typeof MEMBERS_OUTCOMES)[number];
+/** A row's outcome, named as the membership import names its own (the screens and the CLI read both alike). */
+type Outcome = 'added' | 'wouldAdd' | 'already' | 'unknown' | 'invalid' | 'failed' | 'dropped';
 const SENDING = 'sending';
 
 export interface EnrolmentImportParams {
@@ -308,7 +306,6 @@ export function enrolmentImportKind(deps: {
     ...(deps.finished && { finished: deps.finished }),
     async run(ctx: JobContext) {
       const params = ctx.params as EnrolmentImportParams;
-      const declaration = declarationOf(params.kind);
       const profileId = ctx.job.profile_id ?? '';
       const { journal } = ctx;
       const client = await ctx.client();
@@ -412,8 +409,13 @@ export function enrolmentImportKind(deps: {
             : { item, outcome: 'added' };
         } catch (error) {
           if (endsRun(error)) throw error;
-          const explained = explain(error, declaration);
-          const message = explained instanceof Error ? explained.message : String(explained);
+          // The platform's own words ("Not found - program doesn't exist"), as the spec gives them.
+          const message =
+            error instanceof ApiError
+              ? (error.detail ?? error.message)
+              : error instanceof Error
+                ? error.message
+                : String(error);
           if (error instanceof ApiError && error.status === 404) return { item, outcome: 'unknown', message };
           return { item, outcome: error instanceof ApiError && error.status === 400 ? 'invalid' : 'failed', message };
         }

@@ -32,7 +32,7 @@ import { UNFINISHED_STATES, type NewItem } from '../jobs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
 import { startMembersJob } from './members-import';
-import { startEnrolmentJob } from '../catalogue/enrol-import';
+import { startEnrolmentJob } from '../catalogue';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };

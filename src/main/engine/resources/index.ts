@@ -17,12 +17,15 @@ import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
-import { enrolmentImportKind } from '../catalogue/enrol-import';
+import { enrolmentImportKind } from '../catalogue';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
 import { singleRecordHandlers } from './single';
 import { SnapshotStore } from './snapshot-store';
+
+export type { ImportServices } from './import';
+export type { MembersRow } from './members-import';
 
 export interface ResourceStores {
   cache: ResourceCache;
