@@ -6,6 +6,7 @@
  * enrols nobody twice.
  */
 import { readFileSync } from 'node:fs';
+import { CatalogService, OpenAPI } from '@iblai/iblai-api';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine';
@@ -146,5 +147,39 @@ describe('mentor-admin import enrollments (CLI)', () => {
     expect(run.code).toBe(1); // an unknown row
     expect(onPathway('cohort20', 'business-basics')).toBe(1);
     expect(onPathway('cohort21', 'business-basics')).toBe(1);
+  });
+});
+
+describe('the vendor SDK reads back what the app wrote', () => {
+  it('a course made through the kit and an enrolment made by the import', async () => {
+    const { engine } = await connect(server, { key: 'env-only', keep: true });
+    try {
+      const courseId = 'course-v1:northbridge+SDK101+2026';
+      await engine.invoke('resources.create', {
+        kind: 'courses',
+        values: { course_id: courseId, name: 'Read back by the SDK', slug: 'sdk101' },
+      });
+      const run = await engine.invoke('resources.import', {
+        kind: 'enrollments',
+        text: 'Email,Program\ncohort40@example.edu,health-professions\n',
+        name: 'sdk.csv',
+        start: true,
+      });
+      expect((await settledJob(engine, run.job!.id)).counts).toMatchObject({ added: 1 });
+    } finally {
+      await engine.close();
+    }
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const courses = await CatalogService.catalogCoursesList({ courseId: 'course-v1:northbridge+SDK101+2026' });
+    expect(courses).toEqual([
+      { course_id: 'course-v1:northbridge+SDK101+2026', name: 'Read back by the SDK', slug: 'sdk101', org: server.org },
+    ]);
+    const enrolled = (await CatalogService.catalogEnrollmentProgramsSearchRetrieve({
+      programId: 'health-professions',
+      username: 'cohort40',
+    })) as unknown as { count: number; results: { username: string; active: boolean }[] };
+    expect(enrolled.count).toBe(1);
+    expect(enrolled.results[0]).toMatchObject({ username: 'cohort40', active: true });
   });
 });

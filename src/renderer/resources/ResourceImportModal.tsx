@@ -63,6 +63,16 @@ const MEMBERSHIP_OUTCOMES = [
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
 ] as const;
+/** An enrolment import's outcomes (engine/catalogue/enrol-import.ts), in an enrolment's words. */
+const ENROLMENT_OUTCOMES = [
+  ['added', 'enrolled', 'teal'],
+  ['wouldAdd', 'would be enrolled', 'teal'],
+  ['already', 'already enrolled', 'gray'],
+  ['unknown', 'unknown', 'orange'],
+  ['invalid', 'invalid', 'red'],
+  ['dropped', 'left out', 'gray'],
+  ['failed', 'failed', 'red'],
+] as const;
 const MEMBERSHIP_RESULTS: Record<string, string> = {
   unknown: 'Unknown',
   invalid: 'Invalid',
@@ -159,11 +169,20 @@ export function ResourceImportModal({
     );
 
   const plural = pluralOf(declaration);
+  // People put into groups or enrolled in catalogue items: a job whose dry run reads the tenant.
+  const people = !!(declaration.membership || declaration.enrolment);
+  const valid = shown?.counts.valid ?? 0;
   return (
     <Modal
       opened={opened}
       onClose={close}
-      title={group ? `Import members of ${group.name} from CSV` : `Import ${plural} from CSV`}
+      title={
+        group
+          ? `Import members of ${group.name} from CSV`
+          : declaration.enrolment
+            ? 'Enrol from CSV'
+            : `Import ${plural} from CSV`
+      }
       size="min(1100px, 96vw)"
       closeOnClickOutside={step !== 'review'}
     >
@@ -182,7 +201,7 @@ export function ResourceImportModal({
 
       {step === 'file' && (
         <CsvDropZone
-          title={`Drop a CSV file of ${plural}`}
+          title={declaration.enrolment ? 'Drop a CSV file of people to enrol' : `Drop a CSV file of ${plural}`}
           hint={importColumnsHint(declaration, group?.name)}
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
@@ -225,7 +244,7 @@ export function ResourceImportModal({
                     {errorMessage(start.error)}
                   </Text>
                 )}
-                {declaration.membership && (
+                {people && (
                   <Button
                     variant="default"
                     disabled={!shown.counts.valid || preview.isFetching || start.isPending}
@@ -239,7 +258,9 @@ export function ResourceImportModal({
                   loading={start.isPending}
                   onClick={() => begin(false)}
                 >
-                  Import {formatCount(shown.counts.valid)} {shown.counts.valid === 1 ? declaration.singular : plural}
+                  {declaration.enrolment
+                    ? `Enrol ${formatCount(valid)} ${valid === 1 ? 'row' : 'rows'}`
+                    : `Import ${formatCount(valid)} ${valid === 1 ? declaration.singular : plural}`}
                 </Button>
               </Group>
             </WizardFooter>
@@ -250,7 +271,8 @@ export function ResourceImportModal({
       {step === 'import' && jobId && (
         <ImportJob
           jobId={jobId}
-          membership={!!declaration.membership}
+          membership={people}
+          outcomes={declaration.enrolment ? ENROLMENT_OUTCOMES : undefined}
           dryRun={dryRun}
           onAnother={reset}
           onClose={close}
@@ -491,6 +513,7 @@ function RowLine({
 function ImportJob({
   jobId,
   membership,
+  outcomes: ownOutcomes,
   dryRun,
   onAnother,
   onClose,
@@ -498,6 +521,8 @@ function ImportJob({
 }: {
   jobId: string;
   membership: boolean;
+  /** The outcomes in the kind's own words (an enrolment's), where they are not a membership's. */
+  outcomes?: typeof ENROLMENT_OUTCOMES;
   dryRun: boolean;
   onAnother: () => void;
   onClose: () => void;
@@ -508,7 +533,7 @@ function ImportJob({
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
-  const outcomes = membership ? MEMBERSHIP_OUTCOMES : OUTCOMES;
+  const outcomes = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
   const first = dryRun ? 'wouldAdd' : outcomes[0][0];
   return (
     <Stack gap="md">

@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import type { IconProps } from '../components/icons';
 import { JobsIcon, MentorIcon, SettingsIcon, TenantIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
+import { CatalogueScreen } from '../screens/catalogue/CatalogueScreen';
+import { CatalogueIcon } from '../screens/catalogue/icons';
 import { ChartIcon } from '../screens/analytics/icons';
 import { InvitationsScreen } from '../screens/invitations/InvitationsScreen';
 import { InviteIcon } from '../screens/invitations/icons';
@@ -42,6 +44,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'mentors', label: 'Mentors', icon: MentorIcon, Component: MentorsScreen },
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
+  { id: 'catalogue', label: 'Catalogue', icon: CatalogueIcon, Component: CatalogueScreen, tenantNeutralDepth: 1 },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },
   {

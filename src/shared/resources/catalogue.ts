@@ -179,3 +179,32 @@ export const enrollments = {
   },
   note: 'The platform enrols people in programs and pathways (a course through a program that holds it): enrol a cohort from a CSV file with Enrol from CSV….',
 } as const satisfies ResourceDeclaration;
+
+/**
+ * Who is enrolled in which program (`enrollment/programs/search/`, newest first, pages of
+ * `ProgramEnrollmentSearchResponse`): where a cohort enrolled from a CSV file shows. Kept under program and person.
+ */
+export const programEnrollments = {
+  kind: 'program-enrollments',
+  label: 'Program enrolments',
+  singular: 'program enrolment',
+  plural: 'program enrolments',
+  area: 'catalogue',
+  description: 'Who is enrolled in which program.',
+  idField: 'program_key',
+  compositeId: ['program_key', 'username'],
+  operations: {
+    list: { method: 'get', path: '/api/catalog/enrollment/programs/search/' },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'username', label: 'Username' },
+    { field: 'name', label: 'Program' },
+    { field: 'active', label: 'Active', format: 'boolean' },
+    { field: 'created', label: 'Enrolled', format: 'datetime' },
+  ],
+  search: ['username', 'name', 'program_key', 'program_id'],
+  filters: [{ field: 'program_id', label: 'Program', input: 'text', param: 'program_id' }],
+  fields: [],
+} as const satisfies ResourceDeclaration;

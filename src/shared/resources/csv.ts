@@ -30,6 +30,9 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
       ? `A column with each person’s email or username. A ${group} column (name or id) is optional: rows without one go into ${groupName}.`
       : `Two columns: each person’s email or username, and the ${group}’s name or id.`;
   }
+  if (declaration.enrolment) {
+    return 'Two columns: each person’s email or username, and the program or pathway (its id or name) to enrol them in. The platform enrols in a course only through a program or pathway that holds it.';
+  }
   const labels = csvColumnsOf(declaration).map((column) => column.label);
   return `Columns: ${labels.join(', ')}. Headers are matched without case or punctuation; the next step shows which column fills which field.`;
 }

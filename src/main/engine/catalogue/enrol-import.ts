@@ -437,7 +437,7 @@ export function enrolmentImportKind(deps: {
         ),
       );
       flush();
-      if (!dryRun) deps.changed(profileId, params.kind);
+      if (!dryRun) for (const kind of [params.kind, 'program-enrollments'] as const) deps.changed(profileId, kind);
       const stop = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       // Rows that got no answer stay pending or `sending`: the next run sends them again, enrolling nobody twice.
       if (stop) throw stop.reason;
