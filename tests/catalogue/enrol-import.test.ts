@@ -150,6 +150,41 @@ describe('mentor-admin import enrollments (CLI)', () => {
   });
 });
 
+describe('enrolment lists through the kit', () => {
+  it('reads course enrolments page by page (the spec declares one record as the search’s answer) and program enrolments', async () => {
+    const { engine } = await connect(server, { key: 'env-only', keep: true });
+    try {
+      const expected = server.db
+        .prepare(
+          `SELECT count(*) FROM catalog_enrollments e JOIN courses c ON c.course_id = e.target
+           WHERE e.kind = 'course' AND c.org = ?`,
+        )
+        .pluck()
+        .get(server.org) as number;
+      expect(expected).toBeGreaterThan(100); // more than one page of the kit's reads
+      const courses = await engine.invoke('resources.list', {
+        kind: 'enrollments',
+        refresh: true,
+        whole: true,
+        pageSize: 25,
+      });
+      expect(courses.total).toBe(expected);
+      // Every enrolment kept apart (a person in a course): keyed by course alone, most would collapse into 40.
+      expect(courses.records[0]).toMatchObject({ course_id: expect.any(String), username: expect.any(String) });
+      const programs = await engine.invoke('resources.list', {
+        kind: 'program-enrollments',
+        refresh: true,
+        whole: true,
+        search: 'cohort1',
+        pageSize: 25,
+      });
+      expect(programs.records.map((r) => r.username)).toContain('cohort1');
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('the vendor SDK reads back what the app wrote', () => {
   it('a course made through the kit and an enrolment made by the import', async () => {
     const { engine } = await connect(server, { key: 'env-only', keep: true });
