@@ -133,6 +133,27 @@ describe('enrolments from a CSV (engine job)', () => {
   });
 });
 
+describe('a long file', () => {
+  it('settles every row of a file longer than one journal batch', async () => {
+    addPeople(1000, 450);
+    const { engine } = await connect(server, { key: 'env-only', keep: true });
+    try {
+      const lines = Array.from({ length: 450 }, (_, i) => `cohort${1000 + i},health-professions`);
+      const run = await engine.invoke('resources.import', {
+        kind: 'enrollments',
+        text: `Username,Program\n${lines.join('\n')}\n`,
+        name: 'long.csv',
+        start: true,
+      });
+      const job = await settledJob(engine, run.job!.id, 60_000);
+      expect(job.counts).toMatchObject({ added: 450 });
+      expect(job.progress.done).toBe(450);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('mentor-admin import enrollments (CLI)', () => {
   it('dry run, then the import, with the summary last', async () => {
     const file = csvFile(

@@ -25,6 +25,8 @@ type Row = Record<string, unknown>;
 /** A row's outcome, named as the membership import names its own (the screens and the CLI read both alike). */
 type Outcome = 'added' | 'wouldAdd' | 'already' | 'unknown' | 'invalid' | 'failed' | 'dropped';
 const SENDING = 'sending';
+/** Rows waiting in the tenant's limiter at once: more than it lets through, so it never waits for this job. */
+const WAITING_ROWS = 32;
 
 export interface EnrolmentImportParams {
   kind: ResourceKind;
@@ -428,13 +430,21 @@ export function enrolmentImportKind(deps: {
         batch = [];
         ctx.progress();
       };
+      // A few rows in the tenant's limiter at a time (it lets through as many as the tenant takes): not one waiter,
+      // and one abort listener, per row of a long file.
+      let next = 0;
       const settled = await Promise.allSettled(
-        toSend.map((work) =>
-          ctx.limiter.run(async () => {
-            batch.push(await send(work));
-            if (batch.length >= 200) flush();
-          }, ctx.signal),
-        ),
+        Array.from({ length: WAITING_ROWS }, async () => {
+          while (next < toSend.length) {
+            const work = toSend[next++]!;
+            await ctx.limiter.run(async () => {
+              // Awaited first: `batch` is replaced by every flush, and a push must reach the one of its time.
+              const result = await send(work);
+              batch.push(result);
+              if (batch.length >= 200) flush();
+            }, ctx.signal);
+          }
+        }),
       );
       flush();
       if (!dryRun) for (const kind of [params.kind, 'program-enrollments'] as const) deps.changed(profileId, kind);
