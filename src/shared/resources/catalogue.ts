@@ -159,6 +159,8 @@ export const enrollments = {
     { field: 'email', label: 'Email', input: 'text', param: 'email' },
   ],
   fields: [],
+  // A course's details list who is enrolled, with the platform's count.
+  relations: [{ field: 'course_id', kind: 'courses', heading: 'Enrolled', counted: true }],
   enrolment: {
     groupLabel: 'Program or pathway',
     groupSynonyms: [
