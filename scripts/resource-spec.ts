@@ -75,7 +75,8 @@ export function buildResourceSpec(
     const recordFields = new Set(Object.keys(record?.properties ?? {}));
     const list = found.get('list');
     if (declaration.envelope === 'drf' && list) {
-      if (!isDrfPage(list.response.schema)) say(`the envelope is drf, but the list does not answer DRF pages`);
+      if (!isDrfPage(list.response.schema) && declaration.listAnswerDeclared !== 'one')
+        say(`the envelope is drf, but the list does not answer DRF pages`);
       const query = new Set(list.parameters.filter((p) => p.in === 'query').map((p) => p.name));
       if (!query.has('page') && !(query.has('limit') && query.has('offset')))
         say(`the envelope is drf, but the list takes neither page nor limit and offset`);

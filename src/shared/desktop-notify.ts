@@ -163,6 +163,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'person-export': 'Person exports',
   'person-erase': 'Person erasures',
   'badge-assertions': 'Badge issues',
+  'catalogue-enrol': 'Enrolments from CSV',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import type { SecretStore } from '../../src/main/engine/secrets/keychain';
 import { startHost, type Host } from '../../src/main/host/server';
+import { catalogueArea } from '../../src/server/areas/catalogue';
 import { invitationsArea } from '../../src/server/areas/invitations';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const renderer = resolve('out/renderer');
   if (!existsSync(join(renderer, 'index.html')))
     throw new Error('The renderer is not built: run `npx electron-vite build`');
-  const server = await sandbox({ seed: 'demo', areas: [invitationsArea] });
+  const server = await sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea] });
   const dataDir = tempDir();
   engine = await createEngine({
     ...shellPreset('browser'),

@@ -10,6 +10,7 @@ import { createEngine, type Engine, shellPreset } from '../../src/main/engine';
 import type { SecretStore } from '../../src/main/engine/secrets/keychain';
 import { startHost, type Host } from '../../src/main/host/server';
 import type { Sandbox } from '../../src/server/app';
+import { catalogueArea } from '../../src/server/areas/catalogue';
 import { invitationsArea } from '../../src/server/areas/invitations';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
@@ -51,7 +52,7 @@ beforeAll(async () => {
   if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npx electron-vite build` first');
   }
-  server = await sandbox({ seed: 'demo', areas: [invitationsArea] });
+  server = await sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea] });
   const dataDir = tempDir();
   // The key comes from the environment: this test needs no keychain.
   engine = await createEngine({

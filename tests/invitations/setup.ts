@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
+import { catalogueArea } from '../../src/server/areas/catalogue';
 import { invitationsArea } from '../../src/server/areas/invitations';
 import { cli } from '../helpers/cli';
 import { connect, waitForJob } from '../helpers/engine';
@@ -11,7 +12,7 @@ import { tempDir } from '../helpers/temp';
 
 /** A real sandbox (core + catalog invitations, demo data) and an engine whose active tenant points at it. */
 export async function sandboxWithInvitations(): Promise<Sandbox> {
-  return sandbox({ seed: 'demo', areas: [invitationsArea] });
+  return sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea] });
 }
 
 /**

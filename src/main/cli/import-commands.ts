@@ -32,7 +32,14 @@ export const IMPORT_HELP = `Import:
       holds a seat already is "already"; rows past the licence's free seats are sent and flagged (overSeats); a
       person the platform does not know is reported on its row in the platform's words. --dry-run reads the
       licence, its seats and the tenant's people and says what each row would do, and which rows will not fit.
-      Summary {job,rows,added,already,unknown,overSeats,invalid,failed}.`;
+      Summary {job,rows,added,already,unknown,overSeats,invalid,failed}.
+  import enrollments FILE.csv [--dry-run] [--report FILE]
+      Enrols people in programs and pathways: a column with the person's email or username, one with the program's
+      or pathway's id or name. One enrolment call a row (active, with metadata, expiry honoured: the platform's
+      defaults); someone enrolled already is "already"; an unknown person, a program or pathway no longer there, or
+      a course (the platform has no call that enrols in a course) is reported on its row and the rest go on.
+      --dry-run reads the tenant's people, catalogue and enrolments and says what each row would do.
+      Summary {job,rows,added,already,unknown,invalid,failed} (added: enrolled).`;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
@@ -57,7 +64,10 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   // A membership file's dry run is a job too: it reads the tenant's people and groups to say what each row would do.
   const declaration = declarationOf(kind);
   const seats = !!declaration.seats;
-  const membership = !!declaration.membership || seats;
+  // An enrolment file is one too: its dry run reads the tenant's catalogue and enrolments.
+  const membership = !!(declaration.membership || declaration.enrolment) || seats;
+  const joined = declaration.enrolment ? 'enrolled' : 'added';
+  const member = seats ? 'holding a seat' : declaration.enrolment ? 'enrolled' : 'members';
   const license = values.license === undefined ? undefined : Number(values.license);
   if (seats && (license === undefined || !Number.isInteger(license) || license <= 0)) {
     throw new UsageError(`import ${kind} needs --license ID (the licence's number, from: get licenses)`);
@@ -150,8 +160,8 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     };
     out.record(
       summary,
-      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be added` : `${n('added')} added`}, ` +
-        `${summary.already} already ${seats ? 'holding a seat' : 'members'}, ${summary.unknown} unknown, ` +
+      `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be ${joined}` : `${n('added')} ${joined}`}, ` +
+        `${summary.already} already ${member}, ${summary.unknown} unknown, ` +
         (seats ? `${n('overSeats')} ${dryRun ? 'will not fit' : 'beyond the seats'}, ` : '') +
         `${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,

@@ -76,6 +76,7 @@ const UNITS: Record<JobKind, string> = {
   'person-export': 'datasets',
   'person-erase': 'steps',
   'badge-assertions': 'rows',
+  'catalogue-enrol': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

@@ -56,6 +56,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'person-export': ['dataset', 'datasets'],
   'person-erase': ['step', 'steps'],
   'badge-assertions': ['row', 'rows'],
+  'catalogue-enrol': ['row', 'rows'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

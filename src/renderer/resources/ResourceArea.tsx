@@ -32,6 +32,7 @@ const AREA_SUBTITLE: Record<Area, readonly [string, string]> = {
   'mentor-configuration': ['What the mentors of ', ' share: their tools, voice calls and categories.'],
   mentors: ['The mentors of ', '.'],
   licences: ['Seats that ', ' hands to people, and who asks for a course.'],
+  catalogue: ['The courses, pathways and programs of ', ', and who is enrolled in them.'],
 };
 
 /**

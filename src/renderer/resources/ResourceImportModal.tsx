@@ -64,6 +64,16 @@ const MEMBERSHIP_OUTCOMES = [
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
 ] as const;
+/** An enrolment import's outcomes (engine/catalogue/enrol-import.ts), in an enrolment's words. */
+const ENROLMENT_OUTCOMES = [
+  ['added', 'enrolled', 'teal'],
+  ['wouldAdd', 'would be enrolled', 'teal'],
+  ['already', 'already enrolled', 'gray'],
+  ['unknown', 'unknown', 'orange'],
+  ['invalid', 'invalid', 'red'],
+  ['dropped', 'left out', 'gray'],
+  ['failed', 'failed', 'red'],
+] as const;
 const MEMBERSHIP_RESULTS: Record<string, string> = {
   unknown: 'Unknown',
   invalid: 'Invalid',
@@ -100,8 +110,9 @@ export function ResourceImportModal({
   /** A seat kind: the licence whose seats the file's people take. */
   license?: { id: number; name: string };
 }) {
-  // Seat files run as membership files do: a job for the dry run too, a report of the rows that gave no seat.
-  const byPerson = !!declaration.membership || !!declaration.seats;
+  // Seat and enrolment files run as membership files do: a job for the dry run too, a report of the rows that did
+  // not go in.
+  const byPerson = !!(declaration.membership || declaration.seats || declaration.enrolment);
   const [step, setStep] = useState<Step>('file');
   const [source, setSource] = useState<{ name: string; path: string } | null>(null);
   const [choices, setChoices] = useState<Choices>({});
@@ -166,6 +177,8 @@ export function ResourceImportModal({
     );
 
   const plural = pluralOf(declaration);
+  // People put into groups or enrolled in catalogue items: a job whose dry run reads the tenant.
+  const valid = shown?.counts.valid ?? 0;
   return (
     <Modal
       opened={opened}
@@ -175,7 +188,9 @@ export function ResourceImportModal({
           ? `Import members of ${group.name} from CSV`
           : license
             ? `Give seats of ${license.name} from CSV`
-            : `Import ${plural} from CSV`
+            : declaration.enrolment
+              ? 'Enrol from CSV'
+              : `Import ${plural} from CSV`
       }
       size="min(1100px, 96vw)"
       closeOnClickOutside={step !== 'review'}
@@ -195,7 +210,7 @@ export function ResourceImportModal({
 
       {step === 'file' && (
         <CsvDropZone
-          title={`Drop a CSV file of ${plural}`}
+          title={declaration.enrolment ? 'Drop a CSV file of people to enrol' : `Drop a CSV file of ${plural}`}
           hint={importColumnsHint(declaration, group?.name ?? license?.name)}
           inputTestId="resource-import-file"
           onOpen={async (name, path) => {
@@ -253,7 +268,9 @@ export function ResourceImportModal({
                   loading={start.isPending}
                   onClick={() => begin(false)}
                 >
-                  Import {formatCount(shown.counts.valid)} {shown.counts.valid === 1 ? declaration.singular : plural}
+                  {declaration.enrolment
+                    ? `Enrol ${formatCount(valid)} ${valid === 1 ? 'row' : 'rows'}`
+                    : `Import ${formatCount(valid)} ${valid === 1 ? declaration.singular : plural}`}
                 </Button>
               </Group>
             </WizardFooter>
@@ -265,6 +282,7 @@ export function ResourceImportModal({
         <ImportJob
           jobId={jobId}
           membership={byPerson}
+          outcomes={declaration.enrolment ? ENROLMENT_OUTCOMES : undefined}
           dryRun={dryRun}
           onAnother={reset}
           onClose={close}
@@ -505,6 +523,7 @@ function RowLine({
 function ImportJob({
   jobId,
   membership,
+  outcomes: ownOutcomes,
   dryRun,
   onAnother,
   onClose,
@@ -512,6 +531,8 @@ function ImportJob({
 }: {
   jobId: string;
   membership: boolean;
+  /** The outcomes in the kind's own words (an enrolment's), where they are not a membership's. */
+  outcomes?: typeof ENROLMENT_OUTCOMES;
   dryRun: boolean;
   onAnother: () => void;
   onClose: () => void;
@@ -522,7 +543,7 @@ function ImportJob({
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
-  const outcomes = membership ? MEMBERSHIP_OUTCOMES : OUTCOMES;
+  const outcomes = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
   const first = dryRun ? 'wouldAdd' : outcomes[0][0];
   return (
     <Stack gap="md">

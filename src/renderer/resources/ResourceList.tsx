@@ -237,16 +237,18 @@ export function ResourceList({
         <Text c="dimmed" size="sm" maw={640} style={{ flex: 1, minWidth: 0 }}>
           {declaration.description}
         </Text>
-        {canCreate && (
+        {(canCreate || declaration.enrolment) && (
           <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             {importRefusal(declaration) === null && (
-              <Button variant="default" onClick={() => setImporting(true)}>
-                Import CSV
+              <Button variant={canCreate ? 'default' : 'filled'} onClick={() => setImporting(true)}>
+                {declaration.enrolment ? 'Enrol from CSV…' : 'Import CSV'}
               </Button>
             )}
-            <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
-              New {declaration.singular}
-            </Button>
+            {canCreate && (
+              <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+                New {declaration.singular}
+              </Button>
+            )}
           </Group>
         )}
       </Group>

@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import type { IconProps } from '../components/icons';
 import { JobsIcon, MentorIcon, SettingsIcon, TenantIcon } from '../components/icons';
 import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
+import { CatalogueScreen } from '../screens/catalogue/CatalogueScreen';
+import { CatalogueIcon } from '../screens/catalogue/icons';
 import { ChartIcon } from '../screens/analytics/icons';
 import { CredentialsScreen } from '../screens/credentials/CredentialsScreen';
 import { BadgeIcon } from '../screens/credentials/icons';
@@ -49,6 +51,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
   { id: 'review', label: 'Review queue', icon: ReviewIcon, Component: ReviewScreen },
+  { id: 'catalogue', label: 'Catalogue', icon: CatalogueIcon, Component: CatalogueScreen, tenantNeutralDepth: 1 },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'credentials', label: 'Credentials', icon: BadgeIcon, Component: CredentialsScreen },
   { id: 'jobs', label: 'Jobs', icon: JobsIcon, Component: JobsScreen },

@@ -5,6 +5,7 @@ import { coreArea } from './core';
 import { documentsArea } from './documents';
 import { mentorsArea } from './mentors';
 import { invitationsArea } from './invitations';
+import { catalogueArea } from './catalogue';
 import { supportArea } from './support';
 import { resourcesArea } from './resources';
 import { personArea } from './person/routes';
@@ -19,6 +20,7 @@ export const allAreas: Area[] = [
   analyticsArea,
   supportArea,
   invitationsArea,
+  catalogueArea,
   resourcesArea,
   personArea,
   badgesArea,

@@ -17,6 +17,7 @@ export const JobKind = z.enum([
   'person-export',
   'person-erase',
   'badge-assertions',
+  'catalogue-enrol',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

@@ -42,6 +42,9 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
       ? `A column with each person’s email or username. A ${group} column (name or id) is optional: rows without one go into ${groupName}. ${headers}`
       : `Two columns: each person’s email or username, and the ${group}’s name or id. ${headers}`;
   }
+  if (declaration.enrolment) {
+    return 'Two columns: each person’s email or username, and the program or pathway (its id or name) to enrol them in. The platform enrols in a course only through a program or pathway that holds it.';
+  }
   const labels = csvColumnsOf(declaration).map((column) => column.label);
   return `Columns: ${labels.join(', ')}. Headers are matched without case or punctuation; the next step shows which column fills which field.`;
 }
@@ -55,7 +58,7 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
 export function importRefusal(declaration: ResourceDeclaration): string | null {
   const plural = declaration.plural ?? declaration.label;
   const capitalised = `${plural[0]!.toUpperCase()}${plural.slice(1)}`;
-  if (!declaration.operations.create)
+  if (!declaration.operations.create && !declaration.enrolment)
     return `${capitalised} cannot be imported: the platform has no call that creates one`;
   if (declaration.revealOnce?.length) {
     return (

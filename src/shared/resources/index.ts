@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiTokens } from './api-tokens';
 import { billing } from './billing';
 import { branding } from './branding';
+import { courses, enrollments, pathways, programEnrollments, programs } from './catalogue';
 import { credentials, integrationCredentials } from './credentials';
 import { domains } from './domains';
 import { departmentMembers, departments, userGroupMembers, userGroups } from './groups';
@@ -80,6 +81,11 @@ export const RESOURCES = {
   'platform-licenses': platformLicenses,
   'license-assignments': licenseAssignments,
   'access-requests': accessRequests,
+  courses,
+  pathways,
+  programs,
+  enrollments,
+  'program-enrollments': programEnrollments,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

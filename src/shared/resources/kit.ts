@@ -194,6 +194,11 @@ export interface ResourceDeclaration {
   description: string;
   /** The field that identifies a record in the spec (an API token's name). */
   idField: string;
+  /**
+   * A record the spec gives no id of its own (an enrolment: a person in a course): it is kept under these fields'
+   * values joined by ` @ ` (`idField` is the first of them).
+   */
+  compositeId?: readonly string[];
   operations: {
     list?: OperationRef;
     /** A single-record kind's get and update name no record: they are the tenant's one record. */
@@ -204,6 +209,12 @@ export interface ResourceDeclaration {
   };
   actions?: Readonly<Record<string, NamedAction>>;
   envelope: Envelope;
+  /**
+   * `one`: the spec declares a single record as the answer of a list that takes `page` and `page_size` (the catalog's
+   * enrolment search). The kit reads it as DRF pages, as the catalog's other lists answer, and an answer of one
+   * record as a page holding it.
+   */
+  listAnswerDeclared?: 'one';
   /** Parameters and body fields that the connection fills in, by name (e.g. `platform_key` takes the org). */
   tenant?: Readonly<Record<string, TenantValue>>;
   columns: readonly ColumnDeclaration[];
@@ -275,6 +286,11 @@ export interface ResourceDeclaration {
    * the platform lists per licence only): checked against the spec and served by the sandbox like the others.
    */
   calls?: Readonly<Record<string, OperationRef>>;
+  /**
+   * An enrolment kind: its CSV import enrols people in catalogue items one call each (engine/catalogue/), the file's
+   * two columns being the person and the item (the label and header spellings of the item's column here).
+   */
+  enrolment?: { groupLabel: string; groupSynonyms: readonly string[] };
 }
 
 /**
@@ -301,6 +317,7 @@ export const RESOURCE_AREAS = {
   'mentor-configuration': 'Mentor configuration',
   mentors: 'Mentors',
   licences: 'Licences',
+  catalogue: 'Catalogue',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
 

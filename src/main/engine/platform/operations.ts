@@ -112,6 +112,11 @@ export const OPERATIONS = {
   '/api/catalog/invitations/program/bulk/': { post: ONCE },
   '/api/catalog/courses/': { get: READ },
   '/api/catalog/programs/': { get: READ },
+  // Catalogue enrolments (engine/catalogue/): enrolling someone already enrolled answers their enrolment again.
+  '/api/catalog/pathways/': { get: READ },
+  '/api/catalog/enrollment/programs/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/catalog/enrollment/programs/search/': { get: READ },
+  '/api/catalog/enrollment/pathways/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/core/platform/users/': { get: READ },
   '/api/core/users/delete/': { post: ONCE },
 

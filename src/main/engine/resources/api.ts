@@ -26,6 +26,14 @@ interface DrfPage {
   results: Row[];
 }
 
+/** A DRF page, or the one record the spec declares some paged lists to answer (listAnswerDeclared), as a page. */
+function pageOf(answer: unknown): DrfPage {
+  const given = answer as Partial<DrfPage> | null;
+  if (given && typeof given === 'object' && Array.isArray(given.results)) return given as DrfPage;
+  if (given && typeof given === 'object' && !Array.isArray(given)) return { count: 1, results: [given as Row] };
+  throw new UnexpectedAnswerError('The platform answered a list with neither a page nor a record');
+}
+
 /** A 2xx answer whose shape the spec does not allow. */
 export class UnexpectedAnswerError extends Error {
   override readonly name = 'UnexpectedAnswerError';
@@ -58,8 +66,8 @@ const schemas = new Map<string, z.ZodType>();
  * the answer is a list, also where the spec types it as one record (the credentials' GETs are described as "List
  * of … credentials" and answer a list, but their schema is one credential); one record alone is a list of one.
  */
-function answerSchema(operation: OperationRef, many = false): z.ZodType | null {
-  const key = `${operation.method} ${operation.path} ${many}`;
+function answerSchema(operation: OperationRef, many = false, paged = false): z.ZodType | null {
+  const key = `${operation.method} ${operation.path} ${many} ${paged}`;
   if (!schemas.has(key)) {
     const schema = specOperation(operation).response.schema;
     let zod = schema ? z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) : null;
@@ -67,6 +75,8 @@ function answerSchema(operation: OperationRef, many = false): z.ZodType | null {
       const one = zod;
       zod = z.union([z.array(one), one.transform((record) => [record])]);
     }
+    // A paged list whose spec declares one record as its answer (listAnswerDeclared): a page of them, or that record.
+    if (zod && paged) zod = z.union([z.object({ count: z.number(), results: z.array(zod) }).loose(), zod]);
     schemas.set(key, zod!);
   }
   return schemas.get(key) ?? null;
@@ -87,6 +97,8 @@ export class ResourceApi {
       values?: Row;
       query?: Record<string, unknown>;
       many?: boolean;
+      /** The answer may be a page of the spec's one declared record (listAnswerDeclared). */
+      paged?: boolean;
       files?: Record<string, UploadFile>;
     } = {},
     options: CallOptions = {},
@@ -143,7 +155,7 @@ export class ResourceApi {
       }),
       ...options,
     });
-    const schema = answerSchema(operation, request.many);
+    const schema = answerSchema(operation, request.many, request.paged);
     if (!schema) return data;
     const parsed = schema.safeParse(data);
     if (parsed.success) return parsed.data;
@@ -189,7 +201,9 @@ export class ResourceApi {
           : paging === 'page'
             ? { page: index + 1, page_size: DRF_PAGE_SIZE }
             : {};
-      const answer = (await this.send(declaration, operation, { query }, options)) as DrfPage;
+      const paged = declaration.listAnswerDeclared === 'one';
+      const sent = await this.send(declaration, operation, { query, paged }, options);
+      const answer = pageOf(sent);
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });
       if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count)

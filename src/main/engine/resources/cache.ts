@@ -48,6 +48,7 @@ function withoutPath(value: unknown, path: string[]): unknown {
 }
 
 export function recordId(declaration: ResourceDeclaration, record: Row): string {
+  if (declaration.compositeId) return declaration.compositeId.map((field) => String(record[field] ?? '')).join(' @ ');
   const id = record[declaration.idField];
   if (typeof id !== 'string' && typeof id !== 'number') {
     throw new Error(`A ${declaration.singular} answered without its ${declaration.idField}`);

@@ -33,6 +33,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
 import { startMembersJob } from './members-import';
 import { seatColumns, seatRow, startSeatsJob } from '../licences';
+import { startEnrolmentJob } from '../catalogue';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };
@@ -80,15 +81,18 @@ function matcherOf(columns: readonly CsvColumn[]) {
   return columnMatcher(columns.map((column) => ({ name: column.field, synonyms: [column.label, ...column.synonyms] })));
 }
 
+/** A file of people and what they go into: a membership kind's groups, or an enrolment kind's catalogue items. */
+type PeopleFile = Pick<MembershipImport, 'groupLabel' | 'groupSynonyms'>;
+
 /** A membership file's two columns: the person, and the group they go into. */
-function membershipColumns(membership: MembershipImport): CsvColumn[] {
+function membershipColumns(membership: PeopleFile): CsvColumn[] {
   return [
     { field: 'person', label: 'Email or username', synonyms: PERSON_SYNONYMS },
     { field: 'group', label: membership.groupLabel, synonyms: membership.groupSynonyms },
   ];
 }
 
-function membershipRow(membership: MembershipImport) {
+function membershipRow(membership: PeopleFile) {
   const group = membership.groupLabel.toLowerCase();
   return z.object({
     person: z.string({ error: 'Give the person’s email or username' }).min(1, 'Give the person’s email or username'),
@@ -106,7 +110,9 @@ export async function resourceImport(
   if (refusal) throw new EngineError('validation', refusal);
   const create = declaration.operations.create!;
   // A membership kind's file names people and groups, put together by the bulk job (members-import.ts).
-  const { membership, seats } = declaration;
+  const { seats } = declaration;
+  // An enrolment file is read the same way (a person and an item a row) and enrolled by its own job.
+  const membership: PeopleFile | undefined = declaration.membership ?? declaration.enrolment;
   // A seat kind's file names people, each given a seat of the licence the import names (licences/seat-import.ts).
   if (seats && input.licenseId === undefined) {
     throw invalid('licenseId', `Name the ${seats.licenseLabel.toLowerCase()} whose seats the file's people take`);
@@ -291,20 +297,22 @@ export async function resourceImport(
       }
       job = seats
         ? startSeatsJob(ctx, profileId, input.licenseId!, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
-        : membership
-          ? startMembersJob(
-              ctx,
-              profileId,
-              input.kind,
-              name,
-              read.sha256,
-              rows,
-              input.dryRun ? 'dry-run' : 'send',
-              givenGroup,
-            )
-          : input.dryRun
-            ? null
-            : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
+        : declaration.enrolment
+          ? startEnrolmentJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+          : membership
+            ? startMembersJob(
+                ctx,
+                profileId,
+                input.kind,
+                name,
+                read.sha256,
+                rows,
+                input.dryRun ? 'dry-run' : 'send',
+                givenGroup,
+              )
+            : input.dryRun
+              ? null
+              : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
     }
 
     return {

@@ -18,6 +18,7 @@ import { memoryHandlers } from './memory';
 import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
+import { enrolmentImportKind } from '../catalogue';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
@@ -27,6 +28,9 @@ import { ErasureStore, personHandlers } from './person';
 import { licencesArea } from '../licences';
 
 export { SnapshotStore };
+
+export type { ImportServices } from './import';
+export type { MembersRow } from './members-import';
 
 export interface ResourceStores {
   cache: ResourceCache;
@@ -60,6 +64,12 @@ export function resourcesArea(
   const { save, storedKey, ...single } = singleRecordHandlers(services, stores.cache, stores.snapshots);
   services.runner.register(
     membersImportKind({
+      profiles: services.profiles,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
+  services.runner.register(
+    enrolmentImportKind({
       profiles: services.profiles,
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),
