@@ -74,6 +74,9 @@ describe('the contract declares every local path its calls take', () => {
       'audio.inspect': { paths: 'read' },
       'audio.transcribe': { path: 'read' },
       'voices.addElevenlabs': { paths: 'read' },
+      // A CSV of people to give a badge; the zip of everything about a person, where the admin saves it.
+      'badges.import': { path: 'read' },
+      'person.export': { path: 'write' },
     });
   });
 });

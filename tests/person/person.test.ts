@@ -42,6 +42,16 @@ describe('person export', () => {
   it('writes one zip: a CSV per dataset with the person’s data only, formulas defused, and a manifest', async () => {
     await seedPerson(server, 'ada-export', mentor, { conversations: 3, messages: 4 });
     await seedPerson(server, 'bob-bystander', mentor, { conversations: 2, messages: 2 });
+    // Each enrolled in one of the tenant's courses: the export takes the person's only.
+    const course = `course-v1:${server.org}+EXP+2026`;
+    server.db
+      .prepare(`INSERT INTO courses (course_id, org, name, created_at) VALUES (?, ?, 'Export 101', '2026-01-01')`)
+      .run(course, server.org);
+    const enrol = server.db.prepare(
+      `INSERT INTO catalog_enrollments (kind, target, user_id, created_at)
+       SELECT 'course', ?, id, '2026-01-01T00:00:00Z' FROM users WHERE username = ?`,
+    );
+    for (const username of ['ada-export', 'bob-bystander']) enrol.run(course, username);
     const path = join(tempDir(), 'ada.zip');
     const started = await c.engine.invoke('person.export', { user: 'ada-export', path });
     const job = await waitForJob(c.engine, started.jobId);
@@ -73,8 +83,11 @@ describe('person export', () => {
       'profile-memory': 1,
       'edx-memory': 1,
     });
-    // The sandbox does not serve course enrolments: said, not refused.
-    expect(datasets.find((d) => d.name === 'enrolments')?.warning).toMatch(/does not serve/);
+    const enrolments = datasets.find((d) => d.name === 'enrolments')!;
+    expect(enrolments).toMatchObject({ rows: 1 });
+    expect(enrolments.warning).toBeUndefined();
+    expect(files['enrolments.csv']).toContain(course);
+    expect(files['enrolments.csv']).not.toContain('bob-bystander');
   });
 
   it('the zip is a function of its parts: built again from its own files it is the same bytes', async () => {

@@ -177,6 +177,11 @@ describe('mentor-admin resource verbs', () => {
       // The platform lists seats per licence only: the kit lists those given here (a licence's page reads them all).
       { kind: 'license-assignments', label: 'Licence seats', area: 'Licences', verbs: ['list', 'create'] },
       { kind: 'access-requests', label: 'Access requests', area: 'Licences', verbs: ['list', 'update'] },
+      { kind: 'courses', label: 'Courses', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
+      { kind: 'pathways', label: 'Pathways', area: 'Catalogue', verbs: ['list', 'create', 'update'] },
+      { kind: 'programs', label: 'Programs', area: 'Catalogue', verbs: ['list', 'create'] },
+      { kind: 'enrollments', label: 'Enrolments', area: 'Catalogue', verbs: ['list'] },
+      { kind: 'program-enrollments', label: 'Program enrolments', area: 'Catalogue', verbs: ['list'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });

@@ -8,7 +8,7 @@ import { expiryOf, type licenceCalls } from '../../../shared/contract';
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { ApiError } from '../platform';
+import { ApiError, classifyFailure } from '../platform';
 import { userScope } from '../tenants';
 import { platformWords, seatsImportKind } from './seat-import';
 
@@ -21,9 +21,12 @@ const Request = z.object({ id: z.number().int(), reviewed: z.boolean(), approved
 const RequestPage = z.object({ count: z.number().int(), next_page: z.string().nullish(), results: z.array(Request) });
 const PAGE_SIZE = 500;
 
-/** The platform's refusal in its own words, as an error the screens and the CLI show. */
+/**
+ * The platform's refusal in its own words, as an error the screens and the CLI show (a final answer other than a
+ * refused key; one the tenant may take later goes on as it is, for the retry policy's words).
+ */
 function refused(error: unknown): never {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
+  if (error instanceof ApiError && classifyFailure(error) === 'final' && ![401, 403].includes(error.status)) {
     throw new EngineError(error.status === 404 ? 'not_found' : 'api', platformWords(error));
   }
   throw error;
