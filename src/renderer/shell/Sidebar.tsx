@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, AppShell, Box, NavLink, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Box, NavLink, ScrollArea, Text, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { CollapseIcon, ExpandIcon, WarningIcon } from '../components/icons';
 import { notifyError } from '../components/notify';
@@ -16,48 +16,51 @@ interface SidebarProps {
 export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
   return (
     <>
-      <AppShell.Section grow component="nav" aria-label="Screens" p={rail ? 'xs' : 'sm'}>
-        {SCREENS.map((screen) => {
-          const active = screen.id === current.id;
-          const link = (
-            <NavLink
-              key={screen.id}
-              href={`#/${screen.id}`}
-              label={rail ? undefined : screen.label}
-              aria-label={rail ? screen.label : undefined}
-              leftSection={<screen.icon />}
-              rightSection={!rail && screen.badge ? <screen.badge /> : undefined}
-              active={active}
-              aria-current={active ? 'page' : undefined}
-              onClick={() => onNavigate(screen.id)}
-              variant="light"
-              style={{ borderRadius: 'var(--mantine-radius-md)' }}
-              styles={rail ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined}
-            />
-          );
-          if (!rail) return link;
-          return (
-            <Box key={screen.id} pos="relative">
-              <Tooltip label={screen.label} position="right" withArrow openDelay={300}>
-                {link}
-              </Tooltip>
-              {screen.badge && (
-                // Always mounted (a badge may keep polling); it starts at the icon's top-right corner, leaving the
-                // icon readable (drawn at the row's right edge it covered half the icon).
-                <Box
-                  pos="absolute"
-                  top={-2}
-                  left="calc(50% + 6px)"
-                  w="max-content"
-                  data-testid="rail-badge"
-                  style={{ pointerEvents: 'none', transform: 'scale(0.8)', transformOrigin: 'left top' }}
-                >
-                  <screen.badge />
-                </Box>
-              )}
-            </Box>
-          );
-        })}
+      {/* The screens scroll between the header and the foot: in a short window there are more than fit. */}
+      <AppShell.Section grow component={ScrollArea} type="auto" scrollbarSize={6} mih={0}>
+        <Box component="nav" aria-label="Screens" p={rail ? 'xs' : 'sm'}>
+          {SCREENS.map((screen) => {
+            const active = screen.id === current.id;
+            const link = (
+              <NavLink
+                key={screen.id}
+                href={`#/${screen.id}`}
+                label={rail ? undefined : screen.label}
+                aria-label={rail ? screen.label : undefined}
+                leftSection={<screen.icon />}
+                rightSection={!rail && screen.badge ? <screen.badge /> : undefined}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                onClick={() => onNavigate(screen.id)}
+                variant="light"
+                style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                styles={rail ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined}
+              />
+            );
+            if (!rail) return link;
+            return (
+              <Box key={screen.id} pos="relative">
+                <Tooltip label={screen.label} position="right" withArrow openDelay={300}>
+                  {link}
+                </Tooltip>
+                {screen.badge && (
+                  // Always mounted (a badge may keep polling); it starts at the icon's top-right corner, leaving the
+                  // icon readable (drawn at the row's right edge it covered half the icon).
+                  <Box
+                    pos="absolute"
+                    top={-2}
+                    left="calc(50% + 6px)"
+                    w="max-content"
+                    data-testid="rail-badge"
+                    style={{ pointerEvents: 'none', transform: 'scale(0.8)', transformOrigin: 'left top' }}
+                  >
+                    <screen.badge />
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
       </AppShell.Section>
       <AppShell.Section p={rail ? 'xs' : 'md'}>
         <AppInfoFooter rail={rail} />
