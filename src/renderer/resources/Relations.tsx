@@ -23,10 +23,19 @@ import { ResourceImportModal } from './ResourceImportModal';
 
 const PICK_PAGE = 50;
 
-/** The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. */
-function usePickable(profileId: string, kind: string, search: string) {
+/**
+ * The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. Once
+ * opened it reads the kind from the tenant again: a record made elsewhere since the cache was filled (a category added
+ * in the vendor's admin a minute ago) is offered, the cached list showing meanwhile.
+ */
+function usePickable(profileId: string, kind: string, search: string, opened: boolean) {
   const [debounced] = useDebouncedValue(search.trim(), 200);
   const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
+  const fresh = useCall(
+    'resources.list',
+    { profileId, kind: isResourceKind(kind) ? kind : 'api-tokens', pageSize: PICK_PAGE, refresh: true },
+    { enabled: !!declaration && opened },
+  );
   const list = useCall(
     'resources.list',
     {
@@ -37,7 +46,7 @@ function usePickable(profileId: string, kind: string, search: string) {
     },
     { enabled: !!declaration },
   );
-  return { declaration, records: list.data?.records ?? [], fetching: list.isFetching };
+  return { declaration, records: list.data?.records ?? [], fetching: list.isFetching || fresh.isFetching };
 }
 
 /**
@@ -60,7 +69,8 @@ export function RecordPicker({
   onChange(value: unknown): void;
 }) {
   const [search, setSearch] = useState('');
-  const { declaration, records, fetching } = usePickable(profileId, kind, search);
+  const [opened, setOpened] = useState(false);
+  const { declaration, records, fetching } = usePickable(profileId, kind, search, opened);
   const current = value === null || value === undefined || value === '' ? null : String(value);
   // The chosen record stays offered while a search shows others.
   const { data, ids } = pickOptions(
@@ -78,6 +88,10 @@ export function RecordPicker({
       value={current}
       searchValue={search}
       onSearchChange={setSearch}
+      onDropdownOpen={() => {
+        setOpened(true);
+        props.onDropdownOpen?.();
+      }}
       // The engine searched the kind's own search fields (a person's username and email, not only the label shown):
       // filtering again by label would hide what it found.
       filter={({ options }) => options}
@@ -105,7 +119,8 @@ export function RecordsPicker({
   onChange(value: (string | number)[]): void;
 }) {
   const [search, setSearch] = useState('');
-  const { declaration, records, fetching } = usePickable(profileId, kind, search);
+  const [opened, setOpened] = useState(false);
+  const { declaration, records, fetching } = usePickable(profileId, kind, search, opened);
   const chosen = referencedIds(value);
   const { data, ids } = pickOptions(
     records,
@@ -122,6 +137,10 @@ export function RecordsPicker({
       value={chosen.map(String)}
       searchValue={search}
       onSearchChange={setSearch}
+      onDropdownOpen={() => {
+        setOpened(true);
+        props.onDropdownOpen?.();
+      }}
       filter={({ options }) => options}
       onChange={(picked) => onChange(pickedIds(picked, ids))}
       rightSection={fetching ? <Loader size={14} /> : undefined}
