@@ -500,6 +500,11 @@ export class JobJournal {
    * in a third of the time (no other columns become values), before its first request.
    */
   workIn(jobId: string, states: ItemState[]): WorkItem[] {
+    if (!this.hasRuns(jobId)) {
+      return this.sql(
+        `SELECT id, phase, data FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
+      ).all(jobId, ...states) as WorkItem[];
+    }
     return this.standingIn(jobId, states, 'id, state, phase, data').map(({ id, phase, data }) => ({
       id,
       phase,
