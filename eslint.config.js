@@ -73,6 +73,7 @@ export default tseslint.config(
             person_erasures: 'src/main/engine/resources/person/erasure-store.ts',
             jobs: 'src/main/engine/jobs/journal.ts',
             job_items: 'src/main/engine/jobs/journal.ts',
+            job_item_runs: 'src/main/engine/jobs/journal.ts',
             cached_lists: 'src/main/engine/store/list-freshness.ts',
             resource_records: 'src/main/engine/resources/cache.ts',
           },

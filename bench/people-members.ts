@@ -18,7 +18,7 @@ import { createEngine, type Engine } from '../src/main/engine';
 import { MEMBERS_BATCH } from '../src/main/engine/resources/members-import';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import type { BenchResult } from './lib/suite';
-import { familyCpuMs } from './lib/cpu';
+import { splitCpuMs } from './lib/cpu';
 import { noKeychain } from './lib/keychain';
 import { median } from './lib/suite';
 
@@ -50,16 +50,23 @@ const post = async (server: Platform, path: string, body: unknown) => {
   return res.json() as Promise<Record<string, unknown>>;
 };
 
-/** Wall and CPU milliseconds (this process and the sandbox) of one side of a round. */
+/** Wall and CPU milliseconds (this process and the sandbox) of one side of a round; `own`: this process's part. */
 interface Cost {
   wall: number;
   cpu: number;
+  own: number;
+}
+
+/** CPU milliseconds so far: this process's plus the sandbox's, and this process's alone. */
+function cpuNow(): { cpu: number; own: number } {
+  const { own, children } = splitCpuMs();
+  return { cpu: own + children, own };
 }
 
 /** The bare baseline: the people in batches, CONCURRENCY requests at a time; no file, journal or recording. */
 async function rawAssign(server: Platform, department: number): Promise<Cost> {
   const started = performance.now();
-  const cpu = familyCpuMs();
+  const cpu = cpuNow();
   const batches: { email: string }[][] = [];
   for (let start = 0; start < PEOPLE; start += MEMBERS_BATCH) {
     batches.push(
@@ -84,7 +91,8 @@ async function rawAssign(server: Platform, department: number): Promise<Cost> {
     }),
   );
   if (added !== PEOPLE) throw new Error(`baseline: ${added} of ${PEOPLE} added`);
-  return { wall: performance.now() - started, cpu: familyCpuMs() - cpu };
+  const spent = cpuNow();
+  return { wall: performance.now() - started, cpu: spent.cpu - cpu.cpu, own: spent.own - cpu.own };
 }
 
 /**
@@ -95,18 +103,18 @@ async function jobAssign(engine: Engine, file: string, log: (line: string) => vo
   const written = performance.now();
   let jobId = '';
   let started = 0;
-  let startedCpu = 0;
+  let startedCpu = { cpu: 0, own: 0 };
   const ended = new Promise<Cost>((resolve) => {
     const stop = engine.onEvent((name, payload) => {
       const event = payload as { id: string; state: string };
       if (name !== 'jobs.changed') return;
       if (event.state === 'running' && !started) {
         started = performance.now();
-        startedCpu = familyCpuMs();
+        startedCpu = cpuNow();
       }
       if (event.id === jobId && ['completed', 'failed', 'paused'].includes(event.state)) {
         stop();
-        resolve({ wall: performance.now(), cpu: familyCpuMs() });
+        resolve({ wall: performance.now(), ...cpuNow() });
       }
     });
   });
@@ -118,7 +126,11 @@ async function jobAssign(engine: Engine, file: string, log: (line: string) => vo
   });
   jobId = preview.job!.id;
   const finished = await ended;
-  const cost = { wall: finished.wall - started, cpu: finished.cpu - startedCpu };
+  const cost = {
+    wall: finished.wall - started,
+    cpu: finished.cpu - startedCpu.cpu,
+    own: finished.own - startedCpu.own,
+  };
   log(
     `   file read, checked and journalled in ${(started - written).toFixed(0)} ms; sent in ${cost.wall.toFixed(0)} ms (${cost.cpu.toFixed(0)} ms CPU)`,
   );
@@ -176,7 +188,7 @@ async function assignRatio(log: (line: string) => void): Promise<BenchResult> {
       ours.push(await jobAssign(engine, file, log));
     }
     const of = (costs: Cost[], key: keyof Cost) => costs.map((cost) => cost[key]);
-    for (const key of ['wall', 'cpu'] as const) {
+    for (const key of ['wall', 'cpu', 'own'] as const) {
       log(
         `   rounds (${key} ms): job ${of(ours, key)
           .map((v) => v.toFixed(0))

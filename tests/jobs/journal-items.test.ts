@@ -61,3 +61,60 @@ describe('journal.updateItems', () => {
     expect(JSON.parse(journal.job(a)!.params)).toEqual({ kept: true });
   });
 });
+
+describe('journal.settleItems', () => {
+  it('settles runs of items with one write each: every read of the job sees them settled, its rows and other jobs untouched', () => {
+    const { journal, a, b, ids, done } = twoJobs();
+    const of = ids(a);
+    const other = ids(b);
+    const batch = of.slice(0, 20);
+    // A batch's exceptions are written on their rows; the rest of it is settled by run.
+    journal.updateItems([batch[5]!], { state: 'skipped', phase: 'unknown', data: { message: 'No person' } });
+    journal.settleItems(a, [...batch.slice(0, 5), ...batch.slice(6)], { state: 'done', phase: 'added' });
+
+    const added = batch.filter((_, i) => i !== 5);
+    expect(done(a)).toEqual(added);
+    expect(ids(a)).toEqual(of.slice(20));
+    expect(journal.workIn(a, ['pending', 'active']).map((item) => item.id)).toEqual(of.slice(20));
+    expect(journal.itemsIn(a, ['skipped']).map((item) => item.id)).toEqual([batch[5]]);
+    expect(journal.totals(a)).toMatchObject({ total: 30, done: 19, skipped: 1, failed: 0, active: 0 });
+    expect(journal.item(batch[0]!)).toMatchObject({ state: 'done', phase: 'added' });
+    expect(journal.itemByKey(a, 'a5')).toMatchObject({ state: 'skipped', phase: 'unknown' });
+    expect(journal.item(of[20]!)).toMatchObject({ state: 'pending', phase: '' });
+    const page = journal.items(a, { states: ['done'], limit: 5, offset: 15 });
+    expect(page.total).toBe(19);
+    expect(page.rows.map((row) => [row.id, row.state, row.phase])).toEqual(
+      added.slice(15).map((id) => [id, 'done', 'added']),
+    );
+    expect(journal.items(a, { limit: 30, offset: 0 }).rows.map((row) => row.state)).toEqual([
+      ...Array(5).fill('done'),
+      'skipped',
+      ...Array(14).fill('done'),
+      ...Array(10).fill('pending'),
+    ]);
+    expect(journal.pendingPage(a, { excluding: [], limit: 100, detail: [] }).map((row) => row.id)).toEqual(
+      of.slice(20),
+    );
+    expect(journal.itemsByKeyPrefix(a, 'a1').filter((row) => row.state === 'done')).toHaveLength(11); // a1, a10–a19
+    // The other job, whose ids lie beside these, reads as it was.
+    expect(ids(b)).toEqual(other);
+    expect(journal.totals(b)).toMatchObject({ total: 30, done: 0 });
+  });
+
+  it('an item left active by a crash and settled by a run reads settled, not active', () => {
+    const { journal, a, ids } = twoJobs();
+    const of = ids(a);
+    journal.updateItems(of.slice(0, 3), { state: 'active' });
+    journal.settleItems(a, of.slice(0, 10), { state: 'done', phase: 'added' });
+    expect(journal.totals(a)).toMatchObject({ done: 10, active: 0 });
+    expect(journal.itemsIn(a, ['active'])).toEqual([]);
+  });
+
+  it('scattered ids are settled on their rows', () => {
+    const { journal, a, ids, done } = twoJobs();
+    const scattered = ids(a).filter((_, i) => i % 2 === 0);
+    journal.settleItems(a, scattered, { state: 'done', phase: 'added' });
+    expect(done(a)).toEqual(scattered);
+    expect(journal.totals(a)).toMatchObject({ done: 15 });
+  });
+});

@@ -49,6 +49,40 @@ const ORDERS: Record<JobOrder, string> = {
 const FINISHED: JobState[] = ['completed', 'failed', 'cancelled'];
 /** Past this many runs of consecutive ids, a change to many items names them in one JSON list instead. */
 const RANGE_RUNS = 8;
+/**
+ * A job's items as they stand, for a job that has settled runs (settleItems): a row still unsettled that a run covers
+ * takes the run's state, phase and time. Runs never overlap (an item is settled once), so the run that could cover an
+ * item is the one starting nearest below it. Jobs without runs are read from their rows alone.
+ */
+const STANDING = `(SELECT i.id, i.job_id, i.key, i.label, coalesce(r.state, i.state) AS state,
+    coalesce(r.phase, i.phase) AS phase, i.bytes, i.attempts, i.error, i.data,
+    coalesce(r.updated_at, i.updated_at) AS updated_at
+  FROM job_items i LEFT JOIN job_item_runs r ON i.state IN ('pending', 'active') AND r.job_id = i.job_id
+    AND r.low = (SELECT max(low) FROM job_item_runs WHERE job_id = i.job_id AND low <= i.id) AND r.high >= i.id
+  WHERE i.job_id = ?)`;
+
+/** Consecutive items settled alike in one write (JobJournal.settleItems). */
+interface SettledRun {
+  low: number;
+  high: number;
+  state: ItemState;
+  phase: string;
+  updated_at: string;
+}
+
+/** The run that covers an item, found by binary search over runs in id order (they never overlap). */
+function coveringRun(runs: readonly SettledRun[], id: number): SettledRun | undefined {
+  let low = 0;
+  let high = runs.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const run = runs[middle]!;
+    if (id < run.low) high = middle - 1;
+    else if (id > run.high) low = middle + 1;
+    else return run;
+  }
+  return undefined;
+}
 
 /** Ids as [first, last] runs of consecutive ids, in the order given. */
 export function idRuns(ids: readonly number[]): [number, number][] {
@@ -441,8 +475,14 @@ export class JobJournal {
       params.push(like, like);
     }
     const clause = where.join(' AND ');
-    const total = (this.sql(`SELECT count(*) AS n FROM job_items WHERE ${clause}`).get(...params) as { n: number }).n;
-    const rows = this.sql(`SELECT * FROM job_items WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`).all(
+    const from = this.itemsOf(jobId);
+    const total = (
+      this.sql(`SELECT count(*) AS n FROM ${from.table} WHERE ${clause}`).get(...from.params, ...params) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.sql(`SELECT * FROM ${from.table} WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`).all(
+      ...from.params,
       ...params,
       filter.limit,
       filter.offset,
@@ -452,9 +492,7 @@ export class JobJournal {
 
   /** Items in the given states, in journal order; the runner's work list. */
   itemsIn(jobId: string, states: ItemState[]): ItemRow[] {
-    return this.sql(
-      `SELECT * FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
-    ).all(jobId, ...states) as ItemRow[];
+    return this.standingIn(jobId, states, '*') as ItemRow[];
   }
 
   /**
@@ -462,9 +500,48 @@ export class JobJournal {
    * in a third of the time (no other columns become values), before its first request.
    */
   workIn(jobId: string, states: ItemState[]): WorkItem[] {
-    return this.sql(
-      `SELECT id, phase, data FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
-    ).all(jobId, ...states) as WorkItem[];
+    if (!this.hasRuns(jobId)) {
+      return this.sql(
+        `SELECT id, phase, data FROM job_items WHERE job_id = ? AND state IN (${placeholders(states.length)}) ORDER BY id`,
+      ).all(jobId, ...states) as WorkItem[];
+    }
+    return this.standingIn(jobId, states, 'id, state, phase, data').map(({ id, phase, data }) => ({
+      id,
+      phase,
+      data: data!,
+    }));
+  }
+
+  /**
+   * A job's items in the given states as they stand, in journal order. With settled runs, the rows are read by their
+   * own states (unsettled ones too where a run could settle them into a state asked for) and the runs laid over them
+   * here, by binary search: a work list of 100,000 rows is not slowed by a lookup per row in SQL.
+   */
+  private standingIn(
+    jobId: string,
+    states: ItemState[],
+    columns: string,
+  ): (Pick<ItemRow, 'id' | 'state' | 'phase'> & Partial<ItemRow>)[] {
+    const read = (asked: ItemState[]) =>
+      this.sql(
+        `SELECT ${columns} FROM job_items WHERE job_id = ? AND state IN (${placeholders(asked.length)}) ORDER BY id`,
+      ).all(jobId, ...asked) as (Pick<ItemRow, 'id' | 'state' | 'phase'> & Partial<ItemRow>)[];
+    const runs = this.runsOf(jobId);
+    if (!runs.length) return read(states);
+    const asked = new Set(states);
+    if (runs.some((run) => asked.has(run.state))) asked.add('pending').add('active');
+    return read([...asked]).flatMap((row) => {
+      const run = row.state === 'pending' || row.state === 'active' ? coveringRun(runs, row.id) : undefined;
+      const standing = run ? { ...row, state: run.state, phase: run.phase, updated_at: run.updated_at } : row;
+      return states.includes(standing.state) ? [standing] : [];
+    });
+  }
+
+  /** A job's settled runs in id order. */
+  private runsOf(jobId: string): SettledRun[] {
+    return this.sql('SELECT low, high, state, phase, updated_at FROM job_item_runs WHERE job_id = ? ORDER BY low').all(
+      jobId,
+    ) as SettledRun[];
   }
 
   /**
@@ -477,30 +554,74 @@ export class JobJournal {
     page: { excluding: readonly number[]; limit: number; detail: readonly K[] },
   ): ({ id: number; phase: string } & Record<K, string | number | null>)[] {
     const columns = page.detail.map((key) => `json_extract(data, '$.${identifier(key)}') AS "${identifier(key)}"`);
+    const from = this.itemsOf(jobId);
     return this.sql(
       `SELECT id, phase${columns.map((column) => `, ${column}`).join('')}
-       FROM job_items WHERE job_id = ? AND state = 'pending'
+       FROM ${from.table} WHERE job_id = ? AND state = 'pending'
        AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
-    ).all(jobId, JSON.stringify(page.excluding), page.limit) as ({ id: number; phase: string } & Record<
+    ).all(...from.params, jobId, JSON.stringify(page.excluding), page.limit) as ({ id: number; phase: string } & Record<
       K,
       string | number | null
     >)[];
   }
 
   item(id: number): ItemRow | undefined {
-    return this.sql('SELECT * FROM job_items WHERE id = ?').get(id) as ItemRow | undefined;
+    return this.standing(this.sql('SELECT * FROM job_items WHERE id = ?').get(id) as ItemRow | undefined);
   }
 
   itemByKey(jobId: string, key: string): ItemRow | undefined {
-    return this.sql('SELECT * FROM job_items WHERE job_id = ? AND key = ?').get(jobId, key) as ItemRow | undefined;
+    return this.standing(
+      this.sql('SELECT * FROM job_items WHERE job_id = ? AND key = ?').get(jobId, key) as ItemRow | undefined,
+    );
   }
 
   /** Items whose key starts with `prefix`, in key order. */
   itemsByKeyPrefix(jobId: string, prefix: string): ItemRow[] {
-    return this.sql(`SELECT * FROM job_items WHERE job_id = ? AND key >= ? AND key < ? ORDER BY key`).all(
+    const from = this.itemsOf(jobId);
+    return this.sql(`SELECT * FROM ${from.table} WHERE job_id = ? AND key >= ? AND key < ? ORDER BY key`).all(
+      ...from.params,
       jobId,
       ...keyRange(prefix),
     ) as ItemRow[];
+  }
+
+  /** Where a job's items are read from: their rows, or their rows with the job's settled runs laid over them. */
+  private itemsOf(jobId: string): { table: string; params: unknown[] } {
+    return this.hasRuns(jobId) ? { table: STANDING, params: [jobId] } : { table: 'job_items', params: [] };
+  }
+
+  private hasRuns(jobId: string): boolean {
+    return this.sql('SELECT 1 FROM job_item_runs WHERE job_id = ? LIMIT 1').pluck().get(jobId) !== undefined;
+  }
+
+  /** One item's row as it stands: an unsettled row a settled run covers takes the run's state, phase and time. */
+  private standing(row: ItemRow | undefined): ItemRow | undefined {
+    if (row?.state !== 'pending' && row?.state !== 'active') return row;
+    const run = this.sql(
+      'SELECT high, state, phase, updated_at FROM job_item_runs WHERE job_id = ? AND low <= ? ORDER BY low DESC LIMIT 1',
+    ).get(row.job_id, row.id) as { high: number; state: ItemState; phase: string; updated_at: string } | undefined;
+    return run && run.high >= row.id ? { ...row, state: run.state, phase: run.phase, updated_at: run.updated_at } : row;
+  }
+
+  /**
+   * Settles many pending items alike (a bulk request's answer) with one write per run of consecutive ids instead of
+   * one per item: the item list, totals and work lists read them through. For items the caller holds unsettled
+   * (its work list) and settles for good: a settled item is not set back to pending. Scattered ids (more than
+   * RANGE_RUNS runs) are written on their rows.
+   */
+  settleItems(jobId: string, ids: readonly number[], change: { state: 'done' | 'skipped'; phase: string }): void {
+    if (!ids.length) return;
+    const runs = idRuns(ids);
+    if (runs.length > RANGE_RUNS) return this.updateItems(ids, change);
+    const insert = this.sql(
+      'INSERT INTO job_item_runs (job_id, low, high, state, phase, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const at = now();
+    const work = () => {
+      for (const [low, high] of runs) insert.run(jobId, low, high, change.state, change.phase, at);
+    };
+    if (runs.length === 1) this.write(work);
+    else this.transaction(work);
   }
 
   updateItem(id: number, change: ItemChange): void {
@@ -567,6 +688,26 @@ export class JobJournal {
   }
 
   totals(jobId: string): ItemTotals {
+    const totals = this.rowTotals(jobId);
+    if (!this.hasRuns(jobId)) return totals;
+    // Unsettled rows that settled runs cover count in the runs' states: run by run (CROSS JOIN keeps that order), each
+    // a range of the state index.
+    const settled = this.sql(
+      `SELECT r.state AS state, i.state AS was, count(*) AS n, coalesce(sum(i.bytes), 0) AS bytes
+         FROM job_item_runs r CROSS JOIN job_items i
+           ON i.job_id = r.job_id AND i.state IN ('pending', 'active') AND i.id BETWEEN r.low AND r.high
+         WHERE r.job_id = ? GROUP BY r.state, i.state`,
+    ).all(jobId) as { state: 'done' | 'skipped'; was: ItemState; n: number; bytes: number }[];
+    for (const { state, was, n, bytes } of settled) {
+      totals[state] += n;
+      if (was === 'active') totals.active -= n;
+      if (state === 'done') totals.bytesDone += bytes;
+      else totals.bytesTotal -= bytes;
+    }
+    return totals;
+  }
+
+  private rowTotals(jobId: string): ItemTotals {
     return this.sql(
       `SELECT count(*) AS total,
            coalesce(sum(state = 'done'), 0) AS done,
@@ -599,11 +740,17 @@ export class JobJournal {
   ): { items: number; done: number; sum: number; max: number | null } {
     const sum = `json_extract(data, '$.${identifier(detail.sum)}')`;
     const max = `json_extract(data, '$.${identifier(detail.max)}')`;
+    const from = this.itemsOf(jobId);
     return this.sql(
       `SELECT count(*) AS items, coalesce(sum(state = 'done'), 0) AS done,
          coalesce(sum(CASE WHEN state = 'done' THEN ${sum} END), 0) AS sum,
          max(CASE WHEN state = 'done' THEN ${max} END) AS max
-       FROM job_items WHERE job_id = ? AND key >= ? AND key < ?`,
-    ).get(jobId, ...keyRange(prefix)) as { items: number; done: number; sum: number; max: number | null };
+       FROM ${from.table} WHERE job_id = ? AND key >= ? AND key < ?`,
+    ).get(...from.params, jobId, ...keyRange(prefix)) as {
+      items: number;
+      done: number;
+      sum: number;
+      max: number | null;
+    };
   }
 }

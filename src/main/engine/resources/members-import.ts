@@ -9,7 +9,8 @@
  *
  * Resumable: before a batch's request its rows are written in the job's params as in flight (one small write of id
  * ranges, not one per row), and after it they are settled, the job's counts added and the mark removed in one
- * transaction. The bulk call is idempotent (a person already in the group is answered "already"), so a batch left
+ * transaction; the rows added are settled as runs of consecutive ids (the journal's settleItems), one write each.
+ * The bulk call is idempotent (a person already in the group is answered "already"), so a batch left
  * in flight by a killed run is sent again and adds nobody twice; its "already" answers count as added by this import,
  * which sent them before it was interrupted.
  */
@@ -228,12 +229,19 @@ export function membersImportKind(deps: {
         }
         journal.transaction(() => {
           for (const { outcome, message, ids } of alike.values()) {
-            journal.updateItems(ids, {
-              state: outcome === 'failed' ? 'failed' : ['unknown', 'invalid'].includes(outcome) ? 'skipped' : 'done',
-              phase: outcome,
-              error: outcome === 'failed' ? (message ?? 'Failed') : null,
-              ...(message !== undefined && outcome !== 'failed' && { data: { message } }),
-            });
+            const state =
+              outcome === 'failed' ? 'failed' : ['unknown', 'invalid'].includes(outcome) ? 'skipped' : 'done';
+            // Most of a batch ("added"): settled by run, not a write per row. Rows with words of their own get them.
+            if (state !== 'failed' && message === undefined)
+              journal.settleItems(ctx.job.id, ids, { state, phase: outcome });
+            else {
+              journal.updateItems(ids, {
+                state,
+                phase: outcome,
+                error: outcome === 'failed' ? (message ?? 'Failed') : null,
+                ...(message !== undefined && outcome !== 'failed' && { data: { message } }),
+              });
+            }
           }
           journal.addCounts(ctx.job.id, counts);
           if (inFlight) journal.removeParam(ctx.job.id, inFlight);
