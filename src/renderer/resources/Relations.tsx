@@ -14,6 +14,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
 import { formatCount } from '../lib/format';
+import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
 import { referencedIds } from './fields/values';
@@ -23,10 +24,14 @@ import { ResourceImportModal } from './ResourceImportModal';
 
 const PICK_PAGE = 50;
 
-/** The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. */
+/**
+ * The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. Read once
+ * the browser is idle: a form with several pickers (a mentor's settings) paints before their lists are asked for.
+ */
 function usePickable(profileId: string, kind: string, search: string) {
   const [debounced] = useDebouncedValue(search.trim(), 200);
   const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
+  const idle = useIdle();
   const list = useCall(
     'resources.list',
     {
@@ -35,7 +40,7 @@ function usePickable(profileId: string, kind: string, search: string) {
       pageSize: PICK_PAGE,
       ...(debounced ? { search: debounced } : {}),
     },
-    { enabled: !!declaration },
+    { enabled: !!declaration && idle },
   );
   return { declaration, records: list.data?.records ?? [], fetching: list.isFetching };
 }
