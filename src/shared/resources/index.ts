@@ -12,6 +12,7 @@ import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { assumedKnowledge, availableTools, customInstruction, mentorTools } from './mentor-knowledge';
 import { ltiKeys } from './lti-keys';
 import { mentorMemorySettings } from './memory';
+import { mentorAutoMemoryPrompt, mentorCourseLink, mentorScenarios } from './mentor-guidance';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
 import { mentorAudiences, mentorCategories } from './mentor-catalogue';
@@ -75,6 +76,9 @@ export const RESOURCES = {
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
+  'mentor-course-link': mentorCourseLink,
+  'mentor-scenarios': mentorScenarios,
+  'mentor-auto-memory-prompt': mentorAutoMemoryPrompt,
   licenses,
   'course-licenses': courseLicenses,
   'program-licenses': programLicenses,
