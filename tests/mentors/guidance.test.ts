@@ -102,4 +102,20 @@ describe('a mentor’s guidance through the kit', () => {
     const theirs = await failure(other.engine, 'resources.getSingle', { kind: 'mentor-course-link', key: mentor });
     expect(theirs.message).toMatch(/not found/i);
   });
+
+  it('names a mentor’s types and subjects from the platform’s catalogues, read back by the vendor SDK', async () => {
+    const c = await connect(server);
+    const types = await c.engine.invoke('resources.list', { kind: 'mentor-types', refresh: true });
+    expect(types.records.map((t) => t.name)).toContain('Coach');
+    await c.engine.invoke('resources.updateSingle', {
+      kind: 'mentor-settings',
+      key: mentor,
+      values: { types: [2], subjects: [1, 4] },
+    });
+    const read = (await AiMentorService.aiMentorOrgsUsersMentorsSettingsRetrieve(
+      userPath<Parameters<typeof AiMentorService.aiMentorOrgsUsersMentorsSettingsRetrieve>[0]>({}),
+    )) as unknown as { types: { id: number }[]; subjects: { id: number }[] };
+    expect(read.types.map((t) => t.id)).toEqual([2]);
+    expect(read.subjects.map((s) => s.id)).toEqual([1, 4]);
+  });
 });

@@ -158,6 +158,8 @@ describe('mentor-admin resource verbs', () => {
         area: 'Mentor configuration',
         verbs: ['list', 'create', 'delete'],
       },
+      { kind: 'mentor-types', label: 'Mentor types', area: 'Mentor configuration', verbs: ['list'] },
+      { kind: 'subjects', label: 'Subjects', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
       {

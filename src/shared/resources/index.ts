@@ -15,7 +15,7 @@ import { mentorMemorySettings } from './memory';
 import { mentorAutoMemoryPrompt, mentorCourseLink, mentorScenarios } from './mentor-guidance';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
-import { mentorAudiences, mentorCategories } from './mentor-catalogue';
+import { mentorAudiences, mentorCategories, mentorTypes, subjects } from './mentor-catalogue';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
@@ -69,6 +69,8 @@ export const RESOURCES = {
   voices,
   'mentor-audiences': mentorAudiences,
   'mentor-categories': mentorCategories,
+  'mentor-types': mentorTypes,
+  subjects,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,
   'custom-instruction': customInstruction,
