@@ -25,7 +25,7 @@ export const metrics = ['mentors.bulk_set_vs_raw'];
 const MENTORS = 200;
 const ROUNDS = 9;
 /** Unmeasured rounds of each side first: both the engine's and the sandbox's code compiled, as in a running app. */
-const WARM_UPS = 2;
+const WARM_UPS = 4;
 /** The tenant's default concurrency, which the job's requests share (jobs/limiter.ts). */
 const CONCURRENCY = 4;
 
