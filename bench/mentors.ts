@@ -32,8 +32,12 @@ async function waitInPage(page: Page, expression: string, timeoutMs: number): Pr
   }
 }
 
-export async function run(log: Log): Promise<BenchResult[]> {
-  return [...(await pageOpen(log)), await copyDocsVsTrain(log)];
+export async function run(log: Log, only?: string[]): Promise<BenchResult[]> {
+  const wanted = (metric: string) => !only || only.includes(metric);
+  return [
+    ...(wanted('mentors.page_open_ms') ? await pageOpen(log) : []),
+    ...(wanted('mentors.copy_docs_vs_train') ? [await copyDocsVsTrain(log)] : []),
+  ];
 }
 
 async function pageOpen(log: Log): Promise<BenchResult[]> {

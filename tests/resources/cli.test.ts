@@ -158,6 +158,8 @@ describe('mentor-admin resource verbs', () => {
         area: 'Mentor configuration',
         verbs: ['list', 'create', 'delete'],
       },
+      { kind: 'mentor-types', label: 'Mentor types', area: 'Mentor configuration', verbs: ['list'] },
+      { kind: 'subjects', label: 'Subjects', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'mentor-settings', label: 'Mentor settings', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'mentor-public-settings', label: 'Mentor public settings', area: 'Mentors', verbs: ['get'] },
       {
@@ -170,6 +172,9 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'mentor-tools', label: 'Mentor tools', area: 'Mentor configuration', verbs: ['list'] },
       { kind: 'available-tools', label: 'Available tools', area: 'Mentors', verbs: ['get'] },
       { kind: 'mentor-memory-settings', label: 'Memory settings', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'mentor-course-link', label: 'Linked course', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'mentor-scenarios', label: 'Scenario', area: 'Mentors', verbs: ['get', 'update'] },
+      { kind: 'mentor-auto-memory-prompt', label: 'Auto memory prompt', area: 'Mentors', verbs: ['get', 'update'] },
       { kind: 'licenses', label: 'Licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
       { kind: 'course-licenses', label: 'Course licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
       { kind: 'program-licenses', label: 'Program licences', area: 'Licences', verbs: ['list', 'create', 'update'] },

@@ -14,6 +14,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
 import { formatCount } from '../lib/format';
+import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
 import { referencedIds } from './fields/values';
@@ -24,13 +25,15 @@ import { ResourceImportModal } from './ResourceImportModal';
 const PICK_PAGE = 50;
 
 /**
- * The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. Once
- * opened it reads the kind from the tenant again: a record made elsewhere since the cache was filled (a category added
- * in the vendor's admin a minute ago) is offered, the cached list showing meanwhile.
+ * The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. Read once
+ * the browser is idle: a form with several pickers (a mentor's settings) paints before their lists are asked for.
+ * Once opened it reads the kind from the tenant again: a record made elsewhere since the cache was filled (a category
+ * added in the vendor's admin a minute ago) is offered, the cached list showing meanwhile.
  */
 function usePickable(profileId: string, kind: string, search: string, opened: boolean) {
   const [debounced] = useDebouncedValue(search.trim(), 200);
   const declaration = isResourceKind(kind) ? RESOURCES[kind] : null;
+  const idle = useIdle();
   const fresh = useCall(
     'resources.list',
     { profileId, kind: isResourceKind(kind) ? kind : 'api-tokens', pageSize: PICK_PAGE, refresh: true },
@@ -44,7 +47,7 @@ function usePickable(profileId: string, kind: string, search: string, opened: bo
       pageSize: PICK_PAGE,
       ...(debounced ? { search: debounced } : {}),
     },
-    { enabled: !!declaration },
+    { enabled: !!declaration && idle },
   );
   return { declaration, records: list.data?.records ?? [], fetching: list.isFetching || fresh.isFetching };
 }

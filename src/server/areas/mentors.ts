@@ -4,6 +4,8 @@ import { mentorEvalRoutes, mentorEvalSchema } from './mentors/evals';
 import { mentorsAreaSchema, sharableLinksSchema, voiceSchema } from './mentors/schema';
 import { mentorSharingRoutes } from './mentors/sharing';
 import { seedMentorTaxonomy } from './mentors/seed';
+import { mentorCatalogueRoutes } from './mentors/catalogues';
+import { mentorGuidanceRoutes } from './mentors/guidance';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
 import { mentorSettingsRoutes } from './mentors/settings';
@@ -28,6 +30,8 @@ export const mentorsArea: Area = {
     mentorEvalRoutes(router, deps);
     mentorVoiceRoutes(router, deps);
     mentorMemoryRoutes(router, deps);
+    mentorGuidanceRoutes(router, deps);
+    mentorCatalogueRoutes(router, deps);
     profileMemoryRoutes(router, deps);
     edxMemoryRoutes(router, deps);
     // Route registration of every area runs synchronously in one pass; a microtask runs right after it, so the

@@ -12,9 +12,10 @@ import { mentorPublicSettings, mentorSettings } from './mentor-settings';
 import { assumedKnowledge, availableTools, customInstruction, mentorTools } from './mentor-knowledge';
 import { ltiKeys } from './lti-keys';
 import { mentorMemorySettings } from './memory';
+import { mentorAutoMemoryPrompt, mentorCourseLink, mentorScenarios } from './mentor-guidance';
 import { ltiTools } from './lti-tools';
 import { callConfigurations, categoryGroups, mcpServers, voices } from './mentor-config';
-import { mentorAudiences, mentorCategories } from './mentor-catalogue';
+import { mentorAudiences, mentorCategories, mentorTypes, subjects } from './mentor-catalogue';
 import { orgMetadata } from './org-metadata';
 import { rbacGroups, rbacPolicies, rbacRoles } from './rbac';
 import { siteConfig } from './site-config';
@@ -68,6 +69,8 @@ export const RESOURCES = {
   voices,
   'mentor-audiences': mentorAudiences,
   'mentor-categories': mentorCategories,
+  'mentor-types': mentorTypes,
+  subjects,
   'mentor-settings': mentorSettings,
   'mentor-public-settings': mentorPublicSettings,
   'custom-instruction': customInstruction,
@@ -75,6 +78,9 @@ export const RESOURCES = {
   'mentor-tools': mentorTools,
   'available-tools': availableTools,
   'mentor-memory-settings': mentorMemorySettings,
+  'mentor-course-link': mentorCourseLink,
+  'mentor-scenarios': mentorScenarios,
+  'mentor-auto-memory-prompt': mentorAutoMemoryPrompt,
   licenses,
   'course-licenses': courseLicenses,
   'program-licenses': programLicenses,

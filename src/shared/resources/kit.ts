@@ -203,7 +203,8 @@ export interface ResourceDeclaration {
     list?: OperationRef;
     /** A single-record kind's get and update name no record: they are the tenant's one record. */
     get?: RecordOperation | OperationRef;
-    create?: OperationRef;
+    /** A keyed single record's create names its parent (`id`), as its get and update do. */
+    create?: RecordOperation | OperationRef;
     update?: RecordOperation | OperationRef;
     delete?: RecordOperation;
   };

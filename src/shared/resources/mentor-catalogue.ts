@@ -84,3 +84,45 @@ export const mentorCategories = {
     delete: { body: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } },
   },
 } as const satisfies ResourceDeclaration;
+
+/** The platform's mentor types (read-only: the spec lists them, nothing more); a mentor's settings name them by id. */
+export const mentorTypes = {
+  kind: 'mentor-types',
+  label: 'Mentor types',
+  singular: 'mentor type',
+  plural: 'mentor types',
+  area: 'mentor-configuration',
+  group: 'Catalogue',
+  description: 'The kinds of mentor the platform knows (tutor, coach…): a mentor’s settings name its types.',
+  idField: 'id',
+  operations: { list: { method: 'get', path: `${USER}/mentor-types/` } },
+  envelope: 'array',
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'description', label: 'Description' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name', 'description'],
+  fields: [],
+} as const satisfies ResourceDeclaration;
+
+/** The platform's subjects (read-only); a mentor's settings name its subjects by id. */
+export const subjects = {
+  kind: 'subjects',
+  label: 'Subjects',
+  singular: 'subject',
+  plural: 'subjects',
+  area: 'mentor-configuration',
+  group: 'Catalogue',
+  description: 'The subjects mentors teach (mathematics, science…): a mentor’s settings name its subjects.',
+  idField: 'id',
+  operations: { list: { method: 'get', path: `${USER}/subjects/` } },
+  envelope: 'array',
+  columns: [
+    { field: 'name', label: 'Name' },
+    { field: 'description', label: 'Description' },
+    { field: 'id', label: 'ID' },
+  ],
+  search: ['name', 'description'],
+  fields: [],
+} as const satisfies ResourceDeclaration;

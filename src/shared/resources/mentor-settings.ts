@@ -62,8 +62,15 @@ export const MENTOR_SETTINGS_FIELDS: readonly Field[] = [
     multiple: true,
     group: 'Identity',
   },
-  json('Identity', 'types', 'Type IDs', { placeholder: '[1]' }),
-  json('Identity', 'subjects', 'Subject IDs', { placeholder: '[1]' }),
+  { name: 'types', label: 'Types', input: 'reference', references: 'mentor-types', multiple: true, group: 'Identity' },
+  {
+    name: 'subjects',
+    label: 'Subjects',
+    input: 'reference',
+    references: 'subjects',
+    multiple: true,
+    group: 'Identity',
+  },
   {
     name: 'department_id',
     label: 'Department',

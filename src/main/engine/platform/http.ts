@@ -194,7 +194,8 @@ function transportPolicy(rule: RetryRule, options: HttpOptions, perCall: PerCall
 export async function sendRequest(request: OutgoingRequest, options: HttpOptions = {}): Promise<Response> {
   const method = request.method.toUpperCase();
   const { url } = request;
-  const headers = new Headers(request.headers);
+  // A Headers handed in is the call's own (CallRequest and `request` make one per call) and is only read below.
+  const headers = request.headers instanceof Headers ? request.headers : new Headers(request.headers);
   const rule = request.rule ?? ruleForMethod(method, request.retryUnsafe);
   const policy = transportPolicy(rule, options, request);
   const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? rule.timeoutMs ?? DEFAULT_TIMEOUT_MS;

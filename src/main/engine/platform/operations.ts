@@ -74,6 +74,9 @@ export const OPERATIONS = {
   // A mentor's memory: its settings (POST sets the fields sent, the same however often); a learner's memory read
   // with the learner's username as `{user_id}`; a category of memories deleted (DELETE: the same state again).
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-settings/': { get: READ, post: REPEATABLE },
+  // Linking a mentor to a course and setting its auto memory prompt: the same state however often they are posted.
+  '/api/ai-mentor/orgs/{org}/mentors/{mentor}/link-course/': { get: READ, post: REPEATABLE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/auto-memory-prompt/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/current-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/historical-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },

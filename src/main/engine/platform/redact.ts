@@ -21,7 +21,7 @@ const KNOWN_SCHEMES = new Set(['api-key', 'api-token', 'token', 'bearer', 'basic
 /** A plain object of the headers, safe to log: credentials replaced by [REDACTED], the auth scheme kept. */
 export function redactHeaders(headers: HeadersInit | undefined): Record<string, string> {
   const safe: Record<string, string> = {};
-  for (const [name, value] of new Headers(headers)) {
+  for (const [name, value] of headers instanceof Headers ? headers : new Headers(headers)) {
     safe[name] = SENSITIVE_HEADERS.has(name) ? redactValue(name, value) : value;
   }
   return safe;

@@ -1,5 +1,5 @@
 /**
- * A mentor's "Knowledge" tab: the tools it uses, and what every mentor of the tenant is told about the connection's
+ * A mentor's "Knowledge" tab: the tools it uses, the course it is linked to, its scenario, and what every mentor of the tenant is told about the connection's
  * user (the custom instruction and the assumed knowledge, which the spec keeps per user, not per mentor).
  */
 import { Stack, Text, Title } from '@mantine/core';
@@ -12,6 +12,16 @@ export function KnowledgePanel({ mentor }: { mentor: MentorTarget }) {
   return (
     <Stack gap="lg" data-testid="mentor-knowledge">
       <MentorToolsPanel mentor={mentor} />
+      <SingleRecordCard
+        profileId={mentor.profileId}
+        declaration={RESOURCES['mentor-course-link']}
+        recordKey={mentor.uniqueId}
+      />
+      <SingleRecordCard
+        profileId={mentor.profileId}
+        declaration={RESOURCES['mentor-scenarios']}
+        recordKey={mentor.uniqueId}
+      />
       <Stack gap={4}>
         <Title order={2} size="h4">
           What mentors know about you

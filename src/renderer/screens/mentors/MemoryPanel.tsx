@@ -30,6 +30,11 @@ export function MemoryPanel({ mentor }: { mentor: MentorTarget }) {
         declaration={RESOURCES['mentor-memory-settings']}
         recordKey={mentor.uniqueId}
       />
+      <SingleRecordCard
+        profileId={mentor.profileId}
+        declaration={RESOURCES['mentor-auto-memory-prompt']}
+        recordKey={mentor.uniqueId}
+      />
       {/* Keyed by tenant and mentor: a learner picked on one never shows under another. */}
       <LearnerMemorySection key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
     </Stack>

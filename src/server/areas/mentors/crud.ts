@@ -8,6 +8,7 @@ import { slugify, type MentorRow } from '../mentor-store';
 import { FieldError, MENTOR_FIELDS, parseBool, parseIntList, parseJsonValue, readFields } from './fields';
 import { presentMentor, presentMentorCreate } from './present';
 import { canSeeMentor, findMentor, STUDENT_VISIBLE } from './store';
+import { MENTOR_TYPES, SUBJECTS, unknownIn } from './catalogues';
 import { categoriesOfMentors, categoryIdsOf, missingCategories, setMentorCategories } from './taxonomy';
 
 export const MENTORS_BASE = '/api/ai-mentor/orgs/{org}/users/{user_id}/';
@@ -252,10 +253,16 @@ export function mentorCrudRoutes(router: Router, deps: AreaDeps, later: (registe
         if (missing.length) throw new FieldError('categories', invalidPkMessage(missing[0]));
         input.categories = ids;
       }
-      // The sandbox has no mentor types, subjects or MCP servers: any id names an object that does not exist.
-      for (const field of ['types', 'subjects', 'mcp_servers']) {
+      // Types and subjects from the platform's catalogues; the sandbox makes no MCP server here: any id names none.
+      for (const [field, catalogue] of [
+        ['types', MENTOR_TYPES],
+        ['subjects', SUBJECTS],
+        ['mcp_servers', []],
+      ] as const) {
         const ids = body[field] === undefined ? [] : parseIntList(field, body[field]);
-        if (ids.length) throw new FieldError(field, invalidPkMessage(ids[0]));
+        const unknown = unknownIn(catalogue, ids);
+        if (unknown !== undefined) throw new FieldError(field, invalidPkMessage(unknown));
+        if (field !== 'mcp_servers' && body[field] !== undefined) input.settings[field] = [...new Set(ids)];
       }
       if (body.recently_accessed_at !== undefined && body.recently_accessed_at !== null) {
         if (typeof body.recently_accessed_at !== 'string' || Number.isNaN(Date.parse(body.recently_accessed_at))) {

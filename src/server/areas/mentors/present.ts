@@ -1,4 +1,5 @@
 import type { MentorRow } from '../mentor-store';
+import { entriesOf, MENTOR_TYPES, SUBJECTS } from './catalogues';
 import { MENTOR_FIELDS, settingsOf } from './fields';
 import type { MentorCategory } from './taxonomy';
 
@@ -26,8 +27,8 @@ function mentorFields(row: MentorRow, settings: Record<string, unknown>) {
 
 /**
  * What `Mentor` and `MentorCreate` share, in their order: `createOnly` holds the create-time fields only
- * `MentorCreate` carries, and `categories` are objects in one and ids in the other. The sandbox has no mentor types,
- * subjects or MCP servers, so those are empty.
+ * `MentorCreate` carries, and `categories` are objects in one and ids in the other. Types and subjects come from the
+ * platform's catalogues (catalogues.ts); the sandbox links no MCP servers here, so those are empty.
  */
 function mentorBody<C, E extends object>(
   row: MentorRow,
@@ -45,9 +46,9 @@ function mentorBody<C, E extends object>(
     ...mentorFields(row, settings),
     ...createOnly,
     categories,
-    types: [],
+    types: entriesOf(MENTOR_TYPES, settings.types),
     is_featured: row.is_featured === 1,
-    subjects: [],
+    subjects: entriesOf(SUBJECTS, settings.subjects),
     mcp_servers: [],
     recently_accessed_at: (settings.recently_accessed_at as string | undefined) ?? null,
     created_by: row.created_by,
@@ -64,7 +65,9 @@ export function presentMentor(row: MentorRow, categories: MentorCategory[]) {
 /** `MentorCreate` (what PATCH answers): the same fields with categories, types, subjects and MCP servers as ids. */
 export function presentMentorCreate(row: MentorRow, categoryIds: number[]) {
   const settings = settingsOf(row.settings);
-  return mentorBody(row, settings, categoryIds, { disable_chathistory: settings.disable_chathistory === true });
+  const body = mentorBody(row, settings, categoryIds, { disable_chathistory: settings.disable_chathistory === true });
+  const ids = (entries: { id: number }[]) => entries.map((entry) => entry.id);
+  return { ...body, types: ids(body.types), subjects: ids(body.subjects) };
 }
 
 /** `MentorSettingsPublic`: what the chat UI needs; no prompts or other secrets. */
@@ -127,8 +130,8 @@ export function presentSettingsPublic(row: MentorRow, categories: MentorCategory
     forkable_with_training_data: bool('forkable_with_training_data'),
     mentor_name: row.name,
     categories,
-    types: [],
-    subjects: [],
+    types: entriesOf(MENTOR_TYPES, s.types),
+    subjects: entriesOf(SUBJECTS, s.subjects),
     // The spec requires a date here; a mentor nobody has opened yet reports its last change.
     recently_accessed_at: (s.recently_accessed_at as string | undefined) ?? row.updated_at,
     created_by: row.created_by ?? '',

@@ -4,6 +4,7 @@ import { badRequest, HttpError, notFound, invalidPkMessage } from '../../http/er
 import { checkBody, present } from '../resources/validate';
 import type { RequestContext, Router } from '../../http/router';
 import type { MentorRow } from '../mentor-store';
+import { MENTOR_TYPES, SUBJECTS, unknownIn } from './catalogues';
 import { readBody, MENTORS_BASE } from './crud';
 import {
   FieldError,
@@ -178,10 +179,15 @@ export function mentorSettingsRoutes(router: Router, deps: AreaDeps): void {
       if (missingCategories(db, row.org, ids).length) throw new FieldError('categories', 'unknown category');
       out.categories = ids;
     }
-    for (const field of ['types', 'subjects']) {
-      if (body[field] !== undefined && body[field] !== null && parseIntList(field, body[field]).length) {
-        throw new FieldError(field, 'unknown id');
-      }
+    for (const [field, catalogue] of [
+      ['types', MENTOR_TYPES],
+      ['subjects', SUBJECTS],
+    ] as const) {
+      if (body[field] === undefined || body[field] === null) continue;
+      const ids = parseIntList(field, body[field]);
+      const unknown = unknownIn(catalogue, ids);
+      if (unknown !== undefined) throw new FieldError(field, invalidPkMessage(unknown));
+      out.settings[field] = [...new Set(ids)];
     }
     if (body.mcp_servers !== undefined && body.mcp_servers !== null) {
       const ids = parseIntList('mcp_servers', body.mcp_servers);
