@@ -39,7 +39,8 @@ export const ZIP_ITEM = 'zip';
 /** zlib's level: CSV text still shrinks about 20 times at the fastest one. */
 const ZIP_LEVEL = 1;
 
-type Table = { header: string[]; rows: unknown[][] };
+/** A dataset's rows, or (for the chat history) its rows already written as CSV page by page, and how many. */
+type Table = { header: string[]; rows: unknown[][] } | { header: string[]; csv: string[]; count: number };
 interface FileRecord {
   dataset: PersonDataset;
   rows: number;
@@ -58,9 +59,12 @@ const fileOf = (dataset: PersonDataset) => `${dataset}.csv`;
 async function readSource(source: string, platform: PersonPlatform): Promise<Partial<Record<PersonDataset, Table>>> {
   switch (source) {
     case 'chat-history': {
-      const messages: unknown[][] = [];
+      // Each page is written as CSV as it comes: 50,000 messages are not held as rows until the end.
+      const csv: string[] = [];
+      let count = 0;
       const feedback: unknown[][] = [];
       for await (const page of platform.conversations()) {
+        const messages: unknown[][] = [];
         for (const c of page.results) {
           const transcript = parseTranscript(c.messages);
           transcript.forEach((m, i) =>
@@ -68,11 +72,14 @@ async function readSource(source: string, platform: PersonPlatform): Promise<Par
           );
           if (c.rating) feedback.push([c.id, c.mentor, c.inserted_at, c.rating, c.sentiment]);
         }
+        if (messages.length) csv.push(toCsv(messages));
+        count += messages.length;
       }
       return {
         'chat-history': {
           header: ['conversation_id', 'mentor', 'started_at', 'sentiment', 'message', 'type', 'timestamp', 'content'],
-          rows: messages,
+          csv,
+          count,
         },
         feedback: { header: ['conversation_id', 'mentor', 'started_at', 'rating', 'sentiment'], rows: feedback },
       };
@@ -248,12 +255,13 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
         let bytes = 0;
         for (const dataset of datasets) {
           const table = tables[dataset] ?? { header: ['none'], rows: [] };
-          const data = Buffer.from(`\uFEFF${toCsv([table.header, ...table.rows])}\r\n`);
+          const body = 'csv' in table ? table.csv : table.rows.length ? [toCsv(table.rows)] : [];
+          const data = Buffer.from(`\uFEFF${[toCsv([table.header]), ...body].join('\r\n')}\r\n`);
           const file = `${dir}/${fileOf(dataset)}`;
           writeFileSync(`${file}.tmp`, data);
           renameSync(`${file}.tmp`, file);
           bytes += data.length;
-          files.push({ dataset, rows: table.rows.length, sha256: sha256(data) });
+          files.push({ dataset, rows: 'csv' in table ? table.count : table.rows.length, sha256: sha256(data) });
         }
         journal.updateItem(item.id, {
           state: 'done',
