@@ -197,11 +197,17 @@ function notServed(error: unknown): string | null {
  * The zip of a finished set of parts: fixed date, mode and order, so the same parts always give the same bytes.
  * yazl deflates with Node's native zlib (jszip's JavaScript deflate took most of a large export's CPU).
  */
-export async function buildZip(dir: string, manifest: object, date: Date): Promise<Buffer> {
+export async function buildZip(
+  dir: string,
+  manifest: object,
+  date: Date,
+  /** Parts this run wrote and still holds (the same bytes as their files): not read back. */
+  held = new Map<PersonDataset, Buffer>(),
+): Promise<Buffer> {
   const zip = new ZipFile();
   const options = { mtime: date, mode: 0o100644, compressionLevel: ZIP_LEVEL } as const;
   for (const dataset of PERSON_DATASETS)
-    zip.addBuffer(readFileSync(`${dir}/${fileOf(dataset)}`), fileOf(dataset), options);
+    zip.addBuffer(held.get(dataset) ?? readFileSync(`${dir}/${fileOf(dataset)}`), fileOf(dataset), options);
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 'manifest.json', options);
   zip.end();
   const chunks: Buffer[] = [];
@@ -230,6 +236,7 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
         ctx.signal,
       );
 
+      const written = new Map<PersonDataset, Buffer>();
       for (const [source, datasets] of Object.entries(EXPORT_SOURCES)) {
         const item = journal.itemByKey(job.id, source)!;
         const done = JSON.parse(item.data) as SourceData;
@@ -259,6 +266,7 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
           const data = Buffer.from(`\uFEFF${[toCsv([table.header]), ...body].join('\r\n')}\r\n`);
           const file = `${dir}/${fileOf(dataset)}`;
           writeFileSync(`${file}.tmp`, data);
+          written.set(dataset, data);
           renameSync(`${file}.tmp`, file);
           bytes += data.length;
           files.push({ dataset, rows: 'csv' in table ? table.count : table.rows.length, sha256: sha256(data) });
@@ -295,7 +303,7 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
           };
         }),
       };
-      const zip = await buildZip(dir, manifest, new Date(job.created_at));
+      const zip = await buildZip(dir, manifest, new Date(job.created_at), written);
       writeFileSync(`${params.path}.partial`, zip);
       renameSync(`${params.path}.partial`, params.path);
       const rows = manifest.datasets.reduce((sum, d) => sum + d.rows, 0);
