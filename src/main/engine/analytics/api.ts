@@ -306,7 +306,7 @@ export class AnalyticsApi {
     return this.byUser(
       'chat-history/',
       query,
-      drfPage(ApiConversation),
+      ConversationPage,
       options,
       (init) => this.client.api.GET(`${USER}/chat-history/`, { params: { path: this.user, query }, ...init }),
       fitsConversationPage,
@@ -511,6 +511,9 @@ function fitsConversation(c: unknown): boolean {
     optional(c.metadata, (v) => isObject(v) && optional(v.message_count, (n) => typeof n === 'number'))
   );
 }
+
+/** Built once: a person's export reads hundreds of these pages. */
+const ConversationPage = drfPage(ApiConversation);
 
 function fitsConversationPage(body: unknown): boolean {
   return (

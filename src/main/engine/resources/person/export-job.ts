@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import JSZip from 'jszip';
+import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { PERSON_DATASETS, type PersonDataset } from '../../../../shared/contract';
 import { toCsv } from '../../csv';
@@ -36,8 +36,11 @@ export const EXPORT_SOURCES: Record<string, readonly PersonDataset[]> = {
   enrolments: ['enrolments'],
 };
 export const ZIP_ITEM = 'zip';
+/** zlib's level: CSV text still shrinks about 20 times at the fastest one. */
+const ZIP_LEVEL = 1;
 
-type Table = { header: string[]; rows: unknown[][] };
+/** A dataset's rows, or (for the chat history) its rows already written as CSV page by page, and how many. */
+type Table = { header: string[]; rows: unknown[][] } | { header: string[]; csv: string[]; count: number };
 interface FileRecord {
   dataset: PersonDataset;
   rows: number;
@@ -56,9 +59,12 @@ const fileOf = (dataset: PersonDataset) => `${dataset}.csv`;
 async function readSource(source: string, platform: PersonPlatform): Promise<Partial<Record<PersonDataset, Table>>> {
   switch (source) {
     case 'chat-history': {
-      const messages: unknown[][] = [];
+      // Each page is written as CSV as it comes: 50,000 messages are not held as rows until the end.
+      const csv: string[] = [];
+      let count = 0;
       const feedback: unknown[][] = [];
       for await (const page of platform.conversations()) {
+        const messages: unknown[][] = [];
         for (const c of page.results) {
           const transcript = parseTranscript(c.messages);
           transcript.forEach((m, i) =>
@@ -66,11 +72,14 @@ async function readSource(source: string, platform: PersonPlatform): Promise<Par
           );
           if (c.rating) feedback.push([c.id, c.mentor, c.inserted_at, c.rating, c.sentiment]);
         }
+        if (messages.length) csv.push(toCsv(messages));
+        count += messages.length;
       }
       return {
         'chat-history': {
           header: ['conversation_id', 'mentor', 'started_at', 'sentiment', 'message', 'type', 'timestamp', 'content'],
-          rows: messages,
+          csv,
+          count,
         },
         feedback: { header: ['conversation_id', 'mentor', 'started_at', 'rating', 'sentiment'], rows: feedback },
       };
@@ -184,18 +193,26 @@ function notServed(error: unknown): string | null {
   return null;
 }
 
-/** The zip of a finished set of parts: fixed date and order, so the same parts always give the same bytes. */
-export async function buildZip(dir: string, manifest: object, date: Date): Promise<Buffer> {
-  const zip = new JSZip();
-  const options = { date, createFolders: false, unixPermissions: 0o644 } as const;
-  for (const dataset of PERSON_DATASETS) zip.file(fileOf(dataset), readFileSync(`${dir}/${fileOf(dataset)}`), options);
-  zip.file('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`, options);
-  return zip.generateAsync({
-    type: 'nodebuffer',
-    compression: 'DEFLATE',
-    compressionOptions: { level: 6 },
-    platform: 'UNIX',
-  });
+/**
+ * The zip of a finished set of parts: fixed date, mode and order, so the same parts always give the same bytes.
+ * yazl deflates with Node's native zlib (jszip's JavaScript deflate took most of a large export's CPU).
+ */
+export async function buildZip(
+  dir: string,
+  manifest: object,
+  date: Date,
+  /** Parts this run wrote and still holds (the same bytes as their files): not read back. */
+  held = new Map<PersonDataset, Buffer>(),
+): Promise<Buffer> {
+  const zip = new ZipFile();
+  const options = { mtime: date, mode: 0o100644, compressionLevel: ZIP_LEVEL } as const;
+  for (const dataset of PERSON_DATASETS)
+    zip.addBuffer(held.get(dataset) ?? readFileSync(`${dir}/${fileOf(dataset)}`), fileOf(dataset), options);
+  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 'manifest.json', options);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 export function personExportKind(services: ResourceServices): JobKindRunner {
@@ -219,6 +236,7 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
         ctx.signal,
       );
 
+      const written = new Map<PersonDataset, Buffer>();
       for (const [source, datasets] of Object.entries(EXPORT_SOURCES)) {
         const item = journal.itemByKey(job.id, source)!;
         const done = JSON.parse(item.data) as SourceData;
@@ -244,12 +262,14 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
         let bytes = 0;
         for (const dataset of datasets) {
           const table = tables[dataset] ?? { header: ['none'], rows: [] };
-          const text = `\uFEFF${toCsv([table.header, ...table.rows])}\r\n`;
+          const body = 'csv' in table ? table.csv : table.rows.length ? [toCsv(table.rows)] : [];
+          const data = Buffer.from(`\uFEFF${[toCsv([table.header]), ...body].join('\r\n')}\r\n`);
           const file = `${dir}/${fileOf(dataset)}`;
-          writeFileSync(`${file}.tmp`, text);
+          writeFileSync(`${file}.tmp`, data);
+          written.set(dataset, data);
           renameSync(`${file}.tmp`, file);
-          bytes += Buffer.byteLength(text);
-          files.push({ dataset, rows: table.rows.length, sha256: sha256(text) });
+          bytes += data.length;
+          files.push({ dataset, rows: 'csv' in table ? table.count : table.rows.length, sha256: sha256(data) });
         }
         journal.updateItem(item.id, {
           state: 'done',
@@ -283,7 +303,7 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
           };
         }),
       };
-      const zip = await buildZip(dir, manifest, new Date(job.created_at));
+      const zip = await buildZip(dir, manifest, new Date(job.created_at), written);
       writeFileSync(`${params.path}.partial`, zip);
       renameSync(`${params.path}.partial`, params.path);
       const rows = manifest.datasets.reduce((sum, d) => sum + d.rows, 0);
