@@ -18,6 +18,7 @@ export function ReviewPane({
   onDelete,
   onAdjust,
   onTrace,
+  onSession,
 }: {
   item: ReviewItem;
   /** Bumped by `c`: the conversation takes focus at the flagged message. */
@@ -26,6 +27,8 @@ export function ReviewPane({
   onDelete(): void;
   onAdjust(uniqueId: string | null): void;
   onTrace(session: string): void;
+  /** Opens the conversation as a session (messages, pin, export). */
+  onSession(session: string): void;
 }) {
   const detail = useCall('review.get', { id: item.id });
   const flagged = useRef<HTMLDivElement>(null);
@@ -74,6 +77,11 @@ export function ReviewPane({
             rightSection={<Kbd size="xs">t</Kbd>}
           >
             Trace
+          </Button>
+        )}
+        {conversation?.session && (
+          <Button size="xs" variant="default" onClick={() => onSession(conversation.session!)}>
+            Session
           </Button>
         )}
       </Group>
