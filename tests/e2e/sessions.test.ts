@@ -100,4 +100,21 @@ describe('Sessions (browser mode)', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => view.count()).toBe(0);
   }, 120_000);
+
+  it('ranks the costliest traces over a range and opens one as a timeline', async () => {
+    const { page } = app;
+    await app.open('#/traces');
+    const table = page.getByTestId('traces-table');
+    await visible(table);
+    await page.getByTestId('traces-screen').getByText('Costliest', { exact: true }).click();
+    await visible(table);
+    const costs = async () =>
+      (await table.locator('tbody tr td:last-child').allInnerTexts()).map((t) => Number(t.replace('$', '')));
+    await expect.poll(async () => (await costs()).length).toBeGreaterThan(1);
+    const seen = await costs();
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+    await table.locator('tbody tr').first().getByRole('button').click();
+    await visible(page.getByRole('dialog', { name: 'Trace' }).getByTestId('trace-spans'));
+    await page.keyboard.press('Escape');
+  }, 120_000);
 });
