@@ -117,4 +117,40 @@ describe('Sessions (browser mode)', () => {
     await visible(page.getByRole('dialog', { name: 'Trace' }).getByTestId('trace-spans'));
     await page.keyboard.press('Escape');
   }, 120_000);
+
+  it('turns a review item into a ticket note: the reply draft of a chosen ticket, not sent', async () => {
+    const { page } = app;
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    await list.focus();
+    await page.keyboard.press('Enter');
+    const pane = page.getByTestId('review-pane');
+    await visible(pane.locator('[data-flagged]'));
+    const itemId = (await pane.getAttribute('data-item'))!;
+    const messagesBefore = server.db.prepare('SELECT count(*) FROM support_ticket_messages').pluck().get() as number;
+    await pane.getByRole('button', { name: 'Turn into a ticket note' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn into a ticket note' });
+    await visible(dialog.getByText('no internal ticket notes', { exact: false }));
+    const picker = dialog.getByLabel('Ticket', { exact: true });
+    if (!(await picker.inputValue())) {
+      await picker.focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => picker.inputValue()).toMatch(/^#\d+/);
+    }
+    const chosen = await picker.inputValue();
+    const ticketId = /^#(\d+)/.exec(chosen)![1]!;
+    await dialog.getByRole('button', { name: 'Keep as draft and open the ticket' }).click();
+    // The tickets screen opens the ticket (#/tickets/<id>) with the note in its reply box.
+    await expect.poll(() => page.evaluate('location.hash')).toMatch(/^#\/tickets/);
+    const reply = page.getByRole('textbox', { name: /reply/i }).first();
+    await expect.poll(() => reply.inputValue()).toContain(`review item ${itemId}`);
+    expect(
+      await app.host.engine.invoke('tickets.get', { id: Number(ticketId) }).then((t) => t.ticket.draft ?? ''),
+    ).toContain(`review item ${itemId}`);
+    // Kept as a draft on this computer: nothing was posted on the ticket.
+    expect(server.db.prepare('SELECT count(*) FROM support_ticket_messages').pluck().get()).toBe(messagesBefore);
+  }, 120_000);
 });

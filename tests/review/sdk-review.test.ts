@@ -34,11 +34,12 @@ describe('review area read back by the vendor SDK', () => {
     expect((await AiMentorService.aiMentorOrgsUsersModerationLogsRetrieve(path)).prompt).toBe(item.prompt);
     await c.engine.invoke('review.delete', { id: item.id });
     await expect(AiMentorService.aiMentorOrgsUsersModerationLogsRetrieve(path)).rejects.toMatchObject({ status: 404 });
+    // The SDK's declared argument type leaves out `userId`, which its code reads for the path.
     const listed = await AiMentorService.aiMentorOrgsUsersModerationLogsList({
       org: server.org,
       userId: server.user,
       pageSize: 1000,
-    });
+    } as Parameters<typeof AiMentorService.aiMentorOrgsUsersModerationLogsList>[0]);
     expect(listed.results.some((l) => l.id === item.logId)).toBe(false);
   });
 
@@ -51,7 +52,11 @@ describe('review area read back by the vendor SDK', () => {
       }[]
     ).find((s) => !pins.has(s.session_id))!;
     const read = () =>
-      AiMentorService.aiMentorOrgsUsersPinMessageList({ org: server.org, userId: username, sessionId: session });
+      AiMentorService.aiMentorOrgsUsersPinMessageList({
+        org: server.org,
+        userId: username,
+        sessionId: session,
+      } as Parameters<typeof AiMentorService.aiMentorOrgsUsersPinMessageList>[0]);
     expect(await read()).toEqual([]);
     await c.engine.invoke('sessions.pin', { learner: username, session, pinned: true });
     expect((await read()).map((p) => p.session_id)).toEqual([session]);

@@ -19,6 +19,7 @@ export function ReviewPane({
   onAdjust,
   onTrace,
   onSession,
+  onTicketNote,
 }: {
   item: ReviewItem;
   /** Bumped by `c`: the conversation takes focus at the flagged message. */
@@ -29,6 +30,7 @@ export function ReviewPane({
   onTrace(session: string): void;
   /** Opens the conversation as a session (messages, pin, export). */
   onSession(session: string): void;
+  onTicketNote(): void;
 }) {
   const detail = useCall('review.get', { id: item.id });
   const flagged = useRef<HTMLDivElement>(null);
@@ -68,6 +70,9 @@ export function ReviewPane({
         </Button>
         <Button size="xs" variant="default" onClick={() => onAdjust(conversation?.mentorUniqueId ?? null)}>
           Adjust the mentor
+        </Button>
+        <Button size="xs" variant="default" onClick={onTicketNote}>
+          Turn into a ticket note
         </Button>
         {conversation?.session && (
           <Button

@@ -29,6 +29,7 @@ import { pressing, typingIn } from '../../lib/keys';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { ReviewPane, sourceColor } from './ReviewPane';
 import { TraceModal } from '../../components/traces/TraceView';
+import { TicketNoteModal } from './TicketNoteModal';
 import { useActiveTenant } from '../../tenants/tenantContext';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 import { useReviewWindow } from './useReviewWindow';
@@ -107,6 +108,7 @@ export function ReviewScreen() {
   const [deleting, setDeleting] = useState<ReviewItem | null>(null);
   const [traceId, setTraceId] = useState<string | null>(null);
   const [session, setSession] = useState<OpenSession | null>(null);
+  const [noting, setNoting] = useState<ReviewItem | null>(null);
   const [cheatSheet, setCheatSheet] = useState(false);
   const list = useRef<VirtualListHandle>(null);
   const learnerBox = useRef<HTMLInputElement>(null);
@@ -455,6 +457,7 @@ export function ReviewScreen() {
               onAdjust={(uniqueId) => adjust(shown, uniqueId)}
               onTrace={(session) => void openTrace(session)}
               onSession={(id) => setSession({ learner: shown.learner, session: id })}
+              onTicketNote={() => setNoting(shown)}
             />
           </div>
         )}
@@ -495,6 +498,7 @@ export function ReviewScreen() {
         )}
       </ConfirmModal>
       <TraceModal traceId={traceId} onClose={() => setTraceId(null)} />
+      <TicketNoteModal item={noting} onClose={() => setNoting(null)} />
       {tenantId && <SessionModal profileId={tenantId} open={session} onClose={() => setSession(null)} />}
       <CheatSheet opened={cheatSheet} onClose={() => setCheatSheet(false)} shortcuts={REVIEW_SHORTCUTS} />
     </Stack>
