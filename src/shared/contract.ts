@@ -37,6 +37,7 @@ export * from './contract/mentor-sharing';
 export * from './contract/mentor-evals';
 export * from './contract/mentor-voice';
 export * from './contract/review';
+export * from './contract/sessions';
 export {
   call,
   event,

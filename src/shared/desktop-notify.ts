@@ -162,6 +162,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'mentor-copy': 'Mentor copies',
   'person-export': 'Person exports',
   'person-erase': 'Person erasures',
+  'session-export': 'Session exports',
   'badge-assertions': 'Badge issues',
   'catalogue-enrol': 'Enrolments from CSV',
 };

@@ -75,6 +75,7 @@ const UNITS: Record<JobKind, string> = {
   'mentor-copy': 'items',
   'person-export': 'datasets',
   'person-erase': 'steps',
+  'session-export': 'transcripts',
   'badge-assertions': 'rows',
   'catalogue-enrol': 'rows',
 };

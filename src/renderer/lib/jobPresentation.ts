@@ -55,6 +55,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'mentor-copy': ['item', 'items'],
   'person-export': ['dataset', 'datasets'],
   'person-erase': ['step', 'steps'],
+  'session-export': ['transcript', 'transcripts'],
   'badge-assertions': ['row', 'rows'],
   'catalogue-enrol': ['row', 'rows'],
 };

@@ -23,6 +23,8 @@ import { LicencesScreen } from '../screens/licences/LicencesScreen';
 import { SettingsScreen } from '../screens/settings/SettingsScreen';
 import { ReviewIcon } from '../screens/review/icons';
 import { ReviewScreen } from '../screens/review/ReviewScreen';
+import { TracesIcon } from '../screens/traces/icons';
+import { TracesScreen } from '../screens/traces/TracesScreen';
 import { TicketIcon } from '../screens/tickets/icons';
 import { TicketsBadge } from '../screens/tickets/TicketsBadge';
 import { TicketsScreen } from '../screens/tickets/TicketsScreen';
@@ -51,6 +53,7 @@ export const SCREENS: readonly ScreenDefinition[] = [
   { id: 'analytics', label: 'Analytics', icon: ChartIcon, Component: AnalyticsScreen, tenantNeutralDepth: 1 },
   { id: 'tickets', label: 'Tickets', icon: TicketIcon, Component: TicketsScreen, badge: TicketsBadge },
   { id: 'review', label: 'Review queue', icon: ReviewIcon, Component: ReviewScreen },
+  { id: 'traces', label: 'Traces', icon: TracesIcon, Component: TracesScreen },
   { id: 'catalogue', label: 'Catalogue', icon: CatalogueIcon, Component: CatalogueScreen, tenantNeutralDepth: 1 },
   { id: 'invitations', label: 'Invitations', icon: InviteIcon, Component: InvitationsScreen, tenantNeutralDepth: 1 },
   { id: 'credentials', label: 'Credentials', icon: BadgeIcon, Component: CredentialsScreen },

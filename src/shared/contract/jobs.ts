@@ -16,6 +16,7 @@ export const JobKind = z.enum([
   'mentor-copy',
   'person-export',
   'person-erase',
+  'session-export',
   'badge-assertions',
   'catalogue-enrol',
 ]);

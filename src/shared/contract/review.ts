@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { call, event, Ok } from './kit';
+import { sessionCalls } from './sessions';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 
@@ -233,6 +234,7 @@ export const reviewCalls = {
     z.object({ traces: z.array(TraceSummary) }),
     'The traces of a chat session',
   ),
+  ...sessionCalls,
 } as const;
 
 export const reviewEvents = {

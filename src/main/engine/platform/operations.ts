@@ -90,6 +90,12 @@ export const OPERATIONS = {
   // state again when repeated), their course enrolments.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/memories/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/clear-chathistory': { delete: REPLACE },
+  // A learner's sessions (issue 18): one read, pinned (POST makes the pin; a second one keeps it), an export task
+  // asked for once and read again while it is not ready.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/sessions/{session_id}/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/pin-message/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/tasks/sessions/{session_id}/': { post: ONCE },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/downloads/tasks/{task_id}/': { get: REPORT_POLL },
   '/api/catalog/enrollment/courses/search/': { get: READ },
 
   // A mentor's documents (its unique id is the pathway).

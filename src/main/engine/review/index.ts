@@ -10,6 +10,7 @@ import type { Db } from '../store';
 import { userScope } from '../tenants';
 import { ReviewApi, type ApiLog, type LogKind } from './api';
 import { ReviewStore, type CachedLog } from './store';
+import { sessionHandlers } from './sessions';
 import { toDetail, toSummary } from './traces';
 
 const LOG_PAGE = 1000;
@@ -201,6 +202,7 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
 
   return {
     handlers: {
+      ...sessionHandlers(services),
       'review.sync': async (input) => sync(services.tenant(input?.profileId)),
       'review.list': ({ profileId, filter, offset, limit }) => {
         const id = services.tenant(profileId);

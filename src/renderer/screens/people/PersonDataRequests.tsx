@@ -8,35 +8,13 @@ import { useState } from 'react';
 import { ERASE_STEP_LABELS, type ErasureReport } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
-import { JobProgressCard } from '../../components/jobs/JobProgressCard';
-import { JobStateBadge } from '../../components/jobs/JobStateBadge';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
-import { jobHref } from '../../shell/routes';
+import { FollowJob } from '../../components/jobs/FollowJob';
 
 const ENDED = ['completed', 'failed', 'cancelled'];
 
 /** A job started here, followed until it ends. */
-function FollowJob({ jobId }: { jobId: string }) {
-  const job = useCall('jobs.get', { id: jobId });
-  if (!job.data) return <Skeleton height={80} />;
-  return (
-    <Stack gap="xs">
-      <Group justify="space-between" wrap="wrap">
-        <Group gap="xs" wrap="nowrap" miw={0}>
-          <JobStateBadge job={job.data} />
-          <Text size="sm" truncate>
-            {job.data.title}
-          </Text>
-        </Group>
-        <Anchor href={jobHref(jobId)} size="sm">
-          Open the job
-        </Anchor>
-      </Group>
-      <JobProgressCard job={job.data} />
-    </Stack>
-  );
-}
 
 /** "Export data…": one zip with a CSV per dataset and a manifest, written by a job to the export folder. */
 export function ExportDataModal({

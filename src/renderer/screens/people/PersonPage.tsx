@@ -23,6 +23,7 @@ import { useCall, useMutationCall } from '../../queries/useCall';
 import { EdxMemorySection } from './EdxMemorySection';
 import { ProfileMemorySection } from './ProfileMemorySection';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
+import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -368,6 +369,7 @@ function Tickets({ profileId, username }: { profileId: string; username: string 
   );
 }
 
+/** The learner's recent sessions; each opens in the session view (messages, pin, export, trace). */
 function Chats({ profileId, username }: { profileId: string; username: string }) {
   const list = useCall('analytics.conversations', {
     profileId,
@@ -375,6 +377,7 @@ function Chats({ profileId, username }: { profileId: string; username: string })
     learner: username,
     pageSize: 10,
   });
+  const [open, setOpen] = useState<OpenSession | null>(null);
   const rows = list.data?.rows ?? [];
   return (
     <Section
@@ -389,10 +392,25 @@ function Chats({ profileId, username }: { profileId: string; username: string })
       <List size="sm" spacing={2}>
         {rows.map((row) => (
           <List.Item key={row.id}>
-            {formatDateTime(row.startedAt)} · {row.mentor} ·{' '}
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              ta="left"
+              onClick={() => setOpen({ learner: username, session: row.id })}
+              aria-label={`Open the session of ${formatDateTime(row.startedAt)} with ${row.mentor}`}
+            >
+              {formatDateTime(row.startedAt)} · {row.mentor}
+            </Anchor>{' '}
+            ·{' '}
             <span style={{ whiteSpace: 'nowrap' }}>
               {row.messages} {row.messages === 1 ? 'message' : 'messages'}
             </span>
+            {row.rating === -1 && (
+              <Badge ml={6} size="xs" color="red" variant="light">
+                Rated −1
+              </Badge>
+            )}
           </List.Item>
         ))}
       </List>
@@ -401,6 +419,7 @@ function Chats({ profileId, username }: { profileId: string; username: string })
           The latest {rows.length} of {list.data.count}.
         </Text>
       )}
+      <SessionModal profileId={profileId} open={open} onClose={() => setOpen(null)} />
     </Section>
   );
 }

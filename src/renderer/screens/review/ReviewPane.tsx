@@ -18,6 +18,8 @@ export function ReviewPane({
   onDelete,
   onAdjust,
   onTrace,
+  onSession,
+  onTicketNote,
 }: {
   item: ReviewItem;
   /** Bumped by `c`: the conversation takes focus at the flagged message. */
@@ -26,6 +28,9 @@ export function ReviewPane({
   onDelete(): void;
   onAdjust(uniqueId: string | null): void;
   onTrace(session: string): void;
+  /** Opens the conversation as a session (messages, pin, export). */
+  onSession(session: string): void;
+  onTicketNote(): void;
 }) {
   const detail = useCall('review.get', { id: item.id });
   const flagged = useRef<HTMLDivElement>(null);
@@ -66,6 +71,9 @@ export function ReviewPane({
         <Button size="xs" variant="default" onClick={() => onAdjust(conversation?.mentorUniqueId ?? null)}>
           Adjust the mentor
         </Button>
+        <Button size="xs" variant="default" onClick={onTicketNote}>
+          Turn into a ticket note
+        </Button>
         {conversation?.session && (
           <Button
             size="xs"
@@ -74,6 +82,11 @@ export function ReviewPane({
             rightSection={<Kbd size="xs">t</Kbd>}
           >
             Trace
+          </Button>
+        )}
+        {conversation?.session && (
+          <Button size="xs" variant="default" onClick={() => onSession(conversation.session!)}>
+            Session
           </Button>
         )}
       </Group>

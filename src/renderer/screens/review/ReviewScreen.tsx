@@ -28,7 +28,10 @@ import { CheatSheet } from '../../components/CheatSheet';
 import { pressing, typingIn } from '../../lib/keys';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { ReviewPane, sourceColor } from './ReviewPane';
-import { TraceModal } from './TraceView';
+import { TraceModal } from '../../components/traces/TraceView';
+import { TicketNoteModal } from './TicketNoteModal';
+import { useActiveTenant } from '../../tenants/tenantContext';
+import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 import { useReviewWindow } from './useReviewWindow';
 
 const ROW = 58;
@@ -91,6 +94,7 @@ function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }
  */
 export function ReviewScreen() {
   const bridge = useBridge();
+  const { id: tenantId } = useActiveTenant();
   const [sources, setSources] = useState<string>('all');
   const [mentor, setMentor] = useState<string | null>(null);
   const [learnerText, setLearnerText] = useState('');
@@ -103,6 +107,8 @@ export function ReviewScreen() {
   const [focusConversation, setFocusConversation] = useState(0);
   const [deleting, setDeleting] = useState<ReviewItem | null>(null);
   const [traceId, setTraceId] = useState<string | null>(null);
+  const [session, setSession] = useState<OpenSession | null>(null);
+  const [noting, setNoting] = useState<ReviewItem | null>(null);
   const [cheatSheet, setCheatSheet] = useState(false);
   const list = useRef<VirtualListHandle>(null);
   const learnerBox = useRef<HTMLInputElement>(null);
@@ -450,6 +456,8 @@ export function ReviewScreen() {
               onDelete={() => setDeleting(shown)}
               onAdjust={(uniqueId) => adjust(shown, uniqueId)}
               onTrace={(session) => void openTrace(session)}
+              onSession={(id) => setSession({ learner: shown.learner, session: id })}
+              onTicketNote={() => setNoting(shown)}
             />
           </div>
         )}
@@ -490,6 +498,8 @@ export function ReviewScreen() {
         )}
       </ConfirmModal>
       <TraceModal traceId={traceId} onClose={() => setTraceId(null)} />
+      <TicketNoteModal item={noting} onClose={() => setNoting(null)} />
+      {tenantId && <SessionModal profileId={tenantId} open={session} onClose={() => setSession(null)} />}
       <CheatSheet opened={cheatSheet} onClose={() => setCheatSheet(false)} shortcuts={REVIEW_SHORTCUTS} />
     </Stack>
   );

@@ -4,7 +4,7 @@ import type { TraceDetail, TraceSpan } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
 import { formatDateTime } from '../../lib/format';
-import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
+import { VirtualList, type VirtualListHandle } from '../VirtualList';
 
 const ROW = 30;
 
