@@ -71,6 +71,12 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     await page.getByRole('option', { name: new RegExp(course.replace(/[+.]/g, '\\$&')) }).click();
     await dialog.getByRole('button', { name: 'Define badge' }).click();
     await visible(page.getByTestId('badge-detail').getByRole('heading', { name: 'Capstone finisher' }));
+    // The course is said by its name, in the list and the details; its id stays in the cell's title.
+    const courseName = server.db.prepare('SELECT name FROM courses WHERE course_id = ?').pluck().get(course) as string;
+    const row = page.getByTestId('badge-list').getByRole('row', { name: /Capstone finisher/ });
+    await visible(row.getByText(courseName, { exact: true }));
+    expect(await row.getByText(courseName, { exact: true }).getAttribute('title')).toBe(course);
+    await visible(page.getByTestId('badge-detail').getByText(`Course: ${courseName}`));
     // Only the good file was uploaded.
     expect(server.db.prepare('SELECT count(*) FROM credential_images').pluck().get()).toBe(imagesBefore + 1);
 
