@@ -100,6 +100,30 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
       .pluck()
       .all();
     expect(held).toEqual(completers);
+    // Revoking one: a reason is asked, the holder stays listed marked revoked, and one holder fewer.
+    const first = completers[0]!;
+    await detail.getByRole('button', { name: `Revoke ${first}'s badge` }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke the badge' });
+    await expect.poll(() => revoke.getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
+    await revoke.getByRole('textbox', { name: 'Reason' }).fill('Awarded in error');
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    await revoke.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() =>
+        server.db
+          .prepare(
+            `SELECT a.revocation_reason FROM credential_assertions a JOIN credential_badges b ON b.entity_id = a.badge
+             WHERE b.name = 'Capstone finisher' AND a.username = ? AND a.revoked = 1`,
+          )
+          .pluck()
+          .get(first),
+      )
+      .toBe('Awarded in error');
+    const left = completers.length - 1;
+    await expect
+      .poll(async () => detail.getByTestId('badge-standing').innerText())
+      .toBe(`${left} ${left === 1 ? 'holder' : 'holders'}`);
+    await visible(detail.getByTestId('badge-assertions').getByText('Revoked'));
     // The issuance chart counts today's assertions.
     await expect
       .poll(async () => page.getByTestId('badge-issuance-total').innerText(), { timeout: 15_000 })
