@@ -6,8 +6,11 @@
  * - `catalogue.bulk_enrol_vs_raw`: bare POSTs of 10,000 program enrolments (`enrollment/programs/`, the same people,
  *   the job's tenant concurrency, with fetch) ÷ the app's job enrolling them from a CSV file (resources.import on
  *   enrollments; from running to completed: people, catalogue and enrolments read, every row's answer journalled),
- *   to the same sandbox running as its own process, in the same run; rounds alternate, medians compared (as
- *   people.bulk_assign_vs_raw). Goal ≥ 0.9.
+ *   to the same sandbox running as its own process, in the same run; rounds alternate, and the medians of the CPU time
+ *   each side costs are compared, this process's (the bare client, or the engine) plus the sandbox's (bench/lib/cpu.ts,
+ *   as people.bulk_assign_vs_raw): wall time mostly measures the neighbours on a shared machine, and it rewards the
+ *   job's learnt concurrency (the limiter may run more than the bare loop's 4 at once), which buys wall time but not
+ *   work. CPU time counts the work either side makes, whatever runs at once; the wall ratio is logged beside. Goal ≥ 0.9.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine';
 import { launchSandbox } from '../src/main/engine/sandbox/launcher';
 import { startSandbox } from '../src/server/app';
+import { familyCpuMs } from './lib/cpu';
 import { noKeychain } from './lib/keychain';
 import { median, percentile, type BenchResult, type Log } from './lib/suite';
 
@@ -126,9 +130,16 @@ const post = async (server: Platform, path: string, body: unknown) => {
   return res.json() as Promise<Record<string, unknown>>;
 };
 
+/** Wall and CPU milliseconds (this process, the bare client or the engine, plus the sandbox) of one side of a round. */
+interface Cost {
+  wall: number;
+  cpu: number;
+}
+
 /** The bare baseline: one enrolment POST a person, CONCURRENCY at a time; no file, journal or recording. */
-async function rawEnrol(server: Platform, programId: string): Promise<number> {
+async function rawEnrol(server: Platform, programId: string): Promise<Cost> {
   const started = performance.now();
+  const cpu = familyCpuMs();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -142,21 +153,25 @@ async function rawEnrol(server: Platform, programId: string): Promise<number> {
       }
     }),
   );
-  return performance.now() - started;
+  return { wall: performance.now() - started, cpu: familyCpuMs() - cpu };
 }
 
-async function jobEnrol(engine: Engine, file: string, log: Log): Promise<number> {
+async function jobEnrol(engine: Engine, file: string, log: Log): Promise<Cost> {
   const written = performance.now();
   let jobId = '';
   let started = 0;
-  const ended = new Promise<number>((resolve) => {
+  let startedCpu = 0;
+  const ended = new Promise<Cost>((resolve) => {
     const stop = engine.onEvent((name, payload) => {
       const event = payload as { id: string; state: string };
       if (name !== 'jobs.changed') return;
-      if (event.state === 'running' && !started) started = performance.now();
+      if (event.state === 'running' && !started) {
+        started = performance.now();
+        startedCpu = familyCpuMs();
+      }
       if (event.id === jobId && ['completed', 'failed', 'paused'].includes(event.state)) {
         stop();
-        resolve(performance.now());
+        resolve({ wall: performance.now(), cpu: familyCpuMs() });
       }
     });
   });
@@ -168,14 +183,15 @@ async function jobEnrol(engine: Engine, file: string, log: Log): Promise<number>
   });
   jobId = preview.job!.id;
   const finished = await ended;
+  const cost = { wall: finished.wall - started, cpu: finished.cpu - startedCpu };
   log(
-    `   file read, checked and journalled in ${(started - written).toFixed(0)} ms; sent in ${(finished - started).toFixed(0)} ms`,
+    `   file read, checked and journalled in ${(started - written).toFixed(0)} ms; sent in ${cost.wall.toFixed(0)} ms (${cost.cpu.toFixed(0)} ms CPU)`,
   );
   const job = await engine.invoke('jobs.get', { id: jobId });
   if (job.state !== 'completed' || job.counts.added !== PEOPLE) {
     throw new Error(`the job ended ${job.state} with ${JSON.stringify(job.counts)}: ${job.error}`);
   }
-  return finished - started;
+  return cost;
 }
 
 async function enrolRatio(log: Log): Promise<BenchResult> {
@@ -210,8 +226,8 @@ async function enrolRatio(log: Log): Promise<BenchResult> {
       post(server, '/api/catalog/programs/', { program_id: id, name: id, org: server.org, course_list: [] });
     await program('warm-up');
     await rawEnrol(server, 'warm-up');
-    const raw: number[] = [];
-    const ours: number[] = [];
+    const raw: Cost[] = [];
+    const ours: Cost[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await program(`raw-${round}`);
       raw.push(await rawEnrol(server, `raw-${round}`));
@@ -223,13 +239,24 @@ async function enrolRatio(log: Log): Promise<BenchResult> {
       );
       ours.push(await jobEnrol(engine, file, log));
     }
-    log(`   rounds: job ${ours.map((v) => v.toFixed(0)).join(' ')}; raw ${raw.map((v) => v.toFixed(0)).join(' ')}`);
+    const of = (costs: Cost[], key: keyof Cost) => costs.map((cost) => cost[key]);
+    for (const key of ['wall', 'cpu'] as const) {
+      log(
+        `   rounds (${key} ms): job ${of(ours, key)
+          .map((v) => v.toFixed(0))
+          .join(' ')}; raw ${of(raw, key)
+          .map((v) => v.toFixed(0))
+          .join(' ')}`,
+      );
+    }
+    const [rawCpu, ourCpu] = [median(of(raw, 'cpu')), median(of(ours, 'cpu'))];
+    const [rawWall, ourWall] = [median(of(raw, 'wall')), median(of(ours, 'wall'))];
     log(
-      `   ${PEOPLE.toLocaleString('en-US')} enrolments: job ${median(ours).toFixed(0)} ms, bare POSTs ${median(raw).toFixed(0)} ms`,
+      `   ${PEOPLE.toLocaleString('en-US')} enrolments: job ${ourCpu.toFixed(0)} ms CPU (${ourWall.toFixed(0)} ms wall), bare POSTs ${rawCpu.toFixed(0)} ms CPU (${rawWall.toFixed(0)} ms wall); wall ratio ${(rawWall / ourWall).toFixed(2)}`,
     );
     return {
       name: 'catalogue.bulk_enrol_vs_raw',
-      value: +(median(raw) / median(ours)).toFixed(2),
+      value: +(rawCpu / ourCpu).toFixed(2),
       unit: 'ratio',
       goal: '>= 0.9',
     };

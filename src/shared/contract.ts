@@ -29,6 +29,7 @@ export * from './contract/access';
 export * from './contract/people';
 export * from './contract/person';
 export * from './contract/licences';
+export * from './contract/catalogue';
 export * from './contract/memory';
 export * from './contract/badges';
 export * from './contract/mentor-transfer';

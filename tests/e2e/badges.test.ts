@@ -71,6 +71,12 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     await page.getByRole('option', { name: new RegExp(course.replace(/[+.]/g, '\\$&')) }).click();
     await dialog.getByRole('button', { name: 'Define badge' }).click();
     await visible(page.getByTestId('badge-detail').getByRole('heading', { name: 'Capstone finisher' }));
+    // The course is said by its name, in the list and the details; its id stays in the cell's title.
+    const courseName = server.db.prepare('SELECT name FROM courses WHERE course_id = ?').pluck().get(course) as string;
+    const row = page.getByTestId('badge-list').getByRole('row', { name: /Capstone finisher/ });
+    await visible(row.getByText(courseName, { exact: true }));
+    expect(await row.getByText(courseName, { exact: true }).getAttribute('title')).toBe(course);
+    await visible(page.getByTestId('badge-detail').getByText(`Course: ${courseName}`));
     // Only the good file was uploaded.
     expect(server.db.prepare('SELECT count(*) FROM credential_images').pluck().get()).toBe(imagesBefore + 1);
 
@@ -94,6 +100,30 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
       .pluck()
       .all();
     expect(held).toEqual(completers);
+    // Revoking one: a reason is asked, the holder stays listed marked revoked, and one holder fewer.
+    const first = completers[0]!;
+    await detail.getByRole('button', { name: `Revoke ${first}'s badge` }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke the badge' });
+    await expect.poll(() => revoke.getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
+    await revoke.getByRole('textbox', { name: 'Reason' }).fill('Awarded in error');
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    await revoke.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() =>
+        server.db
+          .prepare(
+            `SELECT a.revocation_reason FROM credential_assertions a JOIN credential_badges b ON b.entity_id = a.badge
+             WHERE b.name = 'Capstone finisher' AND a.username = ? AND a.revoked = 1`,
+          )
+          .pluck()
+          .get(first),
+      )
+      .toBe('Awarded in error');
+    const left = completers.length - 1;
+    await expect
+      .poll(async () => detail.getByTestId('badge-standing').innerText())
+      .toBe(`${left} ${left === 1 ? 'holder' : 'holders'}`);
+    await visible(detail.getByTestId('badge-assertions').getByText('Revoked'));
     // The issuance chart counts today's assertions.
     await expect
       .poll(async () => page.getByTestId('badge-issuance-total').innerText(), { timeout: 15_000 })

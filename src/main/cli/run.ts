@@ -16,6 +16,7 @@ import { isResourceKind } from '../../shared/resources';
 import { findDataset } from '../../shared/analytics/datasets';
 import { IMPORT_HELP, runImportCommand } from './import-commands';
 import { BADGE_HELP } from './badge-commands';
+import { ENROL_HELP, enrolCommand } from './enrol-commands';
 import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 import { MEMORY_HELP, runMemoryCommand } from './memory-commands';
 import { PERSON_HELP, runPersonCommand } from './person-commands';
@@ -39,6 +40,8 @@ ${RESOURCE_HELP}
 ${IMPORT_HELP}
 
 ${BADGE_HELP}
+
+${ENROL_HELP}
 
 ${MENTORS_HELP}
 
@@ -86,6 +89,8 @@ const COMMANDS = new Map<string, Command>([
   ['mentors', runMentorsCommand],
   ['memory', runMemoryCommand],
   ['person', runPersonCommand],
+  ['enrol', enrolCommand('enrol')],
+  ['unenrol', enrolCommand('unenrol')],
   ...(['kinds', 'get', 'create', 'update', 'delete', 'do'] as const).map(
     (verb) => [verb, runResourceCommand(verb)] as [string, Command],
   ),
@@ -115,6 +120,8 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   mentors: ['mentors', 'resources'],
   memory: ['resources'],
   person: ['resources'],
+  enrol: ['resources'],
+  unenrol: ['resources'],
 };
 
 export interface CliOptions {

@@ -1,5 +1,6 @@
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Fragment, type ComponentType, type ReactNode } from 'react';
+import type { ResourceRecord } from '../../shared/contract';
 import {
   RESOURCE_AREAS,
   RESOURCES,
@@ -18,6 +19,8 @@ type Declared = ResourceDeclaration & { kind: ResourceKind };
 
 /** A kind's own page for one record, shown instead of its list while the route names a record (a person's page). */
 export type RecordPage = ComponentType<{ profileId: string; id: string; onBack(): void }>;
+/** What a kind's details show after the kit's fields and related lists (a course's metadata, a program's people). */
+export type RecordExtra = ComponentType<{ profileId: string; record: ResourceRecord }>;
 
 /** The kinds of one navigation area, in declaration order. */
 export function kindsOf(area: Area): Declared[] {
@@ -53,12 +56,14 @@ export function ResourceArea({
   extraTabs = [],
   recordPages = {},
   ownLists = {},
+  recordExtras = {},
 }: {
   area: Area;
   extraTabs?: readonly AreaTab[];
   recordPages?: Partial<Record<ResourceKind, RecordPage>>;
   /** A kind's own screen in place of its generic list (the access-request queue). */
   ownLists?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
+  recordExtras?: Partial<Record<ResourceKind, RecordExtra>>;
 }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -149,6 +154,7 @@ export function ResourceArea({
                     profileId={tenant.id!}
                     declaration={declaration}
                     openId={declaration.kind === routed ? routedId : undefined}
+                    Extra={recordExtras[declaration.kind]}
                     onOpen={(id) =>
                       navigateTo(
                         id === null

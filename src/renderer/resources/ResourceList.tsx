@@ -15,7 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { expiryOf, type ResourceRecord } from '../../shared/contract';
 import {
   importRefusal,
@@ -147,9 +147,12 @@ export function ResourceList({
   declaration,
   openId,
   onOpen,
+  Extra,
 }: {
   profileId: string;
   declaration: Declared;
+  /** Shown in a record's details after its related lists. */
+  Extra?: ComponentType<{ profileId: string; record: ResourceRecord }> | undefined;
   /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
   openId?: string | undefined;
   /** Opens a record's details (null closes them). */
@@ -483,7 +486,12 @@ export function ResourceList({
         show={show}
         onClose={() => onOpen(null)}
         related={
-          open && <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} name={titleOf(open)} />
+          open && (
+            <>
+              <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} name={titleOf(open)} />
+              {Extra && <Extra key={idOf(open)} profileId={profileId} record={open} />}
+            </>
+          )
         }
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {

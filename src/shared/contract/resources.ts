@@ -12,6 +12,7 @@ import { accessCalls } from './access';
 import { peopleCalls } from './people';
 import { personCalls } from './person';
 import { licenceCalls } from './licences';
+import { catalogueCalls } from './catalogue';
 import { memoryCalls } from './memory';
 import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
@@ -254,6 +255,7 @@ export const resourceCalls = {
   ...peopleCalls,
   ...personCalls,
   ...licenceCalls,
+  ...catalogueCalls,
   ...memoryCalls,
   ...badgeCalls,
   'resources.list': call(
@@ -384,6 +386,7 @@ export const resourceEvents = {
       { call: 'access.effective', by: ['profileId'] },
       { call: 'access.whoCan', by: ['profileId'] },
       { call: 'licences.seats', by: ['profileId'] },
+      { call: 'catalogue.metadata', by: ['profileId'] },
     ],
   }),
 } as const;

@@ -230,7 +230,7 @@ async function peopleOf(client: PlatformClient, org: string, options: CallOption
 }
 
 /** Who is enrolled in a program (every page of its enrolment search). */
-async function programEnrolled(
+export async function programEnrolled(
   client: PlatformClient,
   org: string,
   programId: string,
@@ -250,7 +250,7 @@ async function programEnrolled(
 }
 
 /** Whether a person follows a pathway now (the enrolment read answers 404 when they do not). */
-async function pathwayEnrolled(
+export async function pathwayEnrolled(
   client: PlatformClient,
   org: string,
   pathwayId: string,
@@ -270,7 +270,7 @@ async function pathwayEnrolled(
 }
 
 /** One enrolment, with the spec's defaults said out loud (`active` true, `include_metadata` true). */
-async function enrol(
+export async function enrol(
   client: PlatformClient,
   org: string,
   item: Exclude<CatalogueItem, { type: 'course' }>,

@@ -12,7 +12,7 @@ import { ApiError, classifyFailure } from '../platform';
 import { userScope } from '../tenants';
 import { platformWords, seatsImportKind } from './seat-import';
 
-export { seatColumns, seatRow, startSeatsJob } from './seat-import';
+export { platformWords, seatColumns, seatRow, startSeatsJob } from './seat-import';
 import { readGroupSeats, readLicence, readSeats } from './seats-api';
 
 type Services = Pick<EngineServices, 'platform' | 'profiles' | 'emit' | 'tenant' | 'runner'>;

@@ -127,6 +127,11 @@ export const OPERATIONS = {
   '/api/catalog/enrollment/programs/search/': { get: READ },
   '/api/catalog/enrollment/pathways/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/core/platform/users/': { get: READ },
+  // Course and program metadata: a field set to a value is the same state however often it is sent.
+  '/api/catalog/metadata/course/': { get: READ },
+  '/api/catalog/metadata/program/': { get: READ },
+  '/api/catalog/metadata/course/{field}/': { get: READ, post: REPEATABLE },
+  '/api/catalog/metadata/program/{field}/': { get: READ, post: REPEATABLE },
   '/api/core/users/delete/': { post: ONCE },
 
   // Resource kit kinds (src/shared/resources/) take their method's rule (`ruleOf`); the lines below are the kit's

@@ -80,6 +80,7 @@ type ResourceHandlers = Omit<
   | `mentorEvals.${string}`
   | `person.${string}`
   | `licences.${string}`
+  | `catalogue.${string}`
   | 'accessRequests.review'
 > & { close(): Promise<void> };
 

@@ -18,7 +18,7 @@ import { memoryHandlers } from './memory';
 import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
-import { enrolmentImportKind } from '../catalogue';
+import { catalogueHandlers, enrolmentImportKind } from '../catalogue';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
@@ -91,6 +91,7 @@ export function resourcesArea(
       ...mentorEvalHandlers(services, stores.evalRuns),
       ...personHandlers(services, stores.cache, stores.erasures),
       ...licencesArea(services),
+      ...catalogueHandlers(services),
     },
     close,
   };

@@ -1,9 +1,40 @@
+import type { ResourceRecord } from '../../../shared/contract';
 import { ResourceArea } from '../../resources/ResourceArea';
+import { EnrolmentSection, enrollableOf } from './EnrolmentSection';
+import { MetadataSection } from './MetadataSection';
+
+type Extra = { profileId: string; record: ResourceRecord };
+
+/** A course's details: its metadata (its enrolled people are the kit's related list). */
+function CourseExtra({ profileId, record }: Extra) {
+  return <MetadataSection profileId={profileId} scope="course" id={String(record.course_id)} />;
+}
+
+/** A program's details: who is enrolled (enrol, unenrol) and its metadata. */
+function ProgramExtra({ profileId, record }: Extra) {
+  const item = enrollableOf('program', record);
+  return (
+    <>
+      <EnrolmentSection profileId={profileId} item={item} />
+      <MetadataSection profileId={profileId} scope="program" id={item.id} />
+    </>
+  );
+}
+
+function PathwayExtra({ profileId, record }: Extra) {
+  return <EnrolmentSection profileId={profileId} item={enrollableOf('pathway', record)} />;
+}
 
 /**
  * `#/catalogue/<kind>`: the tenant's courses, pathways and programs, and who is enrolled (with Enrol from CSV…), as
- * the kit's generic lists, details and forms.
+ * the kit's generic lists, details and forms; a course's and a program's details edit their metadata, and a
+ * program's and a pathway's enrol and unenrol one person.
  */
 export function CatalogueScreen() {
-  return <ResourceArea area="catalogue" />;
+  return (
+    <ResourceArea
+      area="catalogue"
+      recordExtras={{ courses: CourseExtra, programs: ProgramExtra, pathways: PathwayExtra }}
+    />
+  );
 }

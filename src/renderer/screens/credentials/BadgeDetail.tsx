@@ -12,7 +12,13 @@ import { formatCount, formatDate, formatDateTime, plural } from '../../lib/forma
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
 
-export function BadgeDetail({ badge }: { badge: Badge }) {
+export function BadgeDetail({
+  badge,
+  courseName,
+}: {
+  badge: Badge;
+  /** The course's name, when the catalogue knows it. */ courseName?: string | undefined;
+}) {
   const assertions = useCall('badges.assertions', { badge: badge.id });
   const [issuing, setIssuing] = useState(false);
   const [revoking, setRevoking] = useState<BadgeAssertion | null>(null);
@@ -30,7 +36,7 @@ export function BadgeDetail({ badge }: { badge: Badge }) {
             </Text>
           )}
           <Text size="sm" c="dimmed">
-            {badge.course ? `Course: ${badge.course}` : 'No course'}
+            {badge.course ? `Course: ${courseName ?? badge.course}` : 'No course'}
           </Text>
         </Stack>
       </Group>

@@ -19,15 +19,25 @@ const badgeHref = (id: string) => `#/credentials/${encodeURIComponent(id)}`;
 export function CredentialsScreen() {
   const [selected] = useSubRoute();
   const badges = useCall('badges.list', {});
+  // A badge names its course by id; the list says the course's name (the id stays in its title).
+  const courses = useCall('invitations.courses', {});
+  const courseName = useMemo(
+    () => new Map((courses.data?.courses ?? []).map((c) => [c.id, c.name] as const)),
+    [courses.data],
+  );
   const [defining, setDefining] = useState(false);
   const [search, setSearch] = useState('');
   const { ref, width } = useElementSize();
   const shown = useMemo(() => {
     const words = search.trim().toLowerCase();
     return (badges.data?.badges ?? []).filter(
-      (b) => !words || `${b.name} ${b.description} ${b.course ?? ''}`.toLowerCase().includes(words),
+      (b) =>
+        !words ||
+        `${b.name} ${b.description} ${b.course ?? ''} ${courseName.get(b.course ?? '') ?? ''}`
+          .toLowerCase()
+          .includes(words),
     );
-  }, [badges.data, search]);
+  }, [badges.data, search, courseName]);
   const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
 
   return (
@@ -89,8 +99,14 @@ export function CredentialsScreen() {
                       </Table.Td>
                       <Table.Td>{b.name}</Table.Td>
                       <Table.Td>
-                        <Text size="sm" c="dimmed" lineClamp={1} style={{ wordBreak: 'break-all' }}>
-                          {b.course ?? '—'}
+                        <Text
+                          size="sm"
+                          c="dimmed"
+                          lineClamp={1}
+                          style={{ wordBreak: 'break-word' }}
+                          title={b.course ?? undefined}
+                        >
+                          {b.course ? (courseName.get(b.course) ?? b.course) : '—'}
                         </Text>
                       </Table.Td>
                       <Table.Td ta="right">{b.issued === null ? '—' : formatCount(b.issued)}</Table.Td>
@@ -103,7 +119,11 @@ export function CredentialsScreen() {
         </Stack>
         <Box style={{ flex: 1, minWidth: 0 }}>
           {badge ? (
-            <BadgeDetail key={badge.id} badge={badge} />
+            <BadgeDetail
+              key={badge.id}
+              badge={badge}
+              courseName={badge.course ? courseName.get(badge.course) : undefined}
+            />
           ) : (
             <Text size="sm" c="dimmed">
               Pick a badge to issue it and see who holds it.
