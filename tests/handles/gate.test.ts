@@ -77,6 +77,8 @@ describe('the contract declares every local path its calls take', () => {
       // A CSV of people to give a badge; the zip of everything about a person, where the admin saves it.
       'badges.import': { path: 'read' },
       'person.export': { path: 'write' },
+      // A session exported as CSV, where the admin saves it.
+      'sessions.export': { path: 'write' },
     });
   });
 });

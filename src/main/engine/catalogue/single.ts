@@ -8,7 +8,7 @@ import type { catalogueCalls, EnrolmentChange, MetadataScope } from '../../../sh
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
-import { ApiError, type PlatformClient } from '../platform';
+import { ApiError, classifyFailure, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
 import { catalogueFinder, enrol, pathwayEnrolled, programEnrolled, type CatalogueItem } from './enrol-import';
 import { platformWords } from '../licences';
@@ -27,7 +27,7 @@ const itemQuery = (scope: MetadataScope, id: string, org: string) =>
 
 /** A 4xx of the platform as an error the screens show; a 400 is put at `path` (the form's field). */
 function refused(error: unknown, path: string): never {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
+  if (error instanceof ApiError && classifyFailure(error) === 'final' && ![401, 403].includes(error.status)) {
     const words = platformWords(error);
     if (error.status === 400) throw invalid(path, words);
     throw new EngineError(error.status === 404 ? 'not_found' : 'api', words);
