@@ -11,6 +11,7 @@ import { resourcesArea } from './resources';
 import { personArea } from './person/routes';
 import { licencesArea } from './licences';
 import { reviewArea } from './review';
+import { learningArea } from './learning';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
 export const allAreas: Area[] = [
@@ -26,4 +27,5 @@ export const allAreas: Area[] = [
   badgesArea,
   licencesArea,
   reviewArea,
+  learningArea,
 ];

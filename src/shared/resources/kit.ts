@@ -177,8 +177,12 @@ export interface NamedAction extends RecordOperation {
  */
 export type Envelope = 'array' | 'drf' | 'none';
 
-/** Where the connection's own values go: request parameters or body fields filled in from the tenant connection. */
-export type TenantValue = 'org' | 'username';
+/**
+ * Where the connection's own values go: request parameters or body fields filled in from the tenant connection.
+ * `none`: a field the connection would fill by its usual name (`user_id`) that is the record's here (the person a
+ * course is suggested to), left to the form.
+ */
+export type TenantValue = 'org' | 'username' | 'none';
 
 export interface ResourceDeclaration {
   /** Kebab-case plural: `api-tokens`. */
