@@ -370,8 +370,10 @@ export function reviewRoutes(router: Router, deps: AreaDeps): void {
         clauses.push('r.user_id = ?');
         args.push(Number(userId));
       }
-      const sort = ctx.query.get('sort') || '-modified';
-      const field = sort.replace(/^-/, '');
+      // The spec's default is '-id': a review's id is not answered, its creation order is.
+      const sort = ctx.query.get('sort') || '-id';
+      const given = sort.replace(/^-/, '');
+      const field = given === 'id' ? 'created' : given;
       if (!['modified', 'created', 'rating'].includes(field)) throw badRequest('Invalid parameters');
       const where = `WHERE ${clauses.join(' AND ')}`;
       const count = db
