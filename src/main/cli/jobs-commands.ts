@@ -77,6 +77,7 @@ const UNITS: Record<JobKind, string> = {
   'person-erase': 'steps',
   'badge-assertions': 'rows',
   'catalogue-enrol': 'rows',
+  'catalogue-suggest': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

@@ -57,6 +57,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'person-erase': ['step', 'steps'],
   'badge-assertions': ['row', 'rows'],
   'catalogue-enrol': ['row', 'rows'],
+  'catalogue-suggest': ['row', 'rows'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

@@ -18,6 +18,7 @@ export const JobKind = z.enum([
   'person-erase',
   'badge-assertions',
   'catalogue-enrol',
+  'catalogue-suggest',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

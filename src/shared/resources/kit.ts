@@ -295,6 +295,11 @@ export interface ResourceDeclaration {
    * two columns being the person and the item (the label and header spellings of the item's column here).
    */
   enrolment?: { groupLabel: string; groupSynonyms: readonly string[] };
+  /**
+   * A suggestion kind: its CSV import suggests courses to people through the platform's bulk call
+   * (engine/catalogue/suggest-import.ts), the file's two columns being the person and the course.
+   */
+  suggestion?: { groupLabel: string; groupSynonyms: readonly string[] };
 }
 
 /**

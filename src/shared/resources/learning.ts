@@ -50,6 +50,10 @@ export const courseSuggestions = {
     { name: 'visible', label: 'Visible to them', input: 'switch', initial: true },
   ],
   relations: [{ field: 'course_id', kind: 'courses', heading: 'Suggested to', counted: true }],
+  suggestion: {
+    groupLabel: 'Course',
+    groupSynonyms: ['course', 'course id', 'course key', 'course name', 'suggest', 'suggested course'],
+  },
   confirmDelete: 'Withdraw the suggestion {id}? The person no longer sees the course as suggested.',
   deleteLabel: 'Withdraw',
 } as const satisfies ResourceDeclaration;

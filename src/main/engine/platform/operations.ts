@@ -119,6 +119,10 @@ export const OPERATIONS = {
   '/api/catalog/enrollment/pathways/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/core/platform/users/': { get: READ },
   '/api/core/users/delete/': { post: ONCE },
+  // Course suggestions (engine/catalogue/suggest-import.ts): "create or update", one per person and course, so a
+  // batch sent again suggests nothing twice.
+  '/api/catalog/suggestions/course/manage/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/catalog/suggestions/course/manage/bulk/': { post: REPEATABLE },
 
   // Resource kit kinds (src/shared/resources/) take their method's rule (`ruleOf`); the lines below are the kit's
   // operations that deviate from it, or that other code also calls through the typed API.
