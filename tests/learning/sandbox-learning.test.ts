@@ -247,3 +247,48 @@ describe('sandbox: suggestions and reviews are each tenant’s own', () => {
     ).toMatchObject({ status: 404 });
   });
 });
+
+describe('sandbox: a person’s skills, roles and skill points', () => {
+  it('answers desired and reported skills and roles (spec-valid) and skill points for a learner', async () => {
+    const who = learner(0).username;
+    for (const path of [
+      '/api/catalog/skills/desired/',
+      '/api/catalog/skills/reported/',
+      '/api/catalog/roles/desired/',
+      '/api/catalog/roles/reported/',
+    ]) {
+      const answer = await call(server, 'GET', `${path}?username=${who}`);
+      expect(answer.status, path).toBe(200);
+      expectSpecValid('get', path, 200, answer.body);
+    }
+    const desired = (await call(server, 'GET', `/api/catalog/skills/desired/?username=${who}`)).body as {
+      skills: { name: string }[];
+    };
+    expect(desired.skills.length).toBeGreaterThan(0);
+    const points = await call(server, 'GET', `/api/catalog/milestones/skill_points/user/?username=${who}`);
+    expect(points.status).toBe(200);
+    const body = points.body as { total_points: number; skills: { points: number }[] };
+    expect(body.total_points).toBe(body.skills.reduce((sum, s) => sum + s.points, 0));
+    expect(body.total_points).toBeGreaterThan(0);
+  });
+
+  it('a learner reads only their own; an unknown person or another tenant’s is not found', async () => {
+    const key = server.studentKey;
+    expect((await call(server, 'GET', '/api/catalog/skills/desired/', { key })).status).toBe(200);
+    const other = learner(5).username === server.studentUser ? learner(6) : learner(5);
+    expect((await call(server, 'GET', `/api/catalog/skills/desired/?username=${other.username}`, { key })).status).toBe(
+      403,
+    );
+    expect(await call(server, 'GET', '/api/catalog/milestones/skill_points/user/?username=nobody-here')).toMatchObject({
+      status: 404,
+      body: { detail: 'User not found' },
+    });
+    expect(
+      (
+        await call(server, 'GET', `/api/catalog/roles/reported/?username=${learner(0).username}`, {
+          key: server.otherOrg.apiKey,
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
