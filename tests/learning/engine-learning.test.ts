@@ -91,3 +91,32 @@ describe('suggestions and reviews through the engine, read back by the vendor SD
     expect(gone.results.some((r) => r.username === review.username)).toBe(false);
   });
 });
+
+describe('a person’s learning profile (people.learning)', () => {
+  it('reads their desired and reported skills and roles and skill points, as the platform has them', async () => {
+    const c = await connect(server);
+    const who = server.db
+      .prepare(`SELECT id, username FROM users WHERE org = ? AND role = 'student' ORDER BY id LIMIT 1`)
+      .get(server.org) as { id: number; username: string };
+    const learning = await c.engine.invoke('people.learning', { username: who.username });
+    const desired = server.db
+      .prepare(
+        `SELECT s.name FROM learning_person_skills p JOIN learning_skills s ON s.id = p.skill_id
+         WHERE p.user_id = ? AND p.kind = 'desired' ORDER BY s.name`,
+      )
+      .pluck()
+      .all(who.id);
+    expect(learning.desiredSkills.map((s) => s.name)).toEqual(desired);
+    expect(learning.reportedSkills.length).toBeGreaterThan(0);
+    expect(learning.desiredRoles.length).toBeGreaterThan(0);
+    const points = server.db
+      .prepare('SELECT sum(points) FROM learning_skill_points WHERE user_id = ?')
+      .pluck()
+      .get(who.id) as number;
+    expect(learning.totalPoints).toBe(points);
+    expect(learning.skillPoints.reduce((sum, s) => sum + s.points, 0)).toBe(points);
+    await expect(c.engine.invoke('people.learning', { username: 'nobody-here' })).rejects.toThrow(
+      /no learning profile of nobody-here/,
+    );
+  });
+});

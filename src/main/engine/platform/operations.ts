@@ -123,6 +123,12 @@ export const OPERATIONS = {
   // batch sent again suggests nothing twice.
   '/api/catalog/suggestions/course/manage/': { get: READ, post: REPEATABLE, delete: REPLACE },
   '/api/catalog/suggestions/course/manage/bulk/': { post: REPEATABLE },
+  // A person's learning profile (people.learning), read-only.
+  '/api/catalog/skills/desired/': { get: READ },
+  '/api/catalog/skills/reported/': { get: READ },
+  '/api/catalog/roles/desired/': { get: READ },
+  '/api/catalog/roles/reported/': { get: READ },
+  '/api/catalog/milestones/skill_points/user/': { get: READ },
 
   // Resource kit kinds (src/shared/resources/) take their method's rule (`ruleOf`); the lines below are the kit's
   // operations that deviate from it, or that other code also calls through the typed API.
