@@ -1,5 +1,5 @@
 /**
- * A person's page shows their skills and roles (desired, reported) and the skill points they earned, in browser mode
+ * An admin suggests a course to a user group on the catalogue screen; a person's page shows their skills and roles (desired, reported) and the skill points they earned, in browser mode
  * on a real engine and the demo sandbox; the page is screenshotted light and dark at both window sizes for review.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +55,29 @@ describe('a person’s skills and milestones', () => {
         await page.screenshot({ path: `${process.env.LEARN_SHOTS}/person-learning-${width}.png` });
       }
     }
+  });
+
+  it('an admin suggests a course to a user group from the catalogue screen', async () => {
+    const { page } = app;
+    await app.open('#/catalogue/course-group-suggestions');
+    await page
+      .getByRole('button', { name: /New group course suggestion/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'New group course suggestion' });
+    const course = dialog.getByRole('combobox', { name: 'Course', exact: true });
+    await course.click();
+    await page.keyboard.type('Statistics');
+    await page.getByRole('option').first().click();
+    const group = dialog.getByRole('combobox', { name: 'User group', exact: true });
+    await group.click();
+    await page.getByRole('option').first().click();
+    await dialog.getByRole('button', { name: 'Create group course suggestion' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const groupSuggestions = server.db
+      .prepare('SELECT count(*) FROM learning_suggestions WHERE org = ? AND group_id IS NOT NULL')
+      .pluck()
+      .get(server.org) as number;
+    expect(groupSuggestions).toBe(2);
   });
 });
