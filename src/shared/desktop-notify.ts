@@ -165,6 +165,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'session-export': 'Session exports',
   'badge-assertions': 'Badge issues',
   'catalogue-enrol': 'Enrolments from CSV',
+  'catalogue-suggest': 'Course suggestions from CSV',
 };
 
 export const JOB_ENDINGS: readonly JobState[] = ['completed', 'failed'];

@@ -78,6 +78,7 @@ const UNITS: Record<JobKind, string> = {
   'session-export': 'transcripts',
   'badge-assertions': 'rows',
   'catalogue-enrol': 'rows',
+  'catalogue-suggest': 'rows',
 };
 
 function progressLine(progress: JobProgress, unit: string): string {

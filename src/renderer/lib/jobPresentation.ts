@@ -58,6 +58,7 @@ export const ITEM_NOUNS: Record<JobKind, [string, string]> = {
   'session-export': ['transcript', 'transcripts'],
   'badge-assertions': ['row', 'rows'],
   'catalogue-enrol': ['row', 'rows'],
+  'catalogue-suggest': ['row', 'rows'],
 };
 
 /** Whether the job moves bytes at all (uploads do; invitations and replies do not): only then are bytes shown. */

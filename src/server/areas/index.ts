@@ -12,6 +12,7 @@ import { personArea } from './person/routes';
 import { licencesArea } from './licences';
 import { reviewArea } from './review';
 import { sessionsArea } from './sessions';
+import { learningArea } from './learning';
 
 /** Every area the sandbox serves, in seeding order (later areas may use earlier areas' rows). */
 export const allAreas: Area[] = [
@@ -28,4 +29,5 @@ export const allAreas: Area[] = [
   licencesArea,
   reviewArea,
   sessionsArea,
+  learningArea,
 ];

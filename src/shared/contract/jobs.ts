@@ -19,6 +19,7 @@ export const JobKind = z.enum([
   'session-export',
   'badge-assertions',
   'catalogue-enrol',
+  'catalogue-suggest',
 ]);
 export type JobKind = z.infer<typeof JobKind>;
 

@@ -18,7 +18,31 @@ export const UserRemoval = z.object({
 });
 export type UserRemoval = z.infer<typeof UserRemoval>;
 
+/** A skill or role as a person's learning profile names it. */
+export const NamedItem = z.object({ id: z.number().int(), name: z.string() });
+export const SkillPoints = z.object({ id: z.number().int().nullable(), name: z.string(), points: z.number() });
+
+/**
+ * A person's learning profile as the platform answers it (`catalog/skills/…`, `roles/…`,
+ * `milestones/skill_points/user/`): read-only here. `totalPoints` is null when the platform's open answer names none.
+ */
+export const PersonLearning = z.object({
+  username: z.string(),
+  desiredSkills: z.array(NamedItem),
+  reportedSkills: z.array(NamedItem),
+  desiredRoles: z.array(NamedItem),
+  reportedRoles: z.array(NamedItem),
+  skillPoints: z.array(SkillPoints),
+  totalPoints: z.number().nullable(),
+});
+export type PersonLearning = z.infer<typeof PersonLearning>;
+
 export const peopleCalls = {
+  'people.learning': call(
+    z.object({ profileId: z.string().min(1).optional(), username: z.string().trim().min(1).max(255) }).strict(),
+    PersonLearning,
+    "A person's desired and reported skills and roles and their skill points (read-only)",
+  ),
   'people.remove': call(
     z
       .object({

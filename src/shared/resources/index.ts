@@ -28,6 +28,7 @@ import {
   platformLicenses,
   programLicenses,
 } from './licences';
+import { courseGroupSuggestions, courseReviews, courseSuggestions, programReviews } from './learning';
 import type { ResourceDeclaration } from './kit';
 
 export * from './kit';
@@ -92,6 +93,10 @@ export const RESOURCES = {
   programs,
   enrollments,
   'program-enrollments': programEnrollments,
+  'course-suggestions': courseSuggestions,
+  'course-group-suggestions': courseGroupSuggestions,
+  'course-reviews': courseReviews,
+  'program-reviews': programReviews,
 } as const satisfies Record<string, ResourceDeclaration>;
 
 export type ResourceKind = keyof typeof RESOURCES;

@@ -177,8 +177,12 @@ export interface NamedAction extends RecordOperation {
  */
 export type Envelope = 'array' | 'drf' | 'none';
 
-/** Where the connection's own values go: request parameters or body fields filled in from the tenant connection. */
-export type TenantValue = 'org' | 'username';
+/**
+ * Where the connection's own values go: request parameters or body fields filled in from the tenant connection.
+ * `none`: a field the connection would fill by its usual name (`user_id`) that is the record's here (the person a
+ * course is suggested to), left to the form.
+ */
+export type TenantValue = 'org' | 'username' | 'none';
 
 export interface ResourceDeclaration {
   /** Kebab-case plural: `api-tokens`. */
@@ -292,6 +296,11 @@ export interface ResourceDeclaration {
    * two columns being the person and the item (the label and header spellings of the item's column here).
    */
   enrolment?: { groupLabel: string; groupSynonyms: readonly string[] };
+  /**
+   * A suggestion kind: its CSV import suggests courses to people through the platform's bulk call
+   * (engine/catalogue/suggest-import.ts), the file's two columns being the person and the course.
+   */
+  suggestion?: { groupLabel: string; groupSynonyms: readonly string[] };
 }
 
 /**

@@ -92,7 +92,11 @@ export function recordSchema(declaration: ResourceDeclaration): JsonSchema | nul
 export function editableBody(declaration: ResourceDeclaration, operation: OperationRef): JsonSchema | null {
   const body = specOperation(operation).body?.schema;
   if (!body?.properties && !openBody(body)) return null;
-  const bound = new Set(Object.keys(declaration.tenant ?? {}));
+  const bound = new Set(
+    Object.entries(declaration.tenant ?? {})
+      .filter(([, value]) => value !== 'none')
+      .map(([name]) => name),
+  );
   const properties = Object.fromEntries(Object.entries(body!.properties ?? {}).filter(([name]) => !bound.has(name)));
   return { ...body, properties, required: (body!.required ?? []).filter((name) => !bound.has(name)) };
 }

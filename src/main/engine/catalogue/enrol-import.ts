@@ -134,7 +134,9 @@ const Course = z.object({ course_id: z.string(), name: z.string().nullish(), slu
 const People = z
   .object({
     count: z.number(),
-    results: z.array(z.object({ username: z.string().nullish(), email: z.string().nullish() }).loose()),
+    results: z.array(
+      z.object({ username: z.string().nullish(), email: z.string().nullish(), user_id: z.number().nullish() }).loose(),
+    ),
   })
   .loose();
 const ProgramEnrolments = z
@@ -210,9 +212,18 @@ export async function catalogueFinder(client: PlatformClient, org: string, optio
   };
 }
 
-/** Every username of the tenant's people, by username and by email (lower-cased, as the platform compares them). */
-async function peopleOf(client: PlatformClient, org: string, options: CallOptions): Promise<Map<string, string>> {
-  const known = new Map<string, string>();
+export interface KnownPerson {
+  username: string;
+  userId: number | null;
+}
+
+/** The tenant's people, by username and by email (lower-cased, as the platform compares them). */
+export async function peopleOf(
+  client: PlatformClient,
+  org: string,
+  options: CallOptions,
+): Promise<Map<string, KnownPerson>> {
+  const known = new Map<string, KnownPerson>();
   const size = 500;
   for (let page = 1; ; page++) {
     const { data } = await client.api.GET('/api/core/platform/users/', {
@@ -222,8 +233,9 @@ async function peopleOf(client: PlatformClient, org: string, options: CallOption
     const answer = People.parse(data);
     for (const user of answer.results) {
       if (!user.username) continue;
-      known.set(user.username, user.username);
-      if (user.email) known.set(user.email.toLowerCase(), user.username);
+      const person = { username: user.username, userId: user.user_id ?? null };
+      known.set(user.username, person);
+      if (user.email) known.set(user.email.toLowerCase(), person);
     }
     if (!answer.results.length || page * size >= answer.count) return known;
   }
@@ -357,7 +369,7 @@ export function enrolmentImportKind(deps: {
           continue;
         }
         const person = item.data.person.trim();
-        const username = people.get(person.includes('@') ? person.toLowerCase() : person);
+        const username = people.get(person.includes('@') ? person.toLowerCase() : person)?.username;
         if (!username) {
           unresolved.push({
             item,

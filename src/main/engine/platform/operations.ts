@@ -133,6 +133,16 @@ export const OPERATIONS = {
   '/api/catalog/metadata/course/{field}/': { get: READ, post: REPEATABLE },
   '/api/catalog/metadata/program/{field}/': { get: READ, post: REPEATABLE },
   '/api/core/users/delete/': { post: ONCE },
+  // Course suggestions (engine/catalogue/suggest-import.ts): "create or update", one per person and course, so a
+  // batch sent again suggests nothing twice.
+  '/api/catalog/suggestions/course/manage/': { get: READ, post: REPEATABLE, delete: REPLACE },
+  '/api/catalog/suggestions/course/manage/bulk/': { post: REPEATABLE },
+  // A person's learning profile (people.learning), read-only.
+  '/api/catalog/skills/desired/': { get: READ },
+  '/api/catalog/skills/reported/': { get: READ },
+  '/api/catalog/roles/desired/': { get: READ },
+  '/api/catalog/roles/reported/': { get: READ },
+  '/api/catalog/milestones/skill_points/user/': { get: READ },
 
   // Resource kit kinds (src/shared/resources/) take their method's rule (`ruleOf`); the lines below are the kit's
   // operations that deviate from it, or that other code also calls through the typed API.

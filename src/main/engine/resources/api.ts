@@ -82,6 +82,15 @@ function answerSchema(operation: OperationRef, many = false, paged = false): z.Z
   return schemas.get(key) ?? null;
 }
 
+/** A composite id (`course-v1:… @ ada`) as its fields' values, or undefined for a kind with one id field. */
+export function compositeParts(declaration: ResourceDeclaration, id: string): Record<string, string> | undefined {
+  const fields = declaration.compositeId;
+  if (!fields) return undefined;
+  const parts = id.split(' @ ');
+  if (parts.length !== fields.length) return undefined;
+  return Object.fromEntries(fields.map((field, index) => [field, parts[index]!]));
+}
+
 export class ResourceApi {
   constructor(
     private readonly client: PlatformClient,
@@ -106,25 +115,32 @@ export class ResourceApi {
     const spec = specOperation(operation);
     const path: Record<string, string> = {};
     const query: Record<string, unknown> = { ...request.query };
-    const bound = { ...CONNECTION_FIELDS, ...declaration.tenant };
+    const bound = Object.fromEntries(
+      Object.entries({ ...CONNECTION_FIELDS, ...declaration.tenant }).filter(([, value]) => value !== 'none'),
+    ) as Record<string, Exclude<TenantValue, 'none'>>;
     for (const parameter of spec.parameters) {
       // The connection's usual names (org, user_id) fill a path or a required parameter; an optional query
       // parameter of the same name (site config's numeric user_id) is another thing, left to the declaration.
       const declared = declaration.tenant?.[parameter.name];
+      if (declared === 'none') continue;
       const value = declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined);
       if (!value) continue;
       if (parameter.in === 'path') path[parameter.name] = this.scope[value];
       else query[parameter.name] = this.scope[value];
     }
     const idInBody = 'id' in operation && operation.id.in === 'body' && request.id !== undefined;
-    if ('id' in operation && request.id !== undefined) {
+    // A record kept under several fields' values (a review: course and reviewer) is named by all of them.
+    const idParts = 'id' in operation && request.id !== undefined ? compositeParts(declaration, request.id) : undefined;
+    if ('id' in operation && request.id !== undefined && !idParts) {
       if (operation.id.in === 'path') path[operation.id.name] = request.id;
       else if (operation.id.in === 'query') query[operation.id.name] = request.id;
     }
+    if (idParts && 'id' in operation && operation.id.in === 'query') Object.assign(query, idParts);
     let body: Row | undefined;
     if (spec.body || idInBody) {
       body = { ...request.values };
-      if (idInBody) {
+      if (idInBody && idParts) Object.assign(body, idParts);
+      else if (idInBody) {
         const name = (operation as RecordOperation).id.name;
         // Ids are kept as text; a body field the schema types as a number takes it as one.
         const numeric = ['integer', 'number'].includes(String(spec.body?.schema.properties?.[name]?.type));

@@ -74,6 +74,7 @@ type ResourceHandlers = Omit<
   | 'resources.revert'
   | `access.${string}`
   | 'people.remove'
+  | 'people.learning'
   | `memory.${string}`
   | `badges.${string}`
   | `mentors.${string}`

@@ -33,7 +33,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import type { ResourceImportParams, ImportItemData } from './import-job';
 import { startMembersJob } from './members-import';
 import { seatColumns, seatRow, startSeatsJob } from '../licences';
-import { startEnrolmentJob } from '../catalogue';
+import { startEnrolmentJob, startSuggestionJob } from '../catalogue';
 
 type Row = Record<string, unknown>;
 type Problem = { field: string | null; message: string };
@@ -112,7 +112,7 @@ export async function resourceImport(
   // A membership kind's file names people and groups, put together by the bulk job (members-import.ts).
   const { seats } = declaration;
   // An enrolment file is read the same way (a person and an item a row) and enrolled by its own job.
-  const membership: PeopleFile | undefined = declaration.membership ?? declaration.enrolment;
+  const membership: PeopleFile | undefined = declaration.membership ?? declaration.enrolment ?? declaration.suggestion;
   // A seat kind's file names people, each given a seat of the licence the import names (licences/seat-import.ts).
   if (seats && input.licenseId === undefined) {
     throw invalid('licenseId', `Name the ${seats.licenseLabel.toLowerCase()} whose seats the file's people take`);
@@ -297,22 +297,24 @@ export async function resourceImport(
       }
       job = seats
         ? startSeatsJob(ctx, profileId, input.licenseId!, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
-        : declaration.enrolment
-          ? startEnrolmentJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
-          : membership
-            ? startMembersJob(
-                ctx,
-                profileId,
-                input.kind,
-                name,
-                read.sha256,
-                rows,
-                input.dryRun ? 'dry-run' : 'send',
-                givenGroup,
-              )
-            : input.dryRun
-              ? null
-              : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
+        : declaration.suggestion
+          ? startSuggestionJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+          : declaration.enrolment
+            ? startEnrolmentJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+            : membership
+              ? startMembersJob(
+                  ctx,
+                  profileId,
+                  input.kind,
+                  name,
+                  read.sha256,
+                  rows,
+                  input.dryRun ? 'dry-run' : 'send',
+                  givenGroup,
+                )
+              : input.dryRun
+                ? null
+                : startJob(ctx, profileId, input.kind, name, read.sha256, rows);
     }
 
     return {

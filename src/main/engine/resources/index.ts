@@ -18,7 +18,7 @@ import { memoryHandlers } from './memory';
 import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
-import { catalogueHandlers, enrolmentImportKind } from '../catalogue';
+import { catalogueHandlers, enrolmentImportKind, suggestionImportKind } from '../catalogue';
 import { mentorBulkHandlers, mentorBulkKind } from './mentor-bulk';
 import { EvalRunStore } from './eval-run-store';
 import { mentorEvalHandlers, mentorEvalKind } from './mentor-evals';
@@ -70,6 +70,12 @@ export function resourcesArea(
   );
   services.runner.register(
     enrolmentImportKind({
+      profiles: services.profiles,
+      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+    }),
+  );
+  services.runner.register(
+    suggestionImportKind({
       profiles: services.profiles,
       changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
     }),

@@ -13,15 +13,66 @@ import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import type { ResourceCache } from './cache';
 import { explain } from './explain';
+import { z } from 'zod';
 import type { ResourceServices } from './handlers';
 
 type Row = Record<string, unknown>;
+const Named = z.object({ name: z.string().nullish(), slug: z.string().nullish() }).loose();
+const Skills = z.object({ skills: z.array(Named.extend({ skill_id: z.number() })).default([]) }).loose();
+const Roles = z.object({ roles: z.array(Named.extend({ id: z.number() })).default([]) }).loose();
+/** The spec leaves the skill points answer open: its `skills` (name, points) and `total_points` where it has them. */
+const Points = z
+  .object({
+    total_points: z.number().nullish(),
+    skills: z
+      .array(z.object({ skill_id: z.number().nullish(), name: z.string().nullish(), points: z.number() }).loose())
+      .default([]),
+  })
+  .loose();
+const named = (item: { name?: string | null; slug?: string | null }, id: number) => ({
+  id,
+  name: item.name || item.slug || `#${id}`,
+});
 const ALL = { page: 1, pageSize: 10_000 };
 
 export function peopleHandlers(ctx: ResourceServices, cache: ResourceCache): HandlersOf<typeof peopleCalls> {
   const changed = (profileId: string, kind: ResourceKind) => ctx.emit('resources.changed', { profileId, kind });
 
   return {
+    'people.learning': async ({ profileId: given, username }) => {
+      const profileId = ctx.tenant(given);
+      const client = await ctx.platform(profileId);
+      const query = { params: { query: { username } }, maxAttempts: 2, timeoutMs: 15_000 };
+      try {
+        const [desiredSkills, reportedSkills, desiredRoles, reportedRoles, points] = await Promise.all([
+          client.api.GET('/api/catalog/skills/desired/', query),
+          client.api.GET('/api/catalog/skills/reported/', query),
+          client.api.GET('/api/catalog/roles/desired/', query),
+          client.api.GET('/api/catalog/roles/reported/', query),
+          client.api.GET('/api/catalog/milestones/skill_points/user/', query),
+        ]);
+        const skills = (data: unknown) => Skills.parse(data ?? {}).skills.map((s) => named(s, s.skill_id));
+        const roles = (data: unknown) => Roles.parse(data ?? {}).roles.map((r) => named(r, r.id));
+        const earned = Points.parse(points.data ?? {});
+        return {
+          username,
+          desiredSkills: skills(desiredSkills.data),
+          reportedSkills: skills(reportedSkills.data),
+          desiredRoles: roles(desiredRoles.data),
+          reportedRoles: roles(reportedRoles.data),
+          skillPoints: earned.skills.map((s) => ({
+            id: s.skill_id ?? null,
+            name: s.name || (s.skill_id ? `#${s.skill_id}` : 'Skill'),
+            points: s.points,
+          })),
+          totalPoints: earned.total_points ?? null,
+        };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404)
+          throw new EngineError('not_found', `The platform has no learning profile of ${username}`);
+        throw error;
+      }
+    },
     'people.remove': async ({ profileId: given, id, confirm }) => {
       const profileId = ctx.tenant(given);
       const person = cache.find(profileId, 'users', id);

@@ -21,6 +21,7 @@ import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { EdxMemorySection } from './EdxMemorySection';
+import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
@@ -127,6 +128,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <Chats profileId={profileId} username={username} />
         <ProfileMemorySection profileId={profileId} username={username} />
         <EdxMemorySection profileId={profileId} username={username} />
+        <LearningSection profileId={profileId} username={username} />
       </SimpleGrid>
 
       <ExportDataModal
