@@ -12,7 +12,7 @@ import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
 import { titleOf } from './naming';
 import { useOptimisticList } from './optimistic';
-import { withoutSecrets } from '../../shared/resources';
+import { recordIdOf, withoutSecrets } from '../../shared/resources';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; record: ResourceRecord };
 
@@ -38,7 +38,7 @@ export function ResourceFormModal({ profileId, declaration, target, onClose, onC
       {prompt}
       {target && (
         <ResourceForm
-          key={target.mode === 'create' ? 'create' : String(target.record[declaration.idField])}
+          key={target.mode === 'create' ? 'create' : recordIdOf(declaration, target.record)}
           profileId={profileId}
           declaration={declaration}
           target={target}
@@ -95,7 +95,7 @@ function ResourceForm({
     optimistic: ({ id, values }) =>
       optimistic((records) =>
         records.map((row) =>
-          String(row[declaration.idField]) === id ? { ...row, ...withoutSecrets(declaration, values) } : row,
+          recordIdOf(declaration, row) === id ? { ...row, ...withoutSecrets(declaration, values) } : row,
         ),
       ),
   });
@@ -129,7 +129,7 @@ function ResourceForm({
     } else {
       const changed = bodyOf(values, true);
       update.mutate(
-        { profileId, kind: declaration.kind, id: String(record![declaration.idField]), values: changed },
+        { profileId, kind: declaration.kind, id: recordIdOf(declaration, record!), values: changed },
         {
           onSuccess: ({ notes }) => {
             update.reset();

@@ -20,6 +20,7 @@ import { expiryOf, type ResourceRecord } from '../../shared/contract';
 import {
   importRefusal,
   pluralOf,
+  recordIdOf,
   type ColumnDeclaration,
   type ResourceDeclaration,
   type ResourceKind,
@@ -192,7 +193,7 @@ export function ResourceList({
   const optimistic = useOptimisticList(profileId, declaration.kind);
   // The row leaves the list at once, and comes back (with the platform's word in the confirmation) when refused.
   const remove = useMutationCall('resources.delete', {
-    optimistic: ({ id }) => optimistic((rows) => rows.filter((row) => String(row[declaration.idField]) !== id)),
+    optimistic: ({ id }) => optimistic((rows) => rows.filter((row) => recordIdOf(declaration, row) !== id)),
   });
   const lookUp = useMutationCall('resources.get');
   const checking = lookUp.isPending;
@@ -210,7 +211,7 @@ export function ResourceList({
   const show = useShownValue(profileId, declaration, records);
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
   const filtering = !!debounced || Object.keys(filters).length > 0;
-  const idOf = (record: ResourceRecord) => String(record[declaration.idField]);
+  const idOf = (record: ResourceRecord) => recordIdOf(declaration, record);
   const titleOf = (record: ResourceRecord) => titleOfRecord(declaration, record);
   const deleteWord = declaration.deleteLabel ?? 'Delete';
   const canCreate = !!declaration.operations.create;

@@ -399,6 +399,18 @@ export function isWritable(declaration: ResourceDeclaration): boolean {
 export const SINGLE_RECORD_ID = '@tenant';
 
 /** Several records, in running text: "API tokens", "domains". */
+/**
+ * The id a record is kept and addressed by: its id field, or for a kind with no id of its own (an enrolment, a
+ * review) its fields' values joined with ' @ ' — what the engine's cache keys it by and its writes take apart again.
+ */
+export function recordIdOf(
+  declaration: Pick<ResourceDeclaration, 'idField' | 'compositeId'>,
+  record: Record<string, unknown>,
+): string {
+  if (declaration.compositeId) return declaration.compositeId.map((field) => String(record[field] ?? '')).join(' @ ');
+  return String(record[declaration.idField] ?? '');
+}
+
 export const pluralOf = (declaration: ResourceDeclaration) => declaration.plural ?? declaration.label;
 
 export const operationKey = (operation: OperationRef) => `${operation.method.toUpperCase()} ${operation.path}`;

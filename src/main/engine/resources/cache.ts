@@ -3,7 +3,7 @@
  * kind's list is lives with every cache's lists, in the store's ListFreshness, as `kit:<kind>`). What is written here has lost every field the declaration says is shown once (a new token's
  * key), whoever hands it in.
  */
-import { SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
+import { recordIdOf, SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
 import type { Statement } from 'better-sqlite3';
 import { ListFreshness, type Db, type ListMeta } from '../store';
@@ -48,7 +48,7 @@ function withoutPath(value: unknown, path: string[]): unknown {
 }
 
 export function recordId(declaration: ResourceDeclaration, record: Row): string {
-  if (declaration.compositeId) return declaration.compositeId.map((field) => String(record[field] ?? '')).join(' @ ');
+  if (declaration.compositeId) return recordIdOf(declaration, record);
   const id = record[declaration.idField];
   if (typeof id !== 'string' && typeof id !== 'number') {
     throw new Error(`A ${declaration.singular} answered without its ${declaration.idField}`);
