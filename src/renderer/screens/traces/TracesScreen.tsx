@@ -35,9 +35,7 @@ export function TracesScreen() {
 
   return (
     <Stack gap="sm" data-testid="traces-screen">
-      <Title order={2}>
-        Traces
-      </Title>
+      <Title order={2}>Traces</Title>
       <Group gap="sm" wrap="wrap" align="flex-end">
         <SegmentedControl
           aria-label="Rank"
