@@ -5,14 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compositeParts } from '../../src/main/engine/resources/api';
-import { RESOURCES, recordIdOf } from '../../src/shared/resources';
+import { RESOURCES, recordIdOf, type ResourceDeclaration } from '../../src/shared/resources';
 
 describe('recordIdOf', () => {
   it('joins every key field of a composite kind, and the engine takes it apart again', () => {
-    const kinds = Object.values(RESOURCES).filter((declaration) => declaration.compositeId);
+    const kinds = (Object.values(RESOURCES) as ResourceDeclaration[]).filter((declaration) => declaration.compositeId);
     expect(kinds.length).toBeGreaterThan(0);
     for (const declaration of kinds) {
-      const record = Object.fromEntries(declaration.compositeId!.map((field, i) => [field, `value-${i}`]));
+      const record = Object.fromEntries(
+        declaration.compositeId!.map((field: string, i: number) => [field, `value-${i}`]),
+      );
       const id = recordIdOf(declaration, { ...record, [declaration.idField]: 'value-0' });
       expect(id.split(' @ ')).toHaveLength(declaration.compositeId!.length);
       expect(compositeParts(declaration, id)).toEqual(record);
