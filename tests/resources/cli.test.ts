@@ -187,6 +187,20 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'programs', label: 'Programs', area: 'Catalogue', verbs: ['list', 'create'] },
       { kind: 'enrollments', label: 'Enrolments', area: 'Catalogue', verbs: ['list'] },
       { kind: 'program-enrollments', label: 'Program enrolments', area: 'Catalogue', verbs: ['list'] },
+      {
+        kind: 'course-suggestions',
+        label: 'Course suggestions',
+        area: 'Catalogue',
+        verbs: ['list', 'create', 'delete'],
+      },
+      {
+        kind: 'course-group-suggestions',
+        label: 'Group course suggestions',
+        area: 'Catalogue',
+        verbs: ['list', 'create', 'delete'],
+      },
+      { kind: 'course-reviews', label: 'Course reviews', area: 'Catalogue', verbs: ['list', 'update', 'delete'] },
+      { kind: 'program-reviews', label: 'Program reviews', area: 'Catalogue', verbs: ['list', 'update', 'delete'] },
     ]);
     expect((await run(['kinds'])).stdout).toMatch(/^api-tokens\s+API tokens\s+Tenant settings\s+list,create,delete$/m);
   });
