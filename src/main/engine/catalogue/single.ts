@@ -8,10 +8,9 @@ import type { catalogueCalls, EnrolmentChange, MetadataScope } from '../../../sh
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
-import { ApiError, classifyFailure, type PlatformClient } from '../platform';
+import { ApiError, classifyFailure, platformWords, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
 import { catalogueFinder, enrol, pathwayEnrolled, programEnrolled, type CatalogueItem } from './enrol-import';
-import { platformWords } from '../licences';
 
 type Services = Pick<EngineServices, 'platform' | 'profiles' | 'emit' | 'tenant'>;
 type Enrollable = Exclude<CatalogueItem, { type: 'course' }>;

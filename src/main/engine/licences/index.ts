@@ -8,11 +8,11 @@ import { expiryOf, type licenceCalls } from '../../../shared/contract';
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { ApiError, classifyFailure } from '../platform';
+import { ApiError, classifyFailure, platformWords } from '../platform';
 import { userScope } from '../tenants';
-import { platformWords, seatsImportKind } from './seat-import';
+import { seatsImportKind } from './seat-import';
 
-export { platformWords, seatColumns, seatRow, startSeatsJob } from './seat-import';
+export { seatColumns, seatRow, startSeatsJob } from './seat-import';
 import { readGroupSeats, readLicence, readSeats } from './seats-api';
 
 type Services = Pick<EngineServices, 'platform' | 'profiles' | 'emit' | 'tenant' | 'runner'>;

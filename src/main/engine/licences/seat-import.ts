@@ -17,7 +17,14 @@ import type { Job } from '../../../shared/contract';
 import { licenseAssignments, licenses, PERSON_SYNONYMS, type CsvColumn } from '../../../shared/resources';
 import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
 import { UNFINISHED_STATES } from '../jobs';
-import { ApiError, isTransient, RequestAbortedError, type CallOptions, type PlatformClient } from '../platform';
+import {
+  ApiError,
+  isTransient,
+  platformWords,
+  RequestAbortedError,
+  type CallOptions,
+  type PlatformClient,
+} from '../platform';
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
 import type { EngineServices } from '../context';
@@ -136,22 +143,6 @@ function endsRun(error: unknown): boolean {
     isTransient(error) ||
     (error instanceof ApiError && (error.status === 401 || error.status === 403))
   );
-}
-
-/** The platform's own words for a refusal (`{"detail": …}`), as it says them; DRF's field errors joined. */
-export function platformWords(error: unknown): string {
-  if (error instanceof ApiError) {
-    const body = error.body as unknown;
-    if (body && typeof body === 'object') {
-      const detail = (body as { detail?: unknown }).detail;
-      if (typeof detail === 'string') return detail;
-      return Object.entries(body as Record<string, unknown>)
-        .map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`)
-        .join('; ');
-    }
-    return `${error.status} ${error.statusText}`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 const personKey = (person: string) => person.trim().toLowerCase();

@@ -106,6 +106,20 @@ export function drfIssues(body: unknown, prefix = ''): FieldIssue[] {
   return issues;
 }
 
+/**
+ * A refusal in the platform's own words, for a screen or a report row: its `detail`, else DRF's field errors
+ * ("field: message message; other: message"), else the status line.
+ */
+export function platformWords(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.detail) return error.detail;
+  const byField = new Map<string, string[]>();
+  for (const issue of drfIssues(error.body))
+    byField.set(issue.path, [...(byField.get(issue.path) ?? []), issue.message]);
+  if (byField.size === 0) return `${error.status} ${error.statusText}`;
+  return [...byField].map(([field, messages]) => `${field ? `${field}: ` : ''}${messages.join(' ')}`).join('; ');
+}
+
 /** The caller cancelled the request through its AbortSignal. */
 /**
  * A key would travel in clear: plain http to another computer. Addresses like this are refused when a profile is

@@ -18,6 +18,7 @@ export {
 } from './client';
 export {
   ApiError,
+  platformWords,
   CATALOGUE_MESSAGES,
   InsecureAddressError,
   NetworkError,
