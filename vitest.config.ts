@@ -10,6 +10,8 @@ export default defineConfig({
     // Generous: suites start real servers and browsers on a small shared machine; slowness is not the failure here.
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: in a full run on two loaded cores a screen can take longer to answer.
+    expect: { poll: { timeout: 10_000 } },
     // Two cores here: keep the number of Chromium and server processes bounded.
     maxWorkers: 2,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],

@@ -104,6 +104,13 @@ describe('Review queue (browser mode)', () => {
       .get(server.org) as string;
     await page.getByRole('textbox', { name: 'Learner' }).fill(learner);
     const list = page.getByTestId('review-list');
+    // The learner filter applies after a pause in typing and closes what is open: wait until every row is theirs.
+    await expect
+      .poll(async () => {
+        const rows = await list.getByRole('option').allInnerTexts();
+        return rows.length > 0 && rows.every((row) => row.includes(` · ${learner} · `));
+      })
+      .toBe(true);
     const gone = list.getByText('This conversation was deleted', { exact: false });
     await visible(gone);
     await gone.click();

@@ -133,9 +133,12 @@ describe('Sessions (browser mode)', () => {
     const dialog = page.getByRole('dialog', { name: 'Turn into a ticket note' });
     await visible(dialog.getByText('no internal ticket notes', { exact: false }));
     const picker = dialog.getByLabel('Ticket', { exact: true });
+    // The tickets load after the dialog opens: read the picker only once they have (its placeholder says so).
+    await expect.poll(() => picker.getAttribute('placeholder')).toBe('Pick a ticket');
     if (!(await picker.inputValue())) {
       await picker.focus();
       await page.keyboard.press('ArrowDown');
+      await visible(page.getByRole('option').first());
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await expect.poll(() => picker.inputValue()).toMatch(/^#\d+/);
