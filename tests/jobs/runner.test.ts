@@ -120,6 +120,38 @@ describe('job runner', () => {
     expect(bulkRuns).toEqual(['bulk']);
   });
 
+  it('lets many requests of one job listen to its cancel signal at once without a leak warning', async () => {
+    const { runner, store, server } = await setup();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    runner.register({
+      kind: 'train',
+      async run(ctx) {
+        const client = await ctx.client();
+        const user = { org: server.org, user_id: server.user };
+        // Sixteen in flight together, each listening to the job's signal until it answers.
+        await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            client.api
+              .GET('/api/ai-mentor/orgs/{org}/users/{user_id}/{name}/', {
+                params: { path: { ...user, name: `absent-${i}` } },
+                signal: ctx.signal,
+              })
+              .catch(() => undefined),
+          ),
+        );
+      },
+    });
+    const id = store.create({ kind: 'train', profileId: 'p1', title: 'Many', params: {}, items: [] });
+    runner.start(id);
+    await runner.settled(id);
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(runner.present(id)).toMatchObject({ state: 'completed' });
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('writes the job and its items before running, runs every item once and completes', async () => {
     const { runner, store, create, seen, events } = await setup();
     const id = create(12);

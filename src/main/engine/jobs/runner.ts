@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -176,6 +177,9 @@ export class JobRunner {
     this.watch();
 
     const controller = new AbortController();
+    // Every request of the job in flight listens to this one signal (and lets go when it answers): dozens at once are
+    // the job's concurrency, not a leak.
+    setMaxListeners(0, controller.signal);
     const run: ActiveRun = { controller, done: Promise.resolve() };
     const share = this.limits.join(row.profile_id, concurrencyOf(row));
     const ctx: JobContext = {
