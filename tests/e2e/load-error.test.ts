@@ -69,7 +69,7 @@ afterAll(async () => {
 /** Screens that read the tenant, with the title each gives its failure. */
 const SCREENS = [
   { route: '#/mentors', title: 'Mentors could not be loaded' },
-  { route: '#/mentors/no-such-mentor', title: 'This mentor could not be opened' },
+  { route: '#/mentors/no-such-mentor', title: 'This mentor has not been read on this computer yet' },
   { route: '#/invitations', title: 'The invitations could not be loaded' },
   { route: '#/analytics', title: 'The tenant cannot be reached' },
 ];

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
 import { CopyIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { mentorsHref, navigateTo } from '../../shell/routes';
@@ -49,7 +50,12 @@ export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initial
       {mentor.isPending && tenant && <Skeleton height={60} radius="md" />}
       {mentor.isError && (
         <LoadErrorAlert
-          title="This mentor could not be opened"
+          // Offline, a mentor never read before has nothing cached to show: say that, not that it is broken.
+          title={
+            isUnreachable(mentor.error)
+              ? 'This mentor has not been read on this computer yet'
+              : 'This mentor could not be opened'
+          }
           error={mentor.error}
           onRetry={() => void mentor.refetch()}
           action={
