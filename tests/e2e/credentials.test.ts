@@ -117,6 +117,13 @@ describe('Models and keys', () => {
     await page.getByRole('switch', { name: 'Free trial' }).focus();
     await page.keyboard.press('Space');
     await expect.poll(() => page.getByTestId('free-trial-state').innerText()).toBe('In free trial');
+    // The platform's word on the trial is read beside the switch's name, inside its label.
+    expect(
+      await page
+        .locator('label')
+        .filter({ has: page.getByTestId('free-trial-state') })
+        .innerText(),
+    ).toMatch(/^Free trial\s+In free trial\n/);
     const trial = await call(server, 'GET', `/api/ai-account/orgs/${server.org}/users/${server.user}/free-trial`);
     expect(trial.body).toEqual({ is_in_free_trial: true });
 

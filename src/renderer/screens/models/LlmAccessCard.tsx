@@ -79,18 +79,23 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
                 maw={360}
               />
               <Switch
-                label="Free trial"
+                label={
+                  // The platform's word on the trial beside the switch's name, not at the far end of the row.
+                  <Group gap={8} wrap="nowrap" component="span">
+                    Free trial
+                    {data.freeTrial !== null && (
+                      <Badge variant="light" color={data.freeTrial ? 'teal' : 'gray'} data-testid="free-trial-state">
+                        {data.freeTrial ? 'In free trial' : 'Not in free trial'}
+                      </Badge>
+                    )}
+                  </Group>
+                }
                 description="The tenant's free trial of the platform's LLMs."
                 checked={pending && 'freeTrial' in pending ? !!pending.freeTrial : data.freeTrial === true}
                 disabled={set.isPending || !!data.offline}
                 onChange={(event) => flip({ freeTrial: event.currentTarget.checked })}
                 maw={360}
               />
-              {data.freeTrial !== null && (
-                <Badge variant="light" color={data.freeTrial ? 'teal' : 'gray'} data-testid="free-trial-state">
-                  {data.freeTrial ? 'In free trial' : 'Not in free trial'}
-                </Badge>
-              )}
             </Group>
             <Stack gap={6} data-testid="default-key-usage">
               <Text size="sm" fw={500}>
