@@ -31,6 +31,28 @@ afterAll(async () => {
 });
 
 describe('Mentor page: settings', () => {
+  it('leaves a small window to the fields until there is something to save, then keeps the save bar in view', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open(`#/mentors/${mentor.unique_id}`);
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      const form = page.getByTestId('mentor-settings').getByRole('form', { name: 'Mentor settings' });
+      await visible(form.getByRole('textbox', { name: 'Display name' }));
+      const bar = form.getByTestId('settings-save-bar');
+      const inView = async () => {
+        const box = (await bar.boundingBox())!;
+        return box.y + box.height <= 650;
+      };
+      expect(await inView()).toBe(false);
+      await form.getByRole('textbox', { name: 'Display name' }).fill('Ms. Algebra (draft)');
+      await expect.poll(inView).toBe(true);
+      await form.getByRole('button', { name: 'Discard changes' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  });
+
   it('edits a setting, shows a refusal at its field, lists the history, compares two saves and reverts', async () => {
     const { page } = app;
     await app.open(`#/mentors/${mentor.unique_id}`);

@@ -261,7 +261,15 @@ function SettingsForm({
           withBorder
           radius="md"
           p="sm"
-          style={{ position: 'sticky', bottom: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}
+          data-testid="settings-save-bar"
+          // Kept in view only once there is something to save or say: untouched, it waits at the form's end and leaves
+          // a small window's height to the fields.
+          style={{
+            position: dirty || saved || formError || save.isPending ? 'sticky' : 'static',
+            bottom: 0,
+            zIndex: 2,
+            background: 'var(--mantine-color-body)',
+          }}
         >
           <Stack gap="xs">
             {formError && (
