@@ -9,6 +9,7 @@ import type { Engine } from '../../src/main/engine';
 import type { Sandbox } from '../../src/server/app';
 import { catalogueArea } from '../../src/server/areas/catalogue';
 import { invitationsArea } from '../../src/server/areas/invitations';
+import { learningArea } from '../../src/server/areas/learning';
 import { cli } from '../helpers/cli';
 import { connect } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
@@ -31,7 +32,7 @@ const programKey = (slug: string) =>
   server.db.prepare('SELECT program_key FROM programs WHERE slug = ?').pluck().get(slug) as string;
 
 beforeAll(async () => {
-  server = await sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea] });
+  server = await sandbox({ seed: 'demo', areas: [invitationsArea, catalogueArea, learningArea] });
   server.db
     .prepare(
       `INSERT INTO users (username, email, org, role, date_joined) VALUES ('ada', 'ada@example.edu', ?, 'student', '2026-01-01T00:00:00Z')`,
@@ -167,5 +168,25 @@ describe('one enrolment', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { course_id: string });
     expect(rows.map((row) => row.course_id)).toEqual([COURSE]);
+  });
+});
+
+describe('deleting a course says how many enrolments it has first', () => {
+  it('counts them on the platform (its enrolment search, a page of the record the spec declares)', async () => {
+    const enrolled = server.db
+      .prepare(
+        `SELECT count(*) FROM catalog_enrollments e JOIN users u ON u.id = e.user_id
+         WHERE e.kind = 'course' AND e.target = ? AND u.org = ?`,
+      )
+      .pluck()
+      .get(COURSE, server.org) as number;
+    expect(enrolled).toBeGreaterThan(0);
+    const found = await engine.invoke('resources.referrers', { kind: 'courses', ids: [COURSE] });
+    // Its suggestions and reviews too, each the platform's own count.
+    expect(found.counts).toEqual([
+      { kind: 'enrollments', refersTo: COURSE, count: enrolled, exact: true, asOf: null },
+      { kind: 'course-suggestions', refersTo: COURSE, count: expect.any(Number), exact: true, asOf: null },
+      { kind: 'course-reviews', refersTo: COURSE, count: expect.any(Number), exact: true, asOf: null },
+    ]);
   });
 });

@@ -53,7 +53,7 @@ export function ReferrersNote({
           <List size="sm" spacing={2}>
             {counts.map((c) => (
               <List.Item key={`${c.kind}.${c.refersTo}`}>
-                {ids.length > 1 ? `“${nameOf(c.refersTo)}” has` : 'It has'} {countLine(c, declarations)}
+                {ids.length > 1 ? `“${nameOf(c.refersTo)}” has` : 'It has'} {countLine(c, declarations, formatDateTime)}
               </List.Item>
             ))}
           </List>

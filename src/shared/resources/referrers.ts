@@ -27,6 +27,8 @@ export function referrerLines(
 export function countLine(
   counted: { kind: string; count: number; exact: boolean; asOf: string | null },
   declarations: readonly ResourceDeclaration[],
+  /** How the time of the saved list is written: as stored (ISO, the CLI's), or the app's date format. */
+  when: (iso: string) => string = (iso) => iso,
 ): string {
   const declaration = declarations.find((d) => d.kind === counted.kind);
   const plural = declaration ? (declaration.plural ?? declaration.label.toLowerCase()) : counted.kind;
@@ -35,5 +37,5 @@ export function countLine(
     counted.count === 0
       ? `no ${plural}`
       : `${counted.count.toLocaleString('en-US')} ${counted.count === 1 ? (declaration?.singular ?? counted.kind) : plural}`;
-  return counted.exact ? what : `${what} (as last read at ${counted.asOf}: the platform did not answer)`;
+  return counted.exact ? what : `${what} (as last read at ${when(counted.asOf!)}: the platform did not answer)`;
 }

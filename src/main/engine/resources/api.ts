@@ -201,6 +201,19 @@ export class ResourceApi {
     return answer as Row[];
   }
 
+  /**
+   * How many records of a paged kind match `query`: the count of a page of one. A kind whose spec declares one record
+   * as its list's answer (listAnswerDeclared) is read as the page it really is.
+   */
+  async count(declaration: ResourceDeclaration, query: Record<string, unknown>, options: CallOptions = {}) {
+    const operation = declaration.operations.list;
+    if (!operation || declaration.envelope !== 'drf') throw new Error(`${declaration.kind} has no paged list`);
+    const paging = pagingOf(operation);
+    const one = paging === 'offset' ? { limit: 1, offset: 0 } : paging === 'page' ? { page: 1, page_size: 1 } : {};
+    const paged = declaration.listAnswerDeclared === 'one';
+    return pageOf(await this.send(declaration, operation, { query: { ...query, ...one }, paged }, options)).count;
+  }
+
   /** DRF's pages, by page number or by offset as the spec asks, until the platform says there is no next one. */
   private async listPages(
     declaration: ResourceDeclaration,

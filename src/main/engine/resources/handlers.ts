@@ -474,12 +474,9 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
         if (read) await freshness(profileId, declaration, true).catch(() => undefined);
         else refreshInBackground(profileId, declaration);
       }
-      const counts = await countReferrers(cache, profileId, kind, ids, async (declaration, query) => {
-        const page = await (
-          await apiFor(profileId)
-        ).send(declaration, declaration.operations.list!, { query }, COUNT_CALL);
-        return (page as { count: number }).count;
-      });
+      const counts = await countReferrers(cache, profileId, kind, ids, async (declaration, query) =>
+        (await apiFor(profileId)).count(declaration, query, COUNT_CALL),
+      );
       return { ...referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS), ...(counts.length && { counts }) };
     },
 

@@ -193,7 +193,7 @@ export async function countReferrers(
         const value = numeric && Number.isFinite(Number(id)) ? Number(id) : id;
         if (index < ASKED_AT_MOST && declaration.envelope === 'drf') {
           try {
-            return { id, count: await count(declaration, { [field]: value, page: 1, page_size: 1 }), exact: true };
+            return { id, count: await count(declaration, { [field]: value }), exact: true };
           } catch {
             // Not answering: the saved list says what it can.
           }
