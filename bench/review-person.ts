@@ -11,7 +11,8 @@
  * `npx tsx bench/review-person.ts` prints one JSON object per line.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -84,14 +85,35 @@ async function childBaseline(target: Target): Promise<Omit<ChildResult, 'sandbox
   process.stdout.write('START\n');
   const since = process.cpuUsage();
   let messages = 0;
-  for (let page = 1; ; page++) {
-    const body = await get(page);
-    for (const conversation of body.results) messages += (JSON.parse(conversation.messages) as unknown[]).length;
-    if (!body.next) break;
-  }
+  await profiled('baseline', async () => {
+    for (let page = 1; ; page++) {
+      const body = await get(page);
+      for (const conversation of body.results) messages += (JSON.parse(conversation.messages) as unknown[]).length;
+      if (!body.next) break;
+    }
+  });
   const used = cpuMs(since);
   process.stdout.write('END\n');
   return { cpuMs: used, messages };
+}
+
+/**
+ * BENCH_PROFILE=DIR writes each child's V8 CPU profile of its timed span to DIR/<side>-<pid>.cpuprofile (open it in
+ * DevTools' Performance panel or speedscope); the readings are then not comparable.
+ */
+async function profiled<T>(side: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 250 });
+  await session.post('Profiler.start');
+  const result = await work();
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(join(dir, `${side}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  session.disconnect();
+  return result;
 }
 
 function settle(engine: Engine, id: string): Promise<string> {
@@ -130,8 +152,10 @@ async function childExport(target: Target): Promise<Omit<ChildResult, 'sandboxMs
     await settle(engine, warm.jobId);
     process.stdout.write('START\n');
     const since = process.cpuUsage();
-    const started = await engine.invoke('person.export', { user: PERSON, path: join(dir, 'person.zip') });
-    const state = await settle(engine, started.jobId);
+    const { started, state } = await profiled('export', async () => {
+      const started = await engine.invoke('person.export', { user: PERSON, path: join(dir, 'person.zip') });
+      return { started, state: await settle(engine, started.jobId) };
+    });
     const used = cpuMs(since);
     process.stdout.write('END\n');
     if (state !== 'completed') throw new Error(`the export ended ${state}`);

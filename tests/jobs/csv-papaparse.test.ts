@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../../src/main/engine/csv';
+import { csvRow, toCsv } from '../../src/main/engine/csv';
 
 const CELLS: unknown[] = [
   'plain',
@@ -51,6 +51,11 @@ const CELLS: unknown[] = [
   ['x', 'y'],
   '=',
   '-',
+  // Plain text, formula characters and spaces past the first character (written as they are).
+  'two words',
+  'x=1',
+  'a-b+c@d',
+  "it's",
 ];
 
 const papa = (rows: unknown[][], delimiter: string) =>
@@ -67,5 +72,10 @@ describe('toCsv', () => {
       expect(toCsv(rows, { delimiter })).toBe(papa(rows, delimiter));
     }
     expect(toCsv([])).toBe(papa([], ','));
+  });
+
+  it('csvRow writes one row as toCsv does', () => {
+    expect(csvRow(CELLS)).toBe(toCsv([CELLS]));
+    expect(csvRow([])).toBe(toCsv([[]]));
   });
 });

@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import { PERSON_DATASETS, type PersonDataset } from '../../../../shared/contract';
-import { toCsv } from '../../csv';
+import { csvRow, toCsv } from '../../csv';
 import { JobFailed, type JobContext, type JobKindRunner } from '../../jobs';
 import { ApiError } from '../../platform';
+import { zipFiles } from '../../zip';
 import type { ResourceServices } from '../handlers';
 import { PersonPlatform } from './platform';
 
@@ -39,8 +39,8 @@ export const ZIP_ITEM = 'zip';
 /** zlib's level: CSV text still shrinks about 20 times at the fastest one. */
 const ZIP_LEVEL = 1;
 
-/** A dataset's rows, or (for the chat history) its rows already written as CSV page by page, and how many. */
-type Table = { header: string[]; rows: unknown[][] } | { header: string[]; csv: string[]; count: number };
+/** A dataset's rows, or (for the chat history) its rows already written as CSV lines page by page, and how many. */
+type Table = { header: string[]; rows: unknown[][] } | { header: string[]; lines: string[]; count: number };
 interface FileRecord {
   dataset: PersonDataset;
   rows: number;
@@ -59,26 +59,32 @@ const fileOf = (dataset: PersonDataset) => `${dataset}.csv`;
 async function readSource(source: string, platform: PersonPlatform): Promise<Partial<Record<PersonDataset, Table>>> {
   switch (source) {
     case 'chat-history': {
-      // Each page is written as CSV as it comes: 50,000 messages are not held as rows until the end.
-      const csv: string[] = [];
+      // Each page is written as CSV text as it comes (50,000 messages are not held as rows until the end), and a
+      // conversation's own four cells are written once for its twenty-odd messages.
+      const pages: string[] = [];
       let count = 0;
       const feedback: unknown[][] = [];
       for await (const page of platform.conversations()) {
-        const messages: unknown[][] = [];
+        const lines: string[] = [];
         for (const c of page.results) {
           const transcript = parseTranscript(c.messages);
-          transcript.forEach((m, i) =>
-            messages.push([c.id, c.mentor, c.inserted_at, c.sentiment, i + 1, m.type, m.timestamp, m.content]),
-          );
+          if (transcript.length) {
+            const conversation = `${csvRow([c.id, c.mentor, c.inserted_at, c.sentiment])},`;
+            for (let i = 0; i < transcript.length; i++) {
+              const m = transcript[i]!;
+              lines.push(`${conversation}${i + 1},${csvRow([m.type, m.timestamp, m.content])}\r\n`);
+            }
+            count += transcript.length;
+          }
           if (c.rating) feedback.push([c.id, c.mentor, c.inserted_at, c.rating, c.sentiment]);
         }
-        if (messages.length) csv.push(toCsv(messages));
-        count += messages.length;
+        // One flat string per page: a string grown line by line would be flattened again, slowly, when encoded.
+        if (lines.length) pages.push(lines.join(''));
       }
       return {
         'chat-history': {
           header: ['conversation_id', 'mentor', 'started_at', 'sentiment', 'message', 'type', 'timestamp', 'content'],
-          csv,
+          lines: pages,
           count,
         },
         feedback: { header: ['conversation_id', 'mentor', 'started_at', 'rating', 'sentiment'], rows: feedback },
@@ -172,10 +178,20 @@ async function readSource(source: string, platform: PersonPlatform): Promise<Par
   }
 }
 
-function parseTranscript(text: string): { type: string; content: string; timestamp: string }[] {
+type Message = { type: string; content: string; timestamp: string };
+const isMessage = (m: unknown): m is Message =>
+  typeof m === 'object' &&
+  m !== null &&
+  typeof (m as Message).type === 'string' &&
+  typeof (m as Message).content === 'string' &&
+  typeof (m as Message).timestamp === 'string';
+
+/** A conversation's messages; any other value in a field is written as its text, an unreadable transcript whole. */
+function parseTranscript(text: string): Message[] {
   try {
     const parsed = JSON.parse(text) as unknown;
     if (!Array.isArray(parsed)) return [];
+    if (parsed.every(isMessage)) return parsed;
     return parsed.map((m: Record<string, unknown>) => ({
       type: String(m.type ?? ''),
       content: String(m.content ?? ''),
@@ -184,6 +200,22 @@ function parseTranscript(text: string): { type: string; content: string; timesta
   } catch {
     return [{ type: '', content: text, timestamp: '' }];
   }
+}
+
+/**
+ * A dataset's CSV file: byte order mark, header, rows, each line ending CRLF. The chat history's pages are encoded
+ * straight into one buffer of their size (a buffer per page joined after took five times as long, most of it the
+ * copy and the fresh memory's page faults).
+ */
+function csvFile(table: Table): Buffer {
+  const head = `\uFEFF${toCsv([table.header])}\r\n`;
+  if (!('lines' in table)) return Buffer.from(table.rows.length ? `${head}${toCsv(table.rows)}\r\n` : head);
+  let size = Buffer.byteLength(head);
+  for (const page of table.lines) size += Buffer.byteLength(page);
+  const data = Buffer.allocUnsafe(size);
+  let at = data.write(head);
+  for (const page of table.lines) at += data.write(page, at);
+  return data;
 }
 
 /** A platform that does not serve a dataset (404, 405, 501) leaves it empty with a warning; the export goes on. */
@@ -195,7 +227,8 @@ function notServed(error: unknown): string | null {
 
 /**
  * The zip of a finished set of parts: fixed date, mode and order, so the same parts always give the same bytes.
- * yazl deflates with Node's native zlib (jszip's JavaScript deflate took most of a large export's CPU).
+ * Deflate and CRC-32 are Node's native zlib (jszip's JavaScript deflate, then yazl's JavaScript CRC-32, took much of
+ * a large export's CPU).
  */
 export async function buildZip(
   dir: string,
@@ -204,15 +237,12 @@ export async function buildZip(
   /** Parts this run wrote and still holds (the same bytes as their files): not read back. */
   held = new Map<PersonDataset, Buffer>(),
 ): Promise<Buffer> {
-  const zip = new ZipFile();
-  const options = { mtime: date, mode: 0o100644, compressionLevel: ZIP_LEVEL } as const;
-  for (const dataset of PERSON_DATASETS)
-    zip.addBuffer(held.get(dataset) ?? readFileSync(`${dir}/${fileOf(dataset)}`), fileOf(dataset), options);
-  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 'manifest.json', options);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
+  const files = PERSON_DATASETS.map((dataset) => ({
+    name: fileOf(dataset),
+    data: held.get(dataset) ?? readFileSync(`${dir}/${fileOf(dataset)}`),
+  }));
+  files.push({ name: 'manifest.json', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) });
+  return zipFiles(files, { mtime: date, mode: 0o100644, level: ZIP_LEVEL });
 }
 
 export function personExportKind(services: ResourceServices): JobKindRunner {
@@ -262,14 +292,13 @@ export function personExportKind(services: ResourceServices): JobKindRunner {
         let bytes = 0;
         for (const dataset of datasets) {
           const table = tables[dataset] ?? { header: ['none'], rows: [] };
-          const body = 'csv' in table ? table.csv : table.rows.length ? [toCsv(table.rows)] : [];
-          const data = Buffer.from(`\uFEFF${[toCsv([table.header]), ...body].join('\r\n')}\r\n`);
+          const data = csvFile(table);
           const file = `${dir}/${fileOf(dataset)}`;
           writeFileSync(`${file}.tmp`, data);
           written.set(dataset, data);
           renameSync(`${file}.tmp`, file);
           bytes += data.length;
-          files.push({ dataset, rows: 'csv' in table ? table.count : table.rows.length, sha256: sha256(data) });
+          files.push({ dataset, rows: 'lines' in table ? table.count : table.rows.length, sha256: sha256(data) });
         }
         journal.updateItem(item.id, {
           state: 'done',
