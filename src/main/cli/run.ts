@@ -118,7 +118,8 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   tickets: ['tickets'],
   review: ['review'],
   mentors: ['mentors', 'resources'],
-  memory: ['resources'],
+  // `memory list --mentor NAME` looks the mentor's unique id up in the mentors area.
+  memory: ['resources', 'mentors'],
   person: ['resources'],
   enrol: ['resources'],
   unenrol: ['resources'],
