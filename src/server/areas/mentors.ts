@@ -9,6 +9,7 @@ import { mentorGuidanceRoutes } from './mentors/guidance';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
 import { userMemoryRoutes } from './mentors/user-memories';
+import { callCredentialRoutes } from './mentors/call-credentials';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 import { mentorVoiceRoutes } from './mentors/voice';
@@ -32,6 +33,7 @@ export const mentorsArea: Area = {
     mentorVoiceRoutes(router, deps);
     mentorMemoryRoutes(router, deps);
     userMemoryRoutes(router, deps);
+    callCredentialRoutes(router, deps);
     mentorGuidanceRoutes(router, deps);
     mentorCatalogueRoutes(router, deps);
     profileMemoryRoutes(router, deps);
