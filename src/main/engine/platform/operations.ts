@@ -82,6 +82,9 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },
   // An entry's key and value set by POST: the same state however often it is sent.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE, post: REPEATABLE },
+  // Call credentials: each POST issues a new participant token, so a lost answer is asked for again (nothing is
+  // created that a second token would duplicate).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/create-call-credentials/': { post: REPEATABLE },
   // A learner's memories: the filters, the admins' filtered list, one memory read or deleted.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-filter/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/filtered-memories/': { get: READ },
