@@ -40,7 +40,7 @@ describe('Call credentials', () => {
     });
     await card.getByRole('textbox', { name: 'Session' }).focus();
     await page.keyboard.press('Enter');
-    await visible(card.getByText('Calls work'));
+    await visible(card.getByText('Calls work', { exact: true }));
     await visible(card.getByText(`mentor-audio-call-${mentor}|${server.org}`));
     await visible(card.getByText(/Issued, not shown/));
     // A JWT is base64url JSON: `eyJ…` header and payload. None is on the page.

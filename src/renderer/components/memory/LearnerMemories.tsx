@@ -114,7 +114,7 @@ export function LearnerMemories({
             data={(options.data?.categories ?? []).map((value) => ({ value, label: categoryLabel(value) }))}
             value={filters.category}
             onChange={(category) => set({ category })}
-            w={190}
+            w={150}
             comboboxProps={{ withinPortal: true }}
             clearButtonProps={{ 'aria-label': 'Clear category', 'aria-hidden': false, tabIndex: 0 }}
           />
@@ -125,35 +125,32 @@ export function LearnerMemories({
               placeholder="Any mentor"
               value={filters.mentor}
               onChange={(picked) => set({ mentor: picked || null })}
-              w={220}
+              w={190}
               clearButtonProps={{ 'aria-label': 'Clear mentor', 'aria-hidden': false, tabIndex: 0 }}
             />
           )}
-          <Stack gap={4}>
-            <Text size="sm" fw={500} component="span" id="memories-mode-label">
-              Mode
-            </Text>
-            <SegmentedControl
-              aria-labelledby="memories-mode-label"
-              size="xs"
-              data={MODES}
-              value={filters.mode}
-              onChange={(mode) => set({ mode })}
-            />
-          </Stack>
+          {/* Its "Any mode" says what it is, as the lists' filters do: no label above, level with the inputs. */}
+          <SegmentedControl
+            aria-label="Mode"
+            size="xs"
+            data={MODES}
+            value={filters.mode}
+            onChange={(mode) => set({ mode })}
+            mb={4}
+          />
           <TextInput
             label="From"
             type="date"
             value={filters.startDate}
             onChange={(event) => set({ startDate: event.currentTarget.value })}
-            w={150}
+            w={144}
           />
           <TextInput
             label="To"
             type="date"
             value={filters.endDate}
             onChange={(event) => set({ endDate: event.currentTarget.value })}
-            w={150}
+            w={144}
           />
           {filtering && (
             <Button
@@ -178,7 +175,7 @@ export function LearnerMemories({
           </Text>
         ) : (
           <ScrollArea type="auto" offsetScrollbars>
-            <Table striped verticalSpacing={6} aria-label={`Memories of ${learner}`} miw={640}>
+            <Table striped verticalSpacing={6} aria-label={`Memories of ${learner}`} miw={760}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Memory</Table.Th>
@@ -196,19 +193,21 @@ export function LearnerMemories({
                   const title = memory.name || memory.unique_id || '—';
                   return (
                     <Table.Tr key={id}>
-                      <Table.Td maw={260}>
+                      <Table.Td maw={280}>
                         <UnstyledButton
                           onClick={() => setOpen(id)}
                           c="var(--mantine-primary-color-text)"
                           fw={500}
                           fz="sm"
-                          style={{ overflowWrap: 'anywhere' }}
+                          style={{ overflowWrap: 'break-word' }}
                         >
                           {title}
                         </UnstyledButton>
                       </Table.Td>
                       <Table.Td>{categoryLabel(memory.category)}</Table.Td>
-                      {!mentor && <Table.Td style={{ overflowWrap: 'anywhere' }}>{mentorName(memory.mentor)}</Table.Td>}
+                      {!mentor && (
+                        <Table.Td style={{ overflowWrap: 'break-word' }}>{mentorName(memory.mentor)}</Table.Td>
+                      )}
                       <Table.Td>{memory.mode}</Table.Td>
                       <Table.Td>{memory.entries.length}</Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(memory.updated_at)}</Table.Td>
