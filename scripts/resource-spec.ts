@@ -107,6 +107,12 @@ export function buildResourceSpec(
     }
     for (const filter of declaration.filters ?? []) {
       check('filter', filter.field);
+      if (
+        filter.input === 'reference' &&
+        filter.references !== 'mentors' &&
+        !declarations.some((other) => other.kind === filter.references)
+      )
+        say(`filter '${filter.field}' picks from kind '${String(filter.references)}', which is not declared`);
       const reads = [found.get('list'), found.get('get')].filter((op): op is SpecOperation => !!op);
       if (filter.param && !reads.some((op) => op.parameters.some((p) => p.in === 'query' && p.name === filter.param))) {
         say(`filter parameter '${filter.param}' is not a query parameter of its list or get operation`);

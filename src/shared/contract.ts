@@ -39,6 +39,7 @@ export * from './contract/mentor-evals';
 export * from './contract/mentor-voice';
 export * from './contract/review';
 export * from './contract/sessions';
+export * from './contract/calls';
 export {
   call,
   event,

@@ -1,7 +1,7 @@
 /**
  * Mentor configuration in browser mode, on a real engine and sandbox: an MCP server created from its list's form with
  * credentials that reach the platform and never come back to the page (editing it offers to replace them, unseen);
- * call configurations narrowed by a choice of mode and by a typed mentor id.
+ * call configurations narrowed by a choice of mode and by a mentor picked by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -58,7 +58,7 @@ describe('Mentor configuration', () => {
     await edit.waitFor({ state: 'hidden' });
   });
 
-  it('narrows call configurations by mode and by a mentor id typed in; names each mentor; picks one without one by name', async () => {
+  it('narrows call configurations by mode and by a mentor picked by name; names each mentor; picks one without one by name', async () => {
     const { page } = app;
     const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}`;
     const made: string[] = [];
@@ -87,11 +87,22 @@ describe('Mentor configuration', () => {
     await page.getByRole('radiogroup', { name: 'Mode' }).getByText('Any mode', { exact: true }).click();
     await expect.poll(() => rows().count()).toBe(2);
 
-    await page.getByRole('textbox', { name: 'Mentor ID' }).fill(made[0]!);
+    // The mentor filter picks a mentor by name (keyboard only); the list is narrowed by its unique id.
+    const filter = page.getByRole('combobox', { name: 'Mentor', exact: true });
+    await filter.focus();
+    await page.keyboard.type('Realtime tu');
+    await visible(page.getByRole('option', { name: 'Realtime tutor' }));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     await expect.poll(() => rows().count()).toBe(1);
     await visible(table.getByText('Realtime tutor'));
-    await page.getByRole('textbox', { name: 'Mentor ID' }).fill('');
+    expect(await filter.inputValue()).toBe('Realtime tutor');
+    // Cleared from the keyboard: the clear button is the next stop after the picker.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Clear mentor');
+    await page.keyboard.press('Enter');
     await expect.poll(() => rows().count()).toBe(2);
+    expect(await filter.inputValue()).toBe('');
 
     // A new one picks its mentor by name; the platform gets the mentor's unique id.
     await page.getByRole('button', { name: 'New call configuration' }).click();

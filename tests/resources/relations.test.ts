@@ -49,5 +49,19 @@ describe('relations between kinds', () => {
         },
       ]),
     ).toContain("lti-tools: field 'tool_key' picks from kind 'keys', which is not declared");
+    const calls = RESOURCES['call-configurations'] as ResourceDeclaration;
+    expect(calls.filters?.find((filter) => filter.field === 'mentor')).toMatchObject({
+      input: 'reference',
+      references: 'mentors',
+    });
+    expect(
+      problemsOf([
+        ...declared.filter((declaration) => declaration.kind !== 'call-configurations'),
+        {
+          ...calls,
+          filters: [{ field: 'mentor', label: 'Mentor', input: 'reference', references: 'mentorz', param: 'mentor' }],
+        },
+      ]),
+    ).toEqual(["call-configurations: filter 'mentor' picks from kind 'mentorz', which is not declared"]);
   });
 });

@@ -2,7 +2,7 @@
  * `mentor-admin memory`: what a mentor remembers of a learner (its current memory, history and the learner's
  * progress), and clearing it. The learner is named by username, as the platform's `{user_id}` takes it.
  */
-import { MEMORY_COMPONENTS, MEMORY_COMPONENT_LABELS } from '../../shared/contract';
+import { MEMORY_COMPONENTS, MEMORY_COMPONENT_LABELS, type UserMemoryEntry } from '../../shared/contract';
 import { commandArgs, type Command } from './command';
 import { UsageError } from './io';
 import { profileIdOf } from './profile-commands';
@@ -18,6 +18,12 @@ export const MEMORY_HELP = `A mentor's memory of a learner (MENTOR: unique id, n
   memory profile-delete --learner LEARNER --tag TAG --yes        delete an entry
   memory edx --learner LEARNER [--course COURSE_ID]      the learner's edX memory records
   memory edx-delete --learner LEARNER --id ID --yes       delete one of them
+  memory filters                                         the memory categories and the users who have memories
+  memory list --learner LEARNER [--category C] [--mentor MENTOR] [--mode all|guided|regular] [--from DATE] [--to DATE]
+      the learner's memories (MENTOR: unique id or name; DATE: ISO, such as 2026-11-26)
+  memory get --learner LEARNER --id MEMORY                one memory (unique id or name) and its entries
+  memory entry-set --learner LEARNER --entry ENTRY_ID --key KEY [--value TEXT]   change an entry's key and value
+  memory delete --learner LEARNER --id MEMORY --yes      delete a memory and its entries
   Memory settings of a mentor: get|update mentor-memory-settings MENTOR [--set FIELD=VALUE]`;
 
 /** No terminal control sequences from remembered text reach the terminal. */
@@ -161,11 +167,126 @@ export const runMemoryCommand: Command = async (engine, args, out, _io, globals)
       );
       return 0;
     }
+    case 'filters': {
+      const { positionals } = commandArgs(rest, {});
+      if (positionals.length) throw new UsageError('memory filters takes no positional arguments');
+      const options = await engine.invoke('memory.filterOptions', tenant);
+      out.record(
+        options,
+        printable(
+          [
+            `Categories: ${options.categories.join(', ') || 'none'}`,
+            `Users with memories (${options.users.length}):`,
+            ...options.users.map((user) => `  ${user.username}${user.email ? `\t${user.email}` : ''}`),
+          ].join('\n'),
+        ),
+      );
+      return 0;
+    }
+    case 'list':
+    case 'get':
+    case 'entry-set':
+    case 'delete':
+      return runUserMemoryCommand(engine, sub, rest, out, tenant);
     default:
       throw new UsageError(
         sub
           ? `Unknown memory command '${sub}'`
-          : 'memory needs a command: show, clear, profile, profile-set, profile-delete, edx or edx-delete',
+          : 'memory needs a command: show, clear, profile, profile-set, profile-delete, edx, edx-delete, filters, list, get, entry-set or delete',
       );
   }
 };
+
+/** A learner's memories (the spec's UserMemory records): listed by filters, read, an entry changed, deleted. */
+async function runUserMemoryCommand(
+  engine: Parameters<Command>[0],
+  sub: 'list' | 'get' | 'entry-set' | 'delete',
+  rest: string[],
+  out: Parameters<Command>[2],
+  tenant: { profileId?: string },
+): Promise<number> {
+  const { values, positionals } = commandArgs(rest, {
+    learner: { type: 'string' },
+    category: { type: 'string' },
+    mentor: { type: 'string' },
+    mode: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    id: { type: 'string' },
+    entry: { type: 'string' },
+    key: { type: 'string' },
+    value: { type: 'string' },
+    yes: { type: 'boolean' },
+  });
+  if (positionals.length) throw new UsageError(`memory ${sub} takes no positional arguments`);
+  if (!values.learner) throw new UsageError(`memory ${sub} needs --learner LEARNER`);
+  const learner = values.learner;
+  const entryLine = (entry: UserMemoryEntry) =>
+    `  ${entry.unique_id ?? '—'}\t${entry.category ?? ''}\t${entry.key}: ${entry.value ?? ''}`;
+  if (sub === 'list') {
+    // The platform filters by the mentor's unique id: a name is looked up first.
+    const mentor = values.mentor
+      ? (await engine.invoke('mentors.get', { ...tenant, mentor: values.mentor })).uniqueId
+      : undefined;
+    const { memories } = await engine.invoke('memory.memories', {
+      ...tenant,
+      learner,
+      ...(values.category && { category: values.category }),
+      ...(mentor && { mentor }),
+      ...(values.mode && { mode: values.mode }),
+      ...(values.from && { startDate: values.from }),
+      ...(values.to && { endDate: values.to }),
+    });
+    for (const memory of memories) {
+      out.record(
+        memory,
+        printable(
+          `${memory.unique_id ?? '—'}\t${memory.name ?? ''}\t${memory.category ?? ''}\t${memory.mode}\t${memory.entries.length} entr${memory.entries.length === 1 ? 'y' : 'ies'}\t${memory.updated_at}`,
+        ),
+      );
+    }
+    out.text(`${memories.length} memor${memories.length === 1 ? 'y' : 'ies'} of ${learner}`);
+    return 0;
+  }
+  if (sub === 'entry-set') {
+    if (!values.entry) throw new UsageError('memory entry-set needs --entry ENTRY_ID');
+    if (!values.key) throw new UsageError('memory entry-set needs --key KEY');
+    const saved = await engine.invoke('memory.entrySave', {
+      ...tenant,
+      learner,
+      entry: values.entry,
+      key: values.key,
+      value: values.value ?? null,
+    });
+    out.record(saved, printable(`Saved ${saved.key} for ${learner}`));
+    return 0;
+  }
+  if (!values.id) throw new UsageError(`memory ${sub} needs --id MEMORY (its unique id or name)`);
+  if (sub === 'get') {
+    const memory = await engine.invoke('memory.memory', { ...tenant, learner, memory: values.id });
+    const lines = [
+      `Memory ${memory.name ?? memory.unique_id} of ${learner} (${memory.mode}${memory.category ? `, ${memory.category}` : ''})`,
+      `Mentor: ${memory.mentor ?? '—'}  Session: ${memory.session_id ?? '—'}  Updated: ${memory.updated_at}`,
+      `Entries (${memory.entries.length})`,
+      ...memory.entries.map(entryLine),
+    ];
+    out.record(memory, printable(lines.join('\n')));
+    return 0;
+  }
+  if (!values.yes) throw new UsageError(`memory delete needs --yes: it deletes memory ${values.id} of ${learner}`);
+  const result = await engine.invoke('memory.memoryDelete', {
+    ...tenant,
+    learner,
+    memory: values.id,
+    confirm: learner,
+  });
+  out.record(
+    result,
+    printable(
+      result.deleted
+        ? `Deleted memory ${result.memory} of ${learner}`
+        : `${learner} has no memory ${result.memory}: nothing to delete`,
+    ),
+  );
+  return 0;
+}

@@ -19,6 +19,7 @@ import { BADGE_HELP } from './badge-commands';
 import { ENROL_HELP, enrolCommand } from './enrol-commands';
 import { MENTORS_HELP, runMentorsCommand } from './mentor-commands';
 import { MEMORY_HELP, runMemoryCommand } from './memory-commands';
+import { CALLS_HELP, runCallsCommand } from './call-commands';
 import { PERSON_HELP, runPersonCommand } from './person-commands';
 
 const HELP = `Usage: mentor-admin [--json] [--data-dir DIR] [--profile NAME] <command> ...
@@ -46,6 +47,8 @@ ${ENROL_HELP}
 ${MENTORS_HELP}
 
 ${MEMORY_HELP}
+
+${CALLS_HELP}
 
 ${PERSON_HELP}
 
@@ -88,6 +91,7 @@ const COMMANDS = new Map<string, Command>([
   ['llm-access', runLlmAccessCommand],
   ['mentors', runMentorsCommand],
   ['memory', runMemoryCommand],
+  ['calls', runCallsCommand],
   ['person', runPersonCommand],
   ['enrol', enrolCommand('enrol')],
   ['unenrol', enrolCommand('unenrol')],
@@ -118,7 +122,9 @@ const AREAS: Record<string, readonly AreaName[] | undefined> = {
   tickets: ['tickets'],
   review: ['review'],
   mentors: ['mentors', 'resources'],
-  memory: ['resources'],
+  // `memory list --mentor NAME` looks the mentor's unique id up in the mentors area.
+  memory: ['resources', 'mentors'],
+  calls: ['resources', 'mentors'],
   person: ['resources'],
   enrol: ['resources'],
   unenrol: ['resources'],

@@ -289,6 +289,7 @@ export function ResourceList({
             {(declaration.filters ?? []).map((filter) => (
               <ListFilter
                 key={filter.field}
+                profileId={profileId}
                 filter={filter}
                 value={filters[filter.field]}
                 onChange={(value) => {

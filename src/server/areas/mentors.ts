@@ -8,6 +8,8 @@ import { mentorCatalogueRoutes } from './mentors/catalogues';
 import { mentorGuidanceRoutes } from './mentors/guidance';
 import { mentorKnowledgeRoutes } from './mentors/knowledge';
 import { edxMemoryRoutes, mentorMemoryRoutes, profileMemoryRoutes, seedMentorMemory } from './mentors/memory';
+import { userMemoryRoutes } from './mentors/user-memories';
+import { callCredentialRoutes } from './mentors/call-credentials';
 import { mentorSettingsRoutes } from './mentors/settings';
 import { mentorTaxonomyRoutes } from './mentors/taxonomy-routes';
 import { mentorVoiceRoutes } from './mentors/voice';
@@ -30,6 +32,8 @@ export const mentorsArea: Area = {
     mentorEvalRoutes(router, deps);
     mentorVoiceRoutes(router, deps);
     mentorMemoryRoutes(router, deps);
+    userMemoryRoutes(router, deps);
+    callCredentialRoutes(router, deps);
     mentorGuidanceRoutes(router, deps);
     mentorCatalogueRoutes(router, deps);
     profileMemoryRoutes(router, deps);

@@ -86,7 +86,110 @@ export const EdxMemory = z.object({
 });
 export type EdxMemory = z.infer<typeof EdxMemory>;
 
+/** The spec's UserMemoryEntry: one remembered key and value. */
+export const UserMemoryEntry = z.object({
+  unique_id: z.string().optional(),
+  key: z.string(),
+  value: z.string().nullable().optional(),
+  inserted_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string().nullable(),
+  category: z.string().nullable(),
+});
+export type UserMemoryEntry = z.infer<typeof UserMemoryEntry>;
+
+/** The spec's UserMemory: a learner's named memory (its mode, mentor, session, catalogue item) and its entries. */
+export const UserMemory = z.object({
+  mode: z.string(),
+  name: z.string().optional(),
+  email: z.string().nullable(),
+  unique_id: z.string().optional(),
+  username: z.string().nullable(),
+  platform: z.string().nullable(),
+  mentor: z.string().nullable(),
+  session_id: z.string().nullable(),
+  catalog_item_type: z.string().nullable(),
+  catalog_item_id: z.string().nullable(),
+  entries: z.array(UserMemoryEntry),
+  inserted_at: z.string(),
+  updated_at: z.string(),
+  is_auto_generated: z.boolean().optional(),
+  category: z.string().nullable().optional(),
+});
+export type UserMemory = z.infer<typeof UserMemory>;
+
+/** `memory-filter/`: the memory categories, and the users who have memories. */
+export const MemoryFilterOptions = z.object({
+  categories: z.array(z.string()),
+  users: z.array(
+    z.object({
+      username: z.string(),
+      email: z.string().nullable().optional(),
+      lti_email: z.string().nullable().optional(),
+    }),
+  ),
+});
+export type MemoryFilterOptions = z.infer<typeof MemoryFilterOptions>;
+
+/** `filtered-memories/`'s `mode`: the values its description names (a string in the spec, so others are sent too). */
+export const MEMORY_MODES = ['all', 'guided', 'regular'] as const;
+
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}/, 'An ISO date, such as 2026-11-26');
+
 export const memoryCalls = {
+  'memory.filterOptions': call(
+    z.object({ profileId: z.string().min(1).optional() }).strict(),
+    MemoryFilterOptions,
+    'The memory categories and the users who have memories (memory-filter/)',
+  ),
+  'memory.memories': call(
+    z
+      .object({
+        ...Learner,
+        category: z.string().trim().min(1).max(100).optional(),
+        /** The mentor's unique id. */
+        mentor: z.string().trim().min(1).max(300).optional(),
+        mode: z.string().trim().min(1).max(50).optional(),
+        startDate: isoDate.optional(),
+        endDate: isoDate.optional(),
+      })
+      .strict(),
+    z.object({ learner: z.string(), memories: z.array(UserMemory) }),
+    "A learner's memories, filtered (filtered-memories/, every page)",
+  ),
+  'memory.memory': call(
+    z.object({ ...Learner, memory: z.string().trim().min(1).max(300) }).strict(),
+    UserMemory,
+    "One of a learner's memories, by unique id or name, with its entries",
+  ),
+  'memory.entrySave': call(
+    // The spec's body for memory-entries POST: key required, value nullable; the platform's refusals at their fields.
+    z
+      .object({
+        ...Learner,
+        entry: z.string().trim().min(1).max(300),
+        key: z.string().trim().min(1, 'Enter a key').max(500),
+        value: z.string().nullable(),
+      })
+      .strict(),
+    UserMemoryEntry,
+    "Change the key and value of one entry of a learner's memory",
+  ),
+  'memory.memoryDelete': call(
+    z
+      .object({
+        ...Learner,
+        memory: z.string().trim().min(1).max(300),
+        /** The learner's username, typed by the admin: anything else is refused at this field. */
+        confirm: z.string().max(150),
+      })
+      .strict(),
+    z.object({ memory: z.string(), deleted: z.boolean() }),
+    "Delete one of a learner's memories and its entries, once their username is typed (deleted: false when gone)",
+  ),
   'memory.edx': call(
     z.object({ ...Learner, courseId: z.string().trim().min(1).max(200).optional() }).strict(),
     z.object({ learner: z.string(), records: z.array(EdxMemory) }),

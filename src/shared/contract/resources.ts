@@ -14,6 +14,7 @@ import { personCalls } from './person';
 import { licenceCalls } from './licences';
 import { catalogueCalls } from './catalogue';
 import { memoryCalls } from './memory';
+import { callCredentialCalls } from './calls';
 import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
 import { mentorBulkCalls } from './mentor-bulk';
@@ -257,6 +258,7 @@ export const resourceCalls = {
   ...licenceCalls,
   ...catalogueCalls,
   ...memoryCalls,
+  ...callCredentialCalls,
   ...badgeCalls,
   'resources.list': call(
     ResourceListInput,

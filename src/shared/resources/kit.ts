@@ -148,14 +148,17 @@ export interface CsvColumnDeclaration {
 
 /**
  * A filter chip: a record field, with the spec's query parameter of the same meaning when the platform has one.
- * `switch`: a yes/no field; `select`: one of `options`; `text`: a value typed in, matched exactly.
+ * `switch`: a yes/no field; `select`: one of `options`; `text`: a value typed in, matched exactly; `reference`: a
+ * record picked by name (as the form's field of that name picks it), matched by the id it holds.
  */
 export interface FilterDeclaration {
   field: string;
   label: string;
-  input: 'switch' | 'select' | 'text';
+  input: 'switch' | 'select' | 'text' | 'reference';
   /** For `select`: the values offered (the spec's enum). */
   options?: readonly { value: string; label: string }[];
+  /** For `reference`: the kind whose records are offered, or `mentors` (as a field's `references`). */
+  references?: string;
   /** The spec's query parameter that filters by this field (checked against the spec). */
   param?: string;
 }

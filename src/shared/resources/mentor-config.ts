@@ -112,7 +112,7 @@ export const callConfigurations = {
   search: ['mentor'],
   filters: [
     { field: 'mode', label: 'Mode', input: 'select', options: options('realtime', 'inference'), param: 'mode' },
-    { field: 'mentor', label: 'Mentor ID', input: 'text', param: 'mentor' },
+    { field: 'mentor', label: 'Mentor', input: 'reference', references: 'mentors', param: 'mentor' },
   ],
   fields: [
     {

@@ -80,7 +80,15 @@ export const OPERATIONS = {
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/current-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/historical-memory/': { get: READ },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/memory-progress/': { get: READ },
-  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE },
+  // An entry's key and value set by POST: the same state however often it is sent.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/': { delete: REPLACE, post: REPEATABLE },
+  // Call credentials: each POST issues a new participant token, so a lost answer is asked for again (nothing is
+  // created that a second token would duplicate).
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/mentors/{mentor}/create-call-credentials/': { post: REPEATABLE },
+  // A learner's memories: the filters, the admins' filtered list, one memory read or deleted.
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-filter/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/filtered-memories/': { get: READ },
+  '/api/ai-mentor/orgs/{org}/users/{user_id}/memory/{memory_unique_id_or_name}/': { get: READ, delete: REPLACE },
   // A learner's profile memory: POST sets one tag's detail (the same state again), DELETE takes a tag away.
   '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/': { get: READ, post: REPEATABLE },
   '/api/ai-mentor/orgs/{org}/users/{user_id}/ai-user-profile-memory/{tag}/': { delete: REPLACE },

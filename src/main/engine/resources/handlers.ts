@@ -76,6 +76,7 @@ type ResourceHandlers = Omit<
   | 'people.remove'
   | 'people.learning'
   | `memory.${string}`
+  | `calls.${string}`
   | `badges.${string}`
   | `mentors.${string}`
   | `mentorEvals.${string}`

@@ -15,6 +15,7 @@ import { resourceImport, type ImportServices } from './import';
 import { resourceImportKind } from './import-job';
 import { peopleHandlers } from './people';
 import { memoryHandlers } from './memory';
+import { callCredentialHandlers } from './call-credentials';
 import { badgeHandlers, badgeImportKind } from '../badges';
 import { historyHandlers } from './history';
 import { membersImportKind } from './members-import';
@@ -90,6 +91,7 @@ export function resourcesArea(
       ...accessHandlers(services, stores.cache),
       ...peopleHandlers(services, stores.cache),
       ...memoryHandlers(services),
+      ...callCredentialHandlers(services),
       ...badgeHandlers(services),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),

@@ -15,6 +15,9 @@ import {
   MemoryComponents,
   ProfileMemoryEntry,
   EdxMemory,
+  MemoryFilterOptions,
+  UserMemory,
+  UserMemoryEntry,
   type memoryCalls,
 } from '../../../shared/contract';
 import { EngineError, invalid } from '../errors';
@@ -32,6 +35,12 @@ const HistoryEntry = z.object({
   inserted_at: z.string(),
 });
 const EdxPage = z.object({ next: z.string().nullable().optional(), results: z.array(EdxMemory) });
+const MemoryPage = z.object({ next: z.string().nullable().optional(), results: z.array(UserMemory) });
+/** `memory-filter/` declares no body: its example's two lists are read, either missing read as empty. */
+const FilterAnswer = z.object({
+  categories: MemoryFilterOptions.shape.categories.optional().default([]),
+  users: MemoryFilterOptions.shape.users.optional().default([]),
+});
 /** The spec's schema is one snapshot, its example a list of them: both are read. */
 const History = z.union([z.array(HistoryEntry), HistoryEntry.transform((one) => [one])]);
 
@@ -109,7 +118,113 @@ export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryC
     return { client, path: { org, user_id: learner } };
   }
 
+  /** DRF's field errors at the form's fields, or the platform's words. */
+  function saveRefusal(error: unknown, what: string): unknown {
+    const issues = error instanceof ApiError && error.status === 400 ? drfIssues(error.body) : [];
+    if (!issues.length) return refusal(error, what);
+    return new EngineError(
+      'validation',
+      `The platform refused the entry: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { issues, status: 400 },
+    );
+  }
+
   return {
+    'memory.filterOptions': async ({ profileId: given }) => {
+      const profileId = ctx.tenant(given);
+      const client: PlatformClient = await ctx.platform(profileId);
+      const { org, username: user_id } = await userScope(ctx.profiles, profileId);
+      try {
+        const { data } = await client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/memory-filter/', {
+          params: { path: { org, user_id } },
+          ...INTERACTIVE,
+        });
+        return FilterAnswer.parse(data ?? {});
+      } catch (error) {
+        throw refusal(error, 'The memory filters');
+      }
+    },
+
+    // The admins' list (`filtered-memories/`, "only accessible to tenant admins") is asked as the connection's user,
+    // for the learner by `username`.
+    'memory.memories': async ({ profileId: given, learner, category, mentor, mode, startDate, endDate }) => {
+      const profileId = ctx.tenant(given);
+      const client: PlatformClient = await ctx.platform(profileId);
+      const { org, username: user_id } = await userScope(ctx.profiles, profileId);
+      const memories: UserMemory[] = [];
+      try {
+        for (let page = 1; page <= 1000; page++) {
+          const { data } = await client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/filtered-memories/', {
+            params: {
+              path: { org, user_id },
+              query: {
+                page,
+                page_size: 100,
+                username: learner,
+                ...(category && { category }),
+                ...(mentor && { mentor }),
+                ...(mode && { mode }),
+                ...(startDate && { start_date: startDate }),
+                ...(endDate && { end_date: endDate }),
+              },
+            },
+            ...INTERACTIVE,
+          });
+          const answer = MemoryPage.parse(data);
+          memories.push(...answer.results);
+          if (!answer.next || answer.results.length === 0) break;
+        }
+      } catch (error) {
+        throw refusal(error, `The memories of ${learner}`);
+      }
+      return { learner, memories };
+    },
+
+    'memory.memory': async ({ profileId: given, learner, memory }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        const { data } = await client.api.GET(
+          '/api/ai-mentor/orgs/{org}/users/{user_id}/memory/{memory_unique_id_or_name}/',
+          { params: { path: { ...path, memory_unique_id_or_name: memory } }, ...INTERACTIVE },
+        );
+        return UserMemory.parse(data);
+      } catch (error) {
+        throw refusal(error, `Memory ${memory} of ${learner}`);
+      }
+    },
+
+    'memory.entrySave': async ({ profileId: given, learner, entry, key, value }) => {
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        const { data } = await client.api.POST(
+          '/api/ai-mentor/orgs/{org}/users/{user_id}/memory-entries/{entry_unique_id}/',
+          {
+            params: { path: { ...path, entry_unique_id: entry } },
+            // The spec's body is UserMemoryEntry, whose read-only fields are not sent.
+            body: { key, value },
+          },
+        );
+        return UserMemoryEntry.parse(data);
+      } catch (error) {
+        throw saveRefusal(error, `Saving ${key} for ${learner}`);
+      }
+    },
+
+    'memory.memoryDelete': async ({ profileId: given, learner, memory, confirm }) => {
+      if (confirm.trim() !== learner) throw invalid('confirm', `Type ${learner} to delete this memory`);
+      const { client, path } = await profileApi(ctx.tenant(given), learner);
+      try {
+        await client.api.DELETE('/api/ai-mentor/orgs/{org}/users/{user_id}/memory/{memory_unique_id_or_name}/', {
+          params: { path: { ...path, memory_unique_id_or_name: memory } },
+        });
+        return { memory, deleted: true };
+      } catch (error) {
+        // 'Memory not found.': it is gone already, which is what was asked.
+        if (error instanceof ApiError && error.status === 404) return { memory, deleted: false };
+        throw refusal(error, `Deleting memory ${memory} of ${learner}`);
+      }
+    },
+
     'memory.profile': async ({ profileId: given, learner }) => {
       const { client, path } = await profileApi(ctx.tenant(given), learner);
       try {
@@ -132,16 +247,7 @@ export function memoryHandlers(ctx: ResourceServices): HandlersOf<typeof memoryC
         });
         return ProfileMemoryEntry.parse(data);
       } catch (error) {
-        // DRF's field errors, at the form's fields.
-        const issues = error instanceof ApiError && error.status === 400 ? drfIssues(error.body) : [];
-        if (issues.length) {
-          throw new EngineError(
-            'validation',
-            `The platform refused the entry: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-            { issues, status: 400 },
-          );
-        }
-        throw refusal(error, `Saving ${tag} for ${learner}`);
+        throw saveRefusal(error, `Saving ${tag} for ${learner}`);
       }
     },
 

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { MEMORY_COMPONENT_LABELS, MEMORY_COMPONENTS, type LearnerMemory } from '../../../shared/contract';
 import { RESOURCES } from '../../../shared/resources';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { TrashIcon } from '../../components/icons';
@@ -142,6 +143,14 @@ function LearnerMemorySection({ mentor }: { mentor: MentorTarget }) {
           <Progress progress={data.progress} />
           <History history={data.history} />
         </>
+      )}
+      {learner && (
+        <LearnerMemories
+          key={learner}
+          profileId={mentor.profileId}
+          learner={learner}
+          mentor={{ uniqueId: mentor.uniqueId, name: mentor.name }}
+        />
       )}
       {data && (
         <ClearMemoryModal mentor={mentor} learner={data.learner} opened={clearing} onClose={() => setClearing(false)} />

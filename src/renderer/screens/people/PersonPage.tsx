@@ -20,6 +20,7 @@ import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { EdxMemorySection } from './EdxMemorySection';
 import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
@@ -130,6 +131,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         <EdxMemorySection profileId={profileId} username={username} />
         <LearningSection profileId={profileId} username={username} />
       </SimpleGrid>
+      {/* Full width: its filters and table need the room. Keyed so one person's filters never show on another's. */}
+      <LearnerMemories key={`${profileId}:${username}`} profileId={profileId} learner={username} />
 
       <ExportDataModal
         profileId={profileId}

@@ -16,6 +16,7 @@ import { Rng } from '../../rng';
 import { MAIN_ORG } from '../core';
 import { activeMentors } from '../mentor-store';
 import { findMentor } from './store';
+import { memoryFor, presentEntry } from './user-memories';
 
 type Row = Record<string, unknown>;
 
@@ -39,6 +40,8 @@ export interface MemoryEntry {
   inserted_at: string;
   updated_at: string;
   expires_at: string | null;
+  /** The UserMemory (user-memories.ts) the entry belongs to. */
+  memory?: string;
 }
 
 export const entryRows = (db: Db, org: string, username: string): MemoryEntry[] =>
@@ -70,6 +73,7 @@ export function remember(
     inserted_at: entry.at,
     updated_at: entry.at,
     expires_at: null,
+    memory: memoryFor(db, org, entry),
   };
   db.prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'memory-entries', ?, ?)").run(
     org,
@@ -242,15 +246,7 @@ export function mentorMemoryRoutes(router: Router, deps: AreaDeps): void {
   router.get(`${BASE}/memory-categories/`, () => ({ status: 200, body: { categories: MEMORY_CATEGORIES } }));
 
   const entryPath = `${BASE}/memory-entries/{entry_unique_id}/`;
-  const present = ({ unique_id, key, value, inserted_at, updated_at, expires_at, category }: MemoryEntry) => ({
-    unique_id,
-    key,
-    value,
-    inserted_at,
-    updated_at,
-    expires_at,
-    category,
-  });
+  const present = presentEntry;
   router.get(entryPath, (ctx) => {
     const learner = learnerOf(ctx, 'Memory not found.');
     const entry = entryRows(db, ctx.params.org!, learner).find((e) => e.unique_id === ctx.params.entry_unique_id);

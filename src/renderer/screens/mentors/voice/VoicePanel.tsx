@@ -1,7 +1,7 @@
 /**
  * A mentor's "Voice" tab: its custom voice (an ElevenLabs voice, or the platform's default), hearing it say a
  * sentence (`custom-voice-tts/`: the engine fetches the audio, the page plays it from a blob: URL — the CSP's only
- * media source), the tenant's ElevenLabs voices, and a test of audio-to-text.
+ * media source), the tenant's ElevenLabs voices, a test of audio-to-text, and a check of its call credentials.
  */
 import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -12,6 +12,7 @@ import { notifyError, notifySuccess } from '../../../components/notify';
 import { useCall, useMutationCall } from '../../../queries/useCall';
 import type { MentorTarget } from '../../../train/TrainFlowContext';
 import { AudioToText } from './AudioToText';
+import { CallCheck } from './CallCheck';
 import { ElevenLabsVoices } from './ElevenLabsVoices';
 
 const DEFAULT = '__default__';
@@ -23,6 +24,8 @@ export function VoicePanel({ mentor }: { mentor: MentorTarget }) {
       <Listen mentor={mentor} />
       <ElevenLabsVoices profileId={mentor.profileId} />
       <AudioToText profileId={mentor.profileId} />
+      {/* Keyed by tenant and mentor: one mentor's answer never shows under another. */}
+      <CallCheck key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
     </Stack>
   );
 }
