@@ -118,3 +118,45 @@ describe('journal.settleItems', () => {
     expect(journal.totals(a)).toMatchObject({ done: 15 });
   });
 });
+
+describe('journal.workIn and totals, read by column and by state', () => {
+  it('the work list is each row in journal order with its own phase and data; totals count every state and byte', () => {
+    const { journal, a, b, ids } = twoJobs();
+    const of = ids(a);
+    journal.updateItems(of.slice(0, 3), { state: 'done', bytes: 100 });
+    journal.updateItems([of[3]!], { state: 'skipped', bytes: 7 });
+    journal.updateItems([of[4]!], { state: 'failed', error: 'No', bytes: 5 });
+    journal.updateItems([of[5]!, of[9]!], { state: 'active', phase: 'sending', bytes: 10 });
+    journal.updateItems([of[6]!], { phase: 'waiting' });
+    // Row by row, as the journal read them before: the answer must be the same.
+    const byRow = journal.itemsIn(a, ['pending', 'active']).map(({ id, phase, data }) => ({ id, phase, data }));
+    expect(byRow.length).toBe(25);
+    expect(journal.workIn(a, ['pending', 'active'])).toEqual(byRow);
+    expect(journal.workIn(a, ['pending', 'active']).slice(0, 5)).toEqual([
+      { id: of[5], phase: 'sending', data: '{"i":5}' },
+      { id: of[6], phase: 'waiting', data: '{"i":6}' },
+      { id: of[7], phase: '', data: '{"i":7}' },
+      { id: of[8], phase: '', data: '{"i":8}' },
+      { id: of[9], phase: 'sending', data: '{"i":9}' },
+    ]);
+    expect(journal.workIn(a, ['failed'])).toEqual([{ id: of[4], phase: '', data: '{"i":4}' }]);
+    expect(journal.totals(a)).toEqual({
+      total: 30,
+      done: 3,
+      failed: 1,
+      skipped: 1,
+      active: 2,
+      bytesTotal: 300 + 5 + 20,
+      bytesDone: 300,
+    });
+    expect(journal.totals(b)).toEqual({
+      total: 30,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      active: 0,
+      bytesTotal: 0,
+      bytesDone: 0,
+    });
+  });
+});

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { CoreService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/main/engine';
 import { MEMBERS_BATCH } from '../../src/main/engine/resources/members-import';
@@ -190,6 +191,21 @@ describe('mentor-admin import user-group-members FILE.csv', () => {
       failed: 0,
     });
     expect(links()).toBe(2);
+    // The vendor's SDK reads back the links the import wrote.
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const answer = (await CoreService.coreUserGroupsLinkRetrieve()) as unknown;
+    const read = (Array.isArray(answer) ? answer : (answer as { results: unknown[] }).results) as {
+      group_id: number;
+      group_name: string;
+      username: string;
+    }[];
+    expect(
+      read
+        .filter((link) => link.group_id === group)
+        .map((link) => `${link.username} in ${link.group_name}`)
+        .sort(),
+    ).toEqual(['member30 in Cohort 9', 'member31 in Cohort 9']);
     const again = await cli(['import', 'user-group-members', file], { env });
     expect(again.stdout).toContain('0 added, 2 already members, 1 unknown');
     expect(links()).toBe(2);

@@ -9,6 +9,13 @@ import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/temp';
 
+/** The links of a user-group link answer, paged by DRF or not (the spec says "paginated" and gives no shape). */
+const linkList = (answer: unknown): Record<string, unknown>[] =>
+  (Array.isArray(answer) ? answer : (answer as { results: Record<string, unknown>[] }).results) as Record<
+    string,
+    unknown
+  >[];
+
 let server: Sandbox;
 let dataDir: string;
 const runIn = (dir: string, key: string, args: string[]) =>
@@ -117,7 +124,21 @@ describe('mentor-admin on people and access', () => {
     expect(member.code, member.stderr).toBe(0);
     const members = await run(['get', 'user-group-members', '--where', `group_id=${group}`, '--json']);
     expect(members.lines.map((m) => m.username)).toEqual([server.studentUser]);
+    // The vendor's SDK reads the link the CLI wrote, and no longer once it is deleted (its call names no group: the
+    // tenant's links are answered).
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const linksOfGroup = async () =>
+      linkList(await CoreService.coreUserGroupsLinkRetrieve()).filter((link) => String(link.group_id) === group);
+    expect(await linksOfGroup()).toEqual([
+      expect.objectContaining({
+        id: member.lines[0]!.id,
+        group_name: 'Cohort A',
+        username: server.studentUser,
+      }),
+    ]);
     expect((await run(['delete', 'user-group-members', String(member.lines[0]!.id), '--yes'])).code).toBe(0);
+    expect(await linksOfGroup()).toEqual([]);
   });
 
   it('creates, lists, changes and deletes a role; the vendor SDK reads what it wrote', async () => {

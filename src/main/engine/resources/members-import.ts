@@ -169,7 +169,10 @@ function groupFinder(groups: Row[], groupDeclaration: ResourceDeclaration) {
     byName.set(name, [...(byName.get(name) ?? []), group]);
   }
   const noun = groupDeclaration.singular;
-  return (cell: string): { group: Row } | { outcome: Outcome; message: string } => {
+  type Found = { group: Row } | { outcome: Outcome; message: string };
+  // A file names few groups for many rows: each cell is looked up once.
+  const answers = new Map<string, Found>();
+  const find = (cell: string): Found => {
     const text = cell.trim();
     const named = byName.get(text.toLowerCase()) ?? [];
     if (named.length > 1) {
@@ -181,6 +184,11 @@ function groupFinder(groups: Row[], groupDeclaration: ResourceDeclaration) {
     const group = named[0] ?? (/^\d+$/.test(text) ? byId.get(String(Number(text))) : undefined);
     if (group) return { group };
     return { outcome: 'unknown', message: `No ${noun} "${text}" on this tenant` };
+  };
+  return (cell: string): Found => {
+    let found = answers.get(cell);
+    if (!found) answers.set(cell, (found = find(cell)));
+    return found;
   };
 }
 
@@ -217,10 +225,14 @@ export function membersImportKind(deps: {
        * Outcomes, the job's counts and the end of the batch's in-flight mark in one transaction: a kill -9 never
        * separates them. Rows of one outcome and message (most of a batch: "added") are one statement.
        */
-      const settle = (results: Settled[], inFlight?: string) => {
-        if (!results.length) return;
+      const settle = (results: Settled[], inFlight?: string, added: number[] = []) => {
+        if (!results.length && !added.length) return;
         const counts: Record<string, number> = {};
         const alike = new Map<string, { outcome: Outcome; message?: string; ids: number[] }>();
+        if (added.length) {
+          counts.added = added.length;
+          alike.set('added\n', { outcome: 'added', ids: added });
+        }
         for (const { item, outcome, message } of results) {
           counts[outcome] = (counts[outcome] ?? 0) + 1;
           const key = `${outcome}\n${message ?? ''}`;
@@ -331,27 +343,27 @@ export function membersImportKind(deps: {
         const inFlight = `${IN_FLIGHT}${items[0]!.id}`;
         journal.setParam(ctx.job.id, inFlight, idRuns(items.map((item) => item.id)));
         const people = items.map((item) => bulkPersonOf(item.data.person));
-        let results: Settled[];
+        const results: Settled[] = [];
+        const added: number[] = [];
         try {
           const answer = await addMembers(client, scope.org, membership, Number(group.id), people, options);
-          results = answer.results.map((result, index): Settled => {
+          answer.results.forEach((result, index) => {
             const item = items[index]!;
-            if (result.status === 'not_found')
-              return { item, outcome: 'unknown', message: personWords(people[index]!) };
-            if (result.status === 'already' && resumed.has(item.id))
-              return { item, outcome: 'added', message: 'Added before the import was interrupted' };
-            return result.status === 'already'
-              ? { item, outcome: 'already', message: `Already in ${String(group.name)}` }
-              : { item, outcome: 'added' };
+            if (result.status === 'added') added.push(item.id);
+            else if (result.status === 'not_found')
+              results.push({ item, outcome: 'unknown', message: personWords(people[index]!) });
+            else if (resumed.has(item.id))
+              results.push({ item, outcome: 'added', message: 'Added before the import was interrupted' });
+            else results.push({ item, outcome: 'already', message: `Already in ${String(group.name)}` });
           });
         } catch (error) {
           if (endsRun(error)) throw error;
           const explained = explain(error, declaration);
           const message = explained instanceof Error ? explained.message : String(explained);
           const refused = error instanceof ApiError && error.status === 400;
-          results = items.map((item) => ({ item, outcome: refused ? 'invalid' : 'failed', message }));
+          for (const item of items) results.push({ item, outcome: refused ? 'invalid' : 'failed', message });
         }
-        settle(results, inFlight);
+        settle(results, inFlight, added);
         ctx.progress();
       };
 
