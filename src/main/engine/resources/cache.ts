@@ -283,6 +283,24 @@ export class ResourceCache {
   }
 
   /**
+   * `singles` for only one field of each record (a label to show): which of `keys` are cached, without reading their
+   * whole records (a bulk change names hundreds of mentors before its job reads them).
+   */
+  singleFields(profileId: string, kind: string, keys: readonly string[], field: string): Map<string, unknown> {
+    const metas = this.freshness.metas(
+      profileId,
+      keys.map((key) => listOf(singleScope(kind, key))),
+    );
+    const rows = this.sql(
+      `SELECT id, json_extract(data, ?) AS value FROM resource_records
+         WHERE profile_id = ? AND kind = ? AND id IN (SELECT value FROM json_each(?))`,
+    ).all(`$.${field}`, profileId, kind, JSON.stringify(keys)) as { id: string; value: unknown }[];
+    return new Map(
+      rows.filter(({ id }) => metas.has(listOf(singleScope(kind, id)))).map(({ id, value }) => [id, value]),
+    );
+  }
+
+  /**
    * The parent id a keyed kind's records are kept under, for another name of it (a mentor's slug or name): the id of
    * the cached record whose `fields` hold `name`, or null.
    */
