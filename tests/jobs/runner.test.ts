@@ -120,6 +120,34 @@ describe('job runner', () => {
     expect(bulkRuns).toEqual(['bulk']);
   });
 
+  it('lets a job have more than ten requests and waits on its signal at once without a MaxListeners warning', async () => {
+    const { runner, store } = await setup();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      runner.register({
+        kind: 'train',
+        async run(ctx) {
+          // As a bulk job's workers do: one waiter per slot it may ever hold, each listening to the job's signal.
+          await Promise.all(
+            Array.from({ length: 16 }, () =>
+              ctx.limiter.run(() => new Promise((resolve) => setTimeout(resolve, 20)), ctx.signal),
+            ),
+          );
+        },
+      });
+      const id = store.create({ kind: 'train', profileId: 'p1', title: 'Wide', params: {}, items: [] });
+      runner.start(id);
+      await runner.settled(id);
+      expect(runner.present(id).state).toBe('completed');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('writes the job and its items before running, runs every item once and completes', async () => {
     const { runner, store, create, seen, events } = await setup();
     const id = create(12);

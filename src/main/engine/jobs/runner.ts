@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -176,6 +177,9 @@ export class JobRunner {
     this.watch();
 
     const controller = new AbortController();
+    // Each request, wait and slot waiter of the job listens to it: as many at once as its concurrency allows (16), so
+    // Node's warning at 11 listeners (its stack trace taken and printed once per run) says nothing about a leak here.
+    setMaxListeners(0, controller.signal);
     const run: ActiveRun = { controller, done: Promise.resolve() };
     const share = this.limits.join(row.profile_id, concurrencyOf(row));
     const ctx: JobContext = {
