@@ -309,6 +309,58 @@ describe('the transport (node:http under the fetch interface)', () => {
     expect(server.requests.at(-1)!.body.byteLength).toBe(0);
   });
 
+  it("answers a Response that reads as fetch's: once, as text, JSON, bytes, a Blob or a stream; cloned before a read", async () => {
+    const server = await startServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('\ufeff{"name":"Tutor","note":"é"}'),
+    );
+    const url = `${server.url}/api/thing/`;
+    const ours = () => sendRequest({ method: 'GET', url });
+    const fetched = () => fetch(url);
+    const reads = async (get: () => Promise<Response>) => {
+      const a = await get();
+      const copy = a.clone();
+      const before = a.bodyUsed;
+      const json: unknown = await a.json();
+      const second = await a.text().then(
+        () => 'read again',
+        (error: Error) => error.constructor.name,
+      );
+      const cloneAfterRead = (() => {
+        try {
+          a.clone();
+          return 'cloned';
+        } catch (error) {
+          return (error as Error).constructor.name;
+        }
+      })();
+      const streamed = await get();
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of streamed.body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+      const blob = await (await get()).blob();
+      return {
+        status: a.status,
+        ok: a.ok,
+        url: a.url,
+        before,
+        after: a.bodyUsed,
+        json,
+        copy: await copy.text(),
+        second,
+        cloneAfterRead,
+        streamed: Buffer.concat(chunks).toString(),
+        streamedUsed: streamed.bodyUsed,
+        bytes: (await (await get()).arrayBuffer()).byteLength,
+        blob: [blob.type, await blob.text()],
+      };
+    };
+    const expected = await reads(fetched);
+    expect(expected.json).toEqual({ name: 'Tutor', note: 'é' });
+    expect(await reads(ours)).toEqual(expected);
+    // A HEAD answer has no body to read.
+    const head = await sendRequest({ method: 'HEAD', url });
+    expect([head.body, await head.text()]).toEqual([null, '']);
+  });
+
   it('asks for and decodes compressed answers', async () => {
     const { gzipSync } = await import('node:zlib');
     const server = await startServer((_req, res) => {

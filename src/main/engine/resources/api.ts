@@ -82,6 +82,32 @@ function answerSchema(operation: OperationRef, many = false, paged = false): z.Z
   return schemas.get(key) ?? null;
 }
 
+const boundFields = new WeakMap<ResourceDeclaration, Map<string, [string, Exclude<TenantValue, 'none'>][]>>();
+/**
+ * The body fields the connection fills in (org, username…) with what fills them, found once per kind and operation:
+ * a settings body declares some 90 fields, looked through on every request of a bulk job otherwise. An open body (no
+ * schema) takes the declaration's own connection fields.
+ */
+function boundBodyFields(
+  declaration: ResourceDeclaration,
+  operation: OperationRef,
+  spec: ReturnType<typeof specOperation>,
+  bound: Record<string, Exclude<TenantValue, 'none'>>,
+): [string, Exclude<TenantValue, 'none'>][] {
+  const byOperation = boundFields.get(declaration) ?? boundFields.set(declaration, new Map()).get(declaration)!;
+  const key = `${operation.method} ${operation.path}`;
+  let fields = byOperation.get(key);
+  if (!fields) {
+    const names = spec.body && openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
+    fields = [...Object.keys(spec.body?.schema.properties ?? {}), ...names].flatMap((name) => {
+      const value = bound[name];
+      return value ? [[name, value] as [string, Exclude<TenantValue, 'none'>]] : [];
+    });
+    byOperation.set(key, fields);
+  }
+  return fields;
+}
+
 /** A composite id (`course-v1:… @ ada`) as its fields' values, or undefined for a kind with one id field. */
 export function compositeParts(declaration: ResourceDeclaration, id: string): Record<string, string> | undefined {
   const fields = declaration.compositeId;
@@ -146,12 +172,7 @@ export class ResourceApi {
         const numeric = ['integer', 'number'].includes(String(spec.body?.schema.properties?.[name]?.type));
         body[name] = numeric && /^\d+$/.test(request.id!) ? Number(request.id) : request.id;
       }
-      // An open body (no schema) takes the declaration's own connection fields.
-      const names = spec.body && openBody(spec.body.schema) ? Object.keys(declaration.tenant ?? {}) : [];
-      for (const name of [...Object.keys(spec.body?.schema.properties ?? {}), ...names]) {
-        const value = bound[name];
-        if (value) body[name] = this.scope[value];
-      }
+      for (const [name, value] of boundBodyFields(declaration, operation, spec, bound)) body[name] = this.scope[value];
     }
     const method = operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     const send = (this.client.api as unknown as Record<typeof method, Send>)[method];

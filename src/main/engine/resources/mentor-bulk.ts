@@ -166,8 +166,9 @@ export function mentorBulkHandlers(
     'mentors.bulkSet': ({ profileId: given, mentors, values: asked }) => {
       const profileId = ctx.tenant(given);
       const values = checkBulkValues(asked);
-      // A mentor cached under the name given (its unique id, as the Mentors list gives it) needs no look-up.
-      const cached = cache.singles(profileId, KIND, mentors);
+      // A mentor cached under the name given (its unique id, as the Mentors list gives it) needs no look-up; only its
+      // name is read here (the job reads its settings).
+      const cached = cache.singleFields(profileId, KIND, mentors, 'mentor_name');
       const keyOf = (mentor: string) =>
         cached.has(mentor) ? mentor : (storedKey(profileId, declaration, mentor) ?? mentor);
       const keys = [...new Set(mentors.map(keyOf))];
@@ -191,7 +192,10 @@ export function mentorBulkHandlers(
         params: { values, signature } satisfies MentorBulkParams,
         items: keys.map((key) => ({
           key,
-          label: nameOf((cached.get(key) ?? cache.single(profileId, KIND, key))?.record, key),
+          label: nameOf(
+            cached.has(key) ? { mentor_name: cached.get(key) } : cache.single(profileId, KIND, key)?.record,
+            key,
+          ),
         })),
       });
       if (!runner.start(jobId)) throw new EngineError('internal', 'The bulk change could not be started here');
