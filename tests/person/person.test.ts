@@ -147,6 +147,14 @@ describe('person erase', () => {
     for (const gone of [after.memories, after.profile, after.edx])
       expect(gone.status === 404 || gone.status === 200).toBe(true);
     expect(JSON.stringify(after.memories.body)).not.toContain('dana-erase gap');
+    // Not even an empty memory record is left under their name (the tenant admin's memory list).
+    const records = await call(
+      server,
+      'GET',
+      `/api/ai-mentor/orgs/${server.org}/users/${server.user}/filtered-memories/?username=dana-erase`,
+    );
+    expect(records.status).toBe(200);
+    expect((records.body as { count: number }).count).toBe(0);
     expect(JSON.stringify(after.profile.body)).not.toContain('climbs');
     expect(JSON.stringify(after.edx.body)).not.toContain('course-v1');
     expect(JSON.stringify(after.users.body)).not.toContain('dana-erase');

@@ -83,33 +83,40 @@ export function memoryFor(
   return memory.unique_id;
 }
 
+const userOf = (db: Db, org: string, username: string) =>
+  db.prepare('SELECT username, email FROM users WHERE org = ? AND username = ?').get(org, username) as
+    { username: string; email: string | null } | undefined;
+
+/** A memory as the spec's UserMemory: its entries and the learner's email. */
+function present(db: Db, org: string, memory: StoredMemory) {
+  const entries = entryRows(db, org, memory.username).filter((entry) => entry.memory === memory.unique_id);
+  return {
+    mode: memory.mode,
+    name: memory.name,
+    email: userOf(db, org, memory.username)?.email ?? null,
+    unique_id: memory.unique_id,
+    username: memory.username,
+    platform: org,
+    mentor: memory.mentor,
+    session_id: memory.session_id,
+    catalog_item_type: memory.catalog_item_type,
+    catalog_item_id: memory.catalog_item_id,
+    entries: entries.map(presentEntry),
+    inserted_at: memory.inserted_at,
+    updated_at: memory.updated_at,
+    is_auto_generated: memory.is_auto_generated,
+    category: memory.category,
+  };
+}
+
+/** A learner's memories as UserMemory records, oldest first (what `memories/` lists across mentors). */
+export const learnerMemories = (db: Db, org: string, username: string) =>
+  memoriesOf(db, org)
+    .filter((memory) => memory.username === username)
+    .map((memory) => present(db, org, memory));
+
 export function userMemoryRoutes(router: Router, deps: AreaDeps): void {
   const { db } = deps;
-  const userOf = (org: string, username: string) =>
-    db.prepare('SELECT username, email FROM users WHERE org = ? AND username = ?').get(org, username) as
-      { username: string; email: string | null } | undefined;
-
-  /** A memory as the spec's UserMemory: its entries and the learner's email. */
-  const present = (org: string, memory: StoredMemory) => {
-    const entries = entryRows(db, org, memory.username).filter((entry) => entry.memory === memory.unique_id);
-    return {
-      mode: memory.mode,
-      name: memory.name,
-      email: userOf(org, memory.username)?.email ?? null,
-      unique_id: memory.unique_id,
-      username: memory.username,
-      platform: org,
-      mentor: memory.mentor,
-      session_id: memory.session_id,
-      catalog_item_type: memory.catalog_item_type,
-      catalog_item_id: memory.catalog_item_id,
-      entries: entries.map(presentEntry),
-      inserted_at: memory.inserted_at,
-      updated_at: memory.updated_at,
-      is_auto_generated: memory.is_auto_generated,
-      category: memory.category,
-    };
-  };
 
   // The categories (as memory-categories/ answers them) and the users who have memories: every one of the org's for
   // an admin, only themself for a learner.
@@ -121,7 +128,7 @@ export function userMemoryRoutes(router: Router, deps: AreaDeps): void {
     );
     const users = names
       .sort()
-      .map((name) => ({ username: name, email: userOf(org, name)?.email ?? '', lti_email: '' }));
+      .map((name) => ({ username: name, email: userOf(db, org, name)?.email ?? '', lti_email: '' }));
     return { status: 200, body: { categories: MEMORY_CATEGORIES, users } };
   });
 
@@ -151,7 +158,7 @@ export function userMemoryRoutes(router: Router, deps: AreaDeps): void {
       memories.sort((a, b) => b.updated_at.localeCompare(a.updated_at));
       const window = pageWindow(q, 20, 100);
       if (window.page > 1 && window.offset >= memories.length) throw notFound('Invalid page.');
-      const shown = memories.slice(window.offset, window.offset + window.pageSize).map((m) => present(org, m));
+      const shown = memories.slice(window.offset, window.offset + window.pageSize).map((m) => present(db, org, m));
       return { status: 200, body: drfPage(ctx.url, window, memories.length, shown) };
     },
     { auth: 'admin' },
@@ -167,7 +174,7 @@ export function userMemoryRoutes(router: Router, deps: AreaDeps): void {
     return found;
   };
   const memoryPath = `${BASE}/memory/{memory_unique_id_or_name}/`;
-  router.get(memoryPath, (ctx) => ({ status: 200, body: present(ctx.params.org!, one(ctx)) }));
+  router.get(memoryPath, (ctx) => ({ status: 200, body: present(db, ctx.params.org!, one(ctx)) }));
   router.delete(memoryPath, (ctx) => {
     const org = ctx.params.org!;
     const memory = one(ctx);
@@ -188,7 +195,7 @@ export function userMemoryRoutes(router: Router, deps: AreaDeps): void {
   // An entry's key and value changed (the spec's UserMemoryEntry as the body; its read-only fields are ignored).
   router.post(`${BASE}/memory-entries/{entry_unique_id}/`, async (ctx) => {
     const org = ctx.params.org!;
-    const user = userOf(org, ctx.params.user_id!);
+    const user = userOf(db, org, ctx.params.user_id!);
     const entry = user && entryRows(db, org, user.username).find((e) => e.unique_id === ctx.params.entry_unique_id);
     if (!entry) throw notFound('Memory not found.');
     const body = (await ctx.json()) as Record<string, unknown> | null;

@@ -8,7 +8,7 @@ import type { Area, AreaDeps } from '../../area';
 import { notFound } from '../../http/errors';
 import { drfPage, pageWindow } from '../../http/pagination';
 import type { RequestContext, Router } from '../../http/router';
-import { entryRows, type MemoryEntry } from '../mentors/memory';
+import { learnerMemories } from '../mentors/user-memories';
 
 const BASE = '/api/ai-mentor/orgs/{org}/users/{user_id}';
 
@@ -28,43 +28,10 @@ function personRoutes(router: Router, deps: AreaDeps): void {
     const org = ctx.params.org!;
     const mentor = ctx.query.get('mentor');
     const category = ctx.query.get('category');
-    const groups = new Map<string, MemoryEntry[]>();
-    for (const entry of entryRows(db, org, learner.username)) {
-      if ((mentor && entry.mentor !== mentor) || (category && entry.category !== category)) continue;
-      const key = `${entry.mentor}\n${entry.category}`;
-      groups.set(key, [...(groups.get(key) ?? []), entry]);
-    }
-    const memories = [...groups.values()].map((entries) => {
-      const first = entries[0]!;
-      return {
-        mode: 'regular',
-        name: first.category,
-        email: learner.email,
-        unique_id: first.unique_id,
-        username: learner.username,
-        platform: org,
-        mentor: first.mentor,
-        session_id: null,
-        catalog_item_type: null,
-        catalog_item_id: null,
-        entries: entries.map(({ unique_id, key, value, inserted_at, updated_at, expires_at, category }) => ({
-          unique_id,
-          key,
-          value,
-          inserted_at,
-          updated_at,
-          expires_at,
-          category,
-        })),
-        inserted_at: first.inserted_at,
-        updated_at: entries
-          .map((e) => e.updated_at)
-          .sort()
-          .at(-1)!,
-        is_auto_generated: true,
-        category: first.category,
-      };
-    });
+    // The same UserMemory records as filtered-memories/ and memory/{id}/ serve, emptied ones included.
+    const memories = learnerMemories(db, org, learner.username).filter(
+      (memory) => (!mentor || memory.mentor === mentor) && (!category || memory.category === category),
+    );
     const window = pageWindow(ctx.query, 20, 1000);
     const page = memories.slice(window.offset, window.offset + window.pageSize);
     return { status: 200, body: drfPage(ctx.url, window, memories.length, page) };

@@ -42,6 +42,11 @@ async function runStep(
       found(count);
       const categories = [...new Set(memories.map((m) => m.category ?? m.name).filter((c): c is string => !!c))];
       for (const category of categories.sort()) await platform.deleteMemoryCategory(category);
+      // Emptied, a memory record would still name its mentor and category under the person: it goes too.
+      for (const memory of memories) {
+        const id = memory.unique_id ?? memory.name;
+        if (id) await platform.deleteMemory(id);
+      }
       return count;
     }
     case 'profile-memory': {

@@ -177,6 +177,17 @@ export class PersonPlatform {
     return deleteMemoryCategory(this.client, this.scope.org, this.person.username, category, this.options);
   }
 
+  /** A memory record itself, once its entries are gone (through the memory calls' owner; the erase is confirmed). */
+  async deleteMemory(memory: string): Promise<boolean> {
+    const { deleted } = await this.memory['memory.memoryDelete']({
+      profileId: this.profileId,
+      learner: this.person.username,
+      memory,
+      confirm: this.person.username,
+    });
+    return deleted;
+  }
+
   async deleteProfileMemory(tag: string): Promise<boolean> {
     const done = await this.memory['memory.profileDelete']({
       profileId: this.profileId,
