@@ -13,6 +13,7 @@ import { analyticsArea } from '../../src/server/areas/analytics';
 import { mentorsArea } from '../../src/server/areas/mentors';
 import { reviewArea } from '../../src/server/areas/review';
 import { parseFaults } from '../../src/server/faults';
+import type { ReviewFilter } from '../../src/shared/contract';
 import { failure } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
@@ -20,7 +21,7 @@ import { tempDir, uniqueService } from '../helpers/temp';
 let server: Sandbox;
 let engine: Engine;
 let profileId: string;
-const FEEDBACK = { state: 'all', sources: ['Negative feedback'] } as const;
+const FEEDBACK: ReviewFilter = { state: 'all', sources: ['Negative feedback'] };
 
 beforeAll(async () => {
   server = await sandbox({ seed: 'demo', areas: [mentorsArea, analyticsArea, reviewArea] });
