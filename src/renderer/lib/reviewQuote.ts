@@ -32,4 +32,4 @@ export function dropQuote(): void {
 
 /** The quote as text to paste into a prompt. */
 export const quoteText = (q: ReviewQuote) =>
-  `Flagged by the ${q.source} (${q.reason}) on ${q.at.slice(0, 10)}:\n> ${q.prompt.replace(/\n/g, '\n> ')}`;
+  `${q.source === 'Negative feedback' ? 'Rated down by the learner' : `Flagged by the ${q.source} (${q.reason})`} on ${q.at.slice(0, 10)}:\n> ${q.prompt.replace(/\n/g, '\n> ')}`;

@@ -15,7 +15,7 @@ export function ticketNote(item: ReviewItem): string {
       .map((line) => `> ${line}`)
       .join('\n');
   return [
-    `${item.source} flagged ${item.learner}'s message on ${formatDateTime(item.createdAt)} (review item ${item.id}, mentor ${item.mentorName ?? item.mentorId}):`,
+    `${item.source === 'Negative feedback' ? `${item.learner} rated down the mentor's answer` : `${item.source} flagged ${item.learner}'s message`} on ${formatDateTime(item.createdAt)} (review item ${item.id}, mentor ${item.mentorName ?? item.mentorId}):`,
     quote(item.prompt),
     `Reason: ${item.reason}`,
     '',
