@@ -1,8 +1,7 @@
 /** The words an item travels with to a ticket note or the mentor's safety prompt: a rating is no system's flag. */
 import { describe, expect, it } from 'vitest';
 import type { ReviewItem } from '../../src/shared/contract';
-import { quoteText } from '../../src/renderer/lib/reviewQuote';
-import { ticketNote } from '../../src/renderer/screens/review/TicketNoteModal';
+import { quoteText, ticketNote } from '../../src/renderer/lib/reviewQuote';
 
 const item = (source: ReviewItem['source']): ReviewItem => ({
   id: source === 'Negative feedback' ? 'feedback:abc' : 'safety:7',
