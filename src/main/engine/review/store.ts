@@ -61,10 +61,10 @@ const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_4
 type Filter = ReturnType<typeof FilterSchema.parse>;
 
 /**
- * The WHERE clause of a filter; `scope` leaves out the mentor and state (for the counts per mentor). `indexed` is
- * whether a search reads its candidates from the trigram index (the caller asked it how many hold the text).
+ * The WHERE clause of a filter; `scope` leaves out the mentor and state (for the counts per mentor). `candidates` are
+ * the items the trigram index says may hold the searched text (a JSON array of rids), or null for the scan.
  */
-function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts', indexed = false) {
+function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts', candidates: string | null = null) {
   const where = ['i.profile_id = @profileId'];
   const params: Record<string, unknown> = { profileId };
   if (filter.sources?.length) {
@@ -79,6 +79,10 @@ function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts', ind
               UNION SELECT id FROM review_items WHERE profile_id = @profileId AND email = @learner)
              CROSS JOIN review_items i ON i.profile_id = @profileId AND i.id = learner_item`;
     params.learner = filter.learner;
+  } else if (candidates) {
+    // The index's few candidates, each found by its rid, rather than a walk of the queue looking for them.
+    items = `(SELECT value AS candidate FROM json_each(@candidates))
+             CROSS JOIN review_items i ON i.rid = candidate`;
   }
   if (filter.from) {
     where.push('i.created_at >= @from');
@@ -92,10 +96,9 @@ function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts', ind
     // The test that decides; through the index only the items holding the text (or a case variant) are tested.
     where.push('(instr(lower(i.prompt), @search) > 0 OR instr(lower(i.reason), @search) > 0)');
     params.search = filter.search.toLowerCase();
-    const match = trigramMatch(params.search as string);
-    if (indexed && match) {
-      where.push('i.rid IN (SELECT rowid FROM review_items_text WHERE review_items_text MATCH @match)');
-      params.match = match;
+    if (candidates) {
+      params.candidates = candidates;
+      if (filter.learner) where.push('i.rid IN (SELECT value FROM json_each(@candidates))');
     }
   }
   if (scope === 'all') {
@@ -189,27 +192,26 @@ export class ReviewStore {
   }
 
   /**
-   * Whether a search reads its candidates from the trigram index: when at most INDEXED_SEARCH_MOST items (of any
-   * tenant) hold its text, counted no further. A text most items hold is found as quickly in date order.
+   * The items that may hold a search's text, from the trigram index (as a JSON array of rids), when at most
+   * INDEXED_SEARCH_MOST items (of any tenant) do, read no further; null for a search the scan answers (shorter than
+   * a trigram, or a text most items hold, which the scan finds as quickly).
    */
-  private indexed(filter: Filter): boolean {
+  private candidates(filter: Filter): string | null {
     const match = filter.search ? trigramMatch(filter.search.toLowerCase()) : null;
-    if (!match) return false;
-    const held = this.sql(
-      'SELECT count(*) FROM (SELECT 1 FROM review_items_text WHERE review_items_text MATCH ? LIMIT ?)',
-    )
+    if (!match) return null;
+    const rids = this.sql('SELECT rowid FROM review_items_text WHERE review_items_text MATCH ? LIMIT ?')
       .pluck()
-      .get(match, INDEXED_SEARCH_MOST + 1) as number;
-    return held <= INDEXED_SEARCH_MOST;
+      .all(match, INDEXED_SEARCH_MOST + 1) as number[];
+    return rids.length <= INDEXED_SEARCH_MOST ? JSON.stringify(rids) : null;
   }
 
   /** Items and reviewed items per mentor under the filter (its mentor and state aside). */
   private countsPerMentor(
     profileId: string,
     filter: Filter,
-    indexed: boolean,
+    candidates: string | null,
   ): { id: number; total: number; reviewed: number }[] {
-    const counts = whereOf(profileId, filter, 'counts', indexed);
+    const counts = whereOf(profileId, filter, 'counts', candidates);
     if (!filter.learner && !filter.from && !filter.to && !filter.search) {
       // The kept counts (migration 024's triggers), by source: a few rows rather than every item.
       return this.sql(
@@ -217,7 +219,7 @@ export class ReviewStore {
          WHERE ${counts.sql} GROUP BY mentor_id HAVING sum(total) > 0`,
       ).all(counts.params) as { id: number; total: number; reviewed: number }[];
     }
-    if (filter.learner) {
+    if (filter.learner || candidates) {
       return this.sql(
         `SELECT i.mentor_id AS id, count(*) AS total, count(m.id) AS reviewed FROM ${counts.items} ${MARK}
          WHERE ${counts.sql} GROUP BY i.mentor_id`,
@@ -254,8 +256,8 @@ export class ReviewStore {
         }[]
       ).map((r) => [r.mentor_id, r.name]),
     );
-    const indexed = this.indexed(filter);
-    const mentors = this.countsPerMentor(profileId, filter, indexed)
+    const candidates = this.candidates(filter);
+    const mentors = this.countsPerMentor(profileId, filter, candidates)
       .map((t) => ({ id: t.id, name: names.get(t.id) ?? null, total: t.total, open: t.total - t.reviewed }))
       .sort((a, b) => b.open - a.open || b.total - a.total || a.id - b.id);
     const counted = filter.mentor === undefined ? mentors : mentors.filter((m) => m.id === filter.mentor);
@@ -263,7 +265,7 @@ export class ReviewStore {
       (n, m) => n + (filter.state === 'open' ? m.open : filter.state === 'reviewed' ? m.total - m.open : m.total),
       0,
     );
-    const { items, sql, params } = whereOf(profileId, filter, 'all', indexed);
+    const { items, sql, params } = whereOf(profileId, filter, 'all', candidates);
     const rows = limit
       ? (this.sql(
           `SELECT i.id, i.source, i.log_id, i.session, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
