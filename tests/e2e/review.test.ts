@@ -1,12 +1,14 @@
 /**
  * The review queue in browser mode on a real engine and the demo sandbox: an admin works through flagged messages by
- * keyboard only (j, Enter, c, e, d with its confirmation, ?) and reads the trace of a bad answer as a timeline.
+ * keyboard only (j, Enter, c, e, d with its confirmation, ?) and reads the trace of a bad answer as a timeline; works
+ * through the conversations learners rated down the same way; and searches the queue's text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { analyticsArea } from '../../src/server/areas/analytics';
 import { mentorsArea } from '../../src/server/areas/mentors';
 import { reviewArea } from '../../src/server/areas/review';
+import { FEEDBACK_DAYS } from '../../src/main/engine/review/feedback';
 import { sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
@@ -22,8 +24,17 @@ afterAll(async () => {
   await app?.close();
 });
 
-const logsOnPlatform = () =>
-  server.db.prepare('SELECT count(*) FROM review_logs WHERE org = ?').pluck().get(server.org) as number;
+const logsOnPlatform = (kind?: 'moderation' | 'safety') =>
+  server.db
+    .prepare('SELECT count(*) FROM review_logs WHERE org = ? AND (? IS NULL OR kind = ?)')
+    .pluck()
+    .get(server.org, kind ?? null, kind ?? null) as number;
+/** Conversations rated down in the days the queue reads. */
+const ratedDown = () =>
+  server.db
+    .prepare('SELECT count(*) FROM chat_sessions WHERE org = ? AND rating = -1 AND started_at >= ?')
+    .pluck()
+    .get(server.org, new Date(Date.now() - FEEDBACK_DAYS * 86_400_000).toISOString().slice(0, 10)) as number;
 
 describe('Review queue (browser mode)', () => {
   it('works through flagged messages by keyboard and reads the trace of a bad answer', async () => {
@@ -31,7 +42,10 @@ describe('Review queue (browser mode)', () => {
     await app.open('#/review');
     const list = page.getByTestId('review-list');
     await visible(list.getByRole('option').first());
-    await visible(page.getByTestId('review-total').getByText(`${logsOnPlatform()} open`));
+    await visible(page.getByTestId('review-total').getByText(`${logsOnPlatform() + ratedDown()} open`));
+    // The moderation logs alone (the demo's deleted conversation is one of them).
+    await page.getByRole('radiogroup', { name: 'Source' }).getByText('Moderation', { exact: true }).click();
+    await visible(page.getByTestId('review-total').getByText(`${logsOnPlatform('moderation')} open`));
     await list.focus();
 
     // Open the first item: its conversation, scrolled to the flagged message, which is the logged prompt.
@@ -46,13 +60,20 @@ describe('Review queue (browser mode)', () => {
     expect(await pane.locator('[data-flagged]').innerText()).toContain(prompt);
     expect(await pane.locator('[data-flagged]').isVisible()).toBe(true);
 
-    // j: the next item opens in place (the demo's second newest log is the one whose conversation was deleted).
-    await page.keyboard.press('j');
-    await expect.poll(() => pane.getAttribute('data-item')).not.toBe(firstId);
+    // j: the next item opens in place, down to the log whose conversation was deleted (an hour old in the demo).
+    let shownId = firstId;
+    for (let step = 0; ; step++) {
+      expect(step, 'the deleted conversation among the newest logs').toBeLessThan(12);
+      await page.keyboard.press('j');
+      await expect.poll(() => pane.getAttribute('data-item')).not.toBe(shownId);
+      shownId = await pane.getAttribute('data-item');
+      await expect.poll(() => pane.getAttribute('data-ready')).toBe('true');
+      if (await pane.getByTestId('conversation-missing').isVisible()) break;
+    }
     await visible(
       pane.getByTestId('conversation-missing').getByText('conversation no longer exists', { exact: false }),
     );
-    const missingId = await pane.getAttribute('data-item');
+    const missingId = shownId;
     await page.keyboard.press('j');
     await expect.poll(() => pane.getAttribute('data-item')).not.toBe(missingId);
     const secondId = await pane.getAttribute('data-item');
@@ -63,7 +84,7 @@ describe('Review queue (browser mode)', () => {
     await expect.poll(() => page.evaluate("document.activeElement?.hasAttribute('data-flagged') ?? false")).toBe(true);
     await list.focus();
     await page.keyboard.press('e');
-    await visible(page.getByTestId('review-total').getByText(`${logsOnPlatform() - 1} open`));
+    await visible(page.getByTestId('review-total').getByText(`${logsOnPlatform('moderation') - 1} open`));
     const reviewed = await app.host.engine.invoke('review.list', { filter: { state: 'reviewed' } });
     expect(reviewed.items.map((i) => i.id)).toEqual([secondId]);
     expect(reviewed.items[0]!.reviewedBy).toBe(server.user);
@@ -94,6 +115,74 @@ describe('Review queue (browser mode)', () => {
     await visible(trace.getByText('llm-answer').first());
     await visible(trace.getByText(/tokens$/).first());
   }, 180_000);
+
+  it('works through conversations rated down by keyboard: the rated answer in view, e marks, d is refused', async () => {
+    const { page } = app;
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    // The source control by keyboard: Tab from the list's toolbar to the Source radios, arrows to Feedback.
+    const feedback = page.getByRole('radiogroup', { name: 'Source' }).getByRole('radio', { name: 'Feedback' });
+    await page.getByRole('radiogroup', { name: 'Source' }).getByRole('radio', { name: 'All sources' }).focus();
+    for (let i = 0; i < 3 && !(await feedback.isChecked()); i++) await page.keyboard.press('ArrowRight');
+    expect(await feedback.isChecked()).toBe(true);
+    const total = page.getByTestId('review-total');
+    const open = (await app.host.engine.invoke('review.list', { filter: { sources: ['Negative feedback'] } })).total;
+    expect(open).toBeGreaterThan(0);
+    await visible(total.getByText(`${open} open`));
+    await expect.poll(() => list.getByRole('option').first().innerText()).toMatch(/^Feedback/);
+
+    await list.focus();
+    await page.keyboard.press('Enter');
+    const pane = page.getByTestId('review-pane');
+    await expect.poll(() => pane.getAttribute('data-ready')).toBe('true');
+    const id = (await pane.getAttribute('data-item'))!;
+    expect(id).toMatch(/^feedback:/);
+    // The rated answer is the item's text, marked in its conversation and scrolled into view.
+    const rated = pane.locator('[data-flagged]');
+    await visible(rated);
+    const item = (await app.host.engine.invoke('review.get', { id })).item;
+    expect(await rated.innerText()).toContain(item.prompt.slice(0, 60));
+    expect(await rated.innerText()).toContain('rated down');
+    const box = (await rated.boundingBox())!;
+    expect(box.y + box.height / 2).toBeGreaterThan(0);
+    expect(box.y + box.height / 2).toBeLessThan(page.viewportSize()!.height);
+    expect(await pane.getByRole('button', { name: 'Delete log' }).count()).toBe(0);
+
+    // c: focus on the rated answer; d: said why not, no dialog, nothing deleted; e: reviewed.
+    await page.keyboard.press('c');
+    await expect.poll(() => page.evaluate("document.activeElement?.hasAttribute('data-flagged') ?? false")).toBe(true);
+    await list.focus();
+    await page.keyboard.press('d');
+    await visible(page.getByText('no call deletes it', { exact: false }));
+    expect(await page.getByRole('dialog', { name: 'Delete this log?' }).count()).toBe(0);
+    await list.focus();
+    await page.keyboard.press('e');
+    await visible(total.getByText(`${open - 1} open`));
+    const reviewed = await app.host.engine.invoke('review.list', {
+      filter: { state: 'reviewed', sources: ['Negative feedback'] },
+    });
+    expect(reviewed.items.map((i) => i.id)).toEqual([id]);
+  }, 180_000);
+
+  it('searches the text of the queue from the keyboard (s)', async () => {
+    const { page } = app;
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    await list.focus();
+    await page.keyboard.press('s');
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Search text');
+    await page.keyboard.type('EXAM ANSWERS');
+    const want = (await app.host.engine.invoke('review.list', { filter: { search: 'exam answers' } })).total;
+    expect(want).toBeGreaterThan(0);
+    await visible(page.getByTestId('review-total').getByText(`${want} open`));
+    await expect
+      .poll(async () => (await list.getByRole('option').allInnerTexts()).every((t) => /exam answers/i.test(t)))
+      .toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+  }, 120_000);
 
   it('says when the conversation of a log no longer exists', async () => {
     const { page } = app;

@@ -7,6 +7,8 @@ import { analyticsArea } from '../../src/server/areas/analytics';
 import { mentorsArea } from '../../src/server/areas/mentors';
 import { reviewArea } from '../../src/server/areas/review';
 import { SnapshotStore } from '../../src/main/engine/resources/snapshot-store';
+import { FEEDBACK_DAYS } from '../../src/main/engine/review/feedback';
+import type { ReviewItem } from '../../src/shared/contract';
 import { failure } from '../helpers/engine';
 import { sandbox } from '../helpers/sandbox';
 import { tempDir, uniqueService } from '../helpers/temp';
@@ -38,15 +40,27 @@ beforeAll(async () => {
 
 const serverLogs = () =>
   server.db.prepare('SELECT count(*) FROM review_logs WHERE org = ?').pluck().get(server.org) as number;
+/** Conversations rated down that started in the days the queue reads (FEEDBACK_DAYS, from that day on). */
+const serverRatedDown = () =>
+  server.db
+    .prepare('SELECT count(*) FROM chat_sessions WHERE org = ? AND rating = -1 AND started_at >= ?')
+    .pluck()
+    .get(server.org, new Date(Date.now() - FEEDBACK_DAYS * 86_400_000).toISOString().slice(0, 10)) as number;
+/** A moderation or safety log whose conversation still exists. */
+const isLiveLog = (i: ReviewItem) =>
+  i.source !== 'Negative feedback' && !i.prompt.startsWith('This conversation was deleted');
 
 describe('review queue (engine)', () => {
-  it('syncs both kinds of log into one queue, newest first, with mentor names and counts per mentor', async () => {
+  it('syncs both kinds of log and negative feedback into one queue, newest first, with mentor names and counts per mentor', async () => {
     const synced = await engine.invoke('review.sync', { profileId });
     expect(synced.error).toBeNull();
-    expect(synced.total).toBe(serverLogs());
+    expect(serverRatedDown()).toBeGreaterThan(0);
+    expect(synced.total).toBe(serverLogs() + serverRatedDown());
     const page = await engine.invoke('review.list', { profileId, filter: { state: 'all' }, limit: 5000 });
-    expect(page.total).toBe(serverLogs());
-    expect(new Set(page.items.map((i) => i.source))).toEqual(new Set(['Moderation System', 'Safety System']));
+    expect(page.total).toBe(serverLogs() + serverRatedDown());
+    expect(new Set(page.items.map((i) => i.source))).toEqual(
+      new Set(['Moderation System', 'Safety System', 'Negative feedback']),
+    );
     const times = page.items.map((i) => i.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
     expect(page.items.every((i) => i.mentorName)).toBe(true);
@@ -100,7 +114,7 @@ describe('review queue (engine)', () => {
 
   it('opens an item at the flagged message of its conversation; a deleted conversation says so', async () => {
     const page = await engine.invoke('review.list', { profileId, filter: { state: 'all' }, limit: 5000 });
-    const flagged = page.items.find((i) => !i.prompt.startsWith('This conversation was deleted'))!;
+    const flagged = page.items.find(isLiveLog)!;
     const detail = await engine.invoke('review.get', { profileId, id: flagged.id });
     expect(detail.conversation.available).toBe(true);
     const message = detail.conversation.messages[detail.conversation.flaggedIndex!]!;
@@ -122,7 +136,7 @@ describe('review queue (engine)', () => {
 
   it("shows the mentor's safety settings from the snapshot kept before the message", async () => {
     const page = await engine.invoke('review.list', { profileId, filter: { state: 'all' }, limit: 5000 });
-    const item = page.items.find((i) => !i.prompt.startsWith('This conversation was deleted'))!;
+    const item = page.items.find(isLiveLog)!;
     const detail = await engine.invoke('review.get', { profileId, id: item.id });
     expect(detail.settings).toBeNull();
     // The mentor editor's snapshots (the one owner of the table writes them); one before, one after the message.
@@ -210,7 +224,7 @@ describe('review queue (engine)', () => {
 describe('traces (engine)', () => {
   it('opens the trace of a flagged conversation as a timeline of spans with totals', async () => {
     const page = await engine.invoke('review.list', { profileId, filter: { state: 'all' }, limit: 5000 });
-    const item = page.items.find((i) => !i.prompt.startsWith('This conversation was deleted'))!;
+    const item = page.items.find(isLiveLog)!;
     const detail = await engine.invoke('review.get', { profileId, id: item.id });
     const { traces } = await engine.invoke('review.traceOf', { profileId, session: detail.conversation.session! });
     expect(traces).toHaveLength(1);

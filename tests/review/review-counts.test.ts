@@ -9,15 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewStore, type CachedLog } from '../../src/main/engine/review/store';
+import { ReviewStore, type CachedItem } from '../../src/main/engine/review/store';
 import { openDatabase, type Db } from '../../src/main/engine/store';
-import type { ReviewFilter } from '../../src/shared/contract';
+import { REVIEW_SOURCES, type ReviewFilter } from '../../src/shared/contract';
 
 let dir: string;
 let db: Db;
 let store: ReviewStore;
 /** What the store was given, per tenant: the logs by id and the marked ids. */
-const model = new Map<string, { logs: Map<string, CachedLog>; marks: Set<string> }>();
+const model = new Map<string, { logs: Map<string, CachedItem>; marks: Set<string> }>();
 
 function addProfile(id: string): void {
   const at = new Date().toISOString();
@@ -28,10 +28,12 @@ function addProfile(id: string): void {
   model.set(id, { logs: new Map(), marks: new Set() });
 }
 
-const log = (n: number, mentorId: number, safety = n % 3 === 0): CachedLog => ({
+const log = (n: number, mentorId: number, safety = n % 3 === 0): CachedItem => ({
   id: `${safety ? 'safety' : 'moderation'}:${n}`,
   source: safety ? 'Safety System' : 'Moderation System',
   logId: n,
+  session: null,
+  messageIndex: null,
   learner: `learner${n % 7}`,
   email: `person${n % 5}@example.org`,
   mentorId,
@@ -40,11 +42,12 @@ const log = (n: number, mentorId: number, safety = n % 3 === 0): CachedLog => ({
   createdAt: new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString(),
 });
 
-function sync(profileId: string, logs: CachedLog[]): void {
+function sync(profileId: string, logs: CachedItem[]): void {
   store.replace(
     profileId,
     logs,
     [1, 2, 3].map((id) => ({ id, uniqueId: `m${id}`, name: `Mentor ${id}` })),
+    REVIEW_SOURCES,
   );
   const m = model.get(profileId)!;
   m.logs = new Map(logs.map((l) => [l.id, l]));

@@ -153,6 +153,52 @@ describe('review sandbox: traces and observations', () => {
 });
 
 describe('review sandbox: feedback', () => {
+  it("seeds feedback on demo conversations: chat-history rates each down and its answer is the last mentor's", async () => {
+    const rows = server.db
+      .prepare(
+        'SELECT session, ai_response, rating FROM review_feedback WHERE org = ? AND rating = -1 ORDER BY id LIMIT 12',
+      )
+      .all(server.org) as { session: string; ai_response: string; rating: number }[];
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      const conversation = await get<{ rating: number; messages: string }>(`${ANALYTICS}chat-history/{id}/`, '', {
+        id: row.session,
+      });
+      expect(conversation.rating).toBe(-1);
+      const messages = JSON.parse(conversation.messages) as { type: string; content: string }[];
+      expect(messages.filter((m) => m.type === 'ai').pop()?.content).toBe(row.ai_response);
+    }
+  });
+
+  it("a learner's feedback becomes its conversation's rating in chat-history", async () => {
+    const session = server.db
+      .prepare('SELECT session_id FROM chat_sessions WHERE org = ? AND rating IS NULL LIMIT 1')
+      .pluck()
+      .get(server.org) as string;
+    const mentor = server.db.prepare('SELECT id FROM mentors WHERE org = ? LIMIT 1').pluck().get(server.org) as number;
+    const rating = async () =>
+      (await get<{ rating: number }>(`${ANALYTICS}chat-history/{id}/`, '', { id: session })).rating;
+    expect(await rating()).toBe(0);
+    const body = {
+      username: 'x',
+      session,
+      user_text: 'q',
+      ai_response: 'a',
+      reason: 'Wrong answer',
+      additional_feedback: '',
+      rating: -1,
+      mentor,
+    };
+    const created = await call(server, 'POST', path(FEEDBACK_CREATE), { json: body });
+    expect(created.status).toBe(201);
+    expect(await rating()).toBe(-1);
+    const id = (created.body as { id: number }).id;
+    expect(
+      (await call(server, 'PUT', path(FEEDBACK, { feedback_id: id }), { json: { ...body, rating: 1 } })).status,
+    ).toBe(200);
+    expect(await rating()).toBe(1);
+  });
+
   it('reads, creates and updates feedback; validates the body; counts it per period', async () => {
     const id = server.db
       .prepare('SELECT id FROM review_feedback WHERE org = ? AND rating = -1')

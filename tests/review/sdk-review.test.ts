@@ -30,7 +30,7 @@ describe('review area read back by the vendor SDK', () => {
       filter: { state: 'all', sources: ['Moderation System'] },
     });
     const item = items[0]!;
-    const path = { org: server.org, userId: server.user, id: item.logId };
+    const path = { org: server.org, userId: server.user, id: item.logId! };
     expect((await AiMentorService.aiMentorOrgsUsersModerationLogsRetrieve(path)).prompt).toBe(item.prompt);
     await c.engine.invoke('review.delete', { id: item.id });
     await expect(AiMentorService.aiMentorOrgsUsersModerationLogsRetrieve(path)).rejects.toMatchObject({ status: 404 });

@@ -4,20 +4,32 @@ import { commandArgs } from './command';
 import { UsageError } from './io';
 import { profileIdOf } from './profile-commands';
 
-export const REVIEW_HELP = `Review queue (moderation and safety logs; read from a local cache each command brings up to date first):
-  review list [--source moderation|safety|'Moderation System'|'Safety System'] [--mentor ID] [--learner NAME]
-              [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--state open|reviewed|all] [--limit N] [--cached]
+export const REVIEW_HELP = `Review queue (moderation and safety logs, and conversations learners rated down in the last 30 days; read
+from a local cache each command brings up to date first):
+  review list [--source moderation|safety|feedback|'Moderation System'|'Safety System'|'Negative feedback']
+              [--mentor ID] [--learner NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--state open|reviewed|all]
+              [--search TEXT] [--limit N] [--cached]
       Open items by default, newest first; --limit 0 lists every one; --cached reads the cache without asking
   review mark ID… [--undo]   mark items reviewed on this machine (by the tenant connection's user, now);
-                             --undo opens them again. IDs look like moderation:12 or safety:7`;
+                             --undo opens them again. IDs look like moderation:12, safety:7 or feedback:SESSION`;
 
 const PAGE = 1000;
 const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ' ');
 
+/** Short names of the sources: each source's first word, and `feedback`. */
+const SOURCE_NAMES: Record<string, ReviewSource> = {
+  ...Object.fromEntries(REVIEW_SOURCES.map((s) => [s.split(' ')[0]!.toLowerCase(), s])),
+  feedback: 'Negative feedback',
+};
+/** An item id: a log's kind and integer id, or `feedback:` and the rated conversation's session id. */
+const ITEM_ID = /^((moderation|safety):\d{1,15}|feedback:[\w-]{1,100})$/;
+
 function sourceOf(raw: string): ReviewSource {
   const lower = raw.toLowerCase();
-  const found = REVIEW_SOURCES.find((s) => s.toLowerCase() === lower || s.split(' ')[0]!.toLowerCase() === lower);
-  if (!found) throw new UsageError(`--source must be moderation or safety (or '${REVIEW_SOURCES.join("', '")}')`);
+  const found = REVIEW_SOURCES.find((s) => s.toLowerCase() === lower) ?? SOURCE_NAMES[lower];
+  if (!found) {
+    throw new UsageError(`--source must be moderation, safety or feedback (or '${REVIEW_SOURCES.join("', '")}')`);
+  }
   return found;
 }
 
@@ -39,6 +51,7 @@ export const runReviewCommand: Command = async (engine, args, out, io, globals) 
         from: { type: 'string' },
         to: { type: 'string' },
         state: { type: 'string' },
+        search: { type: 'string' },
         limit: { type: 'string' },
         cached: { type: 'boolean' },
       });
@@ -60,6 +73,7 @@ export const runReviewCommand: Command = async (engine, args, out, io, globals) 
         ...(values.learner ? { learner: values.learner } : {}),
         ...(values.from ? { from: values.from } : {}),
         ...(values.to ? { to: values.to } : {}),
+        ...(values.search?.trim() ? { search: values.search } : {}),
       };
       if (!values.cached) {
         const sync = await engine.invoke('review.sync', tenant);
@@ -85,9 +99,15 @@ export const runReviewCommand: Command = async (engine, args, out, io, globals) 
     }
     case 'mark': {
       const { values, positionals } = commandArgs(rest, { undo: { type: 'boolean' } });
-      if (!positionals.length) throw new UsageError('review mark needs one or more item IDs (moderation:12, safety:7)');
-      const bad = positionals.filter((id) => !/^(moderation|safety):\d{1,15}$/.test(id));
-      if (bad.length) throw new UsageError(`Not review item IDs: ${bad.join(', ')} (they look like moderation:12)`);
+      if (!positionals.length) {
+        throw new UsageError('review mark needs one or more item IDs (moderation:12, safety:7, feedback:SESSION)');
+      }
+      const bad = positionals.filter((id) => !ITEM_ID.test(id));
+      if (bad.length) {
+        throw new UsageError(
+          `Not review item IDs: ${bad.join(', ')} (they look like moderation:12, safety:7 or feedback:SESSION)`,
+        );
+      }
       const result = await engine.invoke('review.mark', { ...tenant, ids: positionals, reviewed: !values.undo });
       out.record(result, `${values.undo ? 'Opened again' : 'Marked reviewed'}: ${result.marked}`);
       if (result.unknown.length) {

@@ -10,7 +10,8 @@ import { sessionCalls } from './sessions';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 
-export const REVIEW_SOURCES = ['Moderation System', 'Safety System'] as const;
+/** The logs' `target_system` values, and conversations the learner rated down (chat-history's `rating` -1). */
+export const REVIEW_SOURCES = ['Moderation System', 'Safety System', 'Negative feedback'] as const;
 export const ReviewSource = z.enum(REVIEW_SOURCES);
 export type ReviewSource = z.infer<typeof ReviewSource>;
 
@@ -18,7 +19,7 @@ const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD');
 
 export const ReviewFilter = z
   .object({
-    sources: z.array(ReviewSource).max(2).optional(),
+    sources: z.array(ReviewSource).max(REVIEW_SOURCES.length).optional(),
     /** The mentor's integer id, as the logs name it. */
     mentor: z.number().int().optional(),
     learner: z.string().trim().max(200).optional(),
@@ -32,10 +33,13 @@ export const ReviewFilter = z
 export type ReviewFilter = z.input<typeof ReviewFilter>;
 
 export const ReviewItem = z.object({
-  /** `moderation:ID` or `safety:ID`: the endpoint and the log's id. */
+  /** `moderation:ID` or `safety:ID` (the endpoint and the log's id), or `feedback:SESSION` (the rated conversation). */
   id: z.string(),
   source: ReviewSource,
-  logId: z.number().int(),
+  /** The log's id; null for negative feedback. */
+  logId: z.number().int().nullable(),
+  /** The rated conversation of negative feedback; null for a log (found from its prompt when opened). */
+  session: z.string().nullable(),
   learner: z.string(),
   email: z.string(),
   mentorId: z.number().int(),
@@ -159,7 +163,7 @@ export const reviewCalls = {
   'review.sync': call(
     z.object(Tenant).strict().optional(),
     ReviewSyncState.extend({ total: z.number().int() }),
-    "Bring the local review queue up to date with the tenant's moderation and safety logs",
+    "Bring the local review queue up to date with the tenant's moderation and safety logs and the conversations rated down",
   ),
   'review.list': call(
     z
@@ -188,7 +192,7 @@ export const reviewCalls = {
   'review.delete': call(
     z.object({ ...Tenant, id: z.string().min(1) }).strict(),
     Ok,
-    'Delete a moderation or safety log on the tenant',
+    'Delete a moderation or safety log on the tenant (negative feedback has no delete call: mark it reviewed)',
   ),
   'review.views': call(z.object(Tenant).strict().optional(), z.array(ReviewView), 'Saved review views'),
   'review.saveView': call(

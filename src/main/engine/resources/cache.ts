@@ -6,7 +6,7 @@
 import { recordIdOf, SINGLE_RECORD_ID, type ResourceDeclaration } from '../../../shared/resources';
 import type { Log } from '../log';
 import type { Statement } from 'better-sqlite3';
-import { ListFreshness, type Db, type ListMeta } from '../store';
+import { INDEXED_SEARCH_MOST, ListFreshness, trigramMatch, type Db, type ListMeta } from '../store';
 import type { TenantIdentity } from '../profiles';
 
 export type { ListMeta } from '../store';
@@ -83,11 +83,8 @@ const searchText = (declaration: ResourceDeclaration, record: Row) =>
 /** Where a single record's freshness is kept: its kind, or its kind and parent for a kind keyed by parent. */
 export const singleScope = (kind: string, key?: string) => (key === undefined ? kind : `${kind}/${key}`);
 
-/**
- * The most records a search reads through the trigram index; a text more of them hold is searched by the scan, which
- * costs the same over 50,000 records (see page()).
- */
-export const INDEXED_SEARCH_MOST = 2_000;
+/** The most records a search reads through the trigram index (shared with the review queue's search). */
+export { INDEXED_SEARCH_MOST };
 
 /**
  * Records written at their positions, from a JSON array of [id, position, search text, record as JSON text]; one
@@ -143,9 +140,8 @@ export class ResourceCache {
     // (about 2.5 µs), where the scan of the kind's covering index costs about 0.1 µs a record and finds a common
     // text's first page at once. A shorter search has no trigram: the scan (migration 018).
     let from = 'resource_records r';
-    // One FTS5 string: every character is literal ("" is a quote), whatever syntax the admin typed.
-    const match = `"${search.replaceAll('"', '""')}"`;
-    if ([...search].length >= 3 && this.fewHold(match)) {
+    const match = trigramMatch(search);
+    if (match && this.fewHold(match)) {
       from = 'resource_records_text t CROSS JOIN resource_records r ON r.rid = t.rowid';
       clauses.push('resource_records_text MATCH @match');
       params.match = match;

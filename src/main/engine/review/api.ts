@@ -1,7 +1,9 @@
 /**
  * The platform endpoints the review area reads and deletes through, answers validated at the boundary:
  * `moderation-logs/`, `safety-logs/` (`ModerationLog`), the mentor list (for the integer ids the logs carry),
- * `chat-history/` (the conversation a log came from), `traces/` and `observations/` (Langfuse).
+ * `chat-history/` (the conversation a log came from, and the conversations learners rated down: the spec lists no
+ * feedback entries, and a conversation's `rating` is -1 when its learner gave a thumbs down), `traces/` and
+ * `observations/` (Langfuse).
  */
 import { z } from 'zod';
 import type { PlatformClient } from '../platform';
@@ -44,7 +46,13 @@ export const ApiConversation = z.object({
   id: z.string(),
   mentor: maybe,
   messages: z.union([z.string(), z.array(z.unknown())]).nullish(),
+  /** 1 thumbs up, -1 thumbs down, 0 (or absent) not rated. */
+  rating: z.number().int().nullish(),
+  student: text,
+  email: text,
+  inserted_at: text,
 });
+export type ApiConversation = z.output<typeof ApiConversation>;
 const ConversationPage = z.object({ next: z.string().nullish(), results: z.array(ApiConversation) });
 
 export const ApiTrace = z.object({
@@ -151,6 +159,22 @@ export class ReviewApi {
       if (!answer.next) break;
     }
     return out;
+  }
+
+  /** One page of the tenant's conversations that started from a day on (inclusive), newest first. */
+  async conversationsSince(from: string, page: number, pageSize: number) {
+    const { data } = await this.client.api.GET(`${ANALYTICS}chat-history/`, {
+      params: { path: this.user, query: { start_date: from, page, page_size: pageSize } },
+    });
+    return ConversationPage.parse(data);
+  }
+
+  /** One conversation by its session id. */
+  async conversation(session: string): Promise<ApiConversation> {
+    const { data } = await this.client.api.GET(`${ANALYTICS}chat-history/{id}/`, {
+      params: { path: { ...this.user, id: session } },
+    });
+    return ApiConversation.parse(data);
   }
 
   async traces(query: { search?: string; ordering?: string; limit: number; offset: number }) {

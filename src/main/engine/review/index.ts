@@ -3,13 +3,14 @@ import { mentorSettings } from '../../../shared/resources/mentor-settings';
 import { toCsv } from '../csv';
 import type { EngineArea, EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
-import { notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import { ApiError, isTransient, wasNotTaken } from '../platform';
 import { SnapshotStore } from '../resources';
 import type { Db } from '../store';
 import { userScope } from '../tenants';
 import { ReviewApi, type ApiLog, type LogKind } from './api';
-import { ReviewStore, type CachedLog } from './store';
+import { messagesOf, ratedIndex, readRatedDown } from './feedback';
+import { ReviewStore, type CachedItem } from './store';
 import { sessionHandlers } from './sessions';
 import { toDetail, toSummary } from './traces';
 
@@ -28,6 +29,7 @@ const EXPORT_COLUMNS = [
   'reason',
   'reviewed_by',
   'reviewed_at',
+  'session',
 ];
 
 export interface ReviewStores {
@@ -39,20 +41,29 @@ export function reviewStores(db: Db): ReviewStores {
   return { store: new ReviewStore(db), snapshots: new SnapshotStore(db) };
 }
 
-const SOURCE: Record<LogKind, CachedLog['source']> = { moderation: 'Moderation System', safety: 'Safety System' };
+const SOURCE: Record<LogKind, CachedItem['source']> = { moderation: 'Moderation System', safety: 'Safety System' };
 
 function parseId(id: string): { kind: LogKind; logId: number } {
   const [kind, raw] = id.split(':');
+  if (kind === 'feedback') {
+    // chat-history's DELETE would delete the learner's whole conversation, and mentor-feedback has no DELETE.
+    throw invalid(
+      'id',
+      'Negative feedback is a rating on the tenant that no call deletes: mark it reviewed (e) instead',
+    );
+  }
   if ((kind !== 'moderation' && kind !== 'safety') || !raw || !/^\d{1,15}$/.test(raw)) {
-    throw notFound(`No review item '${id}': ids look like moderation:12 or safety:7`);
+    throw notFound(`No review item '${id}': ids look like moderation:12, safety:7 or feedback:SESSION`);
   }
   return { kind, logId: Number(raw) };
 }
 
-const toCached = (kind: LogKind, log: ApiLog): CachedLog => ({
+const toCached = (kind: LogKind, log: ApiLog): CachedItem => ({
   id: `${kind}:${log.id}`,
   source: SOURCE[kind],
   logId: log.id,
+  session: null,
+  messageIndex: null,
   learner: log.username,
   email: log.email,
   mentorId: log.mentor,
@@ -60,24 +71,6 @@ const toCached = (kind: LogKind, log: ApiLog): CachedLog => ({
   reason: log.reason,
   createdAt: new Date(Date.parse(log.date_created) || 0).toISOString(),
 });
-
-/** Chat history items as the tickets area reads them: `messages` is a JSON string or a list of {type, content, timestamp}. */
-function messagesOf(raw: unknown): ReviewConversation['messages'] {
-  let items = raw;
-  if (typeof items === 'string') {
-    try {
-      items = JSON.parse(items) as unknown;
-    } catch {
-      items = [];
-    }
-  }
-  return (Array.isArray(items) ? items : []).flatMap((m) => {
-    const item = m as { type?: unknown; content?: unknown; timestamp?: unknown };
-    if (typeof item.content !== 'string') return [];
-    const role = item.type === 'human' || item.type === 'user' ? ('learner' as const) : ('mentor' as const);
-    return [{ role, content: item.content, timestamp: typeof item.timestamp === 'string' ? item.timestamp : '' }];
-  });
-}
 
 /** A failed read in words: unreachable (the cache is shown) or refused (check the key). */
 function describeFailure(error: unknown): string {
@@ -101,8 +94,8 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
   };
   const changed = (profileId: string) => services.emit('review.changed', { profileId });
 
-  async function readAll(reviewApi: ReviewApi, kind: LogKind): Promise<CachedLog[]> {
-    const out: CachedLog[] = [];
+  async function readAll(reviewApi: ReviewApi, kind: LogKind): Promise<CachedItem[]> {
+    const out: CachedItem[] = [];
     for (let page = 1; ; page++) {
       const answer = await reviewApi.logs(kind, page, LOG_PAGE);
       out.push(...answer.results.map((log) => toCached(kind, log)));
@@ -118,8 +111,19 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
         readAll(reviewApi, 'safety'),
         reviewApi.mentors(),
       ]);
+      // Ratings come from chat history, which a key may not be allowed to read: the logs are refreshed all the same.
+      let feedback: CachedItem[] | null = null;
+      let feedbackError: string | null = null;
+      try {
+        feedback = await readRatedDown(reviewApi, new Map(mentors.map((m) => [m.uniqueId.toLowerCase(), m.id])));
+      } catch (error) {
+        feedbackError = `Negative feedback not refreshed: ${describeFailure(error)}`;
+      }
       services.bulkWrites();
-      store.replace(profileId, [...moderation, ...safety], mentors);
+      const sources: CachedItem['source'][] = ['Moderation System', 'Safety System'];
+      if (feedback) sources.push('Negative feedback');
+      store.replace(profileId, [...moderation, ...safety, ...(feedback ?? [])], mentors, sources);
+      if (feedbackError) store.setSync(profileId, null, feedbackError);
     } catch (error) {
       store.setSync(profileId, null, `${describeFailure(error)}; showing the cached review queue`);
     }
@@ -178,6 +182,38 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
     return best ? (best as { conversation: ReviewConversation }).conversation : none(GONE);
   }
 
+  /** A rated-down conversation, at its rated message (the mentor's last answer if the kept index no longer is one). */
+  async function ratedConversation(profileId: string, session: string, index: number | null) {
+    const none = (reason: string): ReviewConversation => ({
+      available: false,
+      reason,
+      session,
+      mentorUniqueId: null,
+      messages: [],
+      flaggedIndex: null,
+    });
+    let answer;
+    try {
+      answer = await (await api(profileId)).conversation(session);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return none(GONE);
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        return none(`This key may not read chat history (${error.status}): ask a platform admin`);
+      }
+      return none(describeFailure(error));
+    }
+    const messages = messagesOf(answer.messages);
+    const flaggedIndex = index !== null && messages[index]?.role === 'mentor' ? index : ratedIndex(messages);
+    return {
+      available: true,
+      reason: answer.rating === -1 ? null : 'The learner has since changed their rating of this conversation',
+      session,
+      mentorUniqueId: answer.mentor,
+      messages,
+      flaggedIndex,
+    } satisfies ReviewConversation;
+  }
+
   /** The mentor's safety settings at the time, from the mentor editor's snapshots (the latest kept by then). */
   function settingsAt(profileId: string, uniqueId: string | null, at: string): ReviewDetail['settings'] {
     if (!uniqueId) return null;
@@ -212,7 +248,9 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
         const tenant = services.tenant(profileId);
         const item = store.item(tenant, id);
         if (!item) throw notFound(`No review item '${id}' in this tenant's queue (refresh the queue)`);
-        const conversation = await conversationOf(tenant, item.learner, item.prompt, item.createdAt);
+        const conversation = item.session
+          ? await ratedConversation(tenant, item.session, store.messageIndex(tenant, item.id))
+          : await conversationOf(tenant, item.learner, item.prompt, item.createdAt);
         const uniqueId = conversation.mentorUniqueId ?? store.mentorUniqueId(tenant, item.mentorId);
         return { item, conversation, settings: settingsAt(tenant, uniqueId, item.createdAt) };
       },
@@ -264,6 +302,7 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
           i.reason,
           i.reviewedBy ?? '',
           i.reviewedAt ?? '',
+          i.session ?? '',
         ]);
         const stamp = new Date().toISOString().slice(0, 10);
         return {

@@ -1,16 +1,20 @@
 /**
- * The review area's tables (migrations 023 and 024): the cached logs, the reviewed marks this machine keeps (who, when), the
+ * The review area's tables (migrations 023, 025 and 026): the cached logs and rated-down conversations, the reviewed marks this machine keeps (who, when), the
  * mentor names by integer id, saved views and the sync state. Everything is keyed by the tenant connection.
  */
 import type { Statement } from 'better-sqlite3';
 import type { ReviewFilter, ReviewItem, ReviewSource, ReviewView } from '../../../shared/contract';
 import { ReviewFilter as FilterSchema } from '../../../shared/contract';
-import type { Db } from '../store';
+import { INDEXED_SEARCH_MOST, trigramMatch, type Db } from '../store';
 
-export interface CachedLog {
+/** A queue item as cached: a moderation or safety log, or a conversation rated down. */
+export interface CachedItem {
   id: string;
   source: ReviewSource;
-  logId: number;
+  logId: number | null;
+  /** The rated conversation and the index of its rated message (negative feedback only). */
+  session: string | null;
+  messageIndex: number | null;
   learner: string;
   email: string;
   mentorId: number;
@@ -22,7 +26,8 @@ export interface CachedLog {
 interface ItemRow {
   id: string;
   source: ReviewSource;
-  log_id: number;
+  log_id: number | null;
+  session: string | null;
   learner: string;
   email: string;
   mentor_id: number;
@@ -38,6 +43,7 @@ const toItem = (r: ItemRow): ReviewItem => ({
   id: r.id,
   source: r.source,
   logId: r.log_id,
+  session: r.session,
   learner: r.learner,
   email: r.email,
   mentorId: r.mentor_id,
@@ -54,8 +60,11 @@ const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_4
 
 type Filter = ReturnType<typeof FilterSchema.parse>;
 
-/** The WHERE clause of a filter; `scope` leaves out the mentor and state (for the counts per mentor). */
-function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts') {
+/**
+ * The WHERE clause of a filter; `scope` leaves out the mentor and state (for the counts per mentor). `candidates` are
+ * the items the trigram index says may hold the searched text (a JSON array of rids), or null for the scan.
+ */
+function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts', candidates: string | null = null) {
   const where = ['i.profile_id = @profileId'];
   const params: Record<string, unknown> = { profileId };
   if (filter.sources?.length) {
@@ -70,6 +79,10 @@ function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts') {
               UNION SELECT id FROM review_items WHERE profile_id = @profileId AND email = @learner)
              CROSS JOIN review_items i ON i.profile_id = @profileId AND i.id = learner_item`;
     params.learner = filter.learner;
+  } else if (candidates) {
+    // The index's few candidates, each found by its rid, rather than a walk of the queue looking for them.
+    items = `(SELECT value AS candidate FROM json_each(@candidates))
+             CROSS JOIN review_items i ON i.rid = candidate`;
   }
   if (filter.from) {
     where.push('i.created_at >= @from');
@@ -80,8 +93,13 @@ function whereOf(profileId: string, filter: Filter, scope: 'all' | 'counts') {
     params.to = dayAfter(filter.to);
   }
   if (filter.search) {
+    // The test that decides; through the index only the items holding the text (or a case variant) are tested.
     where.push('(instr(lower(i.prompt), @search) > 0 OR instr(lower(i.reason), @search) > 0)');
     params.search = filter.search.toLowerCase();
+    if (candidates) {
+      params.candidates = candidates;
+      if (filter.learner) where.push('i.rid IN (SELECT value FROM json_each(@candidates))');
+    }
   }
   if (scope === 'all') {
     if (filter.mentor !== undefined) {
@@ -106,20 +124,46 @@ export class ReviewStore {
     return statement;
   }
 
-  /** Replaces the tenant's cached logs and mentor names with a full read (marks and views stay). */
-  replace(profileId: string, logs: CachedLog[], mentors: { id: number; uniqueId: string; name: string }[]): void {
+  /**
+   * Replaces the tenant's cached items of the sources read (a source whose read failed keeps its cache) and the
+   * mentor names with a full read (marks and views stay).
+   */
+  replace(
+    profileId: string,
+    items: CachedItem[],
+    mentors: { id: number; uniqueId: string; name: string }[],
+    sources: readonly ReviewSource[],
+  ): void {
     this.db.transaction(() => {
-      this.sql('DELETE FROM review_items WHERE profile_id = ?').run(profileId);
-      const insert = this.sql(
-        // An upsert, not OR REPLACE: a replaced row would not pass through the delete trigger of the kept counts.
-        `INSERT INTO review_items (profile_id, id, source, log_id, learner, email, mentor_id, prompt, reason, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (profile_id, id) DO UPDATE SET source = excluded.source, log_id = excluded.log_id,
-           learner = excluded.learner, email = excluded.email, mentor_id = excluded.mentor_id, prompt = excluded.prompt,
-           reason = excluded.reason, created_at = excluded.created_at`,
+      this.sql('DELETE FROM review_items WHERE profile_id = ? AND source IN (SELECT value FROM json_each(?))').run(
+        profileId,
+        JSON.stringify(sources),
       );
-      for (const l of logs) {
-        insert.run(profileId, l.id, l.source, l.logId, l.learner, l.email, l.mentorId, l.prompt, l.reason, l.createdAt);
+      const insert = this.sql(
+        // An upsert, not OR REPLACE: a replaced row would not pass through the delete triggers (counts, text index).
+        `INSERT INTO review_items (profile_id, id, source, log_id, session, message_index, learner, email, mentor_id,
+           prompt, reason, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (profile_id, id) DO UPDATE SET source = excluded.source, log_id = excluded.log_id,
+           session = excluded.session, message_index = excluded.message_index, learner = excluded.learner,
+           email = excluded.email, mentor_id = excluded.mentor_id, prompt = excluded.prompt, reason = excluded.reason,
+           created_at = excluded.created_at`,
+      );
+      for (const l of items) {
+        insert.run(
+          profileId,
+          l.id,
+          l.source,
+          l.logId,
+          l.session,
+          l.messageIndex,
+          l.learner,
+          l.email,
+          l.mentorId,
+          l.prompt,
+          l.reason,
+          l.createdAt,
+        );
       }
       this.sql('DELETE FROM review_mentors WHERE profile_id = ?').run(profileId);
       const mentor = this.sql(
@@ -147,9 +191,27 @@ export class ReviewStore {
     return this.sql('SELECT count(*) FROM review_items WHERE profile_id = ?').pluck().get(profileId) as number;
   }
 
+  /**
+   * The items that may hold a search's text, from the trigram index (as a JSON array of rids), when at most
+   * INDEXED_SEARCH_MOST items (of any tenant) do, read no further; null for a search the scan answers (shorter than
+   * a trigram, or a text most items hold, which the scan finds as quickly).
+   */
+  private candidates(filter: Filter): string | null {
+    const match = filter.search ? trigramMatch(filter.search.toLowerCase()) : null;
+    if (!match) return null;
+    const rids = this.sql('SELECT rowid FROM review_items_text WHERE review_items_text MATCH ? LIMIT ?')
+      .pluck()
+      .all(match, INDEXED_SEARCH_MOST + 1) as number[];
+    return rids.length <= INDEXED_SEARCH_MOST ? JSON.stringify(rids) : null;
+  }
+
   /** Items and reviewed items per mentor under the filter (its mentor and state aside). */
-  private countsPerMentor(profileId: string, filter: Filter): { id: number; total: number; reviewed: number }[] {
-    const counts = whereOf(profileId, filter, 'counts');
+  private countsPerMentor(
+    profileId: string,
+    filter: Filter,
+    candidates: string | null,
+  ): { id: number; total: number; reviewed: number }[] {
+    const counts = whereOf(profileId, filter, 'counts', candidates);
     if (!filter.learner && !filter.from && !filter.to && !filter.search) {
       // The kept counts (migration 024's triggers), by source: a few rows rather than every item.
       return this.sql(
@@ -157,7 +219,7 @@ export class ReviewStore {
          WHERE ${counts.sql} GROUP BY mentor_id HAVING sum(total) > 0`,
       ).all(counts.params) as { id: number; total: number; reviewed: number }[];
     }
-    if (filter.learner) {
+    if (filter.learner || candidates) {
       return this.sql(
         `SELECT i.mentor_id AS id, count(*) AS total, count(m.id) AS reviewed FROM ${counts.items} ${MARK}
          WHERE ${counts.sql} GROUP BY i.mentor_id`,
@@ -194,7 +256,8 @@ export class ReviewStore {
         }[]
       ).map((r) => [r.mentor_id, r.name]),
     );
-    const mentors = this.countsPerMentor(profileId, filter)
+    const candidates = this.candidates(filter);
+    const mentors = this.countsPerMentor(profileId, filter, candidates)
       .map((t) => ({ id: t.id, name: names.get(t.id) ?? null, total: t.total, open: t.total - t.reviewed }))
       .sort((a, b) => b.open - a.open || b.total - a.total || a.id - b.id);
     const counted = filter.mentor === undefined ? mentors : mentors.filter((m) => m.id === filter.mentor);
@@ -202,10 +265,10 @@ export class ReviewStore {
       (n, m) => n + (filter.state === 'open' ? m.open : filter.state === 'reviewed' ? m.total - m.open : m.total),
       0,
     );
-    const { items, sql, params } = whereOf(profileId, filter, 'all');
+    const { items, sql, params } = whereOf(profileId, filter, 'all', candidates);
     const rows = limit
       ? (this.sql(
-          `SELECT i.id, i.source, i.log_id, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
+          `SELECT i.id, i.source, i.log_id, i.session, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
              i.created_at, m.reviewed_by, m.reviewed_at
            FROM ${items} ${MARK}
              LEFT JOIN review_mentors n ON n.profile_id = i.profile_id AND n.mentor_id = i.mentor_id
@@ -217,12 +280,20 @@ export class ReviewStore {
 
   item(profileId: string, id: string): ReviewItem | null {
     const row = this.sql(
-      `SELECT i.id, i.source, i.log_id, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
+      `SELECT i.id, i.source, i.log_id, i.session, i.learner, i.email, i.mentor_id, n.name AS mentor_name, i.prompt, i.reason,
          i.created_at, m.reviewed_by, m.reviewed_at
        FROM review_items i ${MARK} LEFT JOIN review_mentors n ON n.profile_id = i.profile_id AND n.mentor_id = i.mentor_id
        WHERE i.profile_id = @profileId AND i.id = @id`,
     ).get({ profileId, id }) as ItemRow | undefined;
     return row ? toItem(row) : null;
+  }
+
+  /** The rated message's index in the conversation of a negative feedback item (null for a log). */
+  messageIndex(profileId: string, id: string): number | null {
+    return (
+      (this.sql('SELECT message_index FROM review_items WHERE profile_id = ? AND id = ?').pluck().get(profileId, id) as
+        number | null | undefined) ?? null
+    );
   }
 
   mentorUniqueId(profileId: string, mentorId: number): string | null {

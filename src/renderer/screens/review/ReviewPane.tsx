@@ -5,7 +5,13 @@ import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
 import { formatDateTime } from '../../lib/format';
 
-export const sourceColor = (source: string) => (source === 'Safety System' ? 'red' : 'orange');
+export const sourceColor = (source: string) =>
+  source === 'Safety System' ? 'red' : source === 'Negative feedback' ? 'grape' : 'orange';
+/** The source in a word, for badges and buttons. */
+export const sourceLabel = (source: string) =>
+  source === 'Safety System' ? 'Safety' : source === 'Negative feedback' ? 'Feedback' : 'Moderation';
+/** A rating is no log: no call deletes it (the queue says so on d). */
+export const deletable = (item: ReviewItem) => item.source !== 'Negative feedback';
 
 /**
  * One item: what was flagged and why, the conversation it came from scrolled to the flagged message, the mentor's
@@ -65,9 +71,11 @@ export function ReviewPane({
         <Button size="xs" onClick={onMark} rightSection={<Kbd size="xs">e</Kbd>}>
           {item.reviewedBy ? 'Open again' : 'Mark reviewed'}
         </Button>
-        <Button size="xs" variant="default" color="red" onClick={onDelete} rightSection={<Kbd size="xs">d</Kbd>}>
-          Delete log
-        </Button>
+        {deletable(item) && (
+          <Button size="xs" variant="default" color="red" onClick={onDelete} rightSection={<Kbd size="xs">d</Kbd>}>
+            Delete log
+          </Button>
+        )}
         <Button size="xs" variant="default" onClick={() => onAdjust(conversation?.mentorUniqueId ?? null)}>
           Adjust the mentor
         </Button>
@@ -115,6 +123,11 @@ export function ReviewPane({
       </Text>
       {detail.isPending && <Loader size="sm" aria-label="Loading the conversation" />}
       {detail.error && <Alert color="red">{errorMessage(detail.error)}</Alert>}
+      {conversation?.available && conversation.reason && (
+        <Text size="xs" c="dimmed">
+          {conversation.reason}
+        </Text>
+      )}
       {conversation && !conversation.available && (
         <Alert color="gray" variant="light" data-testid="conversation-missing">
           {conversation.reason}
@@ -145,7 +158,7 @@ export function ReviewPane({
                 >
                   <Text size="xs" c="dimmed">
                     {m.role === 'learner' ? 'Learner' : 'Mentor'} · {formatDateTime(m.timestamp)}
-                    {isFlagged ? ' · flagged' : ''}
+                    {isFlagged ? (deletable(item) ? ' · flagged' : ' · rated down') : ''}
                   </Text>
                   <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                     {m.content}

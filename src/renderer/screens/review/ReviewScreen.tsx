@@ -27,7 +27,7 @@ import { navigateTo } from '../../shell/routes';
 import { CheatSheet } from '../../components/CheatSheet';
 import { pressing, typingIn } from '../../lib/keys';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
-import { ReviewPane, sourceColor } from './ReviewPane';
+import { deletable, ReviewPane, sourceColor, sourceLabel } from './ReviewPane';
 import { TraceModal } from '../../components/traces/TraceView';
 import { TicketNoteModal } from './TicketNoteModal';
 import { useActiveTenant } from '../../tenants/tenantContext';
@@ -35,16 +35,18 @@ import { SessionModal, type OpenSession } from '../../components/sessions/Sessio
 import { useReviewWindow } from './useReviewWindow';
 
 const ROW = 58;
+const NO_DELETE = 'A rating is kept on the tenant and no call deletes it: press e to mark it reviewed';
 
 export const REVIEW_SHORTCUTS: [keys: string[], what: string][] = [
   [['j'], 'Next item'],
   [['k'], 'Previous item'],
   [['Enter'], 'Open the item'],
   [['e'], 'Mark reviewed (or open again) and go to the next'],
-  [['d'], 'Delete the log on the tenant (asks first)'],
-  [['c'], 'Go to the flagged message in its conversation'],
+  [['d'], 'Delete the log on the tenant (asks first; a rating cannot be deleted)'],
+  [['c'], 'Go to the flagged or rated message in its conversation'],
   [['t'], 'Open the trace of the conversation'],
   [['/'], 'Filter by learner'],
+  [['s'], 'Search the text of the items'],
   [['Esc'], 'Back to the list'],
   [['?'], 'This cheat sheet'],
 ];
@@ -70,7 +72,7 @@ function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }
     >
       <Group gap={6} wrap="nowrap">
         <Badge size="xs" variant="light" color={sourceColor(item.source)}>
-          {item.source === 'Safety System' ? 'Safety' : 'Moderation'}
+          {sourceLabel(item.source)}
         </Badge>
         <Text size="xs" c="dimmed" truncate="end" style={{ flex: 1 }}>
           {formatDateTime(item.createdAt)} · {item.learner} · {item.mentorName ?? `mentor ${item.mentorId}`}
@@ -89,7 +91,8 @@ function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }
 }
 
 /**
- * The review queue: the tenant's moderation and safety logs as one keyboard-first queue (press ? for the keys), read
+ * The review queue: the tenant's moderation and safety logs and the conversations learners rated down as one
+ * keyboard-first queue (press ? for the keys), read
  * from the local cache, with filters, saved views, counts per mentor, a CSV export and the item beside it.
  */
 export function ReviewScreen() {
@@ -99,6 +102,8 @@ export function ReviewScreen() {
   const [mentor, setMentor] = useState<string | null>(null);
   const [learnerText, setLearnerText] = useState('');
   const [learner, setLearner] = useState('');
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [state, setState] = useState<'open' | 'reviewed' | 'all'>('open');
@@ -112,6 +117,7 @@ export function ReviewScreen() {
   const [cheatSheet, setCheatSheet] = useState(false);
   const list = useRef<VirtualListHandle>(null);
   const learnerBox = useRef<HTMLInputElement>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
   const { ref: screen, width } = useElementSize();
   const compact = width > 0 && width < 1100;
 
@@ -119,6 +125,10 @@ export function ReviewScreen() {
     const timer = setTimeout(() => setLearner(learnerText.trim()), 250);
     return () => clearTimeout(timer);
   }, [learnerText]);
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchText.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [searchText]);
 
   const filter: ReviewFilter = useMemo(
     () => ({
@@ -126,10 +136,11 @@ export function ReviewScreen() {
       ...(sources !== 'all' ? { sources: [sources as ReviewSource] } : {}),
       ...(mentor ? { mentor: Number(mentor) } : {}),
       ...(learner ? { learner } : {}),
+      ...(search ? { search } : {}),
       ...(/^\d{4}-\d{2}-\d{2}$/.test(from) ? { from } : {}),
       ...(/^\d{4}-\d{2}-\d{2}$/.test(to) ? { to } : {}),
     }),
-    [state, sources, mentor, learner, from, to],
+    [state, sources, mentor, learner, search, from, to],
   );
   const queue = useReviewWindow(filter);
   const views = useCall('review.views', {});
@@ -231,7 +242,8 @@ export function ReviewScreen() {
           if (item) toggleReviewed(item);
           return true;
         case 'd':
-          if (item) setDeleting(item);
+          if (item && deletable(item)) setDeleting(item);
+          else if (item) notifyError('Not deleted', new Error(NO_DELETE));
           return true;
         case 'c':
           if (item) {
@@ -248,6 +260,9 @@ export function ReviewScreen() {
           return true;
         case '/':
           learnerBox.current?.focus();
+          return true;
+        case 's':
+          searchBox.current?.focus();
           return true;
         case '?':
           setCheatSheet(true);
@@ -272,6 +287,7 @@ export function ReviewScreen() {
     setSources(f.sources?.length === 1 ? f.sources[0]! : 'all');
     setMentor(f.mentor !== undefined ? String(f.mentor) : null);
     setLearnerText(f.learner ?? '');
+    setSearchText(f.search ?? '');
     setFrom(f.from ?? '');
     setTo(f.to ?? '');
     setState(f.state ?? 'open');
@@ -350,6 +366,7 @@ export function ReviewScreen() {
             { value: 'all', label: 'All sources' },
             { value: 'Safety System', label: 'Safety' },
             { value: 'Moderation System', label: 'Moderation' },
+            { value: 'Negative feedback', label: 'Feedback' },
           ]}
           aria-label="Source"
         />
@@ -375,6 +392,18 @@ export function ReviewScreen() {
           }}
           aria-label="Learner"
           w={200}
+        />
+        <TextInput
+          ref={searchBox}
+          size="xs"
+          placeholder="Search text"
+          value={searchText}
+          onChange={(e) => setSearchText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') list.current?.focus();
+          }}
+          aria-label="Search text"
+          w={170}
         />
         <TextInput
           size="xs"
@@ -416,8 +445,8 @@ export function ReviewScreen() {
               <Text fw={500}>Nothing to review</Text>
               <Text size="sm" c="dimmed">
                 {sync.isPending
-                  ? 'Reading the tenant’s moderation and safety logs…'
-                  : 'No moderation or safety log matches these filters.'}
+                  ? 'Reading the tenant’s moderation and safety logs and ratings…'
+                  : 'No log or rated-down conversation matches these filters.'}
               </Text>
             </Stack>
           ) : (

@@ -3,24 +3,9 @@ import { useState } from 'react';
 import type { ReviewItem } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { useBridge } from '../../bridge/BridgeContext';
-import { formatDateTime } from '../../lib/format';
+import { ticketNote } from '../../lib/reviewQuote';
 import { useCall } from '../../queries/useCall';
 import { navigateTo } from '../../shell/routes';
-
-/** The item quoted as a note: what was flagged, why, by whom, where. */
-export function ticketNote(item: ReviewItem): string {
-  const quote = (text: string) =>
-    text
-      .split('\n')
-      .map((line) => `> ${line}`)
-      .join('\n');
-  return [
-    `${item.source} flagged ${item.learner}'s message on ${formatDateTime(item.createdAt)} (review item ${item.id}, mentor ${item.mentorName ?? item.mentorId}):`,
-    quote(item.prompt),
-    `Reason: ${item.reason}`,
-    '',
-  ].join('\n');
-}
 
 /**
  * "Turn into a ticket note": the platform has no internal ticket notes and no call that opens a ticket (mentors open

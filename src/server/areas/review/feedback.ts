@@ -62,6 +62,21 @@ export function feedbackRoutes(router: Router, deps: AreaDeps): void {
     return { ...(body as Record<(typeof REQUIRED)[number], string>), mentor: mentor as number, rating, message };
   }
 
+  /**
+   * A conversation's rating (chat-history's read-only `rating`) is its learner's latest feedback on it: inferred,
+   * as the spec derives it from nothing else. 0 and null clear it.
+   */
+  const rateConversation = (org: string, session: string, rating: number | null) => {
+    const value = rating === 1 || rating === -1 ? rating : null;
+    const pk = db
+      .prepare('SELECT id FROM chat_sessions WHERE org = ? AND session_id = ?')
+      .pluck()
+      .get(org, session.toLowerCase()) as number | undefined;
+    if (pk === undefined) return;
+    db.prepare('UPDATE chat_sessions SET rating = ? WHERE id = ?').run(value, pk);
+    db.prepare('UPDATE chat_session_topics SET rating = ? WHERE session_pk = ?').run(value, pk);
+  };
+
   router.get(`${MENTOR_BASE}mentor-feedback/{feedback_id}/`, (ctx) => ({ status: 200, body: present(visible(ctx)) }));
 
   router.put(`${MENTOR_BASE}mentor-feedback/{feedback_id}/`, async (ctx) => {
@@ -72,6 +87,7 @@ export function feedbackRoutes(router: Router, deps: AreaDeps): void {
          ai_response = @ai_response, reason = @reason, additional_feedback = @additional_feedback, rating = @rating,
          mentor = @mentor, message = @message WHERE id = @id`,
     ).run({ ...next, id: row.id });
+    rateConversation(row.org, next.session, next.rating as number | null);
     return { status: 200, body: present(visible(ctx)) };
   });
 
@@ -85,6 +101,7 @@ export function feedbackRoutes(router: Router, deps: AreaDeps): void {
            @mentor, @message)`,
       )
       .run({ ...next, org: ctx.params.org, at: new Date().toISOString() });
+    rateConversation(ctx.params.org!, next.session, next.rating as number | null);
     const row = db.prepare('SELECT * FROM review_feedback WHERE id = ?').get(lastInsertRowid) as FeedbackRow;
     return { status: 201, body: present(row) };
   });

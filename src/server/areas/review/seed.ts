@@ -77,6 +77,9 @@ export function seedReview(deps: AreaDeps, _size: Exclude<SeedSize, 'none'>, rng
     'SELECT id, role, content, created_at, tokens, cost, model FROM chat_messages WHERE session_pk = ? ORDER BY id',
   );
   const setContent = db.prepare('UPDATE chat_messages SET content = ? WHERE id = ?');
+  // A conversation's rating (what chat-history answers) is the learner's feedback on it.
+  const rateSession = db.prepare('UPDATE chat_sessions SET rating = ? WHERE id = ?');
+  const rateTopics = db.prepare('UPDATE chat_session_topics SET rating = ? WHERE session_pk = ?');
   const traced = new Map<number, Candidate>();
 
   for (const org of orgs) {
@@ -111,13 +114,16 @@ export function seedReview(deps: AreaDeps, _size: Exclude<SeedSize, 'none'>, rng
       );
       traced.set(c.pk, c);
     }
-    // Feedback on mentor answers of other conversations: mostly negative (what the review queue is for).
+    // Feedback on the last mentor answer of other conversations (rated at the end), mostly negative (what the
+    // review queue is for); the conversation's rating becomes the feedback's.
     for (let i = 0; i < Math.min(60, Math.floor(candidates.length / 3)); i++) {
       const c = candidates[i * 3 + 1]!;
       const messages = messagesOf.all(c.pk) as { id: number; role: string; content: string; created_at: string }[];
-      const answerIndex = messages.findIndex((m, index) => m.role === 'assistant' && index > 0);
+      const answerIndex = messages.findLastIndex((m, index) => m.role === 'assistant' && index > 0);
       const answer = messages[answerIndex]!;
       const negative = rng.chance(0.75);
+      rateSession.run(negative ? -1 : 1, c.pk);
+      rateTopics.run(negative ? -1 : 1, c.pk);
       insertFeedback.run(
         org,
         c.username,
