@@ -571,6 +571,7 @@ function ImportJob({
         </Group>
       )}
       {ended && membership && <RowsNotAdded jobId={jobId} />}
+      {ended && dryRun && (counts.overSeats ?? 0) > 0 && <RowsOverSeats jobId={jobId} />}
       <WizardFooter>
         <Group gap="xs">
           <Button variant="default" onClick={onAnother}>
@@ -581,6 +582,52 @@ function ImportJob({
         </Group>
         <JobActions job={job.data} />
       </WizardFooter>
+    </Stack>
+  );
+}
+
+/** A seat import's dry run: the rows past the licence's free seats, which will not fit (licences/seat-import.ts). */
+function RowsOverSeats({ jobId }: { jobId: string }) {
+  const items = useCall('jobs.items', { id: jobId, phases: ['overSeats'], limit: ROWS_SHOWN });
+  const rows = items.data?.items ?? [];
+  if (!rows.length) return null;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        Rows that will not fit
+      </Text>
+      <ScrollArea.Autosize mah={200}>
+        <Table withTableBorder striped aria-label="Rows that will not fit" data-testid="import-over-seats">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={70}>Line</Table.Th>
+              <Table.Th>Person</Table.Th>
+              <Table.Th>Why</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((item) => {
+              const detail = item.detail as { line?: number; person?: string; message?: string };
+              return (
+                <Table.Tr key={item.id}>
+                  <Table.Td>{detail.line}</Table.Td>
+                  <Table.Td>{detail.person || '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed">
+                      {detail.message ?? ''}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+      {(items.data?.total ?? 0) > rows.length && (
+        <Text size="xs" c="dimmed">
+          The first {formatCount(rows.length)} of {formatCount(items.data!.total)}: the job’s report has every row.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -141,6 +141,8 @@ export const JobItemsInput = z
   .object({
     id: z.string().min(1),
     states: z.array(ItemState).optional(),
+    /** Only items in these phases (a kind's own outcomes: a seat import's rows past the free seats). */
+    phases: z.array(z.string().min(1).max(50)).max(20).optional(),
     search: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(1000).default(200),
     offset: z.number().int().min(0).default(0),
