@@ -520,7 +520,14 @@ function RowLine({
   );
 }
 
-function ImportJob({
+/** One outcome of an import job: its count's key, its words, its colour. */
+export type ImportOutcome = readonly [key: string, words: string, color: string];
+
+/**
+ * The import step every people-file import shares: the job's progress, its counts in the kind's words, the rows that
+ * added nobody, and after a dry run "Import now" (the badge import's dialog uses it too).
+ */
+export function ImportJob({
   jobId,
   membership,
   outcomes: ownOutcomes,
@@ -532,7 +539,7 @@ function ImportJob({
   jobId: string;
   membership: boolean;
   /** The outcomes in the kind's own words (an enrolment's), where they are not a membership's. */
-  outcomes?: typeof ENROLMENT_OUTCOMES;
+  outcomes?: readonly ImportOutcome[];
   dryRun: boolean;
   onAnother: () => void;
   onClose: () => void;
@@ -543,8 +550,10 @@ function ImportJob({
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
-  const outcomes = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
-  const first = dryRun ? 'wouldAdd' : outcomes[0][0];
+  const outcomes: readonly ImportOutcome[] = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
+  // A dry run's lead count is its "would" outcome (wouldAdd, or a kind's own such as wouldIssue).
+  const would = outcomes.find(([key]) => key.startsWith('would'))?.[0] ?? 'wouldAdd';
+  const first = dryRun ? would : outcomes[0]![0];
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
@@ -577,7 +586,7 @@ function ImportJob({
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
-          {ended && dryRun && (counts.wouldAdd ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
+          {ended && dryRun && (counts[would] ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
           {ended && <Button onClick={onClose}>Done</Button>}
         </Group>
         <JobActions job={job.data} />

@@ -208,6 +208,10 @@ export const jobEvents = {
         // An erasure's report changes as its steps end; the person it removes leaves the users list.
         { call: 'person.erasures', by: ['profileId'], when: { kind: ['person-erase'] } },
         { call: 'resources.list', by: ['profileId'], when: { kind: ['person-erase'] } },
+        // A badge issued from a file changes its holders and the issuance chart; seats from a file, a licence's seats.
+        { call: 'badges.assertions', by: ['profileId'], when: { kind: ['badge-assertions'] } },
+        { call: 'badges.overTime', by: ['profileId'], when: { kind: ['badge-assertions'] } },
+        { call: 'licences.seats', by: ['profileId'], when: { kind: ['licence-seats'] } },
       ],
     },
   ),
