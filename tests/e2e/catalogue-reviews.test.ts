@@ -78,4 +78,19 @@ describe('Review moderation', () => {
     expect(reviews.find((r) => r.username === 'rev-ben')).toMatchObject({ title: 'Removed: spam', visible: false });
     expect(reviews.find((r) => r.username === 'rev-ada')).toMatchObject({ title: 'Loved every unit', visible: true });
   });
+  it('shows the course’s rating over its visible reviews on its page', async () => {
+    const { page } = app;
+    // After the first test only rev-ada's 5 of the two reviews of the course is visible; the demo may hold others.
+    const { avg, n } = server.db
+      .prepare('SELECT avg(rating) AS avg, count(*) AS n FROM learning_reviews WHERE item = ? AND visible = 1')
+      .get(COURSE) as { avg: number; n: number };
+    await app.open(`#/catalogue/courses/${encodeURIComponent(COURSE)}`);
+    const rating = page.getByTestId('item-rating');
+    await visible(rating.getByText(`${avg.toFixed(1)} of 5`));
+    await visible(rating.getByText(`from ${n} visible ${n === 1 ? 'review' : 'reviews'}`));
+    // Hiding a review elsewhere changes the rating the page reads next.
+    server.db.prepare('UPDATE learning_reviews SET visible = 0 WHERE item = ?').run(COURSE);
+    await page.reload();
+    await visible(page.getByTestId('item-rating').getByText('No visible reviews yet.'));
+  });
 });
