@@ -1,11 +1,13 @@
 /**
  * Credentials in the browser (real engine, demo sandbox): an admin defines a badge with an image for a course, issues
  * it to everyone who completed the course, and sees the issuance (holders listed, today's bar in the chart); a file
- * that is not an image is refused at the field before anything is sent. Screenshots of the screen are written to
+ * that is not an image is refused at the field before anything is sent; then issues it to a CSV file's people through
+ * the import dialog's steps (dry run with a per-row report, Import now), read back by the vendor SDK. Screenshots of the screen are written to
  * MENTOR_ADMIN_SHOTS when it is set (light and dark, 1400×900 and 1000×650).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CredentialsService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
@@ -145,5 +147,66 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
         }
       }
     }
+  }, 180_000);
+  it('issues a badge from a CSV file: a dry run says each row, then Import now; the SDK reads the holders', async () => {
+    const { page } = app;
+    await app.open('#/credentials');
+    const row = page.getByTestId('badge-list').getByRole('row', { name: /Capstone finisher/ });
+    await row.click();
+    const detail = page.getByTestId('badge-detail');
+    await visible(detail.getByRole('heading', { name: 'Capstone finisher' }));
+    const badge = server.db
+      .prepare("SELECT entity_id FROM credential_badges WHERE name = 'Capstone finisher'")
+      .pluck()
+      .get() as string;
+    const holders = new Set(
+      server.db
+        .prepare('SELECT username FROM credential_assertions WHERE badge = ? AND revoked = 0')
+        .pluck()
+        .all(badge) as string[],
+    );
+    const fresh = server.db
+      .prepare("SELECT username FROM users WHERE org = ? AND role = 'student' AND is_active = 1 ORDER BY id LIMIT 40")
+      .pluck()
+      .all(server.org)
+      .filter((name) => !holders.has(name as string))
+      .slice(0, 2) as string[];
+    const already = [...holders][0]!;
+
+    await detail.getByRole('button', { name: 'Issue from a CSV file…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Issue “Capstone finisher” from CSV' });
+    const csv = ['Username', ...fresh, already, 'nobody-here'].join('\r\n');
+    await dialog
+      .getByTestId('badge-import-file')
+      .setInputFiles({ name: 'holders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const result = dialog.getByTestId('import-result');
+    await expect
+      .poll(() => result.innerText(), { timeout: 30_000 })
+      .toMatch(/2 would be issued[\s\S]*1 already hold it[\s\S]*1 unknown/);
+    await visible(dialog.getByTestId('import-report').getByRole('row', { name: /5\s+nobody-here/ }));
+    expect(
+      server.db
+        .prepare('SELECT count(*) FROM credential_assertions WHERE badge = ? AND revoked = 0')
+        .pluck()
+        .get(badge),
+    ).toBe(holders.size);
+
+    await dialog.getByRole('button', { name: 'Import now' }).click();
+    await expect
+      .poll(() => dialog.getByTestId('import-result').innerText(), { timeout: 30_000 })
+      .toMatch(/2 issued[\s\S]*1 unknown/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => detail.getByTestId('badge-standing').innerText()).toBe(`${holders.size + 2} holders`);
+
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const read = await CredentialsService.credentialsOrgsUsersAssertionsRetrieve3({
+      org: server.org,
+      userId: server.user,
+      entityId: badge,
+    } as never);
+    const names = read.data.map((a) => JSON.stringify(a));
+    for (const name of fresh) expect(names.some((a) => a.includes(name))).toBe(true);
   }, 180_000);
 });

@@ -1,8 +1,10 @@
 /**
  * Licences in browser mode, on a real engine and sandbox: an admin gives seats of a licence from a CSV file (a dry run
  * first names the row that will not fit and the person with no account; the import reports the platform's own words),
- * then works the access-request queue by keyboard only, including a request someone else reviewed meanwhile.
+ * and a program licence's the same way (a seat kept for an email with no account, one past its count refused), then
+ * works the access-request queue by keyboard only, including a request someone else reviewed meanwhile.
  */
+import { CatalogService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { accessRequestStore } from '../../src/server/areas/licences';
@@ -87,6 +89,7 @@ describe('Licences', () => {
     await visible(result);
     await expect.poll(() => result.innerText()).toMatch(/3 would be added[\s\S]*1 unknown[\s\S]*1 past the free seats/);
     await visible(dialog.getByTestId('import-report').getByText('No account for ghost@seats.test on this tenant'));
+    await visible(dialog.getByTestId('import-over-seats').getByRole('cell', { name: 'cy@seats.test' }));
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(0);
 
     await dialog.getByRole('button', { name: 'Import now' }).click();
@@ -120,6 +123,59 @@ describe('Licences', () => {
     await page.getByRole('dialog', { name: 'Release this seat?' }).getByRole('button', { name: 'Release' }).click();
     await visible(page.getByTestId('seat-meter').getByText('2 of 2 seats used'));
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(2);
+  });
+
+  it('gives a program licence’s seats from a CSV file: the dry run says which rows will not fit; the SDK reads them', async () => {
+    const made = await call(server, 'POST', '/api/catalog/licenses/program/create/', {
+      json: {
+        platform_key: server.org,
+        name: 'Analytics program seats',
+        count: 2,
+        program_key: 'program-v1:main+E2E',
+        started: '2026-01-01T00:00:00Z',
+      },
+    });
+    const programLicence = (made.body as { id: number }).id;
+    const { page } = app;
+    await app.open(`#/licences/program-licenses/${programLicence}`);
+    await visible(page.getByRole('heading', { name: 'Analytics program seats' }));
+    await visible(page.getByTestId('seat-meter').getByText('0 of 2 seats used'));
+    // Group seats are a user licence's: not offered here.
+    expect(await page.getByRole('button', { name: 'Give the group seats' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Give seats from a CSV file' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Give seats of Analytics program seats from CSV' });
+    const csv = ['Email', 'newcomer@seats.test', people[0]!.email, people[1]!.email].join('\r\n');
+    await dialog
+      .getByTestId('resource-import-file')
+      .setInputFiles({ name: 'program-seats.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await visible(dialog.getByTestId('import-rows-empty'));
+    await dialog.getByRole('button', { name: 'Dry run' }).click();
+    const result = dialog.getByTestId('import-result');
+    await expect.poll(() => result.innerText()).toMatch(/3 would be added[\s\S]*1 past the free seats/);
+    // Which row will not fit: the third new person of a two-seat licence, by line.
+    const over = dialog.getByTestId('import-over-seats');
+    await visible(over.getByRole('row', { name: /4\s+ben@seats\.test\s+Will not fit: beyond the licence's 2 seats/ }));
+
+    await dialog.getByRole('button', { name: 'Import now' }).click();
+    // The platform refuses the program seat past its count; the row says so in its words.
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/2 added[\s\S]*1 invalid/);
+    await visible(dialog.getByTestId('import-report').getByText('The license has no available seats.'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByTestId('seat-meter').getByText('2 of 2 seats used'));
+    await visible(page.getByRole('row', { name: /newcomer@seats\.test/ }).getByText('No account yet'));
+
+    await page
+      .getByRole('row', { name: /newcomer@seats\.test/ })
+      .getByRole('button', { name: 'Release' })
+      .click();
+    await page.getByRole('dialog', { name: 'Release this seat?' }).getByRole('button', { name: 'Release' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('1 of 2 seats used'));
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const read = await CatalogService.catalogLicensesProgramAssignmentRetrieve({ licenseId: programLicence });
+    expect(read.results.map((seat) => seat.email)).toEqual([people[0]!.email]);
   });
 
   it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {

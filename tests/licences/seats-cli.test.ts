@@ -120,6 +120,120 @@ describe('mentor-admin import license-assignments', () => {
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(3);
   });
 
+  it('course and program licences: a dry run says which rows will not fit, seats given, released; the SDK reads them', async () => {
+    const file = join(dataDir, 'family-seats.csv');
+    writeFileSync(file, 'Email\nada@seats.test\nben@seats.test\nnew.person@seats.test\ncy@seats.test\n');
+    const summaryOf = (out: { stdout: string }) =>
+      JSON.parse(out.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+
+    const course = await run([
+      'create',
+      'course-licenses',
+      '--set',
+      'name=Two course seats',
+      '--set',
+      'count=2',
+      '--set',
+      'course_id=course-v1:main+SEATS+2027',
+      '--json',
+    ]);
+    expect(course.code, course.stderr).toBe(0);
+    const courseId = String(course.lines[0]!.id);
+    const dryReport = join(dataDir, 'course-dry.csv');
+    const dry = await run([
+      'import',
+      'course-license-assignments',
+      file,
+      '--license',
+      courseId,
+      '--dry-run',
+      '--report',
+      dryReport,
+      '--json',
+    ]);
+    expect(summaryOf(dry)).toMatchObject({ dryRun: true, wouldAdd: 3, overSeats: 1, unknown: 1 });
+    expect(reportOf(dryReport).find((row) => row[0] === '5')?.[3]).toBe("Will not fit: beyond the licence's 2 seats");
+    const sent = await run(['import', 'course-license-assignments', file, '--license', courseId, '--json']);
+    expect(summaryOf(sent)).toMatchObject({ added: 3, overSeats: 1, unknown: 1, failed: 0 });
+
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const courseSeats = await CatalogService.catalogLicensesCourseAssignmentRetrieve({ licenseId: Number(courseId) });
+    expect(courseSeats.results.map((seat) => seat.email).sort()).toEqual([
+      'ada@seats.test',
+      'ben@seats.test',
+      'cy@seats.test',
+    ]);
+
+    // A program licence keeps a seat for an email with no account, and refuses seats past its count (the spec).
+    const program = await run([
+      'create',
+      'program-licenses',
+      '--set',
+      'name=Two program seats',
+      '--set',
+      'count=2',
+      '--set',
+      'program_key=program-v1:main+SEATS',
+      '--set',
+      'started=2026-01-01T00:00:00Z',
+      '--json',
+    ]);
+    expect(program.code, program.stderr).toBe(0);
+    const programId = String(program.lines[0]!.id);
+    const programDryReport = join(dataDir, 'program-dry.csv');
+    const programDry = await run([
+      'import',
+      'program-license-assignments',
+      file,
+      '--license',
+      programId,
+      '--dry-run',
+      '--report',
+      programDryReport,
+      '--json',
+    ]);
+    expect(summaryOf(programDry)).toMatchObject({ wouldAdd: 4, overSeats: 2, unknown: 0 });
+    const dryRows = reportOf(programDryReport);
+    expect(dryRows.find((row) => row[0] === '4')?.[3]).toBe("Will not fit: beyond the licence's 2 seats");
+    const programReport = join(dataDir, 'program-sent.csv');
+    const programSent = await run([
+      'import',
+      'program-license-assignments',
+      file,
+      '--license',
+      programId,
+      '--report',
+      programReport,
+      '--json',
+    ]);
+    expect(summaryOf(programSent)).toMatchObject({ added: 2, overSeats: 2, invalid: 2 });
+    expect(reportOf(programReport).find((row) => row[0] === '4')).toEqual([
+      '4',
+      'new.person@seats.test',
+      'invalid',
+      'The license has no available seats.',
+    ]);
+    const programSeats = await CatalogService.catalogLicensesProgramAssignmentRetrieve({
+      licenseId: Number(programId),
+    });
+    expect(programSeats.results.map((seat) => seat.email).sort()).toEqual(['ada@seats.test', 'ben@seats.test']);
+
+    // A released seat is free again: the email with no account now takes it.
+    const seat = programSeats.results.find((s) => s.email === 'ada@seats.test')!;
+    OpenAPI.BASE = server.url;
+    await CatalogService.catalogLicensesProgramAssignmentDestroy({
+      licenseId: Number(programId),
+      assignmentId: seat.id,
+    });
+    const emailOnly = join(dataDir, 'email-only.csv');
+    writeFileSync(emailOnly, 'Email\nnew.person@seats.test\n');
+    const pending = await run(['import', 'program-license-assignments', emailOnly, '--license', programId, '--json']);
+    expect(summaryOf(pending)).toMatchObject({ added: 1, unknown: 0 });
+    const after = await CatalogService.catalogLicensesProgramAssignmentRetrieve({ licenseId: Number(programId) });
+    expect(after.results.find((s) => s.email === 'new.person@seats.test')).toMatchObject({ user_id: null });
+  });
+
   it('access requests: listed and approved through the kit, the SDK reads the review back', async () => {
     const user = server.db.prepare("SELECT id FROM users WHERE username = 'seat-ben'").pluck().get() as number;
     accessRequestStore(server.db).add(server.org, user, 'course-v1:main+DS101+2026', new Date().toISOString());

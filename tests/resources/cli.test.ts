@@ -181,6 +181,18 @@ describe('mentor-admin resource verbs', () => {
       { kind: 'platform-licenses', label: 'Platform licences', area: 'Licences', verbs: ['list', 'create', 'update'] },
       // The platform lists seats per licence only: the kit lists those given here (a licence's page reads them all).
       { kind: 'license-assignments', label: 'Licence seats', area: 'Licences', verbs: ['list', 'create'] },
+      {
+        kind: 'course-license-assignments',
+        label: 'Course licence seats',
+        area: 'Licences',
+        verbs: ['list', 'create'],
+      },
+      {
+        kind: 'program-license-assignments',
+        label: 'Program licence seats',
+        area: 'Licences',
+        verbs: ['list', 'create'],
+      },
       { kind: 'access-requests', label: 'Access requests', area: 'Licences', verbs: ['list', 'update'] },
       { kind: 'courses', label: 'Courses', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
       { kind: 'pathways', label: 'Pathways', area: 'Catalogue', verbs: ['list', 'create', 'update'] },

@@ -27,8 +27,10 @@ export const IMPORT_HELP = `Import:
       department's (user group's) name or id. Sent in bulk; a person already in the group is "already", an unknown
       person or group is reported on its row and the rest go on. --dry-run reads the tenant's people and groups
       and says what each row would do, sending nothing. Summary {job,rows,added,already,unknown,invalid,failed}.
-  import license-assignments FILE.csv --license ID [--dry-run] [--report FILE]
-      Gives each person of the file (a column with their email or user ID) a seat of the licence ID. Someone who
+  import license-assignments|course-license-assignments|program-license-assignments FILE.csv --license ID
+         [--dry-run] [--report FILE]
+      Gives each person of the file (a column with their email or user ID) a seat of the user (course, program)
+      licence ID. A program licence keeps a seat for an email with no account yet (the spec's note). Someone who
       holds a seat already is "already"; rows past the licence's free seats are sent and flagged (overSeats); a
       person the platform does not know is reported on its row in the platform's words. --dry-run reads the
       licence, its seats and the tenant's people and says what each row would do, and which rows will not fit.
@@ -70,9 +72,14 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   const member = seats ? 'holding a seat' : declaration.enrolment ? 'enrolled' : 'members';
   const license = values.license === undefined ? undefined : Number(values.license);
   if (seats && (license === undefined || !Number.isInteger(license) || license <= 0)) {
-    throw new UsageError(`import ${kind} needs --license ID (the licence's number, from: get licenses)`);
+    const licences = declaration.seats!.licenseKind;
+    throw new UsageError(`import ${kind} needs --license ID (the licence's number, from: get ${licences})`);
   }
-  if (!seats && values.license !== undefined) throw new UsageError(`--license is for license-assignments only`);
+  if (!seats && values.license !== undefined) {
+    throw new UsageError(
+      `--license is for seat kinds only (license-assignments, course-…, program-license-assignments)`,
+    );
+  }
   const preview = await engine.invoke('resources.import', {
     ...(profileId && { profileId }),
     kind,

@@ -520,7 +520,14 @@ function RowLine({
   );
 }
 
-function ImportJob({
+/** One outcome of an import job: its count's key, its words, its colour. */
+export type ImportOutcome = readonly [key: string, words: string, color: string];
+
+/**
+ * The import step every people-file import shares: the job's progress, its counts in the kind's words, the rows that
+ * added nobody, and after a dry run "Import now" (the badge import's dialog uses it too).
+ */
+export function ImportJob({
   jobId,
   membership,
   outcomes: ownOutcomes,
@@ -532,7 +539,7 @@ function ImportJob({
   jobId: string;
   membership: boolean;
   /** The outcomes in the kind's own words (an enrolment's), where they are not a membership's. */
-  outcomes?: typeof ENROLMENT_OUTCOMES;
+  outcomes?: readonly ImportOutcome[];
   dryRun: boolean;
   onAnother: () => void;
   onClose: () => void;
@@ -543,8 +550,10 @@ function ImportJob({
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
-  const outcomes = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
-  const first = dryRun ? 'wouldAdd' : outcomes[0][0];
+  const outcomes: readonly ImportOutcome[] = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
+  // A dry run's lead count is its "would" outcome (wouldAdd, or a kind's own such as wouldIssue).
+  const would = outcomes.find(([key]) => key.startsWith('would'))?.[0] ?? 'wouldAdd';
+  const first = dryRun ? would : outcomes[0]![0];
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
@@ -571,16 +580,63 @@ function ImportJob({
         </Group>
       )}
       {ended && membership && <RowsNotAdded jobId={jobId} />}
+      {ended && dryRun && (counts.overSeats ?? 0) > 0 && <RowsOverSeats jobId={jobId} />}
       <WizardFooter>
         <Group gap="xs">
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
-          {ended && dryRun && (counts.wouldAdd ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
+          {ended && dryRun && (counts[would] ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
           {ended && <Button onClick={onClose}>Done</Button>}
         </Group>
         <JobActions job={job.data} />
       </WizardFooter>
+    </Stack>
+  );
+}
+
+/** A seat import's dry run: the rows past the licence's free seats, which will not fit (licences/seat-import.ts). */
+function RowsOverSeats({ jobId }: { jobId: string }) {
+  const items = useCall('jobs.items', { id: jobId, phases: ['overSeats'], limit: ROWS_SHOWN });
+  const rows = items.data?.items ?? [];
+  if (!rows.length) return null;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        Rows that will not fit
+      </Text>
+      <ScrollArea.Autosize mah={200}>
+        <Table withTableBorder striped aria-label="Rows that will not fit" data-testid="import-over-seats">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={70}>Line</Table.Th>
+              <Table.Th>Person</Table.Th>
+              <Table.Th>Why</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((item) => {
+              const detail = item.detail as { line?: number; person?: string; message?: string };
+              return (
+                <Table.Tr key={item.id}>
+                  <Table.Td>{detail.line}</Table.Td>
+                  <Table.Td>{detail.person || '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed">
+                      {detail.message ?? ''}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+      {(items.data?.total ?? 0) > rows.length && (
+        <Text size="xs" c="dimmed">
+          The first {formatCount(rows.length)} of {formatCount(items.data!.total)}: the job’s report has every row.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -44,6 +44,11 @@ export const catalogueCalls = {
     z.object({ field: z.string(), value: z.unknown() }),
     "Writes one field of a course's or a program's metadata, then reads it back; the platform's refusal is the field's",
   ),
+  'catalogue.rating': call(
+    z.object({ ...Tenant, scope: MetadataScope, id: z.string().min(1) }).strict(),
+    z.object({ average: z.number().nullable(), count: z.number().int() }),
+    "A course's or a program's rating over its visible reviews (`reviews/{course,program}/info/`), read-only",
+  ),
   'catalogue.enrol': call(Enrolment, EnrolmentChange, 'Enrols one person in a program or a pathway'),
   'catalogue.unenrol': call(Enrolment, EnrolmentChange, 'Ends one person’s enrolment in a program or a pathway'),
 } as const;

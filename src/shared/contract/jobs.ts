@@ -141,6 +141,8 @@ export const JobItemsInput = z
   .object({
     id: z.string().min(1),
     states: z.array(ItemState).optional(),
+    /** Only items in these phases (a kind's own outcomes: a seat import's rows past the free seats). */
+    phases: z.array(z.string().min(1).max(50)).max(20).optional(),
     search: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(1000).default(200),
     offset: z.number().int().min(0).default(0),
@@ -206,6 +208,10 @@ export const jobEvents = {
         // An erasure's report changes as its steps end; the person it removes leaves the users list.
         { call: 'person.erasures', by: ['profileId'], when: { kind: ['person-erase'] } },
         { call: 'resources.list', by: ['profileId'], when: { kind: ['person-erase'] } },
+        // A badge issued from a file changes its holders and the issuance chart; seats from a file, a licence's seats.
+        { call: 'badges.assertions', by: ['profileId'], when: { kind: ['badge-assertions'] } },
+        { call: 'badges.overTime', by: ['profileId'], when: { kind: ['badge-assertions'] } },
+        { call: 'licences.seats', by: ['profileId'], when: { kind: ['licence-seats'] } },
       ],
     },
   ),

@@ -5,9 +5,12 @@
  */
 import { z } from 'zod';
 import { call } from './kit';
+import { SEAT_KINDS } from '../resources/licences';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 const Id = z.number().int().positive();
+/** Whose seats: a user licence's (the default), a course licence's or a program licence's. */
+const Kind = { kind: z.enum(SEAT_KINDS).default('license-assignments') };
 
 /** Days before a licence's expiry from which it is flagged as ending soon. */
 export const EXPIRY_WARNING_DAYS = 30;
@@ -41,8 +44,9 @@ export const LicenceSeats = z.object({
   seats: z.array(
     z.object({
       id: z.number().int(),
-      userId: z.number().int(),
-      username: z.string(),
+      /** Null on a program licence's email-only seat (someone with no account yet). */
+      userId: z.number().int().nullable(),
+      username: z.string().nullable(),
       email: z.string().nullable(),
       active: z.boolean(),
     }),
@@ -61,12 +65,12 @@ export type AccessReview = z.infer<typeof AccessReview>;
 
 export const licenceCalls = {
   'licences.seats': call(
-    z.object({ ...Tenant, licenseId: Id }).strict(),
+    z.object({ ...Tenant, ...Kind, licenseId: Id }).strict(),
     LicenceSeats,
-    "A licence's seats and group seats from the platform, with seats used and free and where its expiry stands",
+    "A licence's seats and group seats (user licences') from the platform, with seats used and free and its expiry",
   ),
   'licences.release': call(
-    z.object({ ...Tenant, licenseId: Id, assignmentId: Id }).strict(),
+    z.object({ ...Tenant, ...Kind, licenseId: Id, assignmentId: Id }).strict(),
     z.object({ released: z.literal(true) }),
     'Takes one seat back from the person who holds it',
   ),

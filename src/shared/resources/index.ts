@@ -22,9 +22,11 @@ import { siteConfig } from './site-config';
 import { users } from './users';
 import {
   accessRequests,
+  courseLicenseAssignments,
   courseLicenses,
   licenseAssignments,
   licenses,
+  programLicenseAssignments,
   platformLicenses,
   programLicenses,
 } from './licences';
@@ -87,6 +89,8 @@ export const RESOURCES = {
   'program-licenses': programLicenses,
   'platform-licenses': platformLicenses,
   'license-assignments': licenseAssignments,
+  'course-license-assignments': courseLicenseAssignments,
+  'program-license-assignments': programLicenseAssignments,
   'access-requests': accessRequests,
   courses,
   pathways,

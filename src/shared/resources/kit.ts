@@ -288,7 +288,12 @@ export interface ResourceDeclaration {
   /** A membership kind: its CSV import puts people into groups through the platform's bulk call (membership.ts). */
   membership?: MembershipImport;
   /** A seat kind: its CSV import takes a licence's seats for the people it names, one request each (licences.ts). */
-  seats?: { licenseKind: string; licenseLabel: string };
+  seats?: {
+    licenseKind: string;
+    licenseLabel: string;
+    /** The platform gives an email with no account a seat of its own (the spec's program licences). */
+    emailOnly?: boolean;
+  };
   /**
    * Operations of the kind that its area's own code calls rather than the generic screens (a licence's seats, which
    * the platform lists per licence only): checked against the spec and served by the sandbox like the others.

@@ -64,7 +64,7 @@ const licenceFields = [
   { name: 'active', label: 'Active', input: 'switch', initial: true },
 ] as const;
 
-/** A course's licences (`licenses/course/`): seats of one course. Their seats are not handled here yet. */
+/** A course's licences (`licenses/course/`): seats of one course, given as a user licence's are (courseLicenseAssignments). */
 export const courseLicenses = {
   kind: 'course-licenses',
   label: 'Course licences',
@@ -89,7 +89,7 @@ export const courseLicenses = {
   ],
 } as const satisfies ResourceDeclaration;
 
-/** A program's licences (`licenses/program/`): seats of one program. Their seats are not handled here yet. */
+/** A program's licences (`licenses/program/`): seats of one program, given as a user licence's are (programLicenseAssignments). */
 export const programLicenses = {
   kind: 'program-licenses',
   label: 'Program licences',
@@ -175,6 +175,55 @@ export const licenseAssignments = {
 } as const satisfies ResourceDeclaration;
 
 /**
+ * One seat of a course licence (`licenses/course/assignment/`): the user licence's seat calls on the course's path,
+ * with the same body (`license_id` and `user_id` or `email`), list and release. The group calls are not used here.
+ */
+export const courseLicenseAssignments = {
+  ...licenseAssignments,
+  kind: 'course-license-assignments',
+  label: 'Course licence seats',
+  singular: 'course licence seat',
+  plural: 'course licence seats',
+  description: 'Who holds a seat of which course licence.',
+  operations: { create: { method: 'post', path: '/api/catalog/licenses/course/assignment/' } },
+  fields: [
+    { name: 'license_id', label: 'Course licence', input: 'reference', references: 'course-licenses' },
+    { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
+  ],
+  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats given from this app' }],
+  seats: { licenseKind: 'course-licenses', licenseLabel: 'Course licence' },
+  calls: {
+    list: { method: 'get', path: '/api/catalog/licenses/course/assignment/' },
+    release: { method: 'delete', path: '/api/catalog/licenses/course/assignment/' },
+  },
+} as const satisfies ResourceDeclaration;
+
+/**
+ * One seat of a program licence (`licenses/program/assignment/`). The spec's notes on its request: "The license must
+ * have available seats for the assignment to succeed", and an email with no account yet gets an email-only seat
+ * (its `user_id` and `username` null) — so a dry run's row with no account would still take a seat here.
+ */
+export const programLicenseAssignments = {
+  ...licenseAssignments,
+  kind: 'program-license-assignments',
+  label: 'Program licence seats',
+  singular: 'program licence seat',
+  plural: 'program licence seats',
+  description: 'Who holds a seat of which program licence.',
+  operations: { create: { method: 'post', path: '/api/catalog/licenses/program/assignment/' } },
+  fields: [
+    { name: 'license_id', label: 'Program licence', input: 'reference', references: 'program-licenses' },
+    { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
+  ],
+  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats given from this app' }],
+  seats: { licenseKind: 'program-licenses', licenseLabel: 'Program licence', emailOnly: true },
+  calls: {
+    list: { method: 'get', path: '/api/catalog/licenses/program/assignment/' },
+    release: { method: 'delete', path: '/api/catalog/licenses/program/assignment/' },
+  },
+} as const satisfies ResourceDeclaration;
+
+/**
  * Requests by learners for access to a course (`access_requests/course/manage/`, admins only): listed newest first,
  * approved or denied by one POST naming the request (`request_id`) with `approved`. A request already reviewed is
  * `reviewed: true`.
@@ -209,3 +258,7 @@ export const accessRequests = {
   filters: [{ field: 'reviewed', label: 'Reviewed', input: 'switch', param: 'reviewed' }],
   fields: [{ name: 'approved', label: 'Approved', input: 'switch' }],
 } as const satisfies ResourceDeclaration;
+
+/** The seat kinds: one per licence family whose seats the app gives (user, course, program licences). */
+export const SEAT_KINDS = ['license-assignments', 'course-license-assignments', 'program-license-assignments'] as const;
+export type SeatKind = (typeof SEAT_KINDS)[number];

@@ -47,6 +47,8 @@ async function usernameOf(client: PlatformClient, org: string, person: string): 
   return found.username;
 }
 
+const RatingInfo = z.object({ avg_rating: z.number().nullish(), count: z.number().int() }).loose();
+
 export function catalogueHandlers(services: Services): HandlersOf<typeof catalogueCalls> {
   const open = async (given?: string) => {
     const profileId = services.tenant(given);
@@ -89,6 +91,22 @@ export function catalogueHandlers(services: Services): HandlersOf<typeof catalog
         if (!parsed.success)
           throw new EngineError('api', `The platform answered the ${scope}’s metadata in an unexpected shape`);
         return { metadata: parsed.data };
+      } catch (error) {
+        return refused(error, 'id');
+      }
+    },
+    'catalogue.rating': async ({ profileId: given, scope, id }) => {
+      const { client } = await open(given);
+      try {
+        // The spec's info answers the item's average rating and count of reviews (CourseReviewInfoResponse).
+        const { data } =
+          scope === 'course'
+            ? await client.api.GET('/api/catalog/reviews/course/info/', { params: { query: { course_id: id } } })
+            : await client.api.GET('/api/catalog/reviews/program/info/', { params: { query: { program_key: id } } });
+        const parsed = RatingInfo.safeParse(data ?? {});
+        if (!parsed.success)
+          throw new EngineError('api', `The platform answered the ${scope}’s rating in an unexpected shape`);
+        return { average: parsed.data.avg_rating ?? null, count: parsed.data.count };
       } catch (error) {
         return refused(error, 'id');
       }

@@ -461,13 +461,17 @@ export class JobJournal {
   /** A page of a job's items in journal order, and how many match. */
   items(
     jobId: string,
-    filter: { states?: ItemState[]; search?: string; limit: number; offset: number },
+    filter: { states?: ItemState[]; phases?: string[]; search?: string; limit: number; offset: number },
   ): { rows: ItemRow[]; total: number } {
     const where = ['job_id = ?'];
     const params: unknown[] = [jobId];
     if (filter.states?.length) {
       where.push(`state IN (${placeholders(filter.states.length)})`);
       params.push(...filter.states);
+    }
+    if (filter.phases?.length) {
+      where.push(`phase IN (${placeholders(filter.phases.length)})`);
+      params.push(...filter.phases);
     }
     if (filter.search) {
       where.push(`(label LIKE ? ESCAPE '\\' OR error LIKE ? ESCAPE '\\')`);

@@ -13,7 +13,7 @@ import { userScope } from '../tenants';
 import { seatsImportKind } from './seat-import';
 
 export { seatColumns, seatRow, startSeatsJob } from './seat-import';
-import { readGroupSeats, readLicence, readSeats } from './seats-api';
+import { readGroupSeats, readLicence, readSeats, seatCalls } from './seats-api';
 
 type Services = Pick<EngineServices, 'platform' | 'profiles' | 'emit' | 'tenant' | 'runner'>;
 
@@ -36,7 +36,7 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
   const changed = (profileId: string, ...kinds: ResourceKind[]) => {
     for (const kind of kinds) services.emit('resources.changed', { profileId, kind });
   };
-  services.runner.register(seatsImportKind({ profiles: services.profiles, changed: (p) => changed(p, 'licenses') }));
+  services.runner.register(seatsImportKind({ profiles: services.profiles, changed: (p, kind) => changed(p, kind) }));
   const open = async (given?: string) => {
     const profileId = services.tenant(given);
     const client = await services.platform(profileId);
@@ -60,14 +60,18 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
   };
 
   return {
-    'licences.seats': async ({ profileId: given, licenseId }) => {
+    'licences.seats': async ({ profileId: given, licenseId, kind }) => {
       const { client, org } = await open(given);
+      const calls = seatCalls(kind);
+      // Group seats are read for user licences only (the app gives course and program seats to people).
       const [licence, seats, groups] = await Promise.all([
-        readLicence(client, org, licenseId),
-        readSeats(client, org, licenseId),
-        readGroupSeats(client, org, licenseId),
+        readLicence(client, org, licenseId, {}, calls),
+        readSeats(client, org, licenseId, {}, calls),
+        kind === 'license-assignments' ? readGroupSeats(client, org, licenseId) : [],
       ]);
-      if (!licence) throw new EngineError('not_found', `No licence ${licenseId} on this tenant`);
+      if (!licence) {
+        throw new EngineError('not_found', `No ${calls.licenceLabel.toLowerCase()} ${licenseId} on this tenant`);
+      }
       const used = licence.usage_count ?? seats.filter((seat) => seat.active).length;
       return {
         licence: {
@@ -97,14 +101,14 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
         })),
       };
     },
-    'licences.release': async ({ profileId: given, licenseId, assignmentId }) => {
+    'licences.release': async ({ profileId: given, licenseId, assignmentId, kind }) => {
       const { profileId, client, org } = await open(given);
       await client.api
-        .DELETE(licenseAssignments.calls.release.path, {
+        .DELETE(seatCalls(kind).release, {
           params: { query: { license_id: licenseId, assignment_id: assignmentId, platform_key: org } },
         })
         .catch(refused);
-      changed(profileId, 'licenses');
+      changed(profileId, seatCalls(kind).licenceKind);
       return { released: true as const };
     },
     'licences.assignGroup': async ({ profileId: given, licenseId, groupId }) => {

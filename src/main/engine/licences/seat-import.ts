@@ -14,7 +14,7 @@
 import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Job } from '../../../shared/contract';
-import { licenseAssignments, licenses, PERSON_SYNONYMS, type CsvColumn } from '../../../shared/resources';
+import { PERSON_SYNONYMS, type CsvColumn, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
 import { UNFINISHED_STATES } from '../jobs';
 import {
@@ -28,7 +28,7 @@ import {
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
 import type { EngineServices } from '../context';
-import { readLicence, readSeats, tenantPeopleById, type Seat } from './seats-api';
+import { readLicence, readSeats, seatCalls, tenantPeopleById, type Seat, type SeatCalls } from './seats-api';
 
 export const SEATS_JOB = 'licence-seats';
 /** Rows marked sending, and settled, per transaction. */
@@ -36,6 +36,8 @@ const CHUNK = 500;
 const SENDING = 'sending';
 
 export interface SeatsImportParams {
+  /** Whose seats: a user, course or program licence's (absent in jobs written before course and program seats). */
+  kind?: SeatKind;
   licenseId: number;
   fileName: string;
   fileSha256: string;
@@ -60,6 +62,8 @@ interface Settled {
   /** Past the licence's free seats. */
   over?: boolean;
 }
+/** A dry run's row past the free seats: counted as `wouldAdd`, kept in a phase of its own so a screen can list it. */
+export const OVER_SEATS_PHASE = 'overSeats';
 
 /** A row as the import read it (resources/import.ts). */
 export interface SeatsRow {
@@ -88,6 +92,7 @@ export function seatRow() {
 export function startSeatsJob(
   ctx: Pick<EngineServices, 'journal' | 'runner'>,
   profileId: string,
+  kind: SeatKind,
   licenseId: number,
   fileName: string,
   sha256: string,
@@ -95,12 +100,14 @@ export function startSeatsJob(
   mode: SeatsImportParams['mode'],
 ): { id: string; resumed: boolean } {
   const { journal, runner } = ctx;
-  const [unfinished] = journal.find({
-    kind: SEATS_JOB,
-    profileId,
-    states: UNFINISHED_STATES,
-    params: { licenseId, fileSha256: sha256, mode },
-  });
+  const [unfinished] = journal
+    .find({
+      kind: SEATS_JOB,
+      profileId,
+      states: UNFINISHED_STATES,
+      params: { licenseId, fileSha256: sha256, mode },
+    })
+    .filter((job) => ((JSON.parse(job.params) as SeatsImportParams).kind ?? 'license-assignments') === kind);
   if (unfinished) {
     runner.start(unfinished.id);
     return { id: unfinished.id, resumed: true };
@@ -120,13 +127,14 @@ export function startSeatsJob(
     }
   }
   const sent = rows.filter((row) => !row.dropped && !row.problems.length).length;
-  const params: SeatsImportParams = { licenseId, fileName, fileSha256: sha256, rows: rows.length, mode };
+  const params: SeatsImportParams = { kind, licenseId, fileName, fileSha256: sha256, rows: rows.length, mode };
+  const licence = seatCalls(kind).licenceLabel.toLowerCase();
   const what = `${sent.toLocaleString('en-US')} ${sent === 1 ? 'seat' : 'seats'}`;
   const id = journal.transaction(() => {
     const jobId = journal.create({
       kind: SEATS_JOB,
       profileId,
-      title: `${mode === 'dry-run' ? 'Dry run: give' : 'Give'} ${what} of licence ${licenseId} (${fileName})`,
+      title: `${mode === 'dry-run' ? 'Dry run: give' : 'Give'} ${what} of ${licence} ${licenseId} (${fileName})`,
       params,
       items: items(),
     });
@@ -149,14 +157,15 @@ const personKey = (person: string) => person.trim().toLowerCase();
 
 async function giveSeat(
   client: PlatformClient,
+  calls: SeatCalls,
   org: string,
   licenseId: number,
   person: string,
   options: CallOptions,
 ): Promise<void> {
-  // The user licence's assignment takes the person as `email` or `user_id` (the CSV check lets only those through).
+  // Every licence's assignment takes the person as `email` or `user_id` (the CSV check lets only those through).
   const who = /^\d+$/.test(person.trim()) ? { user_id: Number(person) } : { email: person.trim() };
-  await client.api.POST(licenseAssignments.operations.create.path, {
+  await client.api.POST(calls.give, {
     params: { query: { license_id: licenseId, platform_key: org } },
     body: { license_id: licenseId, platform_key: org, ...who },
     ...options,
@@ -165,7 +174,7 @@ async function giveSeat(
 
 export function seatsImportKind(deps: {
   profiles: Profiles;
-  changed: (profileId: string) => void;
+  changed: (profileId: string, licenceKind: ResourceKind) => void;
   finished?: (job: Job) => void;
 }): JobKindRunner {
   return {
@@ -180,24 +189,26 @@ export function seatsImportKind(deps: {
       const client = await ctx.client();
       const scope = await userScope(deps.profiles, profileId);
       const options = { signal: ctx.signal };
+      const calls = seatCalls(params.kind ?? 'license-assignments');
       setMaxListeners(CHUNK * 2 + 32, ctx.signal);
 
       const settle = (results: Settled[]) => {
         if (!results.length) return;
         const counts: Record<string, number> = {};
-        const alike = new Map<string, { outcome: Outcome; message?: string; ids: number[] }>();
+        const alike = new Map<string, { outcome: Outcome; phase: string; message?: string; ids: number[] }>();
         for (const { item, outcome, message, over } of results) {
           counts[outcome] = (counts[outcome] ?? 0) + 1;
           if (over) counts.overSeats = (counts.overSeats ?? 0) + 1;
-          const key = `${outcome}\n${message ?? ''}`;
-          if (!alike.has(key)) alike.set(key, { outcome, ...(message !== undefined && { message }), ids: [] });
+          const phase = over && outcome === 'wouldAdd' ? OVER_SEATS_PHASE : outcome;
+          const key = `${phase}\n${message ?? ''}`;
+          if (!alike.has(key)) alike.set(key, { outcome, phase, ...(message !== undefined && { message }), ids: [] });
           alike.get(key)!.ids.push(item.id);
         }
         journal.transaction(() => {
-          for (const { outcome, message, ids } of alike.values()) {
+          for (const { outcome, phase, message, ids } of alike.values()) {
             journal.updateItems(ids, {
               state: outcome === 'failed' ? 'failed' : ['unknown', 'invalid'].includes(outcome) ? 'skipped' : 'done',
-              phase: outcome,
+              phase,
               error: outcome === 'failed' ? (message ?? 'Failed') : null,
               ...(message !== undefined && outcome !== 'failed' && { data: { message } }),
             });
@@ -206,13 +217,13 @@ export function seatsImportKind(deps: {
         });
       };
 
-      ctx.progress(`Reading the ${licenses.singular} and its seats`);
+      ctx.progress(`Reading the ${calls.licenceLabel.toLowerCase()} and its seats`);
       const pending = journal
         .workIn(ctx.job.id, ['pending', 'active'])
         .map(({ id, phase, data }: WorkItem): Work => ({ id, phase, data: JSON.parse(data) as SeatsItemData }));
       const [licence, seats] = await Promise.all([
-        readLicence(client, scope.org, params.licenseId, options),
-        readSeats(client, scope.org, params.licenseId, options).catch((error: unknown) => {
+        readLicence(client, scope.org, params.licenseId, options, calls),
+        readSeats(client, scope.org, params.licenseId, options, calls).catch((error: unknown) => {
           if (error instanceof ApiError && error.status === 404) return [] as Seat[];
           throw error;
         }),
@@ -222,7 +233,7 @@ export function seatsImportKind(deps: {
           pending.map((item) => ({
             item,
             outcome: 'unknown',
-            message: `No licence ${params.licenseId} on this tenant`,
+            message: `No ${calls.licenceLabel.toLowerCase()} ${params.licenseId} on this tenant`,
           })),
         );
         return;
@@ -230,10 +241,11 @@ export function seatsImportKind(deps: {
       const holders = new Set<string>();
       for (const seat of seats) {
         if (!seat.active) continue;
-        holders.add(String(seat.user_id));
+        if (seat.user_id !== null) holders.add(String(seat.user_id));
         if (seat.email) holders.add(seat.email.toLowerCase());
       }
-      let free = Math.max(0, licence.count - (licence.usage_count ?? seats.filter((s) => s.active).length));
+      const freeAtStart = Math.max(0, licence.count - (licence.usage_count ?? seats.filter((s) => s.active).length));
+      let free = freeAtStart;
       const overWords = `Beyond the licence's ${licence.count.toLocaleString('en-US')} seats`;
       /** Rows already holding a seat settle now; the rest take the free seats in file order. */
       const toSend: { item: Work; over: boolean }[] = [];
@@ -262,14 +274,21 @@ export function seatsImportKind(deps: {
       if (params.mode === 'dry-run') {
         ctx.progress('Reading the tenant’s people');
         const people = await tenantPeopleById(client, scope.org, options);
+        // Rows the platform would refuse take no seat: the free seats go to the others in file order.
+        let left = freeAtStart;
         settle(
-          toSend.map(({ item, over }): Settled => {
-            if (!people.has(personKey(item.data.person))) {
+          toSend.map(({ item }): Settled => {
+            const person = personKey(item.data.person);
+            const known = people.has(person);
+            if (!known && !(calls.emailOnly && person.includes('@'))) {
               return { item, outcome: 'unknown', message: `No account for ${item.data.person} on this tenant` };
             }
-            return over
-              ? { item, outcome: 'wouldAdd', over, message: `Will not fit: ${overWords.toLowerCase()}` }
-              : { item, outcome: 'wouldAdd' };
+            const over = left-- <= 0;
+            if (over) return { item, outcome: 'wouldAdd', over, message: `Will not fit: ${overWords.toLowerCase()}` };
+            // The spec's program licences give an email with no account a seat of its own.
+            return known
+              ? { item, outcome: 'wouldAdd' }
+              : { item, outcome: 'wouldAdd', message: 'No account yet: the platform keeps the seat for the email' };
           }),
         );
         return;
@@ -287,14 +306,16 @@ export function seatsImportKind(deps: {
           chunk.map(({ item, over }) =>
             ctx.limiter.run(async (): Promise<Settled> => {
               try {
-                await giveSeat(client, scope.org, params.licenseId, item.data.person, options);
+                await giveSeat(client, calls, scope.org, params.licenseId, item.data.person, options);
                 return { item, outcome: 'added', over, ...(over && { message: overWords }) };
               } catch (error) {
                 if (endsRun(error)) throw error;
                 // The spec's messages as the platform says them ("Not found - license or user doesn't exist").
                 const message = platformWords(error);
                 const status = error instanceof ApiError ? error.status : 0;
-                return { item, outcome: status === 404 ? 'unknown' : status === 400 ? 'invalid' : 'failed', message };
+                const outcome = status === 404 ? 'unknown' : status === 400 ? 'invalid' : 'failed';
+                // A program licence refuses a seat past its count (the spec's note): that row is over the seats.
+                return { item, outcome, over: over && outcome === 'invalid', message };
               }
             }, ctx.signal),
           ),
@@ -304,11 +325,11 @@ export function seatsImportKind(deps: {
         const stop = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
         // The rows of this chunk that got no answer stay `sending`: the next run reads who holds a seat first.
         if (stop) {
-          deps.changed(profileId);
+          deps.changed(profileId, calls.licenceKind);
           throw stop.reason;
         }
       }
-      deps.changed(profileId);
+      deps.changed(profileId, calls.licenceKind);
     },
   };
 }
@@ -316,6 +337,7 @@ export function seatsImportKind(deps: {
 const RESULTS: Record<string, string> = {
   added: 'given',
   wouldAdd: 'would give',
+  [OVER_SEATS_PHASE]: 'would give',
   already: 'already',
   unknown: 'unknown',
   invalid: 'invalid',

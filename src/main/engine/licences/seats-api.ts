@@ -4,7 +4,7 @@
  * licence only), releasing them, and the tenant's people by email and user id (a dry run's "no account").
  */
 import { z } from 'zod';
-import { licenseAssignments, licenses } from '../../../shared/resources';
+import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { CallOptions, PlatformClient } from '../platform';
 import { EngineError } from '../errors';
 
@@ -24,11 +24,12 @@ export const Licence = z
   .loose();
 export type Licence = z.infer<typeof Licence>;
 
+/** A seat; a program licence's email-only seat has no user (its `user_id` and `username` null). */
 export const Seat = z
   .object({
     id: z.number().int(),
-    user_id: z.number().int(),
-    username: z.string(),
+    user_id: z.number().int().nullable(),
+    username: z.string().nullable(),
     email: z.string().nullable(),
     active: z.boolean(),
   })
@@ -65,17 +66,37 @@ async function allPages<T>(get: Get, record: z.ZodType<T>, what: string): Promis
   }
 }
 
+/** A seat kind's calls: its licences' list, and its seats' list, give and release paths. */
+export function seatCalls(kind: SeatKind) {
+  const declaration: ResourceDeclaration = RESOURCES[kind];
+  const licenceKind = declaration.seats!.licenseKind as ResourceKind;
+  const licences: ResourceDeclaration = RESOURCES[licenceKind];
+  return {
+    kind,
+    licenceKind,
+    licenceLabel: declaration.seats!.licenseLabel,
+    emailOnly: declaration.seats!.emailOnly === true,
+    /** Typed as the user licence's: the spec gives the three families the same queries and bodies. */
+    licences: licences.operations.list!.path as '/api/catalog/licenses/user/',
+    give: declaration.operations.create!.path as '/api/catalog/licenses/user/assignment/',
+    seats: declaration.calls!.list!.path as '/api/catalog/licenses/user/assignment/',
+    release: declaration.calls!.release!.path as '/api/catalog/licenses/user/assignment/',
+  };
+}
+export type SeatCalls = ReturnType<typeof seatCalls>;
+
 /** One licence of the tenant, or null when it has none by that id. */
 export async function readLicence(
   client: PlatformClient,
   org: string,
   id: number,
   options: CallOptions = {},
+  calls: SeatCalls = seatCalls('license-assignments'),
 ): Promise<Licence | null> {
   const all = await allPages(
     async (n) =>
       (
-        await client.api.GET(licenses.operations.list.path, {
+        await client.api.GET(calls.licences, {
           params: { query: { platform_key: org, page: n, page_size: PAGE_SIZE } },
           ...options,
         })
@@ -91,11 +112,12 @@ export async function readSeats(
   org: string,
   licenseId: number,
   options: CallOptions = {},
+  calls: SeatCalls = seatCalls('license-assignments'),
 ): Promise<Seat[]> {
   return allPages(
     async (n) =>
       (
-        await client.api.GET(licenseAssignments.calls.list.path, {
+        await client.api.GET(calls.seats, {
           params: { query: { license_id: licenseId, platform_key: org, page: n, page_size: PAGE_SIZE } },
           ...options,
         })
@@ -114,7 +136,7 @@ export async function readGroupSeats(
   return allPages(
     async (n) =>
       (
-        await client.api.GET(licenseAssignments.calls.groups.path, {
+        await client.api.GET(RESOURCES['license-assignments'].calls.groups.path, {
           params: { query: { license_id: licenseId, platform_key: org, page: n, page_size: PAGE_SIZE } },
           ...options,
         })

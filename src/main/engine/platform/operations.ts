@@ -247,6 +247,8 @@ export const OPERATIONS = {
   '/api/credentials/orgs/{org}/users/{user_id}/assertions/{entity_id}': { put: REPLACE },
   '/api/credentials/orgs/{org}/users/{user_id}/assertions-over-time/': { get: READ },
   '/api/catalog/milestones/completions/course/manage/': { get: READ },
+  '/api/catalog/reviews/course/info/': { get: READ },
+  '/api/catalog/reviews/program/info/': { get: READ },
 } as const satisfies OperationTable;
 
 type Operations = typeof OPERATIONS;

@@ -10,6 +10,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ResourceImportInput, ResourceImportPreview, ResourceImportRow } from '../../../shared/contract';
+import type { SeatKind } from '../../../shared/resources';
 import {
   csvColumnsOf,
   declarationOf,
@@ -296,7 +297,16 @@ export async function resourceImport(
         );
       }
       job = seats
-        ? startSeatsJob(ctx, profileId, input.licenseId!, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
+        ? startSeatsJob(
+            ctx,
+            profileId,
+            input.kind as SeatKind,
+            input.licenseId!,
+            name,
+            read.sha256,
+            rows,
+            input.dryRun ? 'dry-run' : 'send',
+          )
         : declaration.suggestion
           ? startSuggestionJob(ctx, profileId, input.kind, name, read.sha256, rows, input.dryRun ? 'dry-run' : 'send')
           : declaration.enrolment

@@ -2,12 +2,18 @@ import type { ResourceRecord } from '../../../shared/contract';
 import { ResourceArea } from '../../resources/ResourceArea';
 import { EnrolmentSection, enrollableOf } from './EnrolmentSection';
 import { MetadataSection } from './MetadataSection';
+import { RatingSection } from './RatingSection';
 
 type Extra = { profileId: string; record: ResourceRecord };
 
-/** A course's details: its metadata (its enrolled people are the kit's related list). */
+/** A course's details: its rating and metadata (its enrolled people are the kit's related list). */
 function CourseExtra({ profileId, record }: Extra) {
-  return <MetadataSection profileId={profileId} scope="course" id={String(record.course_id)} />;
+  return (
+    <>
+      <RatingSection profileId={profileId} scope="course" id={String(record.course_id)} />
+      <MetadataSection profileId={profileId} scope="course" id={String(record.course_id)} />
+    </>
+  );
 }
 
 /** A program's details: who is enrolled (enrol, unenrol) and its metadata. */
@@ -16,6 +22,9 @@ function ProgramExtra({ profileId, record }: Extra) {
   return (
     <>
       <EnrolmentSection profileId={profileId} item={item} />
+      {typeof record.program_key === 'string' && (
+        <RatingSection profileId={profileId} scope="program" id={record.program_key} />
+      )}
       <MetadataSection profileId={profileId} scope="program" id={item.id} />
     </>
   );

@@ -1,5 +1,6 @@
 /**
- * One badge: its image and criteria, issuing it to the people who completed its course (or another course), and its
+ * One badge: its image and criteria, issuing it to the people who completed its course (or another course) or to a
+ * CSV file's people, and its
  * assertions, each revocable with a reason.
  */
 import { Alert, Badge as Pill, Button, Group, Modal, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
@@ -11,6 +12,7 @@ import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
+import { BadgeImportModal } from './BadgeImportModal';
 
 export function BadgeDetail({
   badge,
@@ -21,6 +23,7 @@ export function BadgeDetail({
 }) {
   const assertions = useCall('badges.assertions', { badge: badge.id });
   const [issuing, setIssuing] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [revoking, setRevoking] = useState<BadgeAssertion | null>(null);
   const standing = assertions.data?.assertions.filter((a) => !a.revoked).length;
   return (
@@ -42,6 +45,9 @@ export function BadgeDetail({
       </Group>
       <Group>
         <Button onClick={() => setIssuing(true)}>Issue to course completers…</Button>
+        <Button variant="default" onClick={() => setImporting(true)}>
+          Issue from a CSV file…
+        </Button>
       </Group>
       <Group justify="space-between">
         <Title order={4}>Assertions</Title>
@@ -115,6 +121,7 @@ export function BadgeDetail({
         </Table.ScrollContainer>
       )}
       <IssueModal badge={badge} opened={issuing} onClose={() => setIssuing(false)} />
+      <BadgeImportModal badge={badge} opened={importing} onClose={() => setImporting(false)} />
       <RevokeModal target={revoking} onClose={() => setRevoking(null)} />
     </Stack>
   );

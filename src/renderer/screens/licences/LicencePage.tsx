@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { RESOURCES, type ResourceKind } from '../../../shared/resources';
+import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { LicenceSeats } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -13,16 +13,35 @@ import { ResourceImportModal } from '../../resources/ResourceImportModal';
 type Seat = LicenceSeats['seats'][number];
 type GroupSeat = LicenceSeats['groups'][number];
 
-const seatKind = { ...RESOURCES['license-assignments'], kind: 'license-assignments' as ResourceKind };
+interface PageProps {
+  profileId: string;
+  id: string;
+  onBack(): void;
+}
+
+/** A user licence's page (`#/licences/licenses/<id>`). */
+export function LicencePage(props: PageProps) {
+  return <SeatsPage {...props} kind="license-assignments" />;
+}
+/** A course licence's page (`#/licences/course-licenses/<id>`): its seats, given to people (no group seats here). */
+export function CourseLicencePage(props: PageProps) {
+  return <SeatsPage {...props} kind="course-license-assignments" />;
+}
+/** A program licence's page (`#/licences/program-licenses/<id>`). */
+export function ProgramLicencePage(props: PageProps) {
+  return <SeatsPage {...props} kind="program-license-assignments" />;
+}
 
 /**
- * One licence (`#/licences/licenses/<id>`): its seats used and free, its expiry flagged when near or past, the people
- * and user groups holding seats, seats given from a CSV file (a job) or to a whole group, and taken back.
+ * One licence: its seats used and free, its expiry flagged when near or past, the people (and, for a user licence,
+ * user groups) holding seats, seats given from a CSV file (a job) or to a whole group, and taken back.
  */
-export function LicencePage({ profileId, id, onBack }: { profileId: string; id: string; onBack(): void }) {
+function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind }) {
   const licenseId = Number(id);
-  const seats = useCall('licences.seats', { profileId, licenseId }, { enabled: Number.isInteger(licenseId) });
-  const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 });
+  const seatKind = { ...RESOURCES[kind], kind: kind as ResourceKind };
+  const byGroup = kind === 'license-assignments';
+  const seats = useCall('licences.seats', { profileId, licenseId, kind }, { enabled: Number.isInteger(licenseId) });
+  const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 }, { enabled: byGroup });
   const release = useMutationCall('licences.release');
   const releaseGroup = useMutationCall('licences.releaseGroup');
   const assignGroup = useMutationCall('licences.assignGroup');
@@ -33,7 +52,7 @@ export function LicencePage({ profileId, id, onBack }: { profileId: string; id: 
 
   const back = (
     <Button variant="subtle" size="compact-sm" onClick={onBack} w="fit-content">
-      ← All licences
+      ← All {(RESOURCES[seatKind.seats.licenseKind as ResourceKind] as ResourceDeclaration).plural}
     </Button>
   );
   if (seats.isError) {
@@ -104,34 +123,38 @@ export function LicencePage({ profileId, id, onBack }: { profileId: string; id: 
 
       <Group gap="sm" wrap="wrap">
         <Button onClick={() => setImporting(true)}>Give seats from a CSV file</Button>
-        <Select
-          aria-label="User group"
-          placeholder="A user group"
-          data={(groups.data?.records ?? []).map((g) => ({ value: String(g.id), label: String(g.name) }))}
-          value={group}
-          onChange={setGroup}
-          searchable
-          w={220}
-        />
-        <Button
-          variant="default"
-          disabled={!group}
-          loading={assignGroup.isPending}
-          onClick={() =>
-            assignGroup.mutate(
-              { profileId, licenseId, groupId: Number(group) },
-              {
-                onSuccess: (answer) => {
-                  notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
-                  setGroup(null);
-                  void seats.refetch();
-                },
-              },
-            )
-          }
-        >
-          Give the group seats
-        </Button>
+        {byGroup && (
+          <>
+            <Select
+              aria-label="User group"
+              placeholder="A user group"
+              data={(groups.data?.records ?? []).map((g) => ({ value: String(g.id), label: String(g.name) }))}
+              value={group}
+              onChange={setGroup}
+              searchable
+              w={220}
+            />
+            <Button
+              variant="default"
+              disabled={!group}
+              loading={assignGroup.isPending}
+              onClick={() =>
+                assignGroup.mutate(
+                  { profileId, licenseId, groupId: Number(group) },
+                  {
+                    onSuccess: (answer) => {
+                      notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
+                      setGroup(null);
+                      void seats.refetch();
+                    },
+                  },
+                )
+              }
+            >
+              Give the group seats
+            </Button>
+          </>
+        )}
       </Group>
       {assignGroup.isError && (
         <Alert color="red" icon={<WarningIcon />} title="No seats given">
@@ -173,7 +196,13 @@ export function LicencePage({ profileId, id, onBack }: { profileId: string; id: 
             <Table.Tbody>
               {seats.data.seats.map((seat) => (
                 <Table.Tr key={seat.id}>
-                  <Table.Td>{seat.username}</Table.Td>
+                  <Table.Td>
+                    {seat.username ?? (
+                      <Text span size="sm" c="dimmed">
+                        No account yet
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{seat.email ?? '—'}</Table.Td>
                   <Table.Td>
                     <Button size="compact-sm" variant="subtle" color="red" onClick={() => setReleasing(seat)}>
@@ -200,7 +229,7 @@ export function LicencePage({ profileId, id, onBack }: { profileId: string; id: 
         onClose={() => setReleasing(null)}
         onConfirm={(seat, close) =>
           release.mutate(
-            { profileId, licenseId, assignmentId: seat.id },
+            { profileId, licenseId, assignmentId: seat.id, kind },
             {
               onSuccess: () => {
                 close();
@@ -212,8 +241,8 @@ export function LicencePage({ profileId, id, onBack }: { profileId: string; id: 
       >
         {(seat) => (
           <Text size="sm">
-            {seat.username} gives back their seat of {licence.name || `licence ${licence.id}`}; it is free for someone
-            else.
+            {seat.username ?? seat.email} gives back their seat of {licence.name || `licence ${licence.id}`}; it is free
+            for someone else.
           </Text>
         )}
       </ConfirmModal>

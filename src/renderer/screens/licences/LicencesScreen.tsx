@@ -1,16 +1,21 @@
 import { ResourceArea } from '../../resources/ResourceArea';
 import { AccessQueue } from './AccessQueue';
-import { LicencePage } from './LicencePage';
+import { CourseLicencePage, LicencePage, ProgramLicencePage } from './LicencePage';
 
 /**
- * `#/licences/<kind>`: the tenant's licences (`#/licences/licenses/<id>` is one licence with its seats), the seats
+ * `#/licences/<kind>`: the tenant's licences (`#/licences/licenses/<id>` is one licence with its seats; course and
+ * program licences the same), the seats
  * given from this app, and the access-request queue.
  */
 export function LicencesScreen() {
   return (
     <ResourceArea
       area="licences"
-      recordPages={{ licenses: LicencePage }}
+      recordPages={{
+        licenses: LicencePage,
+        'course-licenses': CourseLicencePage,
+        'program-licenses': ProgramLicencePage,
+      }}
       ownLists={{ 'access-requests': AccessQueue }}
     />
   );

@@ -4,8 +4,9 @@
  * tenant administrator's; bodies and queries are checked against the spec's schemas and answers carry its fields
  * only, with the catalog's page envelope `{count, next_page, previous_page, results}` and its 404 messages.
  *
- * What the spec leaves open, the sandbox does the plain way and refuses nothing more: a licence may be given to more
- * people than it has seats (the app warns), the same person given the same licence twice gets their one seat back,
+ * What the spec leaves open, the sandbox does the plain way and refuses nothing more: a user or course licence may be
+ * given to more people than it has seats (the app warns; a program licence's seats are refused past its count and
+ * kept for an email with no account, as the spec's notes on its request say), the same person given the same licence twice gets their one seat back,
  * and an access request already reviewed may be reviewed again (the app looks first, see engine/licences/).
  */
 import type { Area, AreaDeps } from '../../area';
@@ -14,10 +15,12 @@ import { fieldErrors, notFound } from '../../http/errors';
 import type { Reply, RequestContext, Router } from '../../http/router';
 import {
   accessRequests,
+  courseLicenseAssignments,
   courseLicenses,
   licenseAssignments,
   licenses,
   platformLicenses,
+  programLicenseAssignments,
   programLicenses,
   recordSchemaOf,
   specOperation,
@@ -48,6 +51,11 @@ CREATE TABLE IF NOT EXISTS license_assignments (
   group_assignment_id INTEGER REFERENCES license_group_assignments(id) ON DELETE CASCADE,
   UNIQUE (license_id, user_id)
 );
+CREATE TABLE IF NOT EXISTS license_email_seats (
+  id INTEGER PRIMARY KEY, license_id INTEGER NOT NULL REFERENCES licenses(id) ON DELETE CASCADE,
+  email TEXT NOT NULL COLLATE NOCASE, active INTEGER NOT NULL DEFAULT 1, fulfilled INTEGER NOT NULL DEFAULT 0,
+  metadata TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL, UNIQUE (license_id, email)
+);
 CREATE TABLE IF NOT EXISTS access_requests (
   id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), user_id INTEGER NOT NULL REFERENCES users(id),
   course_id TEXT NOT NULL, approved INTEGER, reviewed INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 1,
@@ -61,6 +69,10 @@ const NO_LICENSE_OR_GROUP = "Not found - license or group doesn't exist";
 const NO_ASSIGNMENT = "Not found - assignment doesn't exist";
 const NO_REQUEST = "Not found - platform or access request doesn't exist";
 const NO_ACTIVE_FOR_EMAIL = 'No active license assignment exists for the email';
+/** The spec's note on a program seat ("The license must have available seats"); its words for the refusal are ours. */
+const NO_FREE_SEAT = 'The license has no available seats.';
+/** Email-only seats take ids far above the people's seats: one DELETE by `assignment_id` finds either. */
+const EMAIL_SEAT_IDS = 1_000_000_000;
 
 const calls = licenseAssignments.calls;
 type Family = 'user' | 'course' | 'program' | 'platform';
@@ -146,6 +158,7 @@ export function licenceStore(db: Db) {
     ...(row.program_key ? { program_key: row.program_key } : {}),
   });
   const licenceSelect = `SELECT l.*, (SELECT count(*) FROM license_assignments a WHERE a.license_id = l.id AND a.active = 1)
+    + (SELECT count(*) FROM license_email_seats e WHERE e.license_id = l.id AND e.active = 1)
     AS usage_count FROM licenses l`;
   const licence = (org: string, id: unknown, family: Family = 'user'): Row | null => {
     const row = db
@@ -153,13 +166,22 @@ export function licenceStore(db: Db) {
       .get(org, Number(id), family) as Row | undefined;
     return row ? licenceRow(row) : null;
   };
-  const assignmentSelect = `SELECT a.*, u.username, u.email, l.name AS license_name, l.org AS platform_key
+  const assignmentSelect = `SELECT a.id, a.license_id, a.user_id, a.active, a.fulfilled, a.metadata, u.username,
+    u.email, trim(u.first_name || ' ' || u.last_name) AS name, l.name AS license_name, l.org AS platform_key,
+    l.course_id, l.program_key, a.group_assignment_id IS NULL AS direct
     FROM license_assignments a JOIN users u ON u.id = a.user_id JOIN licenses l ON l.id = a.license_id`;
+  const emailSeatSelect = `SELECT e.id, e.license_id, NULL AS user_id, e.active, e.fulfilled, e.metadata,
+    NULL AS username, e.email, NULL AS name, l.name AS license_name, l.org AS platform_key, l.course_id, l.program_key,
+    1 AS direct FROM license_email_seats e JOIN licenses l ON l.id = e.license_id`;
   const assignmentRow = (row: Row): Row => ({
     id: row.id,
     user_id: row.user_id,
     username: row.username,
+    name: row.user_id === null ? null : row.name || row.username,
     email: row.email,
+    direct: bool(row.direct),
+    ...(row.course_id ? { course_id: row.course_id } : {}),
+    ...(row.program_key ? { program_key: row.program_key } : {}),
     active: bool(row.active),
     fulfilled: bool(row.fulfilled),
     metadata: JSON.parse(String(row.metadata)) as Row,
@@ -260,15 +282,50 @@ export function licenceStore(db: Db) {
       if (sets.length) db.prepare(`UPDATE licenses SET ${sets.join(', ')} WHERE id = ?`).run(...values, row.id);
       return licence(org, row.id, family);
     },
-    assignments(org: string, licenseId: unknown, query: Row): Row[] {
-      const rows = db
-        .prepare(`${assignmentSelect} WHERE l.org = ? AND a.license_id = ?`)
-        .all(org, Number(licenseId)) as Row[];
+    assignments(org: string, licenseId: unknown, query: Row, family: Family = 'user'): Row[] {
+      const rows = [
+        ...(db
+          .prepare(`${assignmentSelect} WHERE l.org = ? AND a.license_id = ? AND l.family = ?`)
+          .all(org, Number(licenseId), family) as Row[]),
+        ...(db
+          .prepare(`${emailSeatSelect} WHERE l.org = ? AND e.license_id = ? AND l.family = ?`)
+          .all(org, Number(licenseId), family) as Row[]),
+      ];
       return sorted(rows.map(assignmentRow), query.sort ?? 'id');
     },
-    assign(org: string, body: Row): Row {
-      const held = licence(org, body.license_id);
+    assign(org: string, body: Row, family: Family = 'user'): Row {
+      const held = licence(org, body.license_id, family);
       const person = held ? personOf(org, body) : undefined;
+      // A program licence keeps a seat for an email with no account, and gives none past its count (the spec's notes).
+      if (held && family === 'program') {
+        const holds = person
+          ? db.prepare('SELECT 1 FROM license_assignments WHERE license_id = ? AND user_id = ? AND active = 1')
+          : db.prepare('SELECT 1 FROM license_email_seats WHERE license_id = ? AND email = ? AND active = 1');
+        if (
+          !holds.get(held.id, person ? person.id : String(body.email)) &&
+          Number(held.usage_count) >= Number(held.count)
+        )
+          throw fieldErrors({ non_field_errors: [NO_FREE_SEAT] });
+        if (!person && body.user_id === undefined && body.email !== undefined) {
+          const id = db
+            .prepare(
+              `INSERT INTO license_email_seats (id, license_id, email, active, fulfilled, metadata, created)
+               VALUES ((SELECT max(coalesce(max(id), 0), ?) + 1 FROM license_email_seats), ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (license_id, email) DO UPDATE SET active = excluded.active RETURNING id`,
+            )
+            .pluck()
+            .get(
+              EMAIL_SEAT_IDS,
+              held.id,
+              String(body.email),
+              body.active === false ? 0 : 1,
+              body.fulfilled === true ? 1 : 0,
+              JSON.stringify(body.metadata ?? {}),
+              new Date().toISOString(),
+            );
+          return assignmentRow(db.prepare(`${emailSeatSelect} WHERE e.id = ?`).get(id) as Row);
+        }
+      }
       if (!held || !person) throw notFound(NO_LICENSE_OR_USER);
       const id = insertAssignment.pluck().get({
         license: held.id,
@@ -280,14 +337,15 @@ export function licenceStore(db: Db) {
       });
       return assignmentRow(db.prepare(`${assignmentSelect} WHERE a.id = ?`).get(id) as Row);
     },
-    release(org: string, licenseId: unknown, assignmentId: unknown): boolean {
+    release(org: string, licenseId: unknown, assignmentId: unknown, family: Family = 'user'): boolean {
+      const table = Number(assignmentId) > EMAIL_SEAT_IDS ? 'license_email_seats' : 'license_assignments';
       return (
         db
           .prepare(
-            `DELETE FROM license_assignments WHERE id = ? AND license_id = ?
-             AND license_id IN (SELECT id FROM licenses WHERE org = ?)`,
+            `DELETE FROM ${table} WHERE id = ? AND license_id = ?
+             AND license_id IN (SELECT id FROM licenses WHERE org = ? AND family = ?)`,
           )
-          .run(Number(assignmentId), Number(licenseId), org).changes > 0
+          .run(Number(assignmentId), Number(licenseId), org, family).changes > 0
       );
     },
     groups(org: string, licenseId: unknown, query: Row): Row[] {
@@ -425,7 +483,7 @@ function routes(router: Router, deps: AreaDeps) {
     }),
     admin,
   );
-  // Course, program and platform licences: listed, made and changed as user licences are (their seats: not served).
+  // Course, program and platform licences: listed, made and changed as user licences are (seats: below).
   for (const [family, declaration, missing] of [
     ['course', courseLicenses, NO_LICENSE],
     ['program', programLicenses, 'Not found - license does not exist'],
@@ -480,6 +538,38 @@ function routes(router: Router, deps: AreaDeps) {
     }),
     admin,
   );
+  // Course and program licences' seats: the user licence's calls on their own paths.
+  for (const [family, declaration] of [
+    ['course', courseLicenseAssignments],
+    ['program', programLicenseAssignments],
+  ] as const) {
+    const own = declaration.calls;
+    router.get(
+      own.list.path,
+      handler(own.list, (ctx, query) =>
+        catalogPage(store.assignments(orgOf(ctx, query), query.license_id, query, family), query, ctx.url),
+      ),
+      admin,
+    );
+    router.post(
+      declaration.operations.create.path,
+      handler(declaration.operations.create, (ctx, query, body) => {
+        if (body.user_id === undefined && body.email === undefined)
+          throw fieldErrors({ non_field_errors: ['Either user_id or email is required.'] });
+        return store.assign(orgOf(ctx, { ...query, ...body }), body, family);
+      }),
+      admin,
+    );
+    router.delete(
+      own.release.path,
+      handler(own.release, (ctx, query) => {
+        if (!store.release(orgOf(ctx, query), query.license_id, query.assignment_id, family))
+          throw notFound(NO_ASSIGNMENT);
+        return undefined;
+      }),
+      admin,
+    );
+  }
   router.get(
     calls.groups.path,
     handler(calls.groups, (ctx, query) =>
