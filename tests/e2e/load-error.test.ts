@@ -72,6 +72,8 @@ const SCREENS = [
   { route: '#/mentors/no-such-mentor', title: 'This mentor has not been read on this computer yet' },
   { route: '#/invitations', title: 'The invitations could not be loaded' },
   { route: '#/analytics', title: 'The tenant cannot be reached' },
+  // Nothing saved: not an empty grid that claims there are no roles.
+  { route: '#/people-and-access/access-matrix', title: 'The access matrix could not be loaded' },
 ];
 
 async function go(route: string): Promise<void> {

@@ -30,6 +30,7 @@ import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { MentorPicker, useMentorNames } from '../../resources/mentor-refs';
 import { LoadErrorAlert } from '../LoadErrorAlert';
+import { SectionLoadError } from '../SectionReach';
 import { TypedConfirmModal } from '../TypedConfirmModal';
 import { EditIcon, TrashIcon } from '../icons';
 import { notifySuccess } from '../notify';
@@ -162,7 +163,9 @@ export function LearnerMemories({
           )}
         </Group>
         {list.error ? (
-          <LoadErrorAlert
+          // On a person's page an unreachable tenant is said once for every section (SectionReach); alone, here.
+          <SectionLoadError
+            section="memories"
             title={`The memories of ${learner} could not be read`}
             error={list.error}
             onRetry={() => void list.refetch()}

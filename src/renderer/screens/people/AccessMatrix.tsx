@@ -18,20 +18,22 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { GUARDED_RESOURCES } from '../../../shared/access';
 import type { AccessMatrix as Matrix } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
+import { OfflineBanner } from '../../components/FreshnessBar';
 import { DownloadIcon, WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
 import { saveFile } from '../../lib/saveFile';
 import { useCall } from '../../queries/useCall';
 import classes from './AccessMatrix.module.css';
-
-/** Each role's actions as edited: only roles the admin touched are here. */
-type Edits = ReadonlyMap<number, ReadonlySet<string>>;
+import { actionsWith, changedRoles, useMatrixDraft, withCell, type MatrixDraft } from './matrixDraft';
 
 /**
  * `#/people-and-access/access-matrix`: every role's actions in one grid (rows: a resource and its verbs; columns: the
  * roles), edited in place and saved through the roles' update after a look at what changes; and the two questions an
- * administrator asks of it: what may this person do, and who may do this.
+ * administrator asks of it: what may this person do, and who may do this. Unsaved edits are a draft kept per tenant
+ * (see matrixDraft.ts). With the tenant out of reach it shows the saved copy, read-only, or says it could not be
+ * loaded when nothing is saved.
  */
 export function AccessMatrixPanel({ profileId }: { profileId: string }) {
   // Reading the lists keeps the cache the matrix is computed from fresh; their changes refresh the matrix.
@@ -43,7 +45,7 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
   ];
   const read = lists.every((list) => list.isSuccess || list.isError);
   const matrix = useCall('access.matrix', { profileId }, { enabled: read });
-  const [edits, setEdits] = useState<Edits>(new Map());
+  const [draft, setDraft] = useMatrixDraft(profileId);
   const [reviewing, setReviewing] = useState(false);
   const bridge = useBridge();
   const [refreshing, setRefreshing] = useState(false);
@@ -55,6 +57,8 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
       for (const kind of ['rbac-roles', 'rbac-policies', 'rbac-groups'] as const) {
         await bridge.call('resources.list', { profileId, kind, pageSize: 1, refresh: true });
       }
+      // Read again from the cache: a tenant out of reach is now in their freshness (the saved copy, read-only).
+      await Promise.all(lists.map((list) => list.refetch()));
       await matrix.refetch();
     } catch (error) {
       notifyError('Not refreshed', error);
@@ -63,20 +67,28 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
     }
   }
 
+  const title = 'The access matrix could not be loaded';
+  const listError = lists.find((list) => list.isError)?.error;
   if (!matrix.data) {
     return matrix.isError ? (
-      <Alert color="red" icon={<WarningIcon />} title="The access matrix could not be read">
-        {String((matrix.error as Error).message)}
-      </Alert>
+      <LoadErrorAlert title={title} error={matrix.error} onRetry={() => void matrix.refetch()} />
     ) : (
       <Text c="dimmed">Reading the roles, policies and access groups…</Text>
     );
   }
   const data = matrix.data;
-  const changed = [...edits.entries()].filter(([id, actions]) => {
-    const role = data.roles.find((r) => r.id === id);
-    return role && !sameSet(role.actions, actions);
-  });
+  // One of the lists was never read here and could not be now: an empty grid would claim there are no roles.
+  if (data.asOf === null && listError) {
+    return (
+      <LoadErrorAlert
+        title={title}
+        error={listError}
+        onRetry={() => void Promise.all(lists.map((list) => list.refetch())).then(() => matrix.refetch())}
+      />
+    );
+  }
+  const offline = lists.map((list) => list.data?.freshness.offline).find(Boolean) ?? null;
+  const changed = changedRoles(data.roles, draft);
 
   return (
     <Stack gap="lg">
@@ -100,17 +112,29 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
             size="xs"
             className={classes.action}
             disabled={!changed.length}
-            onClick={() => setEdits(new Map())}
+            onClick={() => setDraft({})}
           >
             Discard changes
           </Button>
-          <Button size="xs" className={classes.action} disabled={!changed.length} onClick={() => setReviewing(true)}>
+          <Button
+            size="xs"
+            className={classes.action}
+            disabled={!changed.length || !!offline}
+            onClick={() => setReviewing(true)}
+          >
             Review {changed.length ? `${changed.length} role${changed.length === 1 ? '' : 's'}` : 'changes'}
           </Button>
         </Group>
       </Group>
+      <OfflineBanner freshness={offline ? { asOf: data.asOf, source: 'cache', offline } : undefined} />
+      {changed.length > 0 && (
+        <Text size="sm" c="dimmed" role="status" data-testid="matrix-draft-note">
+          Unsaved changes to {changed.length} role{changed.length === 1 ? '' : 's'}, kept on this computer until you
+          review and save them or discard them.
+        </Text>
+      )}
       {data.roles.length ? (
-        <MatrixGrid data={data} edits={edits} onEdit={setEdits} />
+        <MatrixGrid data={data} draft={draft} onEdit={setDraft} readOnly={!!offline} />
       ) : (
         <Text c="dimmed">No roles yet: create one under Roles, and its actions show here.</Text>
       )}
@@ -122,11 +146,11 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
       {reviewing && (
         <ReviewChanges
           profileId={profileId}
-          roles={changed.map(([id, actions]) => ({ id, actions: [...actions] }))}
+          roles={changed}
           onClose={() => setReviewing(false)}
           onSaved={() => {
             setReviewing(false);
-            setEdits(new Map());
+            setDraft({});
           }}
         />
       )}
@@ -136,32 +160,33 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
 
 /** The resource and verb columns stay in view while the roles scroll under them. */
 const RESOURCE_WIDTH = 150;
+const WINDOW_HEIGHT = 'calc(100dvh - var(--app-shell-header-height, 0px) - var(--mantine-spacing-md))';
 const STICKY = { position: 'sticky', background: 'var(--mantine-color-body)' } as const;
-
-const sameSet = (a: readonly string[], b: ReadonlySet<string>) => a.length === b.size && a.every((x) => b.has(x));
 
 /**
  * The grid: one focusable cell at a time (arrow keys move, Home/End to a row's ends, Space ticks), so a keyboard
  * crosses 50 roles without 4,000 tab stops.
  */
-function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdit(edits: Edits): void }) {
+function MatrixGrid({
+  data,
+  draft,
+  onEdit,
+  readOnly,
+}: {
+  data: Matrix;
+  draft: MatrixDraft;
+  onEdit(draft: MatrixDraft): void;
+  /** The saved copy, shown while the tenant cannot be reached: nothing could be saved. */
+  readOnly: boolean;
+}) {
   const rows = useMemo(
     () => data.resources.flatMap((resource) => resource.verbs.map((verb) => ({ resource, verb }))),
     [data.resources],
   );
   const [focus, setFocus] = useState({ row: 0, col: 0 });
   const grid = useRef<HTMLTableElement>(null);
-  const actionsOf = (role: Matrix['roles'][number]) => edits.get(role.id) ?? new Set(role.actions);
-
-  function toggle(role: Matrix['roles'][number], action: string, on: boolean) {
-    const next = new Set(actionsOf(role));
-    if (on) next.add(action);
-    else next.delete(action);
-    const all = new Map(edits);
-    if (sameSet(role.actions, next)) all.delete(role.id);
-    else all.set(role.id, next);
-    onEdit(all);
-  }
+  const after = useMemo(() => new Map(data.roles.map((role) => [role.id, actionsWith(role, draft)])), [data, draft]);
+  const edited = useMemo(() => new Set(changedRoles(data.roles, draft).map((role) => role.id)), [data, draft]);
 
   function move(event: KeyboardEvent) {
     const steps: Record<string, [number, number]> = {
@@ -183,7 +208,9 @@ function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdi
   }
 
   return (
-    <Table.ScrollContainer minWidth={320} maxHeight={520} type="native">
+    // As tall as its rows up to the window under the top bar: a grid that fits has no scroll of its own, and a taller
+    // one scrolls inside a box that is wholly in view once the page is scrolled to it (its header row stays on top).
+    <Table.ScrollContainer minWidth={320} maxHeight={WINDOW_HEIGHT} type="native">
       <Table
         ref={grid}
         stickyHeader
@@ -203,8 +230,9 @@ function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdi
             {data.roles.map((role) => (
               <Table.Th key={role.id} style={{ whiteSpace: 'nowrap' }}>
                 {role.name}
-                {edits.has(role.id) && (
-                  <Badge size="xs" ml={4} variant="light" color="orange">
+                {edited.has(role.id) && (
+                  // Its words widen the column rather than being cut off at its edge (a badge's label may shrink).
+                  <Badge size="xs" ml={4} variant="light" color="orange" styles={{ label: { overflow: 'visible' } }}>
                     edited
                   </Badge>
                 )}
@@ -230,7 +258,7 @@ function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdi
                 <Table.Td style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 1 }}>{verb}</Table.Td>
                 {data.roles.map((role, colIndex) => {
                   const held = role.actions.includes(action);
-                  const checked = actionsOf(role).has(action);
+                  const checked = after.get(role.id)!.has(action);
                   return (
                     <Table.Td
                       key={role.id}
@@ -243,11 +271,12 @@ function MatrixGrid({ data, edits, onEdit }: { data: Matrix; edits: Edits; onEdi
                         size="xs"
                         styles={{ body: { justifyContent: 'center' } }}
                         checked={checked}
+                        disabled={readOnly}
                         tabIndex={focus.row === rowIndex && focus.col === colIndex ? 0 : -1}
                         data-cell={`${rowIndex}:${colIndex}`}
                         aria-label={`${role.name}: ${verb} ${resource.label}`}
                         onFocus={() => setFocus({ row: rowIndex, col: colIndex })}
-                        onChange={(event) => toggle(role, action, event.currentTarget.checked)}
+                        onChange={(event) => onEdit(withCell(draft, role, action, event.currentTarget.checked))}
                       />
                     </Table.Td>
                   );

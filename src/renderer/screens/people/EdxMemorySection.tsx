@@ -6,10 +6,10 @@ import { ActionIcon, Code, Group, Paper, Skeleton, Stack, Text, Title } from '@m
 import { useState } from 'react';
 import type { EdxMemory } from '../../../shared/contract';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
+import { SectionLoadError } from '../../components/SectionReach';
 import { useCall, useMutationCall } from '../../queries/useCall';
 
 export function EdxMemorySection({ profileId, username }: { profileId: string; username: string }) {
@@ -23,7 +23,8 @@ export function EdxMemorySection({ profileId, username }: { profileId: string; u
           edX memory
         </Title>
         {list.error ? (
-          <LoadErrorAlert
+          <SectionLoadError
+            section="person-edx-memory"
             title="edX memory could not be loaded"
             error={list.error}
             onRetry={() => void list.refetch()}

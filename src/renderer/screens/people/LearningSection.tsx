@@ -4,7 +4,7 @@
  */
 import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { PersonLearning } from '../../../shared/contract';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SectionLoadError } from '../../components/SectionReach';
 import { useCall } from '../../queries/useCall';
 
 function Names({ label, items }: { label: string; items: { id: number; name: string }[] }) {
@@ -71,7 +71,8 @@ export function LearningSection({ profileId, username }: { profileId: string; us
           Skills, roles and milestones
         </Title>
         {learning.error ? (
-          <LoadErrorAlert
+          <SectionLoadError
+            section="person-learning"
             title="Skills and roles could not be loaded"
             error={learning.error}
             onRetry={() => void learning.refetch()}

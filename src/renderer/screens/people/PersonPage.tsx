@@ -24,6 +24,7 @@ import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { EdxMemorySection } from './EdxMemorySection';
 import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
+import { SectionLoadError, SectionReach } from '../../components/SectionReach';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 
@@ -33,7 +34,8 @@ const text = (value: unknown) => (typeof value === 'string' && value ? value : n
 /**
  * A person's page (`#/people-and-access/users/<user id>`): who they are, where they belong (departments, user
  * groups, RBAC policies), and what they did (invitations, tickets, recent chats), each section read by the app's
- * existing calls and each with its own loading, empty, error and offline states; and their removal from the tenant,
+ * existing calls and each with its own loading, empty and offline states (a tenant out of reach said once for the
+ * page, see SectionReach); and their removal from the tenant,
  * once their username or email is typed. The tenant's id is part of every call, so another tenant's person never
  * shows under this one's name.
  */
@@ -122,17 +124,19 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
         </Group>
       </Group>
 
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Memberships profileId={profileId} username={username} userId={userId} />
-        <Invitations profileId={profileId} email={email} />
-        <Tickets profileId={profileId} username={username} />
-        <Chats profileId={profileId} username={username} />
-        <ProfileMemorySection profileId={profileId} username={username} />
-        <EdxMemorySection profileId={profileId} username={username} />
-        <LearningSection profileId={profileId} username={username} />
-      </SimpleGrid>
-      {/* Full width: its filters and table need the room. Keyed so one person's filters never show on another's. */}
-      <LearnerMemories key={`${profileId}:${username}`} profileId={profileId} learner={username} />
+      <SectionReach what={name}>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <Memberships profileId={profileId} username={username} userId={userId} />
+          <Invitations profileId={profileId} email={email} />
+          <Tickets profileId={profileId} username={username} />
+          <Chats profileId={profileId} username={username} />
+          <ProfileMemorySection profileId={profileId} username={username} />
+          <EdxMemorySection profileId={profileId} username={username} />
+          <LearningSection profileId={profileId} username={username} />
+        </SimpleGrid>
+        {/* Full width: its filters and table need the room. Keyed so one person's filters never show on another's. */}
+        <LearnerMemories key={`${profileId}:${username}`} profileId={profileId} learner={username} />
+      </SectionReach>
 
       <ExportDataModal
         profileId={profileId}
@@ -193,7 +197,7 @@ function Section({
           {title}
         </Title>
         {error ? (
-          <LoadErrorAlert title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
+          <SectionLoadError section={testId} title={`${title} could not be loaded`} error={error} onRetry={onRetry} />
         ) : loading ? (
           <Stack gap={6} aria-busy>
             <Skeleton height={14} />

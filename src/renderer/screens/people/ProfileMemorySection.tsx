@@ -7,9 +7,9 @@ import { useState } from 'react';
 import { BridgeCallError, type ProfileMemoryEntry } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
+import { SectionLoadError } from '../../components/SectionReach';
 import { useCall, useMutationCall } from '../../queries/useCall';
 
 export function ProfileMemorySection({ profileId, username }: { profileId: string; username: string }) {
@@ -33,7 +33,8 @@ export function ProfileMemorySection({ profileId, username }: { profileId: strin
           What mentors know of {username}, by tag.
         </Text>
         {list.error ? (
-          <LoadErrorAlert
+          <SectionLoadError
+            section="person-profile-memory"
             title="Profile memory could not be loaded"
             error={list.error}
             onRetry={() => void list.refetch()}

@@ -1,0 +1,84 @@
+/**
+ * A page of sections that each read the tenant (a person's page): when the tenant cannot be reached, the page says so
+ * once at its top, with one Try again for every section that failed, and each section shows what this computer has
+ * saved or a quiet line, rather than each repeating the same error with its own buttons. A section that failed for
+ * another reason still says why itself.
+ */
+import { Text } from '@mantine/core';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { LoadErrorAlert } from './LoadErrorAlert';
+import { isUnreachable } from './nextStep';
+
+interface Failure {
+  error: unknown;
+  retry(): void;
+}
+
+const Reach = createContext<((section: string, failure: Failure | null) => void) | null>(null);
+
+/** The sections inside, with the one notice when the tenant could not be reached for any of them. */
+export function SectionReach({ what, children }: { what: string; children: ReactNode }) {
+  const [failures, setFailures] = useState<ReadonlyMap<string, Failure>>(new Map());
+  const report = useCallback((section: string, failure: Failure | null) => {
+    setFailures((was) => {
+      if (!failure && !was.has(section)) return was;
+      const next = new Map(was);
+      if (failure) next.set(section, failure);
+      else next.delete(section);
+      return next;
+    });
+  }, []);
+  const first = failures.values().next().value;
+  return (
+    <Reach.Provider value={report}>
+      {first && (
+        <LoadErrorAlert
+          title="The tenant cannot be reached"
+          error={first.error}
+          onRetry={() => failures.forEach((failure) => failure.retry())}
+        >
+          {` What this computer has saved of ${what} shows below; the rest appears once the tenant answers.`}
+        </LoadErrorAlert>
+      )}
+      {children}
+    </Reach.Provider>
+  );
+}
+
+/**
+ * A section's failure to load: left to the page's notice when the tenant is out of reach (inside `SectionReach`),
+ * else said here with the section's own Try again.
+ */
+export function SectionLoadError({
+  section,
+  title,
+  error,
+  onRetry,
+}: {
+  section: string;
+  title: string;
+  error: unknown;
+  onRetry(): void;
+}) {
+  const report = useContext(Reach);
+  const quiet = !!report && isUnreachable(error);
+  // The failure changes with the error only (a new Try again each render would report it again and again).
+  const retry = useRef(onRetry);
+  useEffect(() => {
+    retry.current = onRetry;
+  });
+  const failure = useMemo(() => ({ error, retry: () => retry.current() }), [error]);
+  useEffect(() => {
+    if (!quiet || !report) return;
+    report(section, failure);
+    return () => report(section, null);
+  }, [quiet, report, section, failure]);
+  if (quiet) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="section-unavailable">
+        Not available while the tenant cannot be reached.
+      </Text>
+    );
+  }
+  return <LoadErrorAlert title={title} error={error} onRetry={onRetry} />;
+}

@@ -1,0 +1,214 @@
+/**
+ * The access matrix's and a person's page's states in browser mode, on a real engine and sandbox reached through a
+ * proxy that can refuse it (the tenant offline): unsaved matrix edits kept as this tenant's draft across tabs, screens
+ * and tenant switches (and never shown under another tenant); the grid's box as tall as its rows up to the window;
+ * offline, the saved copy said and read-only; and a person's page out of reach saying so once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/app';
+import { call, sandbox } from '../helpers/sandbox';
+import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
+import { dismissNotifications, openApp, visible, type OpenApp } from './app';
+
+let server: Sandbox;
+let app: OpenApp;
+let proxy: SwitchableProxy;
+const SECOND = 'Second Campus';
+const CELL = 'Draft keepers: read Roles';
+
+beforeAll(async () => {
+  server = await sandbox();
+  proxy = await switchableProxy(server);
+  app = await openApp({ ...server, url: proxy.url } as Sandbox);
+  // The same organisation under another name: its roles have the same ids, so a draft keyed by role alone would show.
+  await app.host.engine.invoke('profiles.add', {
+    name: SECOND,
+    baseUrl: proxy.url,
+    org: server.org,
+    username: server.user,
+    secret: server.apiKey,
+    makeActive: false,
+  });
+  await call(server, 'POST', '/api/core/rbac/roles/', {
+    json: { platform_key: server.org, name: 'Draft keepers', actions: [] },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const grid = () => app.page.getByTestId('access-matrix');
+const cell = () => grid().getByRole('checkbox', { name: CELL });
+const review = (roles: string) => app.page.getByRole('button', { name: `Review ${roles}` });
+
+async function openMatrix(): Promise<void> {
+  await app.page.getByRole('tab', { name: 'Access matrix' }).click();
+  await visible(cell());
+}
+
+async function switchTo(name: string): Promise<void> {
+  const { page } = app;
+  await dismissNotifications(page);
+  await page.getByTestId('tenant-switcher').click();
+  await page.getByRole('option').filter({ hasText: name }).first().click();
+  await expect.poll(() => page.getByTestId('tenant-switcher').inputValue()).toBe(name);
+}
+
+describe('unsaved changes to the access matrix', () => {
+  it('are kept as this tenant’s draft across tabs, screens and tenants, and only under this tenant', async () => {
+    const { page } = app;
+    await app.open('#/people-and-access/access-matrix');
+    await visible(cell());
+    await cell().click();
+    await visible(review('1 role'));
+
+    // Another tab of the screen, and back.
+    await page.getByRole('tab', { name: 'Roles', exact: true }).click();
+    await visible(page.getByTestId('resource-table'));
+    await openMatrix();
+    expect(await cell().isChecked()).toBe(true);
+    await visible(review('1 role'));
+    await visible(page.getByTestId('matrix-draft-note'));
+
+    // Another screen, and back.
+    await page.getByRole('link', { name: 'Mentors' }).click();
+    await page.waitForURL(/#\/mentors$/);
+    await page.goBack();
+    await visible(cell());
+    expect(await cell().isChecked()).toBe(true);
+
+    // Another tenant with the same roles: none of this draft; and back, the draft again.
+    await switchTo(SECOND);
+    await app.open('#/people-and-access/access-matrix');
+    await visible(cell());
+    expect(await cell().isChecked()).toBe(false);
+    expect(await review('changes').isDisabled()).toBe(true);
+    await switchTo('Sandbox University');
+    await app.open('#/people-and-access/access-matrix');
+    await visible(cell());
+    expect(await cell().isChecked()).toBe(true);
+
+    // The diff is still there to review; then discarded, the draft is gone.
+    await review('1 role').click();
+    const dialog = page.getByRole('dialog', { name: 'Review changes to roles' });
+    await visible(dialog.getByText('+ Ibl.Core/Roles/read'));
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await cell().isChecked()).toBe(false);
+    await page.reload();
+    await visible(cell());
+    expect(await cell().isChecked()).toBe(false);
+    expect(await review('changes').isDisabled()).toBe(true);
+  });
+});
+
+/** The grid's scrolling box: its height, its content's, and where it ends in the window. */
+const BOX = `(() => {
+  const table = document.querySelector('[data-testid="access-matrix"]');
+  let box = table.parentElement;
+  while (box && getComputedStyle(box).overflowY === 'visible') box = box.parentElement;
+  const rect = box.getBoundingClientRect();
+  return { client: box.clientHeight, scroll: box.scrollHeight, height: rect.height, window: innerHeight };
+})()`;
+
+describe('the access matrix’s box', () => {
+  it('is as tall as its rows when they fit the window, and never taller than the window', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    // 16 rows: more than the old fixed box held, fewer than the window does.
+    await call(server, 'POST', '/api/core/rbac/roles/', {
+      json: {
+        platform_key: server.org,
+        name: 'Wide readers',
+        actions: ['Ibl.Demo/Alpha/read', 'Ibl.Demo/Beta/read', 'Ibl.Demo/Gamma/read'],
+      },
+    });
+    await app.open('#/people-and-access/access-matrix');
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await visible(grid().getByRole('checkbox', { name: 'Wide readers: read Demo / Gamma' }));
+    const fits = (await page.evaluate(BOX)) as { client: number; scroll: number; height: number; window: number };
+    expect(fits.scroll).toBeGreaterThan(520);
+    // No scroll of its own: every row, the last one's label too, in the box.
+    expect(fits.scroll).toBeLessThanOrEqual(fits.client + 1);
+
+    await call(server, 'POST', '/api/core/rbac/roles/', {
+      json: {
+        platform_key: server.org,
+        name: 'Many readers',
+        actions: Array.from({ length: 30 }, (_, i) => `Ibl.Many/R${String(i).padStart(2, '0')}/read`),
+      },
+    });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await visible(grid().getByRole('checkbox', { name: 'Many readers: read Many / R29' }));
+    const tall = (await page.evaluate(BOX)) as { client: number; scroll: number; height: number; window: number };
+    expect(tall.scroll).toBeGreaterThan(tall.client);
+    expect(tall.height).toBeLessThanOrEqual(tall.window);
+  });
+});
+
+describe('offline', () => {
+  it('the access matrix shows the saved copy, says so, and cannot be edited', async () => {
+    const { page } = app;
+    await app.open('#/people-and-access/access-matrix');
+    await visible(cell());
+    await cell().click();
+    const banner = page.getByRole('status').filter({ hasText: 'Showing the saved copy' });
+    proxy.down();
+    try {
+      // Asked again (or read again once the saved copy is 30 s old), the tenant does not answer.
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await visible(banner, 30_000);
+      const readOnly = async () => {
+        await visible(cell());
+        expect(await cell().isDisabled()).toBe(true);
+        // The draft stays in view, but cannot be reviewed for a save that cannot happen.
+        expect(await cell().isChecked()).toBe(true);
+        expect(await review('1 role').isDisabled()).toBe(true);
+        expect(await page.locator('main').getByRole('alert').count()).toBe(0);
+      };
+      await readOnly();
+      // Opened again while the tenant is still away: the same.
+      await page.reload();
+      await visible(banner, 30_000);
+      await readOnly();
+      await page.getByRole('button', { name: 'Discard changes' }).click();
+    } finally {
+      proxy.up();
+    }
+    // Back: the saved copy is read again and may be edited.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await cell().isDisabled()).toBe(false);
+  });
+
+  it('a person’s page says the tenant cannot be reached once, and its sections show what is saved', async () => {
+    const { page } = app;
+    const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(server.studentUser);
+    await app.open(`#/people-and-access/users/${id}`);
+    const person = page.getByTestId('person-page');
+    await visible(person.getByTestId('person-memberships').getByText('Medicine'));
+    proxy.down();
+    try {
+      await page.reload();
+      const alert = page.locator('main').getByRole('alert').filter({ hasText: 'The tenant cannot be reached' });
+      await visible(alert, 30_000);
+      // Every section has answered or failed.
+      await expect.poll(() => person.locator('[aria-busy="true"]').count(), { timeout: 30_000 }).toBe(0);
+      expect(await page.locator('main').getByRole('alert').count()).toBe(1);
+      expect(await page.locator('main').getByRole('button', { name: 'Try again' }).count()).toBe(1);
+      expect(await person.getByTestId('section-unavailable').count()).toBeGreaterThan(0);
+      // What is saved still shows.
+      await visible(person.getByTestId('person-memberships').getByText('Medicine'));
+    } finally {
+      proxy.up();
+    }
+    await alertGone(page);
+  });
+});
+
+async function alertGone(page: OpenApp['page']): Promise<void> {
+  await page.locator('main').getByRole('button', { name: 'Try again' }).click();
+  await page.locator('main').getByRole('alert').first().waitFor({ state: 'detached', timeout: 30_000 });
+}
