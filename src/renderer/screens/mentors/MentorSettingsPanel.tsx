@@ -252,7 +252,8 @@ function SettingsForm({
 
   return (
     <form
-      onSubmit={form.onSubmit(submit)}
+      // Bound when submitted: the save reads the refs of what the form started from.
+      onSubmit={(event) => form.onSubmit(submit)(event)}
       noValidate
       aria-label="Mentor settings"
       className={classes.form}
