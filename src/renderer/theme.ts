@@ -1,10 +1,14 @@
 import {
+  Autocomplete,
   Badge,
   createTheme,
   defaultCssVariablesResolver,
   localStorageColorSchemeManager,
   Modal,
+  MultiSelect,
   Notification,
+  Select,
+  TagsInput,
   type CSSVariablesResolver,
 } from '@mantine/core';
 import { DARK_GRAY_LIGHT } from './theme-colors';
@@ -27,6 +31,12 @@ export const theme = createTheme({
       styles: { title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } },
     }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
+    // A list opens on a click, ArrowDown or typing, never because Tab passed through its field: opened on focus (as
+    // Mantine does by default), it covered the next fields of a form in a small window while the keyboard moved on.
+    Autocomplete: Autocomplete.extend({ defaultProps: { openOnFocus: false } }),
+    MultiSelect: MultiSelect.extend({ defaultProps: { openOnFocus: false } }),
+    Select: Select.extend({ defaultProps: { openOnFocus: false } }),
+    TagsInput: TagsInput.extend({ defaultProps: { openOnFocus: false } }),
   },
 });
 

@@ -7,23 +7,59 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
-import { openApp, visible, type OpenApp } from './app';
+import { dismissNotifications, openApp, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
 let mentor: { unique_id: string };
+let other: { unique_id: string };
 const settingsPath = () =>
   `/api/ai-mentor/orgs/${server.org}/users/${server.user}/mentors/${mentor.unique_id}/settings/`;
 const onPlatform = async () => (await call(server, 'GET', settingsPath())).body as Record<string, unknown>;
+
+/** Where the keyboard is in the settings form: its field, its box, the header's and the save bar's, any open list. */
+interface FocusProbe {
+  field: string;
+  done: boolean;
+  top: number;
+  bottom: number;
+  headerBottom: number;
+  barTop: number;
+  listOpen: boolean;
+}
+const FOCUS_PROBE = `new Promise((answer) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const focused = document.activeElement;
+  const bar = document.querySelector('[data-testid="settings-save-bar"]');
+  const box = focused.getBoundingClientRect();
+  answer({
+    field: focused.closest('[data-field]')?.getAttribute('data-field') ?? focused.tagName,
+    done: bar.contains(focused) || !focused.closest('form'),
+    top: box.top,
+    bottom: box.bottom,
+    headerBottom: document.querySelector('header').getBoundingClientRect().bottom,
+    barTop: bar.getBoundingClientRect().top,
+    listOpen: [...document.querySelectorAll('[role="listbox"]')].some(
+      (list) => list.getBoundingClientRect().height > 0 && getComputedStyle(list).visibility !== 'hidden',
+    ),
+  });
+})))`;
 
 beforeAll(async () => {
   server = await sandbox();
   const base = `/api/ai-mentor/orgs/${server.org}/users/${server.user}/`;
   mentor = (await call(server, 'POST', base, { json: { name: 'Algebra Coach' } })).body as { unique_id: string };
-  await call(server, 'POST', base, { json: { name: 'Geometry Coach' } });
+  other = (await call(server, 'POST', base, { json: { name: 'Geometry Coach' } })).body as { unique_id: string };
   // A model the platform's mentor-llms/ does not offer (the sandbox offers gpt-4o, gpt-4o-mini, o3-mini).
   await call(server, 'PUT', settingsPath(), { json: { llm_provider: 'openai', llm_name: 'gpt-3.5-legacy' } });
   app = await openApp(server);
+  // A second tenant on the same platform: the same mentor, under another tenant's name.
+  await app.host.engine.invoke('profiles.add', {
+    name: 'Second Campus',
+    baseUrl: server.url,
+    org: server.org,
+    username: server.user,
+    secret: server.apiKey,
+  });
 });
 
 afterAll(async () => {
@@ -186,5 +222,117 @@ describe('Mentor page: settings', () => {
     await visible(form);
     await visible(form.locator('[data-field="categories"]').getByText('Ancient history'));
     await visible(form.locator('[data-field="categories"]').getByText('Life sciences'));
+  });
+  it('keeps unsaved settings as a draft of this tenant’s mentor while the admin is elsewhere, and says what the platform changed meanwhile', async () => {
+    const { page } = app;
+    const form = page.getByTestId('mentor-settings').getByRole('form', { name: 'Mentor settings' });
+    const displayName = form.getByRole('textbox', { name: 'Display name' });
+    const openSettings = async (uniqueId: string) => {
+      // A change of hash, not a reload: the draft lives in this window.
+      await page.evaluate(`location.hash = ${JSON.stringify(`#/mentors/${uniqueId}`)}`);
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      await visible(displayName);
+    };
+    await openSettings(mentor.unique_id);
+    const saved = await onPlatform();
+    await displayName.fill('Ms. Algebra (draft)');
+    await form.getByRole('textbox', { name: 'Safety prompt' }).fill('Only algebra, please.');
+
+    // Another screen from the sidebar, then Back: the edits are there, unsaved.
+    await page.getByRole('link', { name: 'Catalogue' }).click();
+    await visible(page.getByRole('heading', { name: 'Catalogue', level: 1 }));
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect.poll(() => displayName.inputValue()).toBe('Ms. Algebra (draft)');
+    expect(await form.getByRole('textbox', { name: 'Safety prompt' }).inputValue()).toBe('Only algebra, please.');
+    await visible(form.getByText('Unsaved changes.'));
+
+    // Never under another mentor, nor under another tenant with the same mentor.
+    await openSettings(other.unique_id);
+    await expect.poll(() => displayName.inputValue()).toBe('Geometry Coach');
+    await visible(form.getByText('No changes.'));
+    const switchTo = async (name: string) => {
+      await dismissNotifications(page);
+      await page.getByTestId('tenant-switcher').click();
+      await page.getByRole('option').filter({ hasText: name }).first().click();
+      await expect.poll(() => page.getByTestId('tenant-switcher').inputValue()).toBe(name);
+    };
+    await switchTo('Second Campus');
+    await openSettings(mentor.unique_id);
+    await expect.poll(() => displayName.inputValue()).toBe(saved.display_name);
+    await visible(form.getByText('No changes.'));
+    await switchTo('Sandbox University');
+
+    // Meanwhile the platform's display name and description change: coming back (and reading again), the admin's
+    // display name is kept and said to replace the platform's; the description they did not touch is the platform's.
+    await call(server, 'PUT', settingsPath(), {
+      json: { display_name: 'Changed elsewhere', mentor_description: 'Described elsewhere.' },
+    });
+    await openSettings(mentor.unique_id);
+    await expect.poll(() => displayName.inputValue()).toBe('Ms. Algebra (draft)');
+    await page.getByTestId('mentor-settings').getByRole('button', { name: 'Refresh the settings' }).click();
+    const meanwhile = form.getByTestId('settings-changed-meanwhile');
+    await visible(meanwhile);
+    expect(await meanwhile.innerText()).toMatch(/Changed on the platform since you edited it: Display name\. Saving/);
+    expect(await form.getByRole('textbox', { name: 'Description' }).inputValue()).toBe('Described elsewhere.');
+    expect(await displayName.inputValue()).toBe('Ms. Algebra (draft)');
+    await visible(form.getByText('Unsaved changes.'));
+
+    // Discard changes shows the platform's settings and forgets the draft.
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => displayName.inputValue()).toBe('Changed elsewhere');
+    expect(await meanwhile.count()).toBe(0);
+    await page.getByRole('link', { name: 'Catalogue' }).click();
+    await visible(page.getByRole('heading', { name: 'Catalogue', level: 1 }));
+    await openSettings(mentor.unique_id);
+    await expect.poll(() => displayName.inputValue()).toBe('Changed elsewhere');
+    await visible(form.getByText('No changes.'));
+    expect(await onPlatform()).toMatchObject({
+      display_name: 'Changed elsewhere',
+      mentor_description: 'Described elsewhere.',
+    });
+  });
+
+  it('keeps the field the keyboard is on clear of the save bar and the header at 1000×650, and opens no list on focus', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open(`#/mentors/${mentor.unique_id}`);
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      const form = page.getByTestId('mentor-settings').getByRole('form', { name: 'Mentor settings' });
+      const displayName = form.getByRole('textbox', { name: 'Display name' });
+      await visible(displayName);
+      // An edit makes the save bar sticky; then the keyboard walks every field to the bar.
+      await displayName.fill('Ms. Algebra (tabbed)');
+      await visible(form.getByText('Unsaved changes.'));
+      const hidden: string[] = [];
+      const opened: string[] = [];
+      let categoriesReached = false;
+      for (let step = 0; step < 300; step++) {
+        await page.keyboard.press('Tab');
+        const at = await page.evaluate<FocusProbe>(FOCUS_PROBE);
+        if (at.done) break;
+        // A field taller than the space left (a long prompt) shows its top at least.
+        const fits = at.bottom - at.top <= at.barTop - at.headerBottom;
+        if (at.top < at.headerBottom || (fits && at.bottom > at.barTop)) hidden.push(JSON.stringify(at));
+        if (at.listOpen) opened.push(at.field);
+        if (at.field === 'categories') categoriesReached = true;
+      }
+      expect(categoriesReached).toBe(true);
+      expect(hidden).toEqual([]);
+      expect(opened).toEqual([]);
+
+      // The multi-select opens when asked: ArrowDown.
+      const categories = form.locator('[data-field="categories"] input:not([type=hidden])');
+      await categories.focus();
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('listbox').count()).toBe(0);
+      await page.keyboard.press('ArrowDown');
+      await visible(page.getByRole('listbox'));
+      await page.keyboard.press('Escape');
+      await form.getByRole('button', { name: 'Discard changes' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
   });
 });

@@ -33,9 +33,13 @@ describe('Mentor page: voice', () => {
     await app.open(`#/mentors/${mentor.unique_id}`);
     await page.getByRole('tab', { name: 'Voice' }).click();
     const listen = page.getByRole('region', { name: 'Listen' });
-    await visible(listen.getByText('choose an ElevenLabs voice above first'));
-    await listen.getByRole('button', { name: 'Listen' }).click();
-    await visible(listen.getByText('Invalid data, credentials not found, or custom voice not set'));
+    // No custom voice yet: the platform could only refuse, so Listen waits, saying why.
+    const listenButton = listen.getByRole('button', { name: 'Listen' });
+    await visible(listen.getByText('choose an ElevenLabs voice above and save it first'));
+    expect(await listenButton.isDisabled()).toBe(true);
+    expect(await listenButton.getAttribute('aria-describedby')).toBe(
+      await listen.getByText('choose an ElevenLabs voice above and save it first').getAttribute('id'),
+    );
 
     // A voice from samples: a text file is refused here, a recording is sent.
     const voices = page.getByRole('region', { name: 'ElevenLabs voices', exact: true });
@@ -67,7 +71,9 @@ describe('Mentor page: voice', () => {
       .toEqual({ voice_provider: 'elevenlabs', voice_name: 'Professor Ada' });
     await dismissNotifications(page);
 
-    // Listen: the speech plays in the page.
+    // Listen: with the voice saved, the speech plays in the page.
+    await expect.poll(() => listenButton.isEnabled()).toBe(true);
+    expect(await listen.getByText('choose an ElevenLabs voice above and save it first').count()).toBe(0);
     const sentence = 'Plants make sugar from light and water';
     await listen.getByRole('textbox', { name: 'Sentence' }).fill(sentence);
     await listen.getByRole('button', { name: 'Listen' }).click();

@@ -5,7 +5,7 @@
  */
 import { Alert, Autocomplete, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import {
   fieldValue,
@@ -20,9 +20,11 @@ import { WarningIcon } from '../../components/icons';
 import { useCall, useCallKey, useMutationCall } from '../../queries/useCall';
 import { FieldInput } from '../../resources/fields/FieldInput';
 import { useResourceForm } from '../../resources/fields/useResourceForm';
-import { initialValue, type FormValues } from '../../resources/fields/values';
+import { initialValue, type FormValue, type FormValues } from '../../resources/fields/values';
 import { useBridge } from '../../bridge/BridgeContext';
+import { keepDraft, keptDraft, rebaseDraft, type Draft } from '../../lib/drafts';
 import type { MentorTarget } from '../../train/TrainFlowContext';
+import classes from './MentorSettingsPanel.module.css';
 import { MentorSettingsHistory } from './MentorSettingsHistory';
 import { modelOffer, offeredModels } from './modelOffer';
 
@@ -112,16 +114,55 @@ function SettingsForm({
     fields: declaration.fields,
     record: current,
   });
-  // A new record (after a save or a revert) starts the form again from what the platform answered.
-  useEffect(() => {
-    form.setInitialValues(
-      Object.fromEntries(declaration.fields.map((field) => [field.name, initialValue(field, current)])),
-    );
+  const scope = useMemo(
+    () => ({ profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId }),
+    [mentor.profileId, mentor.uniqueId],
+  );
+  /** The values the form's edits were made against: the record last answered (null until the form has started). */
+  const against = useRef<FormValues | null>(null);
+  /** How many records the form has started from: a save tells whether the platform's answer came before it ended. */
+  const started = useRef(0);
+  /** Settings the admin edited that the platform changed meanwhile to something else: saving replaces them. */
+  const [changedMeanwhile, setChangedMeanwhile] = useState<string[]>([]);
+  /**
+   * The form from the record's values, with the draft's edits on top; only edited fields are kept, so a change made
+   * elsewhere to any other field is not undone.
+   */
+  function startFrom(fresh: FormValues, draft: Draft<FormValues> | undefined) {
+    const rebased = draft ? rebaseDraft(draft, fresh) : null;
+    against.current = fresh;
+    started.current += 1;
+    form.setInitialValues(fresh);
     form.reset();
+    for (const name of rebased?.edited ?? []) form.setFieldValue(name, rebased!.values[name] as FormValue);
+    setChangedMeanwhile((was) =>
+      rebased ? [...new Set([...was.filter((name) => rebased.edited.includes(name)), ...rebased.conflicts])] : [],
+    );
+  }
+  // A new record (a save, a revert, a change made elsewhere) starts the form again with the edits made here on top;
+  // the first one, with the edits left behind when the admin last went elsewhere in the app.
+  useEffect(() => {
+    startFrom(
+      formValues(current),
+      against.current ? { base: against.current, values: form.getValues() } : keptDraft<FormValues>(scope),
+    );
     // The form object is stable; only a new record starts it again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [current]);
+  // Leaving (another screen, tab or tenant) keeps what is unsaved for this tenant's mentor; nothing unsaved, no draft.
+  useEffect(
+    () => () => {
+      keepDraft(scope, against.current && form.isDirty() ? { base: against.current, values: form.getValues() } : null);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [scope],
+  );
   const [formError, setFormError] = useState<string | null>(null);
+  function discard() {
+    form.reset();
+    setChangedMeanwhile([]);
+    setFormError(null);
+  }
   const save = useMutationCall('resources.updateSingle');
   const llms = useCall('resources.list', { profileId: mentor.profileId, kind: 'mentor-llms', pageSize: 500 });
   const offered = useMemo(() => offeredModels(llms.data?.records ?? []), [llms.data]);
@@ -130,6 +171,9 @@ function SettingsForm({
     ? modelOffer(offered, String(values.llm_provider ?? ''), String(values.llm_name ?? ''))
     : null;
   const dirty = form.isDirty();
+  const sticky = dirty || saved || formError !== null || save.isPending;
+  const bar = useRef<HTMLDivElement>(null);
+  const barHeight = useBorderBoxHeight(bar, sticky);
 
   function submit(values: FormValues) {
     setFormError(null);
@@ -139,11 +183,22 @@ function SettingsForm({
       setFormError('Nothing changed.');
       return;
     }
+    const startedBefore = started.current;
     save.mutate(
       { profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId, values: changed },
       {
-        // The mentor's page and list read again on the engine's mentors.changed (declared in the contract).
-        onSuccess: () => onSaved(true),
+        // The mentor's page and list read again on the engine's mentors.changed (declared in the contract). What was
+        // saved is no longer an edit, even where the platform answers it in its own form (or not at all): the record
+        // read after the save starts the form, whether it came before this answer or comes after it.
+        onSuccess: () => {
+          if (started.current !== startedBefore) {
+            startFrom(against.current!, { base: values, values: form.getValues() });
+          } else {
+            against.current = values;
+          }
+          setChangedMeanwhile([]);
+          onSaved(true);
+        },
         onError: (error) => setFormError(showError(error)),
       },
     );
@@ -196,7 +251,15 @@ function SettingsForm({
   };
 
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Mentor settings">
+    <form
+      // Bound when submitted: the save reads the refs of what the form started from.
+      onSubmit={(event) => form.onSubmit(submit)(event)}
+      noValidate
+      aria-label="Mentor settings"
+      className={classes.form}
+      style={{ '--save-bar-space': `${barHeight}px` } as CSSProperties}
+      onFocus={(event) => clearOfBars(event.target, bar.current)}
+    >
       <Stack gap="md">
         {unread.size > 0 && (
           // Said once here; each such field says only "Not read from the platform."
@@ -261,11 +324,12 @@ function SettingsForm({
           withBorder
           radius="md"
           p="sm"
+          ref={bar}
           data-testid="settings-save-bar"
           // Kept in view only once there is something to save or say: untouched, it waits at the form's end and leaves
           // a small window's height to the fields.
           style={{
-            position: dirty || saved || formError || save.isPending ? 'sticky' : 'static',
+            position: sticky ? 'sticky' : 'static',
             bottom: 0,
             zIndex: 2,
             background: 'var(--mantine-color-body)',
@@ -277,12 +341,19 @@ function SettingsForm({
                 {formError}
               </Alert>
             )}
+            {dirty && changedMeanwhile.length > 0 && (
+              <Alert color="yellow" icon={<WarningIcon />} data-testid="settings-changed-meanwhile">
+                Changed on the platform since you edited {changedMeanwhile.length === 1 ? 'it' : 'them'}:{' '}
+                {changedMeanwhile.map((name) => labelOf(name)).join(', ')}. Saving replaces the platform’s{' '}
+                {changedMeanwhile.length === 1 ? 'value' : 'values'} with yours; Discard changes shows the platform’s.
+              </Alert>
+            )}
             <Group justify="space-between" gap="sm">
               <Text size="sm" c="dimmed" aria-live="polite">
                 {dirty ? 'Unsaved changes.' : saved ? 'Saved.' : 'No changes.'}
               </Text>
               <Group gap="sm">
-                <Button variant="default" disabled={!dirty || save.isPending} onClick={() => form.reset()}>
+                <Button variant="default" disabled={!dirty || save.isPending} onClick={discard}>
                   Discard changes
                 </Button>
                 <Button type="submit" disabled={!dirty} loading={save.isPending}>
@@ -303,6 +374,39 @@ function SettingsForm({
  * shows the value the platform reads back as `is_featured` and saves it as `featured`.
  */
 const EDITED_ELSEWHERE = new Set(['can_use_tools', 'tool_slugs', 'mcp_servers', 'is_featured']);
+
+/** The form's values of a record, as its inputs hold them. */
+const formValues = (record: ResourceRecord): FormValues =>
+  Object.fromEntries(declaration.fields.map((field) => [field.name, initialValue(field, record)]));
+
+/**
+ * A field the focus reached, brought fully into view within its scroll margins (the header's and the save bar's
+ * heights). Chromium scrolls a focused single-line input that way itself, but for a textarea or a JSON editor only
+ * its caret, which left their lower part under the sticky save bar.
+ */
+function clearOfBars(target: HTMLElement, bar: HTMLElement | null) {
+  if (bar?.contains(target)) return;
+  // After the browser's own scrolling for the focus.
+  requestAnimationFrame(() => target.scrollIntoView({ block: 'nearest' }));
+}
+
+/** The element's height, borders included, while `watching` (0 otherwise): followed as it changes. */
+function useBorderBoxHeight(ref: RefObject<HTMLElement | null>, watching: boolean): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!watching || !element) {
+      setHeight(0);
+      return;
+    }
+    const observer = new ResizeObserver(([entry]) => setHeight(entry?.borderBoxSize[0]?.blockSize ?? 0));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, watching]);
+  return height;
+}
+
+const labelOf = (name: string) => declaration.fields.find((field) => field.name === name)?.label ?? name;
 
 const sectionId = (group: string) => `mentor-settings-${group.toLowerCase().replace(/\W+/g, '-')}`;
 

@@ -4,7 +4,7 @@
  * media source), the tenant's ElevenLabs voices, a test of audio-to-text, and a check of its call credentials.
  */
 import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../../bridge/errors';
 import { PlayIcon, WarningIcon } from '../../../components/icons';
 import { LoadErrorAlert } from '../../../components/LoadErrorAlert';
@@ -120,7 +120,8 @@ function Listen({ mentor }: { mentor: MentorTarget }) {
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
   // Each new sentence's audio replaces the last; the blob: URL is let go with it.
   useEffect(() => () => void (audioUrl && URL.revokeObjectURL(audioUrl)), [audioUrl]);
-  const noCustomVoice = voice.data && voice.data.provider !== 'elevenlabs';
+  const noCustomVoice = voice.data !== undefined && voice.data.provider !== 'elevenlabs';
+  const reasonId = useId();
 
   function listen() {
     speak.mutate(
@@ -157,14 +158,16 @@ function Listen({ mentor }: { mentor: MentorTarget }) {
           <Button
             leftSection={<PlayIcon size={16} />}
             loading={speak.isPending}
-            disabled={!text.trim()}
+            // The platform answers only 'custom voice not set' until the mentor has one: the reason is said beside.
+            disabled={!text.trim() || noCustomVoice}
+            aria-describedby={noCustomVoice ? reasonId : undefined}
             onClick={listen}
           >
             Listen
           </Button>
           {noCustomVoice && (
-            <Text size="sm" c="dimmed">
-              The platform speaks only in a custom voice: choose an ElevenLabs voice above first.
+            <Text size="sm" c="dimmed" id={reasonId}>
+              The platform speaks only in a custom voice: choose an ElevenLabs voice above and save it first.
             </Text>
           )}
         </Group>
