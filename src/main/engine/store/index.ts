@@ -2,3 +2,4 @@
 export { openDatabase, schemaVersion, NewerDatabaseError, type Db, type OpenDatabaseOptions } from './database';
 export { startCheckpointer, type Checkpointer } from './checkpointer';
 export { ListFreshness, CHANGED_ON_TENANT, type ListMeta } from './list-freshness';
+export { AnswerCache, canonical, FRESH_FOR_MS, type AnswerChanged, type Cached } from './answer-cache';
