@@ -86,7 +86,7 @@ export function TraceTimeline({ detail }: { detail: TraceDetail }) {
           {formatModelCost(detail.totals.cost)}
         </Badge>
         <Badge variant="light" color="grape">
-          {detail.totals.tools} tool calls
+          {formatCount(detail.totals.tools)} tool calls
         </Badge>
       </Group>
       <Text size="xs" c="dimmed">

@@ -107,12 +107,14 @@ export function TracesScreen() {
               'traces without their latency or cost). Processing is the time in spans, not the conversation’s length.'}
         </Text>
         {validRange && (
-          <FreshnessNote
-            freshness={traces.data?.freshness ?? undefined}
-            refreshing={refreshing}
-            onRefresh={() => void refresh()}
-            what="traces"
-          />
+          <div style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+            <FreshnessNote
+              freshness={traces.data?.freshness ?? undefined}
+              refreshing={refreshing}
+              onRefresh={() => void refresh()}
+              what="traces"
+            />
+          </div>
         )}
       </Group>
       <OfflineBanner freshness={traces.data?.freshness ?? undefined} />
