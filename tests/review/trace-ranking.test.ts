@@ -145,7 +145,7 @@ describe('ranking a range read once', () => {
     expect(traceRequests.some((p) => p.endsWith('/observations/'))).toBe(true);
   }, 120_000);
 
-  it('another range or mentor is read on its own; the most recent of a range never read need no spans', async () => {
+  it('lists the most recent of a range never read without reading their spans', async () => {
     traceRequests.length = 0;
     const recent = await engine.invoke('review.traces', { profileId, from: '2026-11-20', to: '2026-11-30', limit: 5 });
     expect(recent.freshness).toBeNull();
