@@ -28,6 +28,8 @@ export interface SandboxOptions {
   /** Areas to serve; defaults to every area. Core is always first. */
   areas?: Area[];
   log?: (line: string) => void;
+  /** Told of every request as it arrives (tests count the requests a screen sends). */
+  onRequest?: (method: string, path: string) => void;
 }
 
 export interface Sandbox extends SandboxCredentials {
@@ -110,6 +112,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   for (const area of areas) area.routes(router, deps);
 
   const server = createServer((req, res) => {
+    options.onRequest?.(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!);
     handle(req, res).catch((error: unknown) => {
       log(`sandbox: unhandled ${error instanceof Error ? error.stack : String(error)}`);
       send(res, 500, { detail: 'Internal server error' });

@@ -85,7 +85,7 @@ export async function composeAreas(
     resources:
       resources?.resourcesArea(services, resources.resourceStores(db, log, services.profiles)) ??
       absent('resources', resourceCalls),
-    review: review?.reviewArea(services, review.reviewStores(db)) ?? absent('review', reviewCalls),
+    review: review?.reviewArea(services, review.reviewStores(db, services)) ?? absent('review', reviewCalls),
   };
 }
 

@@ -37,6 +37,12 @@ function buildFormatters(locale: string | undefined) {
     }),
     usd: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }),
     usdSmall: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumSignificantDigits: 3 }),
+    usdFine: new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 5,
+      maximumFractionDigits: 5,
+    }),
     date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }),
     dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
     time: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
@@ -84,6 +90,11 @@ export function formatChange(percent: number | null | undefined): string {
 export function formatUsd(value: number | null | undefined): string {
   if (isMissing(value)) return DASH;
   return value !== 0 && Math.abs(value) < 0.01 ? formatters.usdSmall.format(value) : formatters.usd.format(value);
+}
+
+/** Model costs, often a fraction of a cent: always five decimals, so a column of them lines up ("$0.04400", "$0.00186"). */
+export function formatModelCost(value: number | null | undefined): string {
+  return isMissing(value) ? DASH : formatters.usdFine.format(value);
 }
 
 /** Sizes as file managers show them ("726 B", "1.4 KB", "12 MB"), in the chosen locale's digits. */

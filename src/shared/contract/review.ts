@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { call, event, Ok } from './kit';
+import { Freshness } from './mentors';
 import { sessionCalls } from './sessions';
 
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -148,16 +149,28 @@ export type TraceSummary = z.infer<typeof TraceSummary>;
 export const TraceDetail = z.object({
   trace: TraceSummary,
   spans: z.array(TraceSpan),
-  totals: z.object({ latencyMs: z.number().nullable(), tokens: z.number(), cost: z.number(), tools: z.number().int() }),
+  totals: z.object({
+    /** The time the spans took (overlapping spans counted once): the model's, retrieval's and tools' time. */
+    latencyMs: z.number().nullable(),
+    /** From the first span's start to the last one's end: the conversation, the learner's pauses included. */
+    durationMs: z.number().nullable(),
+    tokens: z.number(),
+    cost: z.number(),
+    tools: z.number().int(),
+  }),
 });
 export type TraceDetail = z.infer<typeof TraceDetail>;
 
 export const TraceRanking = z.object({
   trace: TraceSummary,
+  /** As TraceDetail's totals; null with `measured` false (the most recent, listed before their spans were read). */
   latencyMs: z.number().nullable(),
+  durationMs: z.number().nullable(),
   cost: z.number(),
   tokens: z.number(),
+  measured: z.boolean(),
 });
+export type TraceRanking = z.infer<typeof TraceRanking>;
 
 export const reviewCalls = {
   'review.sync': call(
@@ -223,10 +236,13 @@ export const reviewCalls = {
         to: Day.optional(),
         rank: z.enum(['recent', 'slowest', 'costliest']).default('recent'),
         limit: z.number().int().min(1).max(500).default(50),
+        /** Read the traces and their spans again rather than rank the saved reading. */
+        refresh: z.boolean().optional(),
       })
       .strict(),
-    z.object({ traces: z.array(TraceRanking), scanned: z.number().int() }),
-    'Traces: the most recent, or the slowest or costliest over a range (per mentor when one is named)',
+    z.object({ traces: z.array(TraceRanking), scanned: z.number().int(), freshness: Freshness.nullable() }),
+    'Traces: the most recent, or the slowest or costliest over a range (per mentor when one is named), ranked from a ' +
+      'saved reading of their spans (read again when stale or asked)',
   ),
   'review.trace': call(
     z.object({ ...Tenant, id: z.string().min(1) }).strict(),
@@ -242,6 +258,10 @@ export const reviewCalls = {
 } as const;
 
 export const reviewEvents = {
+  /** The saved reading of a range's traces was refreshed in the background (or could not be: `offline`). */
+  'review.tracesChanged': event(z.object({ profileId: z.string(), offline: z.string().nullable() }), {
+    invalidates: [{ call: 'review.traces', by: ['profileId'] }],
+  }),
   'review.changed': event(z.object({ profileId: z.string() }), {
     invalidates: [
       { call: 'review.list', by: ['profileId'] },

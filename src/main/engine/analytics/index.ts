@@ -19,7 +19,7 @@ import { exportJobKind } from './export-job';
 import { Exports } from './exports';
 import { learnerList, learnerPage, learningOverview } from './learning';
 import { Schedules } from './schedules';
-import { AnswerCache } from './cache';
+import { AnswerCache } from '../store';
 import { ScheduleStore } from './schedule-store';
 import { ANSWER_SHAPE, AnalyticsServices, type AnalyticsDeps, type Resolved } from './services';
 

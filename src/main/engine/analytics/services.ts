@@ -13,7 +13,7 @@ import type { EngineServices } from '../context';
 import { EngineError } from '../errors';
 import { userScope } from '../tenants';
 import { AnalyticsApi } from './api';
-import type { AnswerCache, Cached } from './cache';
+import type { AnswerCache, Cached } from '../store';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;

@@ -12,11 +12,10 @@ import { ReviewApi, type ApiLog, type LogKind } from './api';
 import { messagesOf, ratedIndex, readRatedDown } from './feedback';
 import { ReviewStore, type CachedItem } from './store';
 import { sessionHandlers } from './sessions';
+import { TraceRankings } from './trace-ranking';
 import { toDetail, toSummary } from './traces';
 
 const LOG_PAGE = 1000;
-/** Traces read (their spans too) to rank the slowest or costliest over a range. */
-const RANK_SCAN = 200;
 const EXPORT_COLUMNS = [
   'id',
   'source',
@@ -35,10 +34,11 @@ const EXPORT_COLUMNS = [
 export interface ReviewStores {
   store: ReviewStore;
   snapshots: SnapshotStore;
+  rankings: TraceRankings;
 }
 
-export function reviewStores(db: Db): ReviewStores {
-  return { store: new ReviewStore(db), snapshots: new SnapshotStore(db) };
+export function reviewStores(db: Db, services: Pick<EngineServices, 'emit' | 'log'>): ReviewStores {
+  return { store: new ReviewStore(db), snapshots: new SnapshotStore(db), rankings: new TraceRankings(db, services) };
 }
 
 const SOURCE: Record<LogKind, CachedItem['source']> = { moderation: 'Moderation System', safety: 'Safety System' };
@@ -311,51 +311,9 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
           rows: rows.length,
         };
       },
-      'review.traces': async ({ profileId, search, mentor, from, to, rank, limit }) => {
-        const reviewApi = await api(services.tenant(profileId));
-        const inRange = (t: { timestamp: string }) =>
-          (!from || t.timestamp.slice(0, 10) >= from) && (!to || t.timestamp.slice(0, 10) <= to);
-        const wanted = (t: ReturnType<typeof toSummary>) => inRange(t) && (!mentor || t.mentorUniqueId === mentor);
-        const picked: ReturnType<typeof toSummary>[] = [];
-        const target = rank === 'recent' ? limit : RANK_SCAN;
-        let scanned = 0;
-        for (let offset = 0; picked.length < target && offset < 20_000;) {
-          const page = await reviewApi.traces({
-            ...(search ? { search } : {}),
-            ordering: '-timestamp',
-            limit: 500,
-            offset,
-          });
-          scanned += page.results.length;
-          for (const t of page.results.map(toSummary)) if (wanted(t) && picked.length < target) picked.push(t);
-          const oldest = page.results[page.results.length - 1];
-          if (!page.next || !oldest || (from && oldest.timestamp.slice(0, 10) < from)) break;
-          offset += page.results.length;
-        }
-        if (rank === 'recent')
-          return { traces: picked.map((trace) => ({ trace, latencyMs: null, cost: 0, tokens: 0 })), scanned };
-        // Latency and cost live on the spans: read them a few traces at a time.
-        const ranked: {
-          trace: ReturnType<typeof toSummary>;
-          latencyMs: number | null;
-          cost: number;
-          tokens: number;
-        }[] = [];
-        for (let i = 0; i < picked.length; i += 4) {
-          const batch = picked.slice(i, i + 4);
-          const details = await Promise.all(
-            batch.map(async (t) => toDetail(await reviewApi.trace(t.id), await reviewApi.observationsOf(t.id))),
-          );
-          for (const d of details)
-            ranked.push({
-              trace: d.trace,
-              latencyMs: d.totals.latencyMs,
-              cost: d.totals.cost,
-              tokens: d.totals.tokens,
-            });
-        }
-        ranked.sort((a, b) => (rank === 'slowest' ? (b.latencyMs ?? -1) - (a.latencyMs ?? -1) : b.cost - a.cost));
-        return { traces: ranked.slice(0, limit), scanned };
+      'review.traces': async ({ profileId, rank, limit, refresh, ...range }) => {
+        const tenant = services.tenant(profileId);
+        return stores.rankings.answer(tenant, () => api(tenant), { ...range, rank, limit, refresh });
       },
       'review.trace': async ({ profileId, id }) => {
         const reviewApi = await api(services.tenant(profileId));

@@ -68,6 +68,28 @@ export function toSpan(o: ApiObservation): TraceSpan {
 /** A tool call, as Langfuse names them: a TOOL observation or a span named `tool:…`. */
 export const isTool = (span: TraceSpan) => span.type === 'TOOL' || span.name.startsWith('tool:');
 
+/**
+ * The time a trace's spans took, overlapping spans (a generation inside its chain, tools in parallel) counted once.
+ * The spec gives traces and observations no latency field: this is the sum of the spans' own start-to-end times,
+ * with the learner's pauses between turns left out.
+ */
+export function spanTime(spans: readonly TraceSpan[]): number | null {
+  const intervals = spans
+    .map((s) => [ms(s.startTime), ms(s.endTime)] as const)
+    .filter(([start, end]) => Number.isFinite(start) && Number.isFinite(end) && end >= start)
+    .sort((a, b) => a[0] - b[0]);
+  if (!intervals.length) return null;
+  let total = 0;
+  let [from, to] = intervals[0]!;
+  for (const [start, end] of intervals.slice(1)) {
+    if (start > to) {
+      total += to - from;
+      [from, to] = [start, end];
+    } else to = Math.max(to, end);
+  }
+  return total + (to - from);
+}
+
 export function toDetail(trace: ApiTrace, observations: ApiObservation[]): TraceDetail {
   const spans = observations.map(toSpan).sort((a, b) => a.startTime.localeCompare(b.startTime));
   const starts = spans.map((s) => ms(s.startTime)).filter(Number.isFinite);
@@ -76,7 +98,8 @@ export function toDetail(trace: ApiTrace, observations: ApiObservation[]): Trace
     trace: toSummary(trace),
     spans,
     totals: {
-      latencyMs: starts.length && ends.length ? Math.max(...ends) - Math.min(...starts) : null,
+      latencyMs: spanTime(spans),
+      durationMs: starts.length && ends.length ? Math.max(...ends) - Math.min(...starts) : null,
       tokens: spans.reduce((n, s) => n + (s.totalTokens ?? 0), 0),
       cost: Math.round(spans.reduce((n, s) => n + (s.cost ?? 0), 0) * 1e6) / 1e6,
       tools: spans.filter(isTool).length,

@@ -3,3 +3,4 @@ export { openDatabase, schemaVersion, NewerDatabaseError, type Db, type OpenData
 export { startCheckpointer, type Checkpointer } from './checkpointer';
 export { ListFreshness, CHANGED_ON_TENANT, type ListMeta } from './list-freshness';
 export { INDEXED_SEARCH_MOST, trigramMatch } from './trigram';
+export { AnswerCache, canonical, FRESH_FOR_MS, type AnswerChanged, type Cached } from './answer-cache';

@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Code, Group, Loader, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { errorMessage } from '../../bridge/errors';
 import { useBridge } from '../../bridge/BridgeContext';
 import { notifyError } from '../notify';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { useMentorNames } from '../../resources/mentor-refs';
 import { FollowJob } from '../jobs/FollowJob';
 import { TraceModal } from '../traces/TraceView';
 
@@ -47,6 +48,10 @@ function SessionBody({ profileId, open }: { profileId: string; open: OpenSession
   const [traceId, setTraceId] = useState<string | null>(null);
   const [tracing, setTracing] = useState(false);
   const [noTrace, setNoTrace] = useState(false);
+  const mentorId = view.data?.mentorUniqueId ?? null;
+  const mentorIds = useMemo(() => (mentorId ? [mentorId] : null), [mentorId]);
+  // The mentor's name from the mentors' cache; its id only when no mentor of the tenant has it.
+  const mentorNames = useMentorNames(profileId, mentorIds);
 
   async function openTrace() {
     setTracing(true);
@@ -86,7 +91,14 @@ function SessionBody({ profileId, open }: { profileId: string; open: OpenSession
       </Group>
       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         Session <Code>{open.session}</Code>
-        {data.mentorUniqueId ? ` · mentor ${data.mentorUniqueId}` : ''}
+        {data.mentorUniqueId && (
+          <>
+            {' · '}
+            <span data-testid="session-mentor" title={data.mentorUniqueId}>
+              mentor {mentorNames.get(data.mentorUniqueId) ?? data.mentorUniqueId}
+            </span>
+          </>
+        )}
       </Text>
       <Group gap="xs" wrap="wrap">
         <Button

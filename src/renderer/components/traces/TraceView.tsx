@@ -1,16 +1,13 @@
-import { Alert, Badge, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useRef } from 'react';
 import type { TraceDetail, TraceSpan } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { useCall } from '../../queries/useCall';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime, formatModelCost } from '../../lib/format';
 import { VirtualList, type VirtualListHandle } from '../VirtualList';
+import { formatLatency, formatTraceDuration, LATENCY_NOTE } from './units';
 
 const ROW = 30;
-
-const money = (n: number | null) => (n === null ? '—' : `$${n.toFixed(n < 0.01 ? 5 : 3)}`);
-const duration = (ms: number | null) =>
-  ms === null ? '—' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 
 function SpanRow({ span, origin, width }: { span: TraceSpan; origin: number; width: number }) {
   const start = Date.parse(span.startTime) - origin;
@@ -52,13 +49,13 @@ function SpanRow({ span, origin, width }: { span: TraceSpan; origin: number; wid
         />
       </div>
       <Text size="xs" w={64} ta="right">
-        {duration(span.latencyMs)}
+        {formatLatency(span.latencyMs)}
       </Text>
       <Text size="xs" w={70} ta="right" c="dimmed">
-        {span.totalTokens === null ? '' : `${span.totalTokens} tok`}
+        {span.totalTokens === null ? '' : `${formatCount(span.totalTokens)} tok`}
       </Text>
-      <Text size="xs" w={64} ta="right" c="dimmed">
-        {span.cost === null ? '' : money(span.cost)}
+      <Text size="xs" w={72} ta="right" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {span.cost === null ? '' : formatModelCost(span.cost)}
       </Text>
     </Group>
   );
@@ -69,26 +66,31 @@ export function TraceTimeline({ detail }: { detail: TraceDetail }) {
   const list = useRef<VirtualListHandle>(null);
   const starts = detail.spans.map((s) => Date.parse(s.startTime)).filter(Number.isFinite);
   const origin = starts.length ? Math.min(...starts) : 0;
-  const width = detail.totals.latencyMs ?? 0;
+  const width = detail.totals.durationMs ?? 0;
   return (
     <Stack gap="xs">
       <Group gap="xs">
         <Badge variant="light">{detail.spans.length.toLocaleString()} spans</Badge>
-        <Badge variant="light" color="gray">
-          {duration(detail.totals.latencyMs)}
+        <Tooltip label={LATENCY_NOTE} withArrow multiline w={260}>
+          <Badge variant="light" color="gray" data-testid="trace-processing">
+            {formatLatency(detail.totals.latencyMs)} processing
+          </Badge>
+        </Tooltip>
+        <Badge variant="light" color="gray" data-testid="trace-duration" title="From the first span to the last">
+          {formatTraceDuration(detail.totals.durationMs)} conversation
         </Badge>
         <Badge variant="light" color="gray">
-          {detail.totals.tokens.toLocaleString()} tokens
+          {formatCount(detail.totals.tokens)} tokens
         </Badge>
-        <Badge variant="light" color="gray">
-          {money(detail.totals.cost)}
+        <Badge variant="light" color="gray" data-testid="trace-cost">
+          {formatModelCost(detail.totals.cost)}
         </Badge>
         <Badge variant="light" color="grape">
-          {detail.totals.tools} tool calls
+          {formatCount(detail.totals.tools)} tool calls
         </Badge>
       </Group>
       <Text size="xs" c="dimmed">
-        {detail.trace.name} · {formatDateTime(detail.trace.timestamp)} · learner {detail.trace.learner ?? '—'}
+        {[detail.trace.name, formatDateTime(detail.trace.timestamp), detail.trace.learner].filter(Boolean).join(' · ')}
       </Text>
       <div style={{ height: 'min(60vh, 520px)' }} data-testid="trace-timeline">
         <VirtualList

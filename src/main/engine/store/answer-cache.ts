@@ -1,13 +1,13 @@
 /**
- * Cached analytics answers, one row per (tenant, call, parameters) with the time they were fetched. A fresh answer
- * is served from SQLite at once; a stale one is served at once too and refreshed in the background (an
- * `analytics.changed` event tells the screens); when the tenant cannot be reached the last answer is served with
- * the reason, which the screens show as an offline banner.
+ * Cached answers (analytics' figures, the review area's trace readings), one row per (tenant, call, parameters) with
+ * the time they were fetched, in `analytics_cache`. A fresh answer is served from SQLite at once; a stale one is
+ * served at once too and refreshed in the background (an event tells the screens); when the tenant cannot be reached
+ * the last answer is served with the reason, which the screens show as an offline banner.
  */
 import type { Freshness } from '../../../shared/contract';
 import type { EngineServices } from '../context';
 import { isTransient } from '../platform';
-import type { Db } from '../store';
+import type { Db } from './database';
 
 /** Answers younger than this are not fetched again unless the admin asks. */
 export const FRESH_FOR_MS = 5 * 60_000;
@@ -31,16 +31,25 @@ export interface Cached<T> {
   freshness: Freshness;
 }
 
+/** Tells the screens a cached answer changed in the background (or could not be refreshed: `offline`). */
+export type AnswerChanged = (profileId: string, call: string, offline: string | null) => void;
+
 export class AnswerCache {
   private readonly refreshing = new Map<string, Promise<void>>();
   /** Why the last background refresh of a key failed, while it stays failed. */
   private readonly offline = new Map<string, string>();
+  private readonly changed: AnswerChanged;
 
   constructor(
     private readonly db: Db,
     private readonly deps: Pick<EngineServices, 'emit' | 'log'>,
     private readonly clock: () => number = Date.now,
-  ) {}
+    /** Another area's answers announce themselves with their own event (default: `analytics.changed`). */
+    changed?: AnswerChanged,
+  ) {
+    this.changed =
+      changed ?? ((profileId, call, offline) => deps.emit('analytics.changed', { profileId, call, offline }));
+  }
 
   read(profileId: string, call: string, params: string): { value: unknown; asOf: string } | undefined {
     const row = this.db
@@ -126,21 +135,20 @@ export class AnswerCache {
         (value) => {
           this.write(request.profileId, request.call, params, value, new Date(this.clock()).toISOString());
           this.offline.delete(key);
-          this.deps.emit('analytics.changed', { profileId: request.profileId, call: request.call, offline: null });
+          this.changed(request.profileId, request.call, null);
         },
         (error: unknown) => {
           if (!isTransient(error)) {
-            this.deps.log(`analytics: refreshing ${request.call} failed: ${(error as Error).message}`);
+            this.deps.log(`refreshing ${request.call} failed: ${(error as Error).message}`);
             return;
           }
           const reason = (error as Error).message;
           const changed = this.offline.get(key) !== reason;
           this.offline.set(key, reason);
-          if (changed)
-            this.deps.emit('analytics.changed', { profileId: request.profileId, call: request.call, offline: reason });
+          if (changed) this.changed(request.profileId, request.call, reason);
         },
       )
-      .catch((error: unknown) => this.deps.log(`analytics: could not store ${request.call}: ${String(error)}`))
+      .catch((error: unknown) => this.deps.log(`could not store ${request.call}: ${String(error)}`))
       .finally(() => this.refreshing.delete(key));
     this.refreshing.set(key, done);
   }
