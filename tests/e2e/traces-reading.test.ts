@@ -73,11 +73,16 @@ describe('Traces (browser mode)', () => {
   it('names the mentor of a session (from the mentors’ cache) rather than its id', async () => {
     const { page } = app;
     await app.open('#/review');
+    // A moderation log: its flagged message is the item's place in the conversation.
+    await page.getByRole('radiogroup', { name: 'Source' }).getByText('Moderation', { exact: true }).click();
     const list = page.getByTestId('review-list');
     await visible(list.getByRole('option').first(), 60_000);
     await list.focus();
     await page.keyboard.press('Enter');
     const pane = page.getByTestId('review-pane');
+    // Past a log whose conversation was deleted (it has no session to show).
+    await visible(pane.locator('[data-flagged], [data-testid="conversation-missing"]').first(), 60_000);
+    if (await pane.getByTestId('conversation-missing').isVisible()) await page.keyboard.press('j');
     await visible(pane.locator('[data-flagged]'), 60_000);
     await pane.getByRole('button', { name: 'Session' }).click();
     const view = page.getByTestId('session-view');
