@@ -72,6 +72,11 @@ const SCREENS = [
   { route: '#/mentors/no-such-mentor', title: 'This mentor has not been read on this computer yet' },
   { route: '#/invitations', title: 'The invitations could not be loaded' },
   { route: '#/analytics', title: 'The tenant cannot be reached' },
+  // A chart and a list read from the same tenant: one alert, the chart only says it is not loaded.
+  { route: '#/credentials', title: 'Badges could not be loaded' },
+  // Kit areas: one list per tab, one alert.
+  { route: '#/catalogue', title: 'Courses could not be loaded' },
+  { route: '#/licences', title: 'Licences could not be loaded' },
 ];
 
 async function go(route: string): Promise<void> {
