@@ -12,8 +12,8 @@ const BAR_COLOR = '#7950f2';
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * `failureSaid`: the screen already says the tenant's failure (its badge list failed too), so a failed chart only
- * says it is not loaded, rather than a second full alert with the same words and buttons.
+ * `failureSaid`: the screen says the tenant's failure elsewhere (its badge list, read from the same tenant, has not
+ * loaded), so a failed chart only says it is not loaded, rather than a second full alert with the same words.
  */
 export function IssuanceChart({ width, failureSaid = false }: { width: number; failureSaid?: boolean }) {
   // The range is fixed when the screen opens (a render must not read the clock).
@@ -34,7 +34,7 @@ export function IssuanceChart({ width, failureSaid = false }: { width: number; f
         <Skeleton h={160} />
       ) : overTime.error && failureSaid ? (
         <Text size="sm" c="dimmed" data-testid="badge-issuance-not-loaded">
-          Not loaded: the same failure as the badges below.
+          Issuance could not be loaded.
         </Text>
       ) : overTime.error ? (
         <LoadErrorAlert
