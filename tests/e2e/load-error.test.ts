@@ -74,6 +74,11 @@ const SCREENS = [
   { route: '#/analytics', title: 'The tenant cannot be reached' },
   // Nothing saved: not an empty grid that claims there are no roles.
   { route: '#/people-and-access/access-matrix', title: 'The access matrix could not be loaded' },
+  // A chart and a list read from the same tenant: one alert, the chart only says it is not loaded.
+  { route: '#/credentials', title: 'Badges could not be loaded' },
+  // Kit areas: one list per tab, one alert.
+  { route: '#/catalogue', title: 'Courses could not be loaded' },
+  { route: '#/licences', title: 'Licences could not be loaded' },
 ];
 
 async function go(route: string): Promise<void> {

@@ -518,20 +518,21 @@ describe('Tenant settings while the tenant is not answering', () => {
     const { page } = app;
     await app.open('#/tenant-settings/api-tokens');
     await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
+    // Opened while the tenant answered (the saved copy's list turns New off): the tenant stops answering meanwhile.
+    await page.getByRole('button', { name: 'New API token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API token' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('while-offline');
     server.setFaults('error5xx=1');
     try {
-      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
-      await visible(page.getByText('Showing the saved copy'), 30_000);
-      await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
-
-      await page.getByRole('button', { name: 'New API token' }).click();
-      const dialog = page.getByRole('dialog', { name: 'New API token' });
-      await dialog.getByRole('textbox', { name: 'Name' }).fill('while-offline');
       await dialog.getByRole('button', { name: 'Create API token' }).click();
       await visible(dialog.getByText('Not saved'), 30_000);
       expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('while-offline');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.getByRole('button', { name: 'Discard' }).click();
+
+      await page.getByRole('button', { name: 'Refresh API tokens' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      await visible(table().getByRole('cell', { name: 'e2e-token', exact: true }));
     } finally {
       server.setFaults('');
     }

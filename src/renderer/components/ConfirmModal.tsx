@@ -23,6 +23,8 @@ interface ConfirmModalProps<T> {
   /** Runs the mutation; `close` resets it and closes the modal, for its `onSuccess`. */
   onConfirm(target: T, close: () => void): void;
   onClose(): void;
+  /** Why the action cannot be done now (the tenant cannot be reached): said, and the confirm button is off. */
+  refusal?: string | null;
   /** The question, naming the target. */
   children(target: T): ReactNode;
 }
@@ -37,6 +39,7 @@ export function ConfirmModal<T>({
   confirmLabel,
   onConfirm,
   onClose,
+  refusal = null,
   children,
 }: ConfirmModalProps<T>) {
   function close() {
@@ -49,6 +52,11 @@ export function ConfirmModal<T>({
       {target !== null && (
         <Stack gap="md">
           {children(target)}
+          {refusal && (
+            <Alert color="yellow" icon={<WarningIcon />} data-testid="confirm-refusal">
+              {refusal}
+            </Alert>
+          )}
           {mutation.isError && (
             <Alert color="red" title={failedTitle} icon={<WarningIcon />}>
               {errorMessage(mutation.error)}
@@ -58,7 +66,12 @@ export function ConfirmModal<T>({
             <Button variant="default" onClick={close} data-autofocus>
               {cancelLabel}
             </Button>
-            <Button color="red" loading={mutation.isPending} onClick={() => onConfirm(target, close)}>
+            <Button
+              color="red"
+              loading={mutation.isPending}
+              disabled={!!refusal}
+              onClick={() => onConfirm(target, close)}
+            >
               {typeof confirmLabel === 'function' ? confirmLabel(target) : confirmLabel}
             </Button>
           </Group>

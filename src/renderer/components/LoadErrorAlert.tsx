@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../bridge/errors';
+import { asSentence } from '../lib/sentence';
 import { useActiveTenant } from '../tenants/tenantContext';
 import { useTenantEditor } from '../tenants/TenantEditorContext';
 import { CloudOffIcon, WarningIcon } from './icons';
@@ -17,9 +18,6 @@ interface LoadErrorAlertProps {
   children?: ReactNode;
   'data-testid'?: string;
 }
-
-/** "Service Unavailable" → "Service Unavailable." (the platform's words, then ours). */
-const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 /**
  * A list or page that could not be loaded: the error in the platform's words, the next step when there is one
@@ -45,7 +43,7 @@ export function LoadErrorAlert({
       data-testid={testId}
     >
       <Text size="sm">
-        {children ? sentence(errorMessage(error)) : errorMessage(error)}
+        {children ? asSentence(errorMessage(error)) : errorMessage(error)}
         {children}
       </Text>
       {step && (

@@ -1,3 +1,4 @@
+import { WriteButton } from './writeGate';
 import { Button, Code, CopyButton, Drawer, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
@@ -12,6 +13,8 @@ interface RecordDrawerProps {
   onClose(): void;
   /** Offered when the kind can be updated. */
   onEdit?(record: ResourceRecord): void;
+  /** Why Edit is off (the tenant cannot be reached), or null. */
+  editRefusal?: string | null;
   /** Shown after the fields: the records that refer to this one. */
   related?: ReactNode;
   /** A value as the list shows it (an option's label, a mentor's name); by default the option's label. */
@@ -21,7 +24,15 @@ interface RecordDrawerProps {
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
-export function RecordDrawer({ declaration, record, onClose, onEdit, related, show }: RecordDrawerProps) {
+export function RecordDrawer({
+  declaration,
+  record,
+  onClose,
+  onEdit,
+  editRefusal = null,
+  related,
+  show,
+}: RecordDrawerProps) {
   const labelOf = (field: string) =>
     declaration.columns.find((c) => c.field === field)?.label ??
     declaration.fields.find((f) => f.name === field)?.label ??
@@ -101,9 +112,9 @@ export function RecordDrawer({ declaration, record, onClose, onEdit, related, sh
           {related}
           {onEdit && (
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => onEdit(record)}>
+              <WriteButton variant="default" refusal={editRefusal} onClick={() => onEdit(record)}>
                 Edit
-              </Button>
+              </WriteButton>
             </Group>
           )}
         </Stack>

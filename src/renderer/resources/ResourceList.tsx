@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Anchor,
   Badge,
@@ -11,11 +10,12 @@ import {
   Table,
   Text,
   TextInput,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState, type ComponentType } from 'react';
+import classes from './ResourceList.module.css';
+import { asSentence } from '../lib/sentence';
 import { expiryOf, type ResourceRecord } from '../../shared/contract';
 import {
   importRefusal,
@@ -50,6 +50,7 @@ import { useOptimisticList } from './optimistic';
 import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { bulkFieldsOf } from './BulkChangeModal';
+import { WriteButton, WriteIcon, writeRefusalOf } from './writeGate';
 
 const PAGE_SIZE = 25;
 /** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
@@ -91,12 +92,26 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
       </Text>
     );
   }
+  const text = cellText(column, value);
+  if (column.format !== 'datetime' && !/\s/.test(text)) {
+    // One token (an id, a key, an address) is never broken inside, not even at a hyphen ("course-" / "v1:…"): it
+    // keeps to one line, a long one cut with an ellipsis and given whole in its title.
+    return (
+      <Text size="sm" title={text} maw={TOKEN_MAX_WIDTH} style={ONE_LINE} data-testid="token-cell">
+        {text}
+      </Text>
+    );
+  }
   return (
     <Text size="sm" style={column.format === 'datetime' ? { whiteSpace: 'nowrap' } : undefined}>
-      {cellText(column, value)}
+      {text}
     </Text>
   );
 }
+
+/** How wide a one-token cell grows before it is cut with an ellipsis ("course-v1:northbridge+ECON102+2026" fits). */
+const TOKEN_MAX_WIDTH = 300;
+const ONE_LINE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 /**
  * A record's name, which opens it: on one line (a table of many columns scrolls rather than break "Hana Ueda" in
@@ -129,7 +144,14 @@ export function ExpiryCell({ value }: { value: string | null }) {
         {formatDateTime(value)}
       </Text>
       {expiry !== 'ok' && (
-        <Badge size="sm" variant="light" color={expiry === 'past' ? 'red' : 'orange'} style={{ flexShrink: 0 }}>
+        // As the Yes/No badges: never narrower than its words ("Expir" under the next column).
+        <Badge
+          size="sm"
+          variant="light"
+          color={expiry === 'past' ? 'red' : 'orange'}
+          style={{ flexShrink: 0 }}
+          styles={{ label: { overflow: 'visible' } }}
+        >
           {expiry === 'past' ? 'Expired' : 'Ends soon'}
         </Badge>
       )}
@@ -207,6 +229,8 @@ export function ResourceList({
     }
   }
   const data = list.data;
+  /** The list is the saved copy (the tenant is not answering): its writes are off, with the banner's reason. */
+  const writeRefusal = writeRefusalOf(data?.freshness);
   const records = data?.records ?? [];
   const show = useShownValue(profileId, declaration, records);
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
@@ -239,19 +263,27 @@ export function ResourceList({
       {/* The buttons keep their place at the right at any width; the description wraps beside them. */}
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Text c="dimmed" size="sm" maw={640} style={{ flex: 1, minWidth: 0 }}>
-          {declaration.description}
+          {asSentence(declaration.description)}
         </Text>
         {(canCreate || declaration.enrolment) && (
           <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             {importRefusal(declaration) === null && (
-              <Button variant={canCreate ? 'default' : 'filled'} onClick={() => setImporting(true)}>
+              <WriteButton
+                variant={canCreate ? 'default' : 'filled'}
+                refusal={writeRefusal}
+                onClick={() => setImporting(true)}
+              >
                 {declaration.enrolment ? 'Enrol from CSV…' : 'Import CSV'}
-              </Button>
+              </WriteButton>
             )}
             {canCreate && (
-              <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })}>
+              <WriteButton
+                leftSection={<PlusIcon size={16} />}
+                refusal={writeRefusal}
+                onClick={() => setEditor({ mode: 'create' })}
+              >
                 New {declaration.singular}
-              </Button>
+              </WriteButton>
             )}
           </Group>
         )}
@@ -263,7 +295,7 @@ export function ResourceList({
         banners={
           declaration.note && (
             <Alert color="blue" variant="light" data-testid="resource-note">
-              {declaration.note}
+              {asSentence(declaration.note)}
             </Alert>
           )
         }
@@ -357,9 +389,14 @@ export function ResourceList({
                     ? `No ${pluralOf(declaration)} added or checked from this app yet.`
                     : `No ${pluralOf(declaration)} yet.`,
                 action: !filtering && canCreate && (
-                  <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
+                  <WriteButton
+                    size="xs"
+                    variant="light"
+                    refusal={writeRefusal}
+                    onClick={() => setEditor({ mode: 'create' })}
+                  >
                     Add the first
-                  </Button>
+                  </WriteButton>
                 ),
               }
             : null
@@ -394,7 +431,7 @@ export function ResourceList({
                     </Table.Th>
                   ))}
                   {(canDelete || canUpdate) && (
-                    <Table.Th w={96} style={{ textAlign: 'right' }}>
+                    <Table.Th w={96} className={classes.actions}>
                       <VisuallyHidden>Actions</VisuallyHidden>
                     </Table.Th>
                   )}
@@ -431,30 +468,32 @@ export function ResourceList({
                       </Table.Td>
                     ))}
                     {(canDelete || canUpdate) && (
-                      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                      <Table.Td
+                        className={classes.actions}
+                        data-selected={selected.has(idOf(record)) || undefined}
+                        data-testid="row-actions"
+                      >
                         {canUpdate && (
-                          <Tooltip label={`Edit ${titleOf(record)}`} withArrow>
-                            <ActionIcon
-                              variant="subtle"
-                              color="gray"
-                              aria-label={`Edit ${titleOf(record)}`}
-                              onClick={() => setEditor({ mode: 'update', record })}
-                            >
-                              <EditIcon size={16} />
-                            </ActionIcon>
-                          </Tooltip>
+                          <WriteIcon
+                            variant="subtle"
+                            color="gray"
+                            label={`Edit ${titleOf(record)}`}
+                            refusal={writeRefusal}
+                            onClick={() => setEditor({ mode: 'update', record })}
+                          >
+                            <EditIcon size={16} />
+                          </WriteIcon>
                         )}
                         {canDelete && (
-                          <Tooltip label={`${deleteWord} ${titleOf(record)}`} withArrow>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={`${deleteWord} ${titleOf(record)}`}
-                              onClick={() => setDeleting(record)}
-                            >
-                              <TrashIcon size={16} />
-                            </ActionIcon>
-                          </Tooltip>
+                          <WriteIcon
+                            variant="subtle"
+                            color="red"
+                            label={`${deleteWord} ${titleOf(record)}`}
+                            refusal={writeRefusal}
+                            onClick={() => setDeleting(record)}
+                          >
+                            <TrashIcon size={16} />
+                          </WriteIcon>
                         )}
                       </Table.Td>
                     )}
@@ -495,6 +534,7 @@ export function ResourceList({
             </>
           )
         }
+        editRefusal={writeRefusal}
         {...(canUpdate && {
           onEdit: (record: ResourceRecord) => {
             onOpen(null);
@@ -509,6 +549,7 @@ export function ResourceList({
         mutation={remove}
         failedTitle={`Not ${deleteWord.toLowerCase()}d`}
         confirmLabel={deleteWord}
+        refusal={writeRefusal}
         onClose={() => setDeleting(null)}
         onConfirm={(record, close) =>
           remove.mutate(

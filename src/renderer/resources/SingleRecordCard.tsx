@@ -3,7 +3,7 @@
  * field as the platform answered it, as of when, offline from the saved copy, and an edit form that asks before
  * dropping unsaved changes. Read-only kinds have no edit.
  */
-import { Button, Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
@@ -20,6 +20,7 @@ import { ImagePreview } from './fields/ImageField';
 import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
 import { fieldLabel } from './naming';
+import { WriteButton, writeRefusalOf } from './writeGate';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
@@ -188,9 +189,13 @@ export function SingleRecordCard({
             what={declaration.plural ?? declaration.label}
           />
           {writable && (
-            <Button onClick={() => setEditing(true)} disabled={!record}>
+            <WriteButton
+              disabled={!record}
+              refusal={writeRefusalOf(query.data?.freshness)}
+              onClick={() => setEditing(true)}
+            >
               Edit
-            </Button>
+            </WriteButton>
           )}
         </Group>
       </Group>

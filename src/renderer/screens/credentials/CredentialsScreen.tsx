@@ -46,7 +46,7 @@ export function CredentialsScreen() {
         <Title order={2}>Credentials</Title>
         <Button onClick={() => setDefining(true)}>Define badge</Button>
       </Group>
-      <IssuanceChart width={width - 32} />
+      <IssuanceChart width={width - 32} failureSaid={!badges.data} />
       <Group align="flex-start" gap="md" wrap={width < 900 ? 'wrap' : 'nowrap'}>
         <Stack gap="xs" style={{ flex: width < 900 ? '1 1 100%' : '0 0 44%', minWidth: 0 }}>
           <TextInput
