@@ -11,6 +11,11 @@ import { accessRequestStore } from '../../src/server/areas/licences';
 import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
+/** The page's document, inside `page.evaluate` (this file is type-checked without the DOM library). */
+declare const document: {
+  activeElement: { textContent: string | null; closest(selector: string): unknown } | null;
+};
+
 let server: Sandbox;
 let app: OpenApp;
 let license: number;
@@ -185,6 +190,16 @@ describe('Licences', () => {
     // Newest first: ADA's statistics request, with her other request beside it.
     await visible(shown.getByText('course-v1:main+STATS150+2026'));
     await visible(page.getByRole('table', { name: 'Their other requests' }).getByText('course-v1:main+DS101+2026'));
+    // The queue has focus from the start; its keys do nothing while focus is elsewhere (a sidebar link here).
+    const inQueue = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="access-queue"]'));
+    expect(await inQueue()).toBe(true);
+    await page.getByRole('link', { name: 'Licences' }).focus();
+    await page.keyboard.press('a');
+    await page.keyboard.press('d');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect([1, 2, 3].map(request)).toEqual([1, 2, 3].map(() => ({ reviewed: 0, approved: null })));
+    await shown.click();
+    expect(await inQueue()).toBe(true);
     await page.keyboard.press('?');
     const keys = page.getByRole('dialog', { name: 'Keys of the queue' });
     await visible(keys.getByText('Approve the request shown'));
@@ -210,7 +225,17 @@ describe('Licences', () => {
 
     const last = next === 3 ? 1 : 3;
     await visible(shown.getByText(last === 1 ? 'course-v1:main+DS101+2026' : 'course-v1:main+STATS150+2026'));
+    // Deny asks first, with Cancel focused: Enter there keeps the request waiting.
     await page.keyboard.press('d');
+    const deny = page.getByRole('dialog', { name: 'Deny this request?' });
+    await visible(deny);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await deny.waitFor({ state: 'hidden' });
+    expect(request(last)).toEqual({ reviewed: 0, approved: null });
+    expect(await inQueue()).toBe(true);
+    await page.keyboard.press('d');
+    await deny.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => request(last)).toEqual({ reviewed: 1, approved: 0 });
     await visible(page.getByText('Every request has been reviewed.'));
   });

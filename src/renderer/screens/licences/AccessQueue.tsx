@@ -9,14 +9,14 @@ import { useCall, useMutationCall } from '../../queries/useCall';
 
 const KEYS: readonly [string, string][] = [
   ['a', 'Approve the request shown'],
-  ['d', 'Deny it'],
+  ['d', 'Deny it (asks first; a denial cannot be undone)'],
   ['j', 'Next request'],
   ['k', 'Previous request'],
   ['?', 'These keys'],
 ];
 
 /** Typing in a field, or a dialog open: the queue's keys are not the queue's then. */
-function typing(event: KeyboardEvent): boolean {
+function typing(event: React.KeyboardEvent): boolean {
   const target = event.target as HTMLElement | null;
   if (!target) return false;
   return (
@@ -46,6 +46,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   const [index, setIndex] = useState(0);
   const [handled, setHandled] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [confirmDeny, setConfirmDeny] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
 
   const queue = useMemo(
@@ -82,24 +83,38 @@ export function AccessQueue({ profileId }: { profileId: string }) {
     );
   };
 
+  // Focus starts in the queue, so its keys work at once and only there.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
-      const key = event.key;
-      if (key === '?') setHelp(true);
-      else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
-      else if (key === 'k') setIndex(Math.max(0, at - 1));
-      else if (key === 'a') decide(true);
-      else if (key === 'd') decide(false);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
+    if (!panel.current?.contains(document.activeElement)) panel.current?.focus();
+  }, []);
+
+  const askDeny = () => {
+    if (current && !review.isPending) setConfirmDeny(true);
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
+    const key = event.key;
+    if (key === '?') setHelp(true);
+    else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
+    else if (key === 'k') setIndex(Math.max(0, at - 1));
+    else if (key === 'a') decide(true);
+    else if (key === 'd') askDeny();
+    else return;
+    event.preventDefault();
+  };
 
   return (
-    <Stack gap="md" ref={panel}>
+    <Stack
+      gap="md"
+      ref={panel}
+      tabIndex={-1}
+      role="region"
+      aria-label="Access request queue"
+      onKeyDown={onKeyDown}
+      style={{ outline: 'none' }}
+      data-testid="access-queue"
+    >
       <Group justify="space-between" wrap="wrap" gap="xs">
         <div>
           <Title order={2} size="h4">
@@ -157,7 +172,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 <Button color="teal" onClick={() => decide(true)} loading={review.isPending}>
                   Approve <Kbd ml={6}>a</Kbd>
                 </Button>
-                <Button variant="default" onClick={() => decide(false)} disabled={review.isPending}>
+                <Button variant="default" onClick={askDeny} disabled={review.isPending}>
                   Deny <Kbd ml={6}>d</Kbd>
                 </Button>
               </Group>
@@ -230,6 +245,32 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           </Table.Tbody>
         </Table>
       )}
+      <Modal
+        opened={confirmDeny && !!current}
+        onClose={() => setConfirmDeny(false)}
+        title="Deny this request?"
+        centered
+      >
+        {current && (
+          <Text size="sm" mb="md">
+            {who(current)} will not get {String(current.course_id)}. A denial cannot be undone from this app.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" data-autofocus onClick={() => setConfirmDeny(false)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              setConfirmDeny(false);
+              decide(false);
+            }}
+          >
+            Deny
+          </Button>
+        </Group>
+      </Modal>
       <Modal opened={help} onClose={() => setHelp(false)} title="Keys of the queue" centered>
         <Table>
           <Table.Tbody>
