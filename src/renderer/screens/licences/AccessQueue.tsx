@@ -2,10 +2,13 @@ import { Alert, Badge, Button, Group, Kbd, Modal, Paper, Stack, Table, Text, Tit
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifySuccess } from '../../components/notify';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { useResourceList } from '../../resources/useResourceList';
 
 const KEYS: readonly [string, string][] = [
   ['a', 'Approve the request shown'],
@@ -34,12 +37,13 @@ const who = (request: ResourceRecord) => String(request.name || request.username
  * through with `j`/`k`. A request someone else reviewed meanwhile is said so, and the queue is read again.
  */
 export function AccessQueue({ profileId }: { profileId: string }) {
-  const open = useCall('resources.list', {
-    profileId,
-    kind: 'access-requests',
-    where: { reviewed: 'false' },
-    pageSize: 500,
-  });
+  const {
+    list: open,
+    refresh,
+    refreshing,
+  } = useResourceList(profileId, { kind: 'access-requests', where: { reviewed: 'false' }, pageSize: 500 });
+  // Out of reach, the saved queue is shown but nothing can be reviewed until the tenant answers.
+  const offline = open.data?.freshness.offline ?? null;
   const all = useCall('resources.list', { profileId, kind: 'access-requests', pageSize: 500 });
   const review = useMutationCall('accessRequests.review');
   const [done, setDone] = useState<ReadonlySet<number>>(new Set());
@@ -66,7 +70,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   );
 
   const decide = (approved: boolean) => {
-    if (!current || review.isPending) return;
+    if (!current || review.isPending || offline) return;
     const id = Number(current.id);
     setHandled(null);
     review.mutate(
@@ -89,7 +93,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   }, []);
 
   const askDeny = () => {
-    if (current && !review.isPending) setConfirmDeny(true);
+    if (current && !review.isPending && !offline) setConfirmDeny(true);
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -121,10 +125,20 @@ export function AccessQueue({ profileId }: { profileId: string }) {
             Access requests
           </Title>
           <Text size="sm" c="dimmed">
-            {queue.length ? `${queue.length} waiting · ${at + 1} of ${queue.length}` : 'No one is waiting'}
+            {!open.data
+              ? ''
+              : queue.length
+                ? `${queue.length} waiting · ${at + 1} of ${queue.length}`
+                : 'No one is waiting'}
           </Text>
         </div>
         <Group gap={6} wrap="nowrap">
+          <FreshnessNote
+            freshness={open.data?.freshness}
+            refreshing={refreshing}
+            onRefresh={() => void refresh()}
+            what="access requests"
+          />
           <Text size="xs" c="dimmed">
             Keys:
           </Text>
@@ -147,10 +161,13 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           {errorMessage(review.error)}
         </Alert>
       )}
-      {open.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="The requests could not be read">
-          {errorMessage(open.error)}
-        </Alert>
+      <OfflineBanner freshness={open.data?.freshness} />
+      {open.isError && !open.data && (
+        <LoadErrorAlert
+          title="Access requests could not be loaded"
+          error={open.error}
+          onRetry={() => void open.refetch()}
+        />
       )}
       {current ? (
         <Group align="flex-start" gap="md" wrap="wrap">
@@ -169,10 +186,10 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
               </Text>
               <Group gap="sm" mt="sm">
-                <Button color="teal" onClick={() => decide(true)} loading={review.isPending}>
+                <Button color="teal" onClick={() => decide(true)} loading={review.isPending} disabled={!!offline}>
                   Approve <Kbd ml={6}>a</Kbd>
                 </Button>
-                <Button variant="default" onClick={askDeny} disabled={review.isPending}>
+                <Button variant="default" onClick={askDeny} disabled={review.isPending || !!offline}>
                   Deny <Kbd ml={6}>d</Kbd>
                 </Button>
               </Group>
@@ -213,7 +230,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           </Paper>
         </Group>
       ) : (
-        !open.isPending && (
+        open.data && (
           <Text c="dimmed" size="sm">
             Every request has been reviewed.
           </Text>
