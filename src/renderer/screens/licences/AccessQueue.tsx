@@ -29,6 +29,24 @@ function typing(event: React.KeyboardEvent): boolean {
   );
 }
 
+/**
+ * The catalogue's course names by course id (its first 500 courses, from the catalogue's cache): a request names its
+ * course by name, its id on hover; a course the catalogue does not list keeps its id.
+ */
+function useCourseNames(profileId: string): (courseId: unknown) => { name: string; id: string } {
+  const courses = useCall('resources.list', { profileId, kind: 'courses', pageSize: 500 });
+  const names = useMemo(
+    () =>
+      new Map(
+        (courses.data?.records ?? [])
+          .filter((course) => typeof course.name === 'string' && course.name.trim())
+          .map((course) => [String(course.course_id), String(course.name)]),
+      ),
+    [courses.data],
+  );
+  return (courseId) => ({ id: String(courseId), name: names.get(String(courseId)) ?? String(courseId) });
+}
+
 const who = (request: ResourceRecord) => String(request.name || request.username || `User ${String(request.user_id)}`);
 
 /**
@@ -46,6 +64,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   const offline = open.data?.freshness.offline ?? null;
   const all = useCall('resources.list', { profileId, kind: 'access-requests', pageSize: 500 });
   const review = useMutationCall('accessRequests.review');
+  const course = useCourseNames(profileId);
   const [done, setDone] = useState<ReadonlySet<number>>(new Set());
   const [index, setIndex] = useState(0);
   const [handled, setHandled] = useState<string | null>(null);
@@ -79,7 +98,11 @@ export function AccessQueue({ profileId }: { profileId: string }) {
         onSuccess: (answer) => {
           setDone((before) => new Set([...before, id]));
           if (answer.outcome === 'handled') setHandled(answer.message);
-          else notifySuccess(answer.approved ? 'Approved' : 'Denied', `${who(current)} · ${String(current.course_id)}`);
+          else
+            notifySuccess(
+              answer.approved ? 'Approved' : 'Denied',
+              `${who(current)} · ${course(current.course_id).name}`,
+            );
           void open.refetch();
           void all.refetch();
         },
@@ -180,7 +203,10 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 {String(current.username)} · user {String(current.user_id)}
               </Text>
               <Text size="sm">
-                asks for <strong>{String(current.course_id)}</strong>
+                asks for{' '}
+                <strong title={course(current.course_id).id} data-testid="requested-course">
+                  {course(current.course_id).name}
+                </strong>
               </Text>
               <Text size="sm" c="dimmed">
                 {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
@@ -205,14 +231,16 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                   {others.map((request) => (
                     <Table.Tr key={String(request.id)}>
                       <Table.Td>
-                        <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                          {String(request.course_id)}
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                          {course(request.course_id).name}
                         </Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td w={1}>
                         <Badge
                           size="sm"
                           variant="light"
+                          // The status is the point of the row: the badge never gives way to the course name.
+                          style={{ minWidth: 'max-content' }}
                           color={!request.reviewed ? 'blue' : request.approved ? 'teal' : 'gray'}
                         >
                           {!request.reviewed ? 'Waiting' : request.approved ? 'Approved' : 'Denied'}
@@ -255,7 +283,9 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 style={{ cursor: 'pointer' }}
               >
                 <Table.Td>{who(request)}</Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{String(request.course_id)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                  {course(request.course_id).name}
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
               </Table.Tr>
             ))}
@@ -270,7 +300,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
       >
         {current && (
           <Text size="sm" mb="md">
-            {who(current)} will not get {String(current.course_id)}. A denial cannot be undone from this app.
+            {who(current)} will not get {course(current.course_id).name}. A denial cannot be undone from this app.
           </Text>
         )}
         <Group justify="flex-end">
