@@ -85,6 +85,13 @@ describe('Licences', () => {
     await visible(page.getByRole('heading', { name: 'Cohort seats' }));
     await visible(page.getByTestId('expiry-warning').getByText('This licence ends soon'));
     await visible(page.getByTestId('seat-meter').getByText('0 of 2 seats used'));
+    // The warning's way out is on the page: the licence's own edit form, with its end date.
+    await visible(page.getByTestId('expiry-warning').getByText(/Edit licence, then its Expires date/));
+    await page.getByRole('button', { name: 'Edit licence' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit licence "Cohort seats"' });
+    await visible(edit.getByText('Expires'));
+    await page.keyboard.press('Escape');
+    await edit.waitFor({ state: 'hidden' });
 
     await page.getByRole('button', { name: 'Give seats from a CSV file' }).click();
     const dialog = page.getByRole('dialog', { name: 'Give seats of Cohort seats from CSV' });
