@@ -89,9 +89,13 @@ describe('Licences', () => {
     await visible(page.getByTestId('expiry-warning').getByText(/Edit licence, then its Expires date/));
     await page.getByRole('button', { name: 'Edit licence' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit licence "Cohort seats"' });
-    await visible(edit.getByText('Expires'));
-    await page.keyboard.press('Escape');
+    const later = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 16);
+    await edit.getByLabel('Expires').fill(later);
+    await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
+    await page.getByTestId('expiry-warning').waitFor({ state: 'detached' });
+    const stored = server.db.prepare('SELECT expired FROM licenses WHERE id = ?').get(license) as { expired: string };
+    expect(stored.expired.slice(0, 10)).toBe(later.slice(0, 10));
 
     await page.getByRole('button', { name: 'Give seats from a CSV file' }).click();
     const dialog = page.getByRole('dialog', { name: 'Give seats of Cohort seats from CSV' });
