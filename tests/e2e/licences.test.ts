@@ -11,6 +11,11 @@ import { accessRequestStore } from '../../src/server/areas/licences';
 import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
+/** The page's document, inside `page.evaluate` (this file is type-checked without the DOM library). */
+declare const document: {
+  activeElement: { textContent: string | null; closest(selector: string): unknown } | null;
+};
+
 let server: Sandbox;
 let app: OpenApp;
 let license: number;
@@ -43,6 +48,10 @@ beforeAll(async () => {
   requests.add(server.org, people[0]!.id, 'course-v1:main+DS101+2026', at(5));
   requests.add(server.org, people[1]!.id, 'course-v1:main+ML201+2026', at(4));
   requests.add(server.org, people[0]!.id, 'course-v1:main+STATS150+2026', at(3));
+  // The catalogue names two of the three courses; the third (ML201) it does not list.
+  const course = server.db.prepare('INSERT INTO courses (course_id, org, name, created_at) VALUES (?, ?, ?, ?)');
+  course.run('course-v1:main+DS101+2026', server.org, 'Data Science Foundations', at(100));
+  course.run('course-v1:main+STATS150+2026', server.org, 'Statistics for Everyone', at(100));
   // A user group of one, who takes a seat when the group does.
   const dee = Number(
     server.db
@@ -76,6 +85,17 @@ describe('Licences', () => {
     await visible(page.getByRole('heading', { name: 'Cohort seats' }));
     await visible(page.getByTestId('expiry-warning').getByText('This licence ends soon'));
     await visible(page.getByTestId('seat-meter').getByText('0 of 2 seats used'));
+    // The warning's way out is on the page: the licence's own edit form, with its end date.
+    await visible(page.getByTestId('expiry-warning').getByText(/Edit licence, then its Expires date/));
+    await page.getByRole('button', { name: 'Edit licence' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit licence "Cohort seats"' });
+    const later = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 16);
+    await edit.getByLabel('Expires').fill(later);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await page.getByTestId('expiry-warning').waitFor({ state: 'detached' });
+    const stored = server.db.prepare('SELECT expired FROM licenses WHERE id = ?').get(license) as { expired: string };
+    expect(stored.expired.slice(0, 10)).toBe(later.slice(0, 10));
 
     await page.getByRole('button', { name: 'Give seats from a CSV file' }).click();
     const dialog = page.getByRole('dialog', { name: 'Give seats of Cohort seats from CSV' });
@@ -182,9 +202,29 @@ describe('Licences', () => {
     const { page } = app;
     await app.open('#/licences/access-requests');
     const shown = page.getByTestId('access-request');
-    // Newest first: ADA's statistics request, with her other request beside it.
-    await visible(shown.getByText('course-v1:main+STATS150+2026'));
-    await visible(page.getByRole('table', { name: 'Their other requests' }).getByText('course-v1:main+DS101+2026'));
+    // Newest first: ADA's statistics request, with her other request beside it, by the catalogue's names (the id on
+    // hover), the other request's status in full.
+    await visible(shown.getByText('Statistics for Everyone'));
+    expect(await shown.getByTestId('requested-course').getAttribute('title')).toBe('course-v1:main+STATS150+2026');
+    const others = page.getByRole('table', { name: 'Their other requests' });
+    await visible(others.getByText('Data Science Foundations'));
+    expect(await others.getByText('Data Science Foundations').getAttribute('title')).toBe('course-v1:main+DS101+2026');
+    const status = others.getByText('Waiting', { exact: true });
+    expect(
+      await status.evaluate(
+        (label: { scrollWidth: number; clientWidth: number }) => label.scrollWidth <= label.clientWidth,
+      ),
+    ).toBe(true);
+    // The queue has focus from the start; its keys do nothing while focus is elsewhere (a sidebar link here).
+    const inQueue = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="access-queue"]'));
+    expect(await inQueue()).toBe(true);
+    await page.getByRole('link', { name: 'Licences' }).focus();
+    await page.keyboard.press('a');
+    await page.keyboard.press('d');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect([1, 2, 3].map(request)).toEqual([1, 2, 3].map(() => ({ reviewed: 0, approved: null })));
+    await shown.click();
+    expect(await inQueue()).toBe(true);
     await page.keyboard.press('?');
     const keys = page.getByRole('dialog', { name: 'Keys of the queue' });
     await visible(keys.getByText('Approve the request shown'));
@@ -192,13 +232,14 @@ describe('Licences', () => {
     await keys.waitFor({ state: 'hidden' });
 
     await page.keyboard.press('j');
+    // A course the catalogue does not list keeps its id.
     await visible(shown.getByText('course-v1:main+ML201+2026'));
     await page.keyboard.press('a');
     await expect.poll(() => request(2)).toEqual({ reviewed: 1, approved: 1 });
 
     // Someone else denies the next one before this admin gets to it.
-    await visible(shown.getByText(/course-v1:main\+(DS101|STATS150)\+2026/));
-    const next = (await shown.innerText()).includes('STATS150') ? 3 : 1;
+    await visible(shown.getByText(/Data Science Foundations|Statistics for Everyone/));
+    const next = (await shown.innerText()).includes('Statistics') ? 3 : 1;
     server.db.prepare('UPDATE access_requests SET reviewed = 1, approved = 0 WHERE id = ?').run(next);
     await page.keyboard.press('a');
     await visible(
@@ -209,8 +250,18 @@ describe('Licences', () => {
     expect(request(next)).toEqual({ reviewed: 1, approved: 0 });
 
     const last = next === 3 ? 1 : 3;
-    await visible(shown.getByText(last === 1 ? 'course-v1:main+DS101+2026' : 'course-v1:main+STATS150+2026'));
+    await visible(shown.getByText(last === 1 ? 'Data Science Foundations' : 'Statistics for Everyone'));
+    // Deny asks first, with Cancel focused: Enter there keeps the request waiting.
     await page.keyboard.press('d');
+    const deny = page.getByRole('dialog', { name: 'Deny this request?' });
+    await visible(deny);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await deny.waitFor({ state: 'hidden' });
+    expect(request(last)).toEqual({ reviewed: 0, approved: null });
+    expect(await inQueue()).toBe(true);
+    await page.keyboard.press('d');
+    await deny.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => request(last)).toEqual({ reviewed: 1, approved: 0 });
     await visible(page.getByText('Every request has been reviewed.'));
   });

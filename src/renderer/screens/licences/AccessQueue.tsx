@@ -2,21 +2,24 @@ import { Alert, Badge, Button, Group, Kbd, Modal, Paper, Stack, Table, Text, Tit
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifySuccess } from '../../components/notify';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { useResourceList } from '../../resources/useResourceList';
 
 const KEYS: readonly [string, string][] = [
   ['a', 'Approve the request shown'],
-  ['d', 'Deny it'],
+  ['d', 'Deny it (asks first; a denial cannot be undone)'],
   ['j', 'Next request'],
   ['k', 'Previous request'],
   ['?', 'These keys'],
 ];
 
 /** Typing in a field, or a dialog open: the queue's keys are not the queue's then. */
-function typing(event: KeyboardEvent): boolean {
+function typing(event: React.KeyboardEvent): boolean {
   const target = event.target as HTMLElement | null;
   if (!target) return false;
   return (
@@ -24,6 +27,24 @@ function typing(event: KeyboardEvent): boolean {
     target.isContentEditable ||
     !!target.closest('[role="dialog"]')
   );
+}
+
+/**
+ * The catalogue's course names by course id (its first 500 courses, from the catalogue's cache): a request names its
+ * course by name, its id on hover; a course the catalogue does not list keeps its id.
+ */
+function useCourseNames(profileId: string): (courseId: unknown) => { name: string; id: string } {
+  const courses = useCall('resources.list', { profileId, kind: 'courses', pageSize: 500 });
+  const names = useMemo(
+    () =>
+      new Map(
+        (courses.data?.records ?? [])
+          .filter((course) => typeof course.name === 'string' && course.name.trim())
+          .map((course) => [String(course.course_id), String(course.name)]),
+      ),
+    [courses.data],
+  );
+  return (courseId) => ({ id: String(courseId), name: names.get(String(courseId)) ?? String(courseId) });
 }
 
 const who = (request: ResourceRecord) => String(request.name || request.username || `User ${String(request.user_id)}`);
@@ -34,18 +55,21 @@ const who = (request: ResourceRecord) => String(request.name || request.username
  * through with `j`/`k`. A request someone else reviewed meanwhile is said so, and the queue is read again.
  */
 export function AccessQueue({ profileId }: { profileId: string }) {
-  const open = useCall('resources.list', {
-    profileId,
-    kind: 'access-requests',
-    where: { reviewed: 'false' },
-    pageSize: 500,
-  });
+  const {
+    list: open,
+    refresh,
+    refreshing,
+  } = useResourceList(profileId, { kind: 'access-requests', where: { reviewed: 'false' }, pageSize: 500 });
+  // Out of reach, the saved queue is shown but nothing can be reviewed until the tenant answers.
+  const offline = open.data?.freshness.offline ?? null;
   const all = useCall('resources.list', { profileId, kind: 'access-requests', pageSize: 500 });
   const review = useMutationCall('accessRequests.review');
+  const course = useCourseNames(profileId);
   const [done, setDone] = useState<ReadonlySet<number>>(new Set());
   const [index, setIndex] = useState(0);
   const [handled, setHandled] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [confirmDeny, setConfirmDeny] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
 
   const queue = useMemo(
@@ -65,7 +89,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   );
 
   const decide = (approved: boolean) => {
-    if (!current || review.isPending) return;
+    if (!current || review.isPending || offline) return;
     const id = Number(current.id);
     setHandled(null);
     review.mutate(
@@ -74,7 +98,11 @@ export function AccessQueue({ profileId }: { profileId: string }) {
         onSuccess: (answer) => {
           setDone((before) => new Set([...before, id]));
           if (answer.outcome === 'handled') setHandled(answer.message);
-          else notifySuccess(answer.approved ? 'Approved' : 'Denied', `${who(current)} · ${String(current.course_id)}`);
+          else
+            notifySuccess(
+              answer.approved ? 'Approved' : 'Denied',
+              `${who(current)} · ${course(current.course_id).name}`,
+            );
           void open.refetch();
           void all.refetch();
         },
@@ -82,34 +110,58 @@ export function AccessQueue({ profileId }: { profileId: string }) {
     );
   };
 
+  // Focus starts in the queue, so its keys work at once and only there.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
-      const key = event.key;
-      if (key === '?') setHelp(true);
-      else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
-      else if (key === 'k') setIndex(Math.max(0, at - 1));
-      else if (key === 'a') decide(true);
-      else if (key === 'd') decide(false);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
+    if (!panel.current?.contains(document.activeElement)) panel.current?.focus();
+  }, []);
+
+  const askDeny = () => {
+    if (current && !review.isPending && !offline) setConfirmDeny(true);
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
+    const key = event.key;
+    if (key === '?') setHelp(true);
+    else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
+    else if (key === 'k') setIndex(Math.max(0, at - 1));
+    else if (key === 'a') decide(true);
+    else if (key === 'd') askDeny();
+    else return;
+    event.preventDefault();
+  };
 
   return (
-    <Stack gap="md" ref={panel}>
+    <Stack
+      gap="md"
+      ref={panel}
+      tabIndex={-1}
+      role="region"
+      aria-label="Access request queue"
+      onKeyDown={onKeyDown}
+      style={{ outline: 'none' }}
+      data-testid="access-queue"
+    >
       <Group justify="space-between" wrap="wrap" gap="xs">
         <div>
           <Title order={2} size="h4">
             Access requests
           </Title>
           <Text size="sm" c="dimmed">
-            {queue.length ? `${queue.length} waiting · ${at + 1} of ${queue.length}` : 'No one is waiting'}
+            {!open.data
+              ? ''
+              : queue.length
+                ? `${queue.length} waiting · ${at + 1} of ${queue.length}`
+                : 'No one is waiting'}
           </Text>
         </div>
         <Group gap={6} wrap="nowrap">
+          <FreshnessNote
+            freshness={open.data?.freshness}
+            refreshing={refreshing}
+            onRefresh={() => void refresh()}
+            what="access requests"
+          />
           <Text size="xs" c="dimmed">
             Keys:
           </Text>
@@ -132,10 +184,13 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           {errorMessage(review.error)}
         </Alert>
       )}
-      {open.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="The requests could not be read">
-          {errorMessage(open.error)}
-        </Alert>
+      <OfflineBanner freshness={open.data?.freshness} />
+      {open.isError && !open.data && (
+        <LoadErrorAlert
+          title="Access requests could not be loaded"
+          error={open.error}
+          onRetry={() => void open.refetch()}
+        />
       )}
       {current ? (
         <Group align="flex-start" gap="md" wrap="wrap">
@@ -148,16 +203,19 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 {String(current.username)} · user {String(current.user_id)}
               </Text>
               <Text size="sm">
-                asks for <strong>{String(current.course_id)}</strong>
+                asks for{' '}
+                <strong title={course(current.course_id).id} data-testid="requested-course">
+                  {course(current.course_id).name}
+                </strong>
               </Text>
               <Text size="sm" c="dimmed">
                 {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
               </Text>
               <Group gap="sm" mt="sm">
-                <Button color="teal" onClick={() => decide(true)} loading={review.isPending}>
+                <Button color="teal" onClick={() => decide(true)} loading={review.isPending} disabled={!!offline}>
                   Approve <Kbd ml={6}>a</Kbd>
                 </Button>
-                <Button variant="default" onClick={() => decide(false)} disabled={review.isPending}>
+                <Button variant="default" onClick={askDeny} disabled={review.isPending || !!offline}>
                   Deny <Kbd ml={6}>d</Kbd>
                 </Button>
               </Group>
@@ -173,14 +231,16 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                   {others.map((request) => (
                     <Table.Tr key={String(request.id)}>
                       <Table.Td>
-                        <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                          {String(request.course_id)}
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                          {course(request.course_id).name}
                         </Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td w={1}>
                         <Badge
                           size="sm"
                           variant="light"
+                          // The status is the point of the row: the badge never gives way to the course name.
+                          style={{ minWidth: 'max-content' }}
                           color={!request.reviewed ? 'blue' : request.approved ? 'teal' : 'gray'}
                         >
                           {!request.reviewed ? 'Waiting' : request.approved ? 'Approved' : 'Denied'}
@@ -198,7 +258,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           </Paper>
         </Group>
       ) : (
-        !open.isPending && (
+        open.data && (
           <Text c="dimmed" size="sm">
             Every request has been reviewed.
           </Text>
@@ -223,13 +283,41 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 style={{ cursor: 'pointer' }}
               >
                 <Table.Td>{who(request)}</Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{String(request.course_id)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                  {course(request.course_id).name}
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       )}
+      <Modal
+        opened={confirmDeny && !!current}
+        onClose={() => setConfirmDeny(false)}
+        title="Deny this request?"
+        centered
+      >
+        {current && (
+          <Text size="sm" mb="md">
+            {who(current)} will not get {course(current.course_id).name}. A denial cannot be undone from this app.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" data-autofocus onClick={() => setConfirmDeny(false)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              setConfirmDeny(false);
+              decide(false);
+            }}
+          >
+            Deny
+          </Button>
+        </Group>
+      </Modal>
       <Modal opened={help} onClose={() => setHelp(false)} title="Keys of the queue" centered>
         <Table>
           <Table.Tbody>

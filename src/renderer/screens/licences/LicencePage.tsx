@@ -8,6 +8,7 @@ import { WarningIcon } from '../../components/icons';
 import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { ResourceFormModal } from '../../resources/ResourceFormModal';
 import { ResourceImportModal } from '../../resources/ResourceImportModal';
 
 type Seat = LicenceSeats['seats'][number];
@@ -49,6 +50,14 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
   const [removing, setRemoving] = useState<GroupSeat | null>(null);
   const [group, setGroup] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  // The licence itself, for the kit's edit form (its end date, seats, name): read when the form is opened.
+  const licenceKind = seatKind.seats.licenseKind as ResourceKind;
+  const [editing, setEditing] = useState(false);
+  const licenceRecord = useCall(
+    'resources.get',
+    { profileId, kind: licenceKind, id: String(licenseId) },
+    { enabled: editing },
+  );
 
   const back = (
     <Button variant="subtle" size="compact-sm" onClick={onBack} w="fit-content">
@@ -102,7 +111,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
         >
           {licence.expiry === 'past'
             ? `It ended on ${formatDateTime(licence.expired)}: its seats may no longer give access.`
-            : `It ends on ${formatDateTime(licence.expired)}. Extend it (edit its end date) to keep its seats.`}
+            : `It ends on ${formatDateTime(licence.expired)}. Extend it (Edit licence, then its Expires date) to keep its seats.`}
         </Alert>
       )}
       <Stack gap={6} maw={560} data-testid="seat-meter">
@@ -123,6 +132,9 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
 
       <Group gap="sm" wrap="wrap">
         <Button onClick={() => setImporting(true)}>Give seats from a CSV file</Button>
+        <Button variant="default" onClick={() => setEditing(true)} loading={editing && licenceRecord.isPending}>
+          Edit licence
+        </Button>
         {byGroup && (
           <>
             <Select
@@ -272,6 +284,21 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
           </Text>
         )}
       </ConfirmModal>
+      {editing && licenceRecord.isError && (
+        <Alert color="red" icon={<WarningIcon />} title="The licence could not be read for editing">
+          {errorMessage(licenceRecord.error)}
+        </Alert>
+      )}
+      <ResourceFormModal
+        profileId={profileId}
+        declaration={{ ...RESOURCES[licenceKind], kind: licenceKind }}
+        target={editing && licenceRecord.data ? { mode: 'update', record: licenceRecord.data.record } : null}
+        onClose={() => {
+          setEditing(false);
+          void seats.refetch();
+        }}
+        onCreated={() => undefined}
+      />
       <ResourceImportModal
         profileId={profileId}
         declaration={seatKind}
