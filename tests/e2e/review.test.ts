@@ -37,6 +37,35 @@ const ratedDown = () =>
     .get(server.org, new Date(Date.now() - FEEDBACK_DAYS * 86_400_000).toISOString().slice(0, 10)) as number;
 
 describe('Review queue (browser mode)', () => {
+  it('takes the keys on arrival: j, Enter and ? work without first tabbing to the list', async () => {
+    const { page } = app;
+    await app.open('#/');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('review-list');
+    await page.keyboard.press('?');
+    const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await visible(keys.getByText('Mark reviewed'));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => keys.count()).toBe(0);
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    const second = await list.getByRole('option').nth(1).getAttribute('data-id');
+    await expect.poll(() => page.getByTestId('review-pane').getAttribute('data-item')).toBe(second);
+    await page.keyboard.press('Escape');
+
+    // A field the admin is typing in keeps the focus while the queue loads again.
+    const learner = page.getByRole('textbox', { name: 'Learner' });
+    await learner.focus();
+    await page.keyboard.type('nobody-matches-this');
+    await visible(page.getByText('Nothing to review'));
+    await learner.fill('');
+    await visible(list.getByRole('option').first());
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Learner');
+  }, 120_000);
+
   it('works through flagged messages by keyboard and reads the trace of a bad answer', async () => {
     const { page } = app;
     await app.open('#/review');

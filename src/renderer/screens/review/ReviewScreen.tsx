@@ -293,6 +293,13 @@ export function ReviewScreen() {
     setState(f.state ?? 'open');
   }
 
+  // Focus starts in the queue (its keys work at once), and comes back to it when it would fall to the page (the open
+  // item or a row that held it went away) — never taken from a field the admin is typing in.
+  const listShown = queue.total > 0;
+  useEffect(() => {
+    if (listShown && (document.activeElement === document.body || !document.activeElement)) list.current?.focus();
+  }, [listShown, openItem]);
+
   const offline = queue.sync?.error ?? (sync.data?.error || null);
   const shown = openItem;
 
