@@ -40,7 +40,7 @@ describe('Review queue (browser mode)', () => {
   it('takes the keys on arrival: j, Enter and ? work without first tabbing to the list', async () => {
     const { page } = app;
     await app.open('#/');
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.evaluate('document.activeElement?.blur()');
     await app.open('#/review');
     const list = page.getByTestId('review-list');
     await visible(list.getByRole('option').first());
@@ -235,5 +235,50 @@ describe('Review queue (browser mode)', () => {
     await visible(
       page.getByTestId('conversation-missing').getByText('conversation no longer exists', { exact: false }),
     );
+  }, 120_000);
+
+  it('offline with a saved copy: the standard "Showing the saved copy" notice above the queue it still lists', async () => {
+    const { page } = app;
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      const notice = page.getByTestId('review-offline');
+      await visible(notice.getByText('Showing the saved copy'), 60_000);
+      expect(await notice.innerText()).toContain('Last fetched');
+      expect(await notice.innerText()).not.toContain('showing the cached');
+      expect(await list.getByRole('option').count()).toBeGreaterThan(0);
+      expect(await page.getByTestId('load-error').count()).toBe(0);
+    } finally {
+      server.setFaults('');
+    }
+  }, 120_000);
+
+  it('offline with nothing saved: says the queue could not be loaded, not "0 open" and "Nothing to review"', async () => {
+    const { page, host } = app;
+    const first = (await host.engine.invoke('profiles.list', {})).find((p) => p.isActive)!;
+    // A tenant never read, whose address refuses connections.
+    await host.engine.invoke('profiles.add', {
+      name: 'Closed University',
+      baseUrl: 'http://127.0.0.1:9',
+      org: server.org,
+      username: server.user,
+      secret: server.apiKey,
+      makeActive: true,
+    });
+    try {
+      await app.open('#/review');
+      await page.reload();
+      const failed = page.getByTestId('load-error');
+      await visible(failed.getByText('The review queue could not be loaded'), 60_000);
+      await visible(failed.getByRole('button', { name: 'Try again' }));
+      expect(await page.getByTestId('review-total').count()).toBe(0);
+      expect(await page.getByText('Nothing to review').count()).toBe(0);
+      expect(await page.getByText('Showing the saved copy').count()).toBe(0);
+    } finally {
+      await host.engine.invoke('profiles.setActive', { id: first.id });
+    }
   }, 120_000);
 });

@@ -16,10 +16,11 @@ import { useElementSize } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItem, ReviewSource } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
-import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { formatDateTime, plural } from '../../lib/format';
+import { formatAsOf, formatDateTime, plural } from '../../lib/format';
+import { CloudOffIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { handOverQuote } from '../../lib/reviewQuote';
 import { saveFile } from '../../lib/saveFile';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -302,6 +303,8 @@ export function ReviewScreen() {
 
   const offline = queue.sync?.error ?? (sync.data?.error || null);
   const shown = openItem;
+  // Never read from the tenant and the last try failed: there is no queue to show, not an empty one.
+  const neverLoaded = !!offline && !queue.sync?.syncedAt && queue.total === 0 && !sync.isPending;
 
   return (
     <Stack
@@ -313,9 +316,11 @@ export function ReviewScreen() {
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={2}>Review queue</Title>
-          <Badge variant="light" data-testid="review-total">
-            {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
-          </Badge>
+          {!neverLoaded && (
+            <Badge variant="light" data-testid="review-total">
+              {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
+            </Badge>
+          )}
         </Group>
         <Group gap="xs">
           <Select
@@ -429,75 +434,95 @@ export function ReviewScreen() {
           w={130}
         />
       </Group>
-      {offline && (
-        <Alert color="yellow" variant="light" py={6}>
-          {offline}
-          {queue.sync?.syncedAt ? ` (cached ${formatDateTime(queue.sync.syncedAt)})` : ''}
+      {offline && queue.sync?.syncedAt && (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<CloudOffIcon />}
+          title="Showing the saved copy"
+          role="status"
+          data-testid="review-offline"
+        >
+          {offline.replace(/\.$/, '')}. Last fetched {formatAsOf(queue.sync.syncedAt)}.
         </Alert>
       )}
-      {queue.error && <Alert color="red">{errorMessage(queue.error)}</Alert>}
-      <div
-        style={{ display: 'flex', gap: 12, flex: 1, minHeight: 0, flexDirection: compact && shown ? 'column' : 'row' }}
-      >
+      {(queue.error || neverLoaded) && (
+        <LoadErrorAlert
+          title="The review queue could not be loaded"
+          error={queue.error ?? new Error(offline!)}
+          onRetry={() => sync.mutate({})}
+        />
+      )}
+      {!neverLoaded && (
         <div
           style={{
-            flex: shown ? (compact ? '0 0 34%' : '0 0 42%') : 1,
+            display: 'flex',
+            gap: 12,
+            flex: 1,
             minHeight: 0,
-            border: '1px solid var(--mantine-color-default-border)',
-            borderRadius: 6,
+            flexDirection: compact && shown ? 'column' : 'row',
           }}
         >
-          {queue.total === 0 && !queue.loading ? (
-            <Stack p="md" gap={4}>
-              <Text fw={500}>Nothing to review</Text>
-              <Text size="sm" c="dimmed">
-                {sync.isPending
-                  ? 'Reading the tenant’s moderation and safety logs and ratings…'
-                  : 'No log or rated-down conversation matches these filters.'}
-              </Text>
-            </Stack>
-          ) : (
-            <VirtualList
-              ref={list}
-              count={queue.total}
-              rowHeight={ROW}
-              label="Review queue"
-              testId="review-list"
-              activeDescendant={current ? `review-row-${current.id}` : undefined}
-              onRange={queue.onRange}
-              renderRow={(i) => (
-                <UnstyledButton
-                  component="div"
-                  tabIndex={-1}
-                  w="100%"
-                  onClick={() => {
-                    setCursor(i);
-                    const item = queue.row(i);
-                    if (item) setOpenItem(item);
-                  }}
-                >
-                  <Row item={queue.row(i)} active={i === cursor} />
-                </UnstyledButton>
-              )}
-            />
+          <div
+            style={{
+              flex: shown ? (compact ? '0 0 34%' : '0 0 42%') : 1,
+              minHeight: 0,
+              border: '1px solid var(--mantine-color-default-border)',
+              borderRadius: 6,
+            }}
+          >
+            {queue.total === 0 && !queue.loading ? (
+              <Stack p="md" gap={4}>
+                <Text fw={500}>Nothing to review</Text>
+                <Text size="sm" c="dimmed">
+                  {sync.isPending
+                    ? 'Reading the tenant’s moderation and safety logs and ratings…'
+                    : 'No log or rated-down conversation matches these filters.'}
+                </Text>
+              </Stack>
+            ) : (
+              <VirtualList
+                ref={list}
+                count={queue.total}
+                rowHeight={ROW}
+                label="Review queue"
+                testId="review-list"
+                activeDescendant={current ? `review-row-${current.id}` : undefined}
+                onRange={queue.onRange}
+                renderRow={(i) => (
+                  <UnstyledButton
+                    component="div"
+                    tabIndex={-1}
+                    w="100%"
+                    onClick={() => {
+                      setCursor(i);
+                      const item = queue.row(i);
+                      if (item) setOpenItem(item);
+                    }}
+                  >
+                    <Row item={queue.row(i)} active={i === cursor} />
+                  </UnstyledButton>
+                )}
+              />
+            )}
+          </div>
+          {shown && (
+            <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'auto' }}>
+              <ReviewPane
+                key={shown.id}
+                item={shown}
+                focusConversation={focusConversation}
+                onMark={() => toggleReviewed(shown)}
+                onDelete={() => setDeleting(shown)}
+                onAdjust={(uniqueId) => adjust(shown, uniqueId)}
+                onTrace={(session) => void openTrace(session)}
+                onSession={(id) => setSession({ learner: shown.learner, session: id })}
+                onTicketNote={() => setNoting(shown)}
+              />
+            </div>
           )}
         </div>
-        {shown && (
-          <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'auto' }}>
-            <ReviewPane
-              key={shown.id}
-              item={shown}
-              focusConversation={focusConversation}
-              onMark={() => toggleReviewed(shown)}
-              onDelete={() => setDeleting(shown)}
-              onAdjust={(uniqueId) => adjust(shown, uniqueId)}
-              onTrace={(session) => void openTrace(session)}
-              onSession={(id) => setSession({ learner: shown.learner, session: id })}
-              onTicketNote={() => setNoting(shown)}
-            />
-          </div>
-        )}
-      </div>
+      )}
       {!shown && queue.total > 0 && (
         <Text size="xs" c="dimmed">
           <Kbd size="xs">j</Kbd>/<Kbd size="xs">k</Kbd> to move, <Kbd size="xs">Enter</Kbd> to open,{' '}
