@@ -237,6 +237,34 @@ describe('Review queue (browser mode)', () => {
     );
   }, 120_000);
 
+  it('at 1000×650 an open item keeps its title and actions in view, the list three rows, the flagged message shown', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open('#/review');
+      const list = page.getByTestId('review-list');
+      await visible(list.getByRole('option').first());
+      await list.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('review-pane');
+      await expect.poll(() => pane.getAttribute('data-ready')).toBe('true');
+      await visible(pane.locator('[data-flagged]'));
+      const inView = async (locator: ReturnType<typeof page.locator>) => {
+        const box = (await locator.boundingBox())!;
+        return box.y >= 0 && box.y + box.height <= 650;
+      };
+      expect(await inView(pane.getByRole('heading').first()), 'title').toBe(true);
+      expect(await inView(pane.getByRole('button', { name: /Mark reviewed/ })), 'Mark reviewed').toBe(true);
+      expect(await inView(pane.getByRole('button', { name: /Delete log/ })), 'Delete log').toBe(true);
+      expect(await inView(pane.locator('[data-flagged]')), 'flagged message').toBe(true);
+      expect((await list.boundingBox())!.height).toBeGreaterThanOrEqual(3 * 58);
+      // One scroll area in the pane: the page and the pane's box do not scroll.
+      expect(await page.evaluate('document.scrollingElement.scrollTop')).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  }, 120_000);
+
   it('offline with a saved copy: the standard "Showing the saved copy" notice above the queue it still lists', async () => {
     const { page } = app;
     await app.open('#/review');

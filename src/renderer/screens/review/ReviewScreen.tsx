@@ -465,7 +465,8 @@ export function ReviewScreen() {
         >
           <div
             style={{
-              flex: shown ? (compact ? '0 0 34%' : '0 0 42%') : 1,
+              // Stacked under a narrow window, the list keeps three whole rows above the open item.
+              flex: shown ? (compact ? `0 0 ${ROW * 3 + 2}px` : '0 0 42%') : 1,
               minHeight: 0,
               border: '1px solid var(--mantine-color-default-border)',
               borderRadius: 6,
@@ -507,7 +508,7 @@ export function ReviewScreen() {
             )}
           </div>
           {shown && (
-            <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'auto' }}>
+            <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'hidden' }}>
               <ReviewPane
                 key={shown.id}
                 item={shown}
