@@ -265,6 +265,31 @@ describe('Review queue (browser mode)', () => {
     }
   }, 120_000);
 
+  it('at 1400×900 the filters stay on one row, the date fields named From and To on screen', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    try {
+      await app.open('#/review');
+      await visible(page.getByTestId('review-list').getByRole('option').first());
+      const filters = page.getByTestId('review-filters');
+      const tops = await filters.evaluate((row) =>
+        [...row.children]
+          .map((child) => child.getBoundingClientRect())
+          .filter((box) => box.height > 0)
+          .map((box) => Math.round(box.top)),
+      );
+      expect(tops.length).toBeGreaterThanOrEqual(6);
+      expect(new Set(tops).size, `filter tops ${tops.join(', ')}`).toBe(1);
+      for (const name of ['From', 'To']) {
+        const field = page.getByRole('textbox', { name, exact: true }).or(page.getByLabel(name, { exact: true }));
+        const wrapper = field.first().locator('xpath=..');
+        await visible(wrapper.getByText(name, { exact: true }));
+      }
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  }, 120_000);
+
   it('offline with a saved copy: the standard "Showing the saved copy" notice above the queue it still lists', async () => {
     const { page } = app;
     await app.open('#/review');

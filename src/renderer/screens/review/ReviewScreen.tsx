@@ -52,6 +52,18 @@ export const REVIEW_SHORTCUTS: [keys: string[], what: string][] = [
   [['?'], 'This cheat sheet'],
 ];
 
+/** A date field's name written inside it, so the row keeps one height (the other filters need no label). */
+const dateLabel = (name: string) => ({
+  w: 165,
+  leftSection: (
+    <Text size="xs" c="dimmed">
+      {name}
+    </Text>
+  ),
+  leftSectionWidth: 38,
+  leftSectionPointerEvents: 'none' as const,
+});
+
 function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }) {
   if (!item) {
     return <div style={{ height: ROW, borderBottom: '1px solid var(--mantine-color-default-border)' }} />;
@@ -316,6 +328,17 @@ export function ReviewScreen() {
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={2}>Review queue</Title>
+          <SegmentedControl
+            size="xs"
+            value={state}
+            onChange={(v) => setState(v as typeof state)}
+            data={[
+              { value: 'open', label: 'Open' },
+              { value: 'reviewed', label: 'Reviewed' },
+              { value: 'all', label: 'All' },
+            ]}
+            aria-label="Reviewed state"
+          />
           {!neverLoaded && (
             <Badge variant="light" data-testid="review-total">
               {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
@@ -358,18 +381,8 @@ export function ReviewScreen() {
           </Button>
         </Group>
       </Group>
-      <Group gap="xs" wrap="wrap">
-        <SegmentedControl
-          size="xs"
-          value={state}
-          onChange={(v) => setState(v as typeof state)}
-          data={[
-            { value: 'open', label: 'Open' },
-            { value: 'reviewed', label: 'Reviewed' },
-            { value: 'all', label: 'All' },
-          ]}
-          aria-label="Reviewed state"
-        />
+      {/* One row from 1400 wide: the text fields give way before anything wraps. */}
+      <Group gap="xs" wrap="wrap" data-testid="review-filters">
         <SegmentedControl
           size="xs"
           value={sources}
@@ -391,19 +404,19 @@ export function ReviewScreen() {
           clearable
           searchable
           aria-label="Mentor"
-          w={230}
+          style={{ flex: '1 1 150px', maxWidth: 240 }}
         />
         <TextInput
           ref={learnerBox}
           size="xs"
-          placeholder="Learner (username or email)"
+          placeholder="Username or email"
           value={learnerText}
           onChange={(e) => setLearnerText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') list.current?.focus();
           }}
           aria-label="Learner"
-          w={200}
+          style={{ flex: '1 1 120px', maxWidth: 220 }}
         />
         <TextInput
           ref={searchBox}
@@ -415,7 +428,7 @@ export function ReviewScreen() {
             if (e.key === 'Escape') list.current?.focus();
           }}
           aria-label="Search text"
-          w={170}
+          style={{ flex: '1 1 110px', maxWidth: 200 }}
         />
         <TextInput
           size="xs"
@@ -423,7 +436,7 @@ export function ReviewScreen() {
           value={from}
           onChange={(e) => setFrom(e.currentTarget.value)}
           aria-label="From"
-          w={130}
+          {...dateLabel('From')}
         />
         <TextInput
           size="xs"
@@ -431,7 +444,7 @@ export function ReviewScreen() {
           value={to}
           onChange={(e) => setTo(e.currentTarget.value)}
           aria-label="To"
-          w={130}
+          {...dateLabel('To')}
         />
       </Group>
       {offline && queue.sync?.syncedAt && (
