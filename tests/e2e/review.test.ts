@@ -45,6 +45,11 @@ describe('Review queue (browser mode)', () => {
     const list = page.getByTestId('review-list');
     await visible(list.getByRole('option').first());
     await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('review-list');
+    // The app's focus ring on the list, not the browser's thin one.
+    const ring = await page.evaluate(
+      '(s => `${s.outlineStyle} ${s.outlineWidth}`)(getComputedStyle(document.activeElement))',
+    );
+    expect(ring).toBe('solid 2px');
     await page.keyboard.press('?');
     const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await visible(keys.getByText('Mark reviewed'));
