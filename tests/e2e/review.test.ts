@@ -263,6 +263,10 @@ describe('Review queue (browser mode)', () => {
       expect(await inView(pane.getByRole('button', { name: /Delete log/ })), 'Delete log').toBe(true);
       expect(await inView(pane.locator('[data-flagged]')), 'flagged message').toBe(true);
       expect((await list.boundingBox())!.height).toBeGreaterThanOrEqual(3 * 58);
+      // The header is one row (title, count, actions): the height goes to the list and the item.
+      const title = (await page.getByRole('heading', { name: 'Review queue' }).boundingBox())!;
+      const refresh = (await page.getByRole('button', { name: 'Refresh', exact: true }).boundingBox())!;
+      expect(Math.abs(title.y + title.height / 2 - (refresh.y + refresh.height / 2))).toBeLessThan(12);
       // One scroll area in the pane: the page and the pane's box do not scroll.
       expect(await page.evaluate('document.scrollingElement.scrollTop')).toBe(0);
     } finally {

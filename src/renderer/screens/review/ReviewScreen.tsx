@@ -318,6 +318,21 @@ export function ReviewScreen() {
   // Never read from the tenant and the last try failed: there is no queue to show, not an empty one.
   const neverLoaded = !!offline && !queue.sync?.syncedAt && queue.total === 0 && !sync.isPending;
 
+  // By the count where the header has room; under a narrow window, first among the filters (the header wraps there).
+  const stateControl = (
+    <SegmentedControl
+      size="xs"
+      value={state}
+      onChange={(v) => setState(v as typeof state)}
+      data={[
+        { value: 'open', label: 'Open' },
+        { value: 'reviewed', label: 'Reviewed' },
+        { value: 'all', label: 'All' },
+      ]}
+      aria-label="Reviewed state"
+    />
+  );
+
   return (
     <Stack
       gap="sm"
@@ -328,17 +343,7 @@ export function ReviewScreen() {
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={2}>Review queue</Title>
-          <SegmentedControl
-            size="xs"
-            value={state}
-            onChange={(v) => setState(v as typeof state)}
-            data={[
-              { value: 'open', label: 'Open' },
-              { value: 'reviewed', label: 'Reviewed' },
-              { value: 'all', label: 'All' },
-            ]}
-            aria-label="Reviewed state"
-          />
+          {!compact && stateControl}
           {!neverLoaded && (
             <Badge variant="light" data-testid="review-total">
               {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
@@ -383,6 +388,7 @@ export function ReviewScreen() {
       </Group>
       {/* One row from 1400 wide: the text fields give way before anything wraps. */}
       <Group gap="xs" wrap="wrap" data-testid="review-filters">
+        {compact && stateControl}
         <SegmentedControl
           size="xs"
           value={sources}
