@@ -37,6 +37,40 @@ const ratedDown = () =>
     .get(server.org, new Date(Date.now() - FEEDBACK_DAYS * 86_400_000).toISOString().slice(0, 10)) as number;
 
 describe('Review queue (browser mode)', () => {
+  it('takes the keys on arrival: j, Enter and ? work without first tabbing to the list', async () => {
+    const { page } = app;
+    await app.open('#/');
+    await page.evaluate('document.activeElement?.blur()');
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('review-list');
+    // The app's focus ring on the list, not the browser's thin one.
+    const ring = await page.evaluate(
+      '(s => `${s.outlineStyle} ${s.outlineWidth}`)(getComputedStyle(document.activeElement))',
+    );
+    expect(ring).toBe('solid 2px');
+    await page.keyboard.press('?');
+    const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await visible(keys.getByText('Mark reviewed'));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => keys.count()).toBe(0);
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    const second = await list.getByRole('option').nth(1).getAttribute('data-id');
+    await expect.poll(() => page.getByTestId('review-pane').getAttribute('data-item')).toBe(second);
+    await page.keyboard.press('Escape');
+
+    // A field the admin is typing in keeps the focus while the queue loads again.
+    const learner = page.getByRole('textbox', { name: 'Learner' });
+    await learner.focus();
+    await page.keyboard.type('nobody-matches-this');
+    await visible(page.getByText('Nothing to review'));
+    await learner.fill('');
+    await visible(list.getByRole('option').first());
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Learner');
+  }, 120_000);
+
   it('works through flagged messages by keyboard and reads the trace of a bad answer', async () => {
     const { page } = app;
     await app.open('#/review');
@@ -206,5 +240,107 @@ describe('Review queue (browser mode)', () => {
     await visible(
       page.getByTestId('conversation-missing').getByText('conversation no longer exists', { exact: false }),
     );
+  }, 120_000);
+
+  it('at 1000×650 an open item keeps its title and actions in view, the list three rows, the flagged message shown', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open('#/review');
+      const list = page.getByTestId('review-list');
+      await visible(list.getByRole('option').first());
+      await list.focus();
+      await page.keyboard.press('Enter');
+      const pane = page.getByTestId('review-pane');
+      await expect.poll(() => pane.getAttribute('data-ready')).toBe('true');
+      await visible(pane.locator('[data-flagged]'));
+      const inView = async (locator: ReturnType<typeof page.locator>) => {
+        const box = (await locator.boundingBox())!;
+        return box.y >= 0 && box.y + box.height <= 650;
+      };
+      expect(await inView(pane.getByRole('heading').first()), 'title').toBe(true);
+      expect(await inView(pane.getByRole('button', { name: /Mark reviewed/ })), 'Mark reviewed').toBe(true);
+      expect(await inView(pane.getByRole('button', { name: /Delete log/ })), 'Delete log').toBe(true);
+      expect(await inView(pane.locator('[data-flagged]')), 'flagged message').toBe(true);
+      expect((await list.boundingBox())!.height).toBeGreaterThanOrEqual(3 * 58);
+      // The header is one row (title, count, actions): the height goes to the list and the item.
+      const title = (await page.getByRole('heading', { name: 'Review queue' }).boundingBox())!;
+      const refresh = (await page.getByRole('button', { name: 'Refresh', exact: true }).boundingBox())!;
+      expect(Math.abs(title.y + title.height / 2 - (refresh.y + refresh.height / 2))).toBeLessThan(12);
+      // One scroll area in the pane: the page and the pane's box do not scroll.
+      expect(await page.evaluate('document.scrollingElement.scrollTop')).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  }, 120_000);
+
+  it('at 1400×900 the filters stay on one row, the date fields named From and To on screen', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    try {
+      await app.open('#/review');
+      await visible(page.getByTestId('review-list').getByRole('option').first());
+      const filters = page.getByTestId('review-filters');
+      const tops = await filters.evaluate((row) =>
+        [...row.children]
+          .map((child) => child.getBoundingClientRect())
+          .filter((box) => box.height > 0)
+          .map((box) => Math.round(box.top)),
+      );
+      expect(tops.length).toBeGreaterThanOrEqual(6);
+      expect(new Set(tops).size, `filter tops ${tops.join(', ')}`).toBe(1);
+      for (const name of ['From', 'To']) {
+        const field = page.getByRole('textbox', { name, exact: true }).or(page.getByLabel(name, { exact: true }));
+        const wrapper = field.first().locator('xpath=..');
+        await visible(wrapper.getByText(name, { exact: true }));
+      }
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  }, 120_000);
+
+  it('offline with a saved copy: the standard "Showing the saved copy" notice above the queue it still lists', async () => {
+    const { page } = app;
+    await app.open('#/review');
+    const list = page.getByTestId('review-list');
+    await visible(list.getByRole('option').first());
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      const notice = page.getByTestId('review-offline');
+      await visible(notice.getByText('Showing the saved copy'), 60_000);
+      expect(await notice.innerText()).toContain('Last fetched');
+      expect(await notice.innerText()).not.toContain('showing the cached');
+      expect(await list.getByRole('option').count()).toBeGreaterThan(0);
+      expect(await page.getByTestId('load-error').count()).toBe(0);
+    } finally {
+      server.setFaults('');
+    }
+  }, 120_000);
+
+  it('offline with nothing saved: says the queue could not be loaded, not "0 open" and "Nothing to review"', async () => {
+    const { page, host } = app;
+    const first = (await host.engine.invoke('profiles.list', {})).find((p) => p.isActive)!;
+    // A tenant never read, whose address refuses connections.
+    await host.engine.invoke('profiles.add', {
+      name: 'Closed University',
+      baseUrl: 'http://127.0.0.1:9',
+      org: server.org,
+      username: server.user,
+      secret: server.apiKey,
+      makeActive: true,
+    });
+    try {
+      await app.open('#/review');
+      await page.reload();
+      const failed = page.getByTestId('load-error');
+      await visible(failed.getByText('The review queue could not be loaded'), 60_000);
+      await visible(failed.getByRole('button', { name: 'Try again' }));
+      expect(await page.getByTestId('review-total').count()).toBe(0);
+      expect(await page.getByText('Nothing to review').count()).toBe(0);
+      expect(await page.getByText('Showing the saved copy').count()).toBe(0);
+    } finally {
+      await host.engine.invoke('profiles.setActive', { id: first.id });
+    }
   }, 120_000);
 });

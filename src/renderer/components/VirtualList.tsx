@@ -1,4 +1,5 @@
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from 'react';
+import classes from './VirtualList.module.css';
 
 export interface VirtualListHandle {
   /** Scrolls just enough to show the row. */
@@ -98,10 +99,11 @@ export const VirtualList = forwardRef<VirtualListHandle, VirtualListProps>(funct
       aria-label={label}
       aria-activedescendant={activeDescendant}
       tabIndex={0}
+      className={classes.list}
       data-testid={testId}
       onScroll={onScroll}
       onKeyDown={onKeyDown}
-      style={{ overflowY: 'auto', height: '100%', position: 'relative', outlineOffset: -2, contain: 'strict' }}
+      style={{ overflowY: 'auto', height: '100%', position: 'relative', contain: 'strict' }}
     >
       <div style={{ height: count * rowHeight, position: 'relative' }}>
         <div style={{ position: 'absolute', top: first * rowHeight, left: 0, right: 0 }}>{rows}</div>

@@ -125,7 +125,7 @@ export function reviewArea(services: EngineServices, stores: ReviewStores): Engi
       store.replace(profileId, [...moderation, ...safety, ...(feedback ?? [])], mentors, sources);
       if (feedbackError) store.setSync(profileId, null, feedbackError);
     } catch (error) {
-      store.setSync(profileId, null, `${describeFailure(error)}; showing the cached review queue`);
+      store.setSync(profileId, null, describeFailure(error));
     }
     changed(profileId);
     return { ...store.syncState(profileId), total: store.count(profileId) };

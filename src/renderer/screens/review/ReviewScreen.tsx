@@ -16,10 +16,11 @@ import { useElementSize } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReviewFilter, ReviewItem, ReviewSource } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
-import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { formatDateTime, plural } from '../../lib/format';
+import { formatAsOf, formatDateTime, plural } from '../../lib/format';
+import { CloudOffIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { handOverQuote } from '../../lib/reviewQuote';
 import { saveFile } from '../../lib/saveFile';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -50,6 +51,18 @@ export const REVIEW_SHORTCUTS: [keys: string[], what: string][] = [
   [['Esc'], 'Back to the list'],
   [['?'], 'This cheat sheet'],
 ];
+
+/** A date field's name written inside it, so the row keeps one height (the other filters need no label). */
+const dateLabel = (name: string) => ({
+  w: 165,
+  leftSection: (
+    <Text size="xs" c="dimmed">
+      {name}
+    </Text>
+  ),
+  leftSectionWidth: 38,
+  leftSectionPointerEvents: 'none' as const,
+});
 
 function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }) {
   if (!item) {
@@ -293,8 +306,32 @@ export function ReviewScreen() {
     setState(f.state ?? 'open');
   }
 
+  // Focus starts in the queue (its keys work at once), and comes back to it when it would fall to the page (the open
+  // item or a row that held it went away) — never taken from a field the admin is typing in.
+  const listShown = queue.total > 0;
+  useEffect(() => {
+    if (listShown && (document.activeElement === document.body || !document.activeElement)) list.current?.focus();
+  }, [listShown, openItem]);
+
   const offline = queue.sync?.error ?? (sync.data?.error || null);
   const shown = openItem;
+  // Never read from the tenant and the last try failed: there is no queue to show, not an empty one.
+  const neverLoaded = !!offline && !queue.sync?.syncedAt && queue.total === 0 && !sync.isPending;
+
+  // By the count where the header has room; under a narrow window, first among the filters (the header wraps there).
+  const stateControl = (
+    <SegmentedControl
+      size="xs"
+      value={state}
+      onChange={(v) => setState(v as typeof state)}
+      data={[
+        { value: 'open', label: 'Open' },
+        { value: 'reviewed', label: 'Reviewed' },
+        { value: 'all', label: 'All' },
+      ]}
+      aria-label="Reviewed state"
+    />
+  );
 
   return (
     <Stack
@@ -306,9 +343,12 @@ export function ReviewScreen() {
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={2}>Review queue</Title>
-          <Badge variant="light" data-testid="review-total">
-            {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
-          </Badge>
+          {!compact && stateControl}
+          {!neverLoaded && (
+            <Badge variant="light" data-testid="review-total">
+              {queue.total.toLocaleString()} {state === 'all' ? 'items' : state}
+            </Badge>
+          )}
         </Group>
         <Group gap="xs">
           <Select
@@ -346,18 +386,9 @@ export function ReviewScreen() {
           </Button>
         </Group>
       </Group>
-      <Group gap="xs" wrap="wrap">
-        <SegmentedControl
-          size="xs"
-          value={state}
-          onChange={(v) => setState(v as typeof state)}
-          data={[
-            { value: 'open', label: 'Open' },
-            { value: 'reviewed', label: 'Reviewed' },
-            { value: 'all', label: 'All' },
-          ]}
-          aria-label="Reviewed state"
-        />
+      {/* One row from 1400 wide: the text fields give way before anything wraps. */}
+      <Group gap="xs" wrap="wrap" data-testid="review-filters">
+        {compact && stateControl}
         <SegmentedControl
           size="xs"
           value={sources}
@@ -379,19 +410,19 @@ export function ReviewScreen() {
           clearable
           searchable
           aria-label="Mentor"
-          w={230}
+          style={{ flex: '1 1 150px', maxWidth: 240 }}
         />
         <TextInput
           ref={learnerBox}
           size="xs"
-          placeholder="Learner (username or email)"
+          placeholder="Username or email"
           value={learnerText}
           onChange={(e) => setLearnerText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') list.current?.focus();
           }}
           aria-label="Learner"
-          w={200}
+          style={{ flex: '1 1 120px', maxWidth: 220 }}
         />
         <TextInput
           ref={searchBox}
@@ -403,7 +434,7 @@ export function ReviewScreen() {
             if (e.key === 'Escape') list.current?.focus();
           }}
           aria-label="Search text"
-          w={170}
+          style={{ flex: '1 1 110px', maxWidth: 200 }}
         />
         <TextInput
           size="xs"
@@ -411,7 +442,7 @@ export function ReviewScreen() {
           value={from}
           onChange={(e) => setFrom(e.currentTarget.value)}
           aria-label="From"
-          w={130}
+          {...dateLabel('From')}
         />
         <TextInput
           size="xs"
@@ -419,78 +450,99 @@ export function ReviewScreen() {
           value={to}
           onChange={(e) => setTo(e.currentTarget.value)}
           aria-label="To"
-          w={130}
+          {...dateLabel('To')}
         />
       </Group>
-      {offline && (
-        <Alert color="yellow" variant="light" py={6}>
-          {offline}
-          {queue.sync?.syncedAt ? ` (cached ${formatDateTime(queue.sync.syncedAt)})` : ''}
+      {offline && queue.sync?.syncedAt && (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<CloudOffIcon />}
+          title="Showing the saved copy"
+          role="status"
+          data-testid="review-offline"
+        >
+          {offline.replace(/\.$/, '')}. Last fetched {formatAsOf(queue.sync.syncedAt)}.
         </Alert>
       )}
-      {queue.error && <Alert color="red">{errorMessage(queue.error)}</Alert>}
-      <div
-        style={{ display: 'flex', gap: 12, flex: 1, minHeight: 0, flexDirection: compact && shown ? 'column' : 'row' }}
-      >
+      {(queue.error || neverLoaded) && (
+        <LoadErrorAlert
+          title="The review queue could not be loaded"
+          error={queue.error ?? new Error(offline!)}
+          onRetry={() => sync.mutate({})}
+        />
+      )}
+      {!neverLoaded && (
         <div
           style={{
-            flex: shown ? (compact ? '0 0 34%' : '0 0 42%') : 1,
+            display: 'flex',
+            gap: 12,
+            flex: 1,
             minHeight: 0,
-            border: '1px solid var(--mantine-color-default-border)',
-            borderRadius: 6,
+            flexDirection: compact && shown ? 'column' : 'row',
           }}
         >
-          {queue.total === 0 && !queue.loading ? (
-            <Stack p="md" gap={4}>
-              <Text fw={500}>Nothing to review</Text>
-              <Text size="sm" c="dimmed">
-                {sync.isPending
-                  ? 'Reading the tenant’s moderation and safety logs and ratings…'
-                  : 'No log or rated-down conversation matches these filters.'}
-              </Text>
-            </Stack>
-          ) : (
-            <VirtualList
-              ref={list}
-              count={queue.total}
-              rowHeight={ROW}
-              label="Review queue"
-              testId="review-list"
-              activeDescendant={current ? `review-row-${current.id}` : undefined}
-              onRange={queue.onRange}
-              renderRow={(i) => (
-                <UnstyledButton
-                  component="div"
-                  tabIndex={-1}
-                  w="100%"
-                  onClick={() => {
-                    setCursor(i);
-                    const item = queue.row(i);
-                    if (item) setOpenItem(item);
-                  }}
-                >
-                  <Row item={queue.row(i)} active={i === cursor} />
-                </UnstyledButton>
-              )}
-            />
+          <div
+            style={{
+              // Stacked under a narrow window, the list keeps three whole rows above the open item.
+              flex: shown ? (compact ? `0 0 ${ROW * 3 + 2}px` : '0 0 42%') : 1,
+              minHeight: 0,
+              border: '1px solid var(--mantine-color-default-border)',
+              borderRadius: 6,
+            }}
+          >
+            {queue.total === 0 && !queue.loading ? (
+              <Stack p="md" gap={4}>
+                <Text fw={500}>Nothing to review</Text>
+                <Text size="sm" c="dimmed">
+                  {sync.isPending
+                    ? 'Reading the tenant’s moderation and safety logs and ratings…'
+                    : 'No log or rated-down conversation matches these filters.'}
+                </Text>
+              </Stack>
+            ) : (
+              <VirtualList
+                ref={list}
+                count={queue.total}
+                rowHeight={ROW}
+                label="Review queue"
+                testId="review-list"
+                activeDescendant={current ? `review-row-${current.id}` : undefined}
+                onRange={queue.onRange}
+                renderRow={(i) => (
+                  <UnstyledButton
+                    component="div"
+                    tabIndex={-1}
+                    w="100%"
+                    onClick={() => {
+                      setCursor(i);
+                      const item = queue.row(i);
+                      if (item) setOpenItem(item);
+                    }}
+                  >
+                    <Row item={queue.row(i)} active={i === cursor} />
+                  </UnstyledButton>
+                )}
+              />
+            )}
+          </div>
+          {shown && (
+            <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'hidden' }}>
+              <ReviewPane
+                key={shown.id}
+                item={shown}
+                focusConversation={focusConversation}
+                onMark={() => toggleReviewed(shown)}
+                onDelete={() => setDeleting(shown)}
+                onAdjust={(uniqueId) => adjust(shown, uniqueId)}
+                onTrace={(session) => void openTrace(session)}
+                onSession={(id) => setSession({ learner: shown.learner, session: id })}
+                onTicketNote={() => setNoting(shown)}
+              />
+            </div>
           )}
         </div>
-        {shown && (
-          <div style={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'auto' }}>
-            <ReviewPane
-              key={shown.id}
-              item={shown}
-              focusConversation={focusConversation}
-              onMark={() => toggleReviewed(shown)}
-              onDelete={() => setDeleting(shown)}
-              onAdjust={(uniqueId) => adjust(shown, uniqueId)}
-              onTrace={(session) => void openTrace(session)}
-              onSession={(id) => setSession({ learner: shown.learner, session: id })}
-              onTicketNote={() => setNoting(shown)}
-            />
-          </div>
-        )}
-      </div>
+      )}
       {!shown && queue.total > 0 && (
         <Text size="xs" c="dimmed">
           <Kbd size="xs">j</Kbd>/<Kbd size="xs">k</Kbd> to move, <Kbd size="xs">Enter</Kbd> to open,{' '}
