@@ -595,70 +595,63 @@ export function ImportJob({
   );
 }
 
-/** A seat import's dry run: the rows past the licence's free seats, which will not fit (licences/seat-import.ts). */
+/** A dry run's rows past the licence's free seats, by line. */
 function RowsOverSeats({ jobId }: { jobId: string }) {
-  const items = useCall('jobs.items', { id: jobId, phases: ['overSeats'], limit: ROWS_SHOWN });
-  const rows = items.data?.items ?? [];
-  if (!rows.length) return null;
   return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        Rows that will not fit
-      </Text>
-      <ScrollArea.Autosize mah={200}>
-        <Table withTableBorder striped aria-label="Rows that will not fit" data-testid="import-over-seats">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={70}>Line</Table.Th>
-              <Table.Th>Person</Table.Th>
-              <Table.Th>Why</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((item) => {
-              const detail = item.detail as { line?: number; person?: string; message?: string };
-              return (
-                <Table.Tr key={item.id}>
-                  <Table.Td>{detail.line}</Table.Td>
-                  <Table.Td>{detail.person || '—'}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed">
-                      {detail.message ?? ''}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea.Autosize>
-      {(items.data?.total ?? 0) > rows.length && (
-        <Text size="xs" c="dimmed">
-          The first {formatCount(rows.length)} of {formatCount(items.data!.total)}: the job’s report has every row.
-        </Text>
-      )}
-    </Stack>
+    <ReportRows
+      jobId={jobId}
+      which={{ phases: ['overSeats'] }}
+      title="Rows that will not fit"
+      testId="import-over-seats"
+      group={false}
+    />
   );
 }
 
 /** The rows of a membership import that added nobody, with the reason (the whole report is the job's CSV). */
 function RowsNotAdded({ jobId }: { jobId: string }) {
-  const items = useCall('jobs.items', { id: jobId, states: ['skipped', 'failed'], limit: ROWS_SHOWN });
+  return (
+    <ReportRows
+      jobId={jobId}
+      which={{ states: ['skipped', 'failed'] }}
+      title="Rows that added nobody"
+      testId="import-report"
+      group
+    />
+  );
+}
+
+/** Some rows of an import's report, by line: who, (the group,) the result and why; the first ROWS_SHOWN of them. */
+function ReportRows({
+  jobId,
+  which,
+  title,
+  testId,
+  group,
+}: {
+  jobId: string;
+  which: { phases: string[] } | { states: ('skipped' | 'failed')[] };
+  title: string;
+  testId: string;
+  /** A membership import's: the group column and the result in words. */
+  group: boolean;
+}) {
+  const items = useCall('jobs.items', { id: jobId, ...which, limit: ROWS_SHOWN });
   const rows = items.data?.items ?? [];
   if (!rows.length) return null;
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
-        Rows that added nobody
+        {title}
       </Text>
-      <ScrollArea.Autosize mah={240}>
-        <Table withTableBorder striped aria-label="Rows that added nobody" data-testid="import-report">
+      <ScrollArea.Autosize mah={group ? 240 : 200}>
+        <Table withTableBorder striped aria-label={title} data-testid={testId}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={70}>Line</Table.Th>
               <Table.Th>Person</Table.Th>
-              <Table.Th>Group</Table.Th>
-              <Table.Th w={100}>Result</Table.Th>
+              {group && <Table.Th>Group</Table.Th>}
+              {group && <Table.Th w={100}>Result</Table.Th>}
               <Table.Th>Why</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -669,11 +662,11 @@ function RowsNotAdded({ jobId }: { jobId: string }) {
                 <Table.Tr key={item.id}>
                   <Table.Td>{detail.line}</Table.Td>
                   <Table.Td>{detail.person || '—'}</Table.Td>
-                  <Table.Td>{detail.group || '—'}</Table.Td>
-                  <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>
+                  {group && <Table.Td>{detail.group || '—'}</Table.Td>}
+                  {group && <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>}
                   <Table.Td>
                     <Text size="sm" c="dimmed">
-                      {item.error ?? detail.message ?? ''}
+                      {(group ? item.error : undefined) ?? detail.message ?? ''}
                     </Text>
                   </Table.Td>
                 </Table.Tr>
