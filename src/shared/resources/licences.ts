@@ -135,8 +135,8 @@ export const platformLicenses = {
 
 /**
  * One seat of a user licence held by one person. The platform lists them per licence only (`license_id` is required),
- * so the kit keeps those this app made; a licence's page reads its seats from the platform (licences.seats), and a CSV
- * file of people takes seats in a `licence-seats` job (engine/licences/seat-import.ts).
+ * so the kit's list reads each licence's (listEach), naming the licence; a licence's page reads its seats with its
+ * group seats (licences.seats), and a CSV file of people takes seats in a `licence-seats` job (seat-import.ts).
  */
 export const licenseAssignments = {
   kind: 'license-assignments',
@@ -164,6 +164,7 @@ export const licenseAssignments = {
   ],
   relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats given from this app' }],
   seats: { licenseKind: 'licenses', licenseLabel: 'Licence' },
+  listEach: { kind: 'licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/user/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/user/assignment/' },
@@ -192,6 +193,7 @@ export const courseLicenseAssignments = {
   ],
   relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats given from this app' }],
   seats: { licenseKind: 'course-licenses', licenseLabel: 'Course licence' },
+  listEach: { kind: 'course-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/course/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/course/assignment/' },
@@ -217,6 +219,7 @@ export const programLicenseAssignments = {
   ],
   relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats given from this app' }],
   seats: { licenseKind: 'program-licenses', licenseLabel: 'Program licence', emailOnly: true },
+  listEach: { kind: 'program-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/program/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/program/assignment/' },
