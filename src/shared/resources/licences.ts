@@ -162,7 +162,7 @@ export const licenseAssignments = {
     { name: 'license_id', label: 'Licence', input: 'reference', references: 'licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats' }],
   seats: { licenseKind: 'licenses', licenseLabel: 'Licence' },
   listEach: { kind: 'licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
@@ -191,7 +191,7 @@ export const courseLicenseAssignments = {
     { name: 'license_id', label: 'Course licence', input: 'reference', references: 'course-licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats' }],
   seats: { licenseKind: 'course-licenses', licenseLabel: 'Course licence' },
   listEach: { kind: 'course-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
@@ -217,7 +217,7 @@ export const programLicenseAssignments = {
     { name: 'license_id', label: 'Program licence', input: 'reference', references: 'program-licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats' }],
   seats: { licenseKind: 'program-licenses', licenseLabel: 'Program licence', emailOnly: true },
   listEach: { kind: 'program-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
