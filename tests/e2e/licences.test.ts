@@ -198,6 +198,21 @@ describe('Licences', () => {
     expect(read.results.map((seat) => seat.email)).toEqual([people[0]!.email]);
   });
 
+  it('the seats tabs list who holds seats of every licence, read from the platform, naming the licence', async () => {
+    // A seat given outside this app: the tab shows it too, not only the seats the app gave.
+    server.db
+      .prepare('INSERT INTO license_assignments (license_id, user_id) VALUES (?, ?)')
+      .run(license, people[2]!.id);
+    const { page } = app;
+    await app.open('#/licences/license-assignments');
+    for (const person of people) {
+      await visible(page.getByRole('row', { name: new RegExp(`${person.email}.*Cohort seats`) }));
+    }
+    expect(await page.getByText(/added or checked from this app/).count()).toBe(0);
+    await app.open('#/licences/program-license-assignments');
+    await visible(page.getByRole('row', { name: new RegExp(`${people[0]!.email}.*Analytics program seats`) }));
+  });
+
   it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {
     const { page } = app;
     await app.open('#/licences/access-requests');

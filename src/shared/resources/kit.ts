@@ -300,6 +300,12 @@ export interface ResourceDeclaration {
    */
   calls?: Readonly<Record<string, OperationRef>>;
   /**
+   * The platform lists these per record of another kind only (a licence's seats: `license_id` is required): the list
+   * is that kind's records read, then the `call` (one of `calls`) for each of them with its id as `param`, each
+   * record answered stamped with its parent's id (`param`) and name (`nameField`, from the parent's `name`).
+   */
+  listEach?: { kind: string; call: string; param: string; nameField: string };
+  /**
    * An enrolment kind: its CSV import enrols people in catalogue items one call each (engine/catalogue/), the file's
    * two columns being the person and the item (the label and header spellings of the item's column here).
    */
@@ -338,6 +344,11 @@ export const RESOURCE_AREAS = {
   catalogue: 'Catalogue',
 } as const;
 export type ResourceArea = keyof typeof RESOURCE_AREAS;
+
+/** Whether the platform lists the kind (itself or per parent record): else its list is what this app made or checked. */
+export function isListed(declaration: ResourceDeclaration): boolean {
+  return declaration.envelope !== 'none' || declaration.listEach !== undefined;
+}
 
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
 export function verbsOf(declaration: ResourceDeclaration): string[] {

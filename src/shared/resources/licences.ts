@@ -135,8 +135,8 @@ export const platformLicenses = {
 
 /**
  * One seat of a user licence held by one person. The platform lists them per licence only (`license_id` is required),
- * so the kit keeps those this app made; a licence's page reads its seats from the platform (licences.seats), and a CSV
- * file of people takes seats in a `licence-seats` job (engine/licences/seat-import.ts).
+ * so the kit's list reads each licence's (listEach), naming the licence; a licence's page reads its seats with its
+ * group seats (licences.seats), and a CSV file of people takes seats in a `licence-seats` job (seat-import.ts).
  */
 export const licenseAssignments = {
   kind: 'license-assignments',
@@ -162,8 +162,9 @@ export const licenseAssignments = {
     { name: 'license_id', label: 'Licence', input: 'reference', references: 'licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats' }],
   seats: { licenseKind: 'licenses', licenseLabel: 'Licence' },
+  listEach: { kind: 'licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/user/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/user/assignment/' },
@@ -190,8 +191,9 @@ export const courseLicenseAssignments = {
     { name: 'license_id', label: 'Course licence', input: 'reference', references: 'course-licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats' }],
   seats: { licenseKind: 'course-licenses', licenseLabel: 'Course licence' },
+  listEach: { kind: 'course-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/course/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/course/assignment/' },
@@ -215,8 +217,9 @@ export const programLicenseAssignments = {
     { name: 'license_id', label: 'Program licence', input: 'reference', references: 'program-licenses' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats given from this app' }],
+  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats' }],
   seats: { licenseKind: 'program-licenses', licenseLabel: 'Program licence', emailOnly: true },
+  listEach: { kind: 'program-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/program/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/program/assignment/' },

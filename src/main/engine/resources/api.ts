@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  declarationOf,
   openBody,
   pagingOf,
   recordSchemaOf,
@@ -11,6 +12,7 @@ import {
   type OperationRef,
   type RecordOperation,
   type ResourceDeclaration,
+  type ResourceKind,
   type TenantValue,
 } from '../../../shared/resources';
 import { toMultipart, type CallOptions, type PlatformClient } from '../platform';
@@ -223,6 +225,25 @@ export class ResourceApi {
   }
 
   /**
+   * Every record of a kind the platform lists per parent record only (listEach): the parents' list, then each
+   * parent's records, one parent after another, each stamped with its parent's id and name.
+   */
+  async listEach(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
+    const each = declaration.listEach;
+    const operation = each && declaration.calls?.[each.call];
+    if (!each || !operation) throw new Error(`${declaration.kind} is not listed per parent record`);
+    const parentKind = declarationOf(each.kind as ResourceKind);
+    const records: Row[] = [];
+    for (const parent of await this.list(parentKind, options)) {
+      const id = parent[parentKind.idField];
+      const stamp = { [each.param]: id, [each.nameField]: parent.name ?? id };
+      const own = await this.listPages(declaration, operation, options, undefined, { [each.param]: id });
+      for (const record of own) records.push({ ...record, ...stamp });
+    }
+    return records;
+  }
+
+  /**
    * How many records of a paged kind match `query`: the count of a page of one. A kind whose spec declares one record
    * as its list's answer (listAnswerDeclared) is read as the page it really is.
    */
@@ -241,6 +262,7 @@ export class ResourceApi {
     operation: OperationRef,
     options: CallOptions,
     onPage?: (records: Row[], page: { index: number; count: number }) => void,
+    given: Record<string, unknown> = {},
   ): Promise<Row[]> {
     const paging = pagingOf(operation);
     const records: Row[] = [];
@@ -252,7 +274,7 @@ export class ResourceApi {
             ? { page: index + 1, page_size: DRF_PAGE_SIZE }
             : {};
       const paged = declaration.listAnswerDeclared === 'one';
-      const sent = await this.send(declaration, operation, { query, paged }, options);
+      const sent = await this.send(declaration, operation, { query: { ...given, ...query }, paged }, options);
       const answer = pageOf(sent);
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });

@@ -9,6 +9,7 @@ import {
   editableBody,
   fieldType,
   formSchema,
+  isListed,
   pluralOf,
   recordSchema,
   trimSecrets,
@@ -138,7 +139,10 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       } else await read.first;
       return startedAt;
     }
-    const records = await (await apiFor(profileId)).list(declaration, { ...options, signal: stop.signal });
+    const api = await apiFor(profileId);
+    const records = declaration.listEach
+      ? await api.listEach(declaration, { ...options, signal: stop.signal })
+      : await api.list(declaration, { ...options, signal: stop.signal });
     if (current()) cache.replace(profileId, declaration, records, startedAt);
     return startedAt;
   }
@@ -178,7 +182,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
     whole = false,
   ): Promise<Freshness> {
     const meta = cache.meta(profileId, declaration.kind);
-    if (declaration.envelope === 'none') return { asOf: meta?.asOf ?? null, source: 'cache', offline: null };
+    if (!isListed(declaration)) return { asOf: meta?.asOf ?? null, source: 'cache', offline: null };
     if (meta && !force) {
       const age = Date.now() - Date.parse(meta.checkedAt);
       if (!(age < RESOURCES_STALE_MS)) refreshInBackground(profileId, declaration);
@@ -316,7 +320,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
         page: input.page,
         pageSize: input.pageSize,
         freshness: fresh,
-        listed: declaration.envelope !== 'none',
+        listed: isListed(declaration),
       };
     },
 

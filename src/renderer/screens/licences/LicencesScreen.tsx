@@ -4,8 +4,8 @@ import { CourseLicencePage, LicencePage, ProgramLicencePage } from './LicencePag
 
 /**
  * `#/licences/<kind>`: the tenant's licences (`#/licences/licenses/<id>` is one licence with its seats; course and
- * program licences the same), the seats
- * given from this app, and the access-request queue.
+ * program licences the same), who holds seats of which licence (every licence's, read from the platform), and the
+ * access-request queue.
  */
 export function LicencesScreen() {
   return (
