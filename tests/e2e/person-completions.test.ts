@@ -27,14 +27,14 @@ afterAll(async () => {
 });
 
 /** A learner with a completed and an unfinished course in the demo's learning analytics, and those courses. */
-function learner() {
+function learner(offset = 0) {
   const who = server.db
     .prepare(
       `SELECT u.id, u.username FROM users u JOIN learning_enrollments l ON l.user_id = u.id
        WHERE u.org = ? AND u.role = 'student' GROUP BY u.id
-       HAVING count(l.completed_at) > 0 AND count(*) > count(l.completed_at) ORDER BY u.id LIMIT 1`,
+       HAVING count(l.completed_at) > 0 AND count(*) > count(l.completed_at) ORDER BY u.id LIMIT 1 OFFSET ?`,
     )
-    .get(server.org) as { id: number; username: string };
+    .get(server.org, offset) as { id: number; username: string };
   const courses = server.db
     .prepare(
       `SELECT c.name, l.completed_at FROM learning_enrollments l JOIN courses c ON c.id = l.course_pk
@@ -90,5 +90,34 @@ describe('a person’s course completions', () => {
     } finally {
       proxy.up();
     }
+  }, 180_000);
+
+  it('with many courses, shows the first few and the rest on request, from the keyboard', async () => {
+    const { page } = app;
+    const who = learner(1);
+    // Enrol them in every other course of the tenant (a catalog enrolment: enrolled, nothing completed).
+    server.db
+      .prepare(
+        `INSERT OR IGNORE INTO catalog_enrollments (kind, target, user_id, created_at)
+         SELECT 'course', c.course_id, ?, '2026-11-01T00:00:00Z' FROM courses c
+         WHERE c.org = ? AND c.id NOT IN (SELECT course_pk FROM learning_enrollments WHERE user_id = ?)`,
+      )
+      .run(who.id, server.org, who.id);
+    const total = server.db.prepare('SELECT count(*) FROM courses WHERE org = ?').pluck().get(server.org) as number;
+    expect(total).toBeGreaterThan(8);
+    await app.open(`#/people-and-access/users/${who.id}`);
+    const part = page.getByTestId('person-completions');
+    await visible(part.getByTestId('person-completions-summary'));
+    expect(await part.getByTestId('person-completions-summary').textContent()).toMatch(
+      new RegExp(` of ${total} courses completed$`),
+    );
+    expect(await part.getByTestId('person-completion').count()).toBe(8);
+    const more = part.getByRole('button', { name: `Show all ${total} courses` });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => part.getByTestId('person-completion').count()).toBe(total);
+    await part.getByRole('button', { name: 'Show fewer' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => part.getByTestId('person-completion').count()).toBe(8);
   }, 180_000);
 });
