@@ -37,11 +37,38 @@ export const PersonLearning = z.object({
 });
 export type PersonLearning = z.infer<typeof PersonLearning>;
 
+/**
+ * Whether a person completed each course they are enrolled in: their enrolments (`enrollment/courses/search/`), each
+ * asked of the course's completion milestone (`milestones/completions/course/manage/`). `completedAt` is null when the
+ * platform's open answer gives no date.
+ */
+export const CourseCompletion = z.object({
+  courseId: z.string(),
+  name: z.string().nullable(),
+  completed: z.boolean(),
+  completedAt: z.string().nullable(),
+});
+export type CourseCompletion = z.infer<typeof CourseCompletion>;
+export const PersonCompletions = z.object({ username: z.string(), courses: z.array(CourseCompletion) });
+export type PersonCompletions = z.infer<typeof PersonCompletions>;
+
 export const peopleCalls = {
   'people.learning': call(
     z.object({ profileId: z.string().min(1).optional(), username: z.string().trim().min(1).max(255) }).strict(),
     PersonLearning,
     "A person's desired and reported skills and roles and their skill points (read-only)",
+  ),
+  'people.completions': call(
+    z
+      .object({
+        profileId: z.string().min(1).optional(),
+        username: z.string().trim().min(1).max(255),
+        /** The person's `user_id` (the spec's milestone takes the integer). */
+        userId: z.number().int().positive(),
+      })
+      .strict(),
+    PersonCompletions,
+    'Whether a person completed each course they are enrolled in, and when (read-only)',
   ),
   'people.remove': call(
     z

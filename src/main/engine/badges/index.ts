@@ -21,7 +21,6 @@ import {
   BadgeAnswer,
   BadgePage,
   Bulk,
-  Completion,
   INTERACTIVE,
   ISSUE_BATCH,
   learnersWithCompletions,
@@ -29,6 +28,7 @@ import {
   OverTime,
   parsed,
   readAssertions,
+  readCourseCompletion,
   readUserIds,
   refusal,
   Uploaded,
@@ -36,6 +36,7 @@ import {
 } from './read';
 
 export { badgeImportKind } from './import';
+export { MILESTONE_READS, readCourseCompletion } from './read';
 
 /** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
 export type BadgeServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
@@ -156,13 +157,8 @@ export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls>
             const username = candidates[next++]!;
             const user = ids.get(username);
             if (!user) continue;
-            const { data } = await client.api.GET('/api/catalog/milestones/completions/course/manage/', {
-              params: { query: { course_id: course, user_id: user.id } },
-              ...INTERACTIVE,
-            });
-            const answer = parsed(Completion, data, 'a course completion');
-            if (answer.completed)
-              completers.push({ username, email: user.email, completedAt: answer.completed_at ?? null });
+            const answer = await readCourseCompletion(client, course, user.id);
+            if (answer.completed) completers.push({ username, email: user.email, completedAt: answer.completedAt });
           }
         };
         await Promise.all(Array.from({ length: MILESTONE_READS }, worker));

@@ -79,6 +79,25 @@ const UsersPage = z.object({
 /** Milestone reads in flight at once. */
 export const MILESTONE_READS = 8;
 
+/**
+ * One person's completion of one course: the course's completion milestone (`milestones/completions/course/manage/`,
+ * which the spec takes per course and integer `user_id`). The one reader of that call (badges' completers, a person's
+ * page).
+ */
+export async function readCourseCompletion(
+  client: PlatformClient,
+  course: string,
+  userId: number,
+  options: CallOptions = INTERACTIVE,
+): Promise<{ completed: boolean; completedAt: string | null }> {
+  const { data } = await client.api.GET('/api/catalog/milestones/completions/course/manage/', {
+    params: { query: { course_id: course, user_id: userId } },
+    ...options,
+  });
+  const answer = parsed(Completion, data, 'a course completion');
+  return { completed: answer.completed === true, completedAt: answer.completed_at ?? null };
+}
+
 /** The learners the learning analytics count a completion for (the Learning tab's learner list), by username. */
 export async function learnersWithCompletions(client: PlatformClient, org: string): Promise<string[]> {
   const out: string[] = [];

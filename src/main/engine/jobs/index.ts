@@ -9,5 +9,5 @@ export type { ItemReport, JobContext, JobKindRunner } from './runner';
 export { jobHandlers, defaultExportDir } from './handlers';
 export { followJobsElsewhere } from './elsewhere';
 export { ProgressMeter } from './progress';
-export { isThrottle, isThrottleEvent } from './limiter';
+export { isThrottle, isThrottleEvent, Limiter } from './limiter';
 export type { Slot } from './limiter';

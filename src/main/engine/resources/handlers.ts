@@ -76,6 +76,7 @@ type ResourceHandlers = Omit<
   | `access.${string}`
   | 'people.remove'
   | 'people.learning'
+  | 'people.completions'
   | `memory.${string}`
   | `calls.${string}`
   | `badges.${string}`

@@ -15,6 +15,7 @@ import type { ResourceCache } from './cache';
 import { explain } from './explain';
 import { z } from 'zod';
 import type { ResourceServices } from './handlers';
+import { readPersonCompletions } from './person/completions';
 
 type Row = Record<string, unknown>;
 const Named = z.object({ name: z.string().nullish(), slug: z.string().nullish() }).loose();
@@ -72,6 +73,12 @@ export function peopleHandlers(ctx: ResourceServices, cache: ResourceCache): Han
           throw new EngineError('not_found', `The platform has no learning profile of ${username}`);
         throw error;
       }
+    },
+    'people.completions': async ({ profileId: given, username, userId }) => {
+      const profileId = ctx.tenant(given);
+      const client = await ctx.platform(profileId);
+      const { org } = await userScope(ctx.profiles, profileId);
+      return { username, courses: await readPersonCompletions(client, org, { username, userId }) };
     },
     'people.remove': async ({ profileId: given, id, confirm }) => {
       const profileId = ctx.tenant(given);

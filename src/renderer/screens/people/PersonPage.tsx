@@ -132,7 +132,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
           <Chats profileId={profileId} username={username} />
           <ProfileMemorySection profileId={profileId} username={username} />
           <EdxMemorySection profileId={profileId} username={username} />
-          <LearningSection profileId={profileId} username={username} />
+          <LearningSection profileId={profileId} username={username} userId={userId} />
         </SimpleGrid>
         {/* Full width: its filters and table need the room. Keyed so one person's filters never show on another's. */}
         <LearnerMemories key={`${profileId}:${username}`} profileId={profileId} learner={username} />

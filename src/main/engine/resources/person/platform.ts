@@ -49,6 +49,26 @@ const EnrolmentPage = z
   .object({ count: z.number(), next_page: z.number().nullish(), results: z.array(z.record(z.string(), z.unknown())) })
   .loose();
 
+/** A person's course enrolments (`enrollment/courses/search/`, catalog paging): a data request's and their page's. */
+export async function readEnrolments(
+  client: PlatformClient,
+  org: string,
+  username: string,
+  options: CallOptions = {},
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { data } = await client.api.GET('/api/catalog/enrollment/courses/search/', {
+      params: { query: { org, username, page, page_size: PAGE } },
+      ...options,
+    });
+    const answer = EnrolmentPage.parse(data);
+    out.push(...answer.results);
+    if (!answer.next_page || answer.results.length === 0) break;
+  }
+  return out;
+}
+
 export class PersonPlatform {
   private readonly analytics: AnalyticsApi;
   private readonly memory: ReturnType<typeof memoryHandlers>;
@@ -153,17 +173,7 @@ export class PersonPlatform {
 
   /** The person's course enrolments (`enrollment/courses/search/`, catalog paging). */
   async enrolments(): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const { data } = await this.client.api.GET('/api/catalog/enrollment/courses/search/', {
-        params: { query: { org: this.scope.org, username: this.person.username, page, page_size: PAGE } },
-        ...this.options,
-      });
-      const answer = EnrolmentPage.parse(data);
-      out.push(...answer.results);
-      if (!answer.next_page || answer.results.length === 0) break;
-    }
-    return out;
+    return readEnrolments(this.client, this.scope.org, this.person.username, this.options);
   }
 
   async clearChatHistory(): Promise<void> {
