@@ -88,19 +88,30 @@ describe('Tenant settings: org metadata', () => {
     await visible(card.getByText('"support": "help@example.edu"'));
   });
 
-  it('reads offline from the saved copy, and a save that cannot reach the tenant keeps what was typed', async () => {
+  it('reads offline from the saved copy with Edit off, and a save that cannot reach the tenant keeps what was typed', async () => {
     const { page } = app;
     const card = page.getByTestId('single-org-metadata');
+    const edit = card.getByRole('button', { name: 'Edit' });
     server.setFaults('error5xx=1');
     try {
       await card.getByRole('button', { name: /^Refresh / }).click();
       await visible(card.getByText('Showing the saved copy'), 30_000);
       await visible(card.getByText('"support": "help@example.edu"'));
       if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, 'offline-card.png') });
+      // Nothing can be saved while the tenant does not answer: Edit says so rather than opening a form.
+      expect(await edit.getAttribute('aria-disabled')).toBe('true');
+    } finally {
+      server.setFaults('');
+    }
+    await card.getByRole('button', { name: /^Refresh / }).click();
+    await card.getByText('Showing the saved copy').waitFor({ state: 'detached', timeout: 30_000 });
 
-      await card.getByRole('button', { name: 'Edit' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Edit org metadata' });
-      await visible(dialog);
+    // The tenant stops answering while the form is open: the save says so and keeps what was typed.
+    await edit.click();
+    const dialog = page.getByRole('dialog', { name: 'Edit org metadata' });
+    await visible(dialog);
+    server.setFaults('error5xx=1');
+    try {
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type('{"offline": true}');
       await dialog.getByRole('button', { name: 'Save' }).click();
