@@ -1,6 +1,5 @@
 import {
   Alert,
-  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -33,10 +32,9 @@ import { WizardFooter } from '../components/csv-import/WizardFooter';
 import { DELIMITER_LABELS, ENCODING_LABELS, rowLabel } from '../components/csv-import/labels';
 import { JobActions } from '../components/jobs/JobActions';
 import { JobProgressCard } from '../components/jobs/JobProgressCard';
-import { JobStateBadge } from '../components/jobs/JobStateBadge';
+import { JobHeading } from '../components/jobs/FollowJob';
 import { formatCount } from '../lib/format';
 import { useCall, useMutationCall } from '../queries/useCall';
-import { jobHref } from '../shell/routes';
 import { capitalized } from './naming';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
@@ -556,17 +554,7 @@ export function ImportJob({
   const first = dryRun ? would : outcomes[0]![0];
   return (
     <Stack gap="md">
-      <Group justify="space-between" wrap="wrap">
-        <Group gap="xs" wrap="nowrap" miw={0}>
-          <JobStateBadge job={job.data} />
-          <Text size="sm" truncate>
-            {job.data.title}
-          </Text>
-        </Group>
-        <Anchor href={jobHref(jobId)} size="sm">
-          Open the job
-        </Anchor>
-      </Group>
+      <JobHeading job={job.data} />
       <JobProgressCard job={job.data} />
       {ended && (
         <Group gap="xs" data-testid="import-result" aria-live="polite">
