@@ -18,17 +18,55 @@ export interface Draft<Values extends Record<string, unknown>> {
   values: Values;
 }
 
-const drafts = new Map<string, Draft<Record<string, unknown>>>();
+const drafts = new Map<string, unknown>();
+const listeners = new Set<() => void>();
 const keyOf = ({ profileId, kind, key }: DraftScope) => JSON.stringify([profileId, kind, key]);
+const storageKey = (scope: DraftScope) => `mentor-admin:draft:${keyOf(scope)}`;
 
-/** Keeps the draft of a record, or (null) forgets it: nothing left unsaved. */
-export function keepDraft<Values extends Record<string, unknown>>(scope: DraftScope, draft: Draft<Values> | null) {
-  if (draft) drafts.set(keyOf(scope), draft);
-  else drafts.delete(keyOf(scope));
+/**
+ * Where a draft lives: this window by default; `persist` also keeps it on this computer (localStorage) across reloads
+ * and restarts, read back through `parse`, which refuses what is not a draft of that kind.
+ */
+export interface DraftKeeping<T> {
+  persist?: boolean;
+  parse?: (stored: unknown) => T | undefined;
 }
 
-export function keptDraft<Values extends Record<string, unknown>>(scope: DraftScope): Draft<Values> | undefined {
-  return drafts.get(keyOf(scope)) as Draft<Values> | undefined;
+/** Keeps the draft of a record, or (null) forgets it: nothing left unsaved. */
+export function keepDraft<T>(scope: DraftScope, draft: T | null, keeping: DraftKeeping<T> = {}) {
+  if (draft) drafts.set(keyOf(scope), draft);
+  else drafts.delete(keyOf(scope));
+  if (keeping.persist) {
+    try {
+      if (draft) localStorage.setItem(storageKey(scope), JSON.stringify(draft));
+      else localStorage.removeItem(storageKey(scope));
+    } catch {
+      // Storage full or off: the draft still lives in this window.
+    }
+  }
+  for (const listener of listeners) listener();
+}
+
+/** The draft kept for a record (the same object until it changes, as React's external stores need). */
+export function keptDraft<T>(scope: DraftScope, keeping: DraftKeeping<T> = {}): T | undefined {
+  const key = keyOf(scope);
+  if (!drafts.has(key) && keeping.persist) {
+    let stored: unknown = null;
+    try {
+      stored = JSON.parse(localStorage.getItem(storageKey(scope)) ?? 'null');
+    } catch {
+      // An unreadable draft is no draft.
+    }
+    const draft = stored === null ? undefined : keeping.parse ? keeping.parse(stored) : (stored as T);
+    if (draft !== undefined) drafts.set(key, draft);
+  }
+  return drafts.get(key) as T | undefined;
+}
+
+/** Hears every change of any draft (for useSyncExternalStore). */
+export function subscribeDrafts(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -144,7 +144,7 @@ function SettingsForm({
   useEffect(() => {
     startFrom(
       formValues(current),
-      against.current ? { base: against.current, values: form.getValues() } : keptDraft<FormValues>(scope),
+      against.current ? { base: against.current, values: form.getValues() } : keptDraft<Draft<FormValues>>(scope),
     );
     // The form object is stable; only a new record starts it again.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,11 +1,12 @@
 /**
- * The access matrix's unsaved edits, kept per tenant on this computer until they are saved or discarded: leaving the
- * tab or the screen (or the app) and coming back finds them as they were, and one tenant's draft never shows under
- * another's. A draft holds each ticked or unticked cell, not a role's whole list of actions, so a role changed
+ * The access matrix's unsaved edits, kept per tenant on this computer (the app's draft store, persisted) until they
+ * are saved or discarded: leaving the tab or the screen (or the app) and coming back finds them as they were, and one
+ * tenant's draft never shows under another's. A draft holds each ticked or unticked cell, not a role's whole list of actions, so a role changed
  * elsewhere meanwhile keeps that change and the draft is applied on top of what the role holds now.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { z } from 'zod';
+import { keepDraft, keptDraft, subscribeDrafts } from '../../lib/drafts';
 
 /** Per role id, per action: true to grant it, false to take it away. */
 const Draft = z.record(z.string(), z.record(z.string(), z.boolean()));
@@ -46,45 +47,21 @@ export function changedRoles(roles: readonly Role[], draft: MatrixDraft): { id: 
   });
 }
 
-const storageKey = (tenant: string) => `mentor-admin:access-matrix-draft:${tenant}`;
-const drafts = new Map<string, MatrixDraft>();
-const listeners = new Set<() => void>();
-
-function read(tenant: string): MatrixDraft {
-  let draft = drafts.get(tenant);
-  if (!draft) {
-    let stored: unknown = null;
-    try {
-      stored = JSON.parse(localStorage.getItem(storageKey(tenant)) ?? 'null');
-    } catch {
-      // An unreadable draft is no draft.
-    }
+const keeping = {
+  persist: true,
+  parse: (stored: unknown) => {
     const parsed = Draft.safeParse(stored);
-    draft = parsed.success ? parsed.data : EMPTY;
-    drafts.set(tenant, draft);
-  }
-  return draft;
-}
-
-function write(tenant: string, draft: MatrixDraft): void {
-  drafts.set(tenant, draft);
-  try {
-    if (Object.keys(draft).length) localStorage.setItem(storageKey(tenant), JSON.stringify(draft));
-    else localStorage.removeItem(storageKey(tenant));
-  } catch {
-    // Storage full or off: the draft still lives for this session.
-  }
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+    return parsed.success ? parsed.data : undefined;
+  },
+};
+const scopeOf = (tenant: string) => ({ profileId: tenant, kind: 'access-matrix', key: 'roles' });
 
 /** This tenant's draft and the way to change it (an empty draft discards it). */
 export function useMatrixDraft(tenant: string): [MatrixDraft, (draft: MatrixDraft) => void] {
-  const draft = useSyncExternalStore(subscribe, () => read(tenant));
-  const set = useCallback((next: MatrixDraft) => write(tenant, next), [tenant]);
+  const draft = useSyncExternalStore(subscribeDrafts, () => keptDraft<MatrixDraft>(scopeOf(tenant), keeping) ?? EMPTY);
+  const set = useCallback(
+    (next: MatrixDraft) => keepDraft(scopeOf(tenant), Object.keys(next).length ? next : null, keeping),
+    [tenant],
+  );
   return [draft, set];
 }
