@@ -32,7 +32,7 @@ import {
 import { ApiError, isTransient } from '../platform';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
-import { keptFields, type ResourceCache } from './cache';
+import { KeptRecord, keptFields, type ResourceCache } from './cache';
 import { explain, invalidValues } from './explain';
 import type { ResourceServices } from './handlers';
 import { historyKey } from './single';
@@ -278,7 +278,7 @@ export function mentorBulkKind(deps: {
         const batch = settled;
         settled = [];
         const kept = batch.flatMap(({ item, kept }) =>
-          kept ? [{ ...kept, key: historyKey(declaration, item.key, kept.record) }] : [],
+          kept ? [{ ...kept, key: historyKey(declaration, item.key, kept.record.record) }] : [],
         );
         const byOutcome = new Map<Settled['outcome'], number[]>();
         for (const { item, outcome } of batch) byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), item.id]);
@@ -316,7 +316,11 @@ export function mentorBulkKind(deps: {
         if (!Object.keys(changes).length) {
           if (!inDoubt) return { item, outcome: 'unchanged', kept: null };
           // The earlier run's PUT landed: kept in the history now, from the settings as they were cached before it.
-          const kept = { before: cached?.record ?? null, record: current, changed: Object.keys(values) };
+          const kept = {
+            before: cached?.record ?? null,
+            record: KeptRecord.of(declaration, current),
+            changed: Object.keys(values),
+          };
           return { item, outcome: 'updated', kept };
         }
         markFrom(index);
@@ -326,8 +330,8 @@ export function mentorBulkKind(deps: {
           { id: item.key, values: changes },
           { signal: ctx.signal },
         );
-        // Kept as the cache keeps it (no write-only field): the same record goes to the cache and the history.
-        const record = keptFields(declaration, {
+        // Kept as the cache keeps it (no write-only field): the same record and text go to the cache and the history.
+        const record = KeptRecord.of(declaration, {
           ...current,
           ...(answer && typeof answer === 'object' ? (answer as Row) : {}),
         });
@@ -381,5 +385,5 @@ interface Settled {
   item: ItemRow;
   outcome: 'updated' | 'unchanged';
   /** What to keep in the cache and the mentor's history. */
-  kept: { before: Row | null; record: Row; changed: string[] } | null;
+  kept: { before: Row | null; record: KeptRecord; changed: string[] } | null;
 }

@@ -4,6 +4,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
+import { KeptRecord } from './cache';
 
 type Row = Record<string, unknown>;
 
@@ -36,6 +37,13 @@ const toSnapshot = (row: SnapshotRow): Snapshot => ({
   record: JSON.parse(row.data) as Row,
 });
 
+/** A snapshot's data: the record's JSON text, made once already when it comes as the cache keeps it. */
+function jsonOf(kind: string, record: Row | KeptRecord): string {
+  if (!(record instanceof KeptRecord)) return JSON.stringify(record);
+  if (record.kind !== kind) throw new Error(`A ${record.kind} record kept in the history of ${kind}`);
+  return record.json;
+}
+
 export class SnapshotStore {
   constructor(private readonly db: Db) {}
 
@@ -61,11 +69,20 @@ export class SnapshotStore {
     return this.keepAll(profileId, kind, [{ key, ...save }], at)[0]!;
   }
 
-  /** `keep` for many parents (a bulk change's batch) in one transaction; the new snapshots' ids in order. */
+  /**
+   * `keep` for many parents (a bulk change's batch) in one transaction; the new snapshots' ids in order. `after` may
+   * come as the cache keeps it (its JSON text made once for both).
+   */
   keepAll(
     profileId: string,
     kind: string,
-    saves: readonly { key: string; before: Row | null; after: Row; changed: string[]; revertedTo?: number | null }[],
+    saves: readonly {
+      key: string;
+      before: Row | null;
+      after: Row | KeptRecord;
+      changed: string[];
+      revertedTo?: number | null;
+    }[],
     at = new Date().toISOString(),
   ): number[] {
     const insert = this.sql(
@@ -73,13 +90,14 @@ export class SnapshotStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
+      // Which parents have a history already: one index probe each, however long their histories are.
       const known = new Set(
         this.sql(
-          `SELECT DISTINCT key FROM resource_snapshots
-             WHERE profile_id = ? AND kind = ? AND key IN (SELECT value FROM json_each(?))`,
+          `SELECT value FROM json_each(@keys) WHERE EXISTS (
+             SELECT 1 FROM resource_snapshots WHERE profile_id = @profileId AND kind = @kind AND key = value)`,
         )
           .pluck()
-          .all(profileId, kind, JSON.stringify(saves.map((save) => save.key))) as string[],
+          .all({ profileId, kind, keys: JSON.stringify(saves.map((save) => save.key)) }) as string[],
       );
       return saves.map((save) => {
         if (!known.has(save.key) && save.before) {
@@ -95,7 +113,7 @@ export class SnapshotStore {
           reason,
           save.revertedTo ?? null,
           JSON.stringify(save.changed),
-          JSON.stringify(save.after),
+          jsonOf(kind, save.after),
         );
         return Number(result.lastInsertRowid);
       });
