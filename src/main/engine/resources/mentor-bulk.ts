@@ -45,8 +45,11 @@ type GetSingle = HandlersOf<typeof resourceCalls>['resources.getSingle'];
 export const MENTOR_BULK_KIND = 'mentor-bulk-set';
 /** Settings cached more recently than this (a preview just read them) are what a mentor is compared with. */
 export const BULK_FRESH_MS = 10 * 60_000;
-/** Mentors marked `sending` in one write, ahead of their PUTs. */
-const MARK_AHEAD = 16;
+/**
+ * Mentors marked `sending` in one write (a commit of its own), ahead of their PUTs. After a crash each is read again
+ * before anything is sent to it: a few more reads then, against a commit per 16 mentors in every run.
+ */
+const MARK_AHEAD = 50;
 /**
  * Finished mentors are written together: this many, or this often (as often as a job's progress is shown). A write
  * of many rewrites each page it touches once (the history's index, the items, the freshness rows): 32 at a time
