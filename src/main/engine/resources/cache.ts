@@ -284,6 +284,16 @@ export class ResourceCache {
     return text ? { record: JSON.parse(text) as Row, meta } : null;
   }
 
+  /** Whether `single` would find a record, without reading it (which of a mentor's names it is cached under). */
+  hasSingle(profileId: string, kind: string, key?: string): boolean {
+    if (!this.meta(profileId, singleScope(kind, key))) return false;
+    return (
+      this.sql('SELECT 1 FROM resource_records WHERE profile_id = ? AND kind = ? AND id = ?')
+        .pluck()
+        .get(profileId, kind, key ?? SINGLE_RECORD_ID) !== undefined
+    );
+  }
+
   /** `single` for many parents of a keyed kind in two reads (a bulk change's mentors); those not cached left out. */
   singles(profileId: string, kind: string, keys: readonly string[]): Map<string, { record: Row; meta: ListMeta }> {
     const metas = this.freshness.metas(
@@ -328,8 +338,10 @@ export class ResourceCache {
     if (!fields.length) return null;
     const match = fields.map((_, i) => `json_extract(data, @path${i}) = @name`).join(' OR ');
     const params = Object.fromEntries(fields.map((field, i) => [`path${i}`, `$.${field}`]));
-    const id = this.db
-      .prepare(`SELECT id FROM resource_records WHERE profile_id = @profileId AND kind = @kind AND (${match}) LIMIT 1`)
+    // Prepared once per number of names (the text depends on nothing else).
+    const id = this.sql(
+      `SELECT id FROM resource_records WHERE profile_id = @profileId AND kind = @kind AND (${match}) LIMIT 1`,
+    )
       .pluck()
       .get({ profileId, kind, name, ...params }) as string | undefined;
     return id ?? null;

@@ -120,7 +120,7 @@ export function singleRecordHandlers(
   function storedKey(profileId: string, declaration: ResourceDeclaration, key: string | undefined) {
     if (key === undefined || !declaration.keyedBy) return key;
     // Already its own id (as the lists name mentors): found by the cache's key, without reading every record.
-    if (cache.single(profileId, declaration.kind, key)) return key;
+    if (cache.hasSingle(profileId, declaration.kind, key)) return key;
     const names = [declaration.idField, ...(declaration.keyedBy.aliases ?? [])];
     return cache.singleKeyOf(profileId, declaration.kind, key, names) ?? key;
   }
