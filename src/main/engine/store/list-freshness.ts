@@ -21,6 +21,7 @@ export class ListFreshness {
   private readonly readMany: Statement;
   private readonly failed: Statement;
   private readonly written: Statement;
+  private readonly writtenMany: Statement;
   private readonly answered: Statement;
   private readonly changed: Statement;
   private readonly dropped: Statement;
@@ -40,6 +41,13 @@ export class ListFreshness {
     this.failed = db.prepare('UPDATE cached_lists SET checked_at = ?, error = ? WHERE profile_id = ? AND list = ?');
     this.written = db.prepare(
       `INSERT INTO cached_lists (profile_id, list, tenant, as_of, checked_at, error) VALUES (?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (profile_id, list) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
+         checked_at = excluded.checked_at, error = NULL`,
+    );
+    // The same for a JSON list of lists, in one statement (WHERE true: SQLite's rule for an upsert from a SELECT).
+    this.writtenMany = db.prepare(
+      `INSERT INTO cached_lists (profile_id, list, tenant, as_of, checked_at, error)
+         SELECT @profileId, value, @tenant, @asOf, @asOf, NULL FROM json_each(@lists) WHERE true
        ON CONFLICT (profile_id, list) DO UPDATE SET tenant = excluded.tenant, as_of = excluded.as_of,
          checked_at = excluded.checked_at, error = NULL`,
     );
@@ -77,10 +85,11 @@ export class ListFreshness {
     this.readAtAll(profileId, [list], asOf);
   }
 
-  /** `readAt` for several lists (the caller's transaction makes it one write). */
+  /** `readAt` for several lists (a bulk change's hundreds of mentors) in one statement. */
   readAtAll(profileId: string, lists: readonly string[], asOf: string): void {
     const tenant = this.tenantOf(profileId) ?? '';
-    for (const list of lists) this.written.run(profileId, list, tenant, asOf, asOf);
+    if (lists.length === 1) this.written.run(profileId, lists[0], tenant, asOf, asOf);
+    else if (lists.length) this.writtenMany.run({ profileId, tenant, asOf, lists: JSON.stringify(lists) });
   }
 
   /** A refresh that did not work; the rows stay as they were. */
