@@ -150,7 +150,8 @@ export const licenseAssignments = {
     create: { method: 'post', path: '/api/catalog/licenses/user/assignment/' },
   },
   envelope: 'none',
-  tenant: { platform_key: 'org' },
+  // The body's `user_id` is the seat holder's (a number), not the connection's user.
+  tenant: { platform_key: 'org', user_id: 'none' },
   columns: [
     { field: 'username', label: 'Username' },
     { field: 'email', label: 'Email' },
