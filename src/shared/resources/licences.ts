@@ -10,6 +10,7 @@ import type { ResourceDeclaration } from './kit';
 
 export const licenses = {
   kind: 'licenses',
+  group: 'Licences',
   label: 'Licences',
   singular: 'licence',
   plural: 'licences',
@@ -67,6 +68,7 @@ const licenceFields = [
 /** A course's licences (`licenses/course/`): seats of one course, given as a user licence's are (courseLicenseAssignments). */
 export const courseLicenses = {
   kind: 'course-licenses',
+  group: 'Licences',
   label: 'Course licences',
   singular: 'course licence',
   plural: 'course licences',
@@ -92,6 +94,7 @@ export const courseLicenses = {
 /** A program's licences (`licenses/program/`): seats of one program, given as a user licence's are (programLicenseAssignments). */
 export const programLicenses = {
   kind: 'program-licenses',
+  group: 'Licences',
   label: 'Program licences',
   singular: 'program licence',
   plural: 'program licences',
@@ -114,6 +117,7 @@ export const programLicenses = {
 /** The tenant's own licences (`licenses/platform/`: list, create and update only; no seats). */
 export const platformLicenses = {
   kind: 'platform-licenses',
+  group: 'Licences',
   label: 'Platform licences',
   singular: 'platform licence',
   plural: 'platform licences',
@@ -140,6 +144,7 @@ export const platformLicenses = {
  */
 export const licenseAssignments = {
   kind: 'license-assignments',
+  group: 'Seats',
   label: 'Licence seats',
   singular: 'licence seat',
   plural: 'licence seats',
@@ -180,6 +185,7 @@ export const licenseAssignments = {
 export const courseLicenseAssignments = {
   ...licenseAssignments,
   kind: 'course-license-assignments',
+  group: 'Seats',
   label: 'Course licence seats',
   singular: 'course licence seat',
   plural: 'course licence seats',
@@ -210,6 +216,7 @@ export const courseLicenseAssignments = {
 export const programLicenseAssignments = {
   ...licenseAssignments,
   kind: 'program-license-assignments',
+  group: 'Seats',
   label: 'Program licence seats',
   singular: 'program licence seat',
   plural: 'program licence seats',
@@ -241,6 +248,7 @@ export const programLicenseAssignments = {
  */
 export const licenseGroupAssignments = {
   kind: 'license-group-assignments',
+  group: 'User groups',
   label: 'Licence group seats',
   singular: 'licence group seat',
   plural: 'licence group seats',
@@ -272,6 +280,7 @@ export const licenseGroupAssignments = {
 export const courseLicenseGroupAssignments = {
   ...licenseGroupAssignments,
   kind: 'course-license-group-assignments',
+  group: 'User groups',
   label: 'Course licence group seats',
   singular: 'course licence group seat',
   plural: 'course licence group seats',
@@ -297,6 +306,7 @@ export const courseLicenseGroupAssignments = {
 export const programLicenseGroupAssignments = {
   ...licenseGroupAssignments,
   kind: 'program-license-group-assignments',
+  group: 'User groups',
   label: 'Program licence group seats',
   singular: 'program licence group seat',
   plural: 'program licence group seats',
@@ -328,6 +338,7 @@ export const programLicenseGroupAssignments = {
  */
 export const accessRequests = {
   kind: 'access-requests',
+  group: 'Requests',
   label: 'Access requests',
   singular: 'access request',
   plural: 'access requests',

@@ -150,47 +150,52 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
         <Button variant="default" onClick={() => setEditing(true)} loading={editing && licenceRecord.isPending}>
           Edit licence
         </Button>
-        <Select
-          aria-label="User group"
-          placeholder="A user group"
-          // Groups holding the licence already are not offered again.
-          data={(groups.data?.records ?? [])
-            .filter((g) => !held.has(Number(g.id)))
-            .map((g) => ({ value: String(g.id), label: String(g.name) }))}
-          value={group}
-          onChange={setGroup}
-          searchable
-          nothingFoundMessage={groups.isError ? 'The user groups could not be read' : 'No such user group'}
-          w={220}
-        />
-        <Button
-          variant="default"
-          disabled={!group}
-          loading={assignGroup.isPending}
-          onClick={() =>
-            assignGroup.mutate(
-              { profileId, licenseId, groupId: Number(group), kind },
-              {
-                onSuccess: (answer) => {
-                  notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
-                  setGroup(null);
-                  void seats.refetch();
-                },
-              },
-            )
-          }
-        >
-          Give the group seats
-        </Button>
       </Group>
-      {assignGroup.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="No seats given">
-          {errorMessage(assignGroup.error)}
-        </Alert>
-      )}
 
       <Stack gap={4}>
         <Text fw={500}>User groups holding seats ({formatCount(seats.data.groups.length)})</Text>
+        <Group gap="sm" wrap="wrap" mb={4}>
+          <Select
+            aria-label="User group"
+            placeholder="A user group"
+            // Groups holding the licence already are not offered again.
+            data={(groups.data?.records ?? [])
+              .filter((g) => !held.has(Number(g.id)))
+              .map((g) => ({ value: String(g.id), label: String(g.name) }))}
+            value={group}
+            onChange={(value) => {
+              setGroup(value);
+              assignGroup.reset();
+            }}
+            searchable
+            nothingFoundMessage={groups.isError ? 'The user groups could not be read' : 'No such user group'}
+            w={220}
+          />
+          <Button
+            variant="default"
+            disabled={!group}
+            loading={assignGroup.isPending}
+            onClick={() =>
+              assignGroup.mutate(
+                { profileId, licenseId, groupId: Number(group), kind },
+                {
+                  onSuccess: (answer) => {
+                    notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
+                    setGroup(null);
+                    void seats.refetch();
+                  },
+                },
+              )
+            }
+          >
+            Give the group seats
+          </Button>
+        </Group>
+        {assignGroup.isError && (
+          <Alert color="red" icon={<WarningIcon />} title="No seats given">
+            {errorMessage(assignGroup.error)}
+          </Alert>
+        )}
         {seats.data.groups.length ? (
           <Table striped aria-label="User groups holding seats">
             <Table.Thead>
