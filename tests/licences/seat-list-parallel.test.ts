@@ -1,6 +1,7 @@
 /**
  * The seats tabs read every licence's seats a few at a time: counted at the sandbox (each request held 150 ms), the
- * reads overlap, never past the tenant's limit that its jobs share, and the seats still come in the licences' order.
+ * reads overlap, never past the tenant's limit that its jobs share, and the seats still come in the licences' order;
+ * when some licences' reads fail, the list fails with the first of them in that order (not the quickest to fail).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -47,5 +48,32 @@ describe('seats read per licence', () => {
     const names = answer.records.map((seat) => String(seat.license_name));
     const parents = await engine.invoke('resources.list', { profileId, kind: 'course-licenses', pageSize: 500 });
     expect(names).toEqual(parents.records.map((licence) => String(licence.name)));
+  });
+
+  it('fails with the first failed licence’s error in the licences’ order, not the quickest one', async () => {
+    const { engine, profileId } = await connect(server, { key: 'env-only' });
+    const addLicence = server.db.prepare(
+      `INSERT INTO licenses (org, name, count, started, created, family, program_key)
+       VALUES (?, ?, 10, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'program', 'program-v1:main+ERR')`,
+    );
+    const seat = server.db.prepare('INSERT INTO license_assignments (license_id, user_id, metadata) VALUES (?, ?, ?)');
+    const person = server.db.prepare("SELECT id FROM users WHERE org = ? AND role = 'student' LIMIT 1").pluck();
+    const someone = person.get(server.org) as number;
+    // Listed newest first: "Late" comes first. Its seats answer 500 (retried before it fails); "Early"'s answer breaks
+    // the spec at once (an email that is no email).
+    const early = Number(addLicence.run(server.org, 'Early').lastInsertRowid);
+    const bad = Number(
+      server.db
+        .prepare(
+          `INSERT INTO users (username, email, org, role, date_joined) VALUES ('no-mail', 'not an email', ?, 'student', '2026-01-01T00:00:00Z')`,
+        )
+        .run(server.org).lastInsertRowid,
+    );
+    seat.run(early, bad, '{}');
+    const late = Number(addLicence.run(server.org, 'Late').lastInsertRowid);
+    seat.run(late, someone, 'not json');
+    const failed = engine.invoke('resources.list', { profileId, kind: 'program-license-assignments', pageSize: 500 });
+    await expect(failed).rejects.toMatchObject({ message: expect.not.stringContaining('does not match its spec') });
+    await expect(failed).rejects.toMatchObject({ message: expect.stringMatching(/500|server error/i) });
   });
 });

@@ -89,7 +89,7 @@ export const licenceCalls = {
   'licences.assignGroup': call(
     z.object({ ...Tenant, ...Kind, licenseId: Id, groupId: Id }).strict(),
     z.object({ id: z.number().int(), name: z.string() }),
-    "Gives everyone in a user group a seat of the licence (the group's later members too, as the platform does)",
+    'Gives everyone in a user group a seat of the licence (a program licence only when its free seats are enough for all)',
   ),
   'licences.releaseGroup': call(
     z
