@@ -98,6 +98,8 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
   }
   const { licence } = seats.data;
   const held = new Set(seats.data.groups.map((g) => g.groupId));
+  // Only the program family's answer counts a group's people and those holding seats.
+  const counted = seats.data.groups.some((g) => g.people !== null);
   const share = licence.count ? Math.min(100, (licence.used / licence.count) * 100) : 100;
 
   return (
@@ -201,7 +203,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>User group</Table.Th>
-                <Table.Th>People</Table.Th>
+                {counted && <Table.Th>People</Table.Th>}
                 <Table.Th w={120} />
               </Table.Tr>
             </Table.Thead>
@@ -216,15 +218,13 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>
-                    {g.people === null ? (
-                      <Text span size="sm" c="dimmed">
-                        Each holds a seat
-                      </Text>
-                    ) : (
-                      `${formatCount(g.holding ?? 0)} of ${formatCount(g.people)} hold a seat`
-                    )}
-                  </Table.Td>
+                  {counted && (
+                    <Table.Td>
+                      {g.people === null
+                        ? '—'
+                        : `${formatCount(g.holding ?? 0)} of ${formatCount(g.people)} hold a seat`}
+                    </Table.Td>
+                  )}
                   <Table.Td>
                     <Button
                       size="compact-sm"
