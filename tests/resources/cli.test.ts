@@ -193,6 +193,20 @@ describe('mentor-admin resource verbs', () => {
         area: 'Licences',
         verbs: ['list', 'create'],
       },
+      // A user group holding a licence: listed per licence like seats, given by licence and group.
+      { kind: 'license-group-assignments', label: 'Licence group seats', area: 'Licences', verbs: ['list', 'create'] },
+      {
+        kind: 'course-license-group-assignments',
+        label: 'Course licence group seats',
+        area: 'Licences',
+        verbs: ['list', 'create'],
+      },
+      {
+        kind: 'program-license-group-assignments',
+        label: 'Program licence group seats',
+        area: 'Licences',
+        verbs: ['list', 'create'],
+      },
       { kind: 'access-requests', label: 'Access requests', area: 'Licences', verbs: ['list', 'update'] },
       { kind: 'courses', label: 'Courses', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
       { kind: 'pathways', label: 'Pathways', area: 'Catalogue', verbs: ['list', 'create', 'update'] },

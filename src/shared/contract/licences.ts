@@ -51,7 +51,19 @@ export const LicenceSeats = z.object({
       active: z.boolean(),
     }),
   ),
-  groups: z.array(z.object({ id: z.number().int(), groupId: z.number().int(), name: z.string(), active: z.boolean() })),
+  groups: z.array(
+    z.object({
+      id: z.number().int(),
+      groupId: z.number().int(),
+      name: z.string(),
+      active: z.boolean(),
+      /** The group's people and how many of them hold a seat (program licences' answers say; null elsewhere). */
+      people: z.number().int().nullable(),
+      holding: z.number().int().nullable(),
+    }),
+  ),
+  /** This family's group removal may keep the seats the group gave (the spec's `remove_user_assignments`). */
+  canKeepGroupSeats: z.boolean(),
 });
 export type LicenceSeats = z.infer<typeof LicenceSeats>;
 
@@ -67,7 +79,7 @@ export const licenceCalls = {
   'licences.seats': call(
     z.object({ ...Tenant, ...Kind, licenseId: Id }).strict(),
     LicenceSeats,
-    "A licence's seats and group seats (user licences') from the platform, with seats used and free and its expiry",
+    "A licence's seats and the user groups holding it from the platform, with seats used and free and its expiry",
   ),
   'licences.release': call(
     z.object({ ...Tenant, ...Kind, licenseId: Id, assignmentId: Id }).strict(),
@@ -75,14 +87,23 @@ export const licenceCalls = {
     'Takes one seat back from the person who holds it',
   ),
   'licences.assignGroup': call(
-    z.object({ ...Tenant, licenseId: Id, groupId: Id }).strict(),
+    z.object({ ...Tenant, ...Kind, licenseId: Id, groupId: Id }).strict(),
     z.object({ id: z.number().int(), name: z.string() }),
-    "Gives everyone in a user group a seat of the licence (the group's later members too, as the platform does)",
+    'Gives everyone in a user group a seat of the licence (a program licence only when its free seats are enough for all)',
   ),
   'licences.releaseGroup': call(
-    z.object({ ...Tenant, licenseId: Id, assignmentId: Id }).strict(),
+    z
+      .object({
+        ...Tenant,
+        ...Kind,
+        licenseId: Id,
+        assignmentId: Id,
+        /** Keep the seats the group gave its people (only where the spec declares `remove_user_assignments`). */
+        keepSeats: z.boolean().optional(),
+      })
+      .strict(),
     z.object({ released: z.literal(true) }),
-    "Takes a user group's seats back (the platform's default removes the seats the group gave its people)",
+    "Takes a user group's licence back; the seats it gave its people go with it unless kept (where the platform allows)",
   ),
   'accessRequests.review': call(
     z.object({ ...Tenant, id: Id, approved: z.boolean() }).strict(),

@@ -23,10 +23,13 @@ import { users } from './users';
 import {
   accessRequests,
   courseLicenseAssignments,
+  courseLicenseGroupAssignments,
   courseLicenses,
   licenseAssignments,
+  licenseGroupAssignments,
   licenses,
   programLicenseAssignments,
+  programLicenseGroupAssignments,
   platformLicenses,
   programLicenses,
 } from './licences';
@@ -91,6 +94,9 @@ export const RESOURCES = {
   'license-assignments': licenseAssignments,
   'course-license-assignments': courseLicenseAssignments,
   'program-license-assignments': programLicenseAssignments,
+  'license-group-assignments': licenseGroupAssignments,
+  'course-license-group-assignments': courseLicenseGroupAssignments,
+  'program-license-group-assignments': programLicenseGroupAssignments,
   'access-requests': accessRequests,
   courses,
   pathways,

@@ -293,6 +293,8 @@ export interface ResourceDeclaration {
     licenseLabel: string;
     /** The platform gives an email with no account a seat of its own (the spec's program licences). */
     emailOnly?: boolean;
+    /** The kind of the licence family's group seats (a user group holding the licence). */
+    groupKind?: string;
   };
   /**
    * Operations of the kind that its area's own code calls rather than the generic screens (a licence's seats, which

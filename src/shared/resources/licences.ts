@@ -10,6 +10,7 @@ import type { ResourceDeclaration } from './kit';
 
 export const licenses = {
   kind: 'licenses',
+  group: 'Licences',
   label: 'Licences',
   singular: 'licence',
   plural: 'licences',
@@ -67,6 +68,7 @@ const licenceFields = [
 /** A course's licences (`licenses/course/`): seats of one course, given as a user licence's are (courseLicenseAssignments). */
 export const courseLicenses = {
   kind: 'course-licenses',
+  group: 'Licences',
   label: 'Course licences',
   singular: 'course licence',
   plural: 'course licences',
@@ -92,6 +94,7 @@ export const courseLicenses = {
 /** A program's licences (`licenses/program/`): seats of one program, given as a user licence's are (programLicenseAssignments). */
 export const programLicenses = {
   kind: 'program-licenses',
+  group: 'Licences',
   label: 'Program licences',
   singular: 'program licence',
   plural: 'program licences',
@@ -114,6 +117,7 @@ export const programLicenses = {
 /** The tenant's own licences (`licenses/platform/`: list, create and update only; no seats). */
 export const platformLicenses = {
   kind: 'platform-licenses',
+  group: 'Licences',
   label: 'Platform licences',
   singular: 'platform licence',
   plural: 'platform licences',
@@ -140,6 +144,7 @@ export const platformLicenses = {
  */
 export const licenseAssignments = {
   kind: 'license-assignments',
+  group: 'Seats',
   label: 'Licence seats',
   singular: 'licence seat',
   plural: 'licence seats',
@@ -150,7 +155,8 @@ export const licenseAssignments = {
     create: { method: 'post', path: '/api/catalog/licenses/user/assignment/' },
   },
   envelope: 'none',
-  tenant: { platform_key: 'org' },
+  // The body's `user_id` is the seat holder's (a number), not the connection's user.
+  tenant: { platform_key: 'org', user_id: 'none' },
   columns: [
     { field: 'username', label: 'Username' },
     { field: 'email', label: 'Email' },
@@ -163,25 +169,23 @@ export const licenseAssignments = {
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
   relations: [{ field: 'license_id', kind: 'licenses', heading: 'Seats' }],
-  seats: { licenseKind: 'licenses', licenseLabel: 'Licence' },
+  seats: { licenseKind: 'licenses', licenseLabel: 'Licence', groupKind: 'license-group-assignments' },
   listEach: { kind: 'licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/user/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/user/assignment/' },
-    groups: { method: 'get', path: '/api/catalog/licenses/user/assignment/group/' },
-    assignGroup: { method: 'post', path: '/api/catalog/licenses/user/assignment/group/' },
-    releaseGroup: { method: 'delete', path: '/api/catalog/licenses/user/assignment/group/' },
     check: { method: 'get', path: '/api/catalog/licenses/user/assignment/check/' },
   },
 } as const satisfies ResourceDeclaration;
 
 /**
  * One seat of a course licence (`licenses/course/assignment/`): the user licence's seat calls on the course's path,
- * with the same body (`license_id` and `user_id` or `email`), list and release. The group calls are not used here.
+ * with the same body (`license_id` and `user_id` or `email`), list and release.
  */
 export const courseLicenseAssignments = {
   ...licenseAssignments,
   kind: 'course-license-assignments',
+  group: 'Seats',
   label: 'Course licence seats',
   singular: 'course licence seat',
   plural: 'course licence seats',
@@ -192,7 +196,11 @@ export const courseLicenseAssignments = {
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
   relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'Seats' }],
-  seats: { licenseKind: 'course-licenses', licenseLabel: 'Course licence' },
+  seats: {
+    licenseKind: 'course-licenses',
+    licenseLabel: 'Course licence',
+    groupKind: 'course-license-group-assignments',
+  },
   listEach: { kind: 'course-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/course/assignment/' },
@@ -208,6 +216,7 @@ export const courseLicenseAssignments = {
 export const programLicenseAssignments = {
   ...licenseAssignments,
   kind: 'program-license-assignments',
+  group: 'Seats',
   label: 'Program licence seats',
   singular: 'program licence seat',
   plural: 'program licence seats',
@@ -218,11 +227,107 @@ export const programLicenseAssignments = {
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
   relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'Seats' }],
-  seats: { licenseKind: 'program-licenses', licenseLabel: 'Program licence', emailOnly: true },
+  seats: {
+    licenseKind: 'program-licenses',
+    licenseLabel: 'Program licence',
+    emailOnly: true,
+    groupKind: 'program-license-group-assignments',
+  },
   listEach: { kind: 'program-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
   calls: {
     list: { method: 'get', path: '/api/catalog/licenses/program/assignment/' },
     release: { method: 'delete', path: '/api/catalog/licenses/program/assignment/' },
+  },
+} as const satisfies ResourceDeclaration;
+
+/**
+ * A user group holding a licence (`licenses/user/assignment/group/`): everyone in the group takes a seat. The platform
+ * lists them per licence only (listEach); one is given by `license_id` and `group_id` (the kit's create, or the
+ * licence's page), and taken back on the licence's page (licences.releaseGroup), where the confirm says that the seats
+ * the group gave its people go with it. The course and program families below are the same on their own paths.
+ */
+export const licenseGroupAssignments = {
+  kind: 'license-group-assignments',
+  group: 'User groups',
+  label: 'Licence group seats',
+  singular: 'licence group seat',
+  plural: 'licence group seats',
+  area: 'licences',
+  description: 'Which user groups hold which licence: everyone in the group holds a seat.',
+  idField: 'id',
+  operations: { create: { method: 'post', path: '/api/catalog/licenses/user/assignment/group/' } },
+  envelope: 'none',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'group_name', label: 'User group' },
+    { field: 'license_name', label: 'Licence' },
+    { field: 'active', label: 'Active', format: 'boolean' },
+  ],
+  search: ['group_name', 'license_name'],
+  fields: [
+    { name: 'license_id', label: 'Licence', input: 'reference', references: 'licenses' },
+    { name: 'group_id', label: 'User group', input: 'reference', references: 'user-groups' },
+  ],
+  relations: [{ field: 'license_id', kind: 'licenses', heading: 'User groups' }],
+  listEach: { kind: 'licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
+  calls: {
+    list: { method: 'get', path: '/api/catalog/licenses/user/assignment/group/' },
+    release: { method: 'delete', path: '/api/catalog/licenses/user/assignment/group/' },
+  },
+} as const satisfies ResourceDeclaration;
+
+/** A user group holding a course licence (`licenses/course/assignment/group/`): its answer names the course. */
+export const courseLicenseGroupAssignments = {
+  ...licenseGroupAssignments,
+  kind: 'course-license-group-assignments',
+  group: 'User groups',
+  label: 'Course licence group seats',
+  singular: 'course licence group seat',
+  plural: 'course licence group seats',
+  description: 'Which user groups hold which course licence: everyone in the group holds a seat.',
+  operations: { create: { method: 'post', path: '/api/catalog/licenses/course/assignment/group/' } },
+  fields: [
+    { name: 'license_id', label: 'Course licence', input: 'reference', references: 'course-licenses' },
+    { name: 'group_id', label: 'User group', input: 'reference', references: 'user-groups' },
+  ],
+  relations: [{ field: 'license_id', kind: 'course-licenses', heading: 'User groups' }],
+  listEach: { kind: 'course-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
+  calls: {
+    list: { method: 'get', path: '/api/catalog/licenses/course/assignment/group/' },
+    release: { method: 'delete', path: '/api/catalog/licenses/course/assignment/group/' },
+  },
+} as const satisfies ResourceDeclaration;
+
+/**
+ * A user group holding a program licence (`licenses/program/assignment/group/`). The spec's notes: every member gets
+ * a seat, the licence must have seats enough for all of them or nothing is given, and the removal's
+ * `remove_user_assignments` (true by default) says whether the seats the group gave go with it.
+ */
+export const programLicenseGroupAssignments = {
+  ...licenseGroupAssignments,
+  kind: 'program-license-group-assignments',
+  group: 'User groups',
+  label: 'Program licence group seats',
+  singular: 'program licence group seat',
+  plural: 'program licence group seats',
+  description: 'Which user groups hold which program licence: everyone in the group holds a seat.',
+  operations: { create: { method: 'post', path: '/api/catalog/licenses/program/assignment/group/' } },
+  columns: [
+    { field: 'group_name', label: 'User group' },
+    { field: 'license_name', label: 'Licence' },
+    { field: 'user_count', label: 'People' },
+    { field: 'assigned_count', label: 'Holding seats' },
+    { field: 'active', label: 'Active', format: 'boolean' },
+  ],
+  fields: [
+    { name: 'license_id', label: 'Program licence', input: 'reference', references: 'program-licenses' },
+    { name: 'group_id', label: 'User group', input: 'reference', references: 'user-groups' },
+  ],
+  relations: [{ field: 'license_id', kind: 'program-licenses', heading: 'User groups' }],
+  listEach: { kind: 'program-licenses', call: 'list', param: 'license_id', nameField: 'license_name' },
+  calls: {
+    list: { method: 'get', path: '/api/catalog/licenses/program/assignment/group/' },
+    release: { method: 'delete', path: '/api/catalog/licenses/program/assignment/group/' },
   },
 } as const satisfies ResourceDeclaration;
 
@@ -233,6 +338,7 @@ export const programLicenseAssignments = {
  */
 export const accessRequests = {
   kind: 'access-requests',
+  group: 'Requests',
   label: 'Access requests',
   singular: 'access request',
   plural: 'access requests',
@@ -265,3 +371,10 @@ export const accessRequests = {
 /** The seat kinds: one per licence family whose seats the app gives (user, course, program licences). */
 export const SEAT_KINDS = ['license-assignments', 'course-license-assignments', 'program-license-assignments'] as const;
 export type SeatKind = (typeof SEAT_KINDS)[number];
+/** The group seat kinds, one per seat kind (its `seats.groupKind`). */
+export const GROUP_SEAT_KINDS = [
+  'license-group-assignments',
+  'course-license-group-assignments',
+  'program-license-group-assignments',
+] as const;
+export type GroupSeatKind = (typeof GROUP_SEAT_KINDS)[number];

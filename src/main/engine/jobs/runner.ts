@@ -13,7 +13,7 @@ import {
 import { ApiError, isTransient, RequestAbortedError, type PlatformClient } from '../platform';
 import { conflict, EngineError, notFound } from '../errors';
 import type { Log } from '../log';
-import { TenantLimits } from './limiter';
+import { TenantLimits, type JobShare } from './limiter';
 import { ProgressMeter } from './progress';
 import type { ItemTotals, JobJournal, JobRow, RunnerIdentity } from './journal';
 import { presentJob } from './present';
@@ -126,6 +126,14 @@ export class JobRunner {
   /** How many requests at once the tenant takes, as learnt so far (undefined until a job ran against it). */
   learntConcurrency(profileId: string): number | undefined {
     return this.limits.learnt(profileId);
+  }
+
+  /**
+   * A place in the tenant's concurrency for reads of many requests outside any job (a list read per parent record):
+   * they share the tenant's slots with its running jobs. The caller releases it when the read ends.
+   */
+  share(profileId: string): JobShare {
+    return this.limits.join(profileId);
   }
 
   /** Areas register the kinds of job they run (the runner knows none of them by itself). */

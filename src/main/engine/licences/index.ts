@@ -3,7 +3,7 @@
  * group seats, the seat import job, and reviewing an access request after looking that it is still open.
  */
 import { z } from 'zod';
-import { accessRequests, licenseAssignments, type ResourceKind } from '../../../shared/resources';
+import { accessRequests, type ResourceKind } from '../../../shared/resources';
 import { expiryOf, type licenceCalls } from '../../../shared/contract';
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
@@ -63,11 +63,10 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
     'licences.seats': async ({ profileId: given, licenseId, kind }) => {
       const { client, org } = await open(given);
       const calls = seatCalls(kind);
-      // Group seats are read for user licences only (the app gives course and program seats to people).
       const [licence, seats, groups] = await Promise.all([
         readLicence(client, org, licenseId, {}, calls),
         readSeats(client, org, licenseId, {}, calls),
-        kind === 'license-assignments' ? readGroupSeats(client, org, licenseId) : [],
+        readGroupSeats(client, org, licenseId, {}, calls),
       ]);
       if (!licence) {
         throw new EngineError('not_found', `No ${calls.licenceLabel.toLowerCase()} ${licenseId} on this tenant`);
@@ -98,7 +97,10 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
           groupId: group.group_id,
           name: group.group_name,
           active: group.active,
+          people: group.user_count ?? null,
+          holding: group.assigned_count ?? null,
         })),
+        canKeepGroupSeats: calls.canKeepGroupSeats,
       };
     },
     'licences.release': async ({ profileId: given, licenseId, assignmentId, kind }) => {
@@ -111,25 +113,41 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
       changed(profileId, seatCalls(kind).licenceKind);
       return { released: true as const };
     },
-    'licences.assignGroup': async ({ profileId: given, licenseId, groupId }) => {
+    'licences.assignGroup': async ({ profileId: given, licenseId, groupId, kind }) => {
       const { profileId, client, org } = await open(given);
+      const calls = seatCalls(kind);
       const { data } = await client.api
-        .POST(licenseAssignments.calls.assignGroup.path, {
+        .POST(calls.giveGroup, {
           params: { query: { license_id: licenseId, platform_key: org } },
           body: { license_id: licenseId, group_id: groupId, platform_key: org },
         })
         .catch(refused);
-      changed(profileId, 'licenses');
+      changed(profileId, calls.licenceKind, calls.groupKind, kind);
       return { id: data!.id, name: data!.group_name };
     },
-    'licences.releaseGroup': async ({ profileId: given, licenseId, assignmentId }) => {
+    'licences.releaseGroup': async ({ profileId: given, licenseId, assignmentId, kind, keepSeats }) => {
+      const calls = seatCalls(kind);
+      if (keepSeats && !calls.canKeepGroupSeats) {
+        throw new EngineError(
+          'validation',
+          `A ${calls.licenceLabel.toLowerCase()}'s group removal cannot keep the people's seats: the platform's call takes no remove_user_assignments`,
+        );
+      }
       const { profileId, client, org } = await open(given);
       await client.api
-        .DELETE(licenseAssignments.calls.releaseGroup.path, {
-          params: { query: { license_id: licenseId, assignment_id: assignmentId, platform_key: org } },
+        .DELETE(calls.releaseGroup, {
+          params: {
+            query: {
+              license_id: licenseId,
+              assignment_id: assignmentId,
+              platform_key: org,
+              // Sent only where the spec declares it; its default (true) removes the seats the group gave.
+              ...(calls.canKeepGroupSeats && { remove_user_assignments: !keepSeats }),
+            },
+          },
         })
         .catch(refused);
-      changed(profileId, 'licenses');
+      changed(profileId, calls.licenceKind, calls.groupKind, kind);
       return { released: true as const };
     },
     'accessRequests.review': async ({ profileId: given, id, approved }) => {

@@ -4,7 +4,13 @@
  * licence only), releasing them, and the tenant's people by email and user id (a dry run's "no account").
  */
 import { z } from 'zod';
-import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
+import {
+  RESOURCES,
+  specOperation,
+  type ResourceDeclaration,
+  type ResourceKind,
+  type SeatKind,
+} from '../../../shared/resources';
 import type { CallOptions, PlatformClient } from '../platform';
 import { EngineError } from '../errors';
 
@@ -36,8 +42,16 @@ export const Seat = z
   .loose();
 export type Seat = z.infer<typeof Seat>;
 
+/** A user group holding a licence; the program family's answer also counts its people and those holding seats. */
 export const GroupSeat = z
-  .object({ id: z.number().int(), group_id: z.number().int(), group_name: z.string(), active: z.boolean() })
+  .object({
+    id: z.number().int(),
+    group_id: z.number().int(),
+    group_name: z.string(),
+    active: z.boolean(),
+    user_count: z.number().int().optional(),
+    assigned_count: z.number().int().optional(),
+  })
   .loose();
 export type GroupSeat = z.infer<typeof GroupSeat>;
 
@@ -66,11 +80,17 @@ async function allPages<T>(get: Get, record: z.ZodType<T>, what: string): Promis
   }
 }
 
-/** A seat kind's calls: its licences' list, and its seats' list, give and release paths. */
+/** Where the removal of a group seat takes `remove_user_assignments` (the spec declares it for program licences). */
+const KEEP_SEATS_PARAM = 'remove_user_assignments';
+
+/** A seat kind's calls: its licences' list, its seats' list, give and release paths, and its group seats'. */
 export function seatCalls(kind: SeatKind) {
   const declaration: ResourceDeclaration = RESOURCES[kind];
   const licenceKind = declaration.seats!.licenseKind as ResourceKind;
   const licences: ResourceDeclaration = RESOURCES[licenceKind];
+  const groupKind = declaration.seats!.groupKind as ResourceKind;
+  const groups: ResourceDeclaration = RESOURCES[groupKind];
+  const releaseGroup = groups.calls!.release!;
   return {
     kind,
     licenceKind,
@@ -81,6 +101,13 @@ export function seatCalls(kind: SeatKind) {
     give: declaration.operations.create!.path as '/api/catalog/licenses/user/assignment/',
     seats: declaration.calls!.list!.path as '/api/catalog/licenses/user/assignment/',
     release: declaration.calls!.release!.path as '/api/catalog/licenses/user/assignment/',
+    groupKind,
+    /** Typed as the program family's, whose queries hold the others' (the spec's program calls take more filters). */
+    groups: groups.calls!.list!.path as '/api/catalog/licenses/program/assignment/group/',
+    giveGroup: groups.operations.create!.path as '/api/catalog/licenses/program/assignment/group/',
+    releaseGroup: releaseGroup.path as '/api/catalog/licenses/program/assignment/group/',
+    /** The spec lets this family's group removal keep the seats the group gave its people. */
+    canKeepGroupSeats: specOperation(releaseGroup).parameters.some((p) => p.name === KEEP_SEATS_PARAM),
   };
 }
 export type SeatCalls = ReturnType<typeof seatCalls>;
@@ -132,11 +159,12 @@ export async function readGroupSeats(
   org: string,
   licenseId: number,
   options: CallOptions = {},
+  calls: SeatCalls = seatCalls('license-assignments'),
 ): Promise<GroupSeat[]> {
   return allPages(
     async (n) =>
       (
-        await client.api.GET(RESOURCES['license-assignments'].calls.groups.path, {
+        await client.api.GET(calls.groups, {
           params: { query: { license_id: licenseId, platform_key: org, page: n, page_size: PAGE_SIZE } },
           ...options,
         })

@@ -198,6 +198,8 @@ export const OPERATIONS = {
   '/api/catalog/licenses/user/': { get: READ },
   '/api/catalog/licenses/user/assignment/': { get: READ, post: ONCE, delete: REPLACE },
   '/api/catalog/licenses/user/assignment/group/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/licenses/course/assignment/group/': { get: READ, post: ONCE, delete: REPLACE },
+  '/api/catalog/licenses/program/assignment/group/': { get: READ, post: ONCE, delete: REPLACE },
   '/api/catalog/access_requests/course/manage/': { get: READ, post: ONCE },
 
   // Conversation analytics.

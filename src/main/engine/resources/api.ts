@@ -48,6 +48,11 @@ export interface UploadFile {
   bytes: Uint8Array;
 }
 
+/** Where a read of many requests takes its places in the tenant's concurrency (the job runner's slots). */
+export interface ReadSlots {
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
 export interface Scope {
   org: string;
   username: string;
@@ -152,9 +157,14 @@ export class ResourceApi {
       const declared = declaration.tenant?.[parameter.name];
       if (declared === 'none') continue;
       const value = declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined);
-      if (!value) continue;
-      if (parameter.in === 'path') path[parameter.name] = this.scope[value];
-      else query[parameter.name] = this.scope[value];
+      if (value) {
+        if (parameter.in === 'path') path[parameter.name] = this.scope[value];
+        else query[parameter.name] = this.scope[value];
+      } else if (parameter.in === 'query' && parameter.required && query[parameter.name] === undefined) {
+        // A required query parameter the body carries too (a seat's `license_id`) takes the body's value.
+        const given = request.values?.[parameter.name];
+        if (given !== undefined && given !== null) query[parameter.name] = given;
+      }
     }
     const idInBody = 'id' in operation && operation.id.in === 'body' && request.id !== undefined;
     // A record kept under several fields' values (a review: course and reviewer) is named by all of them.
@@ -226,21 +236,28 @@ export class ResourceApi {
 
   /**
    * Every record of a kind the platform lists per parent record only (listEach): the parents' list, then each
-   * parent's records, one parent after another, each stamped with its parent's id and name.
+   * parent's records, each stamped with its parent's id and name. The parents are read a few at a time through the
+   * tenant's `slots` (the jobs' shared limit); the records come in the parents' order, and a failure is the first
+   * failed parent's in that order, as reading them one after another would have it.
    */
-  async listEach(declaration: ResourceDeclaration, options: CallOptions = {}): Promise<Row[]> {
+  async listEach(declaration: ResourceDeclaration, slots: ReadSlots, options: CallOptions = {}): Promise<Row[]> {
     const each = declaration.listEach;
     const operation = each && declaration.calls?.[each.call];
     if (!each || !operation) throw new Error(`${declaration.kind} is not listed per parent record`);
     const parentKind = declarationOf(each.kind as ResourceKind);
-    const records: Row[] = [];
-    for (const parent of await this.list(parentKind, options)) {
-      const id = parent[parentKind.idField];
-      const stamp = { [each.param]: id, [each.nameField]: parent.name ?? id };
-      const own = await this.listPages(declaration, operation, options, undefined, { [each.param]: id });
-      for (const record of own) records.push({ ...record, ...stamp });
-    }
-    return records;
+    const parents = await this.list(parentKind, options);
+    const read = (parent: Row) =>
+      slots.run(async () => {
+        const id = parent[parentKind.idField];
+        const stamp = { [each.param]: id, [each.nameField]: parent.name ?? id };
+        const own = await this.listPages(declaration, operation, options, undefined, { [each.param]: id });
+        return own.map((record) => ({ ...record, ...stamp }));
+      }, options.signal);
+    const settled = await Promise.allSettled(parents.map(read));
+    return settled.flatMap((result) => {
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    });
   }
 
   /**

@@ -141,9 +141,16 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       return startedAt;
     }
     const api = await apiFor(profileId);
-    const records = declaration.listEach
-      ? await api.listEach(declaration, { ...options, signal: stop.signal })
-      : await api.list(declaration, { ...options, signal: stop.signal });
+    let records: Row[];
+    if (declaration.listEach) {
+      // One request per parent: a few at a time, in the tenant's slots shared with its jobs.
+      const share = ctx.runner.share(profileId);
+      try {
+        records = await api.listEach(declaration, share.slots, { ...options, signal: stop.signal });
+      } finally {
+        share.release();
+      }
+    } else records = await api.list(declaration, { ...options, signal: stop.signal });
     if (current()) cache.replace(profileId, declaration, records, startedAt);
     return startedAt;
   }

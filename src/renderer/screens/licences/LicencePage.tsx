@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Group, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Progress,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { LicenceSeats } from '../../../shared/contract';
@@ -24,7 +37,7 @@ interface PageProps {
 export function LicencePage(props: PageProps) {
   return <SeatsPage {...props} kind="license-assignments" />;
 }
-/** A course licence's page (`#/licences/course-licenses/<id>`): its seats, given to people (no group seats here). */
+/** A course licence's page (`#/licences/course-licenses/<id>`). */
 export function CourseLicencePage(props: PageProps) {
   return <SeatsPage {...props} kind="course-license-assignments" />;
 }
@@ -34,20 +47,21 @@ export function ProgramLicencePage(props: PageProps) {
 }
 
 /**
- * One licence: its seats used and free, its expiry flagged when near or past, the people (and, for a user licence,
- * user groups) holding seats, seats given from a CSV file (a job) or to a whole group, and taken back.
+ * One licence: its seats used and free, its expiry flagged when near or past, the people and user groups holding
+ * seats, seats given from a CSV file (a job) or to a whole user group, and taken back.
  */
 function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind }) {
   const licenseId = Number(id);
   const seatKind = { ...RESOURCES[kind], kind: kind as ResourceKind };
-  const byGroup = kind === 'license-assignments';
   const seats = useCall('licences.seats', { profileId, licenseId, kind }, { enabled: Number.isInteger(licenseId) });
-  const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 }, { enabled: byGroup });
+  const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 });
   const release = useMutationCall('licences.release');
   const releaseGroup = useMutationCall('licences.releaseGroup');
   const assignGroup = useMutationCall('licences.assignGroup');
   const [releasing, setReleasing] = useState<Seat | null>(null);
   const [removing, setRemoving] = useState<GroupSeat | null>(null);
+  /** The removal keeps the seats the group gave its people (where the platform allows it). */
+  const [keepSeats, setKeepSeats] = useState(false);
   const [group, setGroup] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   // The licence itself, for the kit's edit form (its end date, seats, name): read when the form is opened.
@@ -83,6 +97,9 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
     );
   }
   const { licence } = seats.data;
+  const held = new Set(seats.data.groups.map((g) => g.groupId));
+  // Only the program family's answer counts a group's people and those holding seats.
+  const counted = seats.data.groups.some((g) => g.people !== null);
   const share = licence.count ? Math.min(100, (licence.used / licence.count) * 100) : 100;
 
   return (
@@ -135,55 +152,90 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
         <Button variant="default" onClick={() => setEditing(true)} loading={editing && licenceRecord.isPending}>
           Edit licence
         </Button>
-        {byGroup && (
-          <>
-            <Select
-              aria-label="User group"
-              placeholder="A user group"
-              data={(groups.data?.records ?? []).map((g) => ({ value: String(g.id), label: String(g.name) }))}
-              value={group}
-              onChange={setGroup}
-              searchable
-              w={220}
-            />
-            <Button
-              variant="default"
-              disabled={!group}
-              loading={assignGroup.isPending}
-              onClick={() =>
-                assignGroup.mutate(
-                  { profileId, licenseId, groupId: Number(group) },
-                  {
-                    onSuccess: (answer) => {
-                      notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
-                      setGroup(null);
-                      void seats.refetch();
-                    },
-                  },
-                )
-              }
-            >
-              Give the group seats
-            </Button>
-          </>
-        )}
       </Group>
-      {assignGroup.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="No seats given">
-          {errorMessage(assignGroup.error)}
-        </Alert>
-      )}
 
-      {seats.data.groups.length > 0 && (
-        <Stack gap={4}>
-          <Text fw={500}>User groups holding seats</Text>
-          <Table aria-label="User groups holding seats">
+      <Stack gap={4}>
+        <Text fw={500}>User groups holding seats ({formatCount(seats.data.groups.length)})</Text>
+        <Group gap="sm" wrap="wrap" mb={4}>
+          <Select
+            aria-label="User group"
+            placeholder="A user group"
+            // Groups holding the licence already are not offered again.
+            data={(groups.data?.records ?? [])
+              .filter((g) => !held.has(Number(g.id)))
+              .map((g) => ({ value: String(g.id), label: String(g.name) }))}
+            value={group}
+            onChange={(value) => {
+              setGroup(value);
+              assignGroup.reset();
+            }}
+            searchable
+            nothingFoundMessage={groups.isError ? 'The user groups could not be read' : 'No such user group'}
+            w={220}
+          />
+          <Button
+            variant="default"
+            disabled={!group}
+            loading={assignGroup.isPending}
+            onClick={() =>
+              assignGroup.mutate(
+                { profileId, licenseId, groupId: Number(group), kind },
+                {
+                  onSuccess: (answer) => {
+                    notifySuccess('Seats given', `Everyone in ${answer.name} holds a seat`);
+                    setGroup(null);
+                    void seats.refetch();
+                  },
+                },
+              )
+            }
+          >
+            Give the group seats
+          </Button>
+        </Group>
+        {assignGroup.isError && (
+          <Alert color="red" icon={<WarningIcon />} title="No seats given">
+            {errorMessage(assignGroup.error)}
+          </Alert>
+        )}
+        {seats.data.groups.length ? (
+          <Table striped aria-label="User groups holding seats">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>User group</Table.Th>
+                {counted && <Table.Th>People</Table.Th>}
+                <Table.Th w={120} />
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {seats.data.groups.map((g) => (
                 <Table.Tr key={g.id}>
-                  <Table.Td>{g.name}</Table.Td>
-                  <Table.Td w={120}>
-                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => setRemoving(g)}>
+                  <Table.Td>
+                    {g.name}
+                    {!g.active && (
+                      <Badge ml="xs" color="gray" size="sm">
+                        Inactive
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  {counted && (
+                    <Table.Td>
+                      {g.people === null
+                        ? '—'
+                        : `${formatCount(g.holding ?? 0)} of ${formatCount(g.people)} hold a seat`}
+                    </Table.Td>
+                  )}
+                  <Table.Td>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Take back from ${g.name}`}
+                      onClick={() => {
+                        setKeepSeats(false);
+                        setRemoving(g);
+                      }}
+                    >
                       Take back
                     </Button>
                   </Table.Td>
@@ -191,8 +243,12 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
               ))}
             </Table.Tbody>
           </Table>
-        </Stack>
-      )}
+        ) : (
+          <Text size="sm" c="dimmed">
+            No user group holds this licence. Pick one above to give everyone in it a seat.
+          </Text>
+        )}
+      </Stack>
 
       <Stack gap={4}>
         <Text fw={500}>People holding seats ({formatCount(seats.data.seats.length)})</Text>
@@ -267,7 +323,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
         onClose={() => setRemoving(null)}
         onConfirm={(g, close) =>
           releaseGroup.mutate(
-            { profileId, licenseId, assignmentId: g.id },
+            { profileId, licenseId, assignmentId: g.id, kind, ...(keepSeats && { keepSeats: true }) },
             {
               onSuccess: () => {
                 close();
@@ -278,10 +334,22 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
         }
       >
         {(g) => (
-          <Text size="sm">
-            {g.name} stops holding seats of {licence.name || `licence ${licence.id}`}. The seats the group gave its
-            people are removed with it (the platform's remove_user_assignments, true by default).
-          </Text>
+          <Stack gap="sm">
+            <Text size="sm">
+              {g.name} stops holding {licence.name || `licence ${licence.id}`}.{' '}
+              {keepSeats
+                ? 'Its people keep the seats the group gave them, as seats of their own.'
+                : 'The seats the group gave its people go with it (the platform removes them by default).'}
+            </Text>
+            {seats.data.canKeepGroupSeats && (
+              <Checkbox
+                label="Keep the seats the group gave its people"
+                description="The platform's remove_user_assignments, sent as false"
+                checked={keepSeats}
+                onChange={(event) => setKeepSeats(event.currentTarget.checked)}
+              />
+            )}
+          </Stack>
         )}
       </ConfirmModal>
       {editing && licenceRecord.isError && (

@@ -16,11 +16,14 @@ import type { Reply, RequestContext, Router } from '../../http/router';
 import {
   accessRequests,
   courseLicenseAssignments,
+  courseLicenseGroupAssignments,
   courseLicenses,
   licenseAssignments,
+  licenseGroupAssignments,
   licenses,
   platformLicenses,
   programLicenseAssignments,
+  programLicenseGroupAssignments,
   programLicenses,
   recordSchemaOf,
   specOperation,
@@ -31,6 +34,7 @@ import { MAIN_ORG } from '../core';
 
 type Row = Record<string, unknown>;
 
+/** A group seat's times and redirect live beside its row (license_group_details): sandboxes made before keep working. */
 export const licencesSchema = `
 CREATE TABLE IF NOT EXISTS licenses (
   id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), name TEXT NOT NULL DEFAULT '',
@@ -43,6 +47,10 @@ CREATE TABLE IF NOT EXISTS license_group_assignments (
   id INTEGER PRIMARY KEY, license_id INTEGER NOT NULL REFERENCES licenses(id) ON DELETE CASCADE,
   group_id INTEGER NOT NULL, active INTEGER NOT NULL DEFAULT 1, fulfilled INTEGER NOT NULL DEFAULT 0,
   metadata TEXT NOT NULL DEFAULT '{}', UNIQUE (license_id, group_id)
+);
+CREATE TABLE IF NOT EXISTS license_group_details (
+  group_assignment_id INTEGER PRIMARY KEY REFERENCES license_group_assignments(id) ON DELETE CASCADE,
+  created TEXT NOT NULL, modified TEXT NOT NULL, redirect_to TEXT
 );
 CREATE TABLE IF NOT EXISTS license_assignments (
   id INTEGER PRIMARY KEY, license_id INTEGER NOT NULL REFERENCES licenses(id) ON DELETE CASCADE,
@@ -71,6 +79,8 @@ const NO_REQUEST = "Not found - platform or access request doesn't exist";
 const NO_ACTIVE_FOR_EMAIL = 'No active license assignment exists for the email';
 /** The spec's note on a program seat ("The license must have available seats"); its words for the refusal are ours. */
 const NO_FREE_SEAT = 'The license has no available seats.';
+/** The spec's note on a program group ("If the license doesn't have enough seats, the operation will fail"); ours. */
+const NO_SEATS_FOR_GROUP = 'The license does not have enough available seats for all users in the group.';
 /** Email-only seats take ids far above the people's seats: one DELETE by `assignment_id` finds either. */
 const EMAIL_SEAT_IDS = 1_000_000_000;
 
@@ -189,18 +199,38 @@ export function licenceStore(db: Db) {
     license_name: row.license_name,
     platform_key: row.platform_key,
   });
-  const groupSelect = `SELECT g.*, ug.name AS group_name, l.name AS license_name, l.org AS platform_key
-    FROM license_group_assignments g JOIN user_groups ug ON ug.id = g.group_id JOIN licenses l ON l.id = g.license_id`;
+  const groupSelect = `SELECT g.*, ug.name AS group_name, l.name AS license_name, l.org AS platform_key, l.family,
+    l.course_id, l.program_key, coalesce(d.created, l.created) AS created,
+    coalesce(d.modified, d.created, l.created) AS modified, d.redirect_to,
+    (SELECT count(*) FROM user_group_members m WHERE m.group_id = g.group_id) AS user_count,
+    (SELECT count(*) FROM user_group_members m JOIN license_assignments a ON a.user_id = m.user_id
+      WHERE m.group_id = g.group_id AND a.license_id = g.license_id AND a.active = 1) AS assigned_count
+    FROM license_group_assignments g JOIN user_groups ug ON ug.id = g.group_id JOIN licenses l ON l.id = g.license_id
+    LEFT JOIN license_group_details d ON d.group_assignment_id = g.id`;
+  const hasPrograms = !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'").get();
+  const programName = (key: unknown): string =>
+    ((hasPrograms ? db.prepare('SELECT name FROM programs WHERE program_key = ?').pluck().get(key) : undefined) as
+      string | undefined) ?? String(key ?? '');
   const groupRow = (row: Row): Row => ({
     id: row.id,
     group_id: row.group_id,
     group_name: row.group_name,
     active: bool(row.active),
     fulfilled: bool(row.fulfilled),
+    redirect_to: row.redirect_to ?? null,
     metadata: JSON.parse(String(row.metadata)) as Row,
     license_id: row.license_id,
     license_name: row.license_name,
     platform_key: row.platform_key,
+    ...(row.family === 'course' && { course_id: row.course_id ?? '' }),
+    ...(row.family === 'program' && {
+      program_key: row.program_key ?? '',
+      program_name: programName(row.program_key),
+      created: row.created,
+      modified: row.modified,
+      user_count: row.user_count,
+      assigned_count: row.assigned_count,
+    }),
   });
   const personOf = (org: string, body: Row) =>
     (body.user_id !== undefined
@@ -348,15 +378,41 @@ export function licenceStore(db: Db) {
           .run(Number(assignmentId), Number(licenseId), org, family).changes > 0
       );
     },
-    groups(org: string, licenseId: unknown, query: Row): Row[] {
-      const rows = db.prepare(`${groupSelect} WHERE l.org = ? AND g.license_id = ?`).all(org, Number(licenseId));
-      return sorted((rows as Row[]).map(groupRow), query.sort ?? 'id');
+    groups(org: string, licenseId: unknown, query: Row, family: Family = 'user'): Row[] {
+      const rows = (
+        db
+          .prepare(`${groupSelect} WHERE l.org = ? AND g.license_id = ? AND l.family = ?`)
+          .all(org, Number(licenseId), family) as Row[]
+      ).map(groupRow);
+      // The program family's list filters (the spec declares them there only).
+      const kept = rows.filter(
+        (row) =>
+          (query.active === undefined || row.active === query.active) &&
+          (query.fulfilled === undefined || row.fulfilled === query.fulfilled) &&
+          (query.group_id === undefined || row.group_id === query.group_id),
+      );
+      return sorted(kept, query.sort ?? 'id');
     },
-    assignGroup(org: string, body: Row): Row {
-      const held = licence(org, body.license_id);
+    /**
+     * Everyone in the group takes a seat; a seat they held already stays theirs. A program licence gives them only
+     * when its free seats are enough for all who need one (the spec's notes on its request), else nothing.
+     */
+    assignGroup(org: string, body: Row, family: Family = 'user'): Row {
+      const held = licence(org, body.license_id, family);
       const group = db.prepare('SELECT id FROM user_groups WHERE org = ? AND id = ?').get(org, body.group_id);
       if (!held || !group) throw notFound(NO_LICENSE_OR_GROUP);
       return db.transaction(() => {
+        const members = db
+          .prepare(
+            `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
+             WHERE m.group_id = ? AND u.is_active = 1
+             AND NOT EXISTS (SELECT 1 FROM license_assignments a WHERE a.license_id = ? AND a.user_id = m.user_id)`,
+          )
+          .pluck()
+          .all(body.group_id, held.id) as number[];
+        if (family === 'program' && Number(held.usage_count) + members.length > Number(held.count))
+          throw fieldErrors({ non_field_errors: [NO_SEATS_FOR_GROUP] });
+        const now = new Date().toISOString();
         const id = db
           .prepare(
             `INSERT INTO license_group_assignments (license_id, group_id, active, fulfilled, metadata)
@@ -371,11 +427,11 @@ export function licenceStore(db: Db) {
             body.fulfilled === true ? 1 : 0,
             JSON.stringify(body.metadata ?? {}),
           ) as number;
-        // Everyone in the group takes a seat; a seat they held already stays theirs.
-        const members = db
-          .prepare('SELECT user_id FROM user_group_members WHERE group_id = ?')
-          .pluck()
-          .all(body.group_id) as number[];
+        db.prepare(
+          `INSERT INTO license_group_details (group_assignment_id, created, modified, redirect_to) VALUES (?, ?, ?, ?)
+           ON CONFLICT (group_assignment_id) DO UPDATE SET modified = excluded.modified,
+             redirect_to = coalesce(excluded.redirect_to, redirect_to)`,
+        ).run(id, now, now, typeof body.redirect_to === 'string' ? body.redirect_to : null);
         const add = db.prepare(
           `INSERT OR IGNORE INTO license_assignments (license_id, user_id, group_assignment_id) VALUES (?, ?, ?)`,
         );
@@ -383,25 +439,51 @@ export function licenceStore(db: Db) {
         return groupRow(db.prepare(`${groupSelect} WHERE g.id = ?`).get(id) as Row);
       })();
     },
-    /** The user licence's group removal has no `remove_user_assignments`: the seats the group gave go with it. */
-    releaseGroup(org: string, licenseId: unknown, assignmentId: unknown): boolean {
-      return (
-        db
+    /**
+     * Takes a group's licence back. The seats it gave its people go with it unless `keepSeats` (the program family's
+     * `remove_user_assignments=false`; the user and course families' removals declare no such flag): kept, they are
+     * the people's own seats from then on.
+     */
+    releaseGroup(
+      org: string,
+      licenseId: unknown,
+      assignmentId: unknown,
+      family: Family = 'user',
+      keepSeats = false,
+    ): boolean {
+      return db.transaction(() => {
+        const found = db
           .prepare(
-            `DELETE FROM license_group_assignments WHERE id = ? AND license_id = ?
-             AND license_id IN (SELECT id FROM licenses WHERE org = ?)`,
+            `SELECT g.id FROM license_group_assignments g JOIN licenses l ON l.id = g.license_id
+             WHERE g.id = ? AND g.license_id = ? AND l.org = ? AND l.family = ?`,
           )
-          .run(Number(assignmentId), Number(licenseId), org).changes > 0
-      );
+          .pluck()
+          .get(Number(assignmentId), Number(licenseId), org, family) as number | undefined;
+        if (found === undefined) return false;
+        if (keepSeats)
+          db.prepare('UPDATE license_assignments SET group_assignment_id = NULL WHERE group_assignment_id = ?').run(
+            found,
+          );
+        db.prepare('DELETE FROM license_group_assignments WHERE id = ?').run(found);
+        return true;
+      })();
     },
+    /**
+     * Whether the email holds an active seat of an active, unexpired licence: a seat of the person with that email, or
+     * a program licence's email-only seat kept for it (someone with no account yet, or who signed up since).
+     */
     hasActive(email: string): boolean {
+      const now = new Date().toISOString();
       return !!db
         .prepare(
           `SELECT 1 FROM license_assignments a JOIN users u ON u.id = a.user_id JOIN licenses l ON l.id = a.license_id
-           WHERE u.email = ? COLLATE NOCASE AND a.active = 1 AND l.active = 1
-           AND (l.expired IS NULL OR l.expired > ?) LIMIT 1`,
+           WHERE u.email = ? COLLATE NOCASE AND a.active = 1 AND l.active = 1 AND (l.expired IS NULL OR l.expired > ?)
+           UNION ALL
+           SELECT 1 FROM license_email_seats e JOIN licenses l ON l.id = e.license_id
+           WHERE e.email = ? COLLATE NOCASE AND e.active = 1 AND l.active = 1 AND (l.expired IS NULL OR l.expired > ?)
+           LIMIT 1`,
         )
-        .get(email, new Date().toISOString());
+        .get(email, now, email, now);
     },
   };
 }
@@ -570,26 +652,38 @@ function routes(router: Router, deps: AreaDeps) {
       admin,
     );
   }
-  router.get(
-    calls.groups.path,
-    handler(calls.groups, (ctx, query) =>
-      catalogPage(store.groups(orgOf(ctx, query), query.license_id, query), query, ctx.url),
-    ),
-    admin,
-  );
-  router.post(
-    calls.assignGroup.path,
-    handler(calls.assignGroup, (ctx, query, body) => store.assignGroup(orgOf(ctx, { ...query, ...body }), body)),
-    admin,
-  );
-  router.delete(
-    calls.releaseGroup.path,
-    handler(calls.releaseGroup, (ctx, query) => {
-      if (!store.releaseGroup(orgOf(ctx, query), query.license_id, query.assignment_id)) throw notFound(NO_ASSIGNMENT);
-      return undefined;
-    }),
-    admin,
-  );
+  // A user group holding a licence, per family; only the program family's removal declares remove_user_assignments.
+  for (const [family, declaration] of [
+    ['user', licenseGroupAssignments],
+    ['course', courseLicenseGroupAssignments],
+    ['program', programLicenseGroupAssignments],
+  ] as const) {
+    const own = declaration.calls;
+    router.get(
+      own.list.path,
+      handler(own.list, (ctx, query) =>
+        catalogPage(store.groups(orgOf(ctx, query), query.license_id, query, family), query, ctx.url),
+      ),
+      admin,
+    );
+    router.post(
+      declaration.operations.create.path,
+      handler(declaration.operations.create, (ctx, query, body) =>
+        store.assignGroup(orgOf(ctx, { ...query, ...body }), body, family),
+      ),
+      admin,
+    );
+    router.delete(
+      own.release.path,
+      handler(own.release, (ctx, query) => {
+        const keepSeats = query.remove_user_assignments === false;
+        if (!store.releaseGroup(orgOf(ctx, query), query.license_id, query.assignment_id, family, keepSeats))
+          throw notFound(NO_ASSIGNMENT);
+        return undefined;
+      }),
+      admin,
+    );
+  }
   router.get(
     calls.check.path,
     handler(calls.check, (_ctx, query) => {
