@@ -13,7 +13,9 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
+import { isUnreachable } from '../components/nextStep';
 import { formatCount } from '../lib/format';
+import { errorMessage } from '../bridge/errors';
 import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
@@ -252,6 +254,14 @@ function RelatedList({
         />
       )}
       {list.isPending && <Loader size="xs" />}
+      {list.isError && (
+        // Quiet: the record's list above says when the tenant is not answering; this only says what is missing.
+        <Text size="sm" c="dimmed" data-testid="related-unavailable">
+          {isUnreachable(list.error)
+            ? 'Not available while the tenant cannot be reached.'
+            : `Could not be loaded: ${errorMessage(list.error)}`}
+        </Text>
+      )}
       {list.isSuccess && total === 0 && (
         <Text size="sm" c="dimmed">
           None.
