@@ -84,7 +84,7 @@ describe('a kit list while the tenant is not answering', () => {
 });
 
 describe('a selection and a record’s relations while the tenant is not answering', () => {
-  it('turns bulk actions that change the platform off with the reason; selecting, clearing and export stay on', async () => {
+  it('turns bulk actions that change the platform off with the reason; selecting, copying ids, clearing and export stay on', async () => {
     const { page } = app;
     await app.open('#/catalogue/courses');
     await visible(table().getByRole('button', { name: 'Spanish II', exact: true }), 30_000);
@@ -117,6 +117,15 @@ describe('a selection and a record’s relations while the tenant is not answeri
       await page.waitForTimeout(300);
       expect(await page.getByRole('dialog').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Export CSV' }).isEnabled()).toBe(true);
+      // Copying the ids is reading: on, and the clipboard has the selected course's id.
+      const copyIds = bar.getByRole('button', { name: 'Copy ids' });
+      expect(await copyIds.getAttribute('aria-disabled')).toBeNull();
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+      await copyIds.click();
+      await visible(bar.getByRole('button', { name: 'Copied' }));
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe('course-v1:northbridge+HUM140+2026');
       await bar.getByRole('button', { name: 'Clear selection' }).click();
       await bar.waitFor({ state: 'detached' });
     } finally {

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Button, CopyButton, Group, Paper, Text } from '@mantine/core';
 import { useState } from 'react';
 import { pluralOf } from '../../shared/resources';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -25,7 +25,8 @@ interface BulkTarget {
  * What can be done to the selected records: delete (the kind's own word for it) and the named actions declared for
  * bulk use. Each asks first, naming how many of which kind, then runs as one job (Jobs shows its per-record report;
  * a record already gone counts as done). While the list is the saved copy, every action that changes the platform is
- * off with the banner's reason, as the list's own write actions are; selecting and clearing stay on.
+ * off with the banner's reason, as the list's own write actions are; reading ones (copying the ids), selecting and
+ * clearing stay on.
  */
 export function BulkActions({
   profileId,
@@ -105,6 +106,14 @@ export function BulkActions({
                 {deleteWord} selected
               </WriteButton>
             )}
+            {/* Reading, not writing: on while the list is the saved copy too (ids for the CLI, a ticket, a sheet). */}
+            <CopyButton value={selected.map((record) => record.id).join('\n')}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy ids'}
+                </Button>
+              )}
+            </CopyButton>
             <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
               Clear selection
             </Button>
