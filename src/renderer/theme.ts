@@ -11,7 +11,7 @@ import {
   TagsInput,
   type CSSVariablesResolver,
 } from '@mantine/core';
-import { DARK_GRAY_LIGHT } from './theme-colors';
+import { DARK_GRAY_LIGHT, DARK_YELLOW_LIGHT } from './theme-colors';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -53,7 +53,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolvedTheme) => {
       `var(--mantine-color-${name}-4)`,
     ]),
   );
-  return { ...variables, dark: { ...variables.dark, ...darkActionText, ...DARK_GRAY_LIGHT } };
+  return { ...variables, dark: { ...variables.dark, ...darkActionText, ...DARK_GRAY_LIGHT, ...DARK_YELLOW_LIGHT } };
 };
 
 /** The engine's `settings.theme` is the truth; this copy only avoids a flash of the wrong scheme at start. */

@@ -66,4 +66,19 @@ describe('CLI: badges', () => {
     expect(held.lines.map((a) => a.username).sort()).toEqual(['learner0002', 'learner0003']);
     expect((await cli(['get', 'badge-assertions'], { env })).stderr).toContain('needs --badge ID');
   }, 120_000);
+
+  it('gets the saved copy of the badges while the tenant is not answering, and says so on stderr', async () => {
+    const fresh = await cli(['get', 'badges', '--json'], { env });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toBe('');
+    server.setFaults('error5xx=1');
+    try {
+      const offline = await cli(['get', 'badges', '--json'], { env });
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.lines.map((b) => b.name)).toEqual(fresh.lines.map((b) => b.name));
+      expect(offline.stderr).toMatch(/not answering .*showing what was saved earlier/);
+    } finally {
+      server.setFaults('');
+    }
+  });
 });

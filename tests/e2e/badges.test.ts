@@ -3,7 +3,8 @@
  * it to everyone who completed the course, and sees the issuance (holders listed, today's bar in the chart); a file
  * that is not an image is refused at the field before anything is sent; then issues it to a CSV file's people through
  * the import dialog's steps (dry run with a per-row report, Import now), read back by the vendor SDK. Screenshots of the screen are written to
- * MENTOR_ADMIN_SHOTS when it is set (light and dark, 1400×900 and 1000×650).
+ * MENTOR_ADMIN_SHOTS when it is set (light and dark, 1400×900 and 1000×650). While the tenant is not answering, the
+ * badges and holders read before show as the saved copy with defining, issuing and revoking off and why.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,11 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types */
+declare const document: any;
+declare const getComputedStyle: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 let server: Sandbox;
 let app: OpenApp;
@@ -208,5 +214,86 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     } as never);
     const names = read.data.map((a) => JSON.stringify(a));
     for (const name of fresh) expect(names.some((a) => a.includes(name))).toBe(true);
+  }, 180_000);
+});
+
+describe('Credentials while the tenant is not answering', () => {
+  const REASON = 'Changes cannot be saved until the tenant can be reached.';
+
+  it('shows the saved copy of the badges and their holders, with defining, issuing and revoking off and why', async () => {
+    const { page } = app;
+    // Read once while the tenant answers: the badges, and the holders of one that has some.
+    await app.open('#/credentials');
+    const row = page.getByTestId('badge-list').getByRole('row', { name: /Data Structures completer/ });
+    await row.click();
+    const detail = page.getByTestId('badge-detail');
+    await visible(detail.getByTestId('badge-assertions'), 30_000);
+    const holders = await detail.getByTestId('badge-standing').innerText();
+    const badgeNames = await page.getByTestId('badge-list').getByRole('row').allInnerTexts();
+    const route = page.url().slice(page.url().indexOf('#'));
+
+    server.setFaults('error5xx=1');
+    try {
+      await app.open(route);
+      await visible(page.getByRole('status').filter({ hasText: 'Showing the saved copy' }), 30_000);
+      expect(await page.getByTestId('badge-list').getByRole('row').allInnerTexts()).toEqual(badgeNames);
+      await expect.poll(() => detail.getByTestId('badge-standing').innerText(), { timeout: 30_000 }).toBe(holders);
+      // The chart is read from the same tenant: the banner said it, the chart only says it is not loaded.
+      await visible(page.getByTestId('badge-issuance-not-loaded'), 30_000);
+      expect(await page.locator('main').getByRole('alert').count()).toBe(0);
+
+      const define = page.getByRole('button', { name: 'Define badge' });
+      const issue = detail.getByRole('button', { name: 'Issue to course completers…' });
+      const fromFile = detail.getByRole('button', { name: 'Issue from a CSV file…' });
+      const revoke = detail.getByRole('button', { name: /^Revoke .*'s badge$/ }).first();
+      for (const action of [define, issue, fromFile, revoke]) {
+        await expect.poll(() => action.getAttribute('aria-disabled')).toBe('true');
+      }
+      // Keyboard only: Tab reaches Define badge, its tooltip says why, Enter opens nothing.
+      await page.getByRole('heading', { name: 'Credentials' }).click();
+      for (let i = 0; i < 10; i++) {
+        if (await define.evaluate((element) => element === document.activeElement)) break;
+        await page.keyboard.press('Tab');
+      }
+      expect(await define.evaluate((element) => element === document.activeElement)).toBe(true);
+      await visible(page.getByRole('tooltip').filter({ hasText: REASON }).last());
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+
+      // Dark: the warning reads as a dark yellow tint like the other alerts, not Mantine's solid orange.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', 'dark')`);
+      const banner = page.getByRole('status').filter({ hasText: 'Showing the saved copy' });
+      expect(await banner.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(58, 46, 10)');
+      const shots = process.env.MENTOR_ADMIN_SHOTS;
+      if (shots) {
+        mkdirSync(shots, { recursive: true });
+        for (const scheme of ['dark', 'light'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${scheme}')`);
+          for (const [w, h] of [
+            [1400, 900],
+            [1000, 650],
+          ] as const) {
+            await page.setViewportSize({ width: w, height: h });
+            await page.waitForTimeout(300);
+            await page.screenshot({ path: join(shots, `credentials-offline-${scheme}-${w}.png`) });
+          }
+        }
+      }
+    } finally {
+      server.setFaults('');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', 'light')`);
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+    // Answering again: a fresh read, the writes back on.
+    await app.open(route);
+    await visible(page.getByTestId('badge-list'), 30_000);
+    await expect.poll(() => page.getByText('Showing the saved copy').count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Define badge' }).getAttribute('aria-disabled'))
+      .toBeNull();
   }, 180_000);
 });

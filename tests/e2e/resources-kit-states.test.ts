@@ -1,12 +1,13 @@
 /**
  * What every generic list of the resource kit does, on a real engine and sandbox in browser mode: while the tenant
- * is not answering (the saved copy shown) its write actions are off with the reason and reading still works; at the
+ * is not answering (the saved copy shown) its write actions are off with the reason and reading still works, and so
+ * are the bulk actions on a selection that change the platform and a record's relations' imports; at the
  * smallest window (1000×650) an id keeps to one line, a badge is never cut and the row's actions stay in view; a note
  * ending with a menu item's ellipsis gets no full stop after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
-import { sandbox } from '../helpers/sandbox';
+import { call, sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- page-side code: tests are type-checked without DOM types
@@ -79,6 +80,112 @@ describe('a kit list while the tenant is not answering', () => {
     await visible(confirm);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
+  });
+});
+
+describe('a selection and a record’s relations while the tenant is not answering', () => {
+  it('turns bulk actions that change the platform off with the reason; selecting, copying ids, clearing and export stay on', async () => {
+    const { page } = app;
+    await app.open('#/catalogue/courses');
+    await visible(table().getByRole('button', { name: 'Spanish II', exact: true }), 30_000);
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh courses' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      // Selecting is reading: it works on the saved copy.
+      const choose = page.getByRole('checkbox', { name: 'Select Spanish II' });
+      await choose.focus();
+      await page.keyboard.press('Space');
+      const bar = page.getByTestId('bulk-bar');
+      await visible(bar.getByText('1 course selected'));
+      const deleteSelected = bar.getByRole('button', { name: 'Delete selected' });
+      const changeSelected = bar.getByRole('button', { name: 'Change selected' });
+      for (const action of [deleteSelected, changeSelected]) {
+        if (await action.count()) await expect.poll(() => action.getAttribute('aria-disabled')).toBe('true');
+      }
+      expect(await deleteSelected.count()).toBe(1);
+      // Keyboard only: Tab reaches Delete selected, its tooltip says why, and Enter queues nothing.
+      await page.getByRole('button', { name: 'Refresh courses' }).focus();
+      for (let i = 0; i < 30; i++) {
+        if (await deleteSelected.evaluate((element) => element === document.activeElement)) break;
+        await page.keyboard.press('Tab');
+      }
+      expect(await deleteSelected.evaluate((element) => element === document.activeElement)).toBe(true);
+      // The last one opened (Change selected's, passed on the way, may still be fading out).
+      await visible(page.getByRole('tooltip').filter({ hasText: REASON }).last());
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Export CSV' }).isEnabled()).toBe(true);
+      // Copying the ids is reading: on, and the clipboard has the selected course's id.
+      const copyIds = bar.getByRole('button', { name: 'Copy ids' });
+      expect(await copyIds.getAttribute('aria-disabled')).toBeNull();
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+      await copyIds.click();
+      await visible(bar.getByRole('button', { name: 'Copied' }));
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe('course-v1:northbridge+HUM140+2026');
+      await bar.getByRole('button', { name: 'Clear selection' }).click();
+      await bar.waitFor({ state: 'detached' });
+    } finally {
+      server.setFaults('');
+    }
+    await page.getByRole('button', { name: 'Refresh courses' }).click();
+    await expect.poll(() => page.getByText('Showing the saved copy').count(), { timeout: 30_000 }).toBe(0);
+    await page.getByRole('checkbox', { name: 'Select Spanish II' }).click();
+    await expect
+      .poll(() =>
+        page.getByTestId('bulk-bar').getByRole('button', { name: 'Delete selected' }).getAttribute('aria-disabled'),
+      )
+      .toBeNull();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Clear selection' }).click();
+  });
+
+  it('turns a department’s members import off with the same reason, its tooltip reached by Tab', async () => {
+    const { page } = app;
+    await call(server, 'POST', '/api/core/departments/', { json: { name: 'Nursing' } });
+    await app.open('#/people-and-access/departments');
+    await page.getByRole('button', { name: 'Refresh departments' }).click();
+    const nursing = table().getByRole('button', { name: 'Nursing', exact: true });
+    await visible(nursing, 30_000);
+    server.setFaults('error5xx=1');
+    try {
+      await page.getByRole('button', { name: 'Refresh departments' }).click();
+      await visible(page.getByText('Showing the saved copy'), 30_000);
+      await nursing.click();
+      const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+      const importMembers = details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' });
+      await visible(importMembers);
+      expect(await importMembers.getAttribute('aria-disabled')).toBe('true');
+      await details.getByRole('button', { name: 'Close' }).focus();
+      for (let i = 0; i < 30; i++) {
+        if (await importMembers.evaluate((element) => element === document.activeElement)) break;
+        await page.keyboard.press('Tab');
+      }
+      expect(await importMembers.evaluate((element) => element === document.activeElement)).toBe(true);
+      await visible(page.getByRole('tooltip').filter({ hasText: REASON }));
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog', { name: /Import members of Nursing/ }).count()).toBe(0);
+      // Its members were never read here: the list says they are missing rather than leave an empty space.
+      await visible(details.getByTestId('related-unavailable'), 60_000);
+      await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'hidden' });
+    } finally {
+      server.setFaults('');
+    }
+    await page.getByRole('button', { name: 'Refresh departments' }).click();
+    await expect.poll(() => page.getByText('Showing the saved copy').count(), { timeout: 30_000 }).toBe(0);
+    await nursing.click();
+    const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+    await expect
+      .poll(() =>
+        details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' }).getAttribute('aria-disabled'),
+      )
+      .toBeNull();
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
   });
 });
 

@@ -489,6 +489,34 @@ describe('hostile descriptions and a ticket deleted while open', () => {
   });
 });
 
+describe('deleting a ticket', () => {
+  it('asks first with Cancel focused, so Enter on arrival deletes nothing; Delete then deletes it on the server', async () => {
+    const { page, server } = await stage();
+    await page.keyboard.press('Enter');
+    const id = await paneTicket(page);
+    const onServer = () => server.db.prepare('SELECT count(*) FROM support_tickets WHERE id = ?').pluck().get(id);
+    const deleteButton = page.getByTestId('ticket-pane').getByRole('button', { name: 'Delete…' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: `Delete ticket #${id}?` });
+    await dialog.waitFor({ state: 'visible' });
+    await expect.poll(() => focused(page)).toBe('BUTTON');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(onServer()).toBe(1);
+
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'visible' });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(onServer, { timeout: 30_000 }).toBe(0);
+  });
+});
+
 describe('drafts', () => {
   it('keeps every word typed just before leaving the ticket (Esc j Enter, Esc e, a click away, the window hiding)', async () => {
     const { page, engine } = await stage();

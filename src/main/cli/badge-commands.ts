@@ -32,21 +32,24 @@ export const runBadgeGet = async (
   const [kind, ...extra] = positionals;
   if (extra.length) throw new UsageError(`Unexpected argument '${extra[0]}'`);
   if (kind === 'badges') {
-    const { badges } = await engine.invoke('badges.list', tenant);
+    const { badges, freshness } = await engine.invoke('badges.list', tenant);
     for (const badge of badges)
       out.record(
         badge,
         `${badge.id.padEnd(24)} ${badge.name.padEnd(32)} ${String(badge.issued ?? '').padStart(6)}  ${badge.course ?? ''}`,
       );
+    // The saved copy (the tenant is not answering): said on stderr, as the kit's lists do.
+    if (freshness.offline) out.error(freshness.offline);
     return 0;
   }
   if (!values.badge) throw new UsageError('get badge-assertions needs --badge ID');
-  const { assertions } = await engine.invoke('badges.assertions', { ...tenant, badge: values.badge });
+  const { assertions, freshness } = await engine.invoke('badges.assertions', { ...tenant, badge: values.badge });
   for (const a of assertions)
     out.record(
       a,
       `${a.id.padEnd(24)} ${a.username.padEnd(20)} ${a.issuedOn.slice(0, 10)}${a.revoked ? `  revoked: ${a.revocationReason}` : ''}`,
     );
+  if (freshness.offline) out.error(freshness.offline);
   return 0;
 };
 

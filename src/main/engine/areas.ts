@@ -83,7 +83,7 @@ export async function composeAreas(
       absent('invitations', invitationCalls),
     tickets: tickets?.ticketsArea(services, tickets.ticketStores(db)) ?? absent('tickets', ticketCalls),
     resources:
-      resources?.resourcesArea(services, resources.resourceStores(db, log, services.profiles)) ??
+      resources?.resourcesArea(services, resources.resourceStores(db, services, services.profiles)) ??
       absent('resources', resourceCalls),
     review: review?.reviewArea(services, review.reviewStores(db, services)) ?? absent('review', reviewCalls),
   };

@@ -15,9 +15,10 @@ interface ConfirmModalProps<T> {
   /** What is asked about; the modal is open while it is set. */
   target: T | null;
   title: string;
-  mutation: ConfirmMutation;
+  /** The action's call, when the modal stays open while it runs and shows its error; else it says nothing of it. */
+  mutation?: ConfirmMutation;
   /** Title of the alert that shows why the mutation failed, e.g. "Not deleted". */
-  failedTitle: string;
+  failedTitle?: string;
   cancelLabel?: string;
   confirmLabel: ReactNode | ((target: T) => ReactNode);
   /** Runs the mutation; `close` resets it and closes the modal, for its `onSuccess`. */
@@ -43,7 +44,7 @@ export function ConfirmModal<T>({
   children,
 }: ConfirmModalProps<T>) {
   function close() {
-    mutation.reset();
+    mutation?.reset();
     onClose();
   }
 
@@ -57,7 +58,7 @@ export function ConfirmModal<T>({
               {refusal}
             </Alert>
           )}
-          {mutation.isError && (
+          {mutation?.isError && (
             <Alert color="red" title={failedTitle} icon={<WarningIcon />}>
               {errorMessage(mutation.error)}
             </Alert>
@@ -68,7 +69,7 @@ export function ConfirmModal<T>({
             </Button>
             <Button
               color="red"
-              loading={mutation.isPending}
+              loading={mutation?.isPending}
               disabled={!!refusal}
               onClick={() => onConfirm(target, close)}
             >

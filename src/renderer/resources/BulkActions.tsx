@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Button, CopyButton, Group, Paper, Text } from '@mantine/core';
 import { useState } from 'react';
 import { pluralOf } from '../../shared/resources';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -11,6 +11,7 @@ import type { Declared } from './naming';
 import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { BulkChangeModal, bulkFieldsOf } from './BulkChangeModal';
+import { WriteButton } from './writeGate';
 
 interface BulkTarget {
   action: string;
@@ -23,22 +24,24 @@ interface BulkTarget {
 /**
  * What can be done to the selected records: delete (the kind's own word for it) and the named actions declared for
  * bulk use. Each asks first, naming how many of which kind, then runs as one job (Jobs shows its per-record report;
- * a record already gone counts as done).
+ * a record already gone counts as done). While the list is the saved copy, every action that changes the platform is
+ * off with the banner's reason, as the list's own write actions are; reading ones (copying the ids), selecting and
+ * clearing stay on.
  */
 export function BulkActions({
   profileId,
   declaration,
   selected,
   onClear,
-  offline,
+  refusal,
 }: {
   profileId: string;
   declaration: Declared;
   /** The selected records' ids and names, in the order they were picked. */
   selected: { id: string; name: string }[];
   onClear(): void;
-  /** The list's note that the tenant is not answering, if it is not. */
-  offline?: string | null;
+  /** Why actions that change the platform are off (the list is the saved copy), or null. */
+  refusal: string | null;
 }) {
   const [target, setTarget] = useState<BulkTarget | null>(null);
   const [changing, setChanging] = useState(false);
@@ -75,32 +78,42 @@ export function BulkActions({
           </Text>
           <Group gap="xs" wrap="wrap">
             {actions.map(([name, action]) => (
-              <Button
+              <WriteButton
                 key={name}
                 size="xs"
                 variant="default"
                 color={action.destructive ? 'red' : undefined}
+                refusal={refusal}
                 onClick={() => ask(name, action.label, !!action.destructive)}
               >
                 {action.label} selected
-              </Button>
+              </WriteButton>
             ))}
             {changeable && (
-              <Button size="xs" variant="default" onClick={() => setChanging(true)}>
+              <WriteButton size="xs" variant="default" refusal={refusal} onClick={() => setChanging(true)}>
                 Change selected
-              </Button>
+              </WriteButton>
             )}
             {declaration.operations.delete && (
-              <Button
+              <WriteButton
                 size="xs"
                 color="red"
                 variant="light"
                 leftSection={<TrashIcon size={14} />}
+                refusal={refusal}
                 onClick={() => ask('delete', deleteWord, true)}
               >
                 {deleteWord} selected
-              </Button>
+              </WriteButton>
             )}
+            {/* Reading, not writing: on while the list is the saved copy too (ids for the CLI, a ticket, a sheet). */}
+            <CopyButton value={selected.map((record) => record.id).join('\n')}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy ids'}
+                </Button>
+              )}
+            </CopyButton>
             <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
               Clear selection
             </Button>
@@ -126,6 +139,7 @@ export function BulkActions({
         mutation={bulk}
         failedTitle="Not started"
         confirmLabel={(t) => `${t.label} ${what(t.ids.length)}`}
+        refusal={refusal}
         onClose={() => setTarget(null)}
         onConfirm={(t, close) =>
           bulk.mutate(
@@ -169,11 +183,6 @@ export function BulkActions({
                   nameOf={(id) => t.names[t.ids.indexOf(id)] ?? id}
                 />
               </>
-            )}
-            {offline && (
-              <Text size="sm" c="dimmed">
-                The tenant is not answering now: the job waits in Jobs and goes on by itself when it answers.
-              </Text>
             )}
           </>
         )}

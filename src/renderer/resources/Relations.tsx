@@ -13,7 +13,9 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
+import { isUnreachable } from '../components/nextStep';
 import { formatCount } from '../lib/format';
+import { errorMessage } from '../bridge/errors';
 import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
 import { navigateTo } from '../shell/routes';
@@ -21,6 +23,7 @@ import { referencedIds } from './fields/values';
 import { capitalized, titleOf } from './naming';
 import { pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
+import { WriteButton, writeRefusalOf } from './writeGate';
 
 const PICK_PAGE = 50;
 
@@ -152,18 +155,25 @@ export function RecordsPicker({
   );
 }
 
-/** In a record's details: the records of other kinds that refer to it (an LTI key's tools), each a link. */
+/**
+ * In a record's details: the records of other kinds that refer to it (an LTI key's tools), each a link. Their write
+ * actions (an import of a department's members) are off with the reason while the record's list or the related list
+ * is the saved copy, as the list's own are.
+ */
 export function RelatedLists({
   profileId,
   declaration,
   id,
   name,
+  refusal = null,
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   id: string;
   /** What people call the record (a department's name): an import of its members says it. */
   name?: string;
+  /** Why writes are off for the record's list (it is the saved copy), or null. */
+  refusal?: string | null;
 }) {
   // Relations through paths or nested keys are no equality on a field: they are named before a delete only.
   const referrers = referrersOf(declaration.kind, Object.values(RESOURCES) as ResourceDeclaration[]).filter(
@@ -180,6 +190,7 @@ export function RelatedLists({
           field={field}
           id={id}
           heading={heading ?? `${capitalized(pluralOf(other))} that use it`}
+          refusal={refusal}
           {...(name !== undefined && { group: name })}
         />
       ))}
@@ -194,12 +205,14 @@ function RelatedList({
   id,
   heading,
   group,
+  refusal: listRefusal,
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   field: string;
   id: string;
   heading: string;
+  refusal: string | null;
   /** The name of the group whose details these are, for a membership kind's import into it. */
   group?: string;
 }) {
@@ -212,6 +225,8 @@ function RelatedList({
   );
   const records = list.data?.records ?? [];
   const total = list.data?.total ?? 0;
+  // Either list being the saved copy means the tenant did not answer: nothing is sent to it from here.
+  const refusal = listRefusal ?? writeRefusalOf(list.data?.freshness);
   return (
     <Stack gap={4}>
       <Group gap="xs">
@@ -224,9 +239,9 @@ function RelatedList({
           </Badge>
         )}
         {kind && declaration.membership && group && (
-          <Anchor component="button" type="button" size="xs" onClick={() => setImporting(true)}>
+          <WriteButton size="compact-xs" variant="subtle" refusal={refusal} onClick={() => setImporting(true)}>
             Import CSV
-          </Anchor>
+          </WriteButton>
         )}
       </Group>
       {kind && declaration.membership && group && (
@@ -239,6 +254,14 @@ function RelatedList({
         />
       )}
       {list.isPending && <Loader size="xs" />}
+      {list.isError && (
+        // Quiet: the record's list above says when the tenant is not answering; this only says what is missing.
+        <Text size="sm" c="dimmed" data-testid="related-unavailable">
+          {isUnreachable(list.error)
+            ? 'Not available while the tenant cannot be reached.'
+            : `Could not be loaded: ${errorMessage(list.error)}`}
+        </Text>
+      )}
       {list.isSuccess && total === 0 && (
         <Text size="sm" c="dimmed">
           None.

@@ -366,7 +366,7 @@ export function ResourceList({
               declaration={declaration}
               selected={[...selected].map(([id, name]) => ({ id, name }))}
               onClear={() => setSelected(new Map())}
-              offline={data?.freshness.offline ?? null}
+              refusal={writeRefusal}
             />
           )
         }
@@ -529,7 +529,13 @@ export function ResourceList({
         related={
           open && (
             <>
-              <RelatedLists profileId={profileId} declaration={declaration} id={idOf(open)} name={titleOf(open)} />
+              <RelatedLists
+                profileId={profileId}
+                declaration={declaration}
+                id={idOf(open)}
+                name={titleOf(open)}
+                refusal={writeRefusal}
+              />
               {Extra && <Extra key={idOf(open)} profileId={profileId} record={open} />}
             </>
           )

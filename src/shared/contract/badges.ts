@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { call } from './kit';
+import { Freshness } from './mentors';
 
 const Tenant = { profileId: z.string().min(1).optional() };
 
@@ -42,7 +43,11 @@ export type CourseCompleter = z.infer<typeof CourseCompleter>;
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD');
 
 export const badgeCalls = {
-  'badges.list': call(z.object(Tenant).strict(), z.object({ badges: z.array(Badge) }), "The tenant's badges"),
+  'badges.list': call(
+    z.object(Tenant).strict(),
+    z.object({ badges: z.array(Badge), freshness: Freshness }),
+    "The tenant's badges (the saved copy, marked offline, when the tenant cannot be reached)",
+  ),
   'badges.define': call(
     z
       .object({
@@ -65,8 +70,8 @@ export const badgeCalls = {
   ),
   'badges.assertions': call(
     z.object({ ...Tenant, badge: z.string().min(1) }).strict(),
-    z.object({ assertions: z.array(BadgeAssertion) }),
-    "A badge's assertions, revoked ones included (every page)",
+    z.object({ assertions: z.array(BadgeAssertion), freshness: Freshness }),
+    "A badge's assertions, revoked ones included (every page; the saved copy when the tenant cannot be reached)",
   ),
   'badges.completers': call(
     z.object({ ...Tenant, course: z.string().trim().min(1, 'Pick a course') }).strict(),

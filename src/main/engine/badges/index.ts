@@ -13,8 +13,10 @@ import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import { toMultipart, type PlatformClient } from '../platform';
+import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
 import { readPeopleFile, startBadgeImport } from './import';
+import { withSavedCopy } from './saved-copy';
 import {
   AssertionAnswer,
   BADGE_PAGE,
@@ -41,12 +43,13 @@ export { MILESTONE_READS, readCourseCompletion } from './read';
 /** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
 export type BadgeServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;
 
-export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls> {
+/** `answers`: where the last badge list and assertions are kept per tenant, the saved copy shown offline. */
+export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): HandlersOf<typeof badgeCalls> {
   async function open(given: string | undefined) {
     const profileId = ctx.tenant(given);
     const client: PlatformClient = await ctx.platform(profileId);
     const { org, username } = await userScope(ctx.profiles, profileId);
-    return { client, path: { org, user_id: username } };
+    return { client, profileId, path: { org, user_id: username } };
   }
   const guard = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -57,9 +60,9 @@ export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls>
   };
 
   return {
-    'badges.list': async ({ profileId }) => {
-      const { client, path } = await open(profileId);
-      return guard('Could not read the badges', async () => {
+    'badges.list': async ({ profileId: given }) => {
+      const { client, profileId, path } = await open(given);
+      const read = async () => {
         const badges: Badge[] = [];
         for (let page = 1; page <= 1000; page++) {
           const { data } = await client.api.GET('/api/credentials/orgs/{org}/users/{user_id}/', {
@@ -70,8 +73,12 @@ export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls>
           badges.push(...answer.data);
           if (!answer.next || !answer.data.length || badges.length >= answer.count) break;
         }
-        return { badges };
-      });
+        return badges;
+      };
+      const { value: badges, freshness } = await guard('Could not read the badges', () =>
+        withSavedCopy(answers, { profileId, call: 'badges.list', params: path }, read),
+      );
+      return { badges, freshness };
     },
 
     'badges.define': async ({ profileId, name, description, criteria, course, image }) => {
@@ -137,11 +144,14 @@ export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls>
       });
     },
 
-    'badges.assertions': async ({ profileId, badge }) => {
-      const { client, path } = await open(profileId);
-      return guard('Could not read the badge’s assertions', async () => ({
-        assertions: await readAssertions(client, path, badge),
-      }));
+    'badges.assertions': async ({ profileId: given, badge }) => {
+      const { client, profileId, path } = await open(given);
+      const { value: assertions, freshness } = await guard('Could not read the badge’s assertions', () =>
+        withSavedCopy(answers, { profileId, call: 'badges.assertions', params: { ...path, badge } }, () =>
+          readAssertions(client, path, badge),
+        ),
+      );
+      return { assertions, freshness };
     },
 
     'badges.completers': async ({ profileId, course }) => {

@@ -3,10 +3,9 @@
  * platform call per declared operation, the per-tenant cache of their lists, and CSV import as a job.
  */
 import type { resourceCalls } from '../../../shared/contract';
-import type { EngineArea } from '../context';
+import type { EngineArea, EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
-import type { Log } from '../log';
-import type { Db } from '../store';
+import { AnswerCache, type Db } from '../store';
 import type { TenantIdentity } from '../profiles';
 import { accessHandlers } from './access';
 import { ResourceCache } from './cache';
@@ -38,15 +37,22 @@ export interface ResourceStores {
   snapshots: SnapshotStore;
   evalRuns: EvalRunStore;
   erasures: ErasureStore;
+  /** Answers kept per tenant to stand in offline (the Credentials area's badges and assertions). */
+  answers: AnswerCache;
 }
 
 /** The resource kit's table, opened by the engine on its database. */
-export function resourceStores(db: Db, log: Log, tenants: TenantIdentity): ResourceStores {
+export function resourceStores(
+  db: Db,
+  services: Pick<EngineServices, 'emit' | 'log'>,
+  tenants: TenantIdentity,
+): ResourceStores {
   return {
-    cache: new ResourceCache(db, log, tenants),
+    cache: new ResourceCache(db, services.log, tenants),
     snapshots: new SnapshotStore(db),
     evalRuns: new EvalRunStore(db),
     erasures: new ErasureStore(db),
+    answers: new AnswerCache(db, services),
   };
 }
 
@@ -92,7 +98,7 @@ export function resourcesArea(
       ...peopleHandlers(services, stores.cache),
       ...memoryHandlers(services),
       ...callCredentialHandlers(services),
-      ...badgeHandlers(services),
+      ...badgeHandlers(services, stores.answers),
       ...historyHandlers(services, stores.cache, stores.snapshots, save, storedKey),
       'resources.import': (input) => resourceImport(services, input),
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),

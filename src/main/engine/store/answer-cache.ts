@@ -1,8 +1,9 @@
 /**
- * Cached answers (analytics' figures, the review area's trace readings), one row per (tenant, call, parameters) with
- * the time they were fetched, in `analytics_cache`. A fresh answer is served from SQLite at once; a stale one is
- * served at once too and refreshed in the background (an event tells the screens); when the tenant cannot be reached
- * the last answer is served with the reason, which the screens show as an offline banner.
+ * Cached answers (analytics' figures, the review area's trace readings, the Credentials area's badges), one row per
+ * (tenant, call, parameters) with the time they were fetched, in `analytics_cache`. A fresh answer is served from
+ * SQLite at once; a stale one is served at once too and refreshed in the background (an event tells the screens); when
+ * the tenant cannot be reached the last answer is served with the reason, which the screens show as an offline banner.
+ * (Badges use `read` and `write` only: they ask the tenant every time and keep the answer as the saved copy.)
  */
 import type { Freshness } from '../../../shared/contract';
 import type { EngineServices } from '../context';

@@ -12,16 +12,22 @@ import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
+import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
 import { BadgeImportModal } from './BadgeImportModal';
 
 export function BadgeDetail({
   badge,
   courseName,
+  refusal: listRefusal,
 }: {
   badge: Badge;
   /** The course's name, when the catalogue knows it. */ courseName?: string | undefined;
+  /** Why issuing and revoking are off (the badge list is the saved copy), or null. */
+  refusal: string | null;
 }) {
   const assertions = useCall('badges.assertions', { badge: badge.id });
+  // The assertions being the saved copy says as much as the list: the tenant did not answer.
+  const refusal = listRefusal ?? writeRefusalOf(assertions.data?.freshness);
   const [issuing, setIssuing] = useState(false);
   const [importing, setImporting] = useState(false);
   const [revoking, setRevoking] = useState<BadgeAssertion | null>(null);
@@ -44,10 +50,12 @@ export function BadgeDetail({
         </Stack>
       </Group>
       <Group>
-        <Button onClick={() => setIssuing(true)}>Issue to course completers…</Button>
-        <Button variant="default" onClick={() => setImporting(true)}>
+        <WriteButton refusal={refusal} onClick={() => setIssuing(true)}>
+          Issue to course completers…
+        </WriteButton>
+        <WriteButton variant="default" refusal={refusal} onClick={() => setImporting(true)}>
           Issue from a CSV file…
-        </Button>
+        </WriteButton>
       </Group>
       <Group justify="space-between">
         <Title order={4}>Assertions</Title>
@@ -103,15 +111,16 @@ export function BadgeDetail({
                   </Table.Td>
                   <Table.Td>
                     {!a.revoked && (
-                      <Button
+                      <WriteButton
                         size="compact-xs"
                         variant="subtle"
                         color="red"
+                        refusal={refusal}
                         onClick={() => setRevoking(a)}
                         aria-label={`Revoke ${a.username}'s badge`}
                       >
                         Revoke
-                      </Button>
+                      </WriteButton>
                     )}
                   </Table.Td>
                 </Table.Tr>

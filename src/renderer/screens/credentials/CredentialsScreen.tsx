@@ -2,13 +2,15 @@
  * Credentials: the tenant's badges (image, course, holders), issuance over the last 30 days, and one badge's details
  * (`#/credentials/<badge id>`): issue it to a course's completers, see and revoke its assertions.
  */
-import { Box, Button, Group, ScrollArea, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Box, Group, ScrollArea, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
+import { OfflineBanner } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { formatCount } from '../../lib/format';
 import { useCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
+import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { BadgeDetail } from './BadgeDetail';
 import { BadgeForm } from './BadgeForm';
@@ -19,10 +21,16 @@ const badgeHref = (id: string) => `#/credentials/${encodeURIComponent(id)}`;
 export function CredentialsScreen() {
   const [selected] = useSubRoute();
   const badges = useCall('badges.list', {});
-  // A badge names its course by id; the list says the course's name (the id stays in its title).
-  const courses = useCall('invitations.courses', {});
+  // A badge names its course by id; the list says the course's name (the id stays in its title), from the catalogue's
+  // cache (its first 500 courses), which keeps the names while the tenant is not answering.
+  const courses = useCall('resources.list', { kind: 'courses', pageSize: 500 });
   const courseName = useMemo(
-    () => new Map((courses.data?.courses ?? []).map((c) => [c.id, c.name] as const)),
+    () =>
+      new Map(
+        (courses.data?.records ?? [])
+          .filter((course) => typeof course.name === 'string' && course.name.trim())
+          .map((course) => [String(course.course_id), String(course.name)] as const),
+      ),
     [courses.data],
   );
   const [defining, setDefining] = useState(false);
@@ -39,14 +47,19 @@ export function CredentialsScreen() {
     );
   }, [badges.data, search, courseName]);
   const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
+  /** The list is the saved copy (the tenant is not answering): nothing is sent to it from here. */
+  const refusal = writeRefusalOf(badges.data?.freshness);
 
   return (
     <Stack gap="md" p="md" ref={ref} data-testid="credentials-screen">
       <Group justify="space-between">
         <Title order={2}>Credentials</Title>
-        <Button onClick={() => setDefining(true)}>Define badge</Button>
+        <WriteButton refusal={refusal} onClick={() => setDefining(true)}>
+          Define badge
+        </WriteButton>
       </Group>
-      <IssuanceChart width={width - 32} failureSaid={!badges.data} />
+      <OfflineBanner freshness={badges.data?.freshness} />
+      <IssuanceChart width={width - 32} failureSaid={!badges.data || !!refusal} />
       <Group align="flex-start" gap="md" wrap={width < 900 ? 'wrap' : 'nowrap'}>
         <Stack gap="xs" style={{ flex: width < 900 ? '1 1 100%' : '0 0 44%', minWidth: 0 }}>
           <TextInput
@@ -122,6 +135,7 @@ export function CredentialsScreen() {
             <BadgeDetail
               key={badge.id}
               badge={badge}
+              refusal={refusal}
               courseName={badge.course ? courseName.get(badge.course) : undefined}
             />
           ) : (

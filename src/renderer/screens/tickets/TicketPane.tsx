@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Kbd, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import {
@@ -10,6 +10,7 @@ import {
 import { useBridge } from '../../bridge/BridgeContext';
 import { errorMessage } from '../../bridge/errors';
 import { notifyError } from '../../components/notify';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { useCall, useCallKey } from '../../queries/useCall';
 import { ConversationPanel } from './ConversationPanel';
 import { STATUS_COLOR, STATUS_LABEL } from './format';
@@ -317,26 +318,23 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
           </Stack>
         )}
       </div>
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title={`Delete ticket #${id}?`}>
-        <Text size="sm" mb="md">
-          This deletes the ticket and its thread on the platform, for everyone. It cannot be undone.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirmDelete(false)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            data-autofocus
-            onClick={() => {
-              setConfirmDelete(false);
-              void actions.remove(id).then(onBackToList);
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      {/* The shared confirmation: Cancel has the focus, so Enter on arrival deletes nothing. */}
+      <ConfirmModal
+        target={confirmDelete ? id : null}
+        title={`Delete ticket #${id}?`}
+        confirmLabel="Delete"
+        onClose={() => setConfirmDelete(false)}
+        onConfirm={(ticketId, close) => {
+          close();
+          void actions.remove(ticketId).then(onBackToList);
+        }}
+      >
+        {() => (
+          <Text size="sm">
+            This deletes the ticket and its thread on the platform, for everyone. It cannot be undone.
+          </Text>
+        )}
+      </ConfirmModal>
     </Stack>
   );
 });
