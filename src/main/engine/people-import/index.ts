@@ -1,5 +1,6 @@
 /** One people-file import job for every kind whose CSV file names people (job.ts), and the tenant's people it reads. */
 export {
+  eachInLimiter,
   endsRun,
   IN_FLIGHT,
   OUTCOMES,

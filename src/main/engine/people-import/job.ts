@@ -216,6 +216,21 @@ async function eachFew<X>(list: readonly X[], task: (x: X) => Promise<void>): Pr
   if (stop) throw stop.error;
 }
 
+/**
+ * Answers each row by its own request through the tenant's limiter: a few rows waiting in it at a time (it lets through
+ * as many as the tenant takes), never a waiter and an abort listener per row of a long file. `answered` has the answers
+ * in the order they came, also when a request that ends the run is thrown.
+ */
+export async function eachInLimiter<X>(
+  ctx: Pick<JobContext, 'limiter' | 'signal'>,
+  rows: readonly X[],
+  answer: (row: X) => Promise<Settled>,
+  answered: Settled[] = [],
+): Promise<Settled[]> {
+  await eachFew(rows, async (row) => void answered.push(await ctx.limiter.run(() => answer(row), ctx.signal)));
+  return answered;
+}
+
 export function peopleImportJob<P extends ImportMode, D extends PeopleItemData, T, R>(
   kind: PeopleImport<P, D, T, R>,
   deps: { profiles: Profiles; finished?: (job: Job) => void },
@@ -337,17 +352,14 @@ export function peopleImportJob<P extends ImportMode, D extends PeopleItemData, 
             await sendBatch(send.slice(start, start + sender.batch), async (rows) => {
               const answers: Settled[] = [];
               try {
-                await eachFew(rows, (row) =>
-                  ctx.limiter
-                    .run(() => sender.each(run, row).catch((error: unknown) => refused(error, [row])[0]!), ctx.signal)
-                    .then((answer) => void answers.push(answer)),
-                );
+                const answer = (row: Sendable<D, T>) =>
+                  sender.each(run, row).catch((error: unknown) => refused(error, [row])[0]!);
+                return await eachInLimiter(ctx, rows, answer, answers);
               } catch (error) {
                 // The rows answered are settled; the others stay in flight, sent again by the next run.
                 settle(answers);
                 throw error;
               }
-              return answers;
             });
           }
         }
