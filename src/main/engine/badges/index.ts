@@ -14,7 +14,8 @@ import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
 import { toMultipart, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
-import { readPeopleFile, startBadgeImport } from './import';
+import { readPeopleFile } from '../people-import';
+import { startBadgeImport } from './import';
 import {
   AssertionAnswer,
   BADGE_PAGE,
@@ -219,7 +220,7 @@ export function badgeHandlers(ctx: BadgeServices): HandlersOf<typeof badgeCalls>
       const profileId = ctx.tenant(given);
       const file = await readPeopleFile(path);
       const job = startBadgeImport(ctx, profileId, badge, file, dryRun ? 'dry-run' : 'send');
-      return { job, rows: file.rows.length, empty: file.rows.filter((row) => !row.person).length };
+      return { job, rows: file.rows.length, empty: file.rows.filter((row) => row.problems.length).length };
     },
   };
 }

@@ -18,3 +18,4 @@ export {
   type Work,
 } from './job';
 export { noSuchPerson, personKey, readTenantPeople, TenantPeople, type TenantPerson } from './people';
+export { readPeopleFile, type PeopleFile } from './read';
