@@ -265,11 +265,11 @@ export function peopleImportJob<P extends ImportMode, D extends PeopleItemData, 
         const counts: Record<string, number> = {};
         const alike = new Map<string, { outcome: Outcome; phase: string; message?: string; ids: number[] }>();
         for (const { item, outcome, message, phase: own, tally } of results) {
-          const phase = own ?? phaseOf(outcome);
           const counted = phaseOf(outcome);
+          const phase = own ?? counted;
           counts[counted] = (counts[counted] ?? 0) + 1;
           if (tally) counts[tally] = (counts[tally] ?? 0) + 1;
-          const key = `${phase}\n${message ?? ''}`;
+          const key = message === undefined ? phase : `${phase}\n${message}`;
           let same = alike.get(key);
           if (!same) alike.set(key, (same = { outcome, phase, ...(message !== undefined && { message }), ids: [] }));
           same.ids.push(item.id);
