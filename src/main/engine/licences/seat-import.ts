@@ -14,7 +14,6 @@ import type { Job } from '../../../shared/contract';
 import { PERSON_SYNONYMS, type CsvColumn, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { JobKindRunner } from '../jobs';
 import {
-  OUTCOMES,
   peopleImportJob,
   readTenantPeople,
   startPeopleImport,
@@ -44,7 +43,6 @@ export interface SeatsImportParams {
 
 export type SeatsItemData = { line: number; person: string; message?: string };
 
-export const SEATS_OUTCOMES = OUTCOMES;
 /** A dry run's row past the free seats: counted as `wouldAdd`, kept in a phase of its own so a screen can list it. */
 export const OVER_SEATS_PHASE = 'overSeats';
 

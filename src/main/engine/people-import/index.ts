@@ -2,10 +2,7 @@
 export {
   eachInLimiter,
   endsRun,
-  IN_FLIGHT,
-  OUTCOMES,
   peopleImportJob,
-  SENDING,
   startPeopleImport,
   type ImportMode,
   type Outcome,

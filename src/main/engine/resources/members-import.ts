@@ -19,7 +19,6 @@ import {
 } from '../../../shared/resources';
 import type { JobKindRunner } from '../jobs';
 import {
-  OUTCOMES,
   peopleImportJob,
   personKey,
   readTenantPeople,
@@ -61,8 +60,6 @@ export type MembersItemData = {
   group: string;
   message?: string;
 };
-
-export const MEMBERS_OUTCOMES = OUTCOMES;
 
 /** A row as the import read it (import.ts): its line, cells by column, and whether it is sent. */
 export type MembersRow = PeopleRow;
