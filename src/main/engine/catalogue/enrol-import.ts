@@ -19,7 +19,11 @@ import {
   noSuchPerson,
   peopleImportJob,
   readTenantPeople,
-  startPeopleImport,
+  startKitImport,
+  PAIR_COLUMNS,
+  peopleCount,
+  type KitImportParams,
+  type PairItemData,
   type Outcome,
   type PeopleImport,
   type PeopleRow,
@@ -32,17 +36,8 @@ import type { ImportServices } from '../resources';
 
 type Row = Record<string, unknown>;
 
-export interface EnrolmentImportParams {
-  kind: ResourceKind;
-  fileName: string;
-  fileSha256: string;
-  rows: number;
-  mode: 'send' | 'dry-run';
-}
-
-export type EnrolmentItemData = { line: number; person: string; group: string; message?: string };
-
-const COLUMNS = ['person', 'group'] as const;
+export type EnrolmentImportParams = KitImportParams;
+export type EnrolmentItemData = PairItemData;
 
 /** Writes the job and its items (rows that will not be sent settled at once) and starts it; resumes the same one. */
 export function startEnrolmentJob(
@@ -54,18 +49,15 @@ export function startEnrolmentJob(
   rows: readonly PeopleRow[],
   mode: EnrolmentImportParams['mode'],
 ): { id: string; resumed: boolean } {
-  const params: EnrolmentImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode };
-  return startPeopleImport<EnrolmentItemData>(ctx, {
-    kind: 'catalogue-enrol',
-    profileId,
-    same: { kind, fileSha256: sha256, mode },
-    params,
-    columns: COLUMNS,
-    rows,
-    label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
-    title: (sent) =>
-      `${mode === 'dry-run' ? 'Dry run: enrol' : 'Enrol'} ${sent.toLocaleString('en-US')} ${sent === 1 ? 'person' : 'people'} (${fileName})`,
-  });
+  return startKitImport(
+    ctx,
+    'catalogue-enrol',
+    { profileId, kind, fileName, sha256, rows, mode },
+    {
+      label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
+      title: (sent) => `${mode === 'dry-run' ? 'Dry run: enrol' : 'Enrol'} ${peopleCount(sent)} (${fileName})`,
+    },
+  );
 }
 
 /** A catalogue item a row may name: what it is, and how the enrolment calls name it. */
@@ -238,7 +230,7 @@ export function enrolmentImportKind(deps: {
   };
   const kind: PeopleImport<EnrolmentImportParams, EnrolmentItemData, Target, Tenant> = {
     job: 'catalogue-enrol',
-    columns: COLUMNS,
+    columns: PAIR_COLUMNS,
     report: {
       header: ['row', 'person', 'enrolled in', 'result', 'message'],
       words: { added: 'enrolled', wouldAdd: 'would enrol' },

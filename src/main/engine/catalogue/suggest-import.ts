@@ -16,7 +16,11 @@ import {
   noSuchPerson,
   peopleImportJob,
   readTenantPeople,
-  startPeopleImport,
+  startKitImport,
+  PAIR_COLUMNS,
+  peopleCount,
+  type KitImportParams,
+  type PairItemData,
   type Outcome,
   type PeopleImport,
   type PeopleRow,
@@ -31,17 +35,8 @@ import type { ImportServices } from '../resources';
 /** Suggestions per bulk request. */
 const BATCH = 500;
 
-export interface SuggestionImportParams {
-  kind: ResourceKind;
-  fileName: string;
-  fileSha256: string;
-  rows: number;
-  mode: 'send' | 'dry-run';
-}
-
-export type SuggestionItemData = { line: number; person: string; group: string; message?: string };
-
-const COLUMNS = ['person', 'group'] as const;
+export type SuggestionImportParams = KitImportParams;
+export type SuggestionItemData = PairItemData;
 
 /** Writes the job and its items (rows that will not be sent settled at once) and starts it; resumes the same one. */
 export function startSuggestionJob(
@@ -53,18 +48,16 @@ export function startSuggestionJob(
   rows: readonly PeopleRow[],
   mode: SuggestionImportParams['mode'],
 ): { id: string; resumed: boolean } {
-  const params: SuggestionImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode };
-  return startPeopleImport<SuggestionItemData>(ctx, {
-    kind: 'catalogue-suggest',
-    profileId,
-    same: { kind, fileSha256: sha256, mode },
-    params,
-    columns: COLUMNS,
-    rows,
-    label: (data) => `${data.group || '?'} → ${data.person || '?'}`,
-    title: (sent) =>
-      `${mode === 'dry-run' ? 'Dry run: suggest courses to' : 'Suggest courses to'} ${sent.toLocaleString('en-US')} ${sent === 1 ? 'person' : 'people'} (${fileName})`,
-  });
+  const what = mode === 'dry-run' ? 'Dry run: suggest courses to' : 'Suggest courses to';
+  return startKitImport(
+    ctx,
+    'catalogue-suggest',
+    { profileId, kind, fileName, sha256, rows, mode },
+    {
+      label: (data) => `${data.group || '?'} → ${data.person || '?'}`,
+      title: (sent) => `${what} ${peopleCount(sent)} (${fileName})`,
+    },
+  );
 }
 
 const Course = z.object({ course_id: z.string(), name: z.string().nullish(), slug: z.string().nullish() }).loose();
@@ -128,7 +121,7 @@ export function suggestionImportKind(deps: {
   };
   const kind: PeopleImport<SuggestionImportParams, SuggestionItemData, Target, Tenant> = {
     job: 'catalogue-suggest',
-    columns: COLUMNS,
+    columns: PAIR_COLUMNS,
     report: {
       header: ['row', 'person', 'course', 'result', 'message'],
       words: { added: 'suggested', wouldAdd: 'would suggest' },

@@ -16,3 +16,4 @@ export {
 } from './job';
 export { noSuchPerson, personKey, readTenantPeople, TenantPeople, type TenantPerson } from './people';
 export { readPeopleFile, type PeopleFile } from './read';
+export { PAIR_COLUMNS, peopleCount, startKitImport, type KitImportParams, type PairItemData } from './kit';

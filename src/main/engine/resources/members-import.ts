@@ -22,7 +22,11 @@ import {
   peopleImportJob,
   personKey,
   readTenantPeople,
-  startPeopleImport,
+  startKitImport,
+  PAIR_COLUMNS,
+  peopleCount,
+  type KitImportParams,
+  type PairItemData,
   type Outcome,
   type PeopleImport,
   type PeopleRow,
@@ -42,24 +46,12 @@ type Row = Record<string, unknown>;
 /** People per bulk request. */
 export const MEMBERS_BATCH = 500;
 
-export interface MembersImportParams {
-  kind: ResourceKind;
-  fileName: string;
-  fileSha256: string;
-  rows: number;
-  /** `dry-run` reads and reports, sending nothing. */
-  mode: 'send' | 'dry-run';
+export interface MembersImportParams extends KitImportParams {
   /** The group of rows whose file names none (an import from a group's details); '' for none. */
   group: string;
 }
 
-export type MembersItemData = {
-  line: number;
-  /** The person's email or username, and the group's name or id, as the row gives them. */
-  person: string;
-  group: string;
-  message?: string;
-};
+export type MembersItemData = PairItemData;
 
 /** A row as the import read it (import.ts): its line, cells by column, and whether it is sent. */
 export type MembersRow = PeopleRow;
@@ -76,21 +68,18 @@ export function startMembersJob(
   group = '',
 ): { id: string; resumed: boolean } {
   const groups = declarationOf(declarationOf(kind).membership!.groupKind).plural;
-  const params: MembersImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode, group };
-  return startPeopleImport<MembersItemData>(ctx, {
-    kind: 'resource-members',
-    profileId,
-    same: { kind, fileSha256: sha256, mode, group },
-    params,
-    columns: MEMBERS_COLUMNS,
-    rows,
-    label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
-    title: (sent) => `${mode === 'dry-run' ? 'Dry run: put' : 'Put'} ${people(sent)} into ${groups} (${fileName})`,
-  });
+  return startKitImport(
+    ctx,
+    'resource-members',
+    { profileId, kind, fileName, sha256, rows, mode },
+    {
+      label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
+      title: (sent) =>
+        `${mode === 'dry-run' ? 'Dry run: put' : 'Put'} ${peopleCount(sent)} into ${groups} (${fileName})`,
+    },
+    { group },
+  );
 }
-
-const MEMBERS_COLUMNS = ['person', 'group'] as const;
-const people = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'person' : 'people'}`;
 
 type Found = { group: Row } | { outcome: Outcome; message: string };
 
@@ -147,7 +136,7 @@ export function membersImportKind(deps: {
   type Tenant = Awaited<ReturnType<typeof membershipOf>> & { groups: Row[] };
   const kind: PeopleImport<MembersImportParams, MembersItemData, Row, Tenant> = {
     job: 'resource-members',
-    columns: MEMBERS_COLUMNS,
+    columns: PAIR_COLUMNS,
     report: { header: ['row', 'person', 'group', 'result', 'message'], words: { wouldAdd: 'would add' } },
     async read(run) {
       const kit = await membershipOf(run, deps.profiles);
