@@ -15,7 +15,8 @@ import { EngineError } from '../errors';
 import { toMultipart, type PlatformClient } from '../platform';
 import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
-import { readPeopleFile, startBadgeImport } from './import';
+import { readPeopleFile } from '../people-import';
+import { startBadgeImport } from './import';
 import { withSavedCopy } from './saved-copy';
 import {
   AssertionAnswer,
@@ -229,7 +230,7 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
       const profileId = ctx.tenant(given);
       const file = await readPeopleFile(path);
       const job = startBadgeImport(ctx, profileId, badge, file, dryRun ? 'dry-run' : 'send');
-      return { job, rows: file.rows.length, empty: file.rows.filter((row) => !row.person).length };
+      return { job, rows: file.rows.length, empty: file.rows.filter((row) => row.problems.length).length };
     },
   };
 }

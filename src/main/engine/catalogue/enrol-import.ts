@@ -1,53 +1,43 @@
 /**
  * The `catalogue-enrol` job: a CSV file of people (email or username) and catalogue items (a program or a pathway, by
- * id, key, slug or name) read by the kit's import pipeline (resources/import.ts), one journal item per row, each row
- * enrolled by one `enrollment/programs/` or `enrollment/pathways/` POST (the spec has no bulk enrolment call, and none
- * that enrols in a course: a row naming a course says so and the others go on).
+ * id, key, slug or name) on the people-file import job (people-import/), each row enrolled by one
+ * `enrollment/programs/` or `enrollment/pathways/` POST (the spec has no bulk enrolment call, and none that enrols in a
+ * course: a row naming a course says so and the others go on).
  *
  * Before anything is sent the job reads the tenant's people, programs, pathways and courses, and the programs'
  * enrolments: a row whose person or item is not the tenant's is settled as unknown (an item deleted since the file
  * was written included), one already enrolled as "already" (not an error). A dry run stops there, saying what each
- * row would do. Resumable: an item is marked `sending` before its request; the POST is idempotent (the platform
- * answers an existing enrolment again), so a row left `sending` by a killed run is sent again and enrols nobody twice.
+ * row would do. The POST is idempotent (the platform answers an existing enrolment again), so a row a killed run left
+ * in flight is sent again and enrols nobody twice.
  */
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Job } from '../../../shared/contract';
 import type { ResourceKind } from '../../../shared/resources';
-import type { ItemReport, JobContext, JobKindRunner, NewItem, WorkItem } from '../jobs';
-import { UNFINISHED_STATES } from '../jobs';
-import { ApiError, isTransient, RequestAbortedError, type CallOptions, type PlatformClient } from '../platform';
+import type { JobKindRunner } from '../jobs';
+import {
+  eachInLimiter,
+  noSuchPerson,
+  peopleImportJob,
+  readTenantPeople,
+  startKitImport,
+  PAIR_COLUMNS,
+  peopleCount,
+  type KitImportParams,
+  type PairItemData,
+  type Outcome,
+  type PeopleImport,
+  type PeopleRow,
+  type Sendable,
+  type Settled,
+} from '../people-import';
+import { ApiError, type CallOptions, type PlatformClient } from '../platform';
 import type { Profiles } from '../profiles';
-import { userScope } from '../tenants';
-import type { ImportServices, MembersRow } from '../resources';
+import type { ImportServices } from '../resources';
 
 type Row = Record<string, unknown>;
-/** A row's outcome, named as the membership import names its own (the screens and the CLI read both alike). */
-type Outcome = 'added' | 'wouldAdd' | 'already' | 'unknown' | 'invalid' | 'failed' | 'dropped';
-const SENDING = 'sending';
-/** Rows waiting in the tenant's limiter at once: more than it lets through, so it never waits for this job. */
-const WAITING_ROWS = 32;
 
-export interface EnrolmentImportParams {
-  kind: ResourceKind;
-  fileName: string;
-  fileSha256: string;
-  rows: number;
-  mode: 'send' | 'dry-run';
-}
-
-export type EnrolmentItemData = { line: number; person: string; group: string; message?: string };
-
-interface Work {
-  id: number;
-  phase: string;
-  data: EnrolmentItemData;
-}
-interface Settled {
-  item: Work;
-  outcome: Outcome;
-  message?: string;
-}
+export type EnrolmentImportParams = KitImportParams;
+export type EnrolmentItemData = PairItemData;
 
 /** Writes the job and its items (rows that will not be sent settled at once) and starts it; resumes the same one. */
 export function startEnrolmentJob(
@@ -56,67 +46,17 @@ export function startEnrolmentJob(
   kind: ResourceKind,
   fileName: string,
   sha256: string,
-  rows: readonly MembersRow[],
+  rows: readonly PeopleRow[],
   mode: EnrolmentImportParams['mode'],
 ): { id: string; resumed: boolean } {
-  const { journal, runner } = ctx;
-  const [unfinished] = journal.find({
-    kind: 'catalogue-enrol',
-    profileId,
-    states: UNFINISHED_STATES,
-    params: { kind, fileSha256: sha256, mode },
-  });
-  if (unfinished) {
-    runner.start(unfinished.id);
-    return { id: unfinished.id, resumed: true };
-  }
-  const counts = { invalid: 0, dropped: 0 };
-  function* items(): Generator<NewItem> {
-    for (const row of rows) {
-      const data: EnrolmentItemData = {
-        line: row.line,
-        person: row.values.person ?? '',
-        group: row.values.group ?? '',
-      };
-      const base = { key: `line:${row.line}`, label: `${data.person || '?'} → ${data.group || '?'}` };
-      if (row.dropped) {
-        counts.dropped++;
-        yield { ...base, state: 'skipped', phase: 'dropped', data: { ...data, message: 'Left out before the import' } };
-      } else if (row.problems.length) {
-        counts.invalid++;
-        yield {
-          ...base,
-          state: 'skipped',
-          phase: 'invalid',
-          data: { ...data, message: row.problems.map((p) => p.message).join('; ') },
-        };
-      } else yield { ...base, state: 'pending', phase: '', data };
-    }
-  }
-  const sent = rows.filter((row) => !row.dropped && !row.problems.length).length;
-  const params: EnrolmentImportParams = { kind, fileName, fileSha256: sha256, rows: rows.length, mode };
-  const who = `${sent.toLocaleString('en-US')} ${sent === 1 ? 'person' : 'people'}`;
-  const id = journal.transaction(() => {
-    const jobId = journal.create({
-      kind: 'catalogue-enrol',
-      profileId,
-      title: `${mode === 'dry-run' ? 'Dry run: enrol' : 'Enrol'} ${who} (${fileName})`,
-      params,
-      items: items(),
-    });
-    journal.addCounts(jobId, counts);
-    return jobId;
-  });
-  runner.start(id);
-  return { id, resumed: false };
-}
-
-/** Errors that end this run (the runner waits for the tenant, or pauses for the admin); the rest fail their rows. */
-function endsRun(error: unknown): boolean {
-  return (
-    error instanceof RequestAbortedError ||
-    isTransient(error) ||
-    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+  return startKitImport(
+    ctx,
+    'catalogue-enrol',
+    { profileId, kind, fileName, sha256, rows, mode },
+    {
+      label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
+      title: (sent) => `${mode === 'dry-run' ? 'Dry run: enrol' : 'Enrol'} ${peopleCount(sent)} (${fileName})`,
+    },
   );
 }
 
@@ -131,14 +71,6 @@ const Program = z
   .loose();
 const Pathway = z.object({ pathway_id: z.string(), name: z.string().nullish(), slug: z.string().nullish() }).loose();
 const Course = z.object({ course_id: z.string(), name: z.string().nullish(), slug: z.string().nullish() }).loose();
-const People = z
-  .object({
-    count: z.number(),
-    results: z.array(
-      z.object({ username: z.string().nullish(), email: z.string().nullish(), user_id: z.number().nullish() }).loose(),
-    ),
-  })
-  .loose();
 const ProgramEnrolments = z
   .object({
     count: z.number(),
@@ -212,35 +144,6 @@ export async function catalogueFinder(client: PlatformClient, org: string, optio
   };
 }
 
-export interface KnownPerson {
-  username: string;
-  userId: number | null;
-}
-
-/** The tenant's people, by username and by email (lower-cased, as the platform compares them). */
-export async function peopleOf(
-  client: PlatformClient,
-  org: string,
-  options: CallOptions,
-): Promise<Map<string, KnownPerson>> {
-  const known = new Map<string, KnownPerson>();
-  const size = 500;
-  for (let page = 1; ; page++) {
-    const { data } = await client.api.GET('/api/core/platform/users/', {
-      params: { query: { platform_key: org, page, page_size: size } },
-      ...options,
-    });
-    const answer = People.parse(data);
-    for (const user of answer.results) {
-      if (!user.username) continue;
-      const person = { username: user.username, userId: user.user_id ?? null };
-      known.set(user.username, person);
-      if (user.email) known.set(user.email.toLowerCase(), person);
-    }
-    if (!answer.results.length || page * size >= answer.count) return known;
-  }
-}
-
 /** Who is enrolled in a program (every page of its enrolment search). */
 export async function programEnrolled(
   client: PlatformClient,
@@ -308,182 +211,114 @@ export async function enrol(
 const keyOf = (item: CatalogueItem) =>
   item.type === 'program' ? `program:${item.programId}` : item.type === 'pathway' ? `pathway:${item.pathwayId}` : '';
 
+type Enrollable = Exclude<CatalogueItem, { type: 'course' }>;
+/** A row's enrolment, and how to learn whether the person has it already (one check shared by the run's rows). */
+type Target = {
+  item: Enrollable;
+  username: string;
+  isEnrolled: (item: Enrollable, username: string) => Promise<boolean>;
+};
+
 export function enrolmentImportKind(deps: {
   profiles: Profiles;
   changed: (profileId: string, kind: ResourceKind) => void;
   finished?: (job: Job) => void;
 }): JobKindRunner {
-  return {
-    kind: 'catalogue-enrol',
-    bulkWrites: true,
-    report: enrolmentReport,
-    ...(deps.finished && { finished: deps.finished }),
-    async run(ctx: JobContext) {
-      const params = ctx.params as EnrolmentImportParams;
-      const profileId = ctx.job.profile_id ?? '';
-      const { journal } = ctx;
-      const client = await ctx.client();
-      const { org } = await userScope(deps.profiles, profileId);
-      const options = { signal: ctx.signal };
-      setMaxListeners(64, ctx.signal);
-
-      const settle = (results: Settled[]) => {
-        if (!results.length) return;
-        const counts: Record<string, number> = {};
-        const alike = new Map<string, { outcome: Outcome; message?: string; ids: number[] }>();
-        for (const { item, outcome, message } of results) {
-          counts[outcome] = (counts[outcome] ?? 0) + 1;
-          const key = `${outcome}\n${message ?? ''}`;
-          if (!alike.has(key)) alike.set(key, { outcome, ...(message !== undefined && { message }), ids: [] });
-          alike.get(key)!.ids.push(item.id);
-        }
-        journal.transaction(() => {
-          for (const { outcome, message, ids } of alike.values()) {
-            journal.updateItems(ids, {
-              state: outcome === 'failed' ? 'failed' : ['unknown', 'invalid'].includes(outcome) ? 'skipped' : 'done',
-              phase: outcome,
-              error: outcome === 'failed' ? (message ?? 'Failed') : null,
-              ...(message !== undefined && outcome !== 'failed' && { data: { message } }),
-            });
-          }
-          journal.addCounts(ctx.job.id, counts);
-        });
-      };
-
+  type Tenant = {
+    findItem: Awaited<ReturnType<typeof catalogueFinder>>;
+    people: Awaited<ReturnType<typeof readTenantPeople>>;
+  };
+  const kind: PeopleImport<EnrolmentImportParams, EnrolmentItemData, Target, Tenant> = {
+    job: 'catalogue-enrol',
+    columns: PAIR_COLUMNS,
+    report: {
+      header: ['row', 'person', 'enrolled in', 'result', 'message'],
+      words: { added: 'enrolled', wouldAdd: 'would enrol' },
+    },
+    async read({ ctx, client, org, options }) {
       ctx.progress('Reading the catalogue and the tenant’s people');
       const [findItem, people] = await Promise.all([
         catalogueFinder(client, org, options),
-        peopleOf(client, org, options),
+        readTenantPeople(client, org, options),
       ]);
-      const pending = journal
-        .workIn(ctx.job.id, ['pending', 'active'])
-        .map(({ id, phase, data }: WorkItem): Work => ({ id, phase, data: JSON.parse(data) as EnrolmentItemData }));
-
-      const unresolved: Settled[] = [];
-      const toSend: { item: Work; target: Exclude<CatalogueItem, { type: 'course' }>; username: string }[] = [];
+      return { findItem, people };
+    },
+    async resolve({ ctx, client, org, options }, { findItem, people }, work) {
+      const settled: Settled[] = [];
+      const send: Sendable<EnrolmentItemData, Omit<Target, 'isEnrolled'>>[] = [];
       const seen = new Map<string, number>();
-      for (const item of pending) {
+      for (const item of work) {
         const found = findItem(item.data.group);
         if ('outcome' in found) {
-          unresolved.push({ item, outcome: found.outcome, message: found.message });
+          settled.push({ item, outcome: found.outcome, message: found.message });
           continue;
         }
-        const person = item.data.person.trim();
-        const username = people.get(person.includes('@') ? person.toLowerCase() : person)?.username;
+        const username = people.find(item.data.person)?.username;
         if (!username) {
-          unresolved.push({
-            item,
-            outcome: 'unknown',
-            message: person.includes('@')
-              ? `No person with the email ${person} on this tenant`
-              : `No person "${person}" on this tenant`,
-          });
+          settled.push({ item, outcome: 'unknown', message: noSuchPerson(item.data.person) });
           continue;
         }
-        const target = found.item as Exclude<CatalogueItem, { type: 'course' }>;
+        const target = found.item as Enrollable;
         // The same person and item twice in one file: the second row is "already" (enrolled by the first).
         const pair = `${keyOf(target)}\n${username}`;
         const earlier = seen.get(pair);
         if (earlier !== undefined) {
-          unresolved.push({ item, outcome: 'already', message: `Enrolled by line ${earlier} of this file` });
+          settled.push({ item, outcome: 'already', message: `Enrolled by line ${earlier} of this file` });
           continue;
         }
         seen.set(pair, item.data.line);
-        toSend.push({ item, target, username });
+        send.push({ item, target: { item: target, username } });
       }
-      settle(unresolved);
 
       ctx.progress('Reading who is enrolled already');
       const programIds = [
-        ...new Set(
-          toSend.filter((s) => s.target.type === 'program').map((s) => (s.target as { programId: string }).programId),
-        ),
+        ...new Set(send.flatMap(({ target }) => (target.item.type === 'program' ? [target.item.programId] : []))),
       ];
       const enrolledIn = new Map(
         await Promise.all(programIds.map(async (id) => [id, await programEnrolled(client, org, id, options)] as const)),
       );
-      const isEnrolled = async (target: Exclude<CatalogueItem, { type: 'course' }>, username: string) =>
-        target.type === 'program'
-          ? !!enrolledIn.get(target.programId)?.has(username)
-          : pathwayEnrolled(client, org, target.pathwayId, username, options);
-
-      const dryRun = params.mode === 'dry-run';
-      ctx.progress(dryRun ? 'Checking each row' : 'Enrolling');
-      const send = async ({ item, target, username }: (typeof toSend)[number]): Promise<Settled> => {
-        if (ctx.signal.aborted) throw new RequestAbortedError();
-        const resumed = item.phase === SENDING;
-        try {
-          if (!resumed && (await isEnrolled(target, username)))
-            return { item, outcome: 'already', message: `Already enrolled in ${target.name}` };
-          if (dryRun) return { item, outcome: 'wouldAdd' };
-          journal.updateItems([item.id], { phase: SENDING });
-          await enrol(client, org, target, username, options);
-          return resumed
-            ? { item, outcome: 'added', message: 'Enrolled (sent again after the import was interrupted)' }
-            : { item, outcome: 'added' };
-        } catch (error) {
-          if (endsRun(error)) throw error;
-          // The platform's own words ("Not found - program doesn't exist"), as the spec gives them.
-          const message =
-            error instanceof ApiError
-              ? (error.detail ?? error.message)
-              : error instanceof Error
-                ? error.message
-                : String(error);
-          if (error instanceof ApiError && error.status === 404) return { item, outcome: 'unknown', message };
-          return { item, outcome: error instanceof ApiError && error.status === 400 ? 'invalid' : 'failed', message };
-        }
-      };
-
-      // Settled a batch at a time: one transaction per few hundred rows, not per row.
-      let batch: Settled[] = [];
-      const flush = () => {
-        settle(batch);
-        batch = [];
-        ctx.progress();
-      };
-      // A few rows in the tenant's limiter at a time (it lets through as many as the tenant takes): not one waiter,
-      // and one abort listener, per row of a long file.
-      let next = 0;
-      const settled = await Promise.allSettled(
-        Array.from({ length: WAITING_ROWS }, async () => {
-          while (next < toSend.length) {
-            const work = toSend[next++]!;
-            await ctx.limiter.run(async () => {
-              // Awaited first: `batch` is replaced by every flush, and a push must reach the one of its time.
-              const result = await send(work);
-              batch.push(result);
-              if (batch.length >= 200) flush();
-            }, ctx.signal);
-          }
-        }),
+      // A program's enrolments are read once; a pathway's, per person.
+      const isEnrolled = async (item: Enrollable, username: string) =>
+        item.type === 'program'
+          ? !!enrolledIn.get(item.programId)?.has(username)
+          : pathwayEnrolled(client, org, item.pathwayId, username, options);
+      return { settled, send: send.map((row) => ({ ...row, target: { ...row.target, isEnrolled } })) };
+    },
+    async dryRun({ ctx }, _tenant, send) {
+      ctx.progress('Checking each row');
+      return eachInLimiter(ctx, send, async ({ item, target }) =>
+        (await target.isEnrolled(target.item, target.username))
+          ? { item, outcome: 'already', message: `Already enrolled in ${target.item.name}` }
+          : { item, outcome: 'wouldAdd' },
       );
-      flush();
-      if (!dryRun) for (const kind of [params.kind, 'program-enrollments'] as const) deps.changed(profileId, kind);
-      const stop = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      // Rows that got no answer stay pending or `sending`: the next run sends them again, enrolling nobody twice.
-      if (stop) throw stop.reason;
+    },
+    sending: () => 'Enrolling',
+    sender: {
+      batch: 200,
+      async each({ client, org, options }, { item, target }) {
+        // A row a killed run left in flight is sent again (the POST answers an existing enrolment again).
+        if (!item.resumed && (await target.isEnrolled(target.item, target.username)))
+          return { item, outcome: 'already', message: `Already enrolled in ${target.item.name}` };
+        await enrol(client, org, target.item, target.username, options);
+        return item.resumed
+          ? { item, outcome: 'added', message: 'Enrolled (sent again after the import was interrupted)' }
+          : { item, outcome: 'added' };
+      },
+    },
+    refused(_run, error) {
+      // The platform's own words ("Not found - program doesn't exist"), as the spec gives them.
+      const message =
+        error instanceof ApiError
+          ? (error.detail ?? error.message)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      const status = error instanceof ApiError ? error.status : 0;
+      return { outcome: status === 404 ? 'unknown' : status === 400 ? 'invalid' : 'failed', message };
+    },
+    changed({ profileId, params }) {
+      for (const kind of [params.kind, 'program-enrollments'] as const) deps.changed(profileId, kind);
     },
   };
+  return peopleImportJob(kind, deps);
 }
-
-const RESULTS: Record<string, string> = {
-  added: 'enrolled',
-  wouldAdd: 'would enrol',
-  already: 'already',
-  unknown: 'unknown',
-  invalid: 'invalid',
-  dropped: 'dropped',
-  failed: 'failed',
-};
-
-/** One line per input row, in file order (the journal's CSV writer makes every cell safe for spreadsheets). */
-export const enrolmentReport: ItemReport = {
-  header: ['row', 'person', 'enrolled in', 'result', 'message'],
-  row(item) {
-    const data = JSON.parse(item.data) as EnrolmentItemData;
-    const result =
-      item.state === 'pending' || item.state === 'active' ? 'not sent' : (RESULTS[item.phase] ?? item.phase);
-    return [data.line, data.person, data.group, result, item.error ?? data.message ?? ''];
-  },
-};
