@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileLog, logsWritten } from '../../src/main/engine/log';
+import { createFileLog, logsWritten, SIZE_TRUSTED_MS } from '../../src/main/engine/log';
 import { tempDir } from '../helpers/temp';
 
 const logFile = (dataDir: string) => join(dataDir, 'logs', 'engine.log');
@@ -89,5 +89,38 @@ describe('the engine log file', () => {
       expect(text).toContain('api_key=[redacted]');
       expect(text).toContain('Authorization: Bearer [redacted]');
     }
+  });
+
+  it('counts its own appends but reads the size again: a file another process grew is rotated at its size', async () => {
+    const dataDir = tempDir('log-shared-');
+    const file = logFile(dataDir);
+    const log = createFileLog(dataDir, {}, { maxBytes: 4 * 1024, keep: 2 });
+    log('ours, first');
+    await logsWritten();
+    // Another process (a CLI command, a background run) appends to the same file: 3.5 KB this process never wrote.
+    appendFileSync(file, `${'x'.repeat(99)}\n`.repeat(35));
+    await new Promise((resolve) => setTimeout(resolve, SIZE_TRUSTED_MS + 100));
+    log(`ours, second ${'y'.repeat(600)}`);
+    await logsWritten();
+    // 3.5 KB + this batch do not fit in 4 KB: the file was rotated before it, going by the size on the disk.
+    expect(readFileSync(`${file}.1`, 'utf8')).toMatch(/ours, first\n(x{99}\n){35}$/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^\S+ ours, second y+\n$/);
+  });
+
+  it('reads the size again before rotating: a file another process has just rotated is not rotated twice', async () => {
+    const dataDir = tempDir('log-rotated-elsewhere-');
+    const file = logFile(dataDir);
+    const log = createFileLog(dataDir, {}, { maxBytes: 4 * 1024, keep: 3 });
+    for (let i = 0; i < 30; i++) log(`ours ${i} ${'z'.repeat(100)}`);
+    await logsWritten();
+    expect(statSync(file).size).toBeGreaterThan(3 * 1024);
+    // Another process rotates the file (it is near full) and starts a new one, at once.
+    renameSync(file, `${file}.1`);
+    writeFileSync(file, 'theirs\n');
+    log(`ours, after their rotation ${'w'.repeat(1000)}`);
+    await logsWritten();
+    // This process knew the file as nearly full, but the file on the disk has room: no second rotation.
+    expect(existsSync(`${file}.2`)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toMatch(/^theirs\n\S+ ours, after their rotation w+\n$/);
   });
 });

@@ -1,4 +1,6 @@
+import { defaultPathSerializer } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
+import { templatePathSerializer } from '../../src/main/engine/platform/client';
 import { AUTH_SCHEMES } from '../../src/shared/contract';
 import {
   ApiError,
@@ -97,6 +99,27 @@ describe('error catalogue', () => {
     expect(error.retryAfterMs).toBe(30_000);
   });
 
+  it("throws the typed API's failed answers where the call was made, with a text body, none, or any way of reading", async () => {
+    const server = await startServer((req, res) => {
+      if (req.url!.includes('page=1&')) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
+      else if (req.url!.includes('page=2&')) res.writeHead(404).end();
+      else sendJson(res, 403, { detail: 'not yours' });
+    });
+    const { api } = clientFor(server.url);
+    const page = (n: number) => ({ params: { ...mentorParams, query: { page: n, page_size: 1 } } });
+    const text = (await rejectionOf(api.GET(MENTORS, page(1)))) as ApiError;
+    expect([text.status, text.message, text.body, text.detail]).toEqual([
+      500,
+      'Internal Server Error',
+      'boom',
+      undefined,
+    ]);
+    const empty = (await rejectionOf(api.GET(MENTORS, page(2)))) as ApiError;
+    expect([empty.status, empty.message, empty.body]).toEqual([404, 'Not Found', undefined]);
+    const blob = (await rejectionOf(api.GET(MENTORS, { ...page(3), parseAs: 'blob' }))) as ApiError;
+    expect([blob instanceof ApiError, blob.status, blob.detail]).toEqual([true, 403, 'not yours']);
+  });
+
   it('turns a 2xx HTML page into UnexpectedResponseError instead of a JSON SyntaxError', async () => {
     const server = await startServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>'));
     const error = await rejectionOf(unwrap(clientFor(server.url).api.GET(MENTORS, { params: mentorParams })));
@@ -145,6 +168,34 @@ describe('urls and headers', () => {
       `${scheme} secret-123`,
       `${scheme} secret-123`,
     ]);
+  });
+
+  it('asks for JSON unless the call asks for something else', async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+    const { api } = clientFor(server.url);
+    await api.GET(MENTORS, { params: mentorParams });
+    await api.GET(MENTORS, { params: mentorParams, headers: { Accept: 'text/csv' }, parseAs: 'text' });
+    expect(server.requests.map((request) => request.headers.accept)).toEqual(['application/json', 'text/csv']);
+  });
+
+  it("fills path templates as openapi-fetch's own serializer does, each template split once", () => {
+    const serialize = templatePathSerializer();
+    const cases: [string, Record<string, unknown>][] = [
+      ['https://h/dm/api/orgs/{org}/users/{user_id}/', { org: 'acme', user_id: 'ada lovelace/ü?#' }],
+      ['https://h/api/orgs/{org}/users/{user_id}/', { org: 'acme', user_id: 'bob' }],
+      ['https://h/api/{org}/{org}/x/{id}', { org: 'a&b', id: 7 }],
+      ['https://h/api/{org}/items/{id}/', { org: 'acme' }],
+      ['https://h/api/{org}/items/{id}/', { org: null, id: false }],
+      ['https://h/api/{org}/items/{id}/', { org: 'x{id}y', id: 3 }],
+      ['https://h/api/{org}/tags/{tags}/', { org: 'acme', tags: ['a', 'b'] }],
+      ['https://h/api/{org}/filter/{f}/', { org: 'acme', f: { role: 'admin' } }],
+      ['https://h/api/{.label}/{;matrix}/{list*}', { label: 'l', matrix: 'm', list: ['a', 'b'] }],
+      ['https://h/api/no-params/', { org: 'acme' }],
+    ];
+    for (const [path, params] of cases) {
+      expect(serialize(path, params)).toBe(defaultPathSerializer(path, params));
+      expect(serialize(path, params)).toBe(defaultPathSerializer(path, params));
+    }
   });
 
   it('sends no Authorization header without a secret', async () => {

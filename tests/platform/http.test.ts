@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   backoffDelay,
@@ -252,6 +253,26 @@ describe('timeouts and cancellation', () => {
       }),
     );
     expect(error.message).toBe('Request aborted');
+  });
+
+  it('cancels every request in flight under one signal, which holds one listener for all of them, not one each', async () => {
+    const server = await startServer((req, res) => {
+      if (req.url === '/api/quick/') sendJson(res, 200, { ok: true });
+      /* the others never answer */
+    });
+    const client = clientFor(server.url);
+    const controller = new AbortController();
+    const { signal } = controller;
+    // A finished request leaves nothing behind on the signal; twenty in flight share one listener.
+    await client.request('/api/quick/', { signal });
+    const pending = Array.from({ length: 20 }, (_, i) => rejectionOf(client.request(`/api/slow/${i}/`, { signal })));
+    await expect.poll(() => server.requests.length).toBe(21);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    const errors = await Promise.all(pending);
+    expect(errors.map((error) => error instanceof RequestAbortedError && error.message)).toEqual(
+      Array(20).fill('Request aborted'),
+    );
   });
 
   it('refuses to start when the signal is already aborted', async () => {

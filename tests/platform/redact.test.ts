@@ -6,6 +6,7 @@ import {
   testConnection,
   unwrap,
 } from '../../src/main/engine/platform';
+import { redact } from '../../src/main/engine/log';
 import { closedPort, sendJson, startServer } from './test-server';
 
 const SECRET = 'sk-live-THIS-MUST-NEVER-BE-LOGGED-9f8e7d';
@@ -27,8 +28,29 @@ describe('redaction', () => {
 
   it('scrubs a known secret from any log line', () => {
     const lines: string[] = [];
-    scrubSecrets((line) => lines.push(line), [SECRET])!(`oops ${SECRET} leaked`);
-    expect(lines).toEqual(['oops [REDACTED] leaked']);
+    const log = scrubSecrets((line) => lines.push(line), [SECRET, 'tok-2-second-secret'])!;
+    log(`oops ${SECRET} leaked`);
+    log(`${SECRET}${SECRET} and tok-2-second-secret at the end: tok-2-second-secret`);
+    log('a line with no secret in it');
+    expect(lines).toEqual([
+      'oops [REDACTED] leaked',
+      '[REDACTED][REDACTED] and [REDACTED] at the end: [REDACTED]',
+      'a line with no secret in it',
+    ]);
+  });
+
+  it("redacts every log line's credentials, in any case, and leaves a line without them as it is", () => {
+    expect(redact(`GET /x headers={"authorization":"Api-Key ${SECRET}"}`)).toBe(
+      'GET /x headers={"authorization":"Api-Key [redacted]"}',
+    );
+    expect(redact(`AUTHORIZATION: Bearer ${SECRET}`)).toBe('AUTHORIZATION: Bearer [redacted]');
+    expect(redact(`Authorization=${SECRET}`)).toBe('Authorization= [redacted]');
+    expect(redact(`GET /a?Token=${SECRET}&page=2`)).toBe('GET /a?Token=[redacted]&page=2');
+    expect(redact(`GET /a?page=2&KEY=${SECRET}`)).toBe('GET /a?page=2&KEY=[redacted]');
+    expect(redact(`GET /a?api_key=${SECRET} -> 200`)).toBe('GET /a?api_key=[redacted] -> 200');
+    expect(redact(`said ${SECRET} twice: ${SECRET}`, [SECRET])).toBe('said [redacted] twice: [redacted]');
+    const plain = 'PUT /api/x/ (attempt 1/3) -> 200 OK in 4 ms';
+    expect(redact(plain)).toBe(plain);
   });
 
   it('never writes the secret to the log, whatever happens to the requests', async () => {

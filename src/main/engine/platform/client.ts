@@ -2,13 +2,12 @@
  * One typed platform client per profile. Several tenants can be open at once because nothing here is global:
  * the base URL, the auth header and the retry tuning all live in the client instance.
  */
-import createClient, { type Middleware } from 'openapi-fetch';
+import createClient, { createQuerySerializer, defaultPathSerializer, type Client } from 'openapi-fetch';
 import { isLoopbackHost, type AuthScheme } from '../../../shared/contract';
 import { ApiError, InsecureAddressError, UnexpectedResponseError } from './errors';
 import {
   CallRequest,
   createFetch,
-  declareRule,
   sendRequest,
   type BodyFactory,
   type HeadersInit,
@@ -18,7 +17,7 @@ import {
   type RetryEvent,
 } from './http';
 import { declaredRule, type DeclaredPaths, type PlatformApi } from './operations';
-import { parseRetryAfter, type RetryTiming } from './retry';
+import { parseRetryAfter, type RetryRule, type RetryTiming } from './retry';
 import type { paths } from './generated/schema';
 
 export type PlatformPaths = paths;
@@ -92,14 +91,18 @@ export function createPlatformClient(conn: PlatformConnection): UntypedPlatformC
   };
   const authorization = authorizationHeader(conn.authScheme, conn.secret);
 
-  // Calls travel as CallRequests, not WHATWG Requests: the transport takes their bodies as they are.
+  // Calls travel as CallRequests, not WHATWG Requests: the transport takes their bodies as they are. What middleware
+  // would do (the key, the operation's rule, an ApiError for a non-2xx) is done around and inside them instead: each
+  // middleware costs every call an await, and openapi-fetch an id and options object for them.
   const client = createClient<DeclaredPaths>({
     baseUrl,
     fetch: createFetch(http) as typeof fetch,
-    Request: CallRequest as unknown as typeof Request,
+    Request: authorizedRequest(authorization) as unknown as typeof Request,
+    // Made once, not for every call (as openapi-fetch does when given none); the path templates split once.
+    querySerializer: createQuerySerializer(),
+    pathSerializer: templatePathSerializer(),
   });
-  client.use(authMiddleware(authorization), operationRuleMiddleware, apiErrorMiddleware);
-  const api = jsonChecked(client);
+  const api = checkedApi(client);
 
   async function request<T = unknown>(path: string, options: PlatformRequestOptions = {}): Promise<T> {
     const headers = new Headers(options.headers);
@@ -162,7 +165,7 @@ type DataOf<R> = R extends { data: infer D } ? D : never;
 
 /**
  * Data of a typed call: `const page = await unwrap(client.api.GET('/api/ai-mentor/orgs/{org}/users/{user_id}/', { params }))`.
- * A failed call has already thrown its ApiError; a client without that middleware gets it from here.
+ * A failed call of the typed API has already thrown its ApiError; a client made otherwise gets it from here.
  */
 export async function unwrap<R extends FetchResult>(pending: Promise<R> | R): Promise<DataOf<R>> {
   const { data, error, response } = await pending;
@@ -186,42 +189,46 @@ export function authorizationHeader(scheme: AuthScheme, secret: string | null): 
   return value ? `${scheme} ${value}` : undefined;
 }
 
-function authMiddleware(authorization: string | undefined): Middleware {
-  return {
-    onRequest({ request }) {
-      if (authorization) request.headers.set('Authorization', authorization);
-      if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json');
-    },
+/**
+ * The typed API's request: openapi-fetch's headers (made for this call alone, so taken as they are rather than
+ * copied), with the key, and JSON asked for unless the call says otherwise.
+ */
+function authorizedRequest(authorization: string | undefined): typeof CallRequest {
+  return class AuthorizedRequest extends CallRequest {
+    constructor(input: string | URL, init?: ConstructorParameters<typeof CallRequest>[1]) {
+      super(input, init);
+      if (authorization) this.headers.set('Authorization', authorization);
+      if (!this.headers.has('Accept')) this.headers.set('Accept', 'application/json');
+    }
+
+    protected override headersOf(given: HeadersInit | undefined): Headers {
+      return given instanceof Headers ? given : new Headers(given);
+    }
   };
 }
 
-/** Each request carries the retry rule of the operation it calls. */
-const operationRuleMiddleware: Middleware = {
-  onRequest({ request, schemaPath }) {
-    const rule = declaredRule(request.method, schemaPath);
-    if (rule) declareRule(request, rule);
-  },
-};
-
-/** A non-2xx answer is an ApiError in the platform's words, thrown where the call was made. */
-const apiErrorMiddleware: Middleware = {
-  async onResponse({ response }) {
-    if (!response.ok) throw apiErrorFrom(response, parseMaybeJson(await response.text()));
-  },
-};
+type Call = (
+  path: string,
+  init?: { parseAs?: string; rule?: RetryRule },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /**
- * The typed methods, with JSON answers read here: a 2xx that is not JSON (an HTML page: a wrong base URL or path
- * prefix; a cut-off body) is an UnexpectedResponseError naming the address, never a bare SyntaxError.
+ * The typed methods, each call sent with its operation's rule (operations.ts), a non-2xx answer thrown as an ApiError
+ * in the platform's words where the call was made, and JSON answers read here: a 2xx that is not JSON (an HTML page:
+ * a wrong base URL or path prefix; a cut-off body) is an UnexpectedResponseError naming the address, never a bare
+ * SyntaxError.
  */
-function jsonChecked(client: PlatformApi): PlatformApi {
-  type Call = (path: string, init?: { parseAs?: string }) => Promise<{ data?: unknown; response: Response }>;
+function checkedApi(client: Client<DeclaredPaths>): PlatformApi {
   const checked =
-    (call: Call): Call =>
+    (method: string, call: Call): Call =>
     async (path, init) => {
-      if (init?.parseAs && init.parseAs !== 'json') return call(path, init);
-      const result = await call(path, { ...init, parseAs: 'text' });
+      const rule = declaredRule(method, path);
+      const json = !init?.parseAs || init.parseAs === 'json';
+      const result = await call(path, { ...init, ...(rule && { rule }), ...(json && { parseAs: 'text' }) });
       const { response } = result;
+      // openapi-fetch has read a failed answer's body: JSON where it parses, else its text ('' for none).
+      if (!response.ok) throw apiErrorFrom(response, result.error);
+      if (!json) return result;
       const text = typeof result.data === 'string' ? result.data : '';
       if (!text) return { ...result, data: undefined };
       const contentType = response.headers.get('content-type') ?? '';
@@ -234,16 +241,48 @@ function jsonChecked(client: PlatformApi): PlatformApi {
         throw new UnexpectedResponseError(response.url, response.status, contentType);
       }
     };
-  const methods = client as unknown as Record<'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', Call>;
-  // Same methods, same types: only how a 2xx body is read differs.
+  const methods = client as unknown as Record<(typeof METHODS)[number], Call>;
+  const request = client.request as unknown as (method: string, path: string, init?: unknown) => ReturnType<Call>;
+  // Same methods, same types: only how a call is sent and its answer read differs.
   return {
     ...client,
-    GET: checked(methods.GET),
-    PUT: checked(methods.PUT),
-    POST: checked(methods.POST),
-    PATCH: checked(methods.PATCH),
-    DELETE: checked(methods.DELETE),
+    ...Object.fromEntries(METHODS.map((method) => [method, checked(method, methods[method])])),
+    request: (method: string, path: string, init?: Parameters<Call>[1]) =>
+      checked(method.toUpperCase(), (p, i) => request(method, p, i))(path, init),
   } as unknown as PlatformApi;
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'] as const;
+
+/**
+ * openapi-fetch's path serializer with each path template split once (it searched every call's template with a
+ * regular expression); a name with a style mark (`{.x}`, `{;x}`, `{x*}`) or a list or object value goes to
+ * openapi-fetch's own.
+ */
+export function templatePathSerializer(): (pathname: string, params: Record<string, unknown>) => string {
+  const templates = new Map<string, string[] | null>();
+  return (pathname, params) => {
+    let parts = templates.get(pathname);
+    if (parts === undefined) templates.set(pathname, (parts = splitTemplate(pathname)));
+    if (!parts) return defaultPathSerializer(pathname, params);
+    let url = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i]!;
+      const value = params[name];
+      if (value === undefined || value === null) url += `{${name}}`;
+      else if (typeof value === 'object') return defaultPathSerializer(pathname, params);
+      else url += encodeURIComponent(value as string | number | boolean);
+      url += parts[i + 1]!;
+    }
+    return url;
+  };
+}
+
+/** `/orgs/{org}/users/{user_id}/` as ['/orgs/', 'org', '/users/', 'user_id', '/']; null where a name has a style mark. */
+function splitTemplate(pathname: string): string[] | null {
+  const parts = pathname.split(/\{([^{}]+)\}/);
+  for (let i = 1; i < parts.length; i += 2) if (/^[.;]|\*$/.test(parts[i]!)) return null;
+  return parts;
 }
 
 export function isJsonContentType(contentType: string): boolean {

@@ -10,13 +10,14 @@
  */
 import { classifyFetchFailure, RequestAbortedError, type TransportError } from './errors';
 import { redactHeaders, scrubSecrets, type Logger } from './redact';
-import { bytesOf, exchangeFollowingRedirects } from './transport';
+import { bytesOf, Cancellation, exchangeFollowingRedirects } from './transport';
 import {
   DEFAULT_RETRY_TIMING,
   parseRetryAfter,
   resolvePolicy,
   retryDelay,
   ruleForMethod,
+  type RetryPolicy,
   type RetryRule,
   type RetryTiming,
 } from './retry';
@@ -101,22 +102,23 @@ export class CallRequest {
   readonly body: BodyInit | null;
   readonly signal: AbortSignal | null;
   readonly redirect: RequestRedirect;
+  /** The operation's rule, where the call names it (`rule` in its options: the typed API's calls). */
+  readonly rule: RetryRule | undefined;
 
-  constructor(input: string | URL, init: RequestInit = {}) {
+  constructor(input: string | URL, init: RequestInit & { rule?: RetryRule } = {}) {
     this.url = String(input);
     this.method = (init.method ?? 'GET').toUpperCase();
-    this.headers = new Headers(init.headers);
+    this.headers = this.headersOf(init.headers);
     this.body = init.body ?? null;
     this.signal = init.signal ?? null;
     this.redirect = init.redirect ?? 'follow';
+    this.rule = init.rule;
   }
-}
 
-const declaredRules = new WeakMap<object, RetryRule>();
-
-/** Attaches an operation's rule to a request on its way to a fetch made by `createFetch`. */
-export function declareRule(request: CallRequest | Request, rule: RetryRule): void {
-  declaredRules.set(request, rule);
+  /** The request's own headers: a copy of those given, as fetch's Request makes. */
+  protected headersOf(given: HeadersInit | undefined): Headers {
+    return new Headers(given);
+  }
 }
 
 /**
@@ -130,8 +132,7 @@ export function createFetch(options: HttpOptions = {}): PlatformFetch {
     const call = input instanceof CallRequest && !init ? input : await callOf(input, init);
     if (call.signal?.aborted) throw new RequestAbortedError(call.url);
     const perCall = { ...pickPerCallOptions(input), ...pickPerCallOptions(init) };
-    const rule =
-      (typeof input === 'object' && declaredRules.get(input)) || ruleForMethod(call.method, perCall.retryUnsafe);
+    const rule = (input instanceof CallRequest && input.rule) || ruleForMethod(call.method, perCall.retryUnsafe);
     const once = transportPolicy(rule, options, perCall).maxAttempts === 1;
     const given = call.body;
     const body = given === null || once || !(given instanceof ReadableStream) ? given : await bytesOf(given);
@@ -184,8 +185,19 @@ function pickPerCallOptions(source: unknown): PerCallOptions {
 }
 
 /** The policy the transport follows: a rule whose caller repeats the request leaves it a single attempt. */
-function transportPolicy(rule: RetryRule, options: HttpOptions, perCall: PerCallOptions) {
-  const policy = resolvePolicy(rule, options.retry, { maxAttempts: perCall.maxAttempts });
+function transportPolicy(rule: RetryRule, options: HttpOptions, perCall: PerCallOptions): RetryPolicy {
+  if (perCall.maxAttempts !== undefined) return uncachedPolicy(rule, options, perCall.maxAttempts);
+  // The same few rules on every request of a connection: each resolved once (policies are only read).
+  const byRule = policies.get(options) ?? policies.set(options, new Map()).get(options)!;
+  let policy = byRule.get(rule);
+  if (!policy) byRule.set(rule, (policy = uncachedPolicy(rule, options, undefined)));
+  return policy;
+}
+
+const policies = new WeakMap<HttpOptions, Map<RetryRule, RetryPolicy>>();
+
+function uncachedPolicy(rule: RetryRule, options: HttpOptions, maxAttempts: number | undefined): RetryPolicy {
+  const policy = resolvePolicy(rule, options.retry, { maxAttempts });
   if (rule.by === 'caller') policy.maxAttempts = 1;
   return policy;
 }
@@ -202,7 +214,7 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
   const signal = request.signal ?? undefined;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const log = scrubSecrets(options.log, credentialsIn(headers));
+  const log = scrubbedLog(options, headers.get('authorization'));
 
   if (signal?.aborted) throw new RequestAbortedError(url);
   log?.(`${method} ${url} headers=${JSON.stringify(redactHeaders(headers))}`);
@@ -240,18 +252,17 @@ async function attemptOnce(
   request: OutgoingRequest & { headers: Headers; signal: AbortSignal | undefined },
   timeoutMs: number,
 ): Promise<Response> {
-  const controller = new AbortController();
+  const cancellation = new Cancellation();
   const callerSignal = request.signal;
   let timedOut = false;
-  const onCallerAbort = () => controller.abort(callerSignal?.reason);
-  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   const timer =
     timeoutMs > 0 && Number.isFinite(timeoutMs)
       ? setTimeout(() => {
           timedOut = true;
-          controller.abort();
+          cancellation.cancel(new DOMException('This operation was aborted', 'AbortError'));
         }, timeoutMs)
       : undefined;
+  const stopListening = callerSignal ? cancelWith(callerSignal, cancellation) : undefined;
   try {
     return await exchangeFollowingRedirects(
       {
@@ -261,7 +272,7 @@ async function attemptOnce(
         body: request.body ? request.body() : null,
         redirect: request.redirect,
       },
-      controller.signal,
+      cancellation,
     );
   } catch (error) {
     throw classifyFetchFailure(error, {
@@ -272,8 +283,33 @@ async function attemptOnce(
     });
   } finally {
     clearTimeout(timer);
-    callerSignal?.removeEventListener('abort', onCallerAbort);
+    stopListening?.();
   }
+}
+
+/**
+ * The attempts in flight under each caller's signal, all cancelled by its one listener: a job's hundreds of requests
+ * share its signal, and adding and removing a listener on it for each of them cost more than the request's own work.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<Cancellation>>();
+
+function cancelWith(signal: AbortSignal, cancellation: Cancellation): () => void {
+  if (signal.aborted) cancellation.cancel(signal.reason);
+  let attempts = inFlight.get(signal);
+  if (!attempts) {
+    const set = (attempts = new Set());
+    inFlight.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const attempt of set) attempt.cancel(signal.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  attempts.add(cancellation);
+  return () => attempts.delete(cancellation);
 }
 
 async function sleepUnlessAborted(sleep: Sleep, ms: number, signal: AbortSignal | undefined, url: string) {
@@ -309,9 +345,23 @@ export const abortableSleep: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-/** The credential part of `Authorization` values, so log lines can be scrubbed of it even outside headers. */
-function credentialsIn(headers: Headers): string[] {
-  const value = headers.get('authorization');
+/**
+ * The connection's log, scrubbed of the credential in a request's `Authorization` (also outside headers): made once
+ * per connection and credential, not for every request.
+ */
+function scrubbedLog(options: HttpOptions, authorization: string | null): Logger | undefined {
+  if (!options.log) return undefined;
+  const made = scrubbed.get(options);
+  if (made && made.authorization === authorization) return made.log;
+  const log = scrubSecrets(options.log, credentialsIn(authorization));
+  scrubbed.set(options, { authorization, log });
+  return log;
+}
+
+const scrubbed = new WeakMap<HttpOptions, { authorization: string | null; log: Logger | undefined }>();
+
+/** The credential part of an `Authorization` value, so log lines can be scrubbed of it even outside headers. */
+function credentialsIn(value: string | null): string[] {
   if (!value) return [];
   const parts = value.trim().split(/\s+/);
   return [parts.length > 1 ? parts.slice(1).join(' ') : value.trim()];

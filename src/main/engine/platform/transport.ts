@@ -63,6 +63,28 @@ export async function bytesOf(body: BodyInit): Promise<Buffer> {
   return Buffer.isBuffer(data) ? data : Buffer.from(await data.arrayBuffer());
 }
 
+/**
+ * How an attempt is ended early (its timer, or the caller's signal): what an AbortController would do for it, without
+ * an AbortSignal and its listeners per request. The exchange in flight hears `cancel` through its one listener.
+ */
+export class Cancellation {
+  cancelled = false;
+  reason: unknown = undefined;
+  #listener: ((reason: unknown) => void) | null = null;
+
+  cancel(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.reason = reason;
+    this.#listener?.(reason);
+  }
+
+  /** The exchange in flight listens; null when it has settled. */
+  listen(listener: ((reason: unknown) => void) | null): void {
+    this.#listener = listener;
+  }
+}
+
 /** An answer as it came off the wire (body decoded). */
 interface Answer {
   status: number;
@@ -86,9 +108,9 @@ export interface Exchange {
 /**
  * Sends a request and reads its whole answer, following redirects as fetch's `redirect` mode says; answers with a
  * fetch Response. Rejects with what node:http reports (its error codes: ECONNREFUSED, CERT_HAS_EXPIRED…) or with the
- * signal's reason.
+ * cancellation's reason.
  */
-export async function exchangeFollowingRedirects(request: Exchange, signal: AbortSignal): Promise<Response> {
+export async function exchangeFollowingRedirects(request: Exchange, cancellation: Cancellation): Promise<Response> {
   const headers: OutgoingHttpHeaders = {
     'user-agent': 'node',
     'accept-encoding': 'gzip, deflate',
@@ -99,7 +121,8 @@ export async function exchangeFollowingRedirects(request: Exchange, signal: Abor
   let method = request.method;
   let url = new URL(request.url);
   for (let redirects = 0; ; redirects++) {
-    const answer = await exchange(await senderFor(url), url, method, headers, body?.data ?? null, signal);
+    const send = senders[url.protocol] ?? (await senderFor(url));
+    const answer = await exchange(send, url, method, headers, body?.data ?? null, cancellation);
     const location = REDIRECT_STATUSES.has(answer.status) ? headerOf(answer.rawHeaders, 'location') : null;
     if (location === null || request.redirect === 'manual') return toResponse(answer, url, redirects > 0);
     if (request.redirect === 'error') throw new TypeError(`${url.href} redirected (${answer.status}) to ${location}`);
@@ -128,15 +151,16 @@ function headerOf(rawHeaders: string[], name: string): string | null {
   return null;
 }
 
-/** One request and its whole answer; rejects with what node:http reports (its error codes) or the signal's reason. */
+/** One request and its whole answer; rejects with what node:http reports (its error codes) or the cancel's reason. */
 async function exchange(
   send: Send,
   url: URL,
   method: string,
   headers: OutgoingHttpHeaders,
   body: Buffer | Blob | null,
-  signal: AbortSignal,
+  cancellation: Cancellation,
 ): Promise<Answer> {
+  if (cancellation.cancelled) throw cancellation.reason;
   const answer = await new Promise<Answer>((resolve, reject) => {
     const length = body === null ? (['POST', 'PUT', 'PATCH'].includes(method) ? 0 : null) : bodyLength(body);
     const req = send(url, { method, headers: length === null ? headers : { ...headers, 'content-length': length } });
@@ -144,12 +168,11 @@ async function exchange(
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      cancellation.listen(null);
       req.destroy();
       reject(error);
     };
-    const onAbort = () => fail(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    cancellation.listen(fail);
     req.once('error', fail);
     req.once('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
@@ -162,7 +185,7 @@ async function exchange(
       res.once('end', () => {
         if (settled) return;
         settled = true;
-        signal.removeEventListener('abort', onAbort);
+        cancellation.listen(null);
         resolve({
           status,
           statusText: res.statusMessage ?? '',
@@ -204,17 +227,17 @@ async function streamBlob(blob: Blob, req: ClientRequest): Promise<void> {
 
 /** The answer as a fetch Response, for openapi-fetch and the callers above it. */
 function toResponse(answer: Answer, url: URL, redirected: boolean): Response {
-  const headers = new Headers();
+  // The header pairs as they came, handed to the Response to make its Headers of (one Headers, not a copy of one).
+  const headers: [string, string][] = [];
   for (let i = 0; i < answer.rawHeaders.length; i += 2) {
     const name = answer.rawHeaders[i]!.toLowerCase();
     // The body is whole and decoded: the original encoding and length no longer describe it.
     if (answer.decoded && (name === 'content-encoding' || name === 'content-length')) continue;
-    headers.append(name, answer.rawHeaders[i + 1]!);
+    headers.push([name, answer.rawHeaders[i + 1]!]);
   }
-  if (answer.decoded && answer.body) headers.set('content-length', String(answer.body.byteLength));
-  const response = new WholeResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers });
-  Object.defineProperties(response, { url: { value: url.href }, redirected: { value: redirected } });
-  return response as unknown as Response;
+  if (answer.decoded && answer.body) headers.push(['content-length', String(answer.body.byteLength)]);
+  const init = { status: answer.status, statusText: answer.statusText, headers };
+  return new WholeResponse(answer.body, init, url.href, redirected) as unknown as Response;
 }
 
 const utf8 = new TextDecoder();
@@ -223,7 +246,7 @@ const utf8 = new TextDecoder();
 const ResponseBase = Response as unknown as new (
   body: null,
   init: ResponseInit,
-) => Pick<Response, 'status' | 'statusText' | 'headers' | 'ok' | 'url' | 'redirected' | 'type'>;
+) => Pick<Response, 'status' | 'statusText' | 'headers' | 'ok' | 'type'>;
 
 /**
  * A fetch Response over an answer already whole in memory. One made over bytes wraps them in a web stream that each
@@ -232,13 +255,25 @@ const ResponseBase = Response as unknown as new (
  */
 class WholeResponse extends ResponseBase {
   readonly #bytes: Buffer | null;
+  readonly #url: string;
+  readonly #redirected: boolean;
   #used = false;
   /** The stream-backed Response, once `body` has been asked for: every read goes through it from then on. */
   #streamed: Response | null = null;
 
-  constructor(bytes: Buffer | null, init: ResponseInit) {
+  constructor(bytes: Buffer | null, init: ResponseInit, url: string, redirected: boolean) {
     super(null, init);
     this.#bytes = bytes;
+    this.#url = url;
+    this.#redirected = redirected;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  get redirected(): boolean {
+    return this.#redirected;
   }
 
   #take(): Buffer {
@@ -289,8 +324,6 @@ class WholeResponse extends ResponseBase {
   clone(): Response {
     if (this.#streamed) return this.#streamed.clone();
     if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
-    const copy = new WholeResponse(this.#bytes, this);
-    Object.defineProperties(copy, { url: { value: this.url }, redirected: { value: this.redirected } });
-    return copy as unknown as Response;
+    return new WholeResponse(this.#bytes, this, this.#url, this.#redirected) as unknown as Response;
   }
 }
