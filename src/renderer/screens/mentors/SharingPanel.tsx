@@ -20,6 +20,7 @@ import type { Mentor, MentorSharing } from '../../../shared/contract';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { CopyIcon, ForkIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -33,6 +34,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
   const unshare = useMutationCall('mentors.unshare');
   const [revoking, setRevoking] = useState<MentorTarget | null>(null);
   const [forking, setForking] = useState(false);
+  const writeRefusal = useWriteRefusal();
 
   return (
     <Stack gap="lg" data-testid="mentor-sharing">
@@ -166,9 +168,15 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
               A new mentor on this tenant made from this one: its settings, and its documents if you choose.
             </Text>
           </div>
-          <Button variant="default" size="sm" leftSection={<ForkIcon size={16} />} onClick={() => setForking(true)}>
+          <WriteButton
+            refusal={writeRefusal}
+            variant="default"
+            size="sm"
+            leftSection={<ForkIcon size={16} />}
+            onClick={() => setForking(true)}
+          >
             Fork mentor…
-          </Button>
+          </WriteButton>
         </Group>
       </Paper>
 
