@@ -8,7 +8,14 @@
  * lost answers are retried), other methods only after 408/429/502/503/504 (never after a 500 or a lost answer,
  * unless `retryUnsafe`). TLS errors, cancels and other statuses are never retried.
  */
-import { classifyFetchFailure, NetworkError, RequestAbortedError, TimeoutError, TlsError, type TransportError } from './errors';
+import {
+  classifyFetchFailure,
+  NetworkError,
+  RequestAbortedError,
+  TimeoutError,
+  TlsError,
+  type TransportError,
+} from './errors';
 import { redactHeaders, scrubSecrets, type Logger } from './redact';
 import { bytesOf, exchangeFollowingRedirects } from './transport';
 import {

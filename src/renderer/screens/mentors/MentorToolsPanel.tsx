@@ -132,7 +132,7 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
       {((tools.isPending && !savedOnly) || settings.isPending) && !(unreachable && settings.isError) && (
         <Skeleton height={120} radius="sm" />
       )}
-      {tools.isError && (
+      {tools.isError && !savedOnly && (
         <SectionLoadError
           section="tools"
           title="The tools could not be loaded"
