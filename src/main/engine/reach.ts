@@ -35,10 +35,14 @@ export class TenantReachability {
   /** What one attempt to reach the tenant showed (any answer: reachable; no answer: not). */
   observe(profileId: string, answered: boolean, error?: TransportError): void {
     const was = this.known.get(profileId);
-    const now = this.now();
     const reason = answered ? null : (error?.message ?? 'No answer');
-    this.known.set(profileId, { reachable: answered, at: now, reason });
-    if (was?.reachable === answered) return;
+    if (was?.reachable === answered) {
+      // Every call passes here: the same state only gets its time (and reason) brought up to date.
+      was.at = this.now();
+      was.reason = reason;
+      return;
+    }
+    this.known.set(profileId, { reachable: answered, at: this.now(), reason });
     this.deps.emit('tenants.reachChanged', {
       ...this.read(profileId),
       previous: was ? (was.reachable ? 'reachable' : 'unreachable') : 'unknown',
