@@ -208,6 +208,7 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
                     document={document}
                     onRetrain={() => setRetraining(document)}
                     onDelete={() => setDeleting(document)}
+                    writeRefusal={writeRefusal}
                   />
                 ))}
               </Table.Tbody>

@@ -60,7 +60,8 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
           {sharing.data && !sharing.data.link && (
             <Group justify="space-between" wrap="wrap">
               <Text size="sm">This mentor has no sharable link.</Text>
-              <Button
+              <WriteButton
+                refusal={writeRefusal}
                 size="sm"
                 leftSection={<PlusIcon size={16} />}
                 loading={share.isPending}
@@ -72,7 +73,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 }
               >
                 Create link
-              </Button>
+              </WriteButton>
             </Group>
           )}
           {sharing.data?.link && (
@@ -109,7 +110,8 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 </Group>
                 <Group gap="xs">
                   {!sharing.data.link.enabled && (
-                    <Button
+                    <WriteButton
+                      refusal={writeRefusal}
                       size="sm"
                       variant="default"
                       loading={share.isPending}
@@ -118,9 +120,10 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                       }
                     >
                       Turn on
-                    </Button>
+                    </WriteButton>
                   )}
-                  <Button
+                  <WriteButton
+                    refusal={writeRefusal}
                     size="sm"
                     variant="subtle"
                     color="red"
@@ -128,7 +131,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                     onClick={() => setRevoking(mentor)}
                   >
                     Revoke…
-                  </Button>
+                  </WriteButton>
                 </Group>
               </Group>
             </Stack>
