@@ -93,8 +93,8 @@ describe('a tenant out of reach', () => {
     } finally {
       proxy.up();
     }
-    // Back: Try again asks the tenant, the banner goes and changes are allowed again.
-    await banner.getByRole('button', { name: 'Try again' }).click();
+    // Back: Check again asks the tenant, the banner goes and changes are allowed again.
+    await banner.getByRole('button', { name: 'Check again' }).click();
     await banner.waitFor({ state: 'detached', timeout: 30_000 });
     expect(await newMentor.getAttribute('aria-disabled')).toBeNull();
   });

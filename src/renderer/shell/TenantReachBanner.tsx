@@ -24,8 +24,9 @@ export function TenantReachBanner() {
     >
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Text size="sm">Showing saved copies; changes cannot be saved until it answers.</Text>
+        {/* Not "Try again": that is each screen's own retry of what it failed to read; this asks the tenant. */}
         <Button size="xs" variant="default" loading={reach.retrying} onClick={reach.retry}>
-          Try again
+          Check again
         </Button>
       </Group>
     </Alert>
