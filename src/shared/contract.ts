@@ -16,6 +16,7 @@ import { mentorTransferCalls } from './contract/mentor-transfer';
 import { mentorSharingCalls, mentorSharingEvents } from './contract/mentor-sharing';
 import { mentorVoiceCalls, mentorVoiceEvents } from './contract/mentor-voice';
 import { reviewCalls, reviewEvents } from './contract/review';
+import { reachCalls, reachEvents } from './contract/reach';
 
 export * from './contract/core';
 export * from './contract/jobs';
@@ -38,6 +39,7 @@ export * from './contract/mentor-sharing';
 export * from './contract/mentor-evals';
 export * from './contract/mentor-voice';
 export * from './contract/review';
+export * from './contract/reach';
 export * from './contract/sessions';
 export * from './contract/calls';
 export {
@@ -68,6 +70,7 @@ export const calls = {
   ...mentorSharingCalls,
   ...mentorVoiceCalls,
   ...reviewCalls,
+  ...reachCalls,
 } as const;
 
 /** Every event: its payload's schema and the cached answers it makes stale (see `event` in contract/kit.ts). */
@@ -82,6 +85,7 @@ export const eventSpecs = {
   ...mentorSharingEvents,
   ...mentorVoiceEvents,
   ...reviewEvents,
+  ...reachEvents,
 } as const;
 type EventSpecs = typeof eventSpecs;
 

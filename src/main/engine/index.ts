@@ -25,6 +25,7 @@ import { createKeychain, type SecretStore } from './secrets';
 import { SettingsStore } from './settings';
 import { openDatabase, schemaVersion, startCheckpointer, type Checkpointer } from './store';
 import { TenantClients } from './tenants';
+import { TenantReachability } from './reach';
 import type { Engine, EngineEventListener } from './types';
 
 export type { Engine } from './types';
@@ -104,7 +105,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     onRetry: (profileId, event) => {
       if (isThrottleEvent(event)) runner.throttled(profileId);
     },
+    onReach: (profileId, answered, error) => reach.observe(profileId, answered, error),
   });
+  const reach = new TenantReachability({ emit, platform: (id) => clients.get(id), profiles });
   // Started at the first bulk write rather than with every engine: a worker thread costs a moment to start.
   let checkpointer: Checkpointer | null = null;
   const bulkWrites = () => {
@@ -152,8 +155,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     }
     if (name === 'settings.changed') runner.waitLimitChanged();
     if (name !== 'profiles.changed') return;
-    const { id } = payload as EventPayload<'profiles.changed'>;
+    const { id, reason } = payload as EventPayload<'profiles.changed'>;
     clients.invalidate(id);
+    // A new address or key may reach where the old did not (or not reach where it did): learnt again.
+    if (reason === 'updated' || reason === 'removed') reach.forget(id);
     runner.credentialsChanged(id);
   });
 
@@ -219,6 +224,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('profiles.changed', { reason: 'activated', id });
       return profile;
     },
+    'tenants.reach': ({ profileId }) => reach.readChecking(services.tenant(profileId)),
+    'tenants.probe': ({ profileId }) => reach.probe(services.tenant(profileId)),
     'settings.get': () => settings.get(),
     'settings.set': (patch) => {
       const next = settings.set(patch);

@@ -1,4 +1,4 @@
-import { createPlatformClient, type PlatformClient, type RetryEvent } from './platform';
+import { createPlatformClient, type PlatformClient, type RetryEvent, type TransportError } from './platform';
 import type { Log } from './log';
 import { NO_KEY_MESSAGE, type Profiles } from './profiles';
 import { EngineError } from './errors';
@@ -18,6 +18,8 @@ export class TenantClients {
       ready: (profileId: string) => Promise<void>;
       /** A call of the tenant is being retried (the job runner learns from 429s and timeouts how much it takes). */
       onRetry?: (profileId: string, event: RetryEvent) => void;
+      /** Each attempt's outcome for reaching the tenant: it answered, or no answer came (reach.ts keeps it). */
+      onReach?: (profileId: string, answered: boolean, error?: TransportError) => void;
     },
   ) {}
 
@@ -48,6 +50,9 @@ export class TenantClients {
       secret: connection.secret,
       log: this.deps.log,
       ...(this.deps.onRetry && { onRetry: (event: RetryEvent) => this.deps.onRetry!(profileId, event) }),
+      ...(this.deps.onReach && {
+        onReach: (answered: boolean, error?: TransportError) => this.deps.onReach!(profileId, answered, error),
+      }),
     });
   }
 }

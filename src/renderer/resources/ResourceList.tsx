@@ -50,7 +50,7 @@ import { useOptimisticList } from './optimistic';
 import { AppKeyNote } from './AppKeyNote';
 import { ReferrersNote } from './ReferrersNote';
 import { bulkFieldsOf } from './BulkChangeModal';
-import { WriteButton, WriteIcon, writeRefusalOf } from './writeGate';
+import { useWriteRefusal, WriteButton, WriteIcon } from './writeGate';
 
 const PAGE_SIZE = 25;
 /** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
@@ -230,7 +230,7 @@ export function ResourceList({
   }
   const data = list.data;
   /** The list is the saved copy (the tenant is not answering): its writes are off, with the banner's reason. */
-  const writeRefusal = writeRefusalOf(data?.freshness);
+  const writeRefusal = useWriteRefusal(data?.freshness);
   const records = data?.records ?? [];
   const show = useShownValue(profileId, declaration, records);
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));

@@ -11,7 +11,7 @@ import { isWritable, type ResourceDeclaration, type ResourceKind } from '../../s
 import { useBridge } from '../bridge/BridgeContext';
 import { FormFooter } from '../components/FormFooter';
 import { FreshnessNote, OfflineBanner } from '../components/FreshnessBar';
-import { LoadErrorAlert } from '../components/LoadErrorAlert';
+import { SectionLoadError } from '../components/SectionReach';
 import { formatDateTime } from '../lib/format';
 import { useCall, useCallKey, useMutationCall } from '../queries/useCall';
 import { FieldInput } from './fields/FieldInput';
@@ -20,7 +20,7 @@ import { ImagePreview } from './fields/ImageField';
 import { useResourceForm } from './fields/useResourceForm';
 import type { FormValues } from './fields/values';
 import { fieldLabel } from './naming';
-import { WriteButton, writeRefusalOf } from './writeGate';
+import { useWriteRefusal, WriteButton } from './writeGate';
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
@@ -131,6 +131,7 @@ export function SingleRecordCard({
   const keyOf = useCallKey();
   const [refreshing, setRefreshing] = useState(false);
   const [editing, setEditing] = useState(false);
+  const writeRefusal = useWriteRefusal(query.data?.freshness);
   const writable = isWritable(declaration);
   const record = query.data?.record;
 
@@ -189,11 +190,7 @@ export function SingleRecordCard({
             what={declaration.plural ?? declaration.label}
           />
           {writable && (
-            <WriteButton
-              disabled={!record}
-              refusal={writeRefusalOf(query.data?.freshness)}
-              onClick={() => setEditing(true)}
-            >
+            <WriteButton disabled={!record} refusal={writeRefusal} onClick={() => setEditing(true)}>
               Edit
             </WriteButton>
           )}
@@ -209,7 +206,9 @@ export function SingleRecordCard({
           </Stack>
         )}
         {query.isError && (
-          <LoadErrorAlert
+          // Inside a page of sections (SectionReach), an unreachable tenant is said once for all of them.
+          <SectionLoadError
+            section={`single-${declaration.kind}`}
             title={`${declaration.label} could not be loaded`}
             error={query.error}
             onRetry={() => void query.refetch()}

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Tooltip, type ActionIconProps, type ButtonProps } from '@mantine/core';
 import type { MouseEvent, ReactNode } from 'react';
 import type { Freshness } from '../../shared/contract';
+import { useTenantReach } from '../tenants/useTenantReach';
 
 /** The offline banner's promise, kept by every write action of the kit: said on the action itself too. */
 export const OFFLINE_WRITE_REFUSAL = 'Changes cannot be saved until the tenant can be reached.';
@@ -8,6 +9,15 @@ export const OFFLINE_WRITE_REFUSAL = 'Changes cannot be saved until the tenant c
 /** Why the kit's write actions are off for a list shown from this freshness (the saved copy), or null. */
 export function writeRefusalOf(freshness: Freshness | undefined): string | null {
   return freshness?.offline ? OFFLINE_WRITE_REFUSAL : null;
+}
+
+/**
+ * The same for the tenant the window shows: off as well as soon as the engine knows the tenant cannot be reached, even
+ * while this list's saved copy is still fresh enough not to have asked it.
+ */
+export function useWriteRefusal(freshness?: Freshness): string | null {
+  const reach = useTenantReach();
+  return writeRefusalOf(freshness) ?? (reach.unreachable ? OFFLINE_WRITE_REFUSAL : null);
 }
 
 /** A tooltip that a keyboard's focus opens as the mouse does: the reason an action is off reaches both. */

@@ -7,6 +7,7 @@ import { useActiveTenant } from '../tenants/tenantContext';
 import { TrainFlowProvider } from '../train/TrainFlowContext';
 import { WindowDrop } from '../train/WindowDrop';
 import { ConnectionBanner } from './ConnectionBanner';
+import { TenantReachBanner } from './TenantReachBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { isRail, SIDEBAR_WIDTH } from './navigationMode';
 import { navigateTo, ScreenRouteContext, useSubRoute } from './routes';
@@ -47,6 +48,7 @@ export function AppLayout() {
         </AppShell.Navbar>
         <AppShell.Main>
           <ConnectionBanner />
+          <TenantReachBanner />
           <CurrentScreen />
         </AppShell.Main>
       </AppShell>

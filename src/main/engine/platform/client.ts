@@ -41,6 +41,7 @@ export interface PlatformConnection {
   retry?: Partial<RetryTiming>;
   log?: Logger;
   onRetry?: (event: RetryEvent) => void;
+  onReach?: HttpOptions['onReach'];
 }
 
 type QueryValue = string | number | boolean;
@@ -88,6 +89,7 @@ export function createPlatformClient(conn: PlatformConnection): UntypedPlatformC
     ...(conn.retry && { retry: conn.retry }),
     ...(conn.log && { log: conn.log }),
     ...(conn.onRetry && { onRetry: conn.onRetry }),
+    ...(conn.onReach && { onReach: conn.onReach }),
   };
   const authorization = authorizationHeader(conn.authScheme, conn.secret);
 

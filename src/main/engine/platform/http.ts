@@ -8,7 +8,14 @@
  * lost answers are retried), other methods only after 408/429/502/503/504 (never after a 500 or a lost answer,
  * unless `retryUnsafe`). TLS errors, cancels and other statuses are never retried.
  */
-import { classifyFetchFailure, RequestAbortedError, type TransportError } from './errors';
+import {
+  classifyFetchFailure,
+  NetworkError,
+  RequestAbortedError,
+  TimeoutError,
+  TlsError,
+  type TransportError,
+} from './errors';
 import { redactHeaders, scrubSecrets, type Logger } from './redact';
 import { bytesOf, Cancellation, exchangeFollowingRedirects } from './transport';
 import {
@@ -56,6 +63,11 @@ export interface HttpOptions {
   retry?: Partial<RetryTiming>;
   log?: Logger;
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * Every attempt's outcome for reaching the tenant: true when it answered (any status), false when no answer came
+   * (refused, DNS, timeout, TLS). A cancel says nothing either way. The engine keeps each tenant's reachability by it.
+   */
+  onReach?: (answered: boolean, error?: TransportError) => void;
   /** Injectable for tests. */
   random?: () => number;
   sleep?: Sleep;
@@ -227,6 +239,7 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
     try {
       const response = await attemptOnce({ ...request, method, headers, signal }, timeoutMs);
       log?.(`${tag} -> ${response.status} ${response.statusText} in ${now() - started} ms`);
+      options.onReach?.(true);
       if (response.ok) return response;
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
       delayMs = retryDelay(policy, { status: response.status, retryAfterMs }, attempt, random);
@@ -234,6 +247,9 @@ export async function sendRequest(request: OutgoingRequest, options: HttpOptions
       retryEvent = { method, url, attempt, maxAttempts: policy.maxAttempts, delayMs, status: response.status };
     } catch (error) {
       log?.(`${tag} failed in ${now() - started} ms: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof TlsError) {
+        options.onReach?.(false, error);
+      }
       delayMs = retryDelay(policy, error, attempt, random);
       if (delayMs === null) throw error;
       retryEvent = { method, url, attempt, maxAttempts: policy.maxAttempts, delayMs, error: error as TransportError };

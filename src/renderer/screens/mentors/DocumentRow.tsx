@@ -12,10 +12,12 @@ interface DocumentRowProps {
   document: MentorDocument;
   onRetrain(): void;
   onDelete(): void;
+  /** Why its actions are off (the tenant is out of reach), or null. */
+  writeRefusal: string | null;
 }
 
 /** One document: status (with the failure reason), tokens, access, last trained, and its actions. */
-export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }: DocumentRowProps) {
+export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete, writeRefusal }: DocumentRowProps) {
   const setTraining = useMutationCall('documents.setTraining');
   const setAccess = useMutationCall('documents.setAccess');
   const status = STATUS_INFO[document.status];
@@ -99,19 +101,24 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete }
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
+              {writeRefusal && <Menu.Label maw={240}>{writeRefusal}</Menu.Label>}
               {trained ? (
-                <Menu.Item onClick={() => train(false)}>Untrain</Menu.Item>
+                <Menu.Item onClick={() => train(false)} disabled={!!writeRefusal}>
+                  Untrain
+                </Menu.Item>
               ) : (
-                <Menu.Item onClick={() => train(true)} disabled={document.status === 'pending'}>
+                <Menu.Item onClick={() => train(true)} disabled={document.status === 'pending' || !!writeRefusal}>
                   {document.status === 'failed' ? 'Train again' : 'Train'}
                 </Menu.Item>
               )}
-              <Menu.Item onClick={() => access(isPublic ? 'private' : 'public')}>
+              <Menu.Item onClick={() => access(isPublic ? 'private' : 'public')} disabled={!!writeRefusal}>
                 {isPublic ? 'Make private' : 'Make public'}
               </Menu.Item>
-              <Menu.Item onClick={onRetrain}>Retrain interval…</Menu.Item>
+              <Menu.Item onClick={onRetrain} disabled={!!writeRefusal}>
+                Retrain interval…
+              </Menu.Item>
               <Menu.Divider />
-              <Menu.Item color="red" leftSection={<TrashIcon size={14} />} onClick={onDelete}>
+              <Menu.Item color="red" leftSection={<TrashIcon size={14} />} onClick={onDelete} disabled={!!writeRefusal}>
                 Delete…
               </Menu.Item>
             </Menu.Dropdown>

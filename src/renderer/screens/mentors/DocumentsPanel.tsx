@@ -1,4 +1,4 @@
-import { Button, Collapse, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Collapse, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { DOCUMENT_STATUSES, type DocumentStatus, type MentorDocument } from '../../../shared/contract';
 import { FileIcon, SearchIcon, UploadIcon } from '../../components/icons';
@@ -13,6 +13,7 @@ import { DeleteDocumentModal } from './DeleteDocumentModal';
 import { DocumentRow } from './DocumentRow';
 import { STATUS_INFO } from './documentStatus';
 import { ListFrame, ListTableArea } from '../../components/ListFrame';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { RetrainModal } from './RetrainModal';
 
 const PAGE_SIZE = 50;
@@ -65,6 +66,9 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
     setStartedSeen(started);
     setAdding(false);
   }
+  const writeRefusal = useWriteRefusal(documents.data?.freshness);
+  /** A status's count, only when the documents were read: unread is not "0". */
+  const counted = (label: string, count: number) => (documents.data ? `${label} ${formatCount(count)}` : label);
   const [retraining, setRetraining] = useState<MentorDocument | null>(null);
   const [deleting, setDeleting] = useState<MentorDocument | null>(null);
 
@@ -110,28 +114,29 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
                 setPage(1);
               }}
               data={[
-                { value: 'all', label: `All ${formatCount(list.length)}` },
+                { value: 'all', label: counted('All', list.length) },
                 ...DOCUMENT_STATUSES.map((status) => ({
                   value: status,
-                  label: `${STATUS_INFO[status].label} ${formatCount(counts[status])}`,
+                  label: counted(STATUS_INFO[status].label, counts[status]),
                 })),
               ]}
             />
           </>
         }
         toolbarEnd={
-          <Button
+          <WriteButton
+            refusal={writeRefusal}
             leftSection={<UploadIcon size={16} />}
-            variant={showDropZone ? 'light' : 'filled'}
+            variant={showDropZone && !writeRefusal ? 'light' : 'filled'}
             onClick={() => setAdding((open) => !open)}
-            aria-expanded={showDropZone}
+            aria-expanded={showDropZone && !writeRefusal}
           >
             Add documents…
-          </Button>
+          </WriteButton>
         }
         beforeBody={
           !empty && (
-            <Collapse expanded={adding}>
+            <Collapse expanded={adding && !writeRefusal}>
               <DropZone mentor={mentor} compact />
             </Collapse>
           )
@@ -203,6 +208,7 @@ export function DocumentsPanel({ mentor }: { mentor: MentorTarget }) {
                     document={document}
                     onRetrain={() => setRetraining(document)}
                     onDelete={() => setDeleting(document)}
+                    writeRefusal={writeRefusal}
                   />
                 ))}
               </Table.Tbody>

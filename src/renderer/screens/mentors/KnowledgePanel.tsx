@@ -4,35 +4,38 @@
  */
 import { Stack, Text, Title } from '@mantine/core';
 import { RESOURCES } from '../../../shared/resources';
+import { SectionReach } from '../../components/SectionReach';
 import { SingleRecordCard } from '../../resources/SingleRecordCard';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import { MentorToolsPanel } from './MentorToolsPanel';
 
 export function KnowledgePanel({ mentor }: { mentor: MentorTarget }) {
   return (
-    <Stack gap="lg" data-testid="mentor-knowledge">
-      <MentorToolsPanel mentor={mentor} />
-      <SingleRecordCard
-        profileId={mentor.profileId}
-        declaration={RESOURCES['mentor-course-link']}
-        recordKey={mentor.uniqueId}
-      />
-      <SingleRecordCard
-        profileId={mentor.profileId}
-        declaration={RESOURCES['mentor-scenarios']}
-        recordKey={mentor.uniqueId}
-      />
-      <Stack gap={4}>
-        <Title order={2} size="h4">
-          What mentors know about you
-        </Title>
-        <Text size="sm" c="dimmed">
-          The platform keeps these per user, not per mentor: every mentor of this tenant reads them for the account this
-          app connects with.
-        </Text>
+    <SectionReach what="this mentor's knowledge">
+      <Stack gap="lg" data-testid="mentor-knowledge">
+        <MentorToolsPanel mentor={mentor} />
+        <SingleRecordCard
+          profileId={mentor.profileId}
+          declaration={RESOURCES['mentor-course-link']}
+          recordKey={mentor.uniqueId}
+        />
+        <SingleRecordCard
+          profileId={mentor.profileId}
+          declaration={RESOURCES['mentor-scenarios']}
+          recordKey={mentor.uniqueId}
+        />
+        <Stack gap={4}>
+          <Title order={2} size="h4">
+            What mentors know about you
+          </Title>
+          <Text size="sm" c="dimmed">
+            The platform keeps these per user, not per mentor: every mentor of this tenant reads them for the account
+            this app connects with.
+          </Text>
+        </Stack>
+        <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['custom-instruction']} />
+        <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['assumed-knowledge']} />
       </Stack>
-      <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['custom-instruction']} />
-      <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['assumed-knowledge']} />
-    </Stack>
+    </SectionReach>
   );
 }

@@ -5,6 +5,7 @@ import { isUnreachable } from '../../components/nextStep';
 import { CopyIcon, EditIcon, TrashIcon } from '../../components/icons';
 import { useCall } from '../../queries/useCall';
 import { mentorsHref, navigateTo } from '../../shell/routes';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { useActiveTenant } from '../../tenants/tenantContext';
 import { useRegisterPageMentor, type MentorTarget } from '../../train/TrainFlowContext';
 import { DeleteMentorModal } from './DeleteMentorModal';
@@ -35,6 +36,8 @@ export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initial
     tenant && data ? { profileId: tenant.id, uniqueId: data.uniqueId, name: data.name } : null;
   useRegisterPageMentor(target);
   const visibility = data?.visibility ? VISIBILITY_INFO[data.visibility] : null;
+  // The tenant out of reach: the page shows what was saved, and nothing here may change it.
+  const writeRefusal = useWriteRefusal();
 
   return (
     <Stack gap="lg" maw={1200}>
@@ -85,14 +88,27 @@ export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initial
               </Text>
             </div>
             <Group gap="xs" wrap="nowrap">
-              <Button variant="default" size="sm" leftSection={<EditIcon size={16} />} onClick={() => setEditing(true)}>
+              <WriteButton
+                refusal={writeRefusal}
+                variant="default"
+                size="sm"
+                leftSection={<EditIcon size={16} />}
+                onClick={() => setEditing(true)}
+              >
                 Edit
-              </Button>
-              <ExportMentorButton profileId={tenant.id} mentor={data} />
-              <Button variant="default" size="sm" leftSection={<CopyIcon size={16} />} onClick={() => setCopying(true)}>
+              </WriteButton>
+              <ExportMentorButton profileId={tenant.id} mentor={data} refusal={writeRefusal} />
+              <WriteButton
+                refusal={writeRefusal}
+                variant="default"
+                size="sm"
+                leftSection={<CopyIcon size={16} />}
+                onClick={() => setCopying(true)}
+              >
                 Copy to tenant…
-              </Button>
-              <Button
+              </WriteButton>
+              <WriteButton
+                refusal={writeRefusal}
                 variant="subtle"
                 color="red"
                 size="sm"
@@ -100,7 +116,7 @@ export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initial
                 onClick={() => setDeleting(true)}
               >
                 Delete
-              </Button>
+              </WriteButton>
             </Group>
           </Group>
 

@@ -1,6 +1,7 @@
-import { ActionIcon, Anchor, Badge, Checkbox, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Checkbox, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { Mentor } from '../../../shared/contract';
 import { EditIcon, TrashIcon, UploadIcon } from '../../components/icons';
+import { WriteIcon } from '../../resources/writeGate';
 import { mentorHref } from '../../shell/routes';
 import { formatDateTime } from '../../lib/format';
 import { useMentorDropTarget } from '../../train/useMentorDropTarget';
@@ -11,13 +12,15 @@ interface MentorRowProps {
   mentor: Mentor;
   onEdit(): void;
   onDelete(): void;
+  /** Why edit and delete are off (the tenant is out of reach), or null. */
+  writeRefusal: string | null;
   /** Chosen for a change of settings across mentors. */
   selected: boolean;
   onSelect(selected: boolean): void;
 }
 
 /** One mentor; the whole row is a drop target that trains this mentor (after a preview). */
-export function MentorRow({ profileId, mentor, onEdit, onDelete, selected, onSelect }: MentorRowProps) {
+export function MentorRow({ profileId, mentor, onEdit, onDelete, writeRefusal, selected, onSelect }: MentorRowProps) {
   const { over, props } = useMentorDropTarget({ profileId, uniqueId: mentor.uniqueId, name: mentor.name });
   const nameId = `mentor-name-${mentor.uniqueId}`;
   const visibility = mentor.visibility ? VISIBILITY_INFO[mentor.visibility] : null;
@@ -83,16 +86,24 @@ export function MentorRow({ profileId, mentor, onEdit, onDelete, selected, onSel
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap" justify="flex-end">
-          <Tooltip label="Edit" withArrow>
-            <ActionIcon variant="subtle" color="gray" aria-label={`Edit ${mentor.name}`} onClick={onEdit}>
-              <EditIcon />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete" withArrow>
-            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${mentor.name}`} onClick={onDelete}>
-              <TrashIcon />
-            </ActionIcon>
-          </Tooltip>
+          <WriteIcon
+            refusal={writeRefusal}
+            label={`Edit ${mentor.name}`}
+            variant="subtle"
+            color="gray"
+            onClick={onEdit}
+          >
+            <EditIcon />
+          </WriteIcon>
+          <WriteIcon
+            refusal={writeRefusal}
+            label={`Delete ${mentor.name}`}
+            variant="subtle"
+            color="red"
+            onClick={onDelete}
+          >
+            <TrashIcon />
+          </WriteIcon>
         </Group>
       </Table.Td>
     </Table.Tr>

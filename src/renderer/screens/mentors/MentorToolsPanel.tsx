@@ -21,9 +21,11 @@ import { useMemo, useState } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import { fieldValue, RESOURCES } from '../../../shared/resources';
 import { FreshnessNote } from '../../components/FreshnessBar';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SectionLoadError } from '../../components/SectionReach';
 import { WarningIcon } from '../../components/icons';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
+import { useTenantReach } from '../../tenants/useTenantReach';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
 interface Tool {
@@ -70,6 +72,11 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
   const setChosen = (next: string[]) => change({ chosen: next });
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const mcp = useCall('resources.list', { profileId: mentor.profileId, kind: 'mcp-servers', pageSize: 500 });
+  const writeRefusal = useWriteRefusal(settings.data?.freshness ?? tools.data?.freshness);
+  // Out of reach, what the tenant offers cannot be read: the saved settings say which tools are on (a saved copy),
+  // rather than a placeholder that waits for an answer that is not coming.
+  const unreachable = useTenantReach(mentor.profileId).unreachable;
+  const savedOnly = !tools.data && !!record && (tools.isError || unreachable);
 
   const offered = (Array.isArray(tools.data?.record.value) ? tools.data.record.value : []) as Tool[];
   // Enabled slugs the platform no longer offers this mentor: kept unless unticked, and said.
@@ -122,20 +129,35 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
           what="the tools"
         />
       </Group>
-      {(tools.isPending || settings.isPending) && <Skeleton height={120} radius="sm" />}
-      {tools.isError && (
-        <LoadErrorAlert
+      {((tools.isPending && !savedOnly) || settings.isPending) && !(unreachable && settings.isError) && (
+        <Skeleton height={120} radius="sm" />
+      )}
+      {tools.isError && !savedOnly && (
+        <SectionLoadError
+          section="tools"
           title="The tools could not be loaded"
           error={tools.error}
           onRetry={() => void tools.refetch()}
         />
       )}
       {settings.isError && (
-        <LoadErrorAlert
+        <SectionLoadError
+          section="tools-settings"
           title="The mentor's settings could not be loaded"
           error={settings.error}
           onRetry={() => void settings.refetch()}
         />
+      )}
+      {savedOnly && (
+        <Stack gap={4} data-testid="tools-saved-copy">
+          <Text size="sm">
+            {currentOn ? 'This mentor can use tools.' : 'This mentor cannot use tools.'}{' '}
+            {current.length > 0 ? `Enabled: ${current.join(', ')}.` : 'No tool is enabled.'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            Saved copy of its settings. The tools the tenant offers appear once it can be reached.
+          </Text>
+        </Stack>
       )}
       {tools.data && record && (
         <Stack gap="sm">
@@ -232,9 +254,9 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
             <Button variant="default" disabled={!dirty || save.isPending} onClick={() => setDraft(null)}>
               Discard changes
             </Button>
-            <Button onClick={submit} loading={save.isPending} disabled={!dirty}>
+            <WriteButton refusal={writeRefusal} onClick={submit} loading={save.isPending} disabled={!dirty}>
               Save tools
-            </Button>
+            </WriteButton>
           </Group>
         </Stack>
       )}

@@ -3,6 +3,7 @@
  * mentor… (pick a file, see what will be created and what this tenant lacks, then create) and Copy to tenant… (pick
  * the tenant, the same preview, then copy). What a target lacks is always shown before anything is written.
  */
+import { WriteButton } from '../../resources/writeGate';
 import {
   Alert,
   Anchor,
@@ -52,10 +53,20 @@ function Footer(props: { label: string; busy: boolean; disabled: boolean; onCanc
 }
 
 /** "Export…": the configuration saved as a file (the browser's download, the desktop's save dialog). */
-export function ExportMentorButton({ profileId, mentor }: { profileId: string; mentor: Mentor }) {
+export function ExportMentorButton({
+  profileId,
+  mentor,
+  refusal,
+}: {
+  profileId: string;
+  mentor: Mentor;
+  /** Why it cannot be exported now (the tenant is out of reach), or null. */
+  refusal: string | null;
+}) {
   const exported = useMutationCall('mentors.exportConfig');
   return (
-    <Button
+    <WriteButton
+      refusal={refusal}
       variant="default"
       size="sm"
       leftSection={<DownloadIcon size={16} />}
@@ -74,7 +85,7 @@ export function ExportMentorButton({ profileId, mentor }: { profileId: string; m
       }
     >
       Export…
-    </Button>
+    </WriteButton>
   );
 }
 

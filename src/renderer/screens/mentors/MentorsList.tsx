@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Mentor } from '../../../shared/contract';
 import { MentorIcon, PlusIcon, SearchIcon, UploadIcon, WarningIcon } from '../../components/icons';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { useActiveTenant } from '../../tenants/tenantContext';
 import { formatCount } from '../../lib/format';
 import { DeleteMentorModal } from './DeleteMentorModal';
@@ -31,6 +32,8 @@ export function MentorsList() {
     ids: new Set(),
   });
   const [bulk, setBulk] = useState<BulkTarget | null>(null);
+  // The saved copy (the tenant out of reach, known from this list's refresh or any other call): nothing may change.
+  const writeRefusal = useWriteRefusal(query.data?.freshness);
   const mentors = query.data?.mentors ?? [];
   const selected = chosen.profileId === tenant?.id ? mentors.filter((m) => chosen.ids.has(m.uniqueId)) : [];
   const allChosen = mentors.length > 0 && selected.length === mentors.length;
@@ -64,17 +67,23 @@ export function MentorsList() {
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap">
-          <Button
+          <WriteButton
+            refusal={writeRefusal}
             variant="default"
             leftSection={<UploadIcon size={16} />}
             onClick={() => setImporting(true)}
             disabled={!tenant}
           >
             Import mentor…
-          </Button>
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditor({ mode: 'create' })} disabled={!tenant}>
+          </WriteButton>
+          <WriteButton
+            refusal={writeRefusal}
+            leftSection={<PlusIcon size={16} />}
+            onClick={() => setEditor({ mode: 'create' })}
+            disabled={!tenant}
+          >
             New mentor
-          </Button>
+          </WriteButton>
         </Group>
       </Group>
 
@@ -132,7 +141,8 @@ export function MentorsList() {
                   >
                     Clear
                   </Button>
-                  <Button
+                  <WriteButton
+                    refusal={writeRefusal}
                     size="xs"
                     onClick={() =>
                       tenant &&
@@ -143,7 +153,7 @@ export function MentorsList() {
                     }
                   >
                     Change settings…
-                  </Button>
+                  </WriteButton>
                 </Group>
               </Group>
             )
@@ -162,9 +172,14 @@ export function MentorsList() {
                     ? 'No mentor matches this search.'
                     : 'No mentors yet. Create one, then drop course material on it.',
                   action: !debounced && (
-                    <Button size="xs" variant="light" onClick={() => setEditor({ mode: 'create' })}>
+                    <WriteButton
+                      refusal={writeRefusal}
+                      size="xs"
+                      variant="light"
+                      onClick={() => setEditor({ mode: 'create' })}
+                    >
                       Create a mentor
-                    </Button>
+                    </WriteButton>
                   ),
                 }
               : null
@@ -211,6 +226,7 @@ export function MentorsList() {
                       mentor={mentor}
                       onEdit={() => setEditor({ mode: 'edit', mentor })}
                       onDelete={() => setDeleting(mentor)}
+                      writeRefusal={writeRefusal}
                       selected={chosen.profileId === tenant.id && chosen.ids.has(mentor.uniqueId)}
                       onSelect={(on) => choose([mentor.uniqueId], on)}
                     />

@@ -20,6 +20,7 @@ import type { Mentor, MentorSharing } from '../../../shared/contract';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { CopyIcon, ForkIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -33,6 +34,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
   const unshare = useMutationCall('mentors.unshare');
   const [revoking, setRevoking] = useState<MentorTarget | null>(null);
   const [forking, setForking] = useState(false);
+  const writeRefusal = useWriteRefusal();
 
   return (
     <Stack gap="lg" data-testid="mentor-sharing">
@@ -58,7 +60,8 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
           {sharing.data && !sharing.data.link && (
             <Group justify="space-between" wrap="wrap">
               <Text size="sm">This mentor has no sharable link.</Text>
-              <Button
+              <WriteButton
+                refusal={writeRefusal}
                 size="sm"
                 leftSection={<PlusIcon size={16} />}
                 loading={share.isPending}
@@ -70,7 +73,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 }
               >
                 Create link
-              </Button>
+              </WriteButton>
             </Group>
           )}
           {sharing.data?.link && (
@@ -107,7 +110,8 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 </Group>
                 <Group gap="xs">
                   {!sharing.data.link.enabled && (
-                    <Button
+                    <WriteButton
+                      refusal={writeRefusal}
                       size="sm"
                       variant="default"
                       loading={share.isPending}
@@ -116,9 +120,10 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                       }
                     >
                       Turn on
-                    </Button>
+                    </WriteButton>
                   )}
-                  <Button
+                  <WriteButton
+                    refusal={writeRefusal}
                     size="sm"
                     variant="subtle"
                     color="red"
@@ -126,7 +131,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                     onClick={() => setRevoking(mentor)}
                   >
                     Revoke…
-                  </Button>
+                  </WriteButton>
                 </Group>
               </Group>
             </Stack>
@@ -166,9 +171,15 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
               A new mentor on this tenant made from this one: its settings, and its documents if you choose.
             </Text>
           </div>
-          <Button variant="default" size="sm" leftSection={<ForkIcon size={16} />} onClick={() => setForking(true)}>
+          <WriteButton
+            refusal={writeRefusal}
+            variant="default"
+            size="sm"
+            leftSection={<ForkIcon size={16} />}
+            onClick={() => setForking(true)}
+          >
             Fork mentor…
-          </Button>
+          </WriteButton>
         </Group>
       </Paper>
 

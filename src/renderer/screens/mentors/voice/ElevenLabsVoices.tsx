@@ -23,7 +23,8 @@ import { errorMessage } from '../../../bridge/errors';
 import { useBridge } from '../../../bridge/BridgeContext';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { FileIcon, PlusIcon, TrashIcon } from '../../../components/icons';
-import { LoadErrorAlert } from '../../../components/LoadErrorAlert';
+import { SectionLoadError } from '../../../components/SectionReach';
+import { useWriteRefusal, WriteButton } from '../../../resources/writeGate';
 import { notifyError, notifySuccess } from '../../../components/notify';
 import { useCall, useMutationCall } from '../../../queries/useCall';
 import { AudioCheckList, isRefused } from './AudioCheckList';
@@ -34,6 +35,7 @@ export function ElevenLabsVoices({ profileId }: { profileId: string }) {
   const remove = useMutationCall('voices.deleteElevenlabs');
   const [deleting, setDeleting] = useState<ElevenLabsVoice | null>(null);
   const [adding, setAdding] = useState(false);
+  const writeRefusal = useWriteRefusal();
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="ElevenLabs voices">
@@ -48,15 +50,26 @@ export function ElevenLabsVoices({ profileId }: { profileId: string }) {
             </Text>
           </div>
           {!adding && (
-            <Button size="sm" variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setAdding(true)}>
+            <WriteButton
+              refusal={writeRefusal}
+              size="sm"
+              variant="light"
+              leftSection={<PlusIcon size={16} />}
+              onClick={() => setAdding(true)}
+            >
               Add a voice…
-            </Button>
+            </WriteButton>
           )}
         </Group>
         {adding && <AddVoice profileId={profileId} onDone={() => setAdding(false)} />}
         {list.isPending && <Skeleton height={80} radius="sm" />}
         {list.isError && (
-          <LoadErrorAlert title="The voices could not be read" error={list.error} onRetry={() => void list.refetch()} />
+          <SectionLoadError
+            section="elevenlabs-voices"
+            title="The voices could not be read"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+          />
         )}
         {list.data && (
           <Table.ScrollContainer minWidth={480}>

@@ -7,7 +7,8 @@ import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, T
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../../bridge/errors';
 import { PlayIcon, WarningIcon } from '../../../components/icons';
-import { LoadErrorAlert } from '../../../components/LoadErrorAlert';
+import { SectionLoadError, SectionReach } from '../../../components/SectionReach';
+import { useWriteRefusal, WriteButton } from '../../../resources/writeGate';
 import { notifyError, notifySuccess } from '../../../components/notify';
 import { useCall, useMutationCall } from '../../../queries/useCall';
 import type { MentorTarget } from '../../../train/TrainFlowContext';
@@ -19,14 +20,16 @@ const DEFAULT = '__default__';
 
 export function VoicePanel({ mentor }: { mentor: MentorTarget }) {
   return (
-    <Stack gap="lg" data-testid="mentor-voice">
-      <MentorVoice mentor={mentor} />
-      <Listen mentor={mentor} />
-      <ElevenLabsVoices profileId={mentor.profileId} />
-      <AudioToText profileId={mentor.profileId} />
-      {/* Keyed by tenant and mentor: one mentor's answer never shows under another. */}
-      <CallCheck key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
-    </Stack>
+    <SectionReach what="this mentor's voice">
+      <Stack gap="lg" data-testid="mentor-voice">
+        <MentorVoice mentor={mentor} />
+        <Listen mentor={mentor} />
+        <ElevenLabsVoices profileId={mentor.profileId} />
+        <AudioToText profileId={mentor.profileId} />
+        {/* Keyed by tenant and mentor: one mentor's answer never shows under another. */}
+        <CallCheck key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
+      </Stack>
+    </SectionReach>
   );
 }
 
@@ -39,6 +42,7 @@ function MentorVoice({ mentor }: { mentor: MentorTarget }) {
   // What the admin picked; until then (and after saving), the mentor's voice.
   const [picked, setPicked] = useState<string | null>(null);
   const choice = picked ?? current;
+  const writeRefusal = useWriteRefusal();
 
   const options = [
     { value: DEFAULT, label: 'The platform’s default voice' },
@@ -61,7 +65,8 @@ function MentorVoice({ mentor }: { mentor: MentorTarget }) {
         </div>
         {voice.isPending && <Skeleton height={36} radius="sm" />}
         {voice.isError && (
-          <LoadErrorAlert
+          <SectionLoadError
+            section="mentor-voice"
             title="The mentor's voice could not be read"
             error={voice.error}
             onRetry={() => void voice.refetch()}
@@ -81,7 +86,8 @@ function MentorVoice({ mentor }: { mentor: MentorTarget }) {
               disabled={voices.isPending}
               error={voices.isError ? `The voices could not be read: ${errorMessage(voices.error)}` : undefined}
             />
-            <Button
+            <WriteButton
+              refusal={writeRefusal}
               disabled={choice === current}
               loading={save.isPending}
               onClick={() =>
@@ -105,7 +111,7 @@ function MentorVoice({ mentor }: { mentor: MentorTarget }) {
               }
             >
               Save voice
-            </Button>
+            </WriteButton>
           </Group>
         )}
       </Stack>
@@ -120,7 +126,19 @@ function Listen({ mentor }: { mentor: MentorTarget }) {
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
   // Each new sentence's audio replaces the last; the blob: URL is let go with it.
   useEffect(() => () => void (audioUrl && URL.revokeObjectURL(audioUrl)), [audioUrl]);
-  const noCustomVoice = voice.data !== undefined && voice.data.provider !== 'elevenlabs';
+  // It speaks only in a custom voice: off until the mentor's voice is known to be one (unknown is not "none"), and
+  // while the tenant cannot be reached.
+  const hasCustomVoice = voice.data?.provider === 'elevenlabs';
+  const refusal = useWriteRefusal();
+  const reason = refusal
+    ? 'The tenant cannot be reached: it speaks once the tenant answers.'
+    : voice.data
+      ? hasCustomVoice
+        ? null
+        : 'The platform speaks only in a custom voice: choose an ElevenLabs voice above and save it first.'
+      : voice.isError
+        ? 'The mentor’s voice could not be read, so it is not known whether it can speak.'
+        : null;
   const reasonId = useId();
 
   function listen() {
@@ -159,15 +177,15 @@ function Listen({ mentor }: { mentor: MentorTarget }) {
             leftSection={<PlayIcon size={16} />}
             loading={speak.isPending}
             // The platform answers only 'custom voice not set' until the mentor has one: the reason is said beside.
-            disabled={!text.trim() || noCustomVoice}
-            aria-describedby={noCustomVoice ? reasonId : undefined}
+            disabled={!text.trim() || !hasCustomVoice || !!refusal}
+            aria-describedby={reason ? reasonId : undefined}
             onClick={listen}
           >
             Listen
           </Button>
-          {noCustomVoice && (
+          {reason && (
             <Text size="sm" c="dimmed" id={reasonId}>
-              The platform speaks only in a custom voice: choose an ElevenLabs voice above and save it first.
+              {reason}
             </Text>
           )}
         </Group>
