@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import type { Freshness, ResourceRecord, UserRemoval } from '../../../shared/contract';
+import type { Freshness, ResourceRecord, TicketSyncState, UserRemoval } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
@@ -24,12 +24,21 @@ import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { EdxMemorySection } from './EdxMemorySection';
 import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
-import { SectionLoadError, SectionReach } from '../../components/SectionReach';
+import { SectionLoadError, SectionReach, usePageUnreachable, useSavedCopyReport } from '../../components/SectionReach';
+import { OFFLINE_WRITE_REFUSAL, WriteButton } from '../../resources/writeGate';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
+/**
+ * Why the page's changes (remove, erase, export) are off, or null: while its sections find the tenant out of reach
+ * (a failed read, or a saved copy shown instead), as the kit's lists turn theirs off. The one place that decides it.
+ */
+export function personWriteRefusal(unreachable: boolean): string | null {
+  return unreachable ? OFFLINE_WRITE_REFUSAL : null;
+}
 
 /**
  * A person's page (`#/people-and-access/users/<user id>`): who they are, where they belong (departments, user
@@ -46,6 +55,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   const [exporting, setExporting] = useState(false);
   const [erasing, setErasing] = useState(false);
   const [erasure, setErasure] = useState<string | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
+  const refusal = personWriteRefusal(unreachable);
   const back = (
     <Anchor component="button" type="button" size="sm" onClick={onBack} style={{ alignSelf: 'flex-start' }}>
       ← All users
@@ -112,19 +123,30 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
           </Group>
         </div>
         <Group gap="xs" wrap="wrap">
-          <Button variant="default" leftSection={<DownloadIcon size={16} />} onClick={() => setExporting(true)}>
+          <WriteButton
+            refusal={refusal}
+            variant="default"
+            leftSection={<DownloadIcon size={16} />}
+            onClick={() => setExporting(true)}
+          >
             Export data…
-          </Button>
-          <Button color="red" variant="light" leftSection={<TrashIcon size={16} />} onClick={() => setRemoving(true)}>
+          </WriteButton>
+          <WriteButton
+            refusal={refusal}
+            color="red"
+            variant="light"
+            leftSection={<TrashIcon size={16} />}
+            onClick={() => setRemoving(true)}
+          >
             Remove from tenant
-          </Button>
-          <Button color="red" variant="subtle" onClick={() => setErasing(true)}>
+          </WriteButton>
+          <WriteButton refusal={refusal} color="red" variant="subtle" onClick={() => setErasing(true)}>
             Erase person…
-          </Button>
+          </WriteButton>
         </Group>
       </Group>
 
-      <SectionReach what={name}>
+      <SectionReach what={name} onReach={setUnreachable}>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <Memberships profileId={profileId} username={username} userId={userId} />
           <Invitations profileId={profileId} email={email} />
@@ -190,6 +212,11 @@ function Section({
   empty: string | null;
   children?: ReactNode;
 }) {
+  const pageUnreachable = usePageUnreachable();
+  const answered = !loading && !error;
+  useSavedCopyReport(testId, answered && !!freshness?.offline);
+  // An answer from this computer's cache is a saved copy too once another section found the tenant out of reach.
+  const savedCopy = answered && (!!freshness?.offline || (pageUnreachable && freshness?.source === 'cache'));
   return (
     <Paper withBorder radius="md" p="md" data-testid={testId}>
       <Stack gap="xs">
@@ -203,9 +230,14 @@ function Section({
             <Skeleton height={14} />
             <Skeleton height={14} width="70%" />
           </Stack>
+        ) : savedCopy && empty ? (
+          // Nothing in a saved copy is not nothing on the tenant: the copy may be old, or only part of the list.
+          <Text size="sm" c="dimmed" data-testid="section-unavailable">
+            Not available while the tenant cannot be reached: the copy saved on this computer has none for this person.
+          </Text>
         ) : (
           <>
-            {freshness?.offline && (
+            {savedCopy && (
               <Group gap={6} wrap="nowrap" role="status">
                 <CloudOffIcon size={14} />
                 <Text size="xs" c="yellow.8">
@@ -261,7 +293,7 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
         loading={departments.isPending || groups.isPending}
         error={departments.error ?? groups.error}
         onRetry={() => void Promise.all([departments.refetch(), groups.refetch()])}
-        freshness={departments.data?.freshness}
+        freshness={savedCopyOf(departments.data?.freshness, groups.data?.freshness)}
         empty={departmentNames.length + groupNames.length ? null : 'In no department and no user group.'}
       >
         <Stack gap={4}>
@@ -341,14 +373,19 @@ function Invitations({ profileId, email }: { profileId: string; email: string | 
 
 function Tickets({ profileId, username }: { profileId: string; username: string }) {
   const list = useCall('tickets.list', { profileId, view: 'all', filter: { requester: username }, limit: 10 });
+  // The ticket index's state as its sync events keep it (the list's own copy is as of the list's answer).
+  const status = useCall('tickets.status', { profileId });
+  const sync = status.data ?? list.data?.sync;
   const rows = list.data?.rows ?? [];
   return (
     <Section
       title="Support tickets"
       testId="person-tickets"
-      loading={list.isPending}
+      // Before the index's first sync has finished, no row says nothing yet.
+      loading={list.isPending || (sync?.asOf === null && sync.state === 'syncing')}
       error={list.error}
       onRetry={() => void list.refetch()}
+      freshness={ticketFreshness(sync)}
       empty={rows.length ? null : 'No ticket from this person.'}
     >
       <Table fz="sm" verticalSpacing={4}>
@@ -431,6 +468,21 @@ function Chats({ profileId, username }: { profileId: string; username: string })
       <SessionModal profileId={profileId} open={open} onClose={() => setOpen(null)} />
     </Section>
   );
+}
+
+/** The freshness of a section made of several answers: a saved copy if any of them is one. */
+const savedCopyOf = (...answers: (Freshness | undefined)[]) =>
+  answers.find((answer) => answer?.offline) ?? answers.find((answer) => answer?.source === 'cache') ?? answers[0];
+
+/** The ticket index's state as a list's freshness: tickets saved on this computer, its last sync's failure if any. */
+function ticketFreshness(sync: TicketSyncState | undefined): Freshness | undefined {
+  if (!sync) return undefined;
+  const failed = sync.state === 'offline' || sync.state === 'error';
+  return {
+    asOf: sync.asOf,
+    source: 'cache',
+    offline: failed ? (sync.message ?? 'The tenant cannot be reached.') : null,
+  };
 }
 
 const asWords = (value: string) => value.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
