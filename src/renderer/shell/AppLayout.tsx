@@ -13,6 +13,7 @@ import { navigateTo, ScreenRouteContext, useSubRoute } from './routes';
 import { findScreen } from './screens';
 import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
+import { MAIN_ID, SkipToContent, useFocusOnRouteChange } from './routeFocus';
 import { TopBar } from './TopBar';
 import { useHashRoute } from './useHashRoute';
 import { useShellNavigation } from './useShellNavigation';
@@ -27,9 +28,11 @@ export function AppLayout() {
   useWakeJobsOnline();
   useJobEndNotifications();
   useShellNavigation();
+  useFocusOnRouteChange();
 
   return (
     <TrainFlowProvider>
+      <SkipToContent />
       <AppShell
         header={{ height: 60 }}
         navbar={{
@@ -45,7 +48,7 @@ export function AppLayout() {
         <AppShell.Navbar>
           <RoutedSidebar rail={rail && !navigationOpened} onNavigated={navigation.close} />
         </AppShell.Navbar>
-        <AppShell.Main>
+        <AppShell.Main id={MAIN_ID}>
           <ConnectionBanner />
           <CurrentScreen />
         </AppShell.Main>
