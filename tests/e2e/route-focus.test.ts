@@ -9,6 +9,11 @@ import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
 import { openApp, visible, type OpenApp } from './app';
 
+/** The page's document, as `page.evaluate` sees it (these tests type-check against Node, not the DOM). */
+declare const document: {
+  activeElement: { tagName: string; textContent: string | null; closest(selector: string): unknown } | null;
+};
+
 let server: Sandbox;
 let app: OpenApp;
 
@@ -24,7 +29,7 @@ afterAll(async () => {
 /** The focused element: its tag, heading level and text. */
 const focused = (page: Page) =>
   page.evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
+    const active = document.activeElement;
     return {
       tag: active?.tagName.toLowerCase() ?? 'none',
       text: (active?.textContent ?? '').trim(),
