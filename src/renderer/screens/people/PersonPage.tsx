@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { Freshness, ResourceRecord, TicketSyncState, UserRemoval } from '../../../shared/contract';
+import { RESOURCES, SEAT_KINDS, type SeatKind } from '../../../shared/resources';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
@@ -149,6 +150,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
       <SectionReach what={name} onReach={setUnreachable}>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <Memberships profileId={profileId} username={username} userId={userId} />
+          <Licences profileId={profileId} username={username} />
           <Invitations profileId={profileId} email={email} />
           <Tickets profileId={profileId} username={username} />
           <Chats profileId={profileId} username={username} />
@@ -338,6 +340,54 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
         </Stack>
       </Section>
     </>
+  );
+}
+
+/** The person's seats of each licence family, each a link to its licence's page. */
+function Licences({ profileId, username }: { profileId: string; username: string }) {
+  // Each family's seats narrowed to the person (the platform lists seats per licence: every licence's are read).
+  const seatsOf = (kind: SeatKind) => ({ profileId, kind, where: { username }, pageSize: 100, whole: true });
+  const families = [
+    { kind: SEAT_KINDS[0], list: useCall('resources.list', seatsOf(SEAT_KINDS[0])) },
+    { kind: SEAT_KINDS[1], list: useCall('resources.list', seatsOf(SEAT_KINDS[1])) },
+    { kind: SEAT_KINDS[2], list: useCall('resources.list', seatsOf(SEAT_KINDS[2])) },
+  ];
+  const seats = families.flatMap(({ kind, list }) =>
+    (list.data?.records ?? []).map((seat) => ({ kind, seat, seats: RESOURCES[kind].seats })),
+  );
+  const failed = families.find(({ list }) => list.error);
+  return (
+    <Section
+      title="Licences"
+      testId="person-licences"
+      loading={families.some(({ list }) => list.isPending)}
+      error={failed?.list.error}
+      onRetry={() => families.forEach(({ list }) => void list.refetch())}
+      freshness={savedCopyOf(...families.map(({ list }) => list.data?.freshness))}
+      empty={seats.length ? null : 'Holds no seat of a licence.'}
+    >
+      <Stack gap={4}>
+        {seats.map(({ kind, seat, seats: family }) => (
+          <Group key={`${kind}:${String(seat.id)}`} gap="xs" wrap="nowrap">
+            <Badge variant="outline" size="sm" color="teal" style={{ flexShrink: 0 }}>
+              {family.licenseLabel}
+            </Badge>
+            <Anchor
+              href={`#/licences/${family.licenseKind}/${String(seat.license_id)}`}
+              size="sm"
+              style={{ minWidth: 0, overflowWrap: 'anywhere' }}
+            >
+              {text(seat.license_name) ?? `${family.licenseLabel} ${String(seat.license_id)}`}
+            </Anchor>
+            {seat.active === false && (
+              <Badge variant="light" color="gray" size="sm">
+                Inactive
+              </Badge>
+            )}
+          </Group>
+        ))}
+      </Stack>
+    </Section>
   );
 }
 
