@@ -1,7 +1,8 @@
 /**
  * The user directory in browser mode, on a real engine and sandbox: a person found by email in the users list, their
  * page opened from the row (their department and user group, their ticket), and their removal from the tenant, which
- * waits for their username typed out and then says what went with them.
+ * waits for their username typed out and then says what went with them. Offline, the page says nothing its saved copy
+ * does not know and keeps its changes off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -78,23 +79,48 @@ describe('the user directory', () => {
     await visible(page.getByText('No user matches.'));
   });
 
-  it('offline, a person’s page opens from the saved copy and a removal says the tenant cannot be reached', async () => {
+  it('offline, a person’s page says only what its saved copy knows and keeps its changes off, with the reason', async () => {
     const { page } = app;
     const other = 'northbridge-person00043';
     const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(other) as number;
     await app.open(`#/people-and-access/users/${id}`);
     const person = page.getByTestId('person-page');
     await visible(person.getByText(`${other} · ${other}@northbridge.example`));
-    await visible(person.getByTestId('person-memberships').getByText('In no department and no user group.'));
+    const memberships = person.getByTestId('person-memberships');
+    await visible(memberships.getByText('In no department and no user group.'));
+    await visible(person.getByTestId('person-tickets').getByText('No ticket from this person.'));
+    // Put in a department on the tenant after this computer saved its copy: the copy does not know.
+    const nursing = server.db.prepare("SELECT id FROM departments WHERE name = 'Nursing'").pluck().get() as number;
+    server.db.prepare('UPDATE users SET department_id = ? WHERE id = ?').run(nursing, id);
     proxy.down();
     try {
       await page.reload();
       await visible(person.getByText(`${other} · ${other}@northbridge.example`));
-      await person.getByRole('button', { name: 'Remove from tenant' }).click();
-      const dialog = page.getByRole('dialog', { name: /^Remove .+ from the tenant$/ });
-      await dialog.getByRole('textbox', { name: /to confirm$/ }).fill(other);
-      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
-      await visible(dialog.getByText(/reach|connect/i));
+      await visible(page.getByText('The tenant cannot be reached', { exact: true }));
+      // Absent from a saved copy is not "in no department", nor "no ticket".
+      await visible(memberships.getByTestId('section-unavailable'));
+      expect(await memberships.getByText('In no department and no user group.').count()).toBe(0);
+      const tickets = person.getByTestId('person-tickets');
+      await visible(tickets.getByTestId('section-unavailable'));
+      expect(await tickets.getByText('No ticket from this person.').count()).toBe(0);
+
+      // Remove, erase and export are off, the reason on each reached by the keyboard too.
+      for (const name of ['Export data…', 'Remove from tenant', 'Erase person…']) {
+        expect(await person.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+      }
+      const exportData = person.getByRole('button', { name: 'Export data…' });
+      await person.getByRole('button', { name: '← All users' }).focus();
+      await page.keyboard.press('Tab');
+      expect(await exportData.evaluate((element) => element.matches(':focus'))).toBe(true);
+      await visible(
+        page.getByRole('tooltip').filter({ hasText: 'Changes cannot be saved until the tenant can be reached.' }),
+      );
+      const remove = person.getByRole('button', { name: 'Remove from tenant' });
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      await remove.click({ force: true });
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog').count()).toBe(0);
     } finally {
       proxy.up();
     }

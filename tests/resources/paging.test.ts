@@ -92,4 +92,25 @@ describe('DRF-paged lists', () => {
     expect(cache.page(c.profileId, 'rbac-roles', { page: 1, pageSize: 1000 }).total).toBe(TOTAL - 1);
     db.close();
   });
+
+  it('asks for the pages the first one promises a few at once, taking them in order', async () => {
+    const many = await sandbox();
+    const pages = 9;
+    const insert = many.db.prepare("INSERT INTO resource_store (org, kind, id, data) VALUES (?, 'rbac-roles', ?, ?)");
+    for (let id = 1; id <= pages * DRF_PAGE_SIZE; id++) {
+      const role = { id, name: `Role ${id}`, is_internal: false, platform: { id: 1, key: many.org, name: null } };
+      insert.run(many.org, String(id), JSON.stringify({ ...role, actions: [], data_actions: [] }));
+    }
+    const client = createPlatformClient({ baseUrl: many.url, authScheme: 'Api-Key', secret: many.apiKey });
+    const api = new ResourceApi(client, { org: many.org, username: many.user });
+    const order: number[] = [];
+    // Each answer takes a while, as a tenant's over the network does (later pages answered out of order too).
+    many.setFaults('latency=20-60ms');
+    many.takeLoad();
+    const records = await api.list(roles, { onPage: (_records, page) => order.push(page.index) });
+    // One after another, a long list's pages cost a round trip each.
+    expect(many.takeLoad().peakInFlight).toBeGreaterThan(1);
+    expect(order).toEqual(Array.from({ length: pages }, (_, i) => i));
+    expect(records.map((r) => r.id)).toEqual(Array.from({ length: pages * DRF_PAGE_SIZE }, (_, i) => i + 1));
+  });
 });

@@ -189,6 +189,20 @@ describe('the users kind in the engine and the CLI', () => {
     expect(record).toMatchObject({ username: server.user, is_admin: true });
   });
 
+  it('a cached person is answered from the cache at once, their directory not read again for it', async () => {
+    const users: string[] = [];
+    const counted = await sandbox({ onRequest: (_method, path) => path.startsWith(USERS) && users.push(path) });
+    seedUsers(counted.db, counted.org, 250);
+    const { engine } = await engineFor(counted);
+    await engine.invoke('resources.list', { kind: 'users', refresh: true, whole: true });
+    const id = counted.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(`${counted.org}-person00200`);
+    users.length = 0;
+    const { record } = await engine.invoke('resources.get', { kind: 'users', id: String(id) });
+    expect(record).toMatchObject({ username: `${counted.org}-person00200` });
+    // A person's page asks for them each time it opens: every page of a 50,000-person directory was read again.
+    expect(users).toEqual([]);
+  });
+
   it('a search of a cached list counts its matches from the index alone, never reading the records', () => {
     const db = openDatabase(`${tempDir()}/engine.db`);
     const plan = db

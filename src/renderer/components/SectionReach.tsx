@@ -13,14 +13,32 @@ interface Failure {
   error: unknown;
   retry(): void;
 }
+/** A section showing what this computer saved because the tenant did not answer: nothing to retry or say again. */
+const SAVED_COPY = 'saved copy';
+type Report = Failure | typeof SAVED_COPY;
 
-const Reach = createContext<((section: string, failure: Failure | null) => void) | null>(null);
+const Reach = createContext<((section: string, failure: Report | null) => void) | null>(null);
+const Unreachable = createContext(false);
 
-/** The sections inside, with the one notice when the tenant could not be reached for any of them. */
-export function SectionReach({ what, children }: { what: string; children: ReactNode }) {
-  const [failures, setFailures] = useState<ReadonlyMap<string, Failure>>(new Map());
-  const report = useCallback((section: string, failure: Failure | null) => {
-    setFailures((was) => {
+/** Whether a section of the page found the tenant out of reach: what the others show from this computer is old. */
+export const usePageUnreachable = () => useContext(Unreachable);
+
+/**
+ * The sections inside, with the one notice when the tenant could not be reached for any of them. `onReach` hears
+ * whether any section found the tenant out of reach (failed, or showing its saved copy), for the page's writes.
+ */
+export function SectionReach({
+  what,
+  onReach,
+  children,
+}: {
+  what: string;
+  onReach?(unreachable: boolean): void;
+  children: ReactNode;
+}) {
+  const [reports, setReports] = useState<ReadonlyMap<string, Report>>(new Map());
+  const report = useCallback((section: string, failure: Report | null) => {
+    setReports((was) => {
       if (!failure && !was.has(section)) return was;
       const next = new Map(was);
       if (failure) next.set(section, failure);
@@ -28,19 +46,24 @@ export function SectionReach({ what, children }: { what: string; children: React
       return next;
     });
   }, []);
-  const first = failures.values().next().value;
+  const failures = [...reports.values()].filter((failure): failure is Failure => failure !== SAVED_COPY);
+  const first = failures[0];
+  const unreachable = reports.size > 0;
+  useEffect(() => onReach?.(unreachable), [onReach, unreachable]);
   return (
     <Reach.Provider value={report}>
-      {first && (
-        <LoadErrorAlert
-          title="The tenant cannot be reached"
-          error={first.error}
-          onRetry={() => failures.forEach((failure) => failure.retry())}
-        >
-          {` What this computer has saved of ${what} shows below; the rest appears once the tenant answers.`}
-        </LoadErrorAlert>
-      )}
-      {children}
+      <Unreachable.Provider value={unreachable}>
+        {first && (
+          <LoadErrorAlert
+            title="The tenant cannot be reached"
+            error={first.error}
+            onRetry={() => failures.forEach((failure) => failure.retry())}
+          >
+            {` What this computer has saved of ${what} shows below; the rest appears once the tenant answers.`}
+          </LoadErrorAlert>
+        )}
+        {children}
+      </Unreachable.Provider>
     </Reach.Provider>
   );
 }
@@ -81,4 +104,14 @@ export function SectionLoadError({
     );
   }
   return <LoadErrorAlert title={title} error={error} onRetry={onRetry} />;
+}
+
+/** A section shown from the copy saved on this computer because the tenant did not answer (inside `SectionReach`). */
+export function useSavedCopyReport(section: string, offline: boolean): void {
+  const report = useContext(Reach);
+  useEffect(() => {
+    if (!offline || !report) return;
+    report(section, SAVED_COPY);
+    return () => report(section, null);
+  }, [offline, report, section]);
 }

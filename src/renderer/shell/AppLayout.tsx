@@ -14,6 +14,7 @@ import { navigateTo, ScreenRouteContext, useSubRoute } from './routes';
 import { findScreen } from './screens';
 import { Sidebar } from './Sidebar';
 import { useJobEndNotifications } from './jobNotifications';
+import { MAIN_ID, SkipToContent, useFocusOnRouteChange } from './routeFocus';
 import { TopBar } from './TopBar';
 import { useHashRoute } from './useHashRoute';
 import { useShellNavigation } from './useShellNavigation';
@@ -28,9 +29,11 @@ export function AppLayout() {
   useWakeJobsOnline();
   useJobEndNotifications();
   useShellNavigation();
+  useFocusOnRouteChange();
 
   return (
     <TrainFlowProvider>
+      <SkipToContent />
       <AppShell
         header={{ height: 60 }}
         navbar={{
@@ -46,7 +49,7 @@ export function AppLayout() {
         <AppShell.Navbar>
           <RoutedSidebar rail={rail && !navigationOpened} onNavigated={navigation.close} />
         </AppShell.Navbar>
-        <AppShell.Main>
+        <AppShell.Main id={MAIN_ID}>
           <ConnectionBanner />
           <TenantReachBanner />
           <CurrentScreen />

@@ -19,6 +19,8 @@ import { toMultipart, type CallOptions, type PlatformClient } from '../platform'
 
 /** Records asked for per DRF page: few requests for a long list, each answered in well under a second. */
 export const DRF_PAGE_SIZE = 100;
+/** Pages of one list asked for at once once its count is known: fewer round trips, and the tenant not flooded. */
+const PAGES_AT_ONCE = 4;
 
 interface DrfPage {
   count: number;
@@ -273,7 +275,11 @@ export class ResourceApi {
     return pageOf(await this.send(declaration, operation, { query: { ...query, ...one }, paged }, options)).count;
   }
 
-  /** DRF's pages, by page number or by offset as the spec asks, until the platform says there is no next one. */
+  /**
+   * DRF's pages, by page number or by offset as the spec asks, until the platform says there is no next one. The
+   * pages the first one's count promises are asked for a few at once (a 2,000-person list is 20 pages: one after
+   * another they took a second), each still taken in order; any the list grew by meanwhile are read after them.
+   */
   private async listPages(
     declaration: ResourceDeclaration,
     operation: OperationRef,
@@ -282,21 +288,44 @@ export class ResourceApi {
     given: Record<string, unknown> = {},
   ): Promise<Row[]> {
     const paging = pagingOf(operation);
-    const records: Row[] = [];
-    for (let index = 0; ; index++) {
+    const paged = declaration.listAnswerDeclared === 'one';
+    const read = async (index: number, size: number) => {
       const query =
         paging === 'offset'
-          ? { limit: DRF_PAGE_SIZE, offset: records.length }
+          ? { limit: DRF_PAGE_SIZE, offset: index * size }
           : paging === 'page'
             ? { page: index + 1, page_size: DRF_PAGE_SIZE }
             : {};
-      const paged = declaration.listAnswerDeclared === 'one';
-      const sent = await this.send(declaration, operation, { query: { ...given, ...query }, paged }, options);
-      const answer = pageOf(sent);
+      return pageOf(await this.send(declaration, operation, { query: { ...given, ...query }, paged }, options));
+    };
+    const records: Row[] = [];
+    const last = (answer: DrfPage) =>
+      !(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count;
+    let answer = await read(0, DRF_PAGE_SIZE);
+    records.push(...answer.results);
+    onPage?.(answer.results, { index: 0, count: answer.count });
+    if (last(answer)) return records;
+    // The platform may give fewer per page than asked: its first page's size is the size of every page.
+    const size = answer.results.length;
+    const promised = Math.ceil(answer.count / size);
+    const asked: Promise<DrfPage>[] = [];
+    let next = 1;
+    const ask = () => {
+      while (next < promised && asked.length < PAGES_AT_ONCE) {
+        const page = read(next++, size);
+        // Its failure is heard where it is awaited; one left unawaited (the list ended first) is not unhandled.
+        page.catch(() => undefined);
+        asked.push(page);
+      }
+    };
+    ask();
+    for (let index = 1; ; index++) {
+      const page = asked.shift();
+      answer = await (page ?? read(index, size));
+      ask();
       records.push(...answer.results);
       onPage?.(answer.results, { index, count: answer.count });
-      if (!(answer.next ?? answer.next_page) || !answer.results.length || !paging || records.length >= answer.count)
-        return records;
+      if (last(answer)) return records;
     }
   }
 

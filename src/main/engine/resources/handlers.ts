@@ -337,8 +337,9 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const declaration = manyOf(kind);
       const cached = cache.find(profileId, kind, id);
       if (!declaration.operations.get) {
-        // No call reads one record: it is read from the list (to its last page when it is not cached yet).
-        await freshness(profileId, declaration, true, !cached).catch((error: unknown) => {
+        // No call reads one record: it is read from the list (to its last page when it is not cached yet). A cached
+        // one answers at once, as the list does: its list is read again behind it when old (resources.changed then).
+        await freshness(profileId, declaration, !cached, !cached).catch((error: unknown) => {
           if (!cached) throw error;
         });
         const record = cache.find(profileId, kind, id);

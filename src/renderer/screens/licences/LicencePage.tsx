@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -265,10 +266,17 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
               {seats.data.seats.map((seat) => (
                 <Table.Tr key={seat.id}>
                   <Table.Td>
-                    {seat.username ?? (
-                      <Text span size="sm" c="dimmed">
-                        No account yet
-                      </Text>
+                    {seat.username && seat.userId !== null ? (
+                      // The holder's page, with their other seats, departments and groups.
+                      <Anchor href={`#/people-and-access/users/${seat.userId}`} size="sm">
+                        {seat.username}
+                      </Anchor>
+                    ) : (
+                      (seat.username ?? (
+                        <Text span size="sm" c="dimmed">
+                          No account yet
+                        </Text>
+                      ))
                     )}
                   </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{seat.email ?? '—'}</Table.Td>

@@ -13,7 +13,8 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import type { Freshness, ResourceRecord, UserRemoval } from '../../../shared/contract';
+import type { Freshness, ResourceRecord, TicketSyncState, UserRemoval } from '../../../shared/contract';
+import { RESOURCES, SEAT_KINDS, type SeatKind } from '../../../shared/resources';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
@@ -24,12 +25,21 @@ import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { EdxMemorySection } from './EdxMemorySection';
 import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
-import { SectionLoadError, SectionReach } from '../../components/SectionReach';
+import { SectionLoadError, SectionReach, usePageUnreachable, useSavedCopyReport } from '../../components/SectionReach';
+import { OFFLINE_WRITE_REFUSAL, WriteButton } from '../../resources/writeGate';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
+/**
+ * Why the page's changes (remove, erase, export) are off, or null: while its sections find the tenant out of reach
+ * (a failed read, or a saved copy shown instead), as the kit's lists turn theirs off. The one place that decides it.
+ */
+export function personWriteRefusal(unreachable: boolean): string | null {
+  return unreachable ? OFFLINE_WRITE_REFUSAL : null;
+}
 
 /**
  * A person's page (`#/people-and-access/users/<user id>`): who they are, where they belong (departments, user
@@ -46,6 +56,8 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   const [exporting, setExporting] = useState(false);
   const [erasing, setErasing] = useState(false);
   const [erasure, setErasure] = useState<string | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
+  const refusal = personWriteRefusal(unreachable);
   const back = (
     <Anchor component="button" type="button" size="sm" onClick={onBack} style={{ alignSelf: 'flex-start' }}>
       ← All users
@@ -112,21 +124,33 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
           </Group>
         </div>
         <Group gap="xs" wrap="wrap">
-          <Button variant="default" leftSection={<DownloadIcon size={16} />} onClick={() => setExporting(true)}>
+          <WriteButton
+            refusal={refusal}
+            variant="default"
+            leftSection={<DownloadIcon size={16} />}
+            onClick={() => setExporting(true)}
+          >
             Export data…
-          </Button>
-          <Button color="red" variant="light" leftSection={<TrashIcon size={16} />} onClick={() => setRemoving(true)}>
+          </WriteButton>
+          <WriteButton
+            refusal={refusal}
+            color="red"
+            variant="light"
+            leftSection={<TrashIcon size={16} />}
+            onClick={() => setRemoving(true)}
+          >
             Remove from tenant
-          </Button>
-          <Button color="red" variant="subtle" onClick={() => setErasing(true)}>
+          </WriteButton>
+          <WriteButton refusal={refusal} color="red" variant="subtle" onClick={() => setErasing(true)}>
             Erase person…
-          </Button>
+          </WriteButton>
         </Group>
       </Group>
 
-      <SectionReach what={name}>
+      <SectionReach what={name} onReach={setUnreachable}>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <Memberships profileId={profileId} username={username} userId={userId} />
+          <Licences profileId={profileId} username={username} />
           <Invitations profileId={profileId} email={email} />
           <Tickets profileId={profileId} username={username} />
           <Chats profileId={profileId} username={username} />
@@ -190,6 +214,11 @@ function Section({
   empty: string | null;
   children?: ReactNode;
 }) {
+  const pageUnreachable = usePageUnreachable();
+  const answered = !loading && !error;
+  useSavedCopyReport(testId, answered && !!freshness?.offline);
+  // An answer from this computer's cache is a saved copy too once another section found the tenant out of reach.
+  const savedCopy = answered && (!!freshness?.offline || (pageUnreachable && freshness?.source === 'cache'));
   return (
     <Paper withBorder radius="md" p="md" data-testid={testId}>
       <Stack gap="xs">
@@ -203,9 +232,14 @@ function Section({
             <Skeleton height={14} />
             <Skeleton height={14} width="70%" />
           </Stack>
+        ) : savedCopy && empty ? (
+          // Nothing in a saved copy is not nothing on the tenant: the copy may be old, or only part of the list.
+          <Text size="sm" c="dimmed" data-testid="section-unavailable">
+            Not available while the tenant cannot be reached: the copy saved on this computer has none for this person.
+          </Text>
         ) : (
           <>
-            {freshness?.offline && (
+            {savedCopy && (
               <Group gap={6} wrap="nowrap" role="status">
                 <CloudOffIcon size={14} />
                 <Text size="xs" c="yellow.8">
@@ -261,7 +295,7 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
         loading={departments.isPending || groups.isPending}
         error={departments.error ?? groups.error}
         onRetry={() => void Promise.all([departments.refetch(), groups.refetch()])}
-        freshness={departments.data?.freshness}
+        freshness={savedCopyOf(departments.data?.freshness, groups.data?.freshness)}
         empty={departmentNames.length + groupNames.length ? null : 'In no department and no user group.'}
       >
         <Stack gap={4}>
@@ -309,6 +343,54 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
   );
 }
 
+/** The person's seats of each licence family, each a link to its licence's page. */
+function Licences({ profileId, username }: { profileId: string; username: string }) {
+  // Each family's seats narrowed to the person (the platform lists seats per licence: every licence's are read).
+  const seatsOf = (kind: SeatKind) => ({ profileId, kind, where: { username }, pageSize: 100, whole: true });
+  const families = [
+    { kind: SEAT_KINDS[0], list: useCall('resources.list', seatsOf(SEAT_KINDS[0])) },
+    { kind: SEAT_KINDS[1], list: useCall('resources.list', seatsOf(SEAT_KINDS[1])) },
+    { kind: SEAT_KINDS[2], list: useCall('resources.list', seatsOf(SEAT_KINDS[2])) },
+  ];
+  const seats = families.flatMap(({ kind, list }) =>
+    (list.data?.records ?? []).map((seat) => ({ kind, seat, seats: RESOURCES[kind].seats })),
+  );
+  const failed = families.find(({ list }) => list.error);
+  return (
+    <Section
+      title="Licences"
+      testId="person-licences"
+      loading={families.some(({ list }) => list.isPending)}
+      error={failed?.list.error}
+      onRetry={() => families.forEach(({ list }) => void list.refetch())}
+      freshness={savedCopyOf(...families.map(({ list }) => list.data?.freshness))}
+      empty={seats.length ? null : 'Holds no seat of a licence.'}
+    >
+      <Stack gap={4}>
+        {seats.map(({ kind, seat, seats: family }) => (
+          <Group key={`${kind}:${String(seat.id)}`} gap="xs" wrap="nowrap">
+            <Badge variant="outline" size="sm" color="teal" style={{ flexShrink: 0 }}>
+              {family.licenseLabel}
+            </Badge>
+            <Anchor
+              href={`#/licences/${family.licenseKind}/${String(seat.license_id)}`}
+              size="sm"
+              style={{ minWidth: 0, overflowWrap: 'anywhere' }}
+            >
+              {text(seat.license_name) ?? `${family.licenseLabel} ${String(seat.license_id)}`}
+            </Anchor>
+            {seat.active === false && (
+              <Badge variant="light" color="gray" size="sm">
+                Inactive
+              </Badge>
+            )}
+          </Group>
+        ))}
+      </Stack>
+    </Section>
+  );
+}
+
 function Invitations({ profileId, email }: { profileId: string; email: string | null }) {
   const list = useCall(
     'invitations.list',
@@ -341,14 +423,19 @@ function Invitations({ profileId, email }: { profileId: string; email: string | 
 
 function Tickets({ profileId, username }: { profileId: string; username: string }) {
   const list = useCall('tickets.list', { profileId, view: 'all', filter: { requester: username }, limit: 10 });
+  // The ticket index's state as its sync events keep it (the list's own copy is as of the list's answer).
+  const status = useCall('tickets.status', { profileId });
+  const sync = status.data ?? list.data?.sync;
   const rows = list.data?.rows ?? [];
   return (
     <Section
       title="Support tickets"
       testId="person-tickets"
-      loading={list.isPending}
+      // Before the index's first sync has finished, no row says nothing yet.
+      loading={list.isPending || (sync?.asOf === null && sync.state === 'syncing')}
       error={list.error}
       onRetry={() => void list.refetch()}
+      freshness={ticketFreshness(sync)}
       empty={rows.length ? null : 'No ticket from this person.'}
     >
       <Table fz="sm" verticalSpacing={4}>
@@ -431,6 +518,21 @@ function Chats({ profileId, username }: { profileId: string; username: string })
       <SessionModal profileId={profileId} open={open} onClose={() => setOpen(null)} />
     </Section>
   );
+}
+
+/** The freshness of a section made of several answers: a saved copy if any of them is one. */
+const savedCopyOf = (...answers: (Freshness | undefined)[]) =>
+  answers.find((answer) => answer?.offline) ?? answers.find((answer) => answer?.source === 'cache') ?? answers[0];
+
+/** The ticket index's state as a list's freshness: tickets saved on this computer, its last sync's failure if any. */
+function ticketFreshness(sync: TicketSyncState | undefined): Freshness | undefined {
+  if (!sync) return undefined;
+  const failed = sync.state === 'offline' || sync.state === 'error';
+  return {
+    asOf: sync.asOf,
+    source: 'cache',
+    offline: failed ? (sync.message ?? 'The tenant cannot be reached.') : null,
+  };
 }
 
 const asWords = (value: string) => value.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
