@@ -8,6 +8,7 @@ import { Text } from '@mantine/core';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LoadErrorAlert } from './LoadErrorAlert';
 import { isUnreachable } from './nextStep';
+import { useTenantReach } from '../tenants/useTenantReach';
 
 interface Failure {
   error: unknown;
@@ -48,7 +49,9 @@ export function SectionReach({
   }, []);
   const failures = [...reports.values()].filter((failure): failure is Failure => failure !== SAVED_COPY);
   const first = failures[0];
-  const unreachable = reports.size > 0;
+  // The engine's word on the tenant counts too: a section still answered from a fresh cache is then a saved copy.
+  const tenant = useTenantReach();
+  const unreachable = reports.size > 0 || tenant.unreachable;
   useEffect(() => onReach?.(unreachable), [onReach, unreachable]);
   return (
     <Reach.Provider value={report}>
