@@ -45,6 +45,10 @@ describe('Mentor page: knowledge', () => {
     await page.getByRole('tab', { name: 'Knowledge', exact: true }).click();
     const tools = page.getByRole('region', { name: 'Tools' });
     await visible(tools.getByRole('checkbox', { name: /Web Search/ }));
+    // The linked course reads as words: not the mentor's own id (this is its page), not "Is linked".
+    const link = page.getByTestId('single-mentor-course-link');
+    await visible(link.getByText('Linked', { exact: true }));
+    expect(await link.innerText()).not.toMatch(/Mentor unique ID|Is linked|no call/);
 
     // Enable web search (and tools at all); save.
     await tools.getByRole('switch', { name: 'This mentor can use tools' }).check();
@@ -70,7 +74,7 @@ describe('Mentor page: knowledge', () => {
     // The custom instruction: none yet, written for the first time from the card's form.
     await page.getByRole('tab', { name: 'Knowledge', exact: true }).click();
     const card = page.getByTestId('single-custom-instruction');
-    await visible(card.getByText('The platform answered nothing to show.'));
+    await visible(card.getByText('Nothing is set yet.'));
     await card.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit custom instruction' });
     await dialog.getByRole('textbox', { name: 'About you' }).fill('I run the chemistry lab.');

@@ -105,7 +105,7 @@ describe('Mentor page: settings', () => {
 
     // Settings the platform's read does not answer are said once above the groups; nothing to save yet.
     expect(await panel.getByTestId('settings-unread-note').innerText()).toMatch(
-      /^\d+ settings are not returned when the platform’s settings are read/,
+      /^\d+ settings are not read back from the tenant/,
     );
     expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
     // Tools and MCP servers are the Knowledge tab's; one Featured switch, not two.

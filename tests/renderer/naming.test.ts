@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/shared/resources';
-import { labelOf, referredNames, searchPlaceholder } from '../../src/renderer/resources/naming';
+import { fieldLabel, labelOf, referredNames, searchPlaceholder } from '../../src/renderer/resources/naming';
 
 describe('what a list calls its fields', () => {
   it('says every searched field by its label, never its raw name, whatever the kind', () => {
@@ -40,5 +40,14 @@ describe('a column that holds another kind’s id', () => {
     for (const kind of ['course-reviews', 'program-reviews', 'course-licenses', 'program-licenses'] as const) {
       expect(RESOURCES[kind].columns[0], kind).toHaveProperty('references');
     }
+  });
+});
+
+describe('a field no declaration labels', () => {
+  it('reads in words, a yes/no field without its "is"', () => {
+    expect(fieldLabel('is_linked')).toBe('Linked');
+    expect(fieldLabel('public_jwk')).toBe('Public JWK');
+    expect(fieldLabel('mentor_unique_id')).toBe('Mentor unique ID');
+    expect(fieldLabel('is')).toBe('Is');
   });
 });

@@ -54,10 +54,14 @@ export function referredNames(
 /** Abbreviations that read as words only in capitals. */
 const ABBREVIATIONS = new Set(['id', 'jwk', 'url', 'lti', 'api', 'rsa']);
 
-/** A field the declaration does not label, in sentence case: `public_jwk` → "Public JWK", `created_by` → "Created by". */
+/**
+ * A field the declaration does not label, in sentence case: `public_jwk` → "Public JWK", `created_by` → "Created by",
+ * a yes/no `is_linked` → "Linked" (its value says yes or no).
+ */
 export const fieldLabel = (field: string) =>
   capitalized(
     field
+      .replace(/^is_(?=.)/, '')
       .split('_')
       .map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word))
       .join(' '),

@@ -218,7 +218,7 @@ function SettingsForm({
     const field = unread.has(declared.name)
       ? {
           ...declared,
-          description: 'Not read from the platform.',
+          description: 'Not known until saved here.',
         }
       : declared;
     if (field.name === 'llm_provider' || field.name === 'llm_name') {
@@ -262,10 +262,10 @@ function SettingsForm({
     >
       <Stack gap="md">
         {unread.size > 0 && (
-          // Said once here; each such field says only "Not read from the platform."
+          // Said once here; each such field says only "Not known until saved here."
           <Text size="sm" c="dimmed" data-testid="settings-unread-note">
-            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not returned when the platform’s
-            settings are read: each shows its value here once it has been saved from this app.
+            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not read back from the tenant: each
+            shows its value here once it has been saved from this app.
           </Text>
         )}
         <Group gap={6} aria-label="Setting groups" role="navigation">

@@ -196,7 +196,7 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
             description={
               linkedKnown
                 ? 'The tenant’s MCP servers this mentor may call.'
-                : 'The platform’s settings read does not say which are linked: ticking some and saving sets the links to them.'
+                : 'This mentor’s settings do not say which are linked: ticking some and saving links exactly those.'
             }
           >
             <Stack gap={8} mt={6}>
