@@ -84,7 +84,7 @@ describe('Models and keys', () => {
     await visible(keys.getByText('key: ************Mn41'));
 
     await keys.getByRole('button', { name: 'openai', exact: true }).click();
-    const drawer = page.getByRole('dialog', { name: 'LLM provider key "openai"' });
+    const drawer = page.getByRole('dialog', { name: 'LLM provider key openai' });
     await visible(drawer);
     await page.keyboard.press('Escape');
 

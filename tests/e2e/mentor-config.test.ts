@@ -44,7 +44,7 @@ describe('Mentor configuration', () => {
     expect(stored.results.find((s) => s.name === 'Timetable')?.credentials).toBe(SECRET);
 
     await table.getByRole('button', { name: 'Timetable', exact: true }).click();
-    const details = page.getByRole('dialog', { name: 'MCP server "Timetable"' });
+    const details = page.getByRole('dialog', { name: 'MCP server Timetable' });
     await visible(details);
     expect(await page.content()).not.toContain('e2e-mcp-credential-41c7');
     await details.getByRole('button', { name: 'Close' }).click();

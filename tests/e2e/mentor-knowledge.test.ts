@@ -16,6 +16,7 @@ const settings = async () =>
   (await call(server, 'GET', `${userPath()}mentors/${mentor.unique_id}/settings/`)).body as {
     can_use_tools: boolean;
     mentor_tools: { slug: string }[];
+    enable_image_generation: boolean;
   };
 /** The settings' PUT answers the linked MCP servers (its GET does not): an empty save reads them. */
 const linkedServers = async () =>
@@ -42,16 +43,27 @@ describe('Mentor page: knowledge', () => {
   it('enables a tool and edits the custom instruction; the platform keeps both', async () => {
     const { page } = app;
     await app.open(`#/mentors/${mentor.unique_id}`);
-    await page.getByRole('tab', { name: 'Knowledge', exact: true }).click();
+    // Settings sends the admin to the one place tools are chosen.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByTestId('tools-elsewhere').getByRole('button', { name: 'Knowledge tab' }).click();
+    expect(await page.getByRole('tab', { name: 'Knowledge', exact: true }).getAttribute('aria-selected')).toBe('true');
     const tools = page.getByRole('region', { name: 'Tools' });
     await visible(tools.getByRole('checkbox', { name: /Web Search/ }));
+    // Account-wide cards are set apart from this mentor's own.
+    expect(await page.getByTestId('account-wide').innerText()).toMatch(/connected account, in every mentor/);
+    // The linked course reads as words: not the mentor's own id (this is its page), not "Is linked".
+    const link = page.getByTestId('single-mentor-course-link');
+    await visible(link.getByText('Linked', { exact: true }));
+    expect(await link.innerText()).not.toMatch(/Mentor unique ID|Is linked|no call/);
 
     // Enable web search (and tools at all); save.
     await tools.getByRole('switch', { name: 'This mentor can use tools' }).check();
     await tools.getByRole('checkbox', { name: /Web Search/ }).check();
     await tools.getByRole('checkbox', { name: /Lab inventory/ }).check();
+    await tools.getByRole('switch', { name: 'Image generation' }).check();
     await tools.getByRole('button', { name: 'Save tools' }).click();
     await visible(tools.getByText('Saved.'));
+    expect((await settings()).enable_image_generation).toBe(true);
     await expect.poll(async () => (await settings()).mentor_tools.map((tool) => tool.slug)).toEqual(['web-search']);
     expect((await settings()).can_use_tools).toBe(true);
     expect(await linkedServers()).toEqual(['Lab inventory']);
@@ -70,7 +82,7 @@ describe('Mentor page: knowledge', () => {
     // The custom instruction: none yet, written for the first time from the card's form.
     await page.getByRole('tab', { name: 'Knowledge', exact: true }).click();
     const card = page.getByTestId('single-custom-instruction');
-    await visible(card.getByText('The platform answered nothing to show.'));
+    await visible(card.getByText('Nothing is set yet.'));
     await card.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit custom instruction' });
     await dialog.getByRole('textbox', { name: 'About you' }).fill('I run the chemistry lab.');

@@ -105,12 +105,18 @@ describe('Mentor page: settings', () => {
 
     // Settings the platform's read does not answer are said once above the groups; nothing to save yet.
     expect(await panel.getByTestId('settings-unread-note').innerText()).toMatch(
-      /^\d+ settings are not returned when the platform’s settings are read/,
+      /^\d+ settings are not read back from the tenant/,
     );
     expect(await form.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
-    // Tools and MCP servers are the Knowledge tab's; one Featured switch, not two.
-    await visible(form.getByText('Tools and MCP servers are chosen on the Knowledge tab.'));
+    // Tools, built-in abilities and MCP servers are the Knowledge tab's alone; one Featured switch, not two.
+    // (The group is painted only when scrolled to: its text, not its rendering.)
+    expect(await form.getByTestId('tools-elsewhere').textContent()).toBe(
+      'Tools, image generation, web browsing, code interpreter and MCP servers are chosen on the Knowledge tab.',
+    );
     expect(await form.getByLabel('Tool slugs').count()).toBe(0);
+    for (const ability of ['Image generation', 'Web browsing', 'Code interpreter']) {
+      expect(await form.getByLabel(ability, { exact: true }).count()).toBe(0);
+    }
     expect(await form.getByLabel('Is featured').count()).toBe(0);
     expect(await form.getByLabel('Featured', { exact: true }).count()).toBe(1);
 

@@ -1,5 +1,5 @@
 /**
- * A mentor's Sharing tab and the "New mentor" flow in browser mode, on a real engine and sandbox: the sharable link
+ * A mentor's Sharing tab and the "New mentor" flow in browser mode, on a real engine and sandbox: the shareable link
  * is created, its token copied to the clipboard and revoked after a confirmation (the platform agrees each time);
  * a fork is named in a dialog, a name the platform refuses is shown at the field, and the new mentor opens and is
  * listed; a new mentor is made from a template through the create-mentor wizard.
@@ -33,13 +33,13 @@ afterAll(async () => {
 });
 
 describe('Mentor page: sharing and fork', () => {
-  it('creates the sharable link, copies its token, revokes it after asking', async () => {
+  it('creates the shareable link, copies its token, revokes it after asking', async () => {
     const { page } = app;
     await app.open(`#/mentors/${mentor.unique_id}`);
     await page.getByRole('tab', { name: 'Sharing' }).click();
-    const link = page.getByRole('region', { name: 'Sharable link' });
-    const publicCheck = page.getByRole('region', { name: 'Public sharable link' });
-    await visible(link.getByText('This mentor has no sharable link.'));
+    const link = page.getByRole('region', { name: 'Shareable link' });
+    const publicCheck = page.getByRole('region', { name: 'Public shareable link' });
+    await visible(link.getByText('This mentor has no shareable link.'));
     await visible(publicCheck.getByText('No link'));
 
     await link.getByRole('button', { name: 'Create link' }).click();
@@ -56,7 +56,7 @@ describe('Mentor page: sharing and fork', () => {
 
     await dismissNotifications(page);
     await link.getByRole('button', { name: 'Revoke…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Revoke the sharable link?' });
+    const dialog = page.getByRole('dialog', { name: 'Revoke the shareable link?' });
     await visible(dialog.getByText('Lab Coach'));
     // Cancel keeps it.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -64,7 +64,7 @@ describe('Mentor page: sharing and fork', () => {
     expect(await linkOnPlatform()).not.toBeNull();
     await link.getByRole('button', { name: 'Revoke…' }).click();
     await dialog.getByRole('button', { name: 'Revoke link' }).click();
-    await visible(link.getByText('This mentor has no sharable link.'));
+    await visible(link.getByText('This mentor has no shareable link.'));
     expect(await linkOnPlatform()).toBeNull();
     await visible(publicCheck.getByText('No link'));
   });

@@ -88,7 +88,7 @@ describe('People and access: department members from a CSV', () => {
     const { page } = app;
     await page.getByRole('tab', { name: 'Departments' }).click();
     await page.getByTestId('resource-table').getByRole('button', { name: 'Nursing', exact: true }).click();
-    const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+    const details = page.getByRole('dialog', { name: 'Department Nursing' });
     await details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import members of Nursing from CSV' });
     // A file naming people alone: they go into Nursing (the learner is in it already, from the import above).

@@ -48,7 +48,7 @@ describe('People and access', () => {
       json: { department_id: id, username: server.studentUser },
     });
     await table().getByRole('button', { name: 'School of Nursing', exact: true }).click();
-    const details = page.getByRole('dialog', { name: 'Department "School of Nursing"' });
+    const details = page.getByRole('dialog', { name: 'Department School of Nursing' });
     const related = details.getByTestId('related-lists');
     await visible(related.getByText('Members'));
     await visible(related.getByRole('button', { name: server.studentUser }));

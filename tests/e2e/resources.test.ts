@@ -253,7 +253,7 @@ describe('Tenant settings: LTI keys', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     await table().getByRole('button', { name: 'Canvas', exact: true }).click();
-    const details = page.getByRole('dialog', { name: 'LTI key "Canvas"' });
+    const details = page.getByRole('dialog', { name: 'LTI key Canvas' });
     await visible(details.getByText('-----BEGIN PUBLIC KEY-----', { exact: false }));
     await visible(details.getByRole('button', { name: 'Copy public key' }));
     // Fields the list has no column for are named in sentence case, abbreviations in capitals.
@@ -323,11 +323,11 @@ describe('Tenant settings: relations between kinds', () => {
     // The key's details list the tools that use it, each a way to that tool.
     await app.open('#/tenant-settings/lti-keys');
     await table().getByRole('button', { name: 'Moodle signing', exact: true }).click();
-    const details = page.getByRole('dialog', { name: 'LTI key "Moodle signing"' });
+    const details = page.getByRole('dialog', { name: 'LTI key Moodle signing' });
     const related = details.getByTestId('related-lists');
     await visible(related.getByText('LTI tools that use it'));
     await related.getByRole('button', { name: 'Moodle courses' }).click();
-    await visible(page.getByRole('dialog', { name: 'LTI tool "Moodle courses"' }));
+    await visible(page.getByRole('dialog', { name: 'LTI tool Moodle courses' }));
     await page.keyboard.press('Escape');
   });
 });
@@ -375,7 +375,7 @@ describe('the command palette (Ctrl-K)', () => {
     const record = page.getByRole('button', { name: /e2e-token\s*API token/ });
     await visible(record);
     await record.click();
-    const details = page.getByRole('dialog', { name: 'API token "e2e-token"' });
+    const details = page.getByRole('dialog', { name: 'API token e2e-token' });
     await visible(details);
     // The details read like the list: the name first, the columns' labels, a close button with a name.
     expect(await details.innerText()).toMatch(/^API token "e2e-token"\s+Name\s+e2e-token\s+Created by\s+admin\s/);

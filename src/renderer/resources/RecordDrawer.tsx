@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
-import { capitalized, fieldLabel, titleOf } from './naming';
+import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
 import { readableValue, shownValue } from './readable';
 
 interface RecordDrawerProps {
@@ -33,10 +33,9 @@ export function RecordDrawer({
   related,
   show,
 }: RecordDrawerProps) {
-  const labelOf = (field: string) =>
-    declaration.columns.find((c) => c.field === field)?.label ??
-    declaration.fields.find((f) => f.name === field)?.label ??
-    fieldLabel(field);
+  const labelOf = (field: string) => fieldLabelOf(declaration, field);
+  const name = record && titleOf(declaration, record);
+  const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
   // The list's columns first, in their order (the name leads), then the rest as the platform answered them.
   const fields = record
     ? [
@@ -50,7 +49,19 @@ export function RecordDrawer({
       onClose={onClose}
       position="right"
       size="lg"
-      title={record ? `${capitalized(declaration.singular)} "${titleOf(declaration, record)}"` : ''}
+      // The record's name as its list shows it (a review's course by name), the kind above it in small type.
+      title={
+        record ? (
+          <>
+            <Text component="span" display="block" size="xs" c="dimmed" fw={500}>
+              {capitalized(declaration.singular)}
+            </Text>{' '}
+            <span>{heading}</span>
+          </>
+        ) : (
+          ''
+        )
+      }
       // As the theme does for modals: a title that reads as one, and a close button with a name.
       styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
       closeButtonProps={{ 'aria-label': 'Close' }}

@@ -41,7 +41,7 @@ import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
-import { capitalized, titleOf as titleOfRecord } from './naming';
+import { capitalized, searchPlaceholder, titleOf as titleOfRecord } from './naming';
 import { BulkActions } from './BulkActions';
 import { RelatedLists } from './Relations';
 import { ColumnsMenu, ExportButton } from './ListTools';
@@ -53,8 +53,6 @@ import { bulkFieldsOf } from './BulkChangeModal';
 import { useWriteRefusal, WriteButton, WriteIcon } from './writeGate';
 
 const PAGE_SIZE = 25;
-/** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
-const OR_LIST = new Intl.ListFormat('en-GB', { type: 'disjunction' });
 
 type Declared = ResourceDeclaration & { kind: ResourceKind };
 
@@ -69,7 +67,11 @@ function cellText(column: ColumnDeclaration, value: unknown): string {
   return structured ? JSON.stringify(value) : text;
 }
 
-function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) {
+/** A referred record's id (a review's course id), kept in its name's tooltip for an admin who needs it. */
+const idHint = (column: ColumnDeclaration, raw: unknown) =>
+  column.references && typeof raw === 'string' ? raw : undefined;
+
+function Cell({ column, value, hint }: { column: ColumnDeclaration; value: unknown; hint?: string | undefined }) {
   if (column.format === 'expiry') return <ExpiryCell value={typeof value === 'string' ? value : null} />;
   if (column.format === 'boolean') {
     return (
@@ -93,6 +95,13 @@ function Cell({ column, value }: { column: ColumnDeclaration; value: unknown }) 
     );
   }
   const text = cellText(column, value);
+  if (hint !== undefined && hint !== text) {
+    return (
+      <Text size="sm" title={hint} maw={TOKEN_MAX_WIDTH} style={ONE_LINE} data-testid="named-cell">
+        {text}
+      </Text>
+    );
+  }
   if (column.format !== 'datetime' && !/\s/.test(text)) {
     // One token (an id, a key, an address) is never broken inside, not even at a hyphen ("course-" / "v1:…"): it
     // keeps to one line, a long one cut with an ellipsis and given whole in its title.
@@ -117,14 +126,14 @@ const ONE_LINE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'elli
  * A record's name, which opens it: on one line (a table of many columns scrolls rather than break "Hana Ueda" in
  * two), a long one cut with an ellipsis and given whole in its tooltip.
  */
-function RecordName({ text, onOpen }: { text: string; onOpen(): void }) {
+function RecordName({ text, hint, onOpen }: { text: string; hint?: string | undefined; onOpen(): void }) {
   return (
     <Anchor
       component="button"
       type="button"
       size="sm"
       ta="left"
-      title={text}
+      title={hint && hint !== text ? `${text} (${hint})` : text}
       maw={280}
       style={{ display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
       onClick={onOpen}
@@ -303,11 +312,7 @@ export function ResourceList({
           <>
             <TextInput
               aria-label={`Search ${pluralOf(declaration)}`}
-              placeholder={`Search by ${OR_LIST.format(
-                declaration.search.map(
-                  (field) => declaration.columns.find((c) => c.field === field)?.label.toLowerCase() ?? field,
-                ),
-              )}`}
+              placeholder={searchPlaceholder(declaration)}
               leftSection={<SearchIcon size={16} />}
               value={search}
               onChange={(event) => {
@@ -460,10 +465,15 @@ export function ResourceList({
                         {index === 0 ? (
                           <RecordName
                             text={cellText(column, show(column.field, record[column.field]))}
+                            hint={idHint(column, record[column.field])}
                             onOpen={() => onOpen(idOf(record))}
                           />
                         ) : (
-                          <Cell column={column} value={show(column.field, record[column.field])} />
+                          <Cell
+                            column={column}
+                            value={show(column.field, record[column.field])}
+                            hint={idHint(column, record[column.field])}
+                          />
                         )}
                       </Table.Td>
                     ))}

@@ -160,7 +160,13 @@ export function SingleRecordCard({
           all.indexOf(field) === index &&
           // A field of its own (a logo) shows even when none is uploaded; a form-only field (site config's
           // field_key) is not a field of the record.
-          (field in record || declaration.fields.some((d) => d.name === field && d.own)),
+          (field in record || declaration.fields.some((d) => d.name === field && d.own)) &&
+          // The parent's own id (a linked course's mentor, on that mentor's page) tells nobody anything.
+          !(
+            recordKey !== undefined &&
+            record[field] === recordKey &&
+            !declaration.fields.some((d) => d.name === field)
+          ),
       )
     : [];
   const images = declaration.fields.length > 0 && declaration.fields.every((f) => f.input === 'image');
@@ -216,7 +222,7 @@ export function SingleRecordCard({
         )}
         {record && shown.length === 0 && (
           <Text size="sm" c="dimmed">
-            The platform answered nothing to show.
+            Nothing is set yet.
           </Text>
         )}
         {record && shown.length > 0 && (

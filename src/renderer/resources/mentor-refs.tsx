@@ -4,7 +4,8 @@
  */
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import type { ResourceDeclaration, ResourceKind } from '../../shared/resources';
+import { RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import { referredNames } from './naming';
 import { pickOptions, takenValues } from './pick-options';
 import { useCall } from '../queries/useCall';
 import { shownValue } from './readable';
@@ -28,8 +29,9 @@ export function useMentorNames(profileId: string, ids: readonly string[] | null)
 }
 
 /**
- * A record's value as its list and details show it: an option's label, a mentor's name for a mentor's id. `records`:
- * those on screen, whose mentors are looked up.
+ * A record's value as its list and details show it: an option's label, a mentor's name for a mentor's id, a course's
+ * name for a course's id (a column that references another kind). `records`: those on screen, whose mentors are
+ * looked up.
  */
 export function useShownValue(
   profileId: string,
@@ -53,10 +55,34 @@ export function useShownValue(
     return [...found].sort();
   }, [records, mentorFields]);
   const names = useMentorNames(profileId, ids);
-  return (field: string, value: unknown): unknown =>
-    mentorFields.has(field) && typeof value === 'string'
-      ? (names.get(value) ?? value)
-      : shownValue(declaration, field, value);
+  const referred = useReferredNames(profileId, declaration);
+  return (field: string, value: unknown): unknown => {
+    if (typeof value !== 'string') return shownValue(declaration, field, value);
+    if (mentorFields.has(field)) return names.get(value) ?? value;
+    if (referred.fields.has(field)) return referred.names.get(value) ?? value;
+    return shownValue(declaration, field, value);
+  };
+}
+
+/** How many of the referred kind's records are read for their names (the cache's largest page). */
+const REFERRED_PAGE = 500;
+
+/**
+ * Names for the columns that hold another kind's ids (a review's course, a licence's program): that kind's records
+ * from this tenant's cache, by the field the column holds (their id field unless said), named by their first
+ * column. One referred kind per list (every declaration has at most one); an id not among them stays as it is.
+ */
+function useReferredNames(profileId: string, declaration: ResourceDeclaration) {
+  const kind = declaration.columns.find((column) => column.references)?.references as ResourceKind | undefined;
+  const referred = useCall(
+    'resources.list',
+    { profileId, kind: kind ?? 'courses', pageSize: REFERRED_PAGE },
+    { enabled: !!kind },
+  );
+  return useMemo(
+    () => referredNames(declaration, kind ? RESOURCES[kind] : undefined, referred.data?.records ?? []),
+    [declaration, kind, referred.data],
+  );
 }
 
 /**

@@ -11,13 +11,57 @@ export const capitalized = (text: string) => (text ? `${text[0]!.toUpperCase()}$
 export const titleOf = (declaration: ResourceDeclaration, record: ResourceRecord) =>
   String(record[declaration.columns[0]!.field] ?? record[declaration.idField]);
 
+/** A field's label: its column's, else its form field's, else the field's name in words (never the raw name). */
+export const labelOf = (declaration: ResourceDeclaration, field: string) =>
+  declaration.columns.find((column) => column.field === field)?.label ??
+  declaration.fields.find((declared) => declared.name === field)?.label ??
+  fieldLabel(field);
+
+/** "title, issuer or client id": the fields a search looks in, as a sentence says them. */
+const OR_LIST = new Intl.ListFormat('en-GB', { type: 'disjunction' });
+
+/** "Search by name, course or external ID": the searched fields by their labels, in lower case but abbreviations. */
+export const searchPlaceholder = (declaration: ResourceDeclaration) =>
+  `Search by ${OR_LIST.format([
+    ...new Set(
+      declaration.search.map((field) =>
+        labelOf(declaration, field).replace(/\b[A-Z][a-z]+\b/g, (word) => word.toLowerCase()),
+      ),
+    ),
+  ])}`;
+
+/**
+ * The columns of `declaration` that hold ids of `referred`'s records, and those records' names by that id (the
+ * column's `referencesField`, else the referred kind's id field): a review's course id → the course's name.
+ */
+export function referredNames(
+  declaration: ResourceDeclaration,
+  referred: ResourceDeclaration | undefined,
+  records: readonly ResourceRecord[],
+): { fields: ReadonlySet<string>; names: ReadonlyMap<string, string> } {
+  const columns = declaration.columns.filter((column) => column.references && column.references === referred?.kind);
+  const names = new Map<string, string>();
+  const key = columns[0]?.referencesField ?? referred?.idField;
+  if (referred && key) {
+    for (const record of records) {
+      const id = record[key];
+      if (typeof id === 'string' || typeof id === 'number') names.set(String(id), titleOf(referred, record));
+    }
+  }
+  return { fields: new Set(columns.map((column) => column.field)), names };
+}
+
 /** Abbreviations that read as words only in capitals. */
 const ABBREVIATIONS = new Set(['id', 'jwk', 'url', 'lti', 'api', 'rsa']);
 
-/** A field the declaration does not label, in sentence case: `public_jwk` → "Public JWK", `created_by` → "Created by". */
+/**
+ * A field the declaration does not label, in sentence case: `public_jwk` → "Public JWK", `created_by` → "Created by",
+ * a yes/no `is_linked` → "Linked" (its value says yes or no).
+ */
 export const fieldLabel = (field: string) =>
   capitalized(
     field
+      .replace(/^is_(?=.)/, '')
       .split('_')
       .map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word))
       .join(' '),

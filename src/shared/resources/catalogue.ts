@@ -86,7 +86,7 @@ export const pathways = {
       initial: '[]',
     },
   ],
-  note: 'The platform removes a pathway only by its owner’s user ID as well: remove one from its owner’s account.',
+  note: 'A pathway cannot be deleted from this list: it is removed from its owner’s account.',
 } as const satisfies ResourceDeclaration;
 
 export const programs = {

@@ -122,6 +122,12 @@ export interface ColumnDeclaration {
    * or past.
    */
   format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry';
+  /**
+   * The column holds the id of a record of this kind (a review's course): shown by that record's name, the id kept
+   * in the cell's tooltip. `referencesField`: the referred record's field the value is, when not its id field.
+   */
+  references?: string;
+  referencesField?: string;
 }
 
 /**

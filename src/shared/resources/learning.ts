@@ -145,7 +145,7 @@ export const courseReviews = {
   },
   envelope: 'drf',
   tenant: { platform_key: 'org', user_id: 'none' },
-  columns: [{ field: 'course_id', label: 'Course' }, ...reviewColumns],
+  columns: [{ field: 'course_id', label: 'Course', references: 'courses' }, ...reviewColumns],
   search: ['username', 'title', 'content', 'course_id'],
   filters: [
     { field: 'course_id', label: 'Course', input: 'text', param: 'course_id' },
@@ -185,7 +185,10 @@ export const programReviews = {
   },
   envelope: 'drf',
   tenant: { platform_key: 'org', user_id: 'none' },
-  columns: [{ field: 'program_key', label: 'Program' }, ...reviewColumns],
+  columns: [
+    { field: 'program_key', label: 'Program', references: 'programs', referencesField: 'program_key' },
+    ...reviewColumns,
+  ],
   search: ['username', 'title', 'content', 'program_key'],
   filters: [{ field: 'visible', label: 'Visible', input: 'switch' }],
   fields: reviewFields,

@@ -82,7 +82,7 @@ export const courseLicenses = {
   },
   envelope: 'drf',
   tenant: { platform_key: 'org' },
-  columns: [{ field: 'course_id', label: 'Course' }, ...licenceColumns],
+  columns: [{ field: 'course_id', label: 'Course', references: 'courses' }, ...licenceColumns],
   search: ['name', 'course_id', 'external_id'],
   filters: [{ field: 'active', label: 'Active', input: 'switch', param: 'active' }],
   fields: [
@@ -108,7 +108,10 @@ export const programLicenses = {
   },
   envelope: 'drf',
   tenant: { platform_key: 'org' },
-  columns: [{ field: 'program_key', label: 'Program' }, ...licenceColumns],
+  columns: [
+    { field: 'program_key', label: 'Program', references: 'programs', referencesField: 'program_key' },
+    ...licenceColumns,
+  ],
   search: ['name', 'program_key', 'external_id'],
   filters: [{ field: 'active', label: 'Active', input: 'switch', param: 'active' }],
   fields: [{ name: 'program_key', label: 'Program', input: 'text', createOnly: true }, ...licenceFields],
@@ -358,7 +361,7 @@ export const accessRequests = {
   columns: [
     { field: 'name', label: 'Name' },
     { field: 'username', label: 'Username' },
-    { field: 'course_id', label: 'Course' },
+    { field: 'course_id', label: 'Course', references: 'courses' },
     { field: 'created', label: 'Asked', format: 'datetime' },
     { field: 'reviewed', label: 'Reviewed', format: 'boolean' },
     { field: 'approved', label: 'Approved', format: 'boolean' },

@@ -23,7 +23,7 @@ export const mentorCourseLink = {
   plural: 'linked courses',
   area: 'mentors',
   description:
-    'The course this mentor guides learners through (guided mode). The platform has no call to unlink a course; linking another one replaces it.',
+    'The course this mentor guides learners through (guided mode). A linked course cannot be unlinked, only replaced: linking another one replaces it.',
   idField: 'mentor',
   single: true,
   keyedBy: { param: 'mentor', label: 'Mentor' },
@@ -51,8 +51,7 @@ export const mentorScenarios = {
   singular: 'scenario',
   plural: 'scenarios',
   area: 'mentors',
-  description:
-    'The mode learners pick and its starter prompts. The platform’s spec describes one scenario in its schema but lists several in its examples; the app saves the one its schema describes.',
+  description: 'The mode learners pick and its starter prompts. A mentor has one scenario here: saving replaces it.',
   idField: 'mentor',
   single: true,
   keyedBy: { param: 'mentor', label: 'Mentor' },

@@ -79,6 +79,11 @@ export function useResourceForm(options: {
       return property && field.input === 'json' ? fieldRule(property) : null;
     },
     formatOf: (field: FieldDeclaration) => specOf[field.name]?.format,
+    /** The spec allows no value (null) for the field: a blank one is a value, not a missing one. */
+    blankAllowed: (name: string) => {
+      const type = specOf[name]?.type;
+      return Array.isArray(type) && type.includes('null');
+    },
     /** Every value (create), or those changed (update), as the engine takes them. */
     bodyOf: (values: FormValues, changedOnly: boolean) =>
       withDescribed(

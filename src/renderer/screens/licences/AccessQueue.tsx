@@ -199,8 +199,8 @@ export function AccessQueue({ profileId }: { profileId: string }) {
               <Text fw={600} size="lg">
                 {who(current)}
               </Text>
-              <Text size="sm" c="dimmed">
-                {String(current.username)} · user {String(current.user_id)}
+              <Text size="sm" c="dimmed" title={`User ID ${String(current.user_id)}`}>
+                {String(current.username)}
               </Text>
               <Text size="sm">
                 asks for{' '}

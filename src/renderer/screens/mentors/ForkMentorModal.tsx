@@ -61,8 +61,8 @@ function ForkForm({ profileId, mentor, onClose }: { profileId: string; mentor: M
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          The new mentor gets this one’s settings. Its sharable link, chats and learners’ memory stay with {mentor.name}
-          .
+          The new mentor gets this one’s settings. Its shareable link, chats and learners’ memory stay with{' '}
+          {mentor.name}.
         </Text>
         <TextInput
           label="Name of the new mentor"

@@ -1,8 +1,9 @@
 /**
- * A mentor's "Knowledge" tab: the tools it uses, the course it is linked to, its scenario, and what every mentor of the tenant is told about the connection's
- * user (the custom instruction and the assumed knowledge, which the spec keeps per user, not per mentor).
+ * A mentor's "Knowledge" tab: the tools it uses (the one place they are chosen), the course it is linked to, its
+ * scenario, and, set apart, what every mentor of the tenant is told about the connection's user (the custom
+ * instruction and the assumed knowledge, which the spec keeps per user, not per mentor).
  */
-import { Stack, Text, Title } from '@mantine/core';
+import { Divider, Stack, Text, Title } from '@mantine/core';
 import { RESOURCES } from '../../../shared/resources';
 import { SectionReach } from '../../components/SectionReach';
 import { SingleRecordCard } from '../../resources/SingleRecordCard';
@@ -24,13 +25,14 @@ export function KnowledgePanel({ mentor }: { mentor: MentorTarget }) {
           declaration={RESOURCES['mentor-scenarios']}
           recordKey={mentor.uniqueId}
         />
-        <Stack gap={4}>
+        <Divider />
+        <Stack gap={4} data-testid="account-wide">
           <Title order={2} size="h4">
-            What mentors know about you
+            For the connected account, in every mentor
           </Title>
           <Text size="sm" c="dimmed">
-            The platform keeps these per user, not per mentor: every mentor of this tenant reads them for the account
-            this app connects with.
+            Not this mentor’s own settings: the two below belong to the account this app connects with, and every mentor
+            of this tenant reads them. A change here changes them for all mentors.
           </Text>
         </Stack>
         <SingleRecordCard profileId={mentor.profileId} declaration={RESOURCES['custom-instruction']} />

@@ -4,7 +4,7 @@
  * it; each mentor's change lands in its history, where it can be reverted).
  */
 import { Alert, Badge, Button, Group, Modal, MultiSelect, ScrollArea, Stack, Table, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { MentorBulkPreviewRow } from '../../../shared/contract';
 import { MENTOR_SETTINGS_FIELDS, MENTOR_SETTINGS_GROUPS, RESOURCES } from '../../../shared/resources';
 import { FormFooter } from '../../components/FormFooter';
@@ -15,6 +15,7 @@ import { useMutationCall } from '../../queries/useCall';
 import { FieldInput } from '../../resources/fields/FieldInput';
 import { useResourceForm } from '../../resources/fields/useResourceForm';
 import { bulkFieldsOf } from '../../resources/BulkChangeModal';
+import { pickedValues } from './bulkValues';
 
 const declaration = RESOURCES['mentor-settings'];
 const FIELDS = bulkFieldsOf(declaration);
@@ -56,7 +57,7 @@ export function MentorBulkModal({ target, onClose }: { target: BulkTarget | null
 function BulkForm({ target, what, onClose }: { target: BulkTarget; what: string; onClose(): void }) {
   const [picked, setPicked] = useState<string[]>([]);
   const fields = useMemo(() => FIELDS.filter((f) => picked.includes(f.name)), [picked]);
-  const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
+  const { form, ruleOf, formatOf, bodyOf, showError, blankAllowed } = useResourceForm({
     declaration,
     operation: declaration.operations.update,
     mode: 'update',
@@ -69,14 +70,21 @@ function BulkForm({ target, what, onClose }: { target: BulkTarget; what: string;
   const apply = useMutationCall('mentors.bulkSet');
   const mentors = target.mentors.map((m) => m.uniqueId);
 
-  function toReview(values: Parameters<typeof bodyOf>[0]) {
+  function toReview(values: Parameters<typeof bodyOf>[0], event?: FormEvent<HTMLFormElement>) {
     setError(null);
     if (!picked.length) {
       setError('Pick at least one setting to change.');
       return;
     }
-    const body = bodyOf(values, false);
-    const chosen = Object.fromEntries(picked.map((name) => [name, body[name] ?? null]));
+    const { values: chosen, blank } = pickedValues(picked, bodyOf(values, false), blankAllowed);
+    if (blank.length) {
+      for (const name of blank) form.setFieldError(name, 'Give the value every mentor gets');
+      // The keyboard goes to the first one to fill in.
+      (event?.currentTarget as HTMLFormElement | undefined)
+        ?.querySelector<HTMLElement>(`[data-field="${blank[0]}"] :is(input, textarea, [role="combobox"])`)
+        ?.focus();
+      return;
+    }
     preview.mutate(
       { profileId: target.profileId, mentors, values: chosen },
       {
@@ -149,7 +157,12 @@ function BulkForm({ target, what, onClose }: { target: BulkTarget; what: string;
                             <Text span c="dimmed" td="line-through" inherit>
                               {shownValue(change.before)}
                             </Text>{' '}
-                            → <strong>{shownValue(change.after)}</strong>
+                            →{' '}
+                            {change.after === null ? (
+                              <strong>will be cleared</strong>
+                            ) : (
+                              <strong>{shownValue(change.after)}</strong>
+                            )}
                           </Text>
                         ))}
                       </Stack>

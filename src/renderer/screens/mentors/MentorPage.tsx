@@ -141,7 +141,7 @@ export function MentorPage({ uniqueId, initialTab }: { uniqueId: string; initial
             </Tabs.Panel>
             <Tabs.Panel value="settings" pt="md">
               <ReviewQuoteNote mentor={target.uniqueId} />
-              <MentorSettingsPanel mentor={target} />
+              <MentorSettingsPanel mentor={target} onOpenKnowledge={() => setTab('knowledge')} />
             </Tabs.Panel>
             <Tabs.Panel value="knowledge" pt="md">
               <KnowledgePanel mentor={target} />

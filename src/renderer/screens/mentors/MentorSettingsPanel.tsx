@@ -3,7 +3,19 @@
  * place and saved as one change (what the platform refuses is shown at its field), a model the platform no longer
  * offers flagged, and the history of every save beside it.
  */
-import { Alert, Autocomplete, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Autocomplete,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
@@ -25,6 +37,7 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { keepDraft, keptDraft, rebaseDraft, type Draft } from '../../lib/drafts';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 import classes from './MentorSettingsPanel.module.css';
+import { ABILITIES } from './MentorToolsPanel';
 import { MentorSettingsHistory } from './MentorSettingsHistory';
 import { modelOffer, offeredModels } from './modelOffer';
 
@@ -38,7 +51,14 @@ function editable(record: ResourceRecord): ResourceRecord {
   );
 }
 
-export function MentorSettingsPanel({ mentor }: { mentor: MentorTarget }) {
+export function MentorSettingsPanel({
+  mentor,
+  onOpenKnowledge,
+}: {
+  mentor: MentorTarget;
+  /** Opens the mentor's Knowledge tab, where its tools are chosen. */
+  onOpenKnowledge?: () => void;
+}) {
   const input = { profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId };
   const query = useCall('resources.getSingle', input);
   const bridge = useBridge();
@@ -88,7 +108,15 @@ export function MentorSettingsPanel({ mentor }: { mentor: MentorTarget }) {
           onRetry={() => void query.refetch()}
         />
       )}
-      {record && <SettingsForm mentor={mentor} record={record} saved={saved} onSaved={setSaved} />}
+      {record && (
+        <SettingsForm
+          mentor={mentor}
+          record={record}
+          saved={saved}
+          onSaved={setSaved}
+          onOpenKnowledge={onOpenKnowledge}
+        />
+      )}
       {record && <MentorSettingsHistory mentor={mentor} />}
     </Stack>
   );
@@ -99,12 +127,15 @@ function SettingsForm({
   record,
   saved,
   onSaved,
+  onOpenKnowledge,
 }: {
   mentor: MentorTarget;
   record: ResourceRecord;
   /** The last save worked (said until the next change). */
   saved: boolean;
   onSaved(saved: boolean): void;
+  /** Opens the mentor's Knowledge tab, where its tools are chosen. */
+  onOpenKnowledge?: (() => void) | undefined;
 }) {
   const current = useMemo(() => editable(record), [record]);
   const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
@@ -218,7 +249,7 @@ function SettingsForm({
     const field = unread.has(declared.name)
       ? {
           ...declared,
-          description: 'Not read from the platform.',
+          description: 'Not known until saved here.',
         }
       : declared;
     if (field.name === 'llm_provider' || field.name === 'llm_name') {
@@ -262,10 +293,10 @@ function SettingsForm({
     >
       <Stack gap="md">
         {unread.size > 0 && (
-          // Said once here; each such field says only "Not read from the platform."
+          // Said once here; each such field says only "Not known until saved here."
           <Text size="sm" c="dimmed" data-testid="settings-unread-note">
-            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not returned when the platform’s
-            settings are read: each shows its value here once it has been saved from this app.
+            {unread.size === 1 ? 'One setting is' : `${unread.size} settings are`} not read back from the tenant: each
+            shows its value here once it has been saved from this app.
           </Text>
         )}
         <Group gap={6} aria-label="Setting groups" role="navigation">
@@ -309,8 +340,16 @@ function SettingsForm({
               </Alert>
             )}
             {group === 'Other' && (
-              <Text size="sm" c="dimmed" mb="sm">
-                Tools and MCP servers are chosen on the Knowledge tab.
+              <Text size="sm" c="dimmed" mb="sm" data-testid="tools-elsewhere">
+                Tools, image generation, web browsing, code interpreter and MCP servers are chosen on the{' '}
+                {onOpenKnowledge ? (
+                  <Anchor component="button" type="button" size="sm" onClick={onOpenKnowledge}>
+                    Knowledge tab
+                  </Anchor>
+                ) : (
+                  'Knowledge tab'
+                )}
+                .
               </Text>
             )}
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="sm">
@@ -369,11 +408,17 @@ function SettingsForm({
 }
 
 /**
- * Settings this form does not show: the tools and MCP servers, chosen on the Knowledge tab as checklists (saved through
+ * Settings this form does not show: the tools, built-in abilities and MCP servers, chosen on the Knowledge tab (saved through
  * these same settings), and `is_featured`, which the spec's request takes beside `featured` — the Featured switch
  * shows the value the platform reads back as `is_featured` and saves it as `featured`.
  */
-const EDITED_ELSEWHERE = new Set(['can_use_tools', 'tool_slugs', 'mcp_servers', 'is_featured']);
+const EDITED_ELSEWHERE = new Set([
+  'can_use_tools',
+  'tool_slugs',
+  'mcp_servers',
+  'is_featured',
+  ...ABILITIES.map((ability) => ability.name),
+]);
 
 /** The form's values of a record, as its inputs hold them. */
 const formValues = (record: ResourceRecord): FormValues =>

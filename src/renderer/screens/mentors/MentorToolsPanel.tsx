@@ -36,6 +36,14 @@ interface Tool {
   category?: { name?: string } | null;
 }
 
+/** The settings' own switches for built-in abilities: chosen here, beside the tools, and nowhere else. */
+export const ABILITIES = [
+  { name: 'enable_image_generation', label: 'Image generation' },
+  { name: 'enable_web_browsing', label: 'Web browsing' },
+  { name: 'enable_code_interpreter', label: 'Code interpreter' },
+] as const;
+type Ability = (typeof ABILITIES)[number]['name'];
+
 const settingsField = (name: string) => RESOURCES['mentor-settings'].fields.find((field) => field.name === name)!;
 
 /** The slugs the mentor's settings enable (the read answers them as `mentor_tools`). */
@@ -64,11 +72,17 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
   const current = useMemo(() => enabledSlugs(record), [record]);
   const currentOn = record?.can_use_tools === true;
   // What the admin changed, until saved or discarded; otherwise as the platform has it.
-  const [draft, setDraft] = useState<{ chosen?: string[]; canUse?: boolean; servers?: string[] } | null>(null);
+  type Draft = {
+    chosen?: string[];
+    canUse?: boolean;
+    servers?: string[];
+    abilities?: Partial<Record<Ability, boolean>>;
+  };
+  const [draft, setDraft] = useState<Draft | null>(null);
   const chosen = draft?.chosen ?? current;
   const canUse = draft?.canUse ?? currentOn;
-  const change = (next: { chosen?: string[]; canUse?: boolean; servers?: string[] }) =>
-    setDraft((was) => ({ ...was, ...next }));
+  const change = (next: Draft) => setDraft((was) => ({ ...was, ...next }));
+  const abilityOf = (name: Ability) => draft?.abilities?.[name] ?? record?.[name] === true;
   const setChosen = (next: string[]) => change({ chosen: next });
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const mcp = useCall('resources.list', { profileId: mentor.profileId, kind: 'mcp-servers', pageSize: 500 });
@@ -86,8 +100,14 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
   const linked = useMemo(() => linkedServers(record).map((server) => server.id), [record]);
   const servers = draft?.servers ?? linked;
   const same = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
+  const abilitiesChanged = ABILITIES.filter(
+    ({ name }) => draft?.abilities?.[name] !== undefined && draft.abilities[name] !== (record?.[name] === true),
+  );
   const dirty =
-    canUse !== currentOn || !same(chosen, current) || (draft?.servers !== undefined && !same(servers, linked));
+    canUse !== currentOn ||
+    !same(chosen, current) ||
+    (draft?.servers !== undefined && !same(servers, linked)) ||
+    abilitiesChanged.length > 0;
 
   function submit() {
     setNote(null);
@@ -99,6 +119,7 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
           tool_slugs: chosen,
           // Sent only when changed here: an unread link is not overwritten by an untouched checklist.
           ...(draft?.servers !== undefined && { mcp_servers: draft.servers.map(Number) }),
+          ...Object.fromEntries(abilitiesChanged.map(({ name }) => [name, abilityOf(name)])),
         },
       },
       {
@@ -211,6 +232,22 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
               ))}
             </Alert>
           )}
+          <Stack gap={6} role="group" aria-label="Built-in abilities">
+            <Text size="sm" fw={500}>
+              Built-in abilities
+            </Text>
+            {ABILITIES.map(({ name, label }) => (
+              <Switch
+                key={name}
+                label={label}
+                checked={abilityOf(name)}
+                description={record[name] === undefined ? 'Not known until saved here.' : undefined}
+                onChange={(event) =>
+                  change({ abilities: { ...draft?.abilities, [name]: event.currentTarget.checked } })
+                }
+              />
+            ))}
+          </Stack>
           <Checkbox.Group
             value={servers}
             onChange={(next) => change({ servers: next })}
@@ -218,7 +255,7 @@ export function MentorToolsPanel({ mentor }: { mentor: MentorTarget }) {
             description={
               linkedKnown
                 ? 'The tenant’s MCP servers this mentor may call.'
-                : 'The platform’s settings read does not say which are linked: ticking some and saving sets the links to them.'
+                : 'This mentor’s settings do not say which are linked: ticking some and saving links exactly those.'
             }
           >
             <Stack gap={8} mt={6}>

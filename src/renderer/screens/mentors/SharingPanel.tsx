@@ -1,5 +1,5 @@
 /**
- * A mentor's "Sharing" tab: its sharable link (create, copy its token, revoke after asking), what the platform's
+ * A mentor's "Sharing" tab: its shareable link (create, copy its token, revoke after asking), what the platform's
  * public check tells anyone about that link, and forking the mentor into a new one.
  */
 import {
@@ -38,11 +38,11 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
 
   return (
     <Stack gap="lg" data-testid="mentor-sharing">
-      <Paper withBorder radius="md" p="md" component="section" aria-label="Sharable link">
+      <Paper withBorder radius="md" p="md" component="section" aria-label="Shareable link">
         <Stack gap="sm">
           <div>
             <Title order={2} size="h4">
-              Sharable link
+              Shareable link
             </Title>
             <Text size="sm" c="dimmed">
               A link with a secret token: whoever you give the token to can open this mentor. Revoking it makes the
@@ -52,14 +52,14 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
           {sharing.isPending && <Skeleton height={36} radius="sm" />}
           {sharing.isError && (
             <LoadErrorAlert
-              title="The sharable link could not be read"
+              title="The shareable link could not be read"
               error={sharing.error}
               onRetry={() => void sharing.refetch()}
             />
           )}
           {sharing.data && !sharing.data.link && (
             <Group justify="space-between" wrap="wrap">
-              <Text size="sm">This mentor has no sharable link.</Text>
+              <Text size="sm">This mentor has no shareable link.</Text>
               <WriteButton
                 refusal={writeRefusal}
                 size="sm"
@@ -67,7 +67,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
                 loading={share.isPending}
                 onClick={() =>
                   share.mutate(input, {
-                    onSuccess: () => notifySuccess('Link created', `${mentor.name} has a sharable link now.`),
+                    onSuccess: () => notifySuccess('Link created', `${mentor.name} has a shareable link now.`),
                     onError: (error) => notifyError('Link not created', error),
                   })
                 }
@@ -139,12 +139,12 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
         </Stack>
       </Paper>
 
-      <Paper withBorder radius="md" p="md" component="section" aria-label="Public sharable link">
+      <Paper withBorder radius="md" p="md" component="section" aria-label="Public shareable link">
         <Stack gap={6}>
           <Group justify="space-between" wrap="nowrap" align="flex-start">
             <div>
               <Title order={2} size="h4">
-                Public sharable link
+                Public shareable link
               </Title>
               <Text size="sm" c="dimmed">
                 What the platform tells anyone, without signing in, about this mentor’s link: whether it works.
@@ -185,7 +185,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
 
       <ConfirmModal
         target={revoking}
-        title="Revoke the sharable link?"
+        title="Revoke the shareable link?"
         mutation={unshare}
         failedTitle="Not revoked"
         confirmLabel="Revoke link"
@@ -205,7 +205,7 @@ export function SharingPanel({ mentor, details }: { mentor: MentorTarget; detail
         {(target) => (
           <>
             <Text>
-              Revoke the sharable link of <strong>{target.name}</strong>? Whoever has its token can no longer open the
+              Revoke the shareable link of <strong>{target.name}</strong>? Whoever has its token can no longer open the
               mentor.
             </Text>
             <Text size="sm" c="dimmed">

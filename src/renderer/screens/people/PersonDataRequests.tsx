@@ -218,7 +218,7 @@ export function ErasureReportsPanel({ profileId }: { profileId: string }) {
   if (reports.data.reports.length === 0)
     return (
       <Text size="sm" c="dimmed" data-testid="erasure-reports-empty">
-        No one has been erased from this computer. Erase a person from their page (People & access → Users).
+        No one has been erased from this computer. Erase a person from their page (People and access → Users).
       </Text>
     );
   return (
