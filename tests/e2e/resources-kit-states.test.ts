@@ -154,7 +154,7 @@ describe('a selection and a record’s relations while the tenant is not answeri
       await page.getByRole('button', { name: 'Refresh departments' }).click();
       await visible(page.getByText('Showing the saved copy'), 30_000);
       await nursing.click();
-      const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+      const details = page.getByRole('dialog', { name: 'Department Nursing' });
       const importMembers = details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' });
       await visible(importMembers);
       expect(await importMembers.getAttribute('aria-disabled')).toBe('true');
@@ -178,7 +178,7 @@ describe('a selection and a record’s relations while the tenant is not answeri
     await page.getByRole('button', { name: 'Refresh departments' }).click();
     await expect.poll(() => page.getByText('Showing the saved copy').count(), { timeout: 30_000 }).toBe(0);
     await nursing.click();
-    const details = page.getByRole('dialog', { name: 'Department "Nursing"' });
+    const details = page.getByRole('dialog', { name: 'Department Nursing' });
     await expect
       .poll(() =>
         details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' }).getAttribute('aria-disabled'),

@@ -378,7 +378,7 @@ describe('the command palette (Ctrl-K)', () => {
     const details = page.getByRole('dialog', { name: 'API token e2e-token' });
     await visible(details);
     // The details read like the list: the name first, the columns' labels, a close button with a name.
-    expect(await details.innerText()).toMatch(/^API token "e2e-token"\s+Name\s+e2e-token\s+Created by\s+admin\s/);
+    expect(await details.innerText()).toMatch(/^API token\s+e2e-token\s+Name\s+e2e-token\s+Created by\s+admin\s/);
     await visible(details.getByRole('button', { name: 'Close' }));
     expect(await page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
     await page.keyboard.press('Escape');
