@@ -173,31 +173,3 @@ export async function readGroupSeats(
     'the licence’s group seats',
   );
 }
-
-const UserPage = z
-  .object({
-    count: z.number(),
-    results: z.array(z.object({ email: z.string().nullish(), user_id: z.number().nullish() }).loose()),
-  })
-  .loose();
-
-/** Every email (lower-cased) and user id of the tenant's people. */
-export async function tenantPeopleById(
-  client: PlatformClient,
-  org: string,
-  options: CallOptions = {},
-): Promise<Set<string>> {
-  const known = new Set<string>();
-  for (let n = 1; ; n++) {
-    const { data } = await client.api.GET('/api/core/platform/users/', {
-      params: { query: { platform_key: org, page: n, page_size: PAGE_SIZE } },
-      ...options,
-    });
-    const answer = parsed(UserPage, data, 'the user list');
-    for (const user of answer.results) {
-      if (user.email) known.add(user.email.toLowerCase());
-      if (user.user_id !== null && user.user_id !== undefined) known.add(String(user.user_id));
-    }
-    if (!answer.results.length || n * PAGE_SIZE >= answer.count) return known;
-  }
-}
