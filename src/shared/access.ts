@@ -263,6 +263,17 @@ export function splitAction(action: string): { resource: string; verb: string } 
   return at <= 0 ? { resource: action, verb: '' } : { resource: action.slice(0, at), verb: action.slice(at + 1) };
 }
 
+/** An action resource as an administrator reads it: "Roles" for `Ibl.Core/Roles`, "Mentor / Settings" otherwise. */
+export function resourceLabel(name: string): string {
+  return GUARDED_RESOURCES.find((g) => g.action === name)?.label ?? name.replace(/^Ibl\./, '').replaceAll('/', ' / ');
+}
+
+/** An action as an administrator reads it: "Roles: read" for `Ibl.Core/Roles/read` (the id stays for a tooltip). */
+export function actionLabel(action: string): string {
+  const { resource, verb } = splitAction(action);
+  return verb ? `${resourceLabel(resource)}: ${verb}` : resourceLabel(action);
+}
+
 export interface MatrixModel {
   resources: { name: string; label: string; verbs: string[] }[];
   roles: { id: number; name: string; actions: string[] }[];
@@ -274,11 +285,7 @@ export interface MatrixModel {
  */
 export function accessMatrix(roles: readonly Row[]): MatrixModel {
   const verbs = new Map<string, Set<string>>();
-  const labels = new Map<string, string>();
-  for (const guarded of GUARDED_RESOURCES) {
-    verbs.set(guarded.action, new Set(VERBS));
-    labels.set(guarded.action, guarded.label);
-  }
+  for (const guarded of GUARDED_RESOURCES) verbs.set(guarded.action, new Set(VERBS));
   const others: string[] = [];
   for (const role of roles) {
     for (const action of strings(role.actions)) {
@@ -304,7 +311,7 @@ export function accessMatrix(roles: readonly Row[]): MatrixModel {
   return {
     resources: names.map((name) => ({
       name,
-      label: labels.get(name) ?? name.replace(/^Ibl\./, '').replaceAll('/', ' / '),
+      label: resourceLabel(name),
       verbs: order(verbs.get(name)!),
     })),
     roles: roles

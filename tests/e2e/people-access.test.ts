@@ -62,7 +62,7 @@ describe('the access matrix', () => {
     expect(await cell.isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Review 1 role' }).click();
     const review = page.getByRole('dialog', { name: 'Review changes to roles' });
-    await visible(review.getByText('+ Ibl.Core/Roles/read'));
+    await visible(review.getByText('+ Roles: read'));
     await review.getByRole('button', { name: 'Save 1 role' }).click();
     await review.waitFor({ state: 'hidden' });
 
@@ -72,10 +72,10 @@ describe('the access matrix', () => {
     expect(await learnerReads()).toBe(200);
 
     // What can this person do: the grant and the policy behind it.
-    await page.getByPlaceholder('Pick someone a policy or access group names').click();
+    await page.getByPlaceholder('Pick someone named by a policy or access group').click();
     await page.getByRole('option', { name: new RegExp(`^${server.studentUser}`) }).click();
     const effective = page.getByTestId('effective-permissions');
-    await visible(effective.getByRole('row', { name: /Ibl\.Core\/Roles\/read.*Learners read roles/ }));
+    await visible(effective.getByRole('row', { name: /Roles: read.*Learners read roles/ }));
   });
 
   it('shows a change that leaves no access administrator refused, and offers no save', async () => {

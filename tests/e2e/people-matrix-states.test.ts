@@ -92,7 +92,7 @@ describe('unsaved changes to the access matrix', () => {
     // The diff is still there to review; then discarded, the draft is gone.
     await review('1 role').click();
     const dialog = page.getByRole('dialog', { name: 'Review changes to roles' });
-    await visible(dialog.getByText('+ Ibl.Core/Roles/read'));
+    await visible(dialog.getByText('+ Roles: read'));
     await dialog.getByRole('button', { name: 'Keep editing' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Discard changes' }).click();
@@ -145,6 +145,57 @@ describe('the access matrix’s box', () => {
     const tall = (await page.evaluate(BOX)) as { client: number; scroll: number; height: number; window: number };
     expect(tall.scroll).toBeGreaterThan(tall.client);
     expect(tall.height).toBeLessThanOrEqual(tall.window);
+  });
+});
+
+describe('the access matrix at 1000×650', () => {
+  it('says which roles show, scrolls the rest into view by buttons and keys, and keeps its first columns', async () => {
+    const { page } = app;
+    for (const name of ['Department managers of the north', 'Mentor editors of the north', 'Zebra last role']) {
+      await call(server, 'POST', '/api/core/rbac/roles/', { json: { platform_key: server.org, name, actions: [] } });
+    }
+    await page.setViewportSize({ width: 1000, height: 650 });
+    try {
+      await app.open('#/people-and-access/access-matrix');
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await visible(grid().getByRole('checkbox', { name: 'Zebra last role: read Roles' }));
+      const cue = page.getByTestId('matrix-columns');
+      await visible(cue);
+      expect(await cue.innerText()).toMatch(/^Roles 1–\d+ of \d+/);
+      // The cue is in the window, not at the bottom of a box below it.
+      const cueBox = (await cue.boundingBox())!;
+      expect(cueBox.y + cueBox.height).toBeLessThanOrEqual(650);
+      const scroller = grid().locator(
+        'xpath=ancestor::div[contains(concat(" ", @class, " "), " mantine-TableScrollContainer-scrollContainer ")][1]',
+      );
+      const inView = (name: string) =>
+        scroller.evaluate((box, role) => {
+          const th = [...box.querySelectorAll('[data-role-column]')].find((cell) => cell.textContent === role)!;
+          const outer = box.getBoundingClientRect();
+          const rect = th.getBoundingClientRect();
+          return rect.left >= outer.left + 150 + 64 - 1 && rect.right <= outer.right + 1;
+        }, name);
+      expect(await inView('Zebra last role')).toBe(false);
+      const more = cue.getByRole('button', { name: 'More roles' });
+      for (let i = 0; i < 10 && !(await more.isDisabled()); i++) {
+        await more.click();
+        await page.waitForTimeout(400);
+      }
+      await expect.poll(() => inView('Zebra last role')).toBe(true);
+      // The resource column stays at the box's left edge while the roles scroll under it.
+      const pinned = await scroller.evaluate((box) => {
+        const first = box.querySelector('thead th')!.getBoundingClientRect();
+        return Math.abs(first.left - box.getBoundingClientRect().left) < 2 && box.scrollLeft > 0;
+      });
+      expect(pinned).toBe(true);
+      // Back by the keyboard: Home on a row shows its first role clear of the pinned columns.
+      await cue.getByRole('button', { name: 'Earlier roles' }).isEnabled();
+      await grid().getByRole('checkbox', { name: 'Zebra last role: read Roles' }).focus();
+      await page.keyboard.press('Home');
+      await expect.poll(() => cue.getByRole('button', { name: 'Earlier roles' }).isDisabled()).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessMatrix,
+  actionLabel,
   afterChange,
   covers,
   effectivePermissions,
@@ -13,6 +14,8 @@ import {
   roleChanges,
   type AccessState,
 } from '../../src/shared/access';
+import { RESOURCES } from '../../src/shared/resources';
+import { shownValue } from '../../src/renderer/resources/readable';
 
 const state: AccessState = {
   platformId: 3,
@@ -102,5 +105,19 @@ describe('the access model', () => {
         actions: ['Ibl.Core/Roles/read', 'Ibl.Core/Roles/write'],
       },
     ]);
+  });
+});
+
+describe('actions as an administrator reads them', () => {
+  it('names a guarded action by its resource’s label and verb, any other by its path in words', () => {
+    expect(actionLabel('Ibl.Core/Roles/read')).toBe('Roles: read');
+    expect(actionLabel('Ibl.Core/UserGroups/write')).toBe('User groups: write');
+    expect(actionLabel('Ibl.Mentor/Settings/read')).toBe('Mentor / Settings: read');
+  });
+
+  it('shows a role’s actions in its list by those labels', () => {
+    expect(
+      shownValue(RESOURCES['rbac-roles'], 'actions', ['Ibl.Core/Roles/read', 'Ibl.Analytics/Reports/write']),
+    ).toEqual(['Roles: read', 'Analytics / Reports: write']);
   });
 });

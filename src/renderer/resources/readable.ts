@@ -1,3 +1,4 @@
+import { actionLabel } from '../../shared/access';
 import type { ResourceDeclaration } from '../../shared/resources';
 
 /**
@@ -29,8 +30,15 @@ export function readableValue(value: unknown): { text: string; structured: boole
   return { text: JSON.stringify(value, null, 2), structured: true };
 }
 
-/** A select field's value as its option's label ("Streamable HTTP" for `streamable_http`), else the value itself. */
+/**
+ * A select field's value as its option's label ("Streamable HTTP" for `streamable_http`), RBAC actions by what they
+ * allow ("Roles: read"), else the value itself.
+ */
 export function shownValue(declaration: ResourceDeclaration, field: string, value: unknown): unknown {
+  const format = declaration.columns.find((column) => column.field === field)?.format;
+  if (format === 'actions' && Array.isArray(value)) {
+    return value.map((action) => (typeof action === 'string' ? actionLabel(action) : action));
+  }
   if (typeof value !== 'string') return value;
   const options = declaration.fields.find((declared) => declared.name === field)?.options;
   return options?.find((option) => option.value === value)?.label ?? value;

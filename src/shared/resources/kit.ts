@@ -119,9 +119,9 @@ export interface ColumnDeclaration {
   /**
    * `entries`: an object's entries on one line (`key: ****3456`), for masked credential values; `mentor`: a mentor's
    * unique id, shown by the mentor's name; `expiry`: a date that ends something (a licence), flagged when it is near
-   * or past.
+   * or past; `actions`: RBAC action ids, shown by what they allow ("Roles: read").
    */
-  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry';
+  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry' | 'actions';
   /**
    * The column holds the id of a record of this kind (a review's course): shown by that record's name, the id kept
    * in the cell's tooltip. `referencesField`: the referred record's field the value is, when not its id field.

@@ -26,7 +26,7 @@ export const rbacRoles = {
   tenant: { platform_key: 'org' },
   columns: [
     { field: 'name', label: 'Name' },
-    { field: 'actions', label: 'Actions' },
+    { field: 'actions', label: 'Actions', format: 'actions' },
     { field: 'is_internal', label: 'Internal', format: 'boolean' },
     { field: 'id', label: 'ID' },
   ],

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -14,12 +15,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { GUARDED_RESOURCES } from '../../../shared/access';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { actionLabel, GUARDED_RESOURCES } from '../../../shared/access';
 import type { AccessMatrix as Matrix } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { OfflineBanner } from '../../components/FreshnessBar';
-import { DownloadIcon, WarningIcon } from '../../components/icons';
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, WarningIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
@@ -160,6 +161,7 @@ export function AccessMatrixPanel({ profileId }: { profileId: string }) {
 
 /** The resource and verb columns stay in view while the roles scroll under them. */
 const RESOURCE_WIDTH = 150;
+const VERB_WIDTH = 64;
 const WINDOW_HEIGHT = 'calc(100dvh - var(--app-shell-header-height, 0px) - var(--mantine-spacing-md))';
 const STICKY = { position: 'sticky', background: 'var(--mantine-color-body)' } as const;
 
@@ -185,6 +187,8 @@ function MatrixGrid({
   );
   const [focus, setFocus] = useState({ row: 0, col: 0 });
   const grid = useRef<HTMLTableElement>(null);
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const shown = useShownColumns(scroller, data.roles.length);
   const after = useMemo(() => new Map(data.roles.map((role) => [role.id, actionsWith(role, draft)])), [data, draft]);
   const edited = useMemo(() => new Set(changedRoles(data.roles, draft).map((role) => role.id)), [data, draft]);
 
@@ -210,84 +214,168 @@ function MatrixGrid({
   return (
     // As tall as its rows up to the window under the top bar: a grid that fits has no scroll of its own, and a taller
     // one scrolls inside a box that is wholly in view once the page is scrolled to it (its header row stays on top).
-    <Table.ScrollContainer minWidth={320} maxHeight={WINDOW_HEIGHT} type="native">
-      <Table
-        ref={grid}
-        stickyHeader
-        withColumnBorders
-        highlightOnHover
-        aria-label="Access matrix: resources and verbs by role"
-        data-testid="access-matrix"
-        onKeyDown={move}
-        fz="sm"
+    <Stack gap={6}>
+      {shown.hidden && (
+        // The roles that do not fit scroll sideways under the resource and verb columns: said, and offered by buttons
+        // in view (the box's own scrollbar may be below the window's edge).
+        <Group justify="flex-end" gap="xs" data-testid="matrix-columns">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Roles {shown.first + 1}–{shown.last + 1} of {data.roles.length}
+          </Text>
+          <ActionIcon
+            variant="default"
+            aria-label="Earlier roles"
+            disabled={shown.first === 0}
+            onClick={() => scrollRoles(scroller, -1)}
+          >
+            <ChevronLeftIcon size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="default"
+            aria-label="More roles"
+            disabled={shown.last === data.roles.length - 1}
+            onClick={() => scrollRoles(scroller, 1)}
+          >
+            <ChevronRightIcon size={16} />
+          </ActionIcon>
+        </Group>
+      )}
+      <Table.ScrollContainer
+        ref={setScroller}
+        minWidth={320}
+        maxHeight={WINDOW_HEIGHT}
+        type="native"
+        className={classes.scroller}
+        data-more-right={shown.last < data.roles.length - 1 || undefined}
+        // A cell the keyboard moves to is scrolled clear of the columns that stay in view.
+        style={{ scrollPaddingLeft: RESOURCE_WIDTH + VERB_WIDTH }}
       >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th style={{ ...STICKY, left: 0, zIndex: 3, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}>
-              Resource
-            </Table.Th>
-            <Table.Th style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 3 }}>Verb</Table.Th>
-            {data.roles.map((role) => (
-              <Table.Th key={role.id} style={{ whiteSpace: 'nowrap' }}>
-                {role.name}
-                {edited.has(role.id) && (
-                  // Its words widen the column rather than being cut off at its edge (a badge's label may shrink).
-                  <Badge size="xs" ml={4} variant="light" color="orange" styles={{ label: { overflow: 'visible' } }}>
-                    edited
-                  </Badge>
-                )}
+        <Table
+          ref={grid}
+          stickyHeader
+          withColumnBorders
+          highlightOnHover
+          aria-label="Access matrix: resources and verbs by role"
+          data-testid="access-matrix"
+          onKeyDown={move}
+          fz="sm"
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th style={{ ...STICKY, left: 0, zIndex: 3, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}>
+                Resource
               </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map(({ resource, verb }, rowIndex) => {
-            const action = `${resource.name}/${verb}`;
-            return (
-              <Table.Tr key={action}>
-                {verb === resource.verbs[0] && (
-                  <Table.Th
-                    scope="rowgroup"
-                    rowSpan={resource.verbs.length}
-                    title={resource.name}
-                    style={{ ...STICKY, left: 0, zIndex: 1, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}
-                  >
-                    {resource.label}
-                  </Table.Th>
-                )}
-                <Table.Td style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 1 }}>{verb}</Table.Td>
-                {data.roles.map((role, colIndex) => {
-                  const held = role.actions.includes(action);
-                  const checked = after.get(role.id)!.has(action);
-                  return (
-                    <Table.Td
-                      key={role.id}
-                      style={{
-                        textAlign: 'center',
-                        background: held !== checked ? 'var(--mantine-color-orange-light)' : undefined,
-                      }}
+              <Table.Th style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 3, width: VERB_WIDTH, minWidth: VERB_WIDTH }}>
+                Verb
+              </Table.Th>
+              {data.roles.map((role) => (
+                <Table.Th key={role.id} style={{ whiteSpace: 'nowrap' }} data-role-column>
+                  {role.name}
+                  {edited.has(role.id) && (
+                    // Its words widen the column rather than being cut off at its edge (a badge's label may shrink).
+                    <Badge size="xs" ml={4} variant="light" color="orange" styles={{ label: { overflow: 'visible' } }}>
+                      edited
+                    </Badge>
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map(({ resource, verb }, rowIndex) => {
+              const action = `${resource.name}/${verb}`;
+              return (
+                <Table.Tr key={action}>
+                  {verb === resource.verbs[0] && (
+                    <Table.Th
+                      scope="rowgroup"
+                      rowSpan={resource.verbs.length}
+                      title={resource.name}
+                      style={{ ...STICKY, left: 0, zIndex: 1, width: RESOURCE_WIDTH, minWidth: RESOURCE_WIDTH }}
                     >
-                      <Checkbox
-                        size="xs"
-                        styles={{ body: { justifyContent: 'center' } }}
-                        checked={checked}
-                        disabled={readOnly}
-                        tabIndex={focus.row === rowIndex && focus.col === colIndex ? 0 : -1}
-                        data-cell={`${rowIndex}:${colIndex}`}
-                        aria-label={`${role.name}: ${verb} ${resource.label}`}
-                        onFocus={() => setFocus({ row: rowIndex, col: colIndex })}
-                        onChange={(event) => onEdit(withCell(draft, role, action, event.currentTarget.checked))}
-                      />
-                    </Table.Td>
-                  );
-                })}
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                      {resource.label}
+                    </Table.Th>
+                  )}
+                  <Table.Td
+                    style={{ ...STICKY, left: RESOURCE_WIDTH, zIndex: 1, width: VERB_WIDTH, minWidth: VERB_WIDTH }}
+                  >
+                    {verb}
+                  </Table.Td>
+                  {data.roles.map((role, colIndex) => {
+                    const held = role.actions.includes(action);
+                    const checked = after.get(role.id)!.has(action);
+                    return (
+                      <Table.Td
+                        key={role.id}
+                        style={{
+                          textAlign: 'center',
+                          background: held !== checked ? 'var(--mantine-color-orange-light)' : undefined,
+                        }}
+                      >
+                        <Checkbox
+                          size="xs"
+                          styles={{ body: { justifyContent: 'center' } }}
+                          checked={checked}
+                          disabled={readOnly}
+                          tabIndex={focus.row === rowIndex && focus.col === colIndex ? 0 : -1}
+                          data-cell={`${rowIndex}:${colIndex}`}
+                          aria-label={`${role.name}: ${verb} ${resource.label}`}
+                          onFocus={() => setFocus({ row: rowIndex, col: colIndex })}
+                          onChange={(event) => onEdit(withCell(draft, role, action, event.currentTarget.checked))}
+                        />
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
   );
+}
+
+/** The role columns wholly in view right of the columns that stay (first and last index), and whether any is not. */
+function useShownColumns(scroller: HTMLDivElement | null, count: number) {
+  const [shown, setShown] = useState({ first: 0, last: count - 1, hidden: false });
+  useEffect(() => {
+    if (!scroller) return;
+    const measure = () => {
+      const box = scroller.getBoundingClientRect();
+      const left = box.left + RESOURCE_WIDTH + VERB_WIDTH;
+      const columns = [...scroller.querySelectorAll<HTMLElement>('[data-role-column]')].map((th) =>
+        th.getBoundingClientRect(),
+      );
+      const inView = columns.flatMap((rect, index) =>
+        rect.left >= left - 1 && rect.right <= box.right + 1 ? [index] : [],
+      );
+      const next = {
+        first: inView[0] ?? 0,
+        last: inView.at(-1) ?? 0,
+        hidden: inView.length < columns.length,
+      };
+      setShown((was) =>
+        was.first === next.first && was.last === next.last && was.hidden === next.hidden ? was : next,
+      );
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    scroller.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      scroller.removeEventListener('scroll', measure);
+    };
+  }, [scroller, count]);
+  return shown;
+}
+
+/** Scrolls the roles by what shows of them at once, less one column's overlap. */
+function scrollRoles(scroller: HTMLDivElement | null, direction: 1 | -1) {
+  if (!scroller) return;
+  const page = Math.max(120, scroller.clientWidth - RESOURCE_WIDTH - VERB_WIDTH - 60);
+  scroller.scrollBy({ left: direction * page, behavior: 'smooth' });
 }
 
 /** What the edits change, role by role, and the engine's word on whether the tenant keeps an administrator. */
@@ -342,13 +430,13 @@ function ReviewChanges({
             </Text>
             <List size="sm" spacing={2} listStyleType="none">
               {change.added.map((action) => (
-                <List.Item key={`+${action}`} c="green.8">
-                  + {action}
+                <List.Item key={`+${action}`} c="green.8" title={action}>
+                  + {actionLabel(action)}
                 </List.Item>
               ))}
               {change.removed.map((action) => (
-                <List.Item key={`-${action}`} c="red.8">
-                  − {action}
+                <List.Item key={`-${action}`} c="red.8" title={action}>
+                  − {actionLabel(action)}
                 </List.Item>
               ))}
             </List>
@@ -393,7 +481,7 @@ function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people:
         </Title>
         <Select
           label="Person"
-          placeholder={people.length ? 'Pick someone a policy or access group names' : 'No policy names anyone yet'}
+          placeholder={people.length ? 'Pick someone named by a policy or access group' : 'No policy names anyone yet'}
           data={people.map((p) => ({
             value: String(p.id),
             label: `${p.username ?? `User ${p.id}`}${p.email ? ` (${p.email})` : ''}`,
@@ -416,7 +504,9 @@ function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people:
               <Table.Tbody>
                 {grants.data.grants.map((grant) => (
                   <Table.Tr key={`${grant.action} ${grant.resource} ${grant.policy.id} ${grant.group?.id ?? ''}`}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{grant.action}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }} title={grant.action}>
+                      {actionLabel(grant.action)}
+                    </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
                       <code>{grant.resource}</code>
                     </Table.Td>
@@ -457,10 +547,19 @@ function WhoCanDoThis({ profileId, data }: { profileId: string; data: Matrix }) 
           Who can do this?
         </Title>
         <Group grow align="flex-start" wrap="wrap">
-          <Select label="Action" data={actions} value={action} onChange={setAction} searchable miw={200} />
+          <Select
+            label="Action"
+            data={actions.map((value) => ({ value, label: actionLabel(value) }))}
+            value={action}
+            onChange={setAction}
+            searchable
+            miw={200}
+            title={action ?? undefined}
+          />
           <TextInput
             label="Over the resource"
-            placeholder={path}
+            description="Empty: all of them. A resource path narrows it to one."
+            placeholder={guarded ? `All ${guarded.label.toLowerCase()}` : 'The whole tenant'}
             value={resource}
             onChange={(event) => setResource(event.currentTarget.value)}
             miw={160}
