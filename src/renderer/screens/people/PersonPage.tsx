@@ -53,6 +53,9 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
   const person = useCall('resources.get', { profileId, kind: 'users', id });
   const [removing, setRemoving] = useState(false);
   const [removed, setRemoved] = useState<UserRemoval | null>(null);
+  // Held here, not in the dialog: the removal's own refresh turns this person's read into an error (they are gone),
+  // which takes the dialog away before the answer arrives; the page stays to show the report.
+  const remove = useMutationCall('people.remove');
   const [exporting, setExporting] = useState(false);
   const [erasing, setErasing] = useState(false);
   const [erasure, setErasure] = useState<string | null>(null);
@@ -66,7 +69,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
 
   if (removed) return <RemovalReport report={removed} onBack={onBack} />;
   if (erasure) return <ErasureUnderway jobId={erasure} onBack={onBack} />;
-  if (person.isError) {
+  if (person.isError && !(remove.isPending && person.data)) {
     return (
       <Stack gap="md">
         {back}
@@ -180,6 +183,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
       />
       <RemoveModal
         profileId={profileId}
+        remove={remove}
         opened={removing}
         person={record}
         onClose={() => setRemoving(false)}
@@ -540,18 +544,19 @@ const asWords = (value: string) => value.replaceAll('_', ' ').replace(/^./, (c) 
 /** The removal, asked for with the person's username or email typed out. */
 function RemoveModal({
   profileId,
+  remove,
   opened,
   person,
   onClose,
   onRemoved,
 }: {
   profileId: string;
+  remove: ReturnType<typeof useMutationCall<'people.remove'>>;
   opened: boolean;
   person: ResourceRecord;
   onClose(): void;
   onRemoved(report: UserRemoval): void;
 }) {
-  const remove = useMutationCall('people.remove');
   const username = String(person.username);
   const email = text(person.email);
   return (
@@ -562,16 +567,10 @@ function RemoveModal({
       accepts={(typed) => typed === username || (!!email && typed.toLowerCase() === email.toLowerCase())}
       mutation={remove}
       confirmLabel="Remove"
-      onConfirm={(typed, done) =>
-        remove.mutate(
-          { profileId, id: String(person.user_id), confirm: typed },
-          {
-            onSuccess: (report) => {
-              done();
-              onRemoved(report);
-            },
-          },
-        )
+      onConfirm={(typed) =>
+        // The answer is taken from the call's promise, which settles even when the dialog has gone; a failure is
+        // shown by the dialog from the mutation's state.
+        remove.mutateAsync({ profileId, id: String(person.user_id), confirm: typed }).then(onRemoved, () => undefined)
       }
       onClose={onClose}
     >
