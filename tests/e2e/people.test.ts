@@ -66,8 +66,8 @@ describe('People and access', () => {
     await dialog.getByRole('button', { name: 'Create role' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await visible(table().getByRole('cell', { name: 'Mentor editors', exact: true }));
-    // Its actions read as a list, not as JSON.
-    await visible(table().getByRole('cell', { name: 'Ibl.Mentor/Settings/read', exact: true }));
+    // Its actions read as a list of names (the action's id in the tooltip), not as JSON.
+    await visible(table().getByRole('cell', { name: 'Mentor / Settings: read', exact: true }));
     const roles = (await call(server, 'GET', `/api/core/rbac/roles/?platform_key=${server.org}`)).body as {
       results: { name: string; actions: string[] }[];
     };
