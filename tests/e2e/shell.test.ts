@@ -112,6 +112,22 @@ describe('the dark scheme', () => {
       await page.close();
     }
   });
+
+  it('writes page titles in the strong text colour, white, not in the body’s gray', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+    try {
+      await page.goto(`${app.host.url}#/mentors`);
+      const title = page.getByRole('heading', { level: 1, name: 'Mentors' });
+      await visible(title);
+      const colour = (locator: typeof title) =>
+        locator.evaluate((element) => element.ownerDocument.defaultView!.getComputedStyle(element).color);
+      expect(await colour(title)).toBe('rgb(255, 255, 255)');
+      // The body's text stays the softer gray: the title stands out from it.
+      expect(await colour(page.locator('main p').first())).not.toBe('rgb(255, 255, 255)');
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('dates and numbers', () => {
