@@ -123,6 +123,8 @@ describe('the Memory tab’s date filters', () => {
     await page.getByRole('button', { name: '10 October 2026', exact: true }).click();
     // en-GB's medium date, as on every other screen (the browser's field wrote "10/10/2026" in its own locale).
     await expect.poll(() => from.innerText()).toBe('10 Oct 2026');
+    // The keyboard is back on the field the day was picked for.
+    expect(await from.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
     await expect.poll(() => rows.count()).toBe(1);
     await visible(section.getByRole('cell', { name: 'Lessons learned' }));
     await app.host.engine.invoke('settings.set', { formatLocale: 'system' });

@@ -37,6 +37,8 @@ export function DayInput({ label, value, onChange, ...props }: DayInputProps) {
       value={value || null}
       onChange={(day) => onChange(day ?? '')}
       ariaLabels={CALENDAR_LABELS}
+      // A day picked (or Escape) puts the keyboard back on the field, not on the page's start.
+      popoverProps={{ returnFocus: true }}
       valueFormatter={({ date }) => (typeof date === 'string' && date ? formatDay(date.slice(0, 10)) : '')}
       {...props}
     />
