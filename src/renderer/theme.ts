@@ -9,6 +9,7 @@ import {
   Notification,
   Select,
   TagsInput,
+  Title,
   type CSSVariablesResolver,
 } from '@mantine/core';
 import { DARK_GRAY_LIGHT, DARK_YELLOW_LIGHT } from './theme-colors';
@@ -23,6 +24,9 @@ export const theme = createTheme({
   fontFamilyMonospace: 'ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace',
   headings: { fontWeight: '650' },
   components: {
+    // Headings in the strong text colour: the body's in light (black), white in dark, where Mantine leaves them in
+    // the body's gray (dark 0) and a page's title read as dimmed as its text.
+    Title: Title.extend({ defaultProps: { c: 'bright' } }),
     // Labels are in sentence case everywhere, badges included (Mantine writes them in capitals by default).
     Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
     // Mantine's close buttons are icon-only and unlabelled by default; screen readers need a name.

@@ -53,6 +53,30 @@ describe('the sidebar', () => {
     expect((await navigation(page).getByRole('link', { name: 'Tickets' }).innerText()).trim()).toMatch(/^Tickets/);
   });
 
+  it('shows every screen’s icon whole in a 1000×650 window, with no scrollbar over the rail', async () => {
+    const page = app.page;
+    await page.setViewportSize({ width: 1000, height: 650 });
+    await app.open('#/mentors');
+    await visible(page.getByTestId('mentor-row-Physics 110'));
+    expect(await sidebarWidth(page)).toBeLessThan(80);
+    const links = navigation(page).getByRole('link');
+    const viewport = navigation(page).locator('xpath=ancestor::*[contains(@class, "mantine-ScrollArea-viewport")][1]');
+    // Nothing to scroll: the last link (Settings) is not cut off under the foot.
+    const scroll = await viewport.evaluate((element) => ({
+      height: element.scrollHeight,
+      client: element.clientHeight,
+    }));
+    expect(scroll.height, 'the rail scrolls').toBeLessThanOrEqual(scroll.client);
+    const shown = (await viewport.boundingBox())!;
+    expect(await links.count()).toBeGreaterThanOrEqual(15);
+    for (const link of await links.all()) {
+      const icon = (await link.locator('svg').first().boundingBox())!;
+      const name = await link.getAttribute('aria-label');
+      expect(icon.y, `${name}'s icon`).toBeGreaterThanOrEqual(shown.y);
+      expect(icon.y + icon.height, `${name}'s icon`).toBeLessThanOrEqual(shown.y + shown.height);
+    }
+  });
+
   it('keeps the admin’s choice: expanded in a narrow window, saved in the settings', async () => {
     const page = app.page;
     await page.setViewportSize({ width: 1000, height: 650 });
@@ -84,6 +108,22 @@ describe('the dark scheme', () => {
       expect(saturation(color), color).toBeGreaterThan(60);
       expect(r, color).toBeGreaterThan(g + 40);
       expect(r, color).toBeGreaterThan(b + 40);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('writes page titles in the strong text colour, white, not in the body’s gray', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+    try {
+      await page.goto(`${app.host.url}#/mentors`);
+      const title = page.getByRole('heading', { level: 1, name: 'Mentors' });
+      await visible(title);
+      const colour = (locator: typeof title) =>
+        locator.evaluate((element) => element.ownerDocument.defaultView!.getComputedStyle(element).color);
+      expect(await colour(title)).toBe('rgb(255, 255, 255)');
+      // The body's text stays the softer gray: the title stands out from it.
+      expect(await colour(page.locator('main p').first())).not.toBe('rgb(255, 255, 255)');
     } finally {
       await page.close();
     }

@@ -115,6 +115,10 @@ describe('without an OS keychain', () => {
     const icon = page.getByTestId('keychain-warning');
     await visible(icon);
     expect(await icon.getAttribute('aria-label')).toBe('Keychain unavailable: help');
+    // With the warning in its foot the rail still shows every screen without scrolling.
+    const links = page.locator('.mantine-AppShell-navbar .mantine-ScrollArea-viewport');
+    const scroll = await links.evaluate((element) => element.scrollHeight - element.clientHeight);
+    expect(scroll, 'the rail scrolls').toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1400, height: 900 });
     try {
       const warning = page.getByTestId('keychain-warning');

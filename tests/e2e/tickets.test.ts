@@ -614,7 +614,8 @@ describe('live', () => {
     expect(await page.locator(`[data-ticket="${fresh}"]`).getAttribute('data-unread')).toBe('true');
     await page.getByTestId('tickets-badge').waitFor({ timeout: 10_000 });
 
-    // In a narrow window's rail the count sits on the Tickets icon's top-right corner: the icon stays readable.
+    // In a narrow window's rail the count stands beside the Tickets icon's top-right corner, clear of the icon, and
+    // whole inside the rail.
     await page.setViewportSize({ width: 1000, height: 650 });
     const nav = page.getByRole('navigation', { name: 'Screens' });
     const badge = nav.getByTestId('tickets-badge');
@@ -622,8 +623,10 @@ describe('live', () => {
     await badge.waitFor();
     const icon = (await nav.getByRole('link', { name: 'Tickets' }).locator('svg').first().boundingBox())!;
     const count = (await badge.boundingBox())!;
-    expect(count.x).toBeGreaterThanOrEqual(icon.x + icon.width / 2);
+    expect(count.x).toBeGreaterThanOrEqual(icon.x + icon.width);
     expect(count.y + count.height).toBeLessThanOrEqual(icon.y + icon.height / 2 + 2);
+    const rail = (await page.locator('.mantine-AppShell-navbar').boundingBox())!;
+    expect(count.x + count.width).toBeLessThanOrEqual(rail.x + rail.width);
     expect(await badge.innerText()).toMatch(/^\d+\+?$/);
     await page.setViewportSize({ width: 1440, height: 900 });
   });

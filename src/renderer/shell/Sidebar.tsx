@@ -6,6 +6,18 @@ import { callKey, useCall, useMutationCall } from '../queries/useCall';
 import { toggledMode } from './navigationMode';
 import { SCREENS, type ScreenDefinition } from './screens';
 
+/** The links' icons' size: the rail's badge is placed from it. */
+const ICON_SIZE = 18;
+
+/**
+ * The rail's links are icons only, so they need less height than a labelled row: at 30 px every screen and the foot
+ * fit a 650 px high window without a scrollbar (at Mantine's 34 px the last one, Settings, was cut off).
+ */
+const RAIL_LINK_STYLES = {
+  root: { justifyContent: 'center', paddingBlock: 6 },
+  section: { marginInlineEnd: 0 },
+} as const;
+
 interface SidebarProps {
   current: ScreenDefinition;
   /** Icons only, each named by a tooltip and its accessible name. */
@@ -16,8 +28,9 @@ interface SidebarProps {
 export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
   return (
     <>
-      {/* The screens scroll between the header and the foot: in a short window there are more than fit. */}
-      <AppShell.Section grow component={ScrollArea} type="auto" scrollbarSize={6} mih={0}>
+      {/* The screens scroll between the header and the foot in a window too short for them all; the scrollbar then
+          takes its own room beside the links instead of lying over their right edge (or the rail's icons). */}
+      <AppShell.Section grow component={ScrollArea} type="auto" scrollbarSize={6} offsetScrollbars="present" mih={0}>
         <Box component="nav" aria-label="Screens" p={rail ? 'xs' : 'sm'}>
           {SCREENS.map((screen) => {
             const active = screen.id === current.id;
@@ -27,14 +40,14 @@ export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
                 href={`#/${screen.id}`}
                 label={rail ? undefined : screen.label}
                 aria-label={rail ? screen.label : undefined}
-                leftSection={<screen.icon />}
+                leftSection={<screen.icon size={ICON_SIZE} />}
                 rightSection={!rail && screen.badge ? <screen.badge /> : undefined}
                 active={active}
                 aria-current={active ? 'page' : undefined}
                 onClick={() => onNavigate(screen.id)}
                 variant="light"
                 style={{ borderRadius: 'var(--mantine-radius-md)' }}
-                styles={rail ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined}
+                styles={rail ? RAIL_LINK_STYLES : undefined}
               />
             );
             if (!rail) return link;
@@ -44,17 +57,17 @@ export function Sidebar({ current, rail, onNavigate }: SidebarProps) {
                   {link}
                 </Tooltip>
                 {screen.badge && (
-                  // Always mounted (a badge may keep polling); it starts at the icon's top-right corner, leaving the
-                  // icon readable (drawn at the row's right edge it covered half the icon).
+                  // Always mounted (a badge may keep polling); it stands beside the icon's top-right corner, clear of
+                  // the icon (over its corner it hid part of it), in its compact form so it fits the rail.
                   <Box
                     pos="absolute"
-                    top={-2}
-                    left="calc(50% + 6px)"
+                    top={-4}
+                    left={`calc(50% + ${ICON_SIZE / 2 + 1}px)`}
                     w="max-content"
                     data-testid="rail-badge"
                     style={{ pointerEvents: 'none', transform: 'scale(0.8)', transformOrigin: 'left top' }}
                   >
-                    <screen.badge />
+                    <screen.badge compact />
                   </Box>
                 )}
               </Box>

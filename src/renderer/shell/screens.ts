@@ -35,8 +35,11 @@ export interface ScreenDefinition {
   label: string;
   icon: ComponentType<IconProps>;
   Component: ComponentType;
-  /** Drawn at the end of the screen's sidebar link (e.g. a count of new items); always mounted. */
-  badge?: ComponentType;
+  /**
+   * Drawn at the end of the screen's sidebar link (e.g. a count of new items); always mounted. `compact` in the rail
+   * of icons, where there is room for two or three characters only.
+   */
+  badge?: ComponentType<{ compact?: boolean }>;
   /**
    * How many route segments after the screen id stay when the tenant changes (tabs, say); the ones after them name
    * one tenant's records and are dropped. Default 0.

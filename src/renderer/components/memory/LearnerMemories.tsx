@@ -29,6 +29,7 @@ import { errorMessage } from '../../bridge/errors';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { MentorPicker, useMentorNames } from '../../resources/mentor-refs';
+import { DayInput } from '../DayInput';
 import { LoadErrorAlert } from '../LoadErrorAlert';
 import { SectionLoadError } from '../SectionReach';
 import { TypedConfirmModal } from '../TypedConfirmModal';
@@ -139,19 +140,19 @@ export function LearnerMemories({
             onChange={(mode) => set({ mode })}
             mb={4}
           />
-          <TextInput
+          <DayInput
             label="From"
-            type="date"
+            placeholder="Any day"
             value={filters.startDate}
-            onChange={(event) => set({ startDate: event.currentTarget.value })}
-            w={144}
+            onChange={(startDate) => set({ startDate })}
+            w={150}
           />
-          <TextInput
+          <DayInput
             label="To"
-            type="date"
+            placeholder="Any day"
             value={filters.endDate}
-            onChange={(event) => set({ endDate: event.currentTarget.value })}
-            w={144}
+            onChange={(endDate) => set({ endDate })}
+            w={150}
           />
           {filtering && (
             <Button

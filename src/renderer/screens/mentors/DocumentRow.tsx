@@ -1,6 +1,7 @@
 import { ActionIcon, Badge, Group, Loader, Menu, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { MentorDocument } from '../../../shared/contract';
 import { DotsIcon, RefreshIcon, TrashIcon } from '../../components/icons';
+import { FileName } from '../../components/FileName';
 import { notifyError } from '../../components/notify';
 import { useMutationCall } from '../../queries/useCall';
 import { formatCount, formatDateTime } from '../../lib/format';
@@ -43,9 +44,7 @@ export function DocumentRow({ profileId, mentor, document, onRetrain, onDelete, 
     <Table.Tr data-testid={`document-row-${document.name}`}>
       <Table.Td>
         <Stack gap={2}>
-          <Text size="sm" fw={500} truncate="start" title={document.name}>
-            {document.name}
-          </Text>
+          <FileName size="sm" fw={500} name={document.name} data-testid="document-name" />
           {document.status === 'failed' && document.failureReason && (
             <Text size="xs" c="red" lineClamp={2}>
               {document.failureReason}
