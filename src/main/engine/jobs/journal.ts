@@ -197,6 +197,8 @@ export class JobJournal {
     params: unknown;
     items: Iterable<NewItem>;
     state?: JobState;
+    /** Told each item's id as it is written (a kind hands its first run the work list it has in memory). */
+    inserted?: (item: NewItem, itemId: number) => void;
   }): string {
     const id = randomUUID();
     const at = now();
@@ -214,7 +216,7 @@ export class JobJournal {
         at,
         at,
       );
-      this.insertItems(id, input.items, at, false);
+      this.insertItems(id, input.items, at, false, input.inserted);
     });
     return id;
   }
@@ -438,13 +440,19 @@ export class JobJournal {
     this.transaction(() => this.insertItems(jobId, items, now(), true));
   }
 
-  private insertItems(jobId: string, items: Iterable<NewItem>, at: string, ignoreKnown: boolean): void {
+  private insertItems(
+    jobId: string,
+    items: Iterable<NewItem>,
+    at: string,
+    ignoreKnown: boolean,
+    inserted?: (item: NewItem, itemId: number) => void,
+  ): void {
     const insert = this.sql(
       `INSERT ${ignoreKnown ? 'OR IGNORE ' : ''}INTO job_items (job_id, key, label, state, phase, bytes, error, data, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const item of items) {
-      insert.run(
+      const { lastInsertRowid } = insert.run(
         jobId,
         item.key,
         item.label,
@@ -455,6 +463,7 @@ export class JobJournal {
         JSON.stringify(item.data ?? {}),
         at,
       );
+      inserted?.(item, Number(lastInsertRowid));
     }
   }
 

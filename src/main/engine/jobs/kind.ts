@@ -19,6 +19,11 @@ export interface JobContext {
   /** Sets the phase shown to the admin and emits progress (throttled). */
   progress(phase?: string): void;
   log: Log;
+  /**
+   * What the code that has just written the job handed its first run in memory (its work list, as written), so the
+   * run need not read back what was written a moment ago; undefined on every other run (a resume reads the journal).
+   */
+  handoff?: unknown;
 }
 
 /** A job's items as CSV (jobs.exportReport): the header, and one row per item. */

@@ -164,9 +164,9 @@ export class JobRunner {
 
   /**
    * Runs the job here. Answers false, and does nothing, when another live process holds it (unless `takeOver` and
-   * it only waits there: then this process takes it).
+   * it only waits there: then this process takes it). `handoff` goes to the run this call starts (JobContext), if any.
    */
-  start(id: string, options: { takeOver?: boolean } = {}): boolean {
+  start(id: string, options: { takeOver?: boolean; handoff?: unknown } = {}): boolean {
     if (this.closed) return false;
     if (this.active.has(id)) return true;
     const row = this.journal.job(id);
@@ -202,6 +202,7 @@ export class JobRunner {
       limiter: share.slots,
       progress: (phase) => this.progress(id, phase),
       log: this.deps.log,
+      ...(options.handoff !== undefined && { handoff: options.handoff }),
     };
     run.done = kind
       .run(ctx)

@@ -141,7 +141,7 @@ const stateOf = (outcome: Outcome) =>
 
 /** Writes the job and its items (rows that will not be sent settled at once) and starts it; resumes the same one. */
 export function startPeopleImport<D extends PeopleItemData>(
-  ctx: { journal: JobJournal; runner: { start(id: string): void } },
+  ctx: { journal: JobJournal; runner: { start(id: string, options?: { handoff?: unknown }): unknown } },
   job: {
     kind: JobKind;
     profileId: string;
@@ -182,6 +182,8 @@ export function startPeopleImport<D extends PeopleItemData>(
     }
   }
   const sent = job.rows.filter((row) => !row.dropped && !row.problems.length).length;
+  // The rows to send as the first run's work list, as written: it need not read back 10,000 rows just committed.
+  const work: Work<D>[] = [];
   const id = journal.transaction(() => {
     const jobId = journal.create({
       kind: job.kind,
@@ -189,11 +191,14 @@ export function startPeopleImport<D extends PeopleItemData>(
       title: job.title(sent, job.rows.length),
       params: job.params,
       items: items(),
+      inserted: (item, itemId) => {
+        if (item.state === 'pending') work.push({ id: itemId, phase: '', data: item.data as D, resumed: false });
+      },
     });
     journal.addCounts(jobId, counts);
     return jobId;
   });
-  runner.start(id);
+  runner.start(id, { handoff: work });
   return { id, resumed: false };
 }
 
@@ -296,12 +301,15 @@ export function peopleImportJob<P extends ImportMode, D extends PeopleItemData, 
       const sentBefore = inFlightRows(ctx.params as object);
       const reading = kind.read(run);
       reading.catch(() => {});
-      const work = journal.workIn(ctx.job.id, ['pending', 'active']).map(({ id, phase, data }): Work<D> => ({
-        id,
-        phase,
-        data: JSON.parse(data) as D,
-        resumed: phase === SENDING || sentBefore.has(id),
-      }));
+      // A job just written here is handed its rows (startPeopleImport); any other run reads them from the journal.
+      const work =
+        (ctx.handoff as Work<D>[] | undefined) ??
+        journal.workIn(ctx.job.id, ['pending', 'active']).map(({ id, phase, data }): Work<D> => ({
+          id,
+          phase,
+          data: JSON.parse(data) as D,
+          resumed: phase === SENDING || sentBefore.has(id),
+        }));
       const tenant = await reading;
       const { settled, send } = await kind.resolve(run, tenant, work);
       settle(settled);

@@ -27,7 +27,7 @@ export const peopleCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 
  * params, a membership file's default group) resumes instead.
  */
 export function startKitImport(
-  ctx: { journal: JobJournal; runner: { start(id: string): void } },
+  ctx: { journal: JobJournal; runner: { start(id: string, options?: { handoff?: unknown }): unknown } },
   job: JobKind,
   file: {
     profileId: string;
