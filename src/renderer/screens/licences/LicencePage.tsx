@@ -13,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { LicenceSeats } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
@@ -62,6 +62,14 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
   const seats = useCall('licences.seats', { profileId, licenseId, kind }, { enabled: Number.isInteger(licenseId) });
   const refusal = useWriteRefusal(seats.data?.freshness);
   const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 });
+  // Groups holding the licence already are not offered again. Kept while neither list changes: a new list on every
+  // render (the page's freshness, the tenant's reach) would reset the picker's highlighted option under the keyboard.
+  const groupOptions = useMemo(() => {
+    const held = new Set((seats.data?.groups ?? []).map((g) => g.groupId));
+    return (groups.data?.records ?? [])
+      .filter((g) => !held.has(Number(g.id)))
+      .map((g) => ({ value: String(g.id), label: String(g.name) }));
+  }, [seats.data, groups.data]);
   const release = useMutationCall('licences.release');
   const releaseGroup = useMutationCall('licences.releaseGroup');
   const assignGroup = useMutationCall('licences.assignGroup');
@@ -111,7 +119,6 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
     );
   }
   const { licence } = seats.data;
-  const held = new Set(seats.data.groups.map((g) => g.groupId));
   // Only the program family's answer counts a group's people and those holding seats.
   const counted = seats.data.groups.some((g) => g.people !== null);
   const share = licence.count ? Math.min(100, (licence.used / licence.count) * 100) : 100;
@@ -190,10 +197,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
           <Select
             aria-label="User group"
             placeholder="A user group"
-            // Groups holding the licence already are not offered again.
-            data={(groups.data?.records ?? [])
-              .filter((g) => !held.has(Number(g.id)))
-              .map((g) => ({ value: String(g.id), label: String(g.name) }))}
+            data={groupOptions}
             value={group}
             onChange={(value) => {
               setGroup(value);
