@@ -105,6 +105,31 @@ describe('catalogue sandbox: courses, pathways, programs', () => {
     expect(noOwner.body).toEqual({ user_id: ['This field is required.'] });
     expect((await del('/pathways/?pathway_id=ai-path')).status).toBe(400);
     expectContract('delete', '/pathways/', await del(`/pathways/?pathway_id=ai-path&user_id=${owner}`), 200);
+    // "Add or update": the same program_id again updates it (200) and keeps its id; another tenant can neither
+    // update nor remove it, and removes only a pathway of its own.
+    const again = await post('/programs/', { ...program, name: 'AI Literacy II' });
+    expectContract('post', '/programs/', again, 200);
+    expect(again.body).toMatchObject({ id: (created.body as { id: number }).id, name: 'AI Literacy II' });
+    const foreign = { key: server.otherOrg.apiKey };
+    const theirUpdate = await call(server, 'POST', `${ROOT}/programs/`, {
+      ...foreign,
+      json: { ...program, name: 'X' },
+    });
+    expect(theirUpdate.status).toBe(404);
+    expect(theirUpdate.body).toEqual({ detail: 'Organization not found' });
+    const theirDelete = await call(
+      server,
+      'DELETE',
+      `${ROOT}/programs/?org=${server.otherOrg.org}&program_id=ai-literacy`,
+      foreign,
+    );
+    expect(theirDelete.status).toBe(404);
+    const pathwayAgain = await post('/pathways/', { pathway_id: 'ai-path', name: 'AI path', path: [], user_id: owner });
+    expect(pathwayAgain.status).toBe(201);
+    const theirPathway = await call(server, 'DELETE', `${ROOT}/pathways/?pathway_id=ai-path&user_id=${owner}`, foreign);
+    expect(theirPathway.status).toBe(404);
+    expect((await get('/pathways/?pathway_id=ai-path')).body).toHaveLength(1);
+    expect((await get(`/programs/?program_id=ai-literacy`)).body).toMatchObject([{ name: 'AI Literacy II' }]);
     expectContract('delete', '/programs/', await del(`/programs/?org=${server.org}&program_id=ai-literacy`), 200);
     expect((await del(`/programs/?org=${server.org}&program_id=ai-literacy`)).body).toEqual({
       detail: "Not found - program doesn't exist",

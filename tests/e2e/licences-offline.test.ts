@@ -1,11 +1,12 @@
 /**
- * The access-request queue with the tenant out of reach, in browser mode on a real engine and sandbox behind a proxy
- * that can refuse it: never read, it says the requests could not be loaded (never "No one is waiting"); read before,
- * it shows the saved copy, says so, and reviews nothing.
+ * The access-request queue and a licence's page with the tenant out of reach, in browser mode on a real engine and
+ * sandbox behind a proxy that can refuse it: never read, the queue says the requests could not be loaded (never "No
+ * one is waiting") and the licence that it is not available; read before, each shows the saved copy, says so, and
+ * changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
-import { accessRequestStore } from '../../src/server/areas/licences';
+import { accessRequestStore, licenceStore } from '../../src/server/areas/licences';
 import { sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
 import { openApp, visible, type OpenApp } from './app';
@@ -13,10 +14,13 @@ import { openApp, visible, type OpenApp } from './app';
 let server: Sandbox;
 let app: OpenApp;
 let proxy: SwitchableProxy;
+let user: number;
+let opened: number;
+let neverOpened: number;
 
 beforeAll(async () => {
   server = await sandbox();
-  const user = Number(
+  user = Number(
     server.db
       .prepare(
         `INSERT INTO users (username, email, first_name, org, role, date_joined)
@@ -25,6 +29,11 @@ beforeAll(async () => {
       .run(server.org).lastInsertRowid,
   );
   accessRequestStore(server.db).add(server.org, user, 'course-v1:main+OFF101+2026', new Date().toISOString());
+  const licences = licenceStore(server.db);
+  const now = new Date().toISOString();
+  opened = Number(licences.createLicence(server.org, { name: 'Offline cohort', count: 5 }, now).id);
+  neverOpened = Number(licences.createLicence(server.org, { name: 'Never opened', count: 3 }, now).id);
+  licences.assign(server.org, { license_id: opened, user_id: user });
   proxy = await switchableProxy(server);
   app = await openApp({ ...server, url: proxy.url } as Sandbox);
 });
@@ -81,5 +90,70 @@ describe('the access-request queue offline', () => {
     } finally {
       proxy.up();
     }
+  });
+});
+
+describe('a licence’s page offline', () => {
+  it('read before: the saved copy, said so, with every change off and the reason reached by the keyboard', async () => {
+    const { page } = app;
+    await app.open(`#/licences/licenses/${opened}`);
+    await visible(page.getByRole('heading', { name: 'Offline cohort' }));
+    await visible(page.getByTestId('seat-meter').getByText('1 of 5 seats used'));
+    // A seat given on the tenant after this computer saved its copy: the copy does not know.
+    const ben = Number(
+      server.db
+        .prepare(
+          `INSERT INTO users (username, email, first_name, org, role, date_joined)
+           VALUES ('off-ben', 'ben@offline.test', 'Ben', ?, 'student', '2026-01-01T00:00:00Z')`,
+        )
+        .run(server.org).lastInsertRowid,
+    );
+    licenceStore(server.db).assign(server.org, { license_id: opened, user_id: ben });
+    proxy.down();
+    try {
+      await page.reload();
+      await visible(page.getByRole('status').filter({ hasText: 'Showing the saved copy' }), 30_000);
+      await visible(page.getByRole('heading', { name: 'Offline cohort' }));
+      await visible(page.getByTestId('seat-meter').getByText('1 of 5 seats used'));
+      await visible(page.getByRole('table', { name: 'People holding seats' }).getByText('off-ada'));
+      for (const name of ['Give seats from a CSV file', 'Edit licence', 'Give the group seats', 'Release']) {
+        expect(await page.getByRole('button', { name }).getAttribute('aria-disabled'), name).toBe('true');
+      }
+      expect(await page.getByLabel('User group', { exact: true }).first().isDisabled()).toBe(true);
+      const release = page.getByRole('button', { name: 'Release' });
+      await release.focus();
+      await visible(
+        page.getByRole('tooltip').filter({ hasText: 'Changes cannot be saved until the tenant can be reached.' }),
+      );
+      await page.keyboard.press('Enter');
+      await release.click({ force: true });
+      await page.getByRole('button', { name: 'Give seats from a CSV file' }).click({ force: true });
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    } finally {
+      proxy.up();
+    }
+    // Back in reach, Refresh reads the tenant again: the seat given meanwhile shows, the banner goes.
+    await page.getByRole('button', { name: 'Refresh this licence' }).click();
+    await visible(page.getByTestId('seat-meter').getByText('2 of 5 seats used'), 30_000);
+    await page.getByRole('status').filter({ hasText: 'Showing the saved copy' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Release' }).first().getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('never read: says the licence is not available, then shows it once the tenant answers', async () => {
+    const { page } = app;
+    proxy.down();
+    try {
+      await app.open(`#/licences/licenses/${neverOpened}`);
+      await visible(
+        page.getByRole('alert').filter({ hasText: 'This licence is not available while the tenant cannot be reached' }),
+        30_000,
+      );
+      expect(await page.getByTestId('seat-meter').count()).toBe(0);
+    } finally {
+      proxy.up();
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await visible(page.getByRole('heading', { name: 'Never opened' }), 30_000);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
-import { licencesArea } from '../../src/server/areas/licences';
+import { accessRequestStore, licencesArea } from '../../src/server/areas/licences';
 import { call, sandbox, type Call } from '../helpers/sandbox';
 import { expectSpecValid } from '../helpers/spec';
 
@@ -176,6 +176,18 @@ describe('access requests', () => {
     expect(missing.body).toEqual({ detail: "Not found - platform or access request doesn't exist" });
     const bad = await call(server, 'POST', MANAGE, { json: { approved: false } });
     expect(bad.body).toEqual({ request_id: ['This field is required.'] });
+  });
+
+  it('keeps one request per person and course, as the platform does: asking again leaves the one there is', async () => {
+    const res = await call(server, 'GET', `${MANAGE}?platform_key=${server.org}`);
+    const all = (res.body as { results: { user_id: number; course_id: string }[] }).results;
+    const pairs = all.map((r) => `${r.user_id} ${r.course_id}`);
+    expect(all.length).toBeGreaterThan(4);
+    expect(new Set(pairs).size, pairs.join('\n')).toBe(pairs.length);
+    const first = all[0]!;
+    accessRequestStore(server.db).add(server.org, first.user_id, first.course_id, new Date().toISOString());
+    const again = await call(server, 'GET', `${MANAGE}?platform_key=${server.org}`);
+    expect((again.body as { count: number }).count).toBe(all.length);
   });
 });
 

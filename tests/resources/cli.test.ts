@@ -209,8 +209,8 @@ describe('mentor-admin resource verbs', () => {
       },
       { kind: 'access-requests', label: 'Access requests', area: 'Licences', verbs: ['list', 'update'] },
       { kind: 'courses', label: 'Courses', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
-      { kind: 'pathways', label: 'Pathways', area: 'Catalogue', verbs: ['list', 'create', 'update'] },
-      { kind: 'programs', label: 'Programs', area: 'Catalogue', verbs: ['list', 'create'] },
+      { kind: 'pathways', label: 'Pathways', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
+      { kind: 'programs', label: 'Programs', area: 'Catalogue', verbs: ['list', 'create', 'update', 'delete'] },
       { kind: 'enrollments', label: 'Enrolments', area: 'Catalogue', verbs: ['list'] },
       { kind: 'program-enrollments', label: 'Program enrolments', area: 'Catalogue', verbs: ['list'] },
       {

@@ -36,11 +36,19 @@ export function RecordDrawer({
   const labelOf = (field: string) => fieldLabelOf(declaration, field);
   const name = record && titleOf(declaration, record);
   const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
-  // The list's columns first, in their order (the name leads), then the rest as the platform answered them.
+  // The list's columns first, in their order (the name leads), then the rest as the platform answered them, but for
+  // the fields naming the tenant itself (a course's `org`): the same on every record of the list, so only noise here.
+  const ownTenant = new Set(
+    Object.entries(declaration.tenant ?? {})
+      .filter(([, value]) => value !== 'none')
+      .map(([field]) => field),
+  );
   const fields = record
     ? [
         ...declaration.columns.map((column) => column.field).filter((field) => field in record),
-        ...Object.keys(record).filter((field) => !declaration.columns.some((column) => column.field === field)),
+        ...Object.keys(record).filter(
+          (field) => !declaration.columns.some((column) => column.field === field) && !ownTenant.has(field),
+        ),
       ]
     : [];
   return (

@@ -112,11 +112,19 @@ function Cell({ column, value, hint }: { column: ColumnDeclaration; value: unkno
     );
   }
   return (
-    <Text size="sm" style={column.format === 'datetime' ? { whiteSpace: 'nowrap' } : undefined}>
+    // A date, or a few words (a review's title, a licence's name), keeps to one line: "Clear and practical" broken
+    // over three lines made every row of its table three lines tall. Longer text wraps.
+    <Text
+      size="sm"
+      style={column.format === 'datetime' || text.length <= SHORT_TEXT ? { whiteSpace: 'nowrap' } : undefined}
+    >
       {text}
     </Text>
   );
 }
+
+/** Up to this many characters a cell's words are kept on one line. */
+const SHORT_TEXT = 32;
 
 /** How wide a one-token cell grows before it is cut with an ellipsis ("course-v1:northbridge+ECON102+2026" fits). */
 const TOKEN_MAX_WIDTH = 300;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { call } from './kit';
+import { Freshness } from './mentors';
 import { SEAT_KINDS } from '../resources/licences';
 
 const Tenant = { profileId: z.string().min(1).optional() };
@@ -64,6 +65,8 @@ export const LicenceSeats = z.object({
   ),
   /** This family's group removal may keep the seats the group gave (the spec's `remove_user_assignments`). */
   canKeepGroupSeats: z.boolean(),
+  /** Read now, or the saved copy (marked offline) when the tenant cannot be reached. */
+  freshness: Freshness,
 });
 export type LicenceSeats = z.infer<typeof LicenceSeats>;
 
@@ -79,7 +82,7 @@ export const licenceCalls = {
   'licences.seats': call(
     z.object({ ...Tenant, ...Kind, licenseId: Id }).strict(),
     LicenceSeats,
-    "A licence's seats and the user groups holding it from the platform, with seats used and free and its expiry",
+    "A licence's seats and the user groups holding it from the platform, with seats used and free and its expiry (the saved copy, marked offline, when the tenant cannot be reached)",
   ),
   'licences.release': call(
     z.object({ ...Tenant, ...Kind, licenseId: Id, assignmentId: Id }).strict(),

@@ -61,9 +61,12 @@ export const pathways = {
     list: { method: 'get', path: '/api/catalog/pathways/' },
     create: { method: 'post', path: '/api/catalog/pathways/' },
     update: { method: 'post', path: '/api/catalog/pathways/', id: { in: 'body', name: 'pathway_id' } },
+    // Removed by its id and its owner's user_id (required): the owner comes from the pathway's record.
+    delete: { method: 'delete', path: '/api/catalog/pathways/', id: { in: 'query', name: 'pathway_id' } },
   },
   envelope: 'array',
-  tenant: { platform_key: 'org' },
+  // Its user_id is the owner's (a number), never the connection's username.
+  tenant: { platform_key: 'org', user_id: 'none' },
   columns: [
     { field: 'name', label: 'Name' },
     { field: 'pathway_id', label: 'Pathway ID' },
@@ -86,7 +89,7 @@ export const pathways = {
       initial: '[]',
     },
   ],
-  note: 'A pathway cannot be deleted from this list: it is removed from its owner’s account.',
+  confirmDelete: 'Delete the pathway {id}? Its owner loses it too.',
 } as const satisfies ResourceDeclaration;
 
 export const programs = {
@@ -100,6 +103,17 @@ export const programs = {
   operations: {
     list: { method: 'get', path: '/api/catalog/programs/' },
     create: { method: 'post', path: '/api/catalog/programs/' },
+    // "Add or update a program" and its removal name it by its program_id, not the numeric id it is listed under.
+    update: {
+      method: 'post',
+      path: '/api/catalog/programs/',
+      id: { in: 'body', name: 'program_id', field: 'program_id' },
+    },
+    delete: {
+      method: 'delete',
+      path: '/api/catalog/programs/',
+      id: { in: 'query', name: 'program_id', field: 'program_id' },
+    },
   },
   envelope: 'array',
   tenant: { org: 'org' },

@@ -23,7 +23,15 @@ export interface RecordOperation extends OperationRef {
    * `body`: the record is named by a field of the request body (the credentials' PATCH and DELETE, whose descriptions
    * say the request "must include 'name'" although the spec declares no parameter for it).
    */
-  id: { in: 'path' | 'query' | 'body'; name: string };
+  id: {
+    in: 'path' | 'query' | 'body';
+    name: string;
+    /**
+     * The record's field whose value names it in this call, where the platform addresses it by another key than the
+     * kind's `idField` (a program: listed by its numeric `id`, updated and deleted by its `program_id`).
+     */
+    field?: string;
+  };
 }
 
 /**

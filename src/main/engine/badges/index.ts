@@ -17,7 +17,7 @@ import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
 import { readPeopleFile } from '../people-import';
 import { startBadgeImport } from './import';
-import { withSavedCopy } from './saved-copy';
+import { withSavedCopy } from '../saved-copy';
 import {
   AssertionAnswer,
   BADGE_PAGE,

@@ -3,12 +3,14 @@
  * group seats, the seat import job, and reviewing an access request after looking that it is still open.
  */
 import { z } from 'zod';
-import { accessRequests, type ResourceKind } from '../../../shared/resources';
+import { accessRequests, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import { expiryOf, type licenceCalls } from '../../../shared/contract';
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { ApiError, classifyFailure, platformWords } from '../platform';
+import { ApiError, classifyFailure, platformWords, type PlatformClient } from '../platform';
+import { withSavedCopy } from '../saved-copy';
+import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
 import { seatsImportKind } from './seat-import';
 
@@ -32,7 +34,52 @@ function refused(error: unknown): never {
   throw error;
 }
 
-export function licencesArea(services: Services): HandlersOf<typeof licenceCalls> {
+/** A licence's page as the platform answers it now: the licence, its seats and the user groups holding it. */
+async function readLicencePage(client: PlatformClient, org: string, licenseId: number, kind: SeatKind) {
+  const calls = seatCalls(kind);
+  const [licence, seats, groups] = await Promise.all([
+    readLicence(client, org, licenseId, {}, calls),
+    readSeats(client, org, licenseId, {}, calls),
+    readGroupSeats(client, org, licenseId, {}, calls),
+  ]);
+  if (!licence) {
+    throw new EngineError('not_found', `No ${calls.licenceLabel.toLowerCase()} ${licenseId} on this tenant`);
+  }
+  const used = licence.usage_count ?? seats.filter((seat) => seat.active).length;
+  return {
+    licence: {
+      id: licence.id,
+      name: licence.name,
+      count: licence.count,
+      used,
+      free: Math.max(0, licence.count - used),
+      over: Math.max(0, used - licence.count),
+      active: licence.active,
+      started: licence.started,
+      expired: licence.expired,
+      expiry: expiryOf(licence.expired),
+    },
+    seats: seats.map((seat) => ({
+      id: seat.id,
+      userId: seat.user_id,
+      username: seat.username,
+      email: seat.email,
+      active: seat.active,
+    })),
+    groups: groups.map((group) => ({
+      id: group.id,
+      groupId: group.group_id,
+      name: group.group_name,
+      active: group.active,
+      people: group.user_count ?? null,
+      holding: group.assigned_count ?? null,
+    })),
+    canKeepGroupSeats: calls.canKeepGroupSeats,
+  };
+}
+
+/** `answers` keeps each licence page's last answer, the saved copy shown when the tenant cannot be reached. */
+export function licencesArea(services: Services, answers: AnswerCache): HandlersOf<typeof licenceCalls> {
   const changed = (profileId: string, ...kinds: ResourceKind[]) => {
     for (const kind of kinds) services.emit('resources.changed', { profileId, kind });
   };
@@ -40,8 +87,8 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
   const open = async (given?: string) => {
     const profileId = services.tenant(given);
     const client = await services.platform(profileId);
-    const { org } = await userScope(services.profiles, profileId);
-    return { profileId, client, org };
+    const { org, username } = await userScope(services.profiles, profileId);
+    return { profileId, client, org, username };
   };
 
   /** Every access request with the given `reviewed`, page by page. */
@@ -61,47 +108,13 @@ export function licencesArea(services: Services): HandlersOf<typeof licenceCalls
 
   return {
     'licences.seats': async ({ profileId: given, licenseId, kind }) => {
-      const { client, org } = await open(given);
-      const calls = seatCalls(kind);
-      const [licence, seats, groups] = await Promise.all([
-        readLicence(client, org, licenseId, {}, calls),
-        readSeats(client, org, licenseId, {}, calls),
-        readGroupSeats(client, org, licenseId, {}, calls),
-      ]);
-      if (!licence) {
-        throw new EngineError('not_found', `No ${calls.licenceLabel.toLowerCase()} ${licenseId} on this tenant`);
-      }
-      const used = licence.usage_count ?? seats.filter((seat) => seat.active).length;
-      return {
-        licence: {
-          id: licence.id,
-          name: licence.name,
-          count: licence.count,
-          used,
-          free: Math.max(0, licence.count - used),
-          over: Math.max(0, used - licence.count),
-          active: licence.active,
-          started: licence.started,
-          expired: licence.expired,
-          expiry: expiryOf(licence.expired),
-        },
-        seats: seats.map((seat) => ({
-          id: seat.id,
-          userId: seat.user_id,
-          username: seat.username,
-          email: seat.email,
-          active: seat.active,
-        })),
-        groups: groups.map((group) => ({
-          id: group.id,
-          groupId: group.group_id,
-          name: group.group_name,
-          active: group.active,
-          people: group.user_count ?? null,
-          holding: group.assigned_count ?? null,
-        })),
-        canKeepGroupSeats: calls.canKeepGroupSeats,
-      };
+      const { profileId, client, org, username } = await open(given);
+      // Keyed by the connection's org and user too: a profile pointed at another tenant never shows the first one's.
+      const key = { profileId, call: 'licences.seats', params: { org, username, kind, licenseId } };
+      const { value, freshness } = await withSavedCopy(answers, key, () =>
+        readLicencePage(client, org, licenseId, kind),
+      );
+      return { ...value, freshness };
     },
     'licences.release': async ({ profileId: given, licenseId, assignmentId, kind }) => {
       const { profileId, client, org } = await open(given);

@@ -139,6 +139,8 @@ export class ResourceApi {
     request: {
       id?: string;
       values?: Row;
+      /** The record as this computer has it: a required query parameter it carries (a pathway's owner) is sent. */
+      record?: Row;
       query?: Record<string, unknown>;
       many?: boolean;
       /** The answer may be a page of the spec's one declared record (listAnswerDeclared). */
@@ -157,14 +159,17 @@ export class ResourceApi {
       // The connection's usual names (org, user_id) fill a path or a required parameter; an optional query
       // parameter of the same name (site config's numeric user_id) is another thing, left to the declaration.
       const declared = declaration.tenant?.[parameter.name];
-      if (declared === 'none') continue;
-      const value = declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined);
+      const value =
+        declared === 'none'
+          ? undefined
+          : (declared ?? (parameter.in === 'path' || parameter.required ? bound[parameter.name] : undefined));
       if (value) {
         if (parameter.in === 'path') path[parameter.name] = this.scope[value];
         else query[parameter.name] = this.scope[value];
       } else if (parameter.in === 'query' && parameter.required && query[parameter.name] === undefined) {
-        // A required query parameter the body carries too (a seat's `license_id`) takes the body's value.
-        const given = request.values?.[parameter.name];
+        // A required query parameter the body or the record carries too (a seat's `license_id`, a pathway's owner
+        // `user_id`) takes its value.
+        const given = request.values?.[parameter.name] ?? request.record?.[parameter.name];
         if (given !== undefined && given !== null) query[parameter.name] = given;
       }
     }

@@ -21,6 +21,7 @@ import { EngineError, invalid } from '../errors';
 import { JobFailed, type ItemReport, type JobContext, type JobKindRunner } from '../jobs';
 import { ApiError, isTransient } from '../platform';
 import { userScope } from '../tenants';
+import { addressOf, keyFieldOf } from './address';
 import { ResourceApi } from './api';
 import { keptFields, type ResourceCache } from './cache';
 import { explain } from './explain';
@@ -138,7 +139,8 @@ export function bulkJobKind(deps: {
                   ctx.progress();
                   return;
                 }
-                const answer = await api.send(declaration, plan.operation, { id: item.key }, { signal: ctx.signal });
+                const address = addressOf(deps.cache, profileId, declaration, plan.operation, item.key);
+                const answer = await api.send(declaration, plan.operation, address, { signal: ctx.signal });
                 if (plan.named) {
                   const record =
                     answer && typeof answer === 'object' && !Array.isArray(answer) && declaration.idField in answer
@@ -202,13 +204,14 @@ async function updateOne(
   if (current && Object.entries(values).every(([field, value]) => same(current[field], value))) return 'unchanged';
   const editable = editableBody(declaration, operation)?.properties ?? {};
   const body =
-    operation.method === 'put'
+    operation.method === 'put' || keyFieldOf(operation)
       ? {
           ...Object.fromEntries(Object.entries(current ?? {}).filter(([name]) => name in editable)),
           ...values,
         }
       : values;
-  const answer = await api.send(declaration, operation, { id, values: body }, { signal });
+  const address = addressOf(cache, profileId, declaration, operation, id, current ?? undefined);
+  const answer = await api.send(declaration, operation, { ...address, values: body }, { signal });
   if (answer && typeof answer === 'object' && !Array.isArray(answer) && declaration.idField in answer) {
     cache.put(profileId, declaration, keptFields(declaration, answer as Row));
   }

@@ -19,6 +19,7 @@ import {
   type ResourceKind,
 } from '../../../shared/resources';
 import type { EngineServices } from '../context';
+import { addressOf, keyFieldOf } from './address';
 import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
 import { isUnreachable, offlineNote } from '../mentors';
@@ -392,11 +393,16 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       const answer = (await platformCall(declaration, id, async () => {
         const api = await apiFor(profileId);
         // A PUT replaces the record: what it does not change is sent as it is now.
+        // A PUT replaces the record, and so does an "add or update" POST naming it by another field (a program's
+        // program_id, its body's required fields): what it does not change is sent as it is now.
         const body =
-          operation.method === 'put'
+          operation.method === 'put' || keyFieldOf(operation)
             ? { ...(await currentBody(api, profileId, declaration, id)), ...changes }
             : changes;
-        return api.send(declaration, operation, { id, values: body });
+        return api.send(declaration, operation, {
+          ...addressOf(cache, profileId, declaration, operation, id),
+          values: body,
+        });
       })) as Row;
       const record = await afterWrite(profileId, declaration, answer);
       changed(profileId, kind);
@@ -412,7 +418,13 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       }
       refuseNoAdminLeft(cache, profileId, { kind, op: 'delete', id });
       try {
-        await platformCall(declaration, id, async () => (await apiFor(profileId)).send(declaration, operation, { id }));
+        await platformCall(declaration, id, async () =>
+          (await apiFor(profileId)).send(
+            declaration,
+            operation,
+            addressOf(cache, profileId, declaration, operation, id),
+          ),
+        );
       } catch (error) {
         // Gone already: the cached row is wrong either way.
         if (error instanceof EngineError && error.code === 'not_found') {

@@ -24,6 +24,7 @@ import type { ItemReport, ItemRow, JobContext, JobKindRunner } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError } from '../platform';
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
+import { addressOf, keyFieldOf } from './address';
 import { ResourceApi } from './api';
 import { keptFields, recordId, type ResourceCache } from './cache';
 import { drfIssues, explain } from './explain';
@@ -127,8 +128,9 @@ export function resourceImportKind(deps: {
         // A PUT replaces the record: what the row does not give is sent as it is now.
         const editable = editableBody(declaration, operation)?.properties ?? {};
         const kept = Object.fromEntries(Object.entries(current).filter(([name]) => name in editable));
-        const body = operation.method === 'put' ? { ...kept, ...values } : values;
-        return (await api.send(declaration, operation, { id, values: body }, options)) as Row;
+        const body = operation.method === 'put' || keyFieldOf(operation) ? { ...kept, ...values } : values;
+        const address = addressOf(deps.cache, profileId, declaration, operation, id, current);
+        return (await api.send(declaration, operation, { ...address, values: body }, options)) as Row;
       };
 
       const differs = (current: Row, values: Row): Promise<Result['outcome'] | Row> =>

@@ -104,7 +104,7 @@ export function resourcesArea(
       ...mentorBulkHandlers(services, stores.cache, single['resources.getSingle'], storedKey),
       ...mentorEvalHandlers(services, stores.evalRuns),
       ...personHandlers(services, stores.cache, stores.erasures),
-      ...licencesArea(services),
+      ...licencesArea(services, stores.answers),
       ...catalogueHandlers(services),
     },
     close,

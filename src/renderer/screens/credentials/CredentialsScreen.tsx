@@ -12,6 +12,7 @@ import { useCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
 import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
 import { navigateTo, useSubRoute } from '../../shell/routes';
+import { useActiveTenant } from '../../tenants/tenantContext';
 import { BadgeDetail } from './BadgeDetail';
 import { BadgeForm } from './BadgeForm';
 import { IssuanceChart } from './IssuanceChart';
@@ -49,11 +50,20 @@ export function CredentialsScreen() {
   const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
   /** The list is the saved copy (the tenant is not answering): nothing is sent to it from here. */
   const refusal = writeRefusalOf(badges.data?.freshness);
+  const tenant = useActiveTenant();
 
   return (
     <Stack gap="md" p="md" ref={ref} data-testid="credentials-screen">
-      <Group justify="space-between">
-        <Title order={2}>Credentials</Title>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+        <div>
+          <Title order={1} size="h2">
+            Credentials
+          </Title>
+          <Text c="dimmed" size="sm" data-testid="credentials-subtitle">
+            The badges of {tenant.profile ? <strong>{tenant.profile.name}</strong> : 'the active tenant'}, and whom they
+            were issued to.
+          </Text>
+        </div>
         <WriteButton refusal={refusal} onClick={() => setDefining(true)}>
           Define badge
         </WriteButton>

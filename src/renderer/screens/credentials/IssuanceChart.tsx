@@ -5,8 +5,12 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { formatCount, formatDay, formatDayShort } from '../../lib/format';
 import { useCall } from '../../queries/useCall';
+import { evenTicks } from './evenTicks';
 
 const DAY_MS = 86_400_000;
+/** The chart's margins and its Y axis, around the bars. */
+const MARGIN = { top: 4, right: 24, bottom: 0, left: 0 };
+const Y_AXIS_WIDTH = 40;
 /** The analytics charts' violet. */
 const BAR_COLOR = '#7950f2';
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -20,6 +24,12 @@ export function IssuanceChart({ width, failureSaid = false }: { width: number; f
   const [today] = useState(() => Date.now());
   const range = { startDate: day(today - 29 * DAY_MS), endDate: day(today) };
   const overTime = useCall('badges.overTime', range);
+  const chartWidth = Math.max(width, 240);
+  const series = overTime.data?.series ?? [];
+  const ticks = evenTicks(
+    series.map((point) => point.date),
+    chartWidth - MARGIN.left - MARGIN.right - Y_AXIS_WIDTH,
+  );
   return (
     <Card withBorder padding="sm" data-testid="badge-issuance">
       <Group justify="space-between" mb={4}>
@@ -47,15 +57,10 @@ export function IssuanceChart({ width, failureSaid = false }: { width: number; f
           No badges were issued in the last 30 days.
         </Text>
       ) : (
-        <BarChart
-          data={overTime.data?.series ?? []}
-          width={Math.max(width, 240)}
-          height={160}
-          margin={{ top: 4, right: 24, bottom: 0, left: 0 }}
-        >
+        <BarChart data={series} width={chartWidth} height={160} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-          <XAxis dataKey="date" fontSize={11} minTickGap={16} tickFormatter={formatDayShort} />
-          <YAxis fontSize={11} width={40} allowDecimals={false} />
+          <XAxis dataKey="date" fontSize={11} ticks={ticks} interval={0} tickFormatter={formatDayShort} />
+          <YAxis fontSize={11} width={Y_AXIS_WIDTH} allowDecimals={false} />
           <Tooltip labelFormatter={(label) => formatDay(String(label))} />
           <Bar dataKey="issued" name="Issued" fill={BAR_COLOR} isAnimationActive={false} />
         </BarChart>

@@ -13,17 +13,21 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RESOURCES, type ResourceDeclaration, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import type { LicenceSeats } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { WarningIcon } from '../../components/icons';
+import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
 import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ResourceFormModal } from '../../resources/ResourceFormModal';
 import { ResourceImportModal } from '../../resources/ResourceImportModal';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 
 type Seat = LicenceSeats['seats'][number];
 type GroupSeat = LicenceSeats['groups'][number];
@@ -49,13 +53,23 @@ export function ProgramLicencePage(props: PageProps) {
 
 /**
  * One licence: its seats used and free, its expiry flagged when near or past, the people and user groups holding
- * seats, seats given from a CSV file (a job) or to a whole user group, and taken back.
+ * seats, seats given from a CSV file (a job) or to a whole user group, and taken back. With the tenant out of reach it
+ * shows the copy saved when it was last read, said so, with every change off and the reason on each.
  */
 function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind }) {
   const licenseId = Number(id);
   const seatKind = { ...RESOURCES[kind], kind: kind as ResourceKind };
   const seats = useCall('licences.seats', { profileId, licenseId, kind }, { enabled: Number.isInteger(licenseId) });
+  const refusal = useWriteRefusal(seats.data?.freshness);
   const groups = useCall('resources.list', { profileId, kind: 'user-groups', pageSize: 500 });
+  // Groups holding the licence already are not offered again. Kept while neither list changes: a new list on every
+  // render (the page's freshness, the tenant's reach) would reset the picker's highlighted option under the keyboard.
+  const groupOptions = useMemo(() => {
+    const held = new Set((seats.data?.groups ?? []).map((g) => g.groupId));
+    return (groups.data?.records ?? [])
+      .filter((g) => !held.has(Number(g.id)))
+      .map((g) => ({ value: String(g.id), label: String(g.name) }));
+  }, [seats.data, groups.data]);
   const release = useMutationCall('licences.release');
   const releaseGroup = useMutationCall('licences.releaseGroup');
   const assignGroup = useMutationCall('licences.assignGroup');
@@ -79,13 +93,20 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
       ← All {(RESOURCES[seatKind.seats.licenseKind as ResourceKind] as ResourceDeclaration).plural}
     </Button>
   );
-  if (seats.isError) {
+  if (seats.isError && !seats.data) {
     return (
       <Stack gap="md">
         {back}
-        <Alert color="red" icon={<WarningIcon />} title="The licence could not be read">
-          {errorMessage(seats.error)}
-        </Alert>
+        <LoadErrorAlert
+          // Never read on this computer: nothing saved to show in its place.
+          title={
+            isUnreachable(seats.error)
+              ? 'This licence is not available while the tenant cannot be reached'
+              : 'The licence could not be read'
+          }
+          error={seats.error}
+          onRetry={() => void seats.refetch()}
+        />
       </Stack>
     );
   }
@@ -98,7 +119,6 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
     );
   }
   const { licence } = seats.data;
-  const held = new Set(seats.data.groups.map((g) => g.groupId));
   // Only the program family's answer counts a group's people and those holding seats.
   const counted = seats.data.groups.some((g) => g.people !== null);
   const share = licence.count ? Math.min(100, (licence.used / licence.count) * 100) : 100;
@@ -107,19 +127,28 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
     <Stack gap="lg">
       {back}
       <Stack gap={6}>
-        <Group gap="sm" wrap="wrap">
-          <Title order={2} size="h3">
-            {licence.name || `Licence ${licence.id}`}
-          </Title>
-          {!licence.active && <Badge color="gray">Inactive</Badge>}
-          {licence.expiry === 'past' && <Badge color="red">Expired</Badge>}
-          {licence.expiry === 'soon' && <Badge color="orange">Ends soon</Badge>}
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <Group gap="sm" wrap="wrap" style={{ minWidth: 0 }}>
+            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              {licence.name || `Licence ${licence.id}`}
+            </Title>
+            {!licence.active && <Badge color="gray">Inactive</Badge>}
+            {licence.expiry === 'past' && <Badge color="red">Expired</Badge>}
+            {licence.expiry === 'soon' && <Badge color="orange">Ends soon</Badge>}
+          </Group>
+          <FreshnessNote
+            freshness={seats.data.freshness}
+            refreshing={seats.isFetching}
+            onRefresh={() => void seats.refetch()}
+            what="this licence"
+          />
         </Group>
         <Text size="sm" c="dimmed">
           From {formatDateTime(licence.started)} ·{' '}
           {licence.expired ? `until ${formatDateTime(licence.expired)}` : 'no end date'}
         </Text>
       </Stack>
+      <OfflineBanner freshness={seats.data.freshness} />
       {licence.expiry !== 'ok' && licence.expiry !== 'none' && (
         <Alert
           color={licence.expiry === 'past' ? 'red' : 'orange'}
@@ -149,10 +178,17 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
       </Stack>
 
       <Group gap="sm" wrap="wrap">
-        <Button onClick={() => setImporting(true)}>Give seats from a CSV file</Button>
-        <Button variant="default" onClick={() => setEditing(true)} loading={editing && licenceRecord.isPending}>
+        <WriteButton refusal={refusal} onClick={() => setImporting(true)}>
+          Give seats from a CSV file
+        </WriteButton>
+        <WriteButton
+          refusal={refusal}
+          variant="default"
+          onClick={() => setEditing(true)}
+          loading={editing && licenceRecord.isPending}
+        >
           Edit licence
-        </Button>
+        </WriteButton>
       </Group>
 
       <Stack gap={4}>
@@ -161,20 +197,19 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
           <Select
             aria-label="User group"
             placeholder="A user group"
-            // Groups holding the licence already are not offered again.
-            data={(groups.data?.records ?? [])
-              .filter((g) => !held.has(Number(g.id)))
-              .map((g) => ({ value: String(g.id), label: String(g.name) }))}
+            data={groupOptions}
             value={group}
             onChange={(value) => {
               setGroup(value);
               assignGroup.reset();
             }}
             searchable
+            disabled={!!refusal}
             nothingFoundMessage={groups.isError ? 'The user groups could not be read' : 'No such user group'}
             w={220}
           />
-          <Button
+          <WriteButton
+            refusal={refusal}
             variant="default"
             disabled={!group}
             loading={assignGroup.isPending}
@@ -192,7 +227,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
             }
           >
             Give the group seats
-          </Button>
+          </WriteButton>
         </Group>
         {assignGroup.isError && (
           <Alert color="red" icon={<WarningIcon />} title="No seats given">
@@ -227,7 +262,8 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
                     </Table.Td>
                   )}
                   <Table.Td>
-                    <Button
+                    <WriteButton
+                      refusal={refusal}
                       size="compact-sm"
                       variant="subtle"
                       color="red"
@@ -238,7 +274,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
                       }}
                     >
                       Take back
-                    </Button>
+                    </WriteButton>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -281,9 +317,15 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
                   </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{seat.email ?? '—'}</Table.Td>
                   <Table.Td>
-                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => setReleasing(seat)}>
+                    <WriteButton
+                      refusal={refusal}
+                      size="compact-sm"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setReleasing(seat)}
+                    >
                       Release
-                    </Button>
+                    </WriteButton>
                   </Table.Td>
                 </Table.Tr>
               ))}

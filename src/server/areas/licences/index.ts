@@ -67,7 +67,8 @@ CREATE TABLE IF NOT EXISTS license_email_seats (
 CREATE TABLE IF NOT EXISTS access_requests (
   id INTEGER PRIMARY KEY, org TEXT NOT NULL REFERENCES orgs(key), user_id INTEGER NOT NULL REFERENCES users(id),
   course_id TEXT NOT NULL, approved INTEGER, reviewed INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 1,
-  created TEXT NOT NULL, modified TEXT NOT NULL, metadata TEXT NOT NULL DEFAULT '{}'
+  created TEXT NOT NULL, modified TEXT NOT NULL, metadata TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (org, user_id, course_id)
 );
 `;
 
@@ -526,14 +527,15 @@ export function accessRequestStore(db: Db) {
       });
       return present(db.prepare(`${select} WHERE r.id = ?`).get(body.request_id) as Row);
     },
+    /**
+     * A person's request for a course. The platform keeps one per person and course (its request check answers
+     * whether "an access request exists for this user and course"), so asking again leaves the one there is.
+     */
     add(org: string, userId: number, courseId: string, at: string): void {
-      db.prepare('INSERT INTO access_requests (org, user_id, course_id, created, modified) VALUES (?, ?, ?, ?, ?)').run(
-        org,
-        userId,
-        courseId,
-        at,
-        at,
-      );
+      db.prepare(
+        `INSERT INTO access_requests (org, user_id, course_id, created, modified) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (org, user_id, course_id) DO NOTHING`,
+      ).run(org, userId, courseId, at, at);
     },
   };
 }
@@ -772,9 +774,17 @@ export const licencesArea: Area = {
       iso(-365),
       'platform',
     );
+    // Nine requests from four people, each asking for a course at most once (as on the platform).
+    const asked = new Map<number, Set<string>>();
     for (let i = 0; i < Math.min(9, people.length); i++) {
-      const course = rng.pick(courses.length ? courses : COURSES);
-      requests.add(MAIN_ORG, people[(i * 5) % Math.min(people.length, 20)]!.id, course, iso(-9 + i));
+      const person = people[(i * 5) % Math.min(people.length, 20)]!.id;
+      const theirs = asked.get(person) ?? new Set<string>();
+      const open = (courses.length ? courses : COURSES).filter((id) => !theirs.has(id));
+      if (!open.length) continue;
+      const course = rng.pick(open);
+      theirs.add(course);
+      asked.set(person, theirs);
+      requests.add(MAIN_ORG, person, course, iso(-9 + i));
     }
   },
 };

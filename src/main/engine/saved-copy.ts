@@ -1,11 +1,12 @@
 /**
- * The Credentials area's saved copy: every read asks the tenant (a badge just defined or issued shows at once), and
- * its last answer is kept in the engine's answer cache (SQLite, per tenant profile and connection) to stand in, said
- * to be old, when the tenant cannot be reached. Cold and unreachable, the read fails as before ("could not be loaded").
+ * A saved copy for reads that ask the tenant every time (Credentials' badges, a licence's seats: what was just given or
+ * issued shows at once): the last answer is kept in the engine's answer cache (SQLite, per tenant profile and
+ * connection) to stand in, said to be old, when the tenant cannot be reached. Cold and unreachable, the read fails as
+ * before ("could not be loaded").
  */
-import type { Freshness } from '../../../shared/contract';
-import { isUnreachable, offlineNote } from '../mentors';
-import { canonical, type AnswerCache } from '../store';
+import type { Freshness } from '../../shared/contract';
+import { isUnreachable, offlineNote } from './mentors';
+import { canonical, type AnswerCache } from './store';
 
 export interface Saved<T> {
   value: T;
