@@ -6,6 +6,7 @@ import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
 import { readableValue, shownValue } from './readable';
+import { GRANT_FIELDS, GrantDetails } from './GrantView';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;
@@ -36,11 +37,16 @@ export function RecordDrawer({
   const labelOf = (field: string) => fieldLabelOf(declaration, field);
   const name = record && titleOf(declaration, record);
   const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
-  // The list's columns first, in their order (the name leads), then the rest as the platform answered them.
+  // The list's columns first, in their order (the name leads), then the rest as the platform answered them. A grant
+  // (a policy's role and whom it is granted to) is shown whole in its column's place.
+  const grantField = declaration.columns.find((column) => column.format === 'grant')?.field;
+  const shownElsewhere = new Set<string>(grantField ? GRANT_FIELDS : []);
   const fields = record
     ? [
         ...declaration.columns.map((column) => column.field).filter((field) => field in record),
-        ...Object.keys(record).filter((field) => !declaration.columns.some((column) => column.field === field)),
+        ...Object.keys(record).filter(
+          (field) => !declaration.columns.some((column) => column.field === field) && !shownElsewhere.has(field),
+        ),
       ]
     : [];
   return (
@@ -69,6 +75,7 @@ export function RecordDrawer({
       {record && (
         <Stack gap="md">
           {fields.map((field) => {
+            if (field === grantField) return <GrantDetails key={field} record={record} />;
             const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
