@@ -136,3 +136,54 @@ describe('a role change that leaves no access administrator', () => {
     expect(role.actions).toEqual(['Ibl.Core/Roles/write', 'Ibl.Core/Policies/write', 'Ibl.Core/Departments/write']);
   });
 });
+
+describe('5,000 people into departments from a CSV, in the app', () => {
+  it('the import dialog adds every row and says so; the departments then count them', async () => {
+    const { page } = app;
+    const insert = server.db.prepare(
+      `INSERT INTO users (username, email, org, role, date_joined) VALUES (?, ?, ?, 'student', '2026-01-01T00:00:00Z')`,
+    );
+    server.db.transaction(() => {
+      for (let i = 0; i < 5_000; i++) insert.run(`bulk${i}`, `bulk${i}@example.edu`, server.org);
+    })();
+    for (const name of ['East wing', 'West wing'])
+      await call(server, 'POST', '/api/core/departments/', { json: { name } });
+    await app.open('#/people-and-access/department-members');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import department members from CSV' });
+    const csv = `Email,Department\n${Array.from({ length: 5_000 }, (_, i) => `bulk${i}@example.edu,${i % 2 ? 'West wing' : 'East wing'}`).join('\n')}\n`;
+    await dialog
+      .getByTestId('resource-import-file')
+      .setInputFiles({ name: 'five-thousand.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: /^Import 5,000 department members$/ }).click();
+    await expect
+      .poll(() => dialog.getByTestId('import-result').innerText(), { timeout: 60_000 })
+      .toMatch(/5,000 added/);
+    const inWing = server.db
+      .prepare(
+        `SELECT count(*) FROM users u JOIN departments d ON d.id = u.department_id WHERE d.name IN ('East wing', 'West wing')`,
+      )
+      .pluck()
+      .get() as number;
+    expect(inWing).toBe(5_000);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: 'Departments' }).click();
+    const countOf = (name: string) =>
+      table().getByRole('row').filter({ hasText: name }).getByTestId('count-cell').innerText();
+    await expect.poll(() => countOf('East wing'), { timeout: 20_000 }).toBe('2,500');
+    await expect.poll(() => countOf('West wing'), { timeout: 20_000 }).toBe('2,500');
+  }, 120_000);
+});
+
+describe('the erasure reports’ empty state', () => {
+  it('names the way to a person’s page as the navigation says it', async () => {
+    const { page } = app;
+    await app.open('#/people-and-access/erasure-reports');
+    const empty = page.getByTestId('erasure-reports-empty');
+    await visible(empty);
+    const nav = await page.getByRole('link', { name: 'People and access' }).innerText();
+    const tab = await page.getByRole('tab', { name: 'Users' }).innerText();
+    expect(await empty.innerText()).toContain(`(${nav.trim()} → ${tab.trim()})`);
+  });
+});

@@ -203,6 +203,11 @@ export class ResourceCache {
     return new Map(rows.map(({ value, n }) => [String(value), n]));
   }
 
+  /** The kind's list changed on the tenant (a job wrote to it): its next read reads it again. */
+  markChanged(profileId: string, kind: string): void {
+    this.freshness.markChanged(profileId, listOf(kind));
+  }
+
   /** Whether at most INDEXED_SEARCH_MOST records of any kind or tenant hold the FTS5 string `match` (counted no further). */
   private fewHold(match: string): boolean {
     const held = this.sql(
