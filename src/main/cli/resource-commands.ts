@@ -15,6 +15,8 @@ import {
   editableBody,
   fieldSchema,
   fieldType,
+  grantOf,
+  grantSummary,
   imageFormat,
   toDataUrl,
   isResourceKind,
@@ -160,7 +162,12 @@ const cell = (value: unknown) =>
 /** Records as a table of the kind's columns, for people. */
 function printTable(out: Output, declaration: ResourceDeclaration, records: ResourceRecord[]): void {
   const header = declaration.columns.map((c) => c.label.toUpperCase());
-  const rows = records.map((record) => declaration.columns.map((c) => printable(cell(record[c.field]))));
+  const rows = records.map((record) =>
+    declaration.columns.map((c) =>
+      // A policy's grant as the app's list says it: "Editors · 2 people, 1 group" (--json keeps every field).
+      printable(c.format === 'grant' ? grantSummary(grantOf(record)) : cell(record[c.field])),
+    ),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows])
     out.text(

@@ -6,6 +6,7 @@ import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
 import { readableValue, shownValue } from './readable';
+import { GRANT_FIELDS, GrantDetails } from './GrantView';
 
 interface RecordDrawerProps {
   declaration: ResourceDeclaration;
@@ -38,16 +39,19 @@ export function RecordDrawer({
   const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
   // The list's columns first, in their order (the name leads), then the rest as the platform answered them, but for
   // the fields naming the tenant itself (a course's `org`): the same on every record of the list, so only noise here.
-  const ownTenant = new Set(
-    Object.entries(declaration.tenant ?? {})
+  // A grant (a policy's role and whom it is granted to) is shown whole in its column's place.
+  const grantField = declaration.columns.find((column) => column.format === 'grant')?.field;
+  const shownElsewhere = new Set<string>([
+    ...(grantField ? GRANT_FIELDS : []),
+    ...Object.entries(declaration.tenant ?? {})
       .filter(([, value]) => value !== 'none')
       .map(([field]) => field),
-  );
+  ]);
   const fields = record
     ? [
         ...declaration.columns.map((column) => column.field).filter((field) => field in record),
         ...Object.keys(record).filter(
-          (field) => !declaration.columns.some((column) => column.field === field) && !ownTenant.has(field),
+          (field) => !declaration.columns.some((column) => column.field === field) && !shownElsewhere.has(field),
         ),
       ]
     : [];
@@ -77,6 +81,7 @@ export function RecordDrawer({
       {record && (
         <Stack gap="md">
           {fields.map((field) => {
+            if (field === grantField) return <GrantDetails key={field} record={record} />;
             const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');

@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState, type ComponentType } from 'react';
+import { Fragment, useState, type ComponentType } from 'react';
 import classes from './ResourceList.module.css';
 import { asSentence } from '../lib/sentence';
 import { expiryOf, type ResourceRecord } from '../../shared/contract';
@@ -39,6 +39,8 @@ import { useShownValue } from './mentor-refs';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { ResourceImportModal } from './ResourceImportModal';
 import { RecordDrawer } from './RecordDrawer';
+import { GrantCell } from './GrantView';
+import { useCountColumn } from './CountColumn';
 import { RevealOnceModal } from './RevealOnceModal';
 import { useResourceList } from './useResourceList';
 import { capitalized, searchPlaceholder, titleOf as titleOfRecord } from './naming';
@@ -264,6 +266,13 @@ export function ResourceList({
     Object.values(declaration.actions ?? {}).some((action) => action.bulk);
   const onThisPage = records.map((record) => ({ id: idOf(record), name: titleOf(record) }));
   const pageSelected = onThisPage.filter(({ id }) => selected.has(id)).length;
+  // A count the platform's list does not give (a department's members), before the id column.
+  const count = useCountColumn(
+    profileId,
+    declaration,
+    onThisPage.map(({ id }) => id),
+  );
+  const countBefore = (field: string) => count !== null && field === declaration.idField;
   const onPage = openId === undefined ? undefined : records.find((record) => idOf(record) === openId);
   // A record not on this page (a link, the command palette) is read by its id.
   const opened = useCall(
@@ -439,10 +448,16 @@ export function ResourceList({
                     </Table.Th>
                   )}
                   {columns.map((column) => (
-                    <Table.Th key={column.field} style={{ whiteSpace: 'nowrap' }}>
-                      {column.label}
-                    </Table.Th>
+                    <Fragment key={column.field}>
+                      {countBefore(column.field) && (
+                        <Table.Th style={{ whiteSpace: 'nowrap' }}>{count!.label}</Table.Th>
+                      )}
+                      <Table.Th style={{ whiteSpace: 'nowrap' }}>{column.label}</Table.Th>
+                    </Fragment>
                   ))}
+                  {count && !columns.some((column) => countBefore(column.field)) && (
+                    <Table.Th style={{ whiteSpace: 'nowrap' }}>{count.label}</Table.Th>
+                  )}
                   {(canDelete || canUpdate) && (
                     <Table.Th w={96} className={classes.actions}>
                       <VisuallyHidden>Actions</VisuallyHidden>
@@ -469,22 +484,30 @@ export function ResourceList({
                       </Table.Td>
                     )}
                     {columns.map((column, index) => (
-                      <Table.Td key={column.field}>
-                        {index === 0 ? (
-                          <RecordName
-                            text={cellText(column, show(column.field, record[column.field]))}
-                            hint={idHint(column, record[column.field])}
-                            onOpen={() => onOpen(idOf(record))}
-                          />
-                        ) : (
-                          <Cell
-                            column={column}
-                            value={show(column.field, record[column.field])}
-                            hint={idHint(column, record[column.field])}
-                          />
-                        )}
-                      </Table.Td>
+                      <Fragment key={column.field}>
+                        {countBefore(column.field) && <Table.Td>{count!.cell(idOf(record))}</Table.Td>}
+                        <Table.Td>
+                          {column.format === 'grant' ? (
+                            <GrantCell record={record} />
+                          ) : index === 0 ? (
+                            <RecordName
+                              text={cellText(column, show(column.field, record[column.field]))}
+                              hint={idHint(column, record[column.field])}
+                              onOpen={() => onOpen(idOf(record))}
+                            />
+                          ) : (
+                            <Cell
+                              column={column}
+                              value={show(column.field, record[column.field])}
+                              hint={idHint(column, record[column.field])}
+                            />
+                          )}
+                        </Table.Td>
+                      </Fragment>
                     ))}
+                    {count && !columns.some((column) => countBefore(column.field)) && (
+                      <Table.Td>{count.cell(idOf(record))}</Table.Td>
+                    )}
                     {(canDelete || canUpdate) && (
                       <Table.Td
                         className={classes.actions}

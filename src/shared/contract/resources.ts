@@ -17,6 +17,7 @@ import { memoryCalls } from './memory';
 import { callCredentialCalls } from './calls';
 import { badgeCalls } from './badges';
 import { resourceHistoryCalls } from './resource-history';
+import { resourceCountCalls } from './resource-counts';
 import { mentorBulkCalls } from './mentor-bulk';
 import { mentorEvalCalls, mentorEvalEvents } from './mentor-evals';
 import { CsvDelimiter, CsvEncoding } from './invitations';
@@ -335,6 +336,7 @@ export const resourceCalls = {
   ...singleRecordCalls,
   ...accessCalls,
   ...resourceHistoryCalls,
+  ...resourceCountCalls,
   ...mentorBulkCalls,
   ...mentorEvalCalls,
   'resources.describe': call(
@@ -382,6 +384,8 @@ export const resourceEvents = {
       { call: 'resources.historyDiff', by: ['profileId', 'kind'] },
       // Another kind's records may refer to this kind's: what is said before a delete is read again.
       { call: 'resources.referrers', by: ['profileId'] },
+      // A list's counts of this kind's records (a department's members).
+      { call: 'resources.counts', by: ['profileId', 'kind'] },
       { call: 'resources.usedByApp', by: ['profileId', 'kind'] },
       // The access matrix and its answers are computed from the RBAC lists.
       { call: 'access.matrix', by: ['profileId'] },

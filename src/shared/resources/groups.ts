@@ -201,7 +201,8 @@ export const departmentMembers = {
     { name: 'username', label: 'Username', input: 'text', description: 'The person’s username, or their email below.' },
     { name: 'email', label: 'Email', input: 'text', placeholder: 'person@example.edu' },
   ],
-  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members', counted: true }],
+  // The platform's department list gives no count (user groups' does): the departments list counts the saved copy.
+  relations: [{ field: 'department_id', kind: 'departments', heading: 'Members', counted: true, column: 'Members' }],
   membership: {
     groupKind: 'departments',
     groupField: 'department_id',

@@ -47,6 +47,7 @@ export * from './mentor-knowledge';
 export * from './membership';
 export * from './memory';
 export * from './licences';
+export * from './grant';
 
 export const RESOURCES = {
   'api-tokens': apiTokens,

@@ -119,6 +119,11 @@ export interface RelationDeclaration {
    * platform (the list filtered by this field, its DRF count), rather than naming each.
    */
   counted?: boolean;
+  /**
+   * With `counted`: the referred kind's list shows how many refer to each record, in a column of this label (a
+   * department's "Members"), counted from the engine's saved copy of this kind (where the platform gives no count).
+   */
+  column?: string;
 }
 
 export interface ColumnDeclaration {
@@ -127,9 +132,11 @@ export interface ColumnDeclaration {
   /**
    * `entries`: an object's entries on one line (`key: ****3456`), for masked credential values; `mentor`: a mentor's
    * unique id, shown by the mentor's name; `expiry`: a date that ends something (a licence), flagged when it is near
-   * or past; `actions`: RBAC action ids, shown by what they allow ("Roles: read").
+   * or past; `actions`: RBAC action ids, shown by what they allow ("Roles: read"); `grant`: an RBAC policy's role
+   * (this field) and whom it grants it to (the record's `users` and `groups`), "Editors · 2 people, 1 group", every
+   * name with its id in the tooltip (src/shared/resources/grant.ts).
    */
-  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry' | 'actions';
+  format?: 'text' | 'datetime' | 'boolean' | 'entries' | 'mentor' | 'expiry' | 'actions' | 'grant';
   /**
    * The column holds the id of a record of this kind (a review's course): shown by that record's name, the id kept
    * in the cell's tooltip. `referencesField`: the referred record's field the value is, when not its id field.
@@ -409,6 +416,7 @@ export function referrersOf(
   key?: string;
   removedWith?: boolean;
   counted?: boolean;
+  column?: string;
 }[] {
   return declarations.flatMap((declaration) =>
     (declaration.relations ?? [])
@@ -421,6 +429,7 @@ export function referrersOf(
         key: r.key,
         removedWith: r.removedWith,
         ...(r.counted && { counted: true }),
+        ...(r.column && { column: r.column }),
       })),
   );
 }

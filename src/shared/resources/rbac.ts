@@ -71,6 +71,8 @@ export const rbacPolicies = {
   tenant: { platform_key: 'org' },
   columns: [
     { field: 'name', label: 'Name' },
+    // The role it grants and to whom: "Editors · 2 people, 1 group" (the panel names each).
+    { field: 'role', label: 'Grants', format: 'grant' },
     { field: 'resources', label: 'Resources' },
     { field: 'is_internal', label: 'Internal', format: 'boolean' },
     { field: 'id', label: 'ID' },

@@ -189,6 +189,25 @@ export class ResourceCache {
     return { records: texts.map((text) => JSON.parse(text) as Row), total };
   }
 
+  /**
+   * How many of the kind's records hold each of `values` in `field` (a department's members by `department_id`), in
+   * one pass over the kind's records; a value none holds is absent.
+   */
+  countBy(profileId: string, kind: string, field: string, values: readonly unknown[]): Map<string, number> {
+    // The field's name comes from the declaration (the caller checked it), never from free text.
+    const rows = this.sql(
+      `SELECT json_extract(data, @path) AS value, count(*) AS n FROM resource_records
+         WHERE profile_id = @profileId AND kind = @kind AND json_extract(data, @path) IN (SELECT value FROM json_each(@values))
+         GROUP BY 1`,
+    ).all({ profileId, kind, path: `$."${field}"`, values: JSON.stringify(values) }) as { value: unknown; n: number }[];
+    return new Map(rows.map(({ value, n }) => [String(value), n]));
+  }
+
+  /** The kind's list changed on the tenant (a job wrote to it): its next read reads it again. */
+  markChanged(profileId: string, kind: string): void {
+    this.freshness.markChanged(profileId, listOf(kind));
+  }
+
   /** Whether at most INDEXED_SEARCH_MOST records of any kind or tenant hold the FTS5 string `match` (counted no further). */
   private fewHold(match: string): boolean {
     const held = this.sql(

@@ -506,6 +506,22 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       return { ...referrersIn(cache, profileId, kind, ids, RESOURCES_STALE_MS), ...(counts.length && { counts }) };
     },
 
+    'resources.counts': async ({ profileId: given, kind, field, ids }) => {
+      const profileId = ctx.tenant(given);
+      const declaration = manyOf(kind);
+      if (!(declaration.relations ?? []).some((relation) => relation.field === field)) {
+        throw invalid('field', `${capital(pluralOf(declaration))} refer to nothing by '${field}'`);
+      }
+      // Counted over the whole list: the first read waits for its last page (its first would count part of it).
+      const fresh = await freshness(profileId, declaration, false, true);
+      const values = ids.map((id) => typedWhere(declaration, { [field]: id })[0]!.value);
+      const found = cache.countBy(profileId, kind, field, values);
+      return {
+        counts: Object.fromEntries(ids.map((id, i) => [id, found.get(String(values[i])) ?? 0])),
+        freshness: fresh,
+      };
+    },
+
     'resources.export': (input) =>
       exportResources(input, {
         list: (page) => handlers['resources.list'](page),

@@ -72,7 +72,11 @@ export function resourcesArea(
   services.runner.register(
     membersImportKind({
       profiles: services.profiles,
-      changed: (profileId, kind) => services.emit('resources.changed', { profileId, kind }),
+      // The saved members (and groups' counts) are old now: the next read of either reads it again.
+      changed: (profileId, kind) => {
+        stores.cache.markChanged(profileId, kind);
+        services.emit('resources.changed', { profileId, kind });
+      },
     }),
   );
   services.runner.register(

@@ -1,7 +1,7 @@
 /**
  * A learner's data requests on their page: "Export data…" (everything about them as one zip, a job) and "Erase
  * person…" (a preview of what goes, their username typed out, a job, then the signed-off report); and the tenant's
- * past erasure reports (a tab of People & access, since an erased person has no page any more).
+ * past erasure reports (a tab of People and access, since an erased person has no page any more).
  */
 import { Alert, Anchor, Badge, Button, Code, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
@@ -202,7 +202,7 @@ export function ErasureUnderway({ jobId, onBack }: { jobId: string; onBack(): vo
   );
 }
 
-/** People & access → Erasure reports: every erasure asked for from this computer for the tenant, newest first. */
+/** People and access → Erasure reports: every erasure asked for from this computer for the tenant, newest first. */
 export function ErasureReportsPanel({ profileId }: { profileId: string }) {
   const reports = useCall('person.erasures', { profileId });
   const [open, setOpen] = useState<string | null>(null);
