@@ -195,4 +195,21 @@ describe('resources: models and the default key', () => {
     expect(offline).toMatchObject({ defaultKey: true, freeTrial: false });
     expect(offline.offline).toMatch(/not answering .*showing what was saved earlier/);
   });
+
+  it("keeps the last answer in the engine's cache: an engine restarted with the tenant down still shows it, said to be old", async () => {
+    const first = await connect(server, { key: 'env', keep: true });
+    await first.engine.invoke('llmAccess.set', { defaultKey: true, freeTrial: false });
+    const fresh = await first.engine.invoke('llmAccess.get', {});
+    expect(fresh).toMatchObject({ defaultKey: true, freeTrial: false, offline: null });
+    await first.engine.close();
+
+    server.setFaults('error5xx=1');
+    const again = await connect(server, { key: 'env', dataDir: first.dataDir });
+    const offline = await again.engine.invoke('llmAccess.get', {});
+    expect(offline).toMatchObject({ defaultKey: true, freeTrial: false, usage: fresh.usage, asOf: fresh.asOf });
+    expect(offline.offline).toMatch(/not answering .*showing what was saved earlier/);
+    // The same profile pointed at another user of the tenant: the first one's copy is not its answer.
+    await again.engine.invoke('profiles.update', { id: again.profileId, username: 'someone-else' });
+    expect(await failure(again.engine, 'llmAccess.get', {})).toMatchObject({ code: 'api' });
+  });
 });

@@ -156,7 +156,7 @@ export const LlmAccess = z.object({
   usage: z.record(z.string(), z.unknown()).nullable(),
   freeTrial: z.boolean().nullable(),
   asOf: z.string(),
-  /** Why this is the last answer read in this session rather than a fresh one (the tenant is not answering). */
+  /** Why this is the last answer kept on this computer rather than a fresh one (the tenant is not answering). */
   offline: z.string().nullable(),
 });
 export type LlmAccess = z.infer<typeof LlmAccess>;

@@ -24,6 +24,7 @@ import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
 import { isUnreachable, offlineNote } from '../mentors';
 import { RequestAbortedError, type CallOptions } from '../platform';
+import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
 import { ResourceApi } from './api';
 import { keptFields, type FieldEquals, type ResourceCache } from './cache';
@@ -89,7 +90,8 @@ type ResourceHandlers = Omit<
   | 'accessRequests.review'
 > & { close(): Promise<void> };
 
-export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): ResourceHandlers {
+/** `answers`: where the answers kept as saved copies are (the LLM access read). */
+export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, answers: AnswerCache): ResourceHandlers {
   /** Writes per list: a refresh that started before a write must not store what it fetched. */
   const writes = new Map<string, number>();
   const background = new Set<Promise<void>>();
@@ -551,7 +553,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache): R
       return { choices, asOf: new Date(at).toISOString() };
     },
 
-    ...llmAccessHandlers(ctx, apiFor),
+    ...llmAccessHandlers(ctx, apiFor, answers),
     ...appKeyHandlers(ctx, apiFor),
 
     async close() {

@@ -37,7 +37,7 @@ export interface ResourceStores {
   snapshots: SnapshotStore;
   evalRuns: EvalRunStore;
   erasures: ErasureStore;
-  /** Answers kept per tenant to stand in offline (the Credentials area's badges and assertions). */
+  /** Answers kept per tenant to stand in offline (the Credentials area's badges and assertions, the LLM access). */
   answers: AnswerCache;
 }
 
@@ -60,7 +60,7 @@ export function resourcesArea(
   services: ResourceServices & ImportServices,
   stores: ResourceStores,
 ): EngineArea<HandlersOf<typeof resourceCalls>> {
-  const { close, ...handlers } = resourceHandlers(services, stores.cache);
+  const { close, ...handlers } = resourceHandlers(services, stores.cache, stores.answers);
   services.runner.register(
     resourceImportKind({
       profiles: services.profiles,

@@ -1,12 +1,15 @@
 /**
  * The default LLM key and the free trial of a tenant: read together (the key's usage and the trial's state), switched
- * one at a time. Not cached: a switch is read back at once, and the screen shows when it could not be read.
+ * one at a time. Every read asks the tenant (a switch is read back at once); its last answer is kept in the engine's
+ * answer cache (SQLite, per profile and connection) and stands in, said to be old, when the tenant cannot be reached,
+ * after a restart too.
  */
 import type { LlmAccess, resourceCalls } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { isUnreachable, offlineNote } from '../mentors';
+import { withSavedCopy } from '../badges';
 import { ApiError } from '../platform';
+import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
 import type { ResourceApi } from './api';
 import type { ResourceServices } from './handlers';
@@ -31,32 +34,31 @@ function explained(error: unknown): unknown {
 export function llmAccessHandlers(
   ctx: ResourceServices,
   apiFor: (profileId: string) => Promise<ResourceApi>,
+  answers: AnswerCache,
 ): Pick<Handlers, 'llmAccess.get' | 'llmAccess.set'> {
-  /** The last answer per connection and tenant, for this session: shown (and said to be old) when the tenant is down. */
-  const last = new Map<string, { tenant: string; access: LlmAccess }>();
   return {
     'llmAccess.get': async ({ profileId: given }): Promise<LlmAccess> => {
       const profileId = ctx.tenant(given);
-      const scope = await userScope(ctx.profiles, profileId);
-      const tenant = `${scope.org} ${scope.username}`;
+      // Kept under the connection's org and user: a profile pointed at another tenant never shows the first one's.
+      const { org, username } = await userScope(ctx.profiles, profileId);
       try {
-        const { usage, freeTrial } = await (await apiFor(profileId)).llmAccess();
-        const record = isObject(usage) ? usage : null;
-        const using = record?.use_main_credentials ?? record?.is_using_main_credentials ?? record?.enabled;
-        const trial = isObject(freeTrial) ? freeTrial.is_in_free_trial : undefined;
-        const access: LlmAccess = {
-          defaultKey: typeof using === 'boolean' ? using : null,
-          usage: record,
-          freeTrial: typeof trial === 'boolean' ? trial : null,
-          asOf: new Date().toISOString(),
-          offline: null,
-        };
-        last.set(profileId, { tenant, access });
-        return access;
+        const { value, freshness } = await withSavedCopy(
+          answers,
+          { profileId, call: 'llmAccess.get', params: { org, username } },
+          async (): Promise<Omit<LlmAccess, 'asOf' | 'offline'>> => {
+            const { usage, freeTrial } = await (await apiFor(profileId)).llmAccess();
+            const record = isObject(usage) ? usage : null;
+            const using = record?.use_main_credentials ?? record?.is_using_main_credentials ?? record?.enabled;
+            const trial = isObject(freeTrial) ? freeTrial.is_in_free_trial : undefined;
+            return {
+              defaultKey: typeof using === 'boolean' ? using : null,
+              usage: record,
+              freeTrial: typeof trial === 'boolean' ? trial : null,
+            };
+          },
+        );
+        return { ...value, asOf: freshness.asOf ?? new Date().toISOString(), offline: freshness.offline };
       } catch (error) {
-        const kept = last.get(profileId);
-        if (kept && kept.tenant === tenant && isUnreachable(error))
-          return { ...kept.access, offline: offlineNote(error) };
         throw explained(error);
       }
     },
