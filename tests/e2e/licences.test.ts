@@ -215,6 +215,33 @@ describe('Licences', () => {
     await visible(page.getByRole('row', { name: new RegExp(`${people[0]!.email}.*Analytics program seats`) }));
   });
 
+  it('imports from a seats tab a CSV file of seats of the licence the admin picks by name', async () => {
+    await call(server, 'POST', '/api/catalog/licenses/program/create/', {
+      json: {
+        platform_key: server.org,
+        name: 'Tab program seats',
+        count: 3,
+        program_key: 'program-v1:main+TAB',
+        started: '2026-01-01T00:00:00Z',
+      },
+    });
+    const { page } = app;
+    await app.open('#/licences/program-license-assignments');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: /from CSV/ });
+    // No file is taken before the licence is chosen; the picker names the licences.
+    expect(await dialog.getByTestId('resource-import-file').count()).toBe(0);
+    await dialog.getByTestId('resource-import-licence').click();
+    await page.getByRole('option', { name: /Tab program seats/ }).click();
+    const csv = ['Email', people[2]!.email].join('\r\n');
+    await dialog
+      .getByTestId('resource-import-file')
+      .setInputFiles({ name: 'tab-seats.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await visible(dialog.getByTestId('import-rows-empty'));
+    await dialog.getByRole('button', { name: 'Dry run' }).click();
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/1 would be added/);
+  });
+
   it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {
     const { page } = app;
     await app.open('#/licences/access-requests');

@@ -24,7 +24,14 @@ import {
   type ResourceImportPreview,
   type ResourceImportRow,
 } from '../../shared/contract';
-import { importColumnsHint, pluralOf, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
+import {
+  declarationOf,
+  importColumnsHint,
+  pluralOf,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../shared/resources';
+import { titleOf } from './naming';
 import { errorMessage } from '../bridge/errors';
 import { CsvDropZone } from '../components/csv-import/CsvDropZone';
 import { Notices } from '../components/csv-import/Notices';
@@ -97,7 +104,7 @@ export function ResourceImportModal({
   opened,
   onClose,
   group,
-  license,
+  license: givenLicense,
 }: {
   profileId: string | undefined;
   declaration: Declared;
@@ -121,6 +128,25 @@ export function ResourceImportModal({
   const [dryRun, setDryRun] = useState(false);
   const check = useMutationCall('resources.import');
   const start = useMutationCall('resources.import');
+  // Opened from a seats tab (no licence given), the admin picks the licence by name before the file.
+  const [picked, setPicked] = useState<{ id: number; name: string } | null>(null);
+  const licenseKind = declaration.seats && !givenLicense ? (declaration.seats.licenseKind as ResourceKind) : undefined;
+  const licences = useCall(
+    'resources.list',
+    { ...(profileId && { profileId }), kind: licenseKind ?? declaration.kind, pageSize: 500 },
+    { enabled: opened && !!licenseKind },
+  );
+  const licenceChoices = (licences.data?.records ?? []).map((record) => ({
+    value: String(record.id),
+    // A licence is known by its own name (a program licence's title field is its program).
+    label:
+      typeof record.name === 'string' && record.name
+        ? record.name
+        : licenseKind
+          ? titleOf(declarationOf(licenseKind), record)
+          : String(record.id),
+  }));
+  const license = givenLicense ?? picked ?? undefined;
 
   const input = {
     ...(profileId && { profileId }),
@@ -153,6 +179,7 @@ export function ResourceImportModal({
     setJobId(null);
     setDryRun(false);
     setKept(null);
+    setPicked(null);
     check.reset();
     start.reset();
   };
@@ -206,7 +233,25 @@ export function ResourceImportModal({
         <Stepper.Step label="Import" />
       </Stepper>
 
-      {step === 'file' && (
+      {step === 'file' && licenseKind && (
+        <Select
+          label={declaration.seats?.licenseLabel}
+          description="The licence whose seats the file's people take"
+          placeholder={licences.isLoading ? 'Reading licences…' : 'Choose a licence'}
+          data={licenceChoices}
+          value={picked ? String(picked.id) : null}
+          onChange={(value) => {
+            const choice = licenceChoices.find((item) => item.value === value);
+            setPicked(choice ? { id: Number(choice.value), name: choice.label } : null);
+          }}
+          searchable
+          required
+          mb="md"
+          data-testid="resource-import-licence"
+          error={licences.isError ? errorMessage(licences.error) : undefined}
+        />
+      )}
+      {step === 'file' && (!licenseKind || picked) && (
         <CsvDropZone
           title={declaration.enrolment ? 'Drop a CSV file of people to enrol' : `Drop a CSV file of ${plural}`}
           hint={importColumnsHint(declaration, group?.name ?? license?.name)}
