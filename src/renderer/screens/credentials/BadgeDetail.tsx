@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { Badge, BadgeAssertion } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
 import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -65,7 +66,12 @@ export function BadgeDetail({
           </Text>
         )}
       </Group>
-      {assertions.error ? (
+      {assertions.error && isUnreachable(assertions.error) ? (
+        // The app-wide notice already says the tenant cannot be reached, with its own Check again.
+        <Text size="sm" c="dimmed" data-testid="holders-unavailable">
+          Not available while the tenant cannot be reached.
+        </Text>
+      ) : assertions.error ? (
         <LoadErrorAlert
           title="Assertions could not be loaded"
           error={assertions.error}

@@ -10,7 +10,7 @@ import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { formatCount } from '../../lib/format';
 import { useCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
-import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { BadgeDetail } from './BadgeDetail';
 import { BadgeForm } from './BadgeForm';
@@ -47,8 +47,11 @@ export function CredentialsScreen() {
     );
   }, [badges.data, search, courseName]);
   const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
-  /** The list is the saved copy (the tenant is not answering): nothing is sent to it from here. */
-  const refusal = writeRefusalOf(badges.data?.freshness);
+  /**
+   * The list is the saved copy, or the engine knows the tenant is not answering (the list's copy may still be fresh):
+   * nothing is sent to it from here.
+   */
+  const refusal = useWriteRefusal(badges.data?.freshness);
 
   return (
     <Stack gap="md" p="md" ref={ref} data-testid="credentials-screen">
