@@ -5,6 +5,7 @@ import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
+import { isNested, NestedValue, newPairs } from './NestedValue';
 import { readableValue, shownValue } from './readable';
 
 interface RecordDrawerProps {
@@ -70,6 +71,10 @@ export function RecordDrawer({
         <Stack gap="md">
           {fields.map((field) => {
             const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
+            const nested = isNested(value);
+            // A nested object whose every pair the record already shows says nothing new.
+            if (nested && !Array.isArray(value) && !newPairs(value as Record<string, unknown>, record).length)
+              return null;
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
             return (
@@ -77,7 +82,9 @@ export function RecordDrawer({
                 <Text size="xs" c="dimmed">
                   {labelOf(field)}
                 </Text>
-                {long ? (
+                {nested ? (
+                  <NestedValue value={value} record={record} />
+                ) : long ? (
                   <Group gap="sm" align="flex-start" wrap="nowrap">
                     <Code
                       block
