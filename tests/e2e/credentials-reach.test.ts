@@ -67,6 +67,11 @@ describe('Credentials while the tenant cannot be reached', () => {
       expect(card).not.toMatch(/ECONNREFUSED|Could not reach/);
       expect(await detail.getByRole('button', { name: /Edit tenant/ }).count()).toBe(0);
       expect(await banner.count()).toBe(1);
+      // The badge list read again (it fails): it says it is the saved copy, without repeating the raw error.
+      await app.open('#/tickets');
+      await app.open('#/credentials');
+      await visible(page.getByTestId('badges-saved-copy'), 30_000);
+      expect(await page.locator('main').innerText()).not.toMatch(/ECONNREFUSED|ECONNRESET|Could not reach/);
     } finally {
       proxy.up();
     }
