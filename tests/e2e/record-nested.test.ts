@@ -60,5 +60,8 @@ describe("a record's nested values", () => {
     // The data object only repeated the record's own fields: its heading is gone, each value shown once.
     expect(await panel.getByText('Data', { exact: true }).count()).toBe(0);
     expect(await panel.getByRole('cell', { name: 'Program key' }).count()).toBe(0);
+    // Nor the fields the platform repeats under another name: the slug is the program ID, the org the institution.
+    expect(await panel.getByText(server.org, { exact: true }).count()).toBe(1);
+    expect(await panel.getByText('Slug', { exact: true }).count()).toBe(0);
   }, 180_000);
 });

@@ -24,6 +24,24 @@ interface RecordDrawerProps {
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
+/**
+ * The fields without those the platform repeats under another name (a program's `slug` and `program_id`, its `org`
+ * and its `institution` named the same): a field the list does not show whose text — a word, not a number, date or
+ * yes/no — another field already said is left out.
+ */
+function withoutRepeats(record: ResourceRecord, fields: string[], columns: readonly string[]): string[] {
+  const said = new Set<string>();
+  return fields.filter((field) => {
+    const value = record[field];
+    const { text, structured } = readableValue(value);
+    const word = !structured && typeof value !== 'number' && typeof value !== 'boolean' && !DATE_TIME.test(text);
+    if (!word || text.length < 3) return true;
+    if (said.has(text) && !columns.includes(field)) return false;
+    said.add(text);
+    return true;
+  });
+}
+
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
 export function RecordDrawer({
   declaration,
@@ -38,11 +56,16 @@ export function RecordDrawer({
   const name = record && titleOf(declaration, record);
   const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
   // The list's columns first, in their order (the name leads), then the rest as the platform answered them.
+  const columnFields = declaration.columns.map((column) => column.field);
   const fields = record
-    ? [
-        ...declaration.columns.map((column) => column.field).filter((field) => field in record),
-        ...Object.keys(record).filter((field) => !declaration.columns.some((column) => column.field === field)),
-      ]
+    ? withoutRepeats(
+        record,
+        [
+          ...columnFields.filter((field) => field in record),
+          ...Object.keys(record).filter((field) => !columnFields.includes(field)),
+        ],
+        columnFields,
+      )
     : [];
   return (
     <Drawer
