@@ -99,7 +99,8 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     await expect
       .poll(async () => detail.getByTestId('badge-standing').innerText())
       .toBe(`${completers.length} ${completers.length === 1 ? 'holder' : 'holders'}`);
-    await visible(detail.getByTestId('badge-assertions').getByText(completers[0]!, { exact: true }));
+    // A holder is named as the person's page is, their username in the link's title.
+    await visible(detail.getByTestId('badge-assertions').locator(`a[title="${completers[0]!}"]`), 30_000);
     const held = server.db
       .prepare(
         `SELECT a.username FROM credential_assertions a JOIN credential_badges b ON b.entity_id = a.badge

@@ -43,6 +43,8 @@ afterAll(async () => {
   await app?.close();
 });
 
+const REFUSAL = 'Changes cannot be saved until the tenant can be reached.';
+
 const reviewed = () =>
   server.db
     .prepare('SELECT reviewed FROM access_requests WHERE course_id = ?')
@@ -86,6 +88,47 @@ describe('the access-request queue offline', () => {
       await page.keyboard.press('a');
       await page.keyboard.press('d');
       expect(await page.getByRole('dialog').count()).toBe(0);
+      expect(reviewed()).toBe(0);
+    } finally {
+      proxy.up();
+    }
+  });
+
+  it('found out of reach elsewhere: the fresh saved queue refuses reviews at once, the buttons and keys say why', async () => {
+    const { page } = app;
+    const banner = page.getByTestId('tenant-reach-banner');
+    const shown = page.getByTestId('access-request');
+    await app.open('#/licences/access-requests');
+    await visible(shown.getByText('course-v1:main+OFF101+2026'));
+    if (await banner.count()) {
+      await banner.getByRole('button', { name: 'Check again' }).click();
+      await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    }
+    // The previous case left the saved copy on screen: read the queue again while the tenant answers.
+    await page.getByRole('button', { name: 'Refresh access requests' }).click();
+    const approve = shown.getByRole('button', { name: /Approve/ });
+    await expect.poll(() => approve.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull();
+    proxy.down();
+    try {
+      // Another screen's call is what finds the tenant out of reach; the queue's own copy is still fresh.
+      await app.open('#/tickets');
+      await visible(banner, 30_000);
+      await app.open('#/licences/access-requests');
+      await visible(shown.getByText('course-v1:main+OFF101+2026'));
+      for (const name of [/Approve/, /Deny/]) {
+        expect(await shown.getByRole('button', { name }).getAttribute('aria-disabled'), String(name)).toBe('true');
+      }
+      await approve.focus();
+      await visible(page.getByRole('tooltip').filter({ hasText: REFUSAL }));
+      await page.keyboard.press('Enter');
+      await shown.click();
+      await page.keyboard.press('a');
+      const refused = page.getByTestId('review-refused');
+      await visible(refused);
+      expect(await refused.innerText()).toContain(REFUSAL);
+      await page.keyboard.press('d');
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      expect(await page.getByText(/Could not reach/).count()).toBe(0);
       expect(reviewed()).toBe(0);
     } finally {
       proxy.up();

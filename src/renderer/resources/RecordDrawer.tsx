@@ -5,6 +5,7 @@ import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
+import { isNested, NestedValue, newPairs } from './NestedValue';
 import { readableValue, shownValue } from './readable';
 import { GRANT_FIELDS, GrantDetails } from './GrantView';
 
@@ -23,6 +24,24 @@ interface RecordDrawerProps {
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * The fields without those the platform repeats under another name (a program's `slug` and `program_id`, its `org`
+ * and its `institution` named the same): a field the list does not show whose text — a word, not a number, date or
+ * yes/no — another field already said is left out.
+ */
+function withoutRepeats(record: ResourceRecord, fields: string[], columns: readonly string[]): string[] {
+  const said = new Set<string>();
+  return fields.filter((field) => {
+    const value = record[field];
+    const { text, structured } = readableValue(value);
+    const word = !structured && typeof value !== 'number' && typeof value !== 'boolean' && !DATE_TIME.test(text);
+    if (!word || text.length < 3) return true;
+    if (said.has(text) && !columns.includes(field)) return false;
+    said.add(text);
+    return true;
+  });
+}
 
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
 export function RecordDrawer({
@@ -47,13 +66,16 @@ export function RecordDrawer({
       .filter(([, value]) => value !== 'none')
       .map(([field]) => field),
   ]);
+  const columnFields = declaration.columns.map((column) => column.field);
   const fields = record
-    ? [
-        ...declaration.columns.map((column) => column.field).filter((field) => field in record),
-        ...Object.keys(record).filter(
-          (field) => !declaration.columns.some((column) => column.field === field) && !shownElsewhere.has(field),
-        ),
-      ]
+    ? withoutRepeats(
+        record,
+        [
+          ...columnFields.filter((field) => field in record),
+          ...Object.keys(record).filter((field) => !columnFields.includes(field) && !shownElsewhere.has(field)),
+        ],
+        columnFields,
+      )
     : [];
   return (
     <Drawer
@@ -83,6 +105,10 @@ export function RecordDrawer({
           {fields.map((field) => {
             if (field === grantField) return <GrantDetails key={field} record={record} />;
             const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
+            const nested = isNested(value);
+            // A nested object whose every pair the record already shows says nothing new.
+            if (nested && !Array.isArray(value) && !newPairs(value as Record<string, unknown>, record).length)
+              return null;
             const { text } = readableValue(value);
             const long = text.length > 60 || text.includes('\n');
             return (
@@ -90,7 +116,9 @@ export function RecordDrawer({
                 <Text size="xs" c="dimmed">
                   {labelOf(field)}
                 </Text>
-                {long ? (
+                {nested ? (
+                  <NestedValue value={value} record={record} />
+                ) : long ? (
                   <Group gap="sm" align="flex-start" wrap="nowrap">
                     <Code
                       block

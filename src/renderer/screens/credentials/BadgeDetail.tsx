@@ -1,19 +1,21 @@
 /**
  * One badge: its image and criteria, issuing it to the people who completed its course (or another course) or to a
- * CSV file's people, and its
- * assertions, each revocable with a reason.
+ * CSV file's people, and its holders (the platform's assertions), each linked to the person's page and revocable
+ * with a reason.
  */
 import { Alert, Badge as Pill, Button, Group, Modal, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { Badge, BadgeAssertion } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
 import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
 import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
 import { BadgeImportModal } from './BadgeImportModal';
+import { HolderLink } from './HolderLink';
 
 export function BadgeDetail({
   badge,
@@ -58,16 +60,21 @@ export function BadgeDetail({
         </WriteButton>
       </Group>
       <Group justify="space-between">
-        <Title order={4}>Assertions</Title>
+        <Title order={4}>Holders</Title>
         {standing !== undefined && (
           <Text size="sm" c="dimmed" data-testid="badge-standing">
             {plural(standing, 'holder')}
           </Text>
         )}
       </Group>
-      {assertions.error ? (
+      {assertions.error && isUnreachable(assertions.error) ? (
+        // The app-wide notice already says the tenant cannot be reached, with its own Check again.
+        <Text size="sm" c="dimmed" data-testid="holders-unavailable">
+          Not available while the tenant cannot be reached.
+        </Text>
+      ) : assertions.error ? (
         <LoadErrorAlert
-          title="Assertions could not be loaded"
+          title="Holders could not be loaded"
           error={assertions.error}
           onRetry={() => void assertions.refetch()}
         />
@@ -90,7 +97,7 @@ export function BadgeDetail({
               {(assertions.data?.assertions ?? []).map((a) => (
                 <Table.Tr key={a.id}>
                   <Table.Td>
-                    <Text size="sm">{a.username}</Text>
+                    <HolderLink username={a.username} />
                     <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
                       {a.email}
                     </Text>
@@ -136,6 +143,13 @@ export function BadgeDetail({
   );
 }
 
+/** Courses by their names; the id only where two share a name (the picker's labels must tell them apart). */
+function courseOptions(courses: readonly { id: string; name: string }[]) {
+  const count = new Map<string, number>();
+  for (const c of courses) count.set(c.name, (count.get(c.name) ?? 0) + 1);
+  return courses.map((c) => ({ value: c.id, label: (count.get(c.name) ?? 0) > 1 ? `${c.name} (${c.id})` : c.name }));
+}
+
 /** Reads who completed the course, says how many hold the badge already, and issues it to the rest in bulk. */
 function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean; onClose(): void }) {
   const [course, setCourse] = useState<string | null>(badge.course);
@@ -155,7 +169,7 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
       <Stack gap="sm">
         <Select
           label="Course"
-          data={(courses.data?.courses ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }))}
+          data={courseOptions(courses.data?.courses ?? [])}
           value={course}
           onChange={setCourse}
           searchable

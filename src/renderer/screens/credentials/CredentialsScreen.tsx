@@ -7,12 +7,13 @@ import { useElementSize } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { OfflineBanner } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
-import { formatCount } from '../../lib/format';
+import { formatAsOf, formatCount } from '../../lib/format';
 import { useCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
-import { WriteButton, writeRefusalOf } from '../../resources/writeGate';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { useActiveTenant } from '../../tenants/tenantContext';
+import { useTenantReach } from '../../tenants/useTenantReach';
 import { BadgeDetail } from './BadgeDetail';
 import { BadgeForm } from './BadgeForm';
 import { IssuanceChart } from './IssuanceChart';
@@ -48,8 +49,14 @@ export function CredentialsScreen() {
     );
   }, [badges.data, search, courseName]);
   const badge = badges.data?.badges.find((b) => b.id === selected) ?? null;
-  /** The list is the saved copy (the tenant is not answering): nothing is sent to it from here. */
-  const refusal = writeRefusalOf(badges.data?.freshness);
+  /**
+   * The list is the saved copy, or the engine knows the tenant is not answering (the list's copy may still be fresh):
+   * nothing is sent to it from here.
+   */
+  const refusal = useWriteRefusal(badges.data?.freshness);
+  // The app-wide notice already says the tenant cannot be reached, and why: the list only says it is the saved copy.
+  const reachSaid = useTenantReach().unreachable;
+  const offline = badges.data?.freshness.offline ? badges.data.freshness : null;
   const tenant = useActiveTenant();
 
   return (
@@ -68,7 +75,13 @@ export function CredentialsScreen() {
           Define badge
         </WriteButton>
       </Group>
-      <OfflineBanner freshness={badges.data?.freshness} />
+      {offline && reachSaid ? (
+        <Text size="sm" c="dimmed" role="status" data-testid="badges-saved-copy">
+          Showing the saved copy{offline.asOf ? `, last fetched ${formatAsOf(offline.asOf)}` : ''}.
+        </Text>
+      ) : (
+        <OfflineBanner freshness={badges.data?.freshness} />
+      )}
       <IssuanceChart width={width - 32} failureSaid={!badges.data || !!refusal} />
       <Group align="flex-start" gap="md" wrap={width < 900 ? 'wrap' : 'nowrap'}>
         <Stack gap="xs" style={{ flex: width < 900 ? '1 1 100%' : '0 0 44%', minWidth: 0 }}>

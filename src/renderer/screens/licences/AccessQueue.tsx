@@ -9,6 +9,7 @@ import { notifySuccess } from '../../components/notify';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { useResourceList } from '../../resources/useResourceList';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 
 const KEYS: readonly [string, string][] = [
   ['a', 'Approve the request shown'],
@@ -60,8 +61,12 @@ export function AccessQueue({ profileId }: { profileId: string }) {
     refresh,
     refreshing,
   } = useResourceList(profileId, { kind: 'access-requests', where: { reviewed: 'false' }, pageSize: 500 });
-  // Out of reach, the saved queue is shown but nothing can be reviewed until the tenant answers.
-  const offline = open.data?.freshness.offline ?? null;
+  // Out of reach (this list's saved copy, or the engine's reach state for the tenant), the saved queue is shown but
+  // nothing can be reviewed until the tenant answers: the buttons say why, and so do the keys.
+  const refusal = useWriteRefusal(open.data?.freshness);
+  const [keyRefused, setKeyRefused] = useState(false);
+  // Reachable again: the key's refusal is old news (set while rendering, React's way to follow a changed input).
+  if (keyRefused && !refusal) setKeyRefused(false);
   const all = useCall('resources.list', { profileId, kind: 'access-requests', pageSize: 500 });
   const review = useMutationCall('accessRequests.review');
   const course = useCourseNames(profileId);
@@ -89,7 +94,8 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   );
 
   const decide = (approved: boolean) => {
-    if (!current || review.isPending || offline) return;
+    if (!current || review.isPending) return;
+    if (refusal) return setKeyRefused(true);
     const id = Number(current.id);
     setHandled(null);
     review.mutate(
@@ -116,7 +122,9 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   }, []);
 
   const askDeny = () => {
-    if (current && !review.isPending && !offline) setConfirmDeny(true);
+    if (!current || review.isPending) return;
+    if (refusal) setKeyRefused(true);
+    else setConfirmDeny(true);
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -179,6 +187,11 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           {handled}
         </Alert>
       )}
+      {keyRefused && refusal && (
+        <Alert color="yellow" icon={<WarningIcon />} title="Not reviewed" role="status" data-testid="review-refused">
+          {refusal}
+        </Alert>
+      )}
       {review.isError && (
         <Alert color="red" icon={<WarningIcon />} title="Not reviewed">
           {errorMessage(review.error)}
@@ -212,12 +225,12 @@ export function AccessQueue({ profileId }: { profileId: string }) {
                 {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
               </Text>
               <Group gap="sm" mt="sm">
-                <Button color="teal" onClick={() => decide(true)} loading={review.isPending} disabled={!!offline}>
+                <WriteButton refusal={refusal} color="teal" onClick={() => decide(true)} loading={review.isPending}>
                   Approve <Kbd ml={6}>a</Kbd>
-                </Button>
-                <Button variant="default" onClick={askDeny} disabled={review.isPending || !!offline}>
+                </WriteButton>
+                <WriteButton refusal={refusal} variant="default" onClick={askDeny} disabled={review.isPending}>
                   Deny <Kbd ml={6}>d</Kbd>
-                </Button>
+                </WriteButton>
               </Group>
             </Stack>
           </Paper>

@@ -27,6 +27,7 @@ import { formatCount, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ResourceFormModal } from '../../resources/ResourceFormModal';
 import { ResourceImportModal } from '../../resources/ResourceImportModal';
+import { GiveSeat } from './GiveSeat';
 import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 
 type Seat = LicenceSeats['seats'][number];
@@ -289,6 +290,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
 
       <Stack gap={4}>
         <Text fw={500}>People holding seats ({formatCount(seats.data.seats.length)})</Text>
+        <GiveSeat profileId={profileId} licenseId={licenseId} kind={kind} onGiven={() => void seats.refetch()} />
         {seats.data.seats.length ? (
           <Table striped aria-label="People holding seats">
             <Table.Thead>
