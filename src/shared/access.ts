@@ -99,8 +99,27 @@ function roleOf(state: AccessState, policy: Row): { id: number; name: string; ac
   return { id: num(given.id), name: String(source.name ?? ''), actions: strings(source.actions) };
 }
 
-/** Every grant a person holds: each action of each policy's role, over each of its resources. */
+/**
+ * The part of a resource an action can reach, as the sandbox enforces it: a guarded action is only ever asked for
+ * over its own path (`Ibl.Core/Departments/…` over `/departments/…`), so over `/` it reaches `/departments/`, and
+ * over `/user_groups/` nothing (null). Actions no guarded path asks for are kept as the policy gives them.
+ */
+function reachable(action: string, resource: string): string | null {
+  const guarded = GUARDED_RESOURCES.find((g) => action.startsWith(`${g.action}/`));
+  if (!guarded) return resource;
+  const own = guarded.path.slice('/api/core'.length);
+  if (own.startsWith(resource)) return own;
+  if (resource.startsWith(own)) return resource;
+  return null;
+}
+
+/** Every grant a person holds: each action of each policy's role over each of its resources that action can reach. */
 export function effectivePermissions(state: AccessState, userId: number): Grant[] {
+  return policyGrants(state, userId, true);
+}
+
+/** Each action over each resource as the policies give them; `reach` narrows them to what requests can reach. */
+function policyGrants(state: AccessState, userId: number, reach: boolean): Grant[] {
   const memberOf = new Map(
     state.groups
       .filter((group) => list(group.users).some((user) => num(user.id) === userId))
@@ -114,10 +133,13 @@ export function effectivePermissions(state: AccessState, userId: number): Grant[
     const role = roleOf(state, policy);
     const group = direct || !through ? null : { id: num(through.id), name: memberOf.get(num(through.id))! };
     for (const action of role.actions) {
-      for (const resource of strings(policy.resources)) {
+      for (const given of strings(policy.resources)) {
+        const whole = normalResource(given, state.platformId);
+        const resource = reach ? reachable(action, whole) : whole;
+        if (resource === null) continue;
         grants.push({
           action,
-          resource: normalResource(resource, state.platformId),
+          resource,
           policy: { id: num(policy.id), name: String(policy.name ?? '') },
           role: { id: role.id, name: role.name },
           group,
@@ -131,7 +153,7 @@ export function effectivePermissions(state: AccessState, userId: number): Grant[
 /** The grant that allows a person what they need, or null: the sandbox's decision for a learner's key. */
 export function grantFor(state: AccessState, userId: number, need: AccessNeed): Grant | null {
   return (
-    effectivePermissions(state, userId).find(
+    policyGrants(state, userId, false).find(
       (grant) => grant.action === need.action && covers(grant.resource, need.resource, state.platformId),
     ) ?? null
   );

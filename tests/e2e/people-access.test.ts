@@ -72,10 +72,35 @@ describe('the access matrix', () => {
     expect(await learnerReads()).toBe(200);
 
     // What can this person do: the grant and the policy behind it.
-    await page.getByPlaceholder('Pick someone named by a policy or access group').click();
-    await page.getByRole('option', { name: new RegExp(`^${server.studentUser}`) }).click();
+    await page.getByPlaceholder('Search the directory by name, username or email').click();
+    await page
+      .getByRole('option', { name: new RegExp(`\\b${server.studentUser}\\b`) })
+      .first()
+      .click();
     const effective = page.getByTestId('effective-permissions');
     await visible(effective.getByRole('row', { name: /Roles: read.*Learners read roles/ }));
+  });
+
+  it('finds a learner no policy names by searching the directory, and says no policy grants them anything', async () => {
+    const { page } = app;
+    server.db
+      .prepare(
+        `INSERT INTO users (username, email, first_name, last_name, org, role, date_joined)
+         VALUES ('plainlearner', 'plain@example.edu', 'Plain', 'Learner', ?, 'student', '2026-01-01T00:00:00Z')`,
+      )
+      .run(server.org);
+    await app.open('#/people-and-access/users');
+    await page
+      .getByRole('button', { name: /Refresh|Try again/ })
+      .first()
+      .click()
+      .catch(() => undefined);
+    await app.open('#/people-and-access/access-matrix');
+    const picker = page.getByPlaceholder('Search the directory by name, username or email');
+    await visible(picker);
+    await picker.fill('plain@example');
+    await page.getByRole('option', { name: /Plain Learner · plainlearner/ }).click();
+    await visible(page.getByTestId('effective-permissions').getByText('No policy grants this person anything.'));
   });
 
   it('shows a change that leaves no access administrator refused, and offers no save', async () => {

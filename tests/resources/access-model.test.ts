@@ -8,6 +8,7 @@ import {
   afterChange,
   covers,
   effectivePermissions,
+  grantFor,
   noAdminLeft,
   NO_ADMIN_LEFT,
   requestNeed,
@@ -56,11 +57,33 @@ describe('the access model', () => {
 
   it('grants each action of the role as it is now, directly or through a group', () => {
     expect(effectivePermissions(state, 7).map((g) => `${g.action} ${g.resource} ${g.policy.name}`)).toEqual([
-      'Ibl.Core/Roles/read /rbac/ Readers here',
+      'Ibl.Core/Roles/read /rbac/roles/ Readers here',
       'Ibl.Mentor/Settings/read /rbac/ Readers here',
     ]);
     expect(effectivePermissions(state, 8).every((g) => g.group?.name === 'Owners')).toBe(true);
     expect(effectivePermissions(state, 9)).toEqual([]);
+  });
+
+  it('answers only what enforcement would allow: an action over the part of a resource its requests reach', () => {
+    const paired: AccessState = {
+      platformId: 3,
+      roles: [{ id: 1, name: 'Groups', actions: ['Ibl.Core/Departments/write', 'Ibl.Core/UserGroups/read'] }],
+      policies: [
+        { id: 10, name: 'Groups', role: { id: 1 }, resources: ['/user_groups/', '/'], users: [{ id: 7 }], groups: [] },
+      ],
+      groups: [],
+    };
+    expect(effectivePermissions(paired, 7).map((g) => `${g.action} ${g.resource}`)).toEqual([
+      'Ibl.Core/Departments/write /departments/',
+      'Ibl.Core/UserGroups/read /user_groups/',
+      'Ibl.Core/UserGroups/read /user_groups/',
+    ]);
+    // Every answer is one the sandbox's check (grantFor over requestNeed) really allows, and nothing more.
+    for (const grant of effectivePermissions(paired, 7)) {
+      const method = grant.action.endsWith('/read') ? 'GET' : 'POST';
+      expect(grantFor(paired, 7, requestNeed(method, `/api/core${grant.resource}`)!)).not.toBeNull();
+    }
+    expect(grantFor(paired, 7, requestNeed('POST', '/api/core/user_groups/')!)).toBeNull();
   });
 
   it('refuses a change that leaves no administrator, not one that keeps one or a tenant that never had one', () => {

@@ -251,7 +251,8 @@ describe('the engine answers who can do what from the cache', () => {
         },
         {
           action: 'Ibl.Core/Groups/read',
-          resource: '/',
+          // The policy names the whole platform; Groups/read is only ever asked for over /rbac/groups/.
+          resource: '/rbac/groups/',
           policy: { id: viaGroup.id, name: 'Audit everything' },
           role: { id: role.id, name: 'Group auditors' },
           group: { id: group.id, name: 'Auditors' },

@@ -472,7 +472,31 @@ function ReviewChanges({
 
 function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people: Matrix['people'] }) {
   const [userId, setUserId] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  // The chosen person stays an option while the box shows their name (the search then finds no one else).
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const grants = useCall('access.effective', { profileId, userId: Number(userId) }, { enabled: userId !== null });
+  // The whole directory (the users kind's cached search), not only the people a policy or group names.
+  const directory = useCall('resources.list', {
+    profileId,
+    kind: 'users',
+    search: search === chosen?.label ? '' : search.trim(),
+    pageSize: 20,
+  });
+  const options = useMemo(() => {
+    const byId = new Map<string, string>();
+    const label = (id: unknown, name: unknown, username: unknown, email: unknown) =>
+      `${String(name || username || `User ${String(id)}`)}${username && name ? ` · ${String(username)}` : ''}${email ? ` (${String(email)})` : ''}`;
+    for (const p of people) byId.set(String(p.id), label(p.id, null, p.username, p.email));
+    for (const r of directory.data?.records ?? []) {
+      const row = r as Record<string, unknown>;
+      const id = row.user_id ?? row.id;
+      if (id === undefined || id === null) continue;
+      byId.set(String(id), label(id, row.name, row.username, row.email));
+    }
+    if (chosen && !byId.has(chosen.value)) byId.set(chosen.value, chosen.label);
+    return [...byId].map(([value, text]) => ({ value, label: text }));
+  }, [people, directory.data, chosen]);
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -481,13 +505,16 @@ function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people:
         </Title>
         <Select
           label="Person"
-          placeholder={people.length ? 'Pick someone named by a policy or access group' : 'No policy names anyone yet'}
-          data={people.map((p) => ({
-            value: String(p.id),
-            label: `${p.username ?? `User ${p.id}`}${p.email ? ` (${p.email})` : ''}`,
-          }))}
+          placeholder="Search the directory by name, username or email"
+          data={options}
           value={userId}
-          onChange={setUserId}
+          onChange={(value, option) => {
+            setUserId(value);
+            setChosen(value === null ? null : option);
+          }}
+          searchValue={search}
+          onSearchChange={setSearch}
+          filter={({ options: shown }) => shown}
           searchable
           clearable
         />
