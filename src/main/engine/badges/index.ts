@@ -40,7 +40,6 @@ import {
 
 export { badgeImportKind } from './import';
 export { MILESTONE_READS, readCourseCompletion } from './read';
-export { withSavedCopy } from './saved-copy';
 
 /** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
 export type BadgeServices = Pick<EngineServices, 'tenant' | 'platform' | 'profiles' | 'emit' | 'journal' | 'runner'>;

@@ -7,7 +7,7 @@
 import type { LlmAccess, resourceCalls } from '../../../shared/contract';
 import type { HandlersOf } from '../dispatch';
 import { EngineError } from '../errors';
-import { withSavedCopy } from '../badges';
+import { withSavedCopy } from '../saved-copy';
 import { ApiError } from '../platform';
 import type { AnswerCache } from '../store';
 import { userScope } from '../tenants';
