@@ -26,6 +26,7 @@ import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDateTime } from '../../lib/format';
 import { saveFile } from '../../lib/saveFile';
 import { useCall } from '../../queries/useCall';
+import { PersonSelect } from '../../resources/PersonSelect';
 import classes from './AccessMatrix.module.css';
 import { actionsWith, changedRoles, useMatrixDraft, withCell, type MatrixDraft } from './matrixDraft';
 
@@ -472,50 +473,23 @@ function ReviewChanges({
 
 function WhatCanThisPersonDo({ profileId, people }: { profileId: string; people: Matrix['people'] }) {
   const [userId, setUserId] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  // The chosen person stays an option while the box shows their name (the search then finds no one else).
-  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const grants = useCall('access.effective', { profileId, userId: Number(userId) }, { enabled: userId !== null });
-  // The whole directory (the users kind's cached search), not only the people a policy or group names.
-  const directory = useCall('resources.list', {
-    profileId,
-    kind: 'users',
-    search: search === chosen?.label ? '' : search.trim(),
-    pageSize: 20,
-  });
-  const options = useMemo(() => {
-    const byId = new Map<string, string>();
-    const label = (id: unknown, name: unknown, username: unknown, email: unknown) =>
-      `${String(name || username || `User ${String(id)}`)}${username && name ? ` · ${String(username)}` : ''}${email ? ` (${String(email)})` : ''}`;
-    for (const p of people) byId.set(String(p.id), label(p.id, null, p.username, p.email));
-    for (const r of directory.data?.records ?? []) {
-      const row = r as Record<string, unknown>;
-      const id = row.user_id ?? row.id;
-      if (id === undefined || id === null) continue;
-      byId.set(String(id), label(id, row.name, row.username, row.email));
-    }
-    if (chosen && !byId.has(chosen.value)) byId.set(chosen.value, chosen.label);
-    return [...byId].map(([value, text]) => ({ value, label: text }));
-  }, [people, directory.data, chosen]);
+  // The whole directory, and first the people a policy or group names.
+  const named = useMemo(() => people.map((p) => ({ user_id: p.id, username: p.username, email: p.email })), [people]);
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Title order={3} size="h5">
           What can this person do?
         </Title>
-        <Select
+        <PersonSelect
+          profileId={profileId}
+          valueField="user_id"
+          offered={named}
           label="Person"
           placeholder="Search the directory by name, username or email"
-          data={options}
           value={userId}
-          onChange={(value, option) => {
-            setUserId(value);
-            setChosen(value === null ? null : option);
-          }}
-          searchValue={search}
-          onSearchChange={setSearch}
-          filter={({ options: shown }) => shown}
-          searchable
+          onChange={setUserId}
           clearable
         />
         {userId !== null && grants.data && (
