@@ -15,6 +15,25 @@ export XDG_CONFIG_HOME="$keyring_home/.config" XDG_CACHE_HOME="$keyring_home/.ca
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
 chmod 700 "$XDG_RUNTIME_DIR"
 exec dbus-run-session -- bash -c '
-  eval "$(printf test | gnome-keyring-daemon --unlock --components=secrets)"
+  # The login keyring is unlocked with a throwaway password. Should its daemon ever be replaced by one D-Bus
+  # activates on its own (a race at start on a loaded machine, or the daemon going away), that one finds the keyring
+  # locked and every keychain call fails with "unlock prompt was dismissed": so wait until it answers before the
+  # command starts, and watch it while the command runs, unlocking it again if it stops answering.
+  unlock() { eval "$(printf test | gnome-keyring-daemon "$@" --unlock --components=secrets)"; }
+  answers() { [ "$(timeout 20 secret-tool lookup mentor-admin-keychain probe 2>/dev/null)" = ok ]; }
+  store_probe() { printf ok | timeout 20 secret-tool store --label=probe mentor-admin-keychain probe 2>/dev/null; }
+  unlock
+  for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    store_probe && answers && break
+    [ "$attempt" = 10 ] && { echo "with-keychain: the Secret Service does not answer" >&2; exit 1; }
+    sleep 1
+    unlock --replace
+  done
   export GNOME_KEYRING_CONTROL MENTOR_ADMIN_KEYCHAIN_READY=1
-  exec "$@"' with-keychain "$@"
+  ( while sleep 2; do
+      answers || { echo "with-keychain: the Secret Service stopped answering; unlocking it again" >&2; unlock --replace; store_probe; }
+    done ) &
+  watchdog=$!
+  "$@" && status=0 || status=$?
+  kill "$watchdog" 2>/dev/null
+  exit "$status"' with-keychain "$@"
