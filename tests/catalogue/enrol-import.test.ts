@@ -97,14 +97,14 @@ describe('enrolments from a CSV (engine job)', () => {
     expect(dry.counts).toMatchObject({ rows: 9, valid: 8, invalid: 1 });
     const dryJob = await settledJob(engine, dry.job!.id);
     expect(dryJob.error).toBeNull();
-    expect(dryJob.counts).toMatchObject({ wouldAdd: 3, already: 2, unknown: 2, invalid: 2 });
+    expect(dryJob.counts).toMatchObject({ wouldAdd: 3, already: 1, repeated: 1, unknown: 2, invalid: 2 });
     expect(inProgram('cohort1', 'northbridge+data-science')).toBe(0);
     expect(onPathway('cohort5', 'data-foundations')).toBe(0);
 
     const run = await start(false);
     const job = await settledJob(engine, run.job!.id);
     expect(job.state).toBe('completed');
-    expect(job.counts).toMatchObject({ added: 3, already: 2, unknown: 2, invalid: 2 });
+    expect(job.counts).toMatchObject({ added: 3, already: 1, repeated: 1, unknown: 2, invalid: 2 });
     expect(job.counts.failed ?? 0).toBe(0);
     expect(inProgram('cohort1', 'northbridge+data-science')).toBe(1);
     expect(inProgram('cohort2', 'northbridge+data-science')).toBe(1);
@@ -123,12 +123,12 @@ describe('enrolments from a CSV (engine job)', () => {
       '7,cohort5,data-foundations,enrolled,',
       '8,cohort6,Introduction to Programming,invalid,"""Introduction to Programming"" is a course: the platform has no call that enrols someone in a course; enrol them in a program or pathway that holds it"',
       '9,,data-science,invalid,Give the person’s email or username',
-      '10,cohort1@example.edu,data-science,already,Enrolled by line 2 of this file',
+      '10,cohort1@example.edu,data-science,repeated in the file,Repeated in the file (row 2)',
     ]);
 
     // The same file again: a finished job is not resumed, and nobody is enrolled twice.
     const again = await settledJob(engine, (await start(false)).job!.id);
-    expect(again.counts).toMatchObject({ already: 5, unknown: 2, invalid: 2 });
+    expect(again.counts).toMatchObject({ already: 4, repeated: 1, unknown: 2, invalid: 2 });
     expect(again.counts.added ?? 0).toBe(0);
   });
 });

@@ -73,13 +73,13 @@ describe('course suggestions from a CSV (engine job)', () => {
     expect(dry.fields.map((f) => f.label)).toEqual(['Email or username', 'Course']);
     const dryJob = await settledJob(engine, dry.job!.id);
     expect(dryJob.error).toBeNull();
-    expect(dryJob.counts).toMatchObject({ wouldAdd: 2, already: 2, unknown: 2, invalid: 1 });
+    expect(dryJob.counts).toMatchObject({ wouldAdd: 2, already: 1, repeated: 1, unknown: 2, invalid: 1 });
     expect(suggestedTo('cohort1', course.course_id)).toBe(0);
 
     const run = await start(false);
     const job = await settledJob(engine, run.job!.id);
     expect(job.state).toBe('completed');
-    expect(job.counts).toMatchObject({ added: 2, already: 2, unknown: 2, invalid: 1 });
+    expect(job.counts).toMatchObject({ added: 2, already: 1, repeated: 1, unknown: 2, invalid: 1 });
     expect(suggestedTo('cohort1', course.course_id)).toBe(1);
     expect(suggestedTo('cohort2', course.course_id)).toBe(1);
 
@@ -94,12 +94,12 @@ describe('course suggestions from a CSV (engine job)', () => {
       `5,ghost@example.edu,${course.course_id},unknown,No person with the email ghost@example.edu on this tenant`,
       `6,cohort4,${theirs},unknown,"No course ""${theirs}"" on this tenant (removed, or never there)"`,
       `7,,${course.course_id},invalid,Give the person’s email or username`,
-      `8,cohort1,${course.course_id},already,Suggested by line 2 of this file`,
+      `8,cohort1,${course.course_id},repeated in the file,Repeated in the file (row 2)`,
     ]);
 
     // The same file again: nobody is suggested the course twice.
     const again = await settledJob(engine, (await start(false)).job!.id);
-    expect(again.counts).toMatchObject({ already: 4, unknown: 2, invalid: 1 });
+    expect(again.counts).toMatchObject({ already: 3, repeated: 1, unknown: 2, invalid: 1 });
     expect(again.counts.added ?? 0).toBe(0);
 
     // The vendor SDK reads back what the file suggested.

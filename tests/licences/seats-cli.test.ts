@@ -77,24 +77,45 @@ describe('mentor-admin import license-assignments', () => {
     ]);
     expect(dry.code).toBe(1);
     const drySummary = JSON.parse(dry.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
-    expect(drySummary).toMatchObject({ dryRun: true, wouldAdd: 3, overSeats: 1, unknown: 1, invalid: 1, already: 1 });
+    // Line 7 names ada again: sent once, reported as a repeat of line 2; cy (line 5) is counted as not fitting only.
+    expect(drySummary).toMatchObject({
+      dryRun: true,
+      wouldAdd: 2,
+      overSeats: 1,
+      unknown: 1,
+      invalid: 1,
+      already: 0,
+      repeated: 1,
+    });
     const dryRows = reportOf(dryReport);
     // Line 5 (cy) is the third new person of a two-seat licence: it will not fit.
     expect(dryRows.find((row) => row[0] === '5')).toEqual([
       '5',
       'cy@seats.test',
-      'would give',
+      'will not fit',
       "Will not fit: beyond the licence's 2 seats",
     ]);
     expect(dryRows.find((row) => row[0] === '4')?.[3]).toBe('No account for nobody@seats.test on this tenant');
     expect(dryRows.find((row) => row[0] === '6')?.[2]).toBe('invalid');
+    expect(dryRows.find((row) => row[0] === '7')?.slice(2)).toEqual([
+      'repeated in the file',
+      'Repeated in the file (row 2)',
+    ]);
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(0);
 
     const report = join(dataDir, 'sent.csv');
     const sent = await run(['import', 'license-assignments', file, '--license', license, '--report', report, '--json']);
     expect(sent.code).toBe(1);
     const summary = JSON.parse(sent.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
-    expect(summary).toMatchObject({ added: 3, overSeats: 1, unknown: 1, invalid: 1, already: 1, failed: 0 });
+    expect(summary).toMatchObject({
+      added: 3,
+      overSeats: 1,
+      unknown: 1,
+      invalid: 1,
+      already: 0,
+      repeated: 1,
+      failed: 0,
+    });
     const rows = reportOf(report);
     expect(rows.find((row) => row[0] === '4')).toEqual([
       '4',

@@ -4,6 +4,7 @@
  * argument that is not a kind is an invitations file: `import FILE …` is `invite FILE …`.
  */
 import { existsSync } from 'node:fs';
+import { repeatedMessage } from '../../shared/import-summary';
 import { RESOURCES, declarationOf, isResourceKind, pluralOf, type ResourceKind } from '../../shared/resources';
 import { isBadgeKind, runBadgeImport } from './badge-commands';
 import { commandArgs, type Command } from './command';
@@ -105,8 +106,11 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
   );
   for (const notice of preview.notices) out.record({ event: 'notice', message: notice }, `Note: ${notice}`);
   preview.rows.forEach((row, shown) => {
-    const why = row.problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ');
-    if (out.json) out.record({ event: 'invalid', line: row.line, values: row.values, problem: why }, '');
+    const why =
+      row.problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ') ||
+      (row.repeatOf !== undefined ? repeatedMessage(row.repeatOf) : '');
+    const event = row.problems.length ? 'invalid' : 'repeated';
+    if (out.json) out.record({ event, line: row.line, values: row.values, problem: why }, '');
     else if (shown < 50) out.text(`  line ${row.line}: ${why}`);
   });
   if (!out.json && preview.rowsTotal > 50) out.text(`  … and ${preview.rowsTotal - 50} more rows with problems`);
@@ -160,6 +164,7 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
       rows: job.progress.total,
       ...(dryRun ? { dryRun: true, wouldAdd: n('wouldAdd') } : { added: n('added') }),
       already: n('already'),
+      repeated: n('repeated'),
       unknown: n('unknown'),
       ...(seats && { overSeats: n('overSeats') }),
       invalid: n('invalid'),
@@ -168,7 +173,9 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     out.record(
       summary,
       `${dryRun ? `Dry run, nothing was sent: ${n('wouldAdd')} would be ${joined}` : `${n('added')} ${joined}`}, ` +
-        `${summary.already} already ${member}, ${summary.unknown} unknown, ` +
+        `${summary.already} already ${member}, ` +
+        (summary.repeated ? `${summary.repeated} repeated in the file, ` : '') +
+        `${summary.unknown} unknown, ` +
         (seats ? `${n('overSeats')} ${dryRun ? 'will not fit' : 'beyond the seats'}, ` : '') +
         `${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,

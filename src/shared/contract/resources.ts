@@ -171,6 +171,8 @@ export const ResourceImportRow = z.object({
   values: z.record(z.string(), z.string()),
   problems: z.array(ImportProblem),
   dropped: z.boolean(),
+  /** A people file's row that repeats an earlier one (the same person and target): that row's line. Sent once. */
+  repeatOf: z.number().int().optional(),
 });
 export type ResourceImportRow = z.infer<typeof ResourceImportRow>;
 
@@ -198,7 +200,7 @@ export const ResourceImportInput = z
       .optional(),
     /** Lines left out. */
     dropped: z.array(z.number().int().min(1)).max(1_000_000).optional(),
-    /** Which rows to answer: every row, or only those with problems. */
+    /** Which rows to answer: every row, or only those with problems (and a people file's repeated rows). */
     rows: z
       .object({
         filter: z.enum(['all', 'invalid']).default('all'),
@@ -244,6 +246,8 @@ export const ResourceImportPreview = z.object({
     valid: z.number().int(),
     invalid: z.number().int(),
     dropped: z.number().int(),
+    /** A people file's rows that repeat an earlier one: valid, warned about, sent once (counted in `valid`). */
+    repeated: z.number().int().optional(),
   }),
   rows: z.array(ResourceImportRow),
   /** Rows matching the filter asked for. */

@@ -19,6 +19,7 @@ import {
   noSuchPerson,
   peopleImportJob,
   readTenantPeople,
+  settleRepeats,
   startKitImport,
   PAIR_COLUMNS,
   peopleCount,
@@ -245,8 +246,7 @@ export function enrolmentImportKind(deps: {
     },
     async resolve({ ctx, client, org, options }, { findItem, people }, work) {
       const settled: Settled[] = [];
-      const send: Sendable<EnrolmentItemData, Omit<Target, 'isEnrolled'>>[] = [];
-      const seen = new Map<string, number>();
+      let send: Sendable<EnrolmentItemData, Omit<Target, 'isEnrolled'>>[] = [];
       for (const item of work) {
         const found = findItem(item.data.group);
         if ('outcome' in found) {
@@ -258,17 +258,12 @@ export function enrolmentImportKind(deps: {
           settled.push({ item, outcome: 'unknown', message: noSuchPerson(item.data.person) });
           continue;
         }
-        const target = found.item as Enrollable;
-        // The same person and item twice in one file: the second row is "already" (enrolled by the first).
-        const pair = `${keyOf(target)}\n${username}`;
-        const earlier = seen.get(pair);
-        if (earlier !== undefined) {
-          settled.push({ item, outcome: 'already', message: `Enrolled by line ${earlier} of this file` });
-          continue;
-        }
-        seen.set(pair, item.data.line);
-        send.push({ item, target: { item: target, username } });
+        send.push({ item, target: { item: found.item as Enrollable, username } });
       }
+      // The same person and item twice in one file: enrolled once, the later rows are repeats.
+      const repeats = settleRepeats(send, ({ target }) => `${keyOf(target.item)}\n${target.username}`);
+      settled.push(...repeats.repeated);
+      send = repeats.send;
 
       ctx.progress('Reading who is enrolled already');
       const programIds = [

@@ -16,6 +16,7 @@ import {
   noSuchPerson,
   peopleImportJob,
   readTenantPeople,
+  settleRepeats,
   startKitImport,
   PAIR_COLUMNS,
   peopleCount,
@@ -137,12 +138,11 @@ export function suggestionImportKind(deps: {
     },
     resolve(_run, { findCourse, people, existing }, work) {
       const settled: Settled[] = [];
-      const send: Sendable<SuggestionItemData, Target>[] = [];
-      const seen = new Map<string, number>();
+      const found: Sendable<SuggestionItemData, Target>[] = [];
       for (const item of work) {
-        const found = findCourse(item.data.group);
-        if ('outcome' in found) {
-          settled.push({ item, outcome: found.outcome, message: found.message });
+        const answer = findCourse(item.data.group);
+        if ('outcome' in answer) {
+          settled.push({ item, outcome: answer.outcome, message: answer.message });
           continue;
         }
         const person = people.find(item.data.person);
@@ -150,19 +150,19 @@ export function suggestionImportKind(deps: {
           settled.push({ item, outcome: 'unknown', message: noSuchPerson(item.data.person) });
           continue;
         }
-        const pair = `${found.course.courseId}\n${person.username}`;
-        const earlier = seen.get(pair);
-        if (earlier !== undefined) {
-          settled.push({ item, outcome: 'already', message: `Suggested by line ${earlier} of this file` });
-          continue;
-        }
-        seen.set(pair, item.data.line);
+        found.push({ item, target: { course: answer.course, person } });
+      }
+      // The same person and course twice in one file: suggested once, the later rows are repeats.
+      const pairOf = ({ target }: { target: Target }) => `${target.course.courseId}\n${target.person.username}`;
+      const { send: once, repeated } = settleRepeats(found, pairOf);
+      settled.push(...repeated);
+      const send: Sendable<SuggestionItemData, Target>[] = [];
+      for (const row of once) {
         // A row a killed run left in flight is sent again: the platform's call updates what it made then.
-        if (!item.resumed && existing.has(pair)) {
-          settled.push({ item, outcome: 'already', message: `${found.course.name} is already suggested to them` });
-          continue;
-        }
-        send.push({ item, target: { course: found.course, person } });
+        if (!row.item.resumed && existing.has(pairOf(row))) {
+          const message = `${row.target.course.name} is already suggested to them`;
+          settled.push({ item: row.item, outcome: 'already', message });
+        } else send.push(row);
       }
       return { settled, send };
     },

@@ -386,6 +386,11 @@ export class JobJournal {
     return this.sql('PRAGMA data_version').pluck().get() as number;
   }
 
+  /** A job's title once its run knows what it works on by name (a licence's, a department's). */
+  setTitle(id: string, title: string): void {
+    this.write(() => this.sql('UPDATE jobs SET title = ?, updated_at = ? WHERE id = ?').run(title, now(), id));
+  }
+
   setPhase(id: string, phase: string): void {
     this.write(() => this.sql('UPDATE jobs SET phase = ?, updated_at = ? WHERE id = ?').run(phase, now(), id));
   }

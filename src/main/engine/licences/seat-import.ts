@@ -16,6 +16,7 @@ import type { JobKindRunner } from '../jobs';
 import {
   peopleImportJob,
   readTenantPeople,
+  settleRepeats,
   startPeopleImport,
   type PeopleImport,
   type PeopleRow,
@@ -38,12 +39,14 @@ export interface SeatsImportParams {
   fileName: string;
   fileSha256: string;
   rows: number;
+  /** The rows to send (not left out, no problems): the job's title counts them. */
+  sent?: number;
   mode: 'send' | 'dry-run';
 }
 
 export type SeatsItemData = { line: number; person: string; message?: string };
 
-/** A dry run's row past the free seats: counted as `wouldAdd`, kept in a phase of its own so a screen can list it. */
+/** A dry run's row past the free seats: counted as `overSeats` (not `wouldAdd`), in a phase of its own to list it. */
 export const OVER_SEATS_PHASE = 'overSeats';
 
 /** A row as the import read it (resources/import.ts). */
@@ -77,8 +80,8 @@ export function startSeatsJob(
   rows: readonly SeatsRow[],
   mode: SeatsImportParams['mode'],
 ): { id: string; resumed: boolean } {
-  const params: SeatsImportParams = { kind, licenseId, fileName, fileSha256: sha256, rows: rows.length, mode };
-  const licence = seatCalls(kind).licenceLabel.toLowerCase();
+  const sent = rows.filter((row) => !row.dropped && !row.problems.length).length;
+  const params: SeatsImportParams = { kind, licenseId, fileName, fileSha256: sha256, rows: rows.length, sent, mode };
   return startPeopleImport<SeatsItemData>(ctx, {
     kind: SEATS_JOB,
     profileId,
@@ -88,9 +91,15 @@ export function startSeatsJob(
     columns: COLUMNS,
     rows,
     label: (data) => data.person || `Line ${data.line}`,
-    title: (sent) =>
-      `${mode === 'dry-run' ? 'Dry run: give' : 'Give'} ${sent.toLocaleString('en-US')} ${sent === 1 ? 'seat' : 'seats'} of ${licence} ${licenseId} (${fileName})`,
+    // Named by the licence once the run has read it (seatsTitle); its number is no name for an administrator.
+    title: (sent) => seatsTitle(mode, sent, null, fileName),
   });
+}
+
+/** "Dry run: give 48 seats of Acme Pro (staff.csv)"; before the licence is read, "… seats of the licence …". */
+export function seatsTitle(mode: SeatsImportParams['mode'], sent: number, licenceName: string | null, file: string) {
+  const seats = `${sent.toLocaleString('en-US')} ${sent === 1 ? 'seat' : 'seats'}`;
+  return `${mode === 'dry-run' ? 'Dry run: give' : 'Give'} ${seats} of ${licenceName ?? 'the licence'} (${file})`;
 }
 
 const personKey = (person: string) => person.trim().toLowerCase();
@@ -128,7 +137,7 @@ export function seatsImportKind(deps: {
     columns: COLUMNS,
     report: {
       header: ['row', 'person', 'result', 'message'],
-      words: { added: 'given', wouldAdd: 'would give', [OVER_SEATS_PHASE]: 'would give' },
+      words: { added: 'given', wouldAdd: 'would give', [OVER_SEATS_PHASE]: 'will not fit' },
     },
     async read({ ctx, client, org, params, options }) {
       const calls = callsOf(params);
@@ -141,6 +150,8 @@ export function seatsImportKind(deps: {
         }),
       ]);
       if (!licence) return { licence, seats, free: 0, overWords: '' };
+      const sent = params.sent ?? params.rows;
+      if (licence.name) ctx.journal.setTitle(ctx.job.id, seatsTitle(params.mode, sent, licence.name, params.fileName));
       const used = licence.usage_count ?? seats.filter((s) => s.active).length;
       const overWords = `Beyond the licence's ${licence.count.toLocaleString('en-US')} seats`;
       return { licence, seats, free: Math.max(0, licence.count - used), overWords };
@@ -157,25 +168,24 @@ export function seatsImportKind(deps: {
         if (seat.email) holders.add(seat.email.toLowerCase());
       }
       let free = freeAtStart;
+      // A person named twice is given one seat: the later rows are repeats of the first.
+      const { send: once, repeated } = settleRepeats(
+        work.map((item) => ({ item })),
+        ({ item }) => personKey(item.data.person),
+      );
       /** Rows already holding a seat settle now; the rest take the free seats in file order. */
       const send: Sendable<SeatsItemData, Target>[] = [];
-      const settled: Settled[] = [];
-      const seen = new Set<string>();
-      for (const item of [...work].sort((a, b) => a.data.line - b.data.line)) {
+      const settled: Settled[] = [...repeated];
+      for (const { item } of once.sort((a, b) => a.item.data.line - b.item.data.line)) {
         const key = personKey(item.data.person);
-        if (holders.has(key) || seen.has(key)) {
+        if (holders.has(key)) {
           settled.push(
-            item.resumed && holders.has(key)
+            item.resumed
               ? { item, outcome: 'added', message: 'Given before the import was interrupted' }
-              : {
-                  item,
-                  outcome: 'already',
-                  message: seen.has(key) ? 'Named on an earlier row' : 'Holds a seat already',
-                },
+              : { item, outcome: 'already', message: 'Holds a seat already' },
           );
           continue;
         }
-        seen.add(key);
         send.push({ item, target: { over: free <= 0, overWords } });
         free--;
       }
@@ -193,8 +203,9 @@ export function seatsImportKind(deps: {
           return { item, outcome: 'unknown', message: `No account for ${item.data.person} on this tenant` };
         }
         if (left-- <= 0) {
+          // Counted as past the seats only, so a dry run's counts add up to its rows.
           const message = `Will not fit: ${overWords.toLowerCase()}`;
-          return { item, outcome: 'wouldAdd', phase: OVER_SEATS_PHASE, tally: 'overSeats', message };
+          return { item, outcome: 'wouldAdd', phase: OVER_SEATS_PHASE, counted: 'overSeats', message };
         }
         // The spec's program licences give an email with no account a seat of its own.
         return known

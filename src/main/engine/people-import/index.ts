@@ -3,6 +3,7 @@ export {
   eachInLimiter,
   endsRun,
   peopleImportJob,
+  settleRepeats,
   startPeopleImport,
   type ImportMode,
   type Outcome,

@@ -13,14 +13,27 @@
  * interrupted"). Rows a run settles alike (most of a batch) are one write of id runs (the journal's settleItems).
  */
 import type { Job, JobKind } from '../../../shared/contract';
+import { repeatedMessage, repeatedRows } from '../../../shared/import-summary';
 import type { ItemReport, JobContext, JobJournal, JobKindRunner, NewItem } from '../jobs';
 import { idRuns, UNFINISHED_STATES } from '../jobs';
 import { ApiError, isTransient, RequestAbortedError, type CallOptions, type PlatformClient } from '../platform';
 import type { Profiles } from '../profiles';
 import { userScope } from '../tenants';
 
-/** What a row came to. Kinds may store some under words of their own (`phases`: a badge is `issued`). */
-export const OUTCOMES = ['added', 'wouldAdd', 'already', 'unknown', 'invalid', 'failed', 'dropped'] as const;
+/**
+ * What a row came to. Kinds may store some under words of their own (`phases`: a badge is `issued`). `repeated`: the
+ * row repeats an earlier one of the file (the same person and target), which alone is sent.
+ */
+export const OUTCOMES = [
+  'added',
+  'wouldAdd',
+  'already',
+  'repeated',
+  'unknown',
+  'invalid',
+  'failed',
+  'dropped',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The phase rows in flight had when runs marked them one by one (a job left so by an older version resumes them). */
@@ -57,6 +70,8 @@ export interface Settled {
   phase?: string;
   /** Counted under this name too (`overSeats`). */
   tally?: string;
+  /** Counted under this name instead of the outcome's (a dry run's row past a licence's seats: `overSeats`). */
+  counted?: string;
 }
 
 /** A row on its way to the sender, with what the kind resolved it to. */
@@ -137,7 +152,34 @@ function inFlightRows(params: object): Set<number> {
 }
 
 const stateOf = (outcome: Outcome) =>
-  outcome === 'failed' ? 'failed' : outcome === 'unknown' || outcome === 'invalid' ? 'skipped' : 'done';
+  outcome === 'failed'
+    ? 'failed'
+    : outcome === 'unknown' || outcome === 'invalid' || outcome === 'repeated'
+      ? 'skipped'
+      : 'done';
+
+/**
+ * Splits the rows to send into the first of each key and the repeats, settled as `repeated` with the row that came
+ * first (shared/import-summary.ts): a person named twice for the same target is sent once.
+ */
+export function settleRepeats<S extends { item: Work }>(
+  rows: readonly S[],
+  keyOf: (row: S) => string | null,
+): { send: S[]; repeated: Settled[] } {
+  const repeats = repeatedRows(
+    [...rows].sort((a, b) => a.item.data.line - b.item.data.line),
+    keyOf,
+    (row) => row.item.data.line,
+  );
+  return {
+    send: rows.filter((row) => !repeats.has(row)),
+    repeated: [...repeats].map(([row, first]) => ({
+      item: row.item,
+      outcome: 'repeated' as const,
+      message: repeatedMessage(first),
+    })),
+  };
+}
 
 /** Writes the job and its items (rows that will not be sent settled at once) and starts it; resumes the same one. */
 export function startPeopleImport<D extends PeopleItemData>(
@@ -269,10 +311,10 @@ export function peopleImportJob<P extends ImportMode, D extends PeopleItemData, 
         if (!results.length && !inFlight) return;
         const counts: Record<string, number> = {};
         const alike = new Map<string, { outcome: Outcome; phase: string; message?: string; ids: number[] }>();
-        for (const { item, outcome, message, phase: own, tally } of results) {
+        for (const { item, outcome, message, phase: own, tally, counted: countedAs } of results) {
           const counted = phaseOf(outcome);
           const phase = own ?? counted;
-          counts[counted] = (counts[counted] ?? 0) + 1;
+          counts[countedAs ?? counted] = (counts[countedAs ?? counted] ?? 0) + 1;
           if (tally) counts[tally] = (counts[tally] ?? 0) + 1;
           const key = message === undefined ? phase : `${phase}\n${message}`;
           let same = alike.get(key);
@@ -391,7 +433,7 @@ function peopleReport(kind: Pick<PeopleImport<never, never, never, never>, 'colu
       const result =
         item.state === 'pending' || item.state === 'active'
           ? 'not sent'
-          : (kind.report.words[item.phase] ?? item.phase);
+          : (kind.report.words[item.phase] ?? (item.phase === 'repeated' ? 'repeated in the file' : item.phase));
       return [data.line, ...kind.columns.map((c) => data[c] ?? ''), result, item.error ?? data.message ?? ''];
     },
   };

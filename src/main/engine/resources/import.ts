@@ -10,6 +10,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ResourceImportInput, ResourceImportPreview, ResourceImportRow } from '../../../shared/contract';
+import { repeatedRows, sameCell } from '../../../shared/import-summary';
 import type { SeatKind } from '../../../shared/resources';
 import {
   csvColumnsOf,
@@ -271,19 +272,41 @@ export async function resourceImport(
     }
 
     const live = rows.filter((row) => !row.dropped);
+    // A people file naming the same person for the same target twice: warned of, never refused; the job sends the
+    // first and reports the others as repeats (people-import/job.ts settleRepeats, which also knows an email and a
+    // username of one person are the same).
+    const repeats =
+      membership || seats
+        ? repeatedRows(
+            live.filter((row) => !row.problems.length),
+            (row) =>
+              sameCell(row.values.person) ? `${sameCell(row.values.person)}\n${sameCell(row.values.group)}` : null,
+            (row) => row.line,
+          )
+        : new Map<ReadRow, number>();
+    if (repeats.size) {
+      notices.push(
+        `${rowsHave(repeats.size)} the same person${seats ? '' : ` and ${membership!.groupLabel.toLowerCase()}`} as an earlier row: each is sent once, and the repeats are reported as repeated in the file.`,
+      );
+    }
     const counts = {
       rows: rows.length,
       valid: live.filter((row) => !row.problems.length).length,
       invalid: live.filter((row) => row.problems.length).length,
       dropped: rows.length - live.length,
+      ...((membership || seats) && { repeated: repeats.size }),
     };
     const page = input.rows ?? { filter: 'all' as const, offset: 0, limit: 100 };
-    const matching = page.filter === 'invalid' ? rows.filter((row) => row.problems.length && !row.dropped) : rows;
+    const matching =
+      page.filter === 'invalid'
+        ? rows.filter((row) => (row.problems.length && !row.dropped) || repeats.has(row))
+        : rows;
     const present = (row: ReadRow): ResourceImportRow => ({
       line: row.line,
       values: row.values,
       problems: row.problems,
       dropped: row.dropped,
+      ...(repeats.has(row) && { repeatOf: repeats.get(row)! }),
     });
 
     let job: ResourceImportPreview['job'] = null;

@@ -13,6 +13,7 @@ import type { Job } from '../../../shared/contract';
 import {
   bulkPersonOf,
   declarationOf,
+  pluralOf,
   type BulkPerson,
   type ResourceDeclaration,
   type ResourceKind,
@@ -21,6 +22,7 @@ import type { JobKindRunner } from '../jobs';
 import {
   peopleImportJob,
   personKey,
+  settleRepeats,
   readTenantPeople,
   startKitImport,
   PAIR_COLUMNS,
@@ -67,18 +69,22 @@ export function startMembersJob(
   mode: MembersImportParams['mode'],
   group = '',
 ): { id: string; resumed: boolean } {
-  const groups = declarationOf(declarationOf(kind).membership!.groupKind).plural;
+  const groups = pluralOf(declarationOf(declarationOf(kind).membership!.groupKind));
   return startKitImport(
     ctx,
     'resource-members',
     { profileId, kind, fileName, sha256, rows, mode },
     {
       label: (data) => `${data.person || '?'} → ${data.group || '?'}`,
-      title: (sent) =>
-        `${mode === 'dry-run' ? 'Dry run: put' : 'Put'} ${peopleCount(sent)} into ${groups} (${fileName})`,
+      title: (sent) => membersTitle(mode, sent, groups, fileName),
     },
     { group },
   );
+}
+
+/** "Dry run: put 3 people into Engineering (staff.csv)": into the one group, once the run knows it, or the kind's. */
+function membersTitle(mode: MembersImportParams['mode'], sent: number, into: string, fileName: string) {
+  return `${mode === 'dry-run' ? 'Dry run: put' : 'Put'} ${peopleCount(sent)} into ${into} (${fileName})`;
 }
 
 type Found = { group: Row } | { outcome: Outcome; message: string };
@@ -143,16 +149,31 @@ export function membersImportKind(deps: {
       run.ctx.progress(`Reading the ${kit.groupDeclaration.plural}`);
       return { ...kit, groups: await kit.api.list(kit.groupDeclaration, run.options) };
     },
-    resolve(_run, tenant, work) {
+    resolve(run, tenant, work) {
       const findGroup = groupFinder(tenant.groups, tenant.groupDeclaration);
       const settled: Settled[] = [];
-      const send = [];
+      const found = [];
       for (const item of work) {
-        const found = findGroup(item.data.group);
-        if ('outcome' in found) settled.push({ item, outcome: found.outcome, message: found.message });
-        else send.push({ item, target: found.group });
+        const answer = findGroup(item.data.group);
+        if ('outcome' in answer) settled.push({ item, outcome: answer.outcome, message: answer.message });
+        else found.push({ item, target: answer.group });
       }
-      return { settled, send };
+      // The same person twice for one group is sent once.
+      const { send, repeated } = settleRepeats(
+        found,
+        ({ item, target }) => `${String(target.id)}\n${personKey(item.data.person)}`,
+      );
+      // Every row into one group (a file imported from its details): the job is named by it, on its first run (which
+      // has every row to send; a resumed one has those left).
+      const groups = new Set(send.map(({ target }) => String(target.id)));
+      if (run.ctx.handoff && groups.size === 1 && send[0]!.target.name) {
+        const sent = work.length;
+        run.ctx.journal.setTitle(
+          run.ctx.job.id,
+          membersTitle(run.params.mode, sent, String(send[0]!.target.name), run.params.fileName),
+        );
+      }
+      return { settled: [...settled, ...repeated], send };
     },
     async dryRun(run, { api, declaration, membership }, send) {
       run.ctx.progress('Reading the tenant’s people and their memberships');
