@@ -118,6 +118,64 @@ describe('department members from a CSV (engine job)', () => {
     ]);
   });
 
+  it('a person named twice for one department is warned of, sent once and reported as repeated; the job is named by the department', async () => {
+    const radiology = await makeDepartment('Radiology');
+    await call(server, 'POST', '/api/core/departments/members/', {
+      json: { department_id: radiology, username: 'member70' },
+    });
+    const text =
+      'Email\n' +
+      'member71@example.edu\n' + // would be added
+      'member70\n' + // already a member
+      'MEMBER71@example.edu \n' + // the same person as row 2, another case
+      'member72\n' + // would be added
+      'member71@example.edu\n' + // row 2 again
+      'member70\n'; // row 3 again: a repeat, not "already"
+    const start = (dryRun: boolean, rows?: { filter: 'invalid'; offset: number; limit: number }) =>
+      engine.invoke('resources.import', {
+        kind: 'department-members',
+        text,
+        name: 'radiology.csv',
+        group: String(radiology),
+        ...(rows ? { rows } : { start: true, ...(dryRun && { dryRun: true }) }),
+      });
+
+    // The preview warns (never refuses): the rows stay valid, each says the row it repeats.
+    const preview = await start(false, { filter: 'invalid', offset: 0, limit: 100 });
+    expect(preview.counts).toMatchObject({ rows: 6, valid: 6, invalid: 0, repeated: 3 });
+    expect(preview.rows.map((row) => [row.line, row.repeatOf, row.problems.length])).toEqual([
+      [4, 2, 0],
+      [6, 2, 0],
+      [7, 3, 0],
+    ]);
+    expect(preview.notices.join('\n')).toContain(
+      '3 rows have the same person and department as an earlier row: each is sent once',
+    );
+
+    const dry = await start(true);
+    const dryJob = await settledJob(engine, dry.job!.id);
+    expect(dryJob.title).toBe('Dry run: put 3 people into Radiology (radiology.csv)');
+    expect(dryJob.counts).toMatchObject({ wouldAdd: 2, already: 1, repeated: 3 });
+    expect(dryJob.counts.unknown ?? 0).toBe(0);
+    expect(dryJob.progress).toMatchObject({ total: 6, done: 3, skipped: 3 });
+
+    const run = await start(false);
+    const job = await settledJob(engine, run.job!.id);
+    expect(job.title).toBe('Put 3 people into Radiology (radiology.csv)');
+    expect(job.counts).toMatchObject({ added: 2, already: 1, repeated: 3 });
+    expect(inDepartment(radiology)).toBe(3);
+    const report = join(tempDir(), 'repeats.csv');
+    await engine.invoke('jobs.exportReport', { id: run.job!.id, path: report });
+    expect(readFileSync(report, 'utf8').trim().split(/\r?\n/).slice(1)).toEqual([
+      `2,member71@example.edu,${radiology},added,`,
+      `3,member70,${radiology},already,Already in Radiology`,
+      `4,MEMBER71@example.edu,${radiology},repeated in the file,Repeated in the file (row 2)`,
+      `5,member72,${radiology},added,`,
+      `6,member71@example.edu,${radiology},repeated in the file,Repeated in the file (row 2)`,
+      `7,member70,${radiology},repeated in the file,Repeated in the file (row 3)`,
+    ]);
+  });
+
   it('imported from a department’s details: rows that name no department go into that one', async () => {
     const pharmacy = await makeDepartment('Pharmacy');
     const text = 'Email\nmember50@example.edu\nmember51\n';
@@ -186,6 +244,7 @@ describe('mentor-admin import user-group-members FILE.csv', () => {
       rows: 3,
       added: 2,
       already: 0,
+      repeated: 0,
       unknown: 1,
       invalid: 0,
       failed: 0,
@@ -306,6 +365,7 @@ describe('5,000 rows, killed and resumed', () => {
       rows,
       added: rows,
       already: 0,
+      repeated: 0,
       unknown: 0,
       invalid: 0,
       failed: 0,

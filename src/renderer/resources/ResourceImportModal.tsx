@@ -31,6 +31,7 @@ import {
   type ResourceDeclaration,
   type ResourceKind,
 } from '../../shared/resources';
+import { IMPORT_WORDS, importSummary, repeatedMessage, type ImportWords } from '../../shared/import-summary';
 import { titleOf } from './naming';
 import { errorMessage } from '../bridge/errors';
 import { CsvDropZone } from '../components/csv-import/CsvDropZone';
@@ -58,28 +59,8 @@ const OUTCOMES = [
   ['dropped', 'left out', 'gray'],
   ['failed', 'failed', 'red'],
 ] as const;
-/** A membership import's outcomes (engine/resources/members-import.ts); `wouldAdd` is a dry run's. */
-const MEMBERSHIP_OUTCOMES = [
-  ['added', 'added', 'teal'],
-  ['wouldAdd', 'would be added', 'teal'],
-  ['already', 'already members', 'gray'],
-  ['unknown', 'unknown', 'orange'],
-  ['overSeats', 'past the free seats', 'orange'],
-  ['invalid', 'invalid', 'red'],
-  ['dropped', 'left out', 'gray'],
-  ['failed', 'failed', 'red'],
-] as const;
-/** An enrolment import's outcomes (engine/catalogue/enrol-import.ts), in an enrolment's words. */
-const ENROLMENT_OUTCOMES = [
-  ['added', 'enrolled', 'teal'],
-  ['wouldAdd', 'would be enrolled', 'teal'],
-  ['already', 'already enrolled', 'gray'],
-  ['unknown', 'unknown', 'orange'],
-  ['invalid', 'invalid', 'red'],
-  ['dropped', 'left out', 'gray'],
-  ['failed', 'failed', 'red'],
-] as const;
 const MEMBERSHIP_RESULTS: Record<string, string> = {
+  repeated: 'Repeated',
   unknown: 'Unknown',
   invalid: 'Invalid',
   dropped: 'Left out',
@@ -202,6 +183,7 @@ export function ResourceImportModal({
     );
 
   const plural = pluralOf(declaration);
+  const words = wordsOf(declaration);
   // People put into groups or enrolled in catalogue items: a job whose dry run reads the tenant.
   const valid = shown?.counts.valid ?? 0;
   return (
@@ -325,7 +307,8 @@ export function ResourceImportModal({
         <ImportJob
           jobId={jobId}
           membership={byPerson}
-          outcomes={declaration.enrolment ? ENROLMENT_OUTCOMES : undefined}
+          {...(words && { words })}
+          target={targetLabel(declaration)}
           dryRun={dryRun}
           onAnother={reset}
           onClose={close}
@@ -334,6 +317,21 @@ export function ResourceImportModal({
       )}
     </Modal>
   );
+}
+
+/** A people file's outcomes in its kind's words: seats, members, enrolments, suggestions. */
+function wordsOf(declaration: Declared): ImportWords | undefined {
+  if (declaration.seats) return IMPORT_WORDS.seats;
+  if (declaration.membership) return IMPORT_WORDS.members;
+  if (declaration.enrolment) return IMPORT_WORDS.enrolments;
+  if (declaration.suggestion) return IMPORT_WORDS.suggestions;
+  return undefined;
+}
+
+/** What a people file's second column names, as the report's column heads it (a seat file has none: one licence). */
+function targetLabel(declaration: Declared): string | null {
+  if (declaration.membership) return capitalized(declarationOf(declaration.membership.groupKind).singular);
+  return declaration.enrolment?.groupLabel ?? declaration.suggestion?.groupLabel ?? null;
 }
 
 function ErrorAlert({ error }: { error: unknown }) {
@@ -446,6 +444,11 @@ function Review({
               {formatCount(counts.invalid)} with problems
             </Badge>
           )}
+          {(counts.repeated ?? 0) > 0 && (
+            <Badge color="yellow" variant="light">
+              {formatCount(counts.repeated ?? 0)} repeated in the file
+            </Badge>
+          )}
           {counts.dropped > 0 && (
             <Badge color="gray" variant="outline">
               {formatCount(counts.dropped)} left out
@@ -462,14 +465,15 @@ function Review({
           value={filter}
           onChange={(value) => onFilter(value as 'invalid' | 'all')}
           data={[
-            { value: 'invalid', label: 'Rows with problems' },
+            // A people file's repeated rows are listed with the problems: to check, not to fix.
+            { value: 'invalid', label: counts.repeated ? 'Rows to check' : 'Rows with problems' },
             { value: 'all', label: 'All rows' },
           ]}
         />
       </Group>
       {preview.rows.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="import-rows-empty">
-          {filter === 'invalid' ? 'No row has a problem.' : 'The file has no rows.'}
+          {filter === 'invalid' ? 'No row has a problem or repeats another.' : 'The file has no rows.'}
         </Text>
       ) : (
         <ScrollArea.Autosize mah={320}>
@@ -544,12 +548,14 @@ function RowLine({
         </Table.Td>
       ))}
       <Table.Td>
-        <Text size="sm" c={row.problems.length ? 'red' : 'dimmed'}>
+        <Text size="sm" c={row.problems.length ? 'red' : row.repeatOf !== undefined ? 'yellow.8' : 'dimmed'}>
           {row.problems.length
             ? row.problems
                 .map((p) => (p.field ? `${labels.get(p.field) ?? capitalized(p.field)}: ${p.message}` : p.message))
                 .join('; ')
-            : 'Ready'}
+            : row.repeatOf !== undefined
+              ? `${repeatedMessage(row.repeatOf)}: sent once`
+              : 'Ready'}
         </Text>
       </Table.Td>
       <Table.Td>
@@ -574,6 +580,8 @@ export function ImportJob({
   jobId,
   membership,
   outcomes: ownOutcomes,
+  words,
+  target = null,
   dryRun,
   onAnother,
   onClose,
@@ -581,8 +589,12 @@ export function ImportJob({
 }: {
   jobId: string;
   membership: boolean;
-  /** The outcomes in the kind's own words (an enrolment's), where they are not a membership's. */
+  /** The outcomes in the kind's own words (a badge's), where they are not a people file's summary. */
   outcomes?: readonly ImportOutcome[];
+  /** A people file's (seats, members, enrolments, suggestions): its counts said as parts that add up to its rows. */
+  words?: ImportWords;
+  /** The report's column of what each row names (a department, a program or pathway); null: none (seats). */
+  target?: string | null;
   dryRun: boolean;
   onAnother: () => void;
   onClose: () => void;
@@ -593,34 +605,56 @@ export function ImportJob({
   if (!job.data) return <Skeleton height={160} />;
   const ended = ['completed', 'failed', 'cancelled'].includes(job.data.state);
   const counts = job.data.counts;
-  const outcomes: readonly ImportOutcome[] = ownOutcomes ?? (membership ? MEMBERSHIP_OUTCOMES : OUTCOMES);
+  const outcomes: readonly ImportOutcome[] = ownOutcomes ?? OUTCOMES;
   // A dry run's lead count is its "would" outcome (wouldAdd, or a kind's own such as wouldIssue).
-  const would = outcomes.find(([key]) => key.startsWith('would'))?.[0] ?? 'wouldAdd';
+  const would = words ? 'wouldAdd' : (outcomes.find(([key]) => key.startsWith('would'))?.[0] ?? 'wouldAdd');
   const first = dryRun ? would : outcomes[0]![0];
+  // A people file's counts as parts that add up to its rows, in its kind's words (shared/import-summary.ts).
+  const summary = words ? importSummary(counts, words, dryRun) : null;
+  const badges = summary
+    ? summary.parts.map((part, index) => ({ ...part, lead: index === 0 }))
+    : outcomes
+        .filter(([key]) => key === first || (counts[key] ?? 0) > 0)
+        .map(([key, said, color]) => ({ key, count: counts[key] ?? 0, words: said, color, lead: key === first }));
+  // Seats given past the free ones (a run that sends gives them too): said beside the count of seats given.
+  const beyondSeats = summary && !dryRun ? (counts.overSeats ?? 0) : 0;
+  // One primary action at a time: "Import now" after a dry run that would send something, else "Done".
+  const canSend = ended && dryRun && ((counts[would] ?? 0) > 0 || (!!summary && (counts.overSeats ?? 0) > 0));
   return (
     <Stack gap="md">
       <JobHeading job={job.data} />
-      <JobProgressCard job={job.data} />
+      <JobProgressCard
+        job={job.data}
+        {...(summary &&
+          ended && { itemsDetail: `${formatCount(summary.rows)} rows: ${summary.sentence}`, ownCounts: false })}
+      />
       {ended && (
         <Group gap="xs" data-testid="import-result" aria-live="polite">
-          {outcomes
-            .filter(([key]) => key === first || (counts[key] ?? 0) > 0)
-            .map(([key, words, color]) => (
-              <Badge key={key} size={key === first ? 'lg' : 'md'} color={color} variant="light">
-                {formatCount(counts[key] ?? 0)} {words}
-              </Badge>
-            ))}
+          {badges.map((badge) => (
+            <Badge key={badge.key} size={badge.lead ? 'lg' : 'md'} color={badge.color} variant="light">
+              {formatCount(badge.count)} {badge.words}
+            </Badge>
+          ))}
+          {beyondSeats > 0 && (
+            <Text size="sm" c="orange.8">
+              {formatCount(beyondSeats)} of them beyond the licence’s seats
+            </Text>
+          )}
         </Group>
       )}
-      {ended && membership && <RowsNotAdded jobId={jobId} />}
+      {ended && membership && <RowsNotAdded jobId={jobId} target={target} />}
       {ended && dryRun && (counts.overSeats ?? 0) > 0 && <RowsOverSeats jobId={jobId} />}
       <WizardFooter>
         <Group gap="xs">
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
-          {ended && dryRun && (counts[would] ?? 0) > 0 && <Button onClick={onSend}>Import now</Button>}
-          {ended && <Button onClick={onClose}>Done</Button>}
+          {canSend && <Button onClick={onSend}>Import now</Button>}
+          {ended && (
+            <Button variant={canSend ? 'default' : 'filled'} onClick={onClose}>
+              Done
+            </Button>
+          )}
         </Group>
         <JobActions job={job.data} />
       </WizardFooter>
@@ -636,20 +670,22 @@ function RowsOverSeats({ jobId }: { jobId: string }) {
       which={{ phases: ['overSeats'] }}
       title="Rows that will not fit"
       testId="import-over-seats"
-      group={false}
+      target={null}
+      result={false}
     />
   );
 }
 
-/** The rows of a membership import that added nobody, with the reason (the whole report is the job's CSV). */
-function RowsNotAdded({ jobId }: { jobId: string }) {
+/** The rows of a people file that added nobody, with the reason (the whole report is the job's CSV). */
+function RowsNotAdded({ jobId, target }: { jobId: string; target: string | null }) {
   return (
     <ReportRows
       jobId={jobId}
       which={{ states: ['skipped', 'failed'] }}
       title="Rows that added nobody"
       testId="import-report"
-      group
+      target={target}
+      result
     />
   );
 }
@@ -660,14 +696,17 @@ function ReportRows({
   which,
   title,
   testId,
-  group,
+  target,
+  result,
 }: {
   jobId: string;
   which: { phases: string[] } | { states: ('skipped' | 'failed')[] };
   title: string;
   testId: string;
-  /** A membership import's: the group column and the result in words. */
-  group: boolean;
+  /** The column of what each row names, headed in the kind's word ("Department", "Course"); null: none. */
+  target: string | null;
+  /** The result in words (and a failure's error as the reason). */
+  result: boolean;
 }) {
   const items = useCall('jobs.items', { id: jobId, ...which, limit: ROWS_SHOWN });
   const rows = items.data?.items ?? [];
@@ -677,14 +716,14 @@ function ReportRows({
       <Text size="sm" fw={500}>
         {title}
       </Text>
-      <ScrollArea.Autosize mah={group ? 240 : 200}>
+      <ScrollArea.Autosize mah={result ? 240 : 200}>
         <Table withTableBorder striped aria-label={title} data-testid={testId}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={70}>Line</Table.Th>
               <Table.Th>Person</Table.Th>
-              {group && <Table.Th>Group</Table.Th>}
-              {group && <Table.Th w={100}>Result</Table.Th>}
+              {target !== null && <Table.Th>{target}</Table.Th>}
+              {result && <Table.Th w={100}>Result</Table.Th>}
               <Table.Th>Why</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -695,11 +734,11 @@ function ReportRows({
                 <Table.Tr key={item.id}>
                   <Table.Td>{detail.line}</Table.Td>
                   <Table.Td>{detail.person || '—'}</Table.Td>
-                  {group && <Table.Td>{detail.group || '—'}</Table.Td>}
-                  {group && <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>}
+                  {target !== null && <Table.Td>{detail.group || '—'}</Table.Td>}
+                  {result && <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>}
                   <Table.Td>
                     <Text size="sm" c="dimmed">
-                      {(group ? item.error : undefined) ?? detail.message ?? ''}
+                      {(result ? item.error : undefined) ?? detail.message ?? ''}
                     </Text>
                   </Table.Td>
                 </Table.Tr>

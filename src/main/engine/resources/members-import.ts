@@ -164,10 +164,10 @@ export function membersImportKind(deps: {
         ({ item, target }) => `${String(target.id)}\n${personKey(item.data.person)}`,
       );
       // Every row into one group (a file imported from its details): the job is named by it, on its first run (which
-      // has every row to send; a resumed one has those left).
+      // has every row to send; a resumed one has those left), counting each person once.
       const groups = new Set(send.map(({ target }) => String(target.id)));
       if (run.ctx.handoff && groups.size === 1 && send[0]!.target.name) {
-        const sent = work.length;
+        const sent = send.length;
         run.ctx.journal.setTitle(
           run.ctx.job.id,
           membersTitle(run.params.mode, sent, String(send[0]!.target.name), run.params.fileName),

@@ -27,14 +27,24 @@ export function barSections(job: Pick<Job, 'state' | 'progress'>): { done: numbe
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Overall progress: the bar split by outcome, then items, bytes (when the job moves any), rate and time left. */
-export function JobProgressCard({ job }: { job: Job }) {
+export function JobProgressCard({
+  job,
+  itemsDetail,
+  ownCounts = true,
+}: {
+  job: Job;
+  /** What the items came to in the caller's words (a people file's: parts that add up), instead of done/skipped. */
+  itemsDetail?: string;
+  /** Whether the kind's own counters are listed (off where the caller says them in its own words). */
+  ownCounts?: boolean;
+}) {
   const { progress } = job;
   const active = isActive(job.state);
   const [, nouns] = ITEM_NOUNS[job.kind];
   const bytes = hasBytes(progress);
   const sections = barSections(job);
   const overall = jobPercent(progress, job.state);
-  const counts = Object.entries(job.counts).filter(([, value]) => value > 0);
+  const counts = ownCounts ? Object.entries(job.counts).filter(([, value]) => value > 0) : [];
   const running = job.state === 'running';
   return (
     <Paper withBorder radius="md" p="lg" data-testid="job-progress">
@@ -62,14 +72,17 @@ export function JobProgressCard({ job }: { job: Job }) {
           <Stat
             label={capitalised(nouns)}
             value={`${formatCount(ended(progress))} of ${formatCount(progress.total)}`}
-            detail={[
-              `${formatCount(progress.done)} done`,
-              progress.failed ? `${formatCount(progress.failed)} failed` : null,
-              progress.skipped ? `${formatCount(progress.skipped)} skipped` : null,
-              progress.active ? `${formatCount(progress.active)} active` : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
+            detail={
+              itemsDetail ??
+              [
+                `${formatCount(progress.done)} done`,
+                progress.failed ? `${formatCount(progress.failed)} failed` : null,
+                progress.skipped ? `${formatCount(progress.skipped)} skipped` : null,
+                progress.active ? `${formatCount(progress.active)} active` : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')
+            }
             testId="job-files"
           />
           {bytes && (
