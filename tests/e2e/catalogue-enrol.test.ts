@@ -58,14 +58,17 @@ describe('Catalogue: enrol a cohort from a CSV', () => {
     await dialog.getByRole('button', { name: 'Dry run' }).click();
     await expect
       .poll(() => dialog.getByTestId('import-result').innerText())
-      .toMatch(/3 would be enrolled[\s\S]*1 unknown/);
+      .toMatch(/3 would be enrolled[\s\S]*1 with problems/);
     expect(cohort.map(inProgram)).toEqual([0, 0, 0]);
     await visible(
       dialog.getByTestId('import-report').getByText('No person with the email ghost@example.edu on this tenant'),
     );
+    await visible(dialog.getByTestId('import-report').getByRole('columnheader', { name: 'Program or pathway' }));
 
     await dialog.getByRole('button', { name: 'Import now' }).click();
-    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/3 enrolled[\s\S]*1 unknown/);
+    await expect
+      .poll(() => dialog.getByTestId('import-result').innerText())
+      .toMatch(/3 enrolled[\s\S]*1 with problems/);
     expect(cohort.map(inProgram)).toEqual([1, 1, 1]);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });

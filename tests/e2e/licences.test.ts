@@ -107,13 +107,15 @@ describe('Licences', () => {
     await dialog.getByRole('button', { name: 'Dry run' }).click();
     const result = dialog.getByTestId('import-result');
     await visible(result);
-    await expect.poll(() => result.innerText()).toMatch(/3 would be added[\s\S]*1 unknown[\s\S]*1 past the free seats/);
+    await expect.poll(() => result.innerText()).toMatch(/2 would get a seat[\s\S]*1 won’t fit[\s\S]*1 with problems/);
     await visible(dialog.getByTestId('import-report').getByText('No account for ghost@seats.test on this tenant'));
     await visible(dialog.getByTestId('import-over-seats').getByRole('cell', { name: 'cy@seats.test' }));
     expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(0);
 
     await dialog.getByRole('button', { name: 'Import now' }).click();
-    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/3 added[\s\S]*1 unknown/);
+    await expect
+      .poll(() => dialog.getByTestId('import-result').innerText())
+      .toMatch(/3 given a seat[\s\S]*1 with problems/);
     await visible(dialog.getByTestId('import-report').getByText("Not found - license or user doesn't exist"));
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -174,14 +176,16 @@ describe('Licences', () => {
     await visible(dialog.getByTestId('import-rows-empty'));
     await dialog.getByRole('button', { name: 'Dry run' }).click();
     const result = dialog.getByTestId('import-result');
-    await expect.poll(() => result.innerText()).toMatch(/3 would be added[\s\S]*1 past the free seats/);
+    await expect.poll(() => result.innerText()).toMatch(/2 would get a seat[\s\S]*1 won’t fit/);
     // Which row will not fit: the third new person of a two-seat licence, by line.
     const over = dialog.getByTestId('import-over-seats');
     await visible(over.getByRole('row', { name: /4\s+ben@seats\.test\s+Will not fit: beyond the licence's 2 seats/ }));
 
     await dialog.getByRole('button', { name: 'Import now' }).click();
     // The platform refuses the program seat past its count; the row says so in its words.
-    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/2 added[\s\S]*1 invalid/);
+    await expect
+      .poll(() => dialog.getByTestId('import-result').innerText())
+      .toMatch(/2 given a seat[\s\S]*1 with problems/);
     await visible(dialog.getByTestId('import-report').getByText('The license has no available seats.'));
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -239,7 +243,7 @@ describe('Licences', () => {
       .setInputFiles({ name: 'tab-seats.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await visible(dialog.getByTestId('import-rows-empty'));
     await dialog.getByRole('button', { name: 'Dry run' }).click();
-    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/1 would be added/);
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/1 would get a seat/);
   });
 
   it('works the access-request queue by keyboard; a request handled elsewhere is said so', async () => {

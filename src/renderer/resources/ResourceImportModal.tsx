@@ -649,7 +649,11 @@ export function ImportJob({
           <Button variant="default" onClick={onAnother}>
             Import another file
           </Button>
-          {canSend && <Button onClick={onSend}>Import now</Button>}
+          {canSend && (
+            <Button variant="filled" onClick={onSend}>
+              Import now
+            </Button>
+          )}
           {ended && (
             <Button variant={canSend ? 'default' : 'filled'} onClick={onClose}>
               Done
