@@ -214,7 +214,7 @@ describe('mentor-admin import license-assignments', () => {
       programDryReport,
       '--json',
     ]);
-    expect(summaryOf(programDry)).toMatchObject({ wouldAdd: 4, overSeats: 2, unknown: 0 });
+    expect(summaryOf(programDry)).toMatchObject({ wouldAdd: 2, overSeats: 2, unknown: 0 });
     const dryRows = reportOf(programDryReport);
     expect(dryRows.find((row) => row[0] === '4')?.[3]).toBe("Will not fit: beyond the licence's 2 seats");
     const programReport = join(dataDir, 'program-sent.csv');
