@@ -204,7 +204,7 @@ export function MembersList({
       ))}
       {pages > 1 && (
         <Group gap="xs" justify="space-between">
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" data-testid="members-total">
             {formatCount(total)} members
           </Text>
           <Pagination size="xs" total={pages} value={page} onChange={setPage} aria-label="Pages of members" />
