@@ -208,6 +208,7 @@ function Section({
   onRetry,
   freshness,
   empty,
+  footer,
   children,
 }: {
   title: string;
@@ -218,6 +219,8 @@ function Section({
   freshness?: Freshness | undefined;
   /** Said when there is nothing to show (null: there is). */
   empty: string | null;
+  /** Shown below what was read once it is read, empty or not (a way to add to it). */
+  footer?: ReactNode;
   children?: ReactNode;
 }) {
   const pageUnreachable = usePageUnreachable();
@@ -262,6 +265,7 @@ function Section({
             )}
           </>
         )}
+        {answered && footer}
       </Stack>
     </Paper>
   );
@@ -334,14 +338,27 @@ function Memberships({
         error={departments.error ?? groups.error}
         onRetry={() => void Promise.all([departments.refetch(), groups.refetch()])}
         freshness={freshness}
-        empty={null}
+        empty={memberships.length ? null : 'In no department and no user group.'}
+        footer={
+          <Stack gap={6}>
+            <JoinGroup
+              profileId={profileId}
+              username={username}
+              name={name}
+              kind="department-members"
+              refusal={refusal}
+            />
+            <JoinGroup
+              profileId={profileId}
+              username={username}
+              name={name}
+              kind="user-group-members"
+              refusal={refusal}
+            />
+          </Stack>
+        }
       >
         <Stack gap={6}>
-          {memberships.length === 0 && (
-            <Text size="sm" c="dimmed">
-              In no department and no user group.
-            </Text>
-          )}
           {memberships.map((membership) => (
             <Group key={`${membership.kind}:${membership.id}`} gap="xs" wrap="nowrap" data-testid="person-membership">
               <Badge variant="outline" size="sm" {...(membership.kind === 'user-group-members' && { color: 'grape' })}>
@@ -362,20 +379,6 @@ function Memberships({
               </WriteIcon>
             </Group>
           ))}
-          <JoinGroup
-            profileId={profileId}
-            username={username}
-            name={name}
-            kind="department-members"
-            refusal={refusal}
-          />
-          <JoinGroup
-            profileId={profileId}
-            username={username}
-            name={name}
-            kind="user-group-members"
-            refusal={refusal}
-          />
         </Stack>
       </Section>
       <ConfirmModal
