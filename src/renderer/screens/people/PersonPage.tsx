@@ -734,12 +734,14 @@ function JoinGroup({
         size="xs"
         value={picked}
         onChange={setPicked}
-        style={{ flex: '1 1 auto' }}
+        style={{ flex: '1 1 auto', minWidth: 0 }}
         comboboxProps={{ withinPortal: true }}
       />
       <WriteButton
         size="xs"
         variant="default"
+        aria-label={`Add to ${word}`}
+        style={{ flexShrink: 0 }}
         refusal={refusal}
         loading={join.isPending}
         disabled={(picked === null || picked === '') && !refusal}
@@ -759,7 +761,7 @@ function JoinGroup({
           )
         }
       >
-        Add to {word}
+        Add
       </WriteButton>
     </Group>
   );
