@@ -159,7 +159,7 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
           <Invitations profileId={profileId} email={email} />
           <Tickets profileId={profileId} username={username} />
           <Chats profileId={profileId} username={username} />
-          <ProfileMemorySection profileId={profileId} username={username} />
+          <ProfileMemorySection profileId={profileId} username={username} name={name} />
           <EdxMemorySection profileId={profileId} username={username} />
           <LearningSection profileId={profileId} username={username} userId={userId} />
         </SimpleGrid>
