@@ -80,7 +80,8 @@ describe('A learner’s memories', () => {
     // Open it; change its entry's key and value from the keyboard.
     const name = (await section.locator('tbody tr button').first().innerText()).trim();
     await section.getByRole('button', { name, exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: `Memory “${name}” of ${LEARNER}` });
+    // Named by their full name, as the directory knows them (the username stays what a delete asks for).
+    const dialog = page.getByRole('dialog', { name: `Memory “${name}” of Noor Haddad` });
     await visible(dialog.getByText('balancing equations'));
     await visible(dialog.getByText('Chemistry Coach'));
     await dialog.getByRole('button', { name: 'Edit gap' }).click();

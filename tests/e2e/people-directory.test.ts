@@ -108,6 +108,10 @@ describe('the user directory', () => {
       for (const name of ['Export data…', 'Remove from tenant', 'Erase person…']) {
         expect(await person.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
       }
+      // Joining a department or a user group from the page is off too.
+      for (const name of ['Add to department', 'Add to user group']) {
+        expect(await memberships.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+      }
       const exportData = person.getByRole('button', { name: 'Export data…' });
       await person.getByRole('button', { name: '← All users' }).focus();
       await page.keyboard.press('Tab');

@@ -46,6 +46,8 @@ describe('Person page: profile memory', () => {
     await app.open(`#/people-and-access/users/${id}`);
     const section = page.getByTestId('person-profile-memory');
     await visible(section.getByText('No entries.'));
+    // The card names the person as the directory does, not by their username.
+    await visible(section.getByText('What mentors know of Mia Moreau, by tag.'));
 
     await section.getByRole('textbox', { name: 'Tag' }).fill('favorite-subject');
     await section.getByRole('textbox', { name: 'Detail' }).fill('   ');

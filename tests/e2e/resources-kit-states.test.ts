@@ -169,8 +169,9 @@ describe('a selection and a record’s relations while the tenant is not answeri
       await page.waitForTimeout(300);
       expect(await page.getByRole('dialog', { name: /Import members of Nursing/ }).count()).toBe(0);
       // Its members were read for the departments' Members column before the tenant stopped answering: the saved
-      // copy says it has none (it never leaves an empty space).
-      await visible(details.getByTestId('related-lists').getByText('None.', { exact: true }), 60_000);
+      // copy says it has none (it never leaves an empty space), and its Add member is off with the same reason.
+      await visible(details.getByTestId('related-lists').getByText('No members yet.', { exact: true }), 60_000);
+      expect(await details.getByRole('button', { name: 'Add member' }).getAttribute('aria-disabled')).toBe('true');
       await page.keyboard.press('Escape');
       await details.waitFor({ state: 'hidden' });
     } finally {

@@ -1,6 +1,6 @@
 /**
  * One person picked from the tenant's directory (the users kind's cached search, by name, username or email), for
- * any screen that acts on one person. The option's value is the field the caller sends: their user id or email.
+ * any screen that acts on one person. The option's value is the field the caller sends: their user id, email or username.
  */
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -26,7 +26,7 @@ export function PersonSelect({
   ...select
 }: {
   profileId: string;
-  valueField: 'user_id' | 'email';
+  valueField: 'user_id' | 'email' | 'username';
   /** People offered besides the directory's answer (those a policy names), as directory records. */
   offered?: readonly ResourceRecord[];
   value: string | null;

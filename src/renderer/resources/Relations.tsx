@@ -12,7 +12,14 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
+import {
+  RESOURCES,
+  isResourceKind,
+  pluralOf,
+  referrersOf,
+  type ResourceDeclaration,
+  type ResourceKind,
+} from '../../shared/resources';
 import { isUnreachable } from '../components/nextStep';
 import { formatCount } from '../lib/format';
 import { errorMessage } from '../bridge/errors';
@@ -24,6 +31,7 @@ import { capitalized, titleOf } from './naming';
 import { pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
 import { WriteButton, writeRefusalOf } from './writeGate';
+import { MembersList } from './Members';
 
 const PICK_PAGE = 50;
 
@@ -223,7 +231,6 @@ function RelatedList({
     { profileId, kind: kind ?? 'api-tokens', where: { [field]: id }, pageSize: 20 },
     { enabled: !!kind },
   );
-  const records = list.data?.records ?? [];
   const total = list.data?.total ?? 0;
   // Either list being the saved copy means the tenant did not answer: nothing is sent to it from here.
   const refusal = listRefusal ?? writeRefusalOf(list.data?.freshness);
@@ -253,6 +260,35 @@ function RelatedList({
           group={{ id, name: group }}
         />
       )}
+      {kind && declaration.membership && group ? (
+        <MembersList
+          profileId={profileId}
+          declaration={{ ...declaration, kind }}
+          groupField={field}
+          groupId={id}
+          groupName={group}
+          groupWord={RESOURCES[declaration.membership.groupKind as ResourceKind]?.singular ?? 'group'}
+          listRefusal={refusal}
+        />
+      ) : (
+        <RelatedRecords declaration={declaration} list={list} />
+      )}
+    </Stack>
+  );
+}
+
+/** The first records that refer to the record, each a link, and how many more there are. */
+function RelatedRecords({
+  declaration,
+  list,
+}: {
+  declaration: ResourceDeclaration;
+  list: ReturnType<typeof useCall<'resources.list'>>;
+}) {
+  const records = list.data?.records ?? [];
+  const total = list.data?.total ?? 0;
+  return (
+    <>
       {list.isPending && <Loader size="xs" />}
       {list.isError && (
         // Quiet: the record's list above says when the tenant is not answering; this only says what is missing.
@@ -287,6 +323,6 @@ function RelatedList({
           and {formatCount(total - records.length)} more
         </Text>
       )}
-    </Stack>
+    </>
   );
 }

@@ -53,6 +53,12 @@ export const users = {
     { field: 'added_on', label: 'Added', format: 'datetime' },
   ],
   search: ['name', 'username', 'email'],
+  // The spec's list takes no parameter for these: the kit narrows its saved copy of the whole list.
+  filters: [
+    { field: 'is_admin', label: 'Admin', input: 'switch' },
+    { field: 'is_staff', label: 'Staff', input: 'switch' },
+    { field: 'active', label: 'Active', input: 'switch' },
+  ],
   fields: [],
   inferred: {
     from: 'the spec leaves the records of platform/users/ open; their fields are those of its examples',

@@ -27,6 +27,8 @@ import { useMemo, useState } from 'react';
 import { BridgeCallError, type UserMemory, type UserMemoryEntry } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { formatDateTime } from '../../lib/format';
+import { useKnownPerson } from '../../resources/Members';
+import { personNaming } from '../../resources/person-name';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { MentorPicker, useMentorNames } from '../../resources/mentor-refs';
 import { DayInput } from '../DayInput';
@@ -72,6 +74,8 @@ export function LearnerMemories({
     endDate: '',
   });
   const [open, setOpen] = useState<string | null>(null);
+  // Said by their full name where the directory knows it; the username stays what a delete asks to be typed.
+  const learnerName = personNaming(useKnownPerson(profileId, { username: learner }), { username: learner }).name;
   const options = useCall('memory.filterOptions', { profileId });
   const chosenMentor = mentor?.uniqueId ?? filters.mentor;
   const list = useCall('memory.memories', {
@@ -103,8 +107,8 @@ export function LearnerMemories({
             Memories
           </Title>
           <Text size="xs" c="dimmed">
-            What {mentor ? mentor.name : 'mentors'} remember{mentor ? 's' : ''} of {learner}, memory by memory: open one
-            to see and change its entries.
+            What {mentor ? mentor.name : 'mentors'} remember{mentor ? 's' : ''} of {learnerName}, memory by memory: open
+            one to see and change its entries.
           </Text>
         </Stack>
         <Group gap="xs" align="flex-end" wrap="wrap">
@@ -167,7 +171,7 @@ export function LearnerMemories({
           // On a person's page an unreachable tenant is said once for every section (SectionReach); alone, here.
           <SectionLoadError
             section="memories"
-            title={`The memories of ${learner} could not be read`}
+            title={`The memories of ${learnerName} could not be read`}
             error={list.error}
             onRetry={() => void list.refetch()}
           />
@@ -175,11 +179,11 @@ export function LearnerMemories({
           <Skeleton height={60} />
         ) : memories.length === 0 ? (
           <Text size="sm" c="dimmed" data-testid="memories-empty">
-            {filtering ? 'No memories match these filters.' : `${learner} has no memories.`}
+            {filtering ? 'No memories match these filters.' : `${learnerName} has no memories.`}
           </Text>
         ) : (
           <ScrollArea type="auto" offsetScrollbars>
-            <Table striped verticalSpacing={6} aria-label={`Memories of ${learner}`} miw={760}>
+            <Table striped verticalSpacing={6} aria-label={`Memories of ${learnerName}`} miw={760}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Memory</Table.Th>
@@ -236,6 +240,7 @@ export function LearnerMemories({
       <MemoryModal
         profileId={profileId}
         learner={learner}
+        learnerName={learnerName}
         memory={open && !open.startsWith('delete:') ? open : null}
         mentorName={mentorName}
         onDelete={(id) => setOpen(`delete:${id}`)}
@@ -257,6 +262,7 @@ export function LearnerMemories({
 function MemoryModal({
   profileId,
   learner,
+  learnerName,
   memory,
   mentorName,
   onDelete,
@@ -264,6 +270,8 @@ function MemoryModal({
 }: {
   profileId: string;
   learner: string;
+  /** The learner's full name where the directory knows it, else their username. */
+  learnerName: string;
   memory: string | null;
   mentorName(id: string | null): string;
   onDelete(id: string): void;
@@ -286,7 +294,7 @@ function MemoryModal({
       ]
     : [];
   return (
-    <Modal opened={!!memory} onClose={onClose} title={`Memory “${data?.name || memory}” of ${learner}`} size="lg">
+    <Modal opened={!!memory} onClose={onClose} title={`Memory “${data?.name || memory}” of ${learnerName}`} size="lg">
       {read.error ? (
         <LoadErrorAlert title="The memory could not be read" error={read.error} onRetry={() => void read.refetch()} />
       ) : !data ? (

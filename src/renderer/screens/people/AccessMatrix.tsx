@@ -29,6 +29,7 @@ import { useCall } from '../../queries/useCall';
 import { PersonSelect } from '../../resources/PersonSelect';
 import classes from './AccessMatrix.module.css';
 import { actionsWith, changedRoles, useMatrixDraft, withCell, type MatrixDraft } from './matrixDraft';
+import { PersonName } from '../../resources/Members';
 
 /**
  * `#/people-and-access/access-matrix`: every role's actions in one grid (rows: a resource and its verbs; columns: the
@@ -575,7 +576,12 @@ function WhoCanDoThis({ profileId, data }: { profileId: string; data: Matrix }) 
               <List size="sm" spacing={2}>
                 {who.data.people.map((person) => (
                   <List.Item key={person.id}>
-                    {person.username ?? `User ${person.id}`}: {person.policies.join(', ')}
+                    <PersonName
+                      profileId={profileId}
+                      held={{ user_id: person.id, username: person.username }}
+                      link={false}
+                    />
+                    : {person.policies.join(', ')}
                     {person.groups.length ? ` (through ${person.groups.join(', ')})` : ''}
                   </List.Item>
                 ))}

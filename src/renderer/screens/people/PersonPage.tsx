@@ -18,7 +18,7 @@ import { RESOURCES, SEAT_KINDS, type SeatKind } from '../../../shared/resources'
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
-import { notifySuccess } from '../../components/notify';
+import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { LearnerMemories } from '../../components/memory/LearnerMemories';
@@ -26,7 +26,9 @@ import { EdxMemorySection } from './EdxMemorySection';
 import { LearningSection } from './LearningSection';
 import { ProfileMemorySection } from './ProfileMemorySection';
 import { SectionLoadError, SectionReach, usePageUnreachable, useSavedCopyReport } from '../../components/SectionReach';
-import { OFFLINE_WRITE_REFUSAL, WriteButton } from '../../resources/writeGate';
+import { OFFLINE_WRITE_REFUSAL, WriteButton, WriteIcon, useWriteRefusal } from '../../resources/writeGate';
+import { RecordPicker } from '../../resources/Relations';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
 
@@ -152,12 +154,12 @@ export function PersonPage({ profileId, id, onBack }: { profileId: string; id: s
 
       <SectionReach what={name} onReach={setUnreachable}>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <Memberships profileId={profileId} username={username} userId={userId} />
+          <Memberships profileId={profileId} username={username} userId={userId} name={name} pageRefusal={refusal} />
           <Licences profileId={profileId} username={username} />
           <Invitations profileId={profileId} email={email} />
           <Tickets profileId={profileId} username={username} />
           <Chats profileId={profileId} username={username} />
-          <ProfileMemorySection profileId={profileId} username={username} />
+          <ProfileMemorySection profileId={profileId} username={username} name={name} />
           <EdxMemorySection profileId={profileId} username={username} />
           <LearningSection profileId={profileId} username={username} userId={userId} />
         </SimpleGrid>
@@ -206,6 +208,7 @@ function Section({
   onRetry,
   freshness,
   empty,
+  footer,
   children,
 }: {
   title: string;
@@ -216,6 +219,8 @@ function Section({
   freshness?: Freshness | undefined;
   /** Said when there is nothing to show (null: there is). */
   empty: string | null;
+  /** Shown below what was read once it is read, empty or not (a way to add to it). */
+  footer?: ReactNode;
   children?: ReactNode;
 }) {
   const pageUnreachable = usePageUnreachable();
@@ -260,13 +265,34 @@ function Section({
             )}
           </>
         )}
+        {answered && footer}
       </Stack>
     </Paper>
   );
 }
 
+/** One of the person's memberships: a department or a user group, as the kit's membership kind holds it. */
+interface Membership {
+  kind: 'department-members' | 'user-group-members';
+  /** The membership record's id in its kind (a department member by user id, a group link by its own id). */
+  id: string;
+  group: string;
+}
+
 /** Departments, user groups and RBAC policies: the kit's cached lists of each, narrowed to this person. */
-function Memberships({ profileId, username, userId }: { profileId: string; username: string; userId: number }) {
+function Memberships({
+  profileId,
+  username,
+  userId,
+  name,
+  pageRefusal,
+}: {
+  profileId: string;
+  username: string;
+  userId: number;
+  name: string;
+  pageRefusal: string | null;
+}) {
   const departments = useCall('resources.list', {
     profileId,
     kind: 'department-members',
@@ -287,10 +313,22 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
   const granted = (policies.data?.records ?? []).filter((policy) =>
     ((policy.users as Row[] | undefined) ?? []).some((user) => user.id === userId),
   );
-  const departmentNames = (departments.data?.records ?? []).map((row) =>
-    String(row.department_name ?? row.department_id),
-  );
-  const groupNames = (groups.data?.records ?? []).map((row) => String(row.group_name ?? row.group_id));
+  const memberships: Membership[] = [
+    ...(departments.data?.records ?? []).map((row) => ({
+      kind: 'department-members' as const,
+      id: String(row[RESOURCES['department-members'].idField]),
+      group: String(row.department_name ?? row.department_id),
+    })),
+    ...(groups.data?.records ?? []).map((row) => ({
+      kind: 'user-group-members' as const,
+      id: String(row[RESOURCES['user-group-members'].idField]),
+      group: String(row.group_name ?? row.group_id),
+    })),
+  ];
+  const freshness = savedCopyOf(departments.data?.freshness, groups.data?.freshness);
+  const refusal = useWriteRefusal(freshness) ?? pageRefusal;
+  const [leaving, setLeaving] = useState<Membership | null>(null);
+  const leave = useMutationCall('resources.delete');
   return (
     <>
       <Section
@@ -299,28 +337,77 @@ function Memberships({ profileId, username, userId }: { profileId: string; usern
         loading={departments.isPending || groups.isPending}
         error={departments.error ?? groups.error}
         onRetry={() => void Promise.all([departments.refetch(), groups.refetch()])}
-        freshness={savedCopyOf(departments.data?.freshness, groups.data?.freshness)}
-        empty={departmentNames.length + groupNames.length ? null : 'In no department and no user group.'}
+        freshness={freshness}
+        empty={memberships.length ? null : 'In no department and no user group.'}
+        footer={
+          <Stack gap={6}>
+            <JoinGroup
+              profileId={profileId}
+              username={username}
+              name={name}
+              kind="department-members"
+              refusal={refusal}
+            />
+            <JoinGroup
+              profileId={profileId}
+              username={username}
+              name={name}
+              kind="user-group-members"
+              refusal={refusal}
+            />
+          </Stack>
+        }
       >
-        <Stack gap={4}>
-          {departmentNames.map((name) => (
-            <Group key={`d:${name}`} gap="xs">
-              <Badge variant="outline" size="sm">
-                Department
+        <Stack gap={6}>
+          {memberships.map((membership) => (
+            <Group key={`${membership.kind}:${membership.id}`} gap="xs" wrap="nowrap" data-testid="person-membership">
+              <Badge variant="outline" size="sm" {...(membership.kind === 'user-group-members' && { color: 'grape' })}>
+                {membership.kind === 'department-members' ? 'Department' : 'User group'}
               </Badge>
-              <Text size="sm">{name}</Text>
-            </Group>
-          ))}
-          {groupNames.map((name) => (
-            <Group key={`g:${name}`} gap="xs">
-              <Badge variant="outline" size="sm" color="grape">
-                User group
-              </Badge>
-              <Text size="sm">{name}</Text>
+              <Text size="sm" style={{ flex: 1, minWidth: 0 }}>
+                {membership.group}
+              </Text>
+              <WriteIcon
+                refusal={refusal}
+                label={`Remove ${name} from ${membership.group}`}
+                variant="subtle"
+                color="red"
+                size="sm"
+                onClick={() => setLeaving(membership)}
+              >
+                <TrashIcon />
+              </WriteIcon>
             </Group>
           ))}
         </Stack>
       </Section>
+      <ConfirmModal
+        target={leaving}
+        title="Remove from group"
+        mutation={leave}
+        failedTitle="Not removed"
+        confirmLabel="Remove"
+        refusal={refusal}
+        onClose={() => setLeaving(null)}
+        onConfirm={(membership, close) =>
+          leave.mutate(
+            { profileId, kind: membership.kind, id: membership.id },
+            {
+              onSuccess: () => {
+                close();
+                notifySuccess('Removed', `${name} is no longer in ${membership.group}`);
+              },
+            },
+          )
+        }
+      >
+        {(membership) => (
+          <Text size="sm">
+            Remove {name} from the {membership.kind === 'department-members' ? 'department' : 'user group'}{' '}
+            {membership.group}? They stay on the tenant.
+          </Text>
+        )}
+      </ConfirmModal>
       <Section
         title="Roles and policies"
         testId="person-policies"
@@ -613,5 +700,69 @@ function RemovalReport({ report, onBack }: { report: UserRemoval; onBack(): void
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * Puts the person into a department or a user group picked by name, by the kit's create of the membership kind (as a
+ * department's own Add member does). A person is in one department: joining another moves them.
+ */
+function JoinGroup({
+  profileId,
+  username,
+  name,
+  kind,
+  refusal,
+}: {
+  profileId: string;
+  username: string;
+  name: string;
+  kind: 'department-members' | 'user-group-members';
+  refusal: string | null;
+}) {
+  const membership = RESOURCES[kind].membership;
+  const [picked, setPicked] = useState<unknown>(null);
+  const join = useMutationCall('resources.create');
+  const word = membership.groupLabel.toLowerCase();
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-end">
+      <RecordPicker
+        profileId={profileId}
+        kind={membership.groupKind}
+        aria-label={`${membership.groupLabel} to add ${name} to`}
+        placeholder={`Add to a ${word}…`}
+        size="xs"
+        value={picked}
+        onChange={setPicked}
+        style={{ flex: '1 1 auto', minWidth: 0 }}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <WriteButton
+        size="xs"
+        variant="default"
+        aria-label={`Add to ${word}`}
+        style={{ flexShrink: 0 }}
+        refusal={refusal}
+        loading={join.isPending}
+        disabled={(picked === null || picked === '') && !refusal}
+        onClick={() =>
+          join.mutate(
+            { profileId, kind, values: { [membership.groupField]: picked, username } },
+            {
+              onSuccess: ({ record }) => {
+                setPicked(null);
+                notifySuccess(
+                  'Added',
+                  `${name} is now in ${String(record.department_name ?? record.group_name ?? `the ${word}`)}`,
+                );
+              },
+              onError: (error) => notifyError(`Not added to the ${word}`, error),
+            },
+          )
+        }
+      >
+        Add
+      </WriteButton>
+    </Group>
   );
 }

@@ -12,7 +12,16 @@ import { notifySuccess } from '../../components/notify';
 import { SectionLoadError } from '../../components/SectionReach';
 import { useCall, useMutationCall } from '../../queries/useCall';
 
-export function ProfileMemorySection({ profileId, username }: { profileId: string; username: string }) {
+export function ProfileMemorySection({
+  profileId,
+  username,
+  name,
+}: {
+  profileId: string;
+  username: string;
+  /** Their full name where the directory knows it (else their username): how the section names them. */
+  name: string;
+}) {
   const list = useCall('memory.profile', { profileId, learner: username });
   const save = useMutationCall('memory.profileSave');
   const [tag, setTag] = useState('');
@@ -30,7 +39,7 @@ export function ProfileMemorySection({ profileId, username }: { profileId: strin
           Profile memory
         </Title>
         <Text size="xs" c="dimmed">
-          What mentors know of {username}, by tag.
+          What mentors know of {name}, by tag.
         </Text>
         {list.error ? (
           <SectionLoadError
@@ -88,7 +97,7 @@ export function ProfileMemorySection({ profileId, username }: { profileId: strin
               { profileId, learner: username, tag, detail },
               {
                 onSuccess: (saved) => {
-                  notifySuccess('Profile memory saved', `${saved.tag} for ${username}`);
+                  notifySuccess('Profile memory saved', `${saved.tag} for ${name}`);
                   setTag('');
                   setDetail('');
                 },
