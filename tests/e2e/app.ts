@@ -100,3 +100,11 @@ export async function dropFromDesktop(page: Page, target: Locator, paths: string
     await session.detach();
   }
 }
+
+/**
+ * How many times the page says that a tenant cannot be reached, in what it shows (closed tooltips are not shown):
+ * the app's banner is the one place that says so.
+ */
+export async function timesSaidUnreachable(page: Page): Promise<number> {
+  return ((await page.locator('body').innerText()).match(/cannot be reached/gi) ?? []).length;
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
 
 const REFUSAL = 'Changes cannot be saved until the tenant can be reached.';
 
@@ -49,6 +49,7 @@ describe('Credentials while the tenant cannot be reached', () => {
       await list.getByRole('row', { name: /Data Structures completer/ }).click();
       const detail = page.getByTestId('badge-detail');
       await visible(detail.getByTestId('holders-unavailable'), 30_000);
+      expect(await detail.getByTestId('holders-unavailable').innerText()).toBe('Not available offline');
       const issue = detail.getByRole('button', { name: 'Issue to course completers…' });
       const fromFile = detail.getByRole('button', { name: 'Issue from a CSV file…' });
       for (const action of [define, issue, fromFile]) {
@@ -71,6 +72,8 @@ describe('Credentials while the tenant cannot be reached', () => {
       await app.open('#/tickets');
       await app.open('#/credentials');
       await visible(page.getByTestId('badges-saved-copy'), 30_000);
+      expect(await page.getByTestId('badges-saved-copy').innerText()).toMatch(/^Showing the saved copy as of \S/);
+      expect(await timesSaidUnreachable(page)).toBe(1);
       expect(await page.locator('main').innerText()).not.toMatch(/ECONNREFUSED|ECONNRESET|Could not reach/);
     } finally {
       proxy.up();

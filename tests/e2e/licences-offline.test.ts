@@ -9,7 +9,7 @@ import type { Sandbox } from '../../src/server/app';
 import { accessRequestStore, licenceStore } from '../../src/server/areas/licences';
 import { sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -58,16 +58,19 @@ describe('the access-request queue offline', () => {
     try {
       await app.open('#/licences/access-requests');
       const queue = page.getByTestId('access-queue');
-      await visible(queue.getByRole('alert').filter({ hasText: 'Access requests could not be loaded' }), 30_000);
+      // Not available offline: the app's banner alone says the tenant cannot be reached.
+      await visible(queue.getByTestId('not-available-offline'), 30_000);
+      await visible(page.getByTestId('tenant-reach-banner'));
+      expect(await timesSaidUnreachable(page)).toBe(1);
       expect(await queue.innerText()).not.toMatch(/No one is waiting|Every request has been reviewed/);
       expect(await queue.getByRole('button', { name: /Approve|Deny/ }).count()).toBe(0);
     } finally {
       proxy.up();
     }
-    // Try again reads them; the app may also have asked again on its own once it found the tenant answering (its
-    // reach check), which takes the button away before the click: either way the requests show.
+    // The banner's Check again finds the tenant and the queue is read; the app may also have asked again on its own
+    // (its reach check), which takes the banner away before the click: either way the requests show.
     const shown = visible(page.getByTestId('access-request').getByText('course-v1:main+OFF101+2026'), 30_000);
-    await Promise.race([shown, page.getByRole('button', { name: 'Try again' }).click({ timeout: 30_000 })]).catch(
+    await Promise.race([shown, page.getByRole('button', { name: 'Check again' }).click({ timeout: 30_000 })]).catch(
       () => undefined,
     );
     await shown;
@@ -183,20 +186,21 @@ describe('a licence’s page offline', () => {
     expect(await page.getByRole('button', { name: 'Release' }).first().getAttribute('aria-disabled')).toBeNull();
   });
 
-  it('never read: says the licence is not available, then shows it once the tenant answers', async () => {
+  it('never read: says the licence is not available offline, then shows it once the tenant answers', async () => {
     const { page } = app;
     proxy.down();
     try {
       await app.open(`#/licences/licenses/${neverOpened}`);
-      await visible(
-        page.getByRole('alert').filter({ hasText: 'This licence is not available while the tenant cannot be reached' }),
-        30_000,
-      );
+      await visible(page.locator('main').getByTestId('not-available-offline'), 30_000);
       expect(await page.getByTestId('seat-meter').count()).toBe(0);
+      await expect.poll(() => timesSaidUnreachable(page), { timeout: 30_000 }).toBe(1);
     } finally {
       proxy.up();
     }
-    await page.getByRole('button', { name: 'Try again' }).click();
-    await visible(page.getByRole('heading', { name: 'Never opened' }), 30_000);
+    const shown = visible(page.getByRole('heading', { name: 'Never opened' }), 30_000);
+    await Promise.race([shown, page.getByRole('button', { name: 'Check again' }).click({ timeout: 30_000 })]).catch(
+      () => undefined,
+    );
+    await shown;
   });
 });

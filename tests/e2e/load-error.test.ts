@@ -1,7 +1,7 @@
 /**
- * Screens whose tenant cannot be reached, in browser mode: a tenant on a loopback port nothing listens on. Each
- * screen says it once, the same way (the platform's words, a "Next:" step, Try again, "Edit tenant…"), and "Edit
- * tenant…" opens that tenant's editor. A field in error keeps its placeholder grey. E2E_SCREENSHOTS=dir keeps a
+ * Screens whose tenant cannot be reached, in browser mode: a tenant on a loopback port nothing listens on. The app's
+ * banner says it once, the same way on every screen ("<tenant> cannot be reached", Check again, "Edit tenant…" that
+ * opens that tenant's editor), and the screen itself only that what it shows is not available offline. A field in error keeps its placeholder grey. E2E_SCREENSHOTS=dir keeps a
  * picture of each screen in light and dark at 1400×900 and 1000×650.
  */
 import { mkdirSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type Host } from '../../src/main/host/server';
 import { requireKeychainSession, tempDir, uniqueService } from '../helpers/temp';
-import { visible } from './app';
+import { timesSaidUnreachable, visible } from './app';
 import { launchChromium } from './browser';
 import { requireBuiltRenderer } from './tickets-host';
 
@@ -20,7 +20,6 @@ declare const getComputedStyle: (element: unknown, pseudo?: string) => { color: 
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 const TENANT = 'Charlie Offline';
-const NEXT = /^Next: Check the tenant's address and that its server is running/;
 
 let host: Host;
 let browser: Browser;
@@ -66,56 +65,70 @@ afterAll(async () => {
   await host?.close();
 });
 
-/** Screens that read the tenant, with the title each gives its failure. */
+/** Screens that read the tenant, none of them read before. */
 const SCREENS = [
-  { route: '#/mentors', title: 'Mentors could not be loaded' },
-  { route: '#/mentors/no-such-mentor', title: 'This mentor has not been read on this computer yet' },
-  { route: '#/invitations', title: 'The invitations could not be loaded' },
-  { route: '#/analytics', title: 'The tenant cannot be reached' },
+  '#/mentors',
+  '#/mentors/no-such-mentor',
+  '#/invitations',
+  '#/analytics',
   // Nothing saved: not an empty grid that claims there are no roles.
-  { route: '#/people-and-access/access-matrix', title: 'The access matrix could not be loaded' },
-  // A chart and a list read from the same tenant: one alert, the chart only says it is not loaded.
-  { route: '#/credentials', title: 'Badges could not be loaded' },
-  // Kit areas: one list per tab, one alert.
-  { route: '#/catalogue', title: 'Courses could not be loaded' },
-  { route: '#/licences', title: 'Licences could not be loaded' },
+  '#/people-and-access/access-matrix',
+  // A chart and a list read from the same tenant: the chart only says it is not loaded.
+  '#/credentials',
+  // Kit areas: one list per tab.
+  '#/catalogue',
+  '#/licences',
 ];
 
 async function go(route: string): Promise<void> {
   await page.goto(`${host.url}${route}`);
 }
 
-describe('a screen whose tenant cannot be reached', () => {
-  for (const { route, title } of SCREENS) {
-    it(`${route} says so once, with the next step, Try again and Edit tenant`, async () => {
-      await go(route);
-      const alert = page.locator('main').getByRole('alert').filter({ hasText: title });
-      await visible(alert, 30_000);
-      // One alert on the screen: the failure is said once, not per panel or twice in other words.
-      expect(await page.locator('main').getByRole('alert').count()).toBe(1);
-      await expect.poll(() => alert.getByTestId('load-error-next').innerText()).toMatch(NEXT);
-      expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+/** The app's banner: the one place that says the tenant cannot be reached, with Check again and Edit tenant. */
+async function bannerSaysItOnce(): Promise<void> {
+  const banner = page.getByTestId('tenant-reach-banner');
+  await visible(banner, 30_000);
+  expect(await banner.innerText()).toContain(`${TENANT} cannot be reached`);
+  expect(await banner.getByRole('button', { name: 'Check again' }).count()).toBe(1);
+  // The screen's own notice says no more than that it is not available offline (no reason, no next step again).
+  await expect.poll(() => timesSaidUnreachable(page), { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => page.locator('main').getByRole('alert').count(), { timeout: 30_000 }).toBe(0);
+  expect(await page.getByTestId('load-error-next').count()).toBe(0);
+  expect(await page.locator('main').getByRole('button', { name: 'Try again' }).count()).toBe(0);
 
-      await alert.getByRole('button', { name: 'Edit tenant…' }).click();
-      const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
-      await visible(dialog);
-      expect(await dialog.getByLabel('Base URL').inputValue()).toBe(baseUrl);
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await dialog.waitFor({ state: 'detached' });
+  await banner.getByRole('button', { name: 'Edit tenant…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
+  await visible(dialog);
+  expect(await dialog.getByLabel('Base URL').inputValue()).toBe(baseUrl);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('a screen whose tenant cannot be reached', () => {
+  for (const route of SCREENS) {
+    it(`${route}: the app's banner says so once, the screen only that it is not available offline`, async () => {
+      await go(route);
+      await visible(page.locator('main').getByText('Not available offline').first(), 30_000);
+      await bannerSaysItOnce();
     });
   }
 
-  it('#/tickets says nothing is cached, with the next step, Try again and Edit tenant', async () => {
+  it('#/tickets: the list says only that it is not available offline, not "no tickets"', async () => {
     await go('#/tickets');
     const list = page.getByTestId('ticket-list');
-    await expect.poll(() => list.innerText(), { timeout: 30_000 }).toMatch(`Nothing is cached for ${TENANT} yet`);
-    await expect.poll(() => list.getByTestId('load-error-next').innerText()).toMatch(NEXT);
-    expect(await list.getByRole('button', { name: 'Try again' }).count()).toBe(1);
-    await list.getByRole('button', { name: 'Edit tenant…' }).click();
-    const dialog = page.getByRole('dialog', { name: `Edit ${TENANT}` });
-    await visible(dialog);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => list.innerText(), { timeout: 30_000 }).toBe('Not available offline');
+    await bannerSaysItOnce();
+  });
+
+  it('Check again asks the tenant: still out of reach, the banner stays and the screen says the same', async () => {
+    await go('#/mentors');
+    const banner = page.getByTestId('tenant-reach-banner');
+    await visible(banner, 30_000);
+    await banner.getByRole('button', { name: 'Check again' }).click();
+    await expect.poll(() => banner.getByRole('button', { name: 'Check again' }).isEnabled()).toBe(true);
+    await visible(banner);
+    await visible(page.locator('main').getByText('Not available offline').first());
+    expect(await timesSaidUnreachable(page)).toBe(1);
   });
 });
 
@@ -154,9 +167,10 @@ describe.skipIf(!SHOTS)('pictures', () => {
       ] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height });
-        for (const route of [...SCREENS.map((s) => s.route), '#/tickets']) {
+        for (const route of [...SCREENS, '#/tickets']) {
           await go(route);
-          await page.getByTestId('load-error-next').first().waitFor({ timeout: 30_000 });
+          await page.getByTestId('tenant-reach-banner').waitFor({ timeout: 30_000 });
+          await page.locator('main').getByText('Not available offline').first().waitFor({ timeout: 30_000 });
           const name = route.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
           await page.screenshot({ path: join(SHOTS!, `${scheme}-${width}x${height}-${name}.png`) });
         }

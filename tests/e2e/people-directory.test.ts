@@ -9,7 +9,7 @@ import type { Sandbox } from '../../src/server/app';
 import { seedUsers } from '../../src/server/areas/core-users';
 import { call, sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -96,13 +96,16 @@ describe('the user directory', () => {
     try {
       await page.reload();
       await visible(person.getByText(`${other} · ${other}@northbridge.example`));
-      await visible(page.getByText('The tenant cannot be reached', { exact: true }));
+      // The app's banner alone says the tenant cannot be reached.
+      await visible(page.getByTestId('tenant-reach-banner'), 30_000);
       // Absent from a saved copy is not "in no department", nor "no ticket".
       await visible(memberships.getByTestId('section-unavailable'));
       expect(await memberships.getByText('In no department and no user group.').count()).toBe(0);
       const tickets = person.getByTestId('person-tickets');
       await visible(tickets.getByTestId('section-unavailable'));
       expect(await tickets.getByText('No ticket from this person.').count()).toBe(0);
+      expect(await tickets.getByTestId('section-unavailable').innerText()).toBe('Not available offline');
+      await expect.poll(() => timesSaidUnreachable(page), { timeout: 30_000 }).toBe(1);
 
       // Remove, erase and export are off, the reason on each reached by the keyboard too.
       for (const name of ['Export data…', 'Remove from tenant', 'Erase person…']) {

@@ -2,13 +2,13 @@
  * The access matrix's and a person's page's states in browser mode, on a real engine and sandbox reached through a
  * proxy that can refuse it (the tenant offline): unsaved matrix edits kept as this tenant's draft across tabs, screens
  * and tenant switches (and never shown under another tenant); the grid's box as tall as its rows up to the window;
- * offline, the saved copy said and read-only; and a person's page out of reach saying so once.
+ * offline, the saved copy said and read-only; and a person's page out of reach, said once by the app's banner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
-import { dismissNotifications, openApp, visible, type OpenApp } from './app';
+import { dismissNotifications, openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -218,6 +218,9 @@ describe('offline', () => {
         expect(await cell().isChecked()).toBe(true);
         expect(await review('1 role').isDisabled()).toBe(true);
         expect(await page.locator('main').getByRole('alert').count()).toBe(0);
+        // The app's banner says the tenant cannot be reached; the list only how old its copy is.
+        await expect.poll(() => timesSaidUnreachable(page), { timeout: 30_000 }).toBe(1);
+        expect(await banner.innerText()).toMatch(/^Showing the saved copy as of \S/);
       };
       await readOnly();
       // Opened again while the tenant is still away: the same.
@@ -234,32 +237,40 @@ describe('offline', () => {
     expect(await cell().isDisabled()).toBe(false);
   });
 
-  it('a person’s page says the tenant cannot be reached once, and its sections show what is saved', async () => {
+  it('a person’s page: the app’s banner alone says the tenant cannot be reached, its sections what is saved or not available offline', async () => {
     const { page } = app;
     const id = server.db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(server.studentUser);
     await app.open(`#/people-and-access/users/${id}`);
     const person = page.getByTestId('person-page');
-    await visible(person.getByTestId('person-memberships').getByText('Medicine'));
+    const memberships = person.getByTestId('person-memberships');
+    await visible(memberships.getByText('Medicine'));
+    const banner = page.getByTestId('tenant-reach-banner');
     proxy.down();
     try {
       await page.reload();
-      const alert = page.locator('main').getByRole('alert').filter({ hasText: 'The tenant cannot be reached' });
-      await visible(alert, 30_000);
+      await visible(banner, 30_000);
       // Every section has answered or failed.
       await expect.poll(() => person.locator('[aria-busy="true"]').count(), { timeout: 30_000 }).toBe(0);
-      expect(await page.locator('main').getByRole('alert').count()).toBe(1);
-      expect(await page.locator('main').getByRole('button', { name: 'Try again' }).count()).toBe(1);
-      expect(await person.getByTestId('section-unavailable').count()).toBeGreaterThan(0);
-      // What is saved still shows.
-      await visible(person.getByTestId('person-memberships').getByText('Medicine'));
+      // Said once, by the banner: no alert of the page's own, no Try again in each section.
+      await expect.poll(() => page.locator('main').getByRole('alert').count(), { timeout: 30_000 }).toBe(0);
+      expect(await timesSaidUnreachable(page)).toBe(1);
+      expect(await banner.innerText()).toContain('cannot be reached');
+      expect(await page.locator('main').getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      const unavailable = person.getByTestId('section-unavailable');
+      expect(await unavailable.count()).toBeGreaterThan(0);
+      for (const text of await unavailable.allInnerTexts()) expect(text).toBe('Not available offline');
+      // What is saved still shows, saying only how old it is.
+      await visible(memberships.getByText('Medicine'));
+      expect(await memberships.getByTestId('person-memberships-saved-copy').innerText()).toMatch(
+        /^Showing the saved copy as of \S/,
+      );
     } finally {
       proxy.up();
     }
-    await alertGone(page);
+    // Back: Check again finds the tenant; the sections read again.
+    await banner.getByRole('button', { name: 'Check again' }).click();
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(() => person.getByTestId('section-unavailable').count(), { timeout: 30_000 }).toBe(0);
+    expect(await memberships.getByTestId('person-memberships-saved-copy').count()).toBe(0);
   });
 });
-
-async function alertGone(page: OpenApp['page']): Promise<void> {
-  await page.locator('main').getByRole('button', { name: 'Try again' }).click();
-  await page.locator('main').getByRole('alert').first().waitFor({ state: 'detached', timeout: 30_000 });
-}

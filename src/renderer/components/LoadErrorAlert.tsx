@@ -4,6 +4,8 @@ import { errorMessage } from '../bridge/errors';
 import { asSentence } from '../lib/sentence';
 import { useActiveTenant } from '../tenants/tenantContext';
 import { useTenantEditor } from '../tenants/TenantEditorContext';
+import { useTenantReach } from '../tenants/useTenantReach';
+import { NOT_AVAILABLE_OFFLINE } from './FreshnessBar';
 import { CloudOffIcon, WarningIcon } from './icons';
 import { isUnreachable, nextStep } from './nextStep';
 
@@ -21,7 +23,8 @@ interface LoadErrorAlertProps {
 
 /**
  * A list or page that could not be loaded: the error in the platform's words, the next step when there is one
- * (with the tenant's editor one click away), and Try again. Every screen says it the same way.
+ * (with the tenant's editor one click away), and Try again. Every screen says it the same way. Out of reach while
+ * the app's banner says so (with its Check again and Edit tenant), it only says this is not available offline.
  */
 export function LoadErrorAlert({
   title,
@@ -33,6 +36,8 @@ export function LoadErrorAlert({
 }: LoadErrorAlertProps) {
   const step = nextStep(error);
   const { profile } = useActiveTenant();
+  const bannerSaysWhy = useTenantReach().unreachable && isUnreachable(error);
+  if (bannerSaysWhy) return <NotAvailableOffline action={action} />;
   return (
     <Alert
       color="red"
@@ -65,6 +70,25 @@ export function LoadErrorAlert({
           {action}
         </Group>
       )}
+    </Alert>
+  );
+}
+
+/**
+ * What a screen or list shows in place of what it never read while the app's banner says the tenant cannot be reached
+ * (and why, with Check again): only that it is not available offline.
+ */
+export function NotAvailableOffline({ action }: { action?: ReactNode }) {
+  return (
+    <Alert
+      color="gray"
+      variant="light"
+      title={NOT_AVAILABLE_OFFLINE}
+      icon={<CloudOffIcon />}
+      role="status"
+      data-testid="not-available-offline"
+    >
+      {action && <Group gap="xs">{action}</Group>}
     </Alert>
   );
 }

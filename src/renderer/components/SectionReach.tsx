@@ -1,11 +1,13 @@
 /**
- * A page of sections that each read the tenant (a person's page): when the tenant cannot be reached, the page says so
- * once at its top, with one Try again for every section that failed, and each section shows what this computer has
- * saved or a quiet line, rather than each repeating the same error with its own buttons. A section that failed for
- * another reason still says why itself.
+ * A page of sections that each read the tenant (a person's page): when the tenant cannot be reached, the app's banner
+ * says so once (with its Check again), and each section shows what this computer has saved or "Not available
+ * offline", rather than each repeating the same error with its own buttons. Until the banner knows (the engine's word
+ * arrives just after the failure), the page says it at its top with one Try again for every section that failed. A
+ * section that failed for another reason still says why itself.
  */
 import { Text } from '@mantine/core';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { NOT_AVAILABLE_OFFLINE } from './FreshnessBar';
 import { LoadErrorAlert } from './LoadErrorAlert';
 import { isUnreachable } from './nextStep';
 import { useTenantReach } from '../tenants/useTenantReach';
@@ -56,7 +58,7 @@ export function SectionReach({
   return (
     <Reach.Provider value={report}>
       <Unreachable.Provider value={unreachable}>
-        {first && (
+        {first && !tenant.unreachable && (
           <LoadErrorAlert
             title="The tenant cannot be reached"
             error={first.error}
@@ -102,7 +104,7 @@ export function SectionLoadError({
   if (quiet) {
     return (
       <Text size="sm" c="dimmed" data-testid="section-unavailable">
-        Not available while the tenant cannot be reached.
+        {NOT_AVAILABLE_OFFLINE}
       </Text>
     );
   }

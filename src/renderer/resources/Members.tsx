@@ -19,6 +19,7 @@ import type { Declared } from './naming';
 import { personNaming } from './person-name';
 import { PersonSelect } from './PersonSelect';
 import { WriteButton, WriteIcon, useWriteRefusal } from './writeGate';
+import { NOT_AVAILABLE_OFFLINE } from '../components/FreshnessBar';
 
 const MEMBERS_PAGE = 20;
 
@@ -182,9 +183,7 @@ export function MembersList({
       {list.isPending && <Loader size="xs" />}
       {list.isError && (
         <Text size="sm" c="dimmed" data-testid="related-unavailable">
-          {isUnreachable(list.error)
-            ? 'Not available while the tenant cannot be reached.'
-            : `Could not be loaded: ${errorMessage(list.error)}`}
+          {isUnreachable(list.error) ? NOT_AVAILABLE_OFFLINE : `Could not be loaded: ${errorMessage(list.error)}`}
         </Text>
       )}
       {list.isSuccess && total === 0 && (

@@ -21,6 +21,7 @@ import {
   type ResourceKind,
 } from '../../shared/resources';
 import { isUnreachable } from '../components/nextStep';
+import { NOT_AVAILABLE_OFFLINE } from '../components/FreshnessBar';
 import { formatCount } from '../lib/format';
 import { errorMessage } from '../bridge/errors';
 import { useIdle } from '../lib/useIdle';
@@ -293,9 +294,7 @@ function RelatedRecords({
       {list.isError && (
         // Quiet: the record's list above says when the tenant is not answering; this only says what is missing.
         <Text size="sm" c="dimmed" data-testid="related-unavailable">
-          {isUnreachable(list.error)
-            ? 'Not available while the tenant cannot be reached.'
-            : `Could not be loaded: ${errorMessage(list.error)}`}
+          {isUnreachable(list.error) ? NOT_AVAILABLE_OFFLINE : `Could not be loaded: ${errorMessage(list.error)}`}
         </Text>
       )}
       {list.isSuccess && total === 0 && (

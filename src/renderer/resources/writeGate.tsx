@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Tooltip, type ActionIconProps, type ButtonProps } from '@mantine/core';
-import type { MouseEvent, ReactNode } from 'react';
+import type { ComponentPropsWithoutRef, MouseEvent, ReactNode } from 'react';
 import type { Freshness } from '../../shared/contract';
 import { useTenantReach } from '../tenants/useTenantReach';
 
@@ -27,23 +27,34 @@ const KEYBOARD_TOO = { hover: true, focus: true, touch: false };
  * Props that turn an action off with its reason: marked disabled (looks and reads so) but still focusable and
  * hoverable, so the keyboard and the mouse both reach the tooltip that says why.
  */
-function gated(refusal: string | null, onClick: () => void) {
+function gated(refusal: string | null, onClick: (() => void) | undefined) {
   return refusal
     ? {
         'data-disabled': true,
         'aria-disabled': true,
+        // Stops a form's submit button too.
         onClick: (event: MouseEvent) => event.preventDefault(),
       }
-    : { onClick };
+    : onClick
+      ? { onClick }
+      : {};
 }
 
-/** A button of the kit that writes to the tenant: off, with the reason in its tooltip, while `refusal` is set. */
+/**
+ * A button of the kit that writes to the tenant: off, with the reason in its tooltip, while `refusal` is set. A form's
+ * submit button (`type="submit"`) needs no `onClick`: the form's own submit runs.
+ */
 export function WriteButton({
   refusal,
   onClick,
   children,
   ...props
-}: ButtonProps & { refusal: string | null; onClick(): void; children: ReactNode }) {
+}: ButtonProps &
+  Pick<ComponentPropsWithoutRef<'button'>, 'type' | 'title'> & {
+    refusal: string | null;
+    onClick?: () => void;
+    children: ReactNode;
+  }) {
   return (
     <Tooltip label={refusal} disabled={!refusal} withArrow multiline maw={260} events={KEYBOARD_TOO}>
       <Button {...props} {...gated(refusal, onClick)}>

@@ -1,6 +1,8 @@
 import { Alert, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { chartTable, type Freshness } from '../../../shared/contract';
 import { CloudOffIcon } from '../../components/icons';
+import { SavedCopyNote } from '../../components/FreshnessBar';
+import { useTenantReach as useAppTenantReach } from '../../tenants/useTenantReach';
 import { ActivityChart, Donut, HorizontalBars, sentimentColors } from './charts';
 import { ChartCard } from './ChartCard';
 import { useDashboardFilters } from './DashboardFilters';
@@ -12,12 +14,15 @@ import { useCachedFirst, useOverview } from './useOverview';
 
 /** The tenant could not be reached: what is on screen is the last saved answer. */
 export function OfflineBanner({ freshness }: { freshness: (Freshness | undefined)[] }) {
+  const bannerSaysWhy = useAppTenantReach().unreachable;
   const offline = freshness.find((f) => f?.offline);
   if (!offline) return null;
   const oldest = freshness
     .map((f) => f?.asOf)
     .filter(Boolean)
     .sort()[0];
+  // The app's banner says the tenant cannot be reached: the figures only say how old they are.
+  if (bannerSaysWhy) return <SavedCopyNote asOf={oldest ?? offline.asOf} data-testid="offline-banner" />;
   return (
     <Alert
       color="yellow"

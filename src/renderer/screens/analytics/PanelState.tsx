@@ -3,7 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import { BridgeCallError } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
+import { NOT_AVAILABLE_OFFLINE } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
+import { useTenantReach as useAppTenantReach } from '../../tenants/useTenantReach';
 
 export type PanelState = 'loading' | 'error' | 'empty' | 'ready' | 'unavailable';
 
@@ -75,10 +78,15 @@ export const TenantReach = createContext<{ down: boolean; exportsOff: string | n
 });
 export const useTenantReach = () => useContext(TenantReach);
 
-/** The tenant cannot be reached: said once for the page, with one way to ask again (every question that failed). */
+/**
+ * The tenant cannot be reached: said once for the page, with one way to ask again (every question that failed). Out of
+ * reach while the app's banner says so (with its own Check again), nothing more is said here.
+ */
 export function TenantDownBanner({ error }: { error: unknown }) {
   const queryClient = useQueryClient();
+  const bannerSaysWhy = useAppTenantReach().unreachable && isUnreachable(error);
   const onRetry = () => void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' });
+  if (bannerSaysWhy) return null;
   return (
     <LoadErrorAlert title="The tenant cannot be reached" error={error} onRetry={onRetry} data-testid="tenant-down">
       {' The figures appear once it answers; exports are off until then.'}
@@ -86,15 +94,16 @@ export function TenantDownBanner({ error }: { error: unknown }) {
   );
 }
 
-/** A panel with nothing to show while the tenant is down (the page's banner says why). */
+/** A panel with nothing to show while the tenant is down (the app's or the page's banner says why). */
 export function Unavailable({ height }: { height: number }) {
+  const offline = useAppTenantReach().unreachable;
   return (
     <div
       style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
       data-testid="panel-unavailable"
     >
       <Text c="dimmed" size="sm" ta="center" px="md">
-        Not available while the tenant cannot be reached.
+        {offline ? NOT_AVAILABLE_OFFLINE : 'Not available while the tenant is not answering.'}
       </Text>
     </div>
   );

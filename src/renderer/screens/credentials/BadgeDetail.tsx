@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { Badge, BadgeAssertion } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { NOT_AVAILABLE_OFFLINE } from '../../components/FreshnessBar';
 import { isUnreachable } from '../../components/nextStep';
 import { notifySuccess } from '../../components/notify';
 import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format';
@@ -70,7 +71,7 @@ export function BadgeDetail({
       {assertions.error && isUnreachable(assertions.error) ? (
         // The app-wide notice already says the tenant cannot be reached, with its own Check again.
         <Text size="sm" c="dimmed" data-testid="holders-unavailable">
-          Not available while the tenant cannot be reached.
+          {NOT_AVAILABLE_OFFLINE}
         </Text>
       ) : assertions.error ? (
         <LoadErrorAlert

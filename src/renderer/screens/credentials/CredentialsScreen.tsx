@@ -7,13 +7,12 @@ import { useElementSize } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { OfflineBanner } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
-import { formatAsOf, formatCount } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { useCall } from '../../queries/useCall';
 import { ImagePreview } from '../../resources/fields/ImageField';
 import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { useActiveTenant } from '../../tenants/tenantContext';
-import { useTenantReach } from '../../tenants/useTenantReach';
 import { BadgeDetail } from './BadgeDetail';
 import { BadgeForm } from './BadgeForm';
 import { IssuanceChart } from './IssuanceChart';
@@ -54,9 +53,6 @@ export function CredentialsScreen() {
    * nothing is sent to it from here.
    */
   const refusal = useWriteRefusal(badges.data?.freshness);
-  // The app-wide notice already says the tenant cannot be reached, and why: the list only says it is the saved copy.
-  const reachSaid = useTenantReach().unreachable;
-  const offline = badges.data?.freshness.offline ? badges.data.freshness : null;
   const tenant = useActiveTenant();
 
   return (
@@ -75,13 +71,8 @@ export function CredentialsScreen() {
           Define badge
         </WriteButton>
       </Group>
-      {offline && reachSaid ? (
-        <Text size="sm" c="dimmed" role="status" data-testid="badges-saved-copy">
-          Showing the saved copy{offline.asOf ? `, last fetched ${formatAsOf(offline.asOf)}` : ''}.
-        </Text>
-      ) : (
-        <OfflineBanner freshness={badges.data?.freshness} />
-      )}
+      {/* With the app's banner up, only how old the copy is. */}
+      <OfflineBanner freshness={badges.data?.freshness} data-testid="badges-saved-copy" />
       <IssuanceChart width={width - 32} failureSaid={!badges.data || !!refusal} />
       <Group align="flex-start" gap="md" wrap={width < 900 ? 'wrap' : 'nowrap'}>
         <Stack gap="xs" style={{ flex: width < 900 ? '1 1 100%' : '0 0 44%', minWidth: 0 }}>

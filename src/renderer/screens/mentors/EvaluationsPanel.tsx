@@ -26,10 +26,12 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { EvalRun, MentorEvaluation } from '../../../shared/contract';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SectionLoadError, SectionReach } from '../../components/SectionReach';
 import { TrashIcon } from '../../components/icons';
 import { formatDateTime } from '../../lib/format';
 import { showSaveError } from '../../lib/forms';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
 interface QuestionValues {
@@ -77,144 +79,157 @@ export function EvaluationsPanel({ mentor }: { mentor: MentorTarget }) {
   const [comparing, setComparing] = useState<[number, number] | null>(null);
   const list = runs.data?.runs ?? [];
   const shownRun = list.find((run) => run.id === shown) ?? list.find((run) => run.report) ?? null;
+  // A tenant the engine knows is out of reach: Save and Run wait, and say why.
+  const refusal = useWriteRefusal();
 
   return (
-    <Stack gap="lg" data-testid="mentor-evaluations">
-      <Paper withBorder radius="md" p="lg">
-        {definition.isPending && <Skeleton height={160} />}
-        {definition.isError && (
-          <LoadErrorAlert
-            title="The evaluation could not be read from the platform"
-            error={definition.error}
-            onRetry={() => void definition.refetch()}
-          />
-        )}
-        {definition.data && (
-          <EvaluationForm
-            key={`${mentor.profileId}:${mentor.uniqueId}:${definition.data.evaluation?.id ?? 'new'}`}
-            mentor={mentor}
-            evaluation={definition.data.evaluation}
-            runs={list}
-          />
-        )}
-      </Paper>
+    <SectionReach what="this mentor's evaluation">
+      <Stack gap="lg" data-testid="mentor-evaluations">
+        <Paper withBorder radius="md" p="lg">
+          {definition.isPending && <Skeleton height={160} />}
+          {definition.isError && (
+            <SectionLoadError
+              section="evaluation"
+              title="The evaluation could not be read from the platform"
+              error={definition.error}
+              onRetry={() => void definition.refetch()}
+            />
+          )}
+          {definition.data && (
+            <EvaluationForm
+              key={`${mentor.profileId}:${mentor.uniqueId}:${definition.data.evaluation?.id ?? 'new'}`}
+              mentor={mentor}
+              evaluation={definition.data.evaluation}
+              runs={list}
+              refusal={refusal}
+            />
+          )}
+        </Paper>
 
-      <Stack gap="sm">
-        <Group justify="space-between" align="flex-end">
-          <Stack gap={2}>
-            <Title order={2} size="h4">
-              Runs
-            </Title>
-            <Text size="sm" c="dimmed">
-              Runs started from this app, newest first. Tick two to compare them.
+        <Stack gap="sm">
+          <Group justify="space-between" align="flex-end">
+            <Stack gap={2}>
+              <Title order={2} size="h4">
+                Runs
+              </Title>
+              <Text size="sm" c="dimmed">
+                Runs started from this app, newest first. Tick two to compare them.
+              </Text>
+            </Stack>
+            <Button
+              variant="default"
+              size="sm"
+              disabled={chosen.length !== 2}
+              onClick={() => {
+                const [a, b] = [...chosen].sort((x, y) => x - y) as [number, number];
+                setComparing([a, b]);
+              }}
+            >
+              Compare the two runs
+            </Button>
+          </Group>
+          {runs.isError && (
+            <SectionLoadError
+              section="evaluation-runs"
+              title="The runs could not be read"
+              error={runs.error}
+              onRetry={() => void runs.refetch()}
+            />
+          )}
+          {runs.data && !list.length && (
+            <Text size="sm" c="dimmed" data-testid="eval-no-runs">
+              No runs yet: save the evaluation, then run it.
             </Text>
-          </Stack>
-          <Button
-            variant="default"
-            size="sm"
-            disabled={chosen.length !== 2}
-            onClick={() => {
-              const [a, b] = [...chosen].sort((x, y) => x - y) as [number, number];
-              setComparing([a, b]);
-            }}
-          >
-            Compare the two runs
-          </Button>
-        </Group>
-        {runs.isError && <LoadErrorAlert title="The runs could not be read" error={runs.error} />}
-        {runs.data && !list.length && (
-          <Text size="sm" c="dimmed" data-testid="eval-no-runs">
-            No runs yet: save the evaluation, then run it.
-          </Text>
-        )}
-        {list.length > 0 && (
-          <ScrollArea.Autosize mah={260} type="auto">
-            <Table highlightOnHover verticalSpacing="xs" data-testid="eval-runs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={40} />
-                  <Table.Th>Run</Table.Th>
-                  <Table.Th>Started</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th ta="right">Score</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((run) => (
-                  <Table.Tr
-                    key={run.id}
-                    data-testid="eval-run"
-                    data-run={run.id}
-                    bg={!comparing && run.id === shownRun?.id ? 'var(--mantine-color-default-hover)' : undefined}
-                  >
-                    <Table.Td>
-                      <Checkbox
-                        aria-label={`Choose run ${run.id} to compare`}
-                        disabled={!run.report || (chosen.length >= 2 && !chosen.includes(run.id))}
-                        checked={chosen.includes(run.id)}
-                        onChange={(event) => {
-                          const on = event.currentTarget.checked;
-                          setChosen((was) => (on ? [...was, run.id] : was.filter((id) => id !== run.id)));
-                        }}
-                      />
-                    </Table.Td>
-                    <Table.Td>#{run.id}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(run.startedAt)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        {(run.state === 'sending' || run.state === 'waiting') && <Loader size={12} />}
-                        <Badge variant="light" radius="sm" color={RUN_STATE[run.state].color}>
-                          {RUN_STATE[run.state].label}
-                        </Badge>
-                      </Group>
-                      {run.error && (
-                        <Text size="xs" c="red" mt={4} maw={420}>
-                          {run.error}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {run.report ? (
-                        <>
-                          <Text size="sm" fw={700} c={run.report.isPassed ? 'teal' : 'red'}>
-                            {run.report.overallScore}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {run.report.isPassed ? 'passed' : 'not passed'}
-                          </Text>
-                        </>
-                      ) : (
-                        '—'
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        size="compact-sm"
-                        variant="subtle"
-                        disabled={!run.report}
-                        onClick={() => {
-                          setShown(run.id);
-                          setComparing(null);
-                        }}
-                      >
-                        Report
-                      </Button>
-                    </Table.Td>
+          )}
+          {list.length > 0 && (
+            <ScrollArea.Autosize mah={260} type="auto">
+              <Table highlightOnHover verticalSpacing="xs" data-testid="eval-runs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={40} />
+                    <Table.Th>Run</Table.Th>
+                    <Table.Th>Started</Table.Th>
+                    <Table.Th>State</Table.Th>
+                    <Table.Th ta="right">Score</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea.Autosize>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.map((run) => (
+                    <Table.Tr
+                      key={run.id}
+                      data-testid="eval-run"
+                      data-run={run.id}
+                      bg={!comparing && run.id === shownRun?.id ? 'var(--mantine-color-default-hover)' : undefined}
+                    >
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Choose run ${run.id} to compare`}
+                          disabled={!run.report || (chosen.length >= 2 && !chosen.includes(run.id))}
+                          checked={chosen.includes(run.id)}
+                          onChange={(event) => {
+                            const on = event.currentTarget.checked;
+                            setChosen((was) => (on ? [...was, run.id] : was.filter((id) => id !== run.id)));
+                          }}
+                        />
+                      </Table.Td>
+                      <Table.Td>#{run.id}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(run.startedAt)}</Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          {(run.state === 'sending' || run.state === 'waiting') && <Loader size={12} />}
+                          <Badge variant="light" radius="sm" color={RUN_STATE[run.state].color}>
+                            {RUN_STATE[run.state].label}
+                          </Badge>
+                        </Group>
+                        {run.error && (
+                          <Text size="xs" c="red" mt={4} maw={420}>
+                            {run.error}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        {run.report ? (
+                          <>
+                            <Text size="sm" fw={700} c={run.report.isPassed ? 'teal' : 'red'}>
+                              {run.report.overallScore}
+                            </Text>
+                            <Text size="xs" c="dimmed">
+                              {run.report.isPassed ? 'passed' : 'not passed'}
+                            </Text>
+                          </>
+                        ) : (
+                          '—'
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          disabled={!run.report}
+                          onClick={() => {
+                            setShown(run.id);
+                            setComparing(null);
+                          }}
+                        >
+                          Report
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+
+        {comparing ? (
+          <CompareRuns mentor={mentor} before={comparing[0]} after={comparing[1]} onClose={() => setComparing(null)} />
+        ) : (
+          shownRun?.report && <ReportView run={shownRun} />
         )}
       </Stack>
-
-      {comparing ? (
-        <CompareRuns mentor={mentor} before={comparing[0]} after={comparing[1]} onClose={() => setComparing(null)} />
-      ) : (
-        shownRun?.report && <ReportView run={shownRun} />
-      )}
-    </Stack>
+    </SectionReach>
   );
 }
 
@@ -222,11 +237,14 @@ function EvaluationForm({
   mentor,
   evaluation,
   runs,
+  refusal,
 }: {
   mentor: MentorTarget;
   evaluation: MentorEvaluation | null;
   /** The runs listed below: the note on a run just started goes once its report is there. */
   runs: readonly EvalRun[];
+  /** Why saving and running are off now (the tenant cannot be reached), or null: editing goes on. */
+  refusal: string | null;
 }) {
   const form = useForm<EvalValues>({ initialValues: valuesOf(evaluation) });
   const define = useMutationCall('mentorEvals.define');
@@ -242,6 +260,8 @@ function EvaluationForm({
   const outsideScale = typeof score === 'number' && (score < 0 || score > 100);
 
   const save = form.onSubmit(async (values) => {
+    // Enter in a field submits too: nothing is sent while the button says why not.
+    if (refusal) return;
     setAlert(null);
     try {
       await define.mutateAsync({
@@ -259,7 +279,7 @@ function EvaluationForm({
   });
 
   const start = async () => {
-    if (!evaluation) return;
+    if (!evaluation || refusal) return;
     setAlert(null);
     try {
       const answer = await run.mutateAsync({
@@ -288,18 +308,25 @@ function EvaluationForm({
             </Text>
           </Stack>
           <Group gap="xs">
-            <Button type="submit" loading={define.isPending} disabled={!!evaluation && !form.isDirty()}>
+            {/* Off with the reason even when unchanged: a disabled button would not show the tooltip. */}
+            <WriteButton
+              type="submit"
+              refusal={refusal}
+              loading={define.isPending}
+              disabled={!refusal && !!evaluation && !form.isDirty()}
+            >
               Save evaluation
-            </Button>
-            <Button
+            </WriteButton>
+            <WriteButton
               variant="light"
+              refusal={refusal}
               onClick={() => void start()}
               loading={run.isPending}
-              disabled={!evaluation || form.isDirty()}
-              title={form.isDirty() ? 'Save the changes first' : undefined}
+              disabled={!refusal && (!evaluation || form.isDirty())}
+              title={!refusal && form.isDirty() ? 'Save the changes first' : undefined}
             >
               Run evaluation
-            </Button>
+            </WriteButton>
           </Group>
         </Group>
         {alert && (

@@ -3,17 +3,18 @@
  * learner picked from the tenant's people: the current memory by category, the learner's progress, the recorded
  * history, and clearing it once the learner's username is typed.
  */
-import { Alert, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Alert, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useState } from 'react';
 import { MEMORY_COMPONENT_LABELS, MEMORY_COMPONENTS, type LearnerMemory } from '../../../shared/contract';
 import { RESOURCES } from '../../../shared/resources';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SectionLoadError, SectionReach } from '../../components/SectionReach';
 import { LearnerMemories } from '../../components/memory/LearnerMemories';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { TrashIcon } from '../../components/icons';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { RecordPicker } from '../../resources/Relations';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { SingleRecordCard } from '../../resources/SingleRecordCard';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
@@ -25,20 +26,22 @@ const KIND_LABELS: Record<string, string> = {
 
 export function MemoryPanel({ mentor }: { mentor: MentorTarget }) {
   return (
-    <Stack gap="lg" data-testid="mentor-memory">
-      <SingleRecordCard
-        profileId={mentor.profileId}
-        declaration={RESOURCES['mentor-memory-settings']}
-        recordKey={mentor.uniqueId}
-      />
-      <SingleRecordCard
-        profileId={mentor.profileId}
-        declaration={RESOURCES['mentor-auto-memory-prompt']}
-        recordKey={mentor.uniqueId}
-      />
-      {/* Keyed by tenant and mentor: a learner picked on one never shows under another. */}
-      <LearnerMemorySection key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
-    </Stack>
+    <SectionReach what="this mentor's memory">
+      <Stack gap="lg" data-testid="mentor-memory">
+        <SingleRecordCard
+          profileId={mentor.profileId}
+          declaration={RESOURCES['mentor-memory-settings']}
+          recordKey={mentor.uniqueId}
+        />
+        <SingleRecordCard
+          profileId={mentor.profileId}
+          declaration={RESOURCES['mentor-auto-memory-prompt']}
+          recordKey={mentor.uniqueId}
+        />
+        {/* Keyed by tenant and mentor: a learner picked on one never shows under another. */}
+        <LearnerMemorySection key={`${mentor.profileId}:${mentor.uniqueId}`} mentor={mentor} />
+      </Stack>
+    </SectionReach>
   );
 }
 
@@ -51,6 +54,8 @@ function LearnerMemorySection({ mentor }: { mentor: MentorTarget }) {
     { enabled: !!learner },
   );
   const data = memory.data;
+  // A tenant the engine knows is out of reach: clearing waits, and says why.
+  const refusal = useWriteRefusal();
   const held = data ? MEMORY_COMPONENTS.reduce((sum, category) => sum + data.current[category].length, 0) : 0;
 
   return (
@@ -76,15 +81,16 @@ function LearnerMemorySection({ mentor }: { mentor: MentorTarget }) {
           maw="100%"
         />
         {learner && (
-          <Button
+          <WriteButton
             variant="subtle"
             color="red"
             leftSection={<TrashIcon size={16} />}
-            disabled={!data}
+            refusal={refusal}
+            disabled={!refusal && !data}
             onClick={() => setClearing(true)}
           >
             Clear memory…
-          </Button>
+          </WriteButton>
         )}
       </Group>
 
@@ -95,7 +101,8 @@ function LearnerMemorySection({ mentor }: { mentor: MentorTarget }) {
       )}
       {learner && memory.isPending && <Skeleton height={120} radius="md" />}
       {learner && memory.isError && (
-        <LoadErrorAlert
+        <SectionLoadError
+          section="learner-memory"
           title={`The memory of ${learner} could not be read`}
           error={memory.error}
           onRetry={() => void memory.refetch()}
@@ -153,7 +160,13 @@ function LearnerMemorySection({ mentor }: { mentor: MentorTarget }) {
         />
       )}
       {data && (
-        <ClearMemoryModal mentor={mentor} learner={data.learner} opened={clearing} onClose={() => setClearing(false)} />
+        <ClearMemoryModal
+          mentor={mentor}
+          learner={data.learner}
+          // Left open as the tenant goes out of reach, it closes: the button behind it says why.
+          opened={clearing && !refusal}
+          onClose={() => setClearing(false)}
+        />
       )}
     </Stack>
   );

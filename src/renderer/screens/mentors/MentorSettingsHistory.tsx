@@ -2,7 +2,7 @@
  * The local history of a mentor's settings: one snapshot per save from this app (and how they were found before
  * the first), any two compared field by field, and a revert to one (a save like any other, itself kept).
  */
-import { Badge, Button, Checkbox, Code, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Checkbox, Code, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import type { SnapshotSummary } from '../../../shared/contract/resource-history';
 import { RESOURCES } from '../../../shared/resources';
@@ -10,6 +10,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { WriteButton } from '../../resources/writeGate';
 import type { MentorTarget } from '../../train/TrainFlowContext';
 
 const KIND = 'mentor-settings' as const;
@@ -44,7 +45,14 @@ function Shown({ value }: { value: unknown }) {
   );
 }
 
-export function MentorSettingsHistory({ mentor }: { mentor: MentorTarget }) {
+export function MentorSettingsHistory({
+  mentor,
+  refusal,
+}: {
+  mentor: MentorTarget;
+  /** Why Revert is off now (the tenant cannot be reached), or null: comparing still works. */
+  refusal: string | null;
+}) {
   const parent = { profileId: mentor.profileId, kind: KIND, key: mentor.uniqueId };
   const history = useCall('resources.history', parent);
   const [picked, setPicked] = useState<number[]>([]);
@@ -129,9 +137,14 @@ export function MentorSettingsHistory({ mentor }: { mentor: MentorTarget }) {
                       </Table.Td>
                       <Table.Td style={{ textAlign: 'right' }}>
                         {index > 0 && (
-                          <Button size="xs" variant="default" onClick={() => setReverting(snapshot)}>
+                          <WriteButton
+                            size="xs"
+                            variant="default"
+                            refusal={refusal}
+                            onClick={() => setReverting(snapshot)}
+                          >
                             Revert to this
-                          </Button>
+                          </WriteButton>
                         )}
                       </Table.Td>
                     </Table.Tr>
@@ -148,6 +161,7 @@ export function MentorSettingsHistory({ mentor }: { mentor: MentorTarget }) {
         title="Revert the settings"
         mutation={revert}
         failedTitle="Not reverted"
+        refusal={refusal}
         confirmLabel="Revert"
         onConfirm={(snapshot, close) =>
           revert.mutate({ ...parent, snapshotId: snapshot.id }, { onSuccess: () => close() })

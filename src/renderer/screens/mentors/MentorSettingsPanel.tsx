@@ -27,12 +27,13 @@ import {
   type FieldDeclaration,
 } from '../../../shared/resources';
 import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { SectionLoadError, SectionReach } from '../../components/SectionReach';
 import { WarningIcon } from '../../components/icons';
 import { useCall, useCallKey, useMutationCall } from '../../queries/useCall';
 import { FieldInput } from '../../resources/fields/FieldInput';
 import { useResourceForm } from '../../resources/fields/useResourceForm';
 import { initialValue, type FormValue, type FormValues } from '../../resources/fields/values';
+import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 import { useBridge } from '../../bridge/BridgeContext';
 import { keepDraft, keptDraft, rebaseDraft, type Draft } from '../../lib/drafts';
 import type { MentorTarget } from '../../train/TrainFlowContext';
@@ -67,6 +68,8 @@ export function MentorSettingsPanel({
   const [refreshing, setRefreshing] = useState(false);
   const [saved, setSaved] = useState(false);
   const record = query.data?.record;
+  // The saved copy, or a tenant the engine knows is out of reach: Save settings and Revert wait, and say why.
+  const refusal = useWriteRefusal(query.data?.freshness);
 
   // The platform's answer is this panel's record: it replaces the cached one (this tenant's, this mentor's) at once.
   async function refresh() {
@@ -80,45 +83,49 @@ export function MentorSettingsPanel({
   }
 
   return (
-    <Stack gap="md" data-testid="mentor-settings">
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <Text size="sm" c="dimmed" style={{ flex: '1 1 320px' }}>
-          Every setting the platform takes for this mentor. Saving keeps a snapshot here, so any save can be compared
-          and undone.
-        </Text>
-        <FreshnessNote
-          freshness={query.data?.freshness}
-          refreshing={refreshing || query.isFetching}
-          onRefresh={() => void refresh()}
-          what="the settings"
-        />
-      </Group>
-      <OfflineBanner freshness={query.data?.freshness} />
-      {query.isPending && (
-        <Stack gap="xs" aria-busy="true" aria-label="Loading the settings">
-          {[0, 1, 2, 3].map((row) => (
-            <Skeleton key={row} height={36} radius="sm" />
-          ))}
-        </Stack>
-      )}
-      {query.isError && (
-        <LoadErrorAlert
-          title="The settings could not be loaded"
-          error={query.error}
-          onRetry={() => void query.refetch()}
-        />
-      )}
-      {record && (
-        <SettingsForm
-          mentor={mentor}
-          record={record}
-          saved={saved}
-          onSaved={setSaved}
-          onOpenKnowledge={onOpenKnowledge}
-        />
-      )}
-      {record && <MentorSettingsHistory mentor={mentor} />}
-    </Stack>
+    <SectionReach what="this mentor's settings">
+      <Stack gap="md" data-testid="mentor-settings">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed" style={{ flex: '1 1 320px' }}>
+            Every setting the platform takes for this mentor. Saving keeps a snapshot here, so any save can be compared
+            and undone.
+          </Text>
+          <FreshnessNote
+            freshness={query.data?.freshness}
+            refreshing={refreshing || query.isFetching}
+            onRefresh={() => void refresh()}
+            what="the settings"
+          />
+        </Group>
+        <OfflineBanner freshness={query.data?.freshness} />
+        {query.isPending && (
+          <Stack gap="xs" aria-busy="true" aria-label="Loading the settings">
+            {[0, 1, 2, 3].map((row) => (
+              <Skeleton key={row} height={36} radius="sm" />
+            ))}
+          </Stack>
+        )}
+        {query.isError && (
+          <SectionLoadError
+            section="mentor-settings"
+            title="The settings could not be loaded"
+            error={query.error}
+            onRetry={() => void query.refetch()}
+          />
+        )}
+        {record && (
+          <SettingsForm
+            mentor={mentor}
+            record={record}
+            saved={saved}
+            onSaved={setSaved}
+            onOpenKnowledge={onOpenKnowledge}
+            refusal={refusal}
+          />
+        )}
+        {record && <MentorSettingsHistory mentor={mentor} refusal={refusal} />}
+      </Stack>
+    </SectionReach>
   );
 }
 
@@ -128,6 +135,7 @@ function SettingsForm({
   saved,
   onSaved,
   onOpenKnowledge,
+  refusal,
 }: {
   mentor: MentorTarget;
   record: ResourceRecord;
@@ -136,6 +144,8 @@ function SettingsForm({
   onSaved(saved: boolean): void;
   /** Opens the mentor's Knowledge tab, where its tools are chosen. */
   onOpenKnowledge?: (() => void) | undefined;
+  /** Why saving is off now (the tenant cannot be reached), or null: editing goes on, the save waits. */
+  refusal: string | null;
 }) {
   const current = useMemo(() => editable(record), [record]);
   const { form, ruleOf, formatOf, bodyOf, showError } = useResourceForm({
@@ -207,6 +217,8 @@ function SettingsForm({
   const barHeight = useBorderBoxHeight(bar, sticky);
 
   function submit(values: FormValues) {
+    // Enter in a field submits too: nothing is sent while the button says why not.
+    if (refusal) return;
     setFormError(null);
     onSaved(false);
     const changed = bodyOf(values, true);
@@ -395,9 +407,10 @@ function SettingsForm({
                 <Button variant="default" disabled={!dirty || save.isPending} onClick={discard}>
                   Discard changes
                 </Button>
-                <Button type="submit" disabled={!dirty} loading={save.isPending}>
+                {/* Off with its reason even when nothing changed: a disabled button would not show the tooltip. */}
+                <WriteButton type="submit" refusal={refusal} disabled={!refusal && !dirty} loading={save.isPending}>
                   Save settings
-                </Button>
+                </WriteButton>
               </Group>
             </Group>
           </Stack>

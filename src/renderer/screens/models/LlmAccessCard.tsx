@@ -1,6 +1,8 @@
 import { Alert, Badge, Group, Paper, Progress, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { CloudOffIcon } from '../../components/icons';
+import { SavedCopyNote } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { useTenantReach } from '../../tenants/useTenantReach';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatCount } from '../../lib/format';
 import { fieldLabel } from '../../resources/naming';
@@ -23,6 +25,8 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
   const access = useCall('llmAccess.get', { profileId });
   const set = useMutationCall('llmAccess.set');
   const data = access.data;
+  // The app's banner says the tenant cannot be reached (and that changes wait): the card only says how old it is.
+  const bannerSaysWhy = useTenantReach(profileId).unreachable;
   const meter = meterOf(data?.usage ?? null);
   const other = Object.entries(data?.usage ?? {}).filter(
     ([name, value]) =>
@@ -58,7 +62,8 @@ export function LlmAccessCard({ profileId }: { profileId: string }) {
             onRetry={() => void access.refetch()}
           />
         )}
-        {data?.offline && (
+        {data?.offline && bannerSaysWhy && <SavedCopyNote asOf={data.asOf} />}
+        {data?.offline && !bannerSaysWhy && (
           <Alert color="yellow" variant="light" icon={<CloudOffIcon />} title="Showing the saved copy">
             {data.offline} Switches cannot be changed until the tenant can be reached.
           </Alert>

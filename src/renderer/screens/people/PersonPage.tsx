@@ -16,8 +16,9 @@ import { useState, type ReactNode } from 'react';
 import type { Freshness, ResourceRecord, TicketSyncState, UserRemoval } from '../../../shared/contract';
 import { RESOURCES, SEAT_KINDS, type SeatKind } from '../../../shared/resources';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { NOT_AVAILABLE_OFFLINE, SavedCopyNote } from '../../components/FreshnessBar';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
-import { CloudOffIcon, DownloadIcon, TrashIcon } from '../../components/icons';
+import { DownloadIcon, TrashIcon } from '../../components/icons';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -244,18 +245,12 @@ function Section({
         ) : savedCopy && empty ? (
           // Nothing in a saved copy is not nothing on the tenant: the copy may be old, or only part of the list.
           <Text size="sm" c="dimmed" data-testid="section-unavailable">
-            Not available while the tenant cannot be reached: the copy saved on this computer has none for this person.
+            {NOT_AVAILABLE_OFFLINE}
           </Text>
         ) : (
           <>
-            {savedCopy && (
-              <Group gap={6} wrap="nowrap" role="status">
-                <CloudOffIcon size={14} />
-                <Text size="xs" c="yellow.8">
-                  Saved copy: the tenant cannot be reached.
-                </Text>
-              </Group>
-            )}
+            {/* The app's banner says the tenant cannot be reached: the section only says how old its copy is. */}
+            {savedCopy && <SavedCopyNote asOf={freshness?.asOf} size="xs" data-testid={`${testId}-saved-copy`} />}
             {empty ? (
               <Text size="sm" c="dimmed">
                 {empty}

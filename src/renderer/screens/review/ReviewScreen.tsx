@@ -19,8 +19,11 @@ import { useBridge } from '../../bridge/BridgeContext';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { formatAsOf, formatDateTime, plural } from '../../lib/format';
+import { SavedCopyNote } from '../../components/FreshnessBar';
+import { useTenantReach } from '../../tenants/useTenantReach';
 import { CloudOffIcon } from '../../components/icons';
-import { LoadErrorAlert } from '../../components/LoadErrorAlert';
+import { LoadErrorAlert, NotAvailableOffline } from '../../components/LoadErrorAlert';
+import { isUnreachable } from '../../components/nextStep';
 import { handOverQuote } from '../../lib/reviewQuote';
 import { saveFile } from '../../lib/saveFile';
 import { useCall, useMutationCall } from '../../queries/useCall';
@@ -316,6 +319,8 @@ export function ReviewScreen() {
   const offline = queue.sync?.error ?? (sync.data?.error || null);
   const shown = openItem;
   // Never read from the tenant and the last try failed: there is no queue to show, not an empty one.
+  // The app's banner says the tenant cannot be reached: the queue only says how old its copy is.
+  const bannerSaysWhy = useTenantReach().unreachable;
   const neverLoaded = !!offline && !queue.sync?.syncedAt && queue.total === 0 && !sync.isPending;
 
   // By the count where the header has room; under a narrow window, first among the filters (the header wraps there).
@@ -453,7 +458,10 @@ export function ReviewScreen() {
           {...dateLabel('To')}
         />
       </Group>
-      {offline && queue.sync?.syncedAt && (
+      {offline && queue.sync?.syncedAt && bannerSaysWhy && (
+        <SavedCopyNote asOf={queue.sync.syncedAt} data-testid="review-offline" />
+      )}
+      {offline && queue.sync?.syncedAt && !bannerSaysWhy && (
         <Alert
           color="yellow"
           variant="light"
@@ -465,12 +473,16 @@ export function ReviewScreen() {
           {offline.replace(/\.$/, '')}. Last fetched {formatAsOf(queue.sync.syncedAt)}.
         </Alert>
       )}
-      {(queue.error || neverLoaded) && (
-        <LoadErrorAlert
-          title="The review queue could not be loaded"
-          error={queue.error ?? new Error(offline!)}
-          onRetry={() => sync.mutate({})}
-        />
+      {(queue.error || neverLoaded) && bannerSaysWhy && (!queue.error || isUnreachable(queue.error)) ? (
+        <NotAvailableOffline />
+      ) : (
+        (queue.error || neverLoaded) && (
+          <LoadErrorAlert
+            title="The review queue could not be loaded"
+            error={queue.error ?? new Error(offline!)}
+            onRetry={() => sync.mutate({})}
+          />
+        )
       )}
       {!neverLoaded && (
         <div

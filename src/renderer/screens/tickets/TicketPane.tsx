@@ -20,6 +20,8 @@ import { RichText } from './RichText';
 import { Thread, type PendingReply } from './Thread';
 import type { TicketActions } from './useTicketActions';
 import { formatDateTime, formatTime } from '../../lib/format';
+import { SavedCopyNote } from '../../components/FreshnessBar';
+import { useTenantReach } from '../../tenants/useTenantReach';
 
 interface TicketPaneProps {
   id: number;
@@ -40,6 +42,7 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
   const input = { id, markRead: true };
   const detail = useCall('tickets.get', input);
   const [offline, setOffline] = useState<string | null>(null);
+  const bannerSaysWhy = useTenantReach().unreachable;
   const [pending, setPending] = useState<PendingReply[]>([]);
   const [loadImages, setLoadImages] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
@@ -178,7 +181,9 @@ export const TicketPane = memo(function TicketPane({ id, me, replyRef, actions, 
           {errorMessage(detail.error)} What was on screen is kept below, and so is your draft.
         </Alert>
       )}
-      {offline && (
+      {/* The app's banner says the tenant cannot be reached: the ticket only says it is the saved copy. */}
+      {offline && bannerSaysWhy && <SavedCopyNote asOf={null} />}
+      {offline && !bannerSaysWhy && (
         <Alert color="yellow" role="status">
           {offline}
         </Alert>

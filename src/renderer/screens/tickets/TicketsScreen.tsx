@@ -6,6 +6,8 @@ import { TICKET_SORTS } from '../../../shared/contract';
 import { useBridge } from '../../bridge/BridgeContext';
 import { EditTenantButton } from '../../components/LoadErrorAlert';
 import { UNREACHABLE_NEXT } from '../../components/nextStep';
+import { NOT_AVAILABLE_OFFLINE } from '../../components/FreshnessBar';
+import { useTenantReach } from '../../tenants/useTenantReach';
 import { useCall } from '../../queries/useCall';
 import { navigateTo, useSubRoute } from '../../shell/routes';
 import { CheatSheet } from '../../components/CheatSheet';
@@ -47,6 +49,8 @@ export function TicketsScreen() {
   const [cheatSheet, setCheatSheet] = useState(false);
   const [editing, setEditing] = useState<TicketView | null | undefined>(undefined);
   const sync = useCall('tickets.status', {}).data ?? null;
+  // The app's banner says the tenant cannot be reached, with Check again and Edit tenant: the list says no more.
+  const bannerSaysWhy = useTenantReach().unreachable;
   const [slaTargets, setSlaTargets] = useState(false);
   // Narrow windows (from 1000 px): the views become a picker above the list, so the ticket keeps room to be read.
   const { ref: screen, width } = useElementSize();
@@ -498,12 +502,14 @@ export function TicketsScreen() {
                   ? `No ticket matches “${search}”.`
                   : sync?.state === 'syncing'
                     ? 'Fetching tickets…'
-                    : // Nothing was ever fetched: say why (the engine names the tenant), not "no tickets".
-                      !sync?.asOf && (sync?.state === 'offline' || sync?.state === 'error') && sync.message
-                      ? sync.message
-                      : 'No tickets in this view.'}
+                    : !sync?.asOf && sync?.state === 'offline' && bannerSaysWhy
+                      ? NOT_AVAILABLE_OFFLINE
+                      : // Nothing was ever fetched: say why (the engine names the tenant), not "no tickets".
+                        !sync?.asOf && (sync?.state === 'offline' || sync?.state === 'error') && sync.message
+                        ? sync.message
+                        : 'No tickets in this view.'}
               </Text>
-              {!search && !sync?.asOf && sync?.state === 'offline' && (
+              {!search && !sync?.asOf && sync?.state === 'offline' && !bannerSaysWhy && (
                 <>
                   <Text size="sm" mt={6} data-testid="load-error-next">
                     <Text span fw={600} inherit>

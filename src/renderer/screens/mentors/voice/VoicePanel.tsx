@@ -7,6 +7,7 @@ import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, Textarea, T
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../../bridge/errors';
 import { PlayIcon, WarningIcon } from '../../../components/icons';
+import { NOT_AVAILABLE_OFFLINE } from '../../../components/FreshnessBar';
 import { SectionLoadError, SectionReach } from '../../../components/SectionReach';
 import { useWriteRefusal, WriteButton } from '../../../resources/writeGate';
 import { notifyError, notifySuccess } from '../../../components/notify';
@@ -131,7 +132,8 @@ function Listen({ mentor }: { mentor: MentorTarget }) {
   const hasCustomVoice = voice.data?.provider === 'elevenlabs';
   const refusal = useWriteRefusal();
   const reason = refusal
-    ? 'The tenant cannot be reached: it speaks once the tenant answers.'
+    ? // The app's banner says why.
+      `${NOT_AVAILABLE_OFFLINE}.`
     : voice.data
       ? hasCustomVoice
         ? null
