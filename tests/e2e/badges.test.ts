@@ -100,7 +100,7 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
       `Issued to ${completers.length} ${completers.length === 1 ? 'person' : 'people'}`,
     );
     expect(await report.innerText()).toContain('Failed for 0');
-    await report.getByRole('button', { name: 'Done' }).click();
+    await report.getByRole('button', { name: 'Done' }).click({ timeout: 60_000 });
     await expect.poll(() => issue.isVisible(), { timeout: 30_000 }).toBe(false);
 
     const detail = page.getByTestId('badge-detail');

@@ -250,7 +250,10 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
   const [course, setCourse] = useState<string | null>(badge.course);
   const [report, setReport] = useState<IssueReport | null>(null);
   const courses = useCall('invitations.courses', {}, { enabled: opened });
-  const completers = useCall('badges.completers', { course: course ?? '' }, { enabled: opened && !!course });
+  // Once sent, the completers are not read again: the issue's refresh of the badge screens would otherwise wait on
+  // every completion being read anew before the report shows.
+  const [sent, setSent] = useState(false);
+  const completers = useCall('badges.completers', { course: course ?? '' }, { enabled: opened && !!course && !sent });
   const assertions = useCall('badges.assertions', { badge: badge.id }, { enabled: opened });
   const issue = useMutationCall('badges.issue');
   const holders = new Set(
@@ -264,9 +267,10 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
   function close() {
     issue.reset();
     setReport(null);
+    setSent(false);
     onClose();
   }
-  const reading = completers.isFetching || assertions.isFetching;
+  const reading = !sent && (completers.isFetching || assertions.isFetching);
   return (
     <Modal opened={opened} onClose={close} title={`Issue “${badge.name}”`} size="lg">
       {report ? (
@@ -376,16 +380,17 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
             <Button
               disabled={!toIssue.length || reading}
               loading={issue.isPending}
-              onClick={() =>
+              onClick={() => {
+                setSent(true);
                 void issue.mutateAsync({ badge: badge.id, people: toIssue }).then(
                   (result) => {
                     // Those the preview left out as holding it already count as already held too.
                     const leftOut = people.filter(holds).map((p) => p.username);
                     setReport({ ...result, already: [...leftOut, ...result.already] });
                   },
-                  () => {},
-                )
-              }
+                  () => setSent(false),
+                );
+              }}
             >
               Issue to {plural(toIssue.length, 'person', 'people')}
             </Button>
