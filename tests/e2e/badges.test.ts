@@ -289,6 +289,21 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     const button = issue.getByRole('button', { name: `Issue to ${toIssue} people` });
     await visible(button);
 
+    const previewShots = process.env.MENTOR_ADMIN_SHOTS;
+    if (previewShots) {
+      mkdirSync(previewShots, { recursive: true });
+      for (const [scheme, w, h] of [
+        ['light', 1400, 900],
+        ['dark', 1000, 650],
+      ] as const) {
+        await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${scheme}')`);
+        await page.setViewportSize({ width: w, height: h });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(previewShots, `issue-preview-${scheme}-${w}.png`) });
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', 'light')`);
+    }
     // One leaves the tenant between the list and the issue: the platform skips them, and the report says so.
     server.db.prepare('UPDATE users SET is_active = 0 WHERE username = ?').run(leaver!.username);
     try {
