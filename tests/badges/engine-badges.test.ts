@@ -48,6 +48,14 @@ describe('badges through the engine', () => {
       .all(course) as string[];
     expect(expected.length).toBeGreaterThan(0);
     expect(completers.map((p) => p.username).sort()).toEqual(expected);
+    // Each completer carries the directory's name and id (the preview names people, not usernames).
+    const firstCompleter = server.db
+      .prepare("SELECT id, first_name || ' ' || last_name AS name FROM users WHERE username = ?")
+      .get(expected[0]) as { id: number; name: string };
+    expect(completers.find((p) => p.username === expected[0])).toMatchObject({
+      userId: firstCompleter.id,
+      name: firstCompleter.name,
+    });
 
     const { badge, warning } = await c.engine.invoke('badges.define', {
       name: 'Statistics finisher',
@@ -64,7 +72,7 @@ describe('badges through the engine', () => {
     expect(issued.issued.sort()).toEqual(expected);
     // Issuing again sends nobody twice.
     const again = await c.engine.invoke('badges.issue', { badge: badge.id, people: expected });
-    expect(again).toEqual({ issued: [], skipped: expected });
+    expect(again).toEqual({ issued: [], skipped: expected, already: expected, failed: [] });
 
     const sdkBadge = (await CredentialsService.credentialsOrgsUsersRetrieve2(at(badge.id))) as unknown as {
       result: { name: string; course: string };
@@ -84,6 +92,67 @@ describe('badges through the engine', () => {
     const overTime = await c.engine.invoke('badges.overTime', { startDate: today, endDate: today });
     expect(overTime.series).toEqual([{ date: today, issued: expected.length - 1 }]);
   }, 120_000);
+
+  it('edits a badge (a new image checked, then uploaded) and deletes it; the SDK reads back both', async () => {
+    const c = await connect(server);
+    const { badge } = await c.engine.invoke('badges.define', {
+      name: 'Draft badge',
+      description: 'Old',
+      criteria: 'Old',
+    });
+    await expect(
+      c.engine.invoke('badges.update', {
+        badge: badge.id,
+        name: 'Draft badge',
+        description: 'x',
+        criteria: 'x',
+        image: toDataUrl('image/png', new TextEncoder().encode('%PDF-1.7 not an image')),
+      }),
+    ).rejects.toMatchObject({ code: 'validation', message: expect.stringMatching(/^Not an image/) });
+    const { badge: edited, warning } = await c.engine.invoke('badges.update', {
+      badge: badge.id,
+      name: 'Final badge',
+      description: 'New description',
+      criteria: 'Finish every unit',
+      image: toDataUrl('image/png', PNG),
+    });
+    expect(warning).toBeNull();
+    expect(edited).toMatchObject({ id: badge.id, name: 'Final badge', criteria: 'Finish every unit' });
+    const sdk = (await CredentialsService.credentialsOrgsUsersRetrieve2(at(badge.id))) as unknown as {
+      result: { name: string; description: string; criteria_text: string; icon_image: string };
+    };
+    expect(sdk.result).toMatchObject({
+      name: 'Final badge',
+      description: 'New description',
+      criteria_text: 'Finish every unit',
+      icon_image: expect.stringMatching(/^data:image\/png;base64,/),
+    });
+    await expect(
+      c.engine.invoke('badges.update', { badge: 'no-such', name: 'x', description: '', criteria: '' }),
+    ).rejects.toMatchObject({ code: 'not_found', message: 'The platform refused the change: Not found.' });
+
+    await c.engine.invoke('badges.delete', { badge: badge.id });
+    await expect(CredentialsService.credentialsOrgsUsersRetrieve2(at(badge.id))).rejects.toMatchObject({ status: 404 });
+    await expect(c.engine.invoke('badges.delete', { badge: badge.id })).rejects.toMatchObject({ code: 'not_found' });
+  }, 60_000);
+
+  it('issues to a list with one who holds it already and one unknown: a report of issued, already held and failed', async () => {
+    const c = await connect(server);
+    const { badge } = await c.engine.invoke('badges.define', { name: 'Report badge' });
+    await c.engine.invoke('badges.issue', { badge: badge.id, people: ['learner0002'] });
+    const report = await c.engine.invoke('badges.issue', {
+      badge: badge.id,
+      people: ['learner0002', 'learner0003', 'nobody-by-this-name'],
+    });
+    expect(report).toEqual({
+      issued: ['learner0003'],
+      skipped: ['learner0002', 'nobody-by-this-name'],
+      already: ['learner0002'],
+      failed: [{ person: 'nobody-by-this-name', reason: 'No person by this name on this tenant' }],
+    });
+    const sdkAssertions = await CredentialsService.credentialsOrgsUsersAssertionsRetrieve3(at(badge.id));
+    expect(sdkAssertions.count).toBe(2);
+  }, 60_000);
 
   it('refuses a file that is not an image before anything is sent, and shows the platform’s own refusals as they are', async () => {
     const c = await connect(server);

@@ -99,6 +99,52 @@ describe('sandbox: badges', () => {
     expect(overTime.body).toMatchObject({ data: { [today]: 2 }, total: 2 });
   });
 
+  it('edits a badge (PUT: only the fields sent change) and deletes it with its assertions (204, then 404)', async () => {
+    const created = await call(server, 'POST', base(), {
+      json: { name: 'First aid', description: 'Passed the first aid course', criteria_text: 'Pass the test' },
+    });
+    const badge = (created.body as { result: Badge }).result;
+    const edited = await call(server, 'PUT', `${base()}${badge.entityId}`, {
+      json: { name: 'First aid (level 2)', icon_image: 'data:image/png;base64,AAAA' },
+    });
+    expect(edited.status).toBe(200);
+    const result = (edited.body as { status: { description: string }; result: Record<string, unknown> }).result;
+    expectSpecValid('put', `${T}{entity_id}`, 200, result);
+    expect(result).toMatchObject({
+      name: 'First aid (level 2)',
+      description: 'Passed the first aid course',
+      criteria_text: 'Pass the test',
+      icon_image: 'data:image/png;base64,AAAA',
+    });
+    expect((await call(server, 'GET', `${base()}${badge.entityId}`)).body).toMatchObject({
+      result: { name: 'First aid (level 2)' },
+    });
+    expect(await call(server, 'PUT', `${base()}${badge.entityId}`, { json: { name: '  ' } })).toMatchObject({
+      status: 400,
+      body: { name: ['This field may not be blank.'] },
+    });
+    expect(await call(server, 'PUT', `${base()}${badge.entityId}`, { json: { name: 'x'.repeat(256) } })).toMatchObject({
+      status: 400,
+      body: { name: ['Ensure this field has no more than 255 characters.'] },
+    });
+    expect(await call(server, 'PUT', `${base()}no-such-badge`, { json: { name: 'x' } })).toMatchObject({
+      status: 404,
+      body: { detail: 'Not found.' },
+    });
+
+    await call(server, 'POST', `${base()}${badge.entityId}/assertions/bulk/`, { json: { users: ['learner0002'] } });
+    const gone = await call(server, 'DELETE', `${base()}${badge.entityId}`);
+    expect(gone.status).toBe(204);
+    expect((await call(server, 'GET', `${base()}${badge.entityId}`)).status).toBe(404);
+    expect(
+      server.db.prepare('SELECT count(*) FROM credential_assertions WHERE badge = ?').pluck().get(badge.entityId),
+    ).toBe(0);
+    expect(await call(server, 'DELETE', `${base()}${badge.entityId}`)).toMatchObject({
+      status: 404,
+      body: { detail: 'Not found.' },
+    });
+  });
+
   it('uploads an image (multipart) and refuses a file that is not one with the platform’s message', async () => {
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -143,15 +189,20 @@ describe('sandbox: badges', () => {
   it('keeps defining, issuing and revoking to admins; a learner reads only their own assertions', async () => {
     const student = `/api/credentials/orgs/${server.org}/users/${server.studentUser}/`;
     const key = server.studentKey;
+    const seeded = ((await call(server, 'GET', base())).body as Envelope<Badge>).result.data[0]!.entityId;
     for (const [method, path] of [
       ['GET', student],
       ['POST', student],
       ['GET', `${student}assertions-over-time/`],
       ['PUT', `${student}assertions/x`],
+      ['PUT', `${student}${seeded}`],
+      ['DELETE', `${student}${seeded}`],
     ] as const) {
       const answer = await call(server, method, path, { key, ...(method !== 'GET' && { json: { name: 'x' } }) });
       expect(answer.status, `${method} ${path}`).toBe(403);
     }
+    // The learner changed and deleted nothing.
+    expect((await call(server, 'GET', `${base()}${seeded}`)).status).toBe(200);
     expect((await call(server, 'GET', `${student}assertions/`, { key })).status).toBe(200);
     expect(
       (await call(server, 'GET', `${student.replace(server.studentUser, 'learner0002')}assertions/`, { key })).status,

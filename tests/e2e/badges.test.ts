@@ -93,6 +93,14 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     await visible(issue.getByTestId('issue-summary'));
     expect(await issue.getByTestId('issue-summary').innerText()).toContain(`${completers.length} `);
     await issue.getByRole('button', { name: `Issue to ${completers.length}` }).click();
+    // A report follows the issue: all issued, nobody held it, nothing failed.
+    const report = issue.getByTestId('issue-report');
+    await visible(report, 60_000);
+    expect(await report.innerText()).toContain(
+      `Issued to ${completers.length} ${completers.length === 1 ? 'person' : 'people'}`,
+    );
+    expect(await report.innerText()).toContain('Failed for 0');
+    await report.getByRole('button', { name: 'Done' }).click({ timeout: 60_000 });
     await expect.poll(() => issue.isVisible(), { timeout: 30_000 }).toBe(false);
 
     const detail = page.getByTestId('badge-detail');
@@ -155,6 +163,190 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
       }
     }
   }, 180_000);
+  it('edits a badge (name, description, criteria, image) and deletes it after a confirmation naming it and its holders; the SDK reads back', async () => {
+    const { page } = app;
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const created = (await CredentialsService.credentialsOrgsUsersCreate({
+      org: server.org,
+      userId: server.user,
+      requestBody: { name: 'Old name', description: 'Old description', criteria_text: 'Old criteria' },
+    } as never)) as unknown as { result: { entityId: string } };
+    const id = created.result.entityId;
+    await CredentialsService.credentialsOrgsUsersAssertionsBulkCreate({
+      org: server.org,
+      userId: server.user,
+      entityId: id,
+      requestBody: { users: ['learner0002', 'learner0003'] },
+    } as never);
+    await app.open(`#/credentials/${id}`);
+    const detail = page.getByTestId('badge-detail');
+    await visible(detail.getByRole('heading', { name: 'Old name' }), 60_000);
+
+    await detail.getByRole('button', { name: 'Edit…' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit “Old name”' });
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Old name');
+    const files = tempDir();
+    writeFileSync(join(files, 'notes.png'), 'plain text, not a picture');
+    writeFileSync(join(files, 'face.png'), PNG);
+    let chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Choose image' }).click();
+    await (await chooser).setFiles(join(files, 'notes.png'));
+    await visible(form.getByText(/notes\.png: Not an image/));
+    chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Choose image' }).click();
+    await (await chooser).setFiles(join(files, 'face.png'));
+    await visible(form.getByText(/face\.png \(PNG/));
+    await form.getByRole('textbox', { name: 'Name' }).fill('New name');
+    await form.getByRole('textbox', { name: 'Description' }).fill('New description');
+    await form.getByRole('textbox', { name: 'Criteria' }).fill('New criteria');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.waitFor({ state: 'hidden', timeout: 30_000 });
+    await visible(detail.getByRole('heading', { name: 'New name' }), 30_000);
+    await visible(detail.getByText('Criteria: New criteria'));
+    const read = (await CredentialsService.credentialsOrgsUsersRetrieve2({
+      org: server.org,
+      userId: server.user,
+      entityId: id,
+    } as never)) as unknown as { result: Record<string, string> };
+    expect(read.result).toMatchObject({
+      name: 'New name',
+      description: 'New description',
+      criteria_text: 'New criteria',
+      icon_image: expect.stringMatching(/^data:image\/png;base64,/),
+    });
+
+    await detail.getByRole('button', { name: 'Delete…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete “New name”?' });
+    await expect
+      .poll(() => confirm.getByTestId('delete-holders').innerText(), { timeout: 30_000 })
+      .toContain('2 people hold this badge');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(server.db.prepare('SELECT count(*) FROM credential_badges WHERE entity_id = ?').pluck().get(id)).toBe(1);
+    await detail.getByRole('button', { name: 'Delete…' }).click();
+    await confirm.getByRole('button', { name: 'Delete “New name”' }).click();
+    await confirm.waitFor({ state: 'hidden', timeout: 30_000 });
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/#\/credentials$/);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('badge-list')
+            .getByRole('row', { name: /New name/ })
+            .count(),
+        { timeout: 30_000 },
+      )
+      .toBe(0);
+    await expect(
+      CredentialsService.credentialsOrgsUsersRetrieve2({ org: server.org, userId: server.user, entityId: id } as never),
+    ).rejects.toMatchObject({ status: 404 });
+  }, 180_000);
+
+  it("lists a course's completers before issuing (one already has it, left out), then reports issued, already held and failed with why", async () => {
+    const { page } = app;
+    OpenAPI.BASE = server.url;
+    OpenAPI.HEADERS = { Authorization: `Api-Key ${server.apiKey}` };
+    const course = server.db
+      .prepare("SELECT course FROM credential_badges WHERE org = ? AND entity_id LIKE '%-badge-3'")
+      .pluck()
+      .get(server.org) as string;
+    const completers = server.db
+      .prepare(
+        `SELECT u.username, u.first_name || ' ' || u.last_name AS name FROM learning_enrollments e
+         JOIN users u ON u.id = e.user_id JOIN courses k ON k.id = e.course_pk
+         WHERE k.course_id = ? AND e.completed_at IS NOT NULL AND u.is_active = 1 ORDER BY u.username`,
+      )
+      .all(course) as { username: string; name: string }[];
+    expect(completers.length).toBeGreaterThan(2);
+    const created = (await CredentialsService.credentialsOrgsUsersCreate({
+      org: server.org,
+      userId: server.user,
+      requestBody: { name: 'Preview badge', course },
+    } as never)) as unknown as { result: { entityId: string } };
+    const id = created.result.entityId;
+    const [holder, leaver] = completers;
+    await CredentialsService.credentialsOrgsUsersAssertionsBulkCreate({
+      org: server.org,
+      userId: server.user,
+      entityId: id,
+      requestBody: { users: [holder!.username] },
+    } as never);
+
+    await app.open(`#/credentials/${id}`);
+    const detail = page.getByTestId('badge-detail');
+    await visible(detail.getByRole('heading', { name: 'Preview badge' }), 60_000);
+    await detail.getByRole('button', { name: 'Issue to course completers…' }).click();
+    const issue = page.getByRole('dialog', { name: 'Issue “Preview badge”' });
+    const list = issue.getByTestId('issue-completers');
+    await visible(list, 60_000);
+    // Everyone who completed it, by name; the one holding it marked and left out of the count.
+    expect(await list.locator('tbody tr').count()).toBe(completers.length);
+    await visible(list.getByRole('link', { name: leaver!.name }));
+    const held = list.getByRole('row', { name: new RegExp(holder!.name) });
+    await visible(held.getByText('Already has it'));
+    expect(await list.getByText('Already has it').count()).toBe(1);
+    const toIssue = completers.length - 1;
+    const button = issue.getByRole('button', { name: `Issue to ${toIssue} people` });
+    await visible(button);
+
+    const previewShots = process.env.MENTOR_ADMIN_SHOTS;
+    if (previewShots) {
+      mkdirSync(previewShots, { recursive: true });
+      for (const [scheme, w, h] of [
+        ['light', 1400, 900],
+        ['dark', 1000, 650],
+      ] as const) {
+        await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${scheme}')`);
+        await page.setViewportSize({ width: w, height: h });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(previewShots, `issue-preview-${scheme}-${w}.png`) });
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', 'light')`);
+    }
+    // One leaves the tenant between the list and the issue: the platform skips them, and the report says so.
+    server.db.prepare('UPDATE users SET is_active = 0 WHERE username = ?').run(leaver!.username);
+    try {
+      await button.click();
+      const report = issue.getByTestId('issue-report');
+      await visible(report, 60_000);
+      const said = await report.innerText();
+      expect(said).toContain(`Issued to ${toIssue - 1} ${toIssue - 1 === 1 ? 'person' : 'people'}`);
+      expect(said).toContain('Already held by 1');
+      expect(said).toContain('Failed for 1');
+      const failure = report.getByTestId('issue-failures').getByRole('row', { name: new RegExp(leaver!.name) });
+      await visible(failure.getByText('The platform did not issue it and did not say why'));
+      const sdk = await CredentialsService.credentialsOrgsUsersAssertionsRetrieve3({
+        org: server.org,
+        userId: server.user,
+        entityId: id,
+      } as never);
+      expect(sdk.count).toBe(completers.length - 1);
+
+      const shots = process.env.MENTOR_ADMIN_SHOTS;
+      if (shots) {
+        mkdirSync(shots, { recursive: true });
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${scheme}')`);
+          for (const [w, h] of [
+            [1400, 900],
+            [1000, 650],
+          ] as const) {
+            await page.setViewportSize({ width: w, height: h });
+            await page.waitForTimeout(300);
+            await page.screenshot({ path: join(shots, `issue-report-${scheme}-${w}.png`) });
+          }
+        }
+        await page.setViewportSize({ width: 1400, height: 900 });
+        await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', 'light')`);
+      }
+      await report.getByRole('button', { name: 'Done' }).click();
+      await issue.waitFor({ state: 'hidden' });
+    } finally {
+      server.db.prepare('UPDATE users SET is_active = 1 WHERE username = ?').run(leaver!.username);
+    }
+  }, 180_000);
+
   it('issues a badge from a CSV file: a dry run says each row, then Import now; the SDK reads the holders', async () => {
     const { page } = app;
     await app.open('#/credentials');

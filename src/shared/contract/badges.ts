@@ -35,6 +35,10 @@ export type BadgeAssertion = z.infer<typeof BadgeAssertion>;
 
 export const CourseCompleter = z.object({
   username: z.string(),
+  /** The person's name in the tenant's directory, when it gives one. */
+  name: z.string().nullable(),
+  /** The person's id in the directory (their page is `#/people-and-access/users/<id>`). */
+  userId: z.number().int(),
   email: z.string(),
   completedAt: z.string().nullable(),
 });
@@ -63,6 +67,21 @@ export const badgeCalls = {
     z.object({ badge: Badge, warning: z.string().nullable() }),
     'Define a badge: its image is uploaded first, then the badge names it',
   ),
+  'badges.update': call(
+    z
+      .object({
+        ...Tenant,
+        badge: z.string().min(1),
+        name: z.string().trim().min(1, 'Enter a name').max(255),
+        description: z.string().trim().max(5000),
+        criteria: z.string().trim().max(5000),
+        /** A new image as a `data:` URL (checked before it is uploaded); left out, the badge keeps its image. */
+        image: z.string().min(1, 'Choose an image').optional(),
+      })
+      .strict(),
+    z.object({ badge: Badge, warning: z.string().nullable() }),
+    'Edit a badge: its name, description, criteria and (uploaded first) its image',
+  ),
   'badges.delete': call(
     z.object({ ...Tenant, badge: z.string().min(1) }).strict(),
     z.object({ id: z.string() }),
@@ -86,8 +105,16 @@ export const badgeCalls = {
         people: z.array(z.string().trim().min(1)).min(1, 'Nobody to issue it to').max(100_000),
       })
       .strict(),
-    z.object({ issued: z.array(z.string()), skipped: z.array(z.string()) }),
-    'Issue a badge to people by username or email (in bulk; those who have it already are skipped)',
+    z.object({
+      issued: z.array(z.string()),
+      /** Everyone the platform did not issue it to (`already` and `failed` together). */
+      skipped: z.array(z.string()),
+      /** Held it already (a standing assertion before or after the issue). */
+      already: z.array(z.string()),
+      /** Not issued, each with why. */
+      failed: z.array(z.object({ person: z.string(), reason: z.string() })),
+    }),
+    'Issue a badge to people by username or email (in bulk; those who have it already are skipped), with a report',
   ),
   'badges.revoke': call(
     z

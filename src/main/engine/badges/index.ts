@@ -7,7 +7,7 @@
  * list), each asked of the course's completion milestone (`catalog/milestones/completions/course/manage/`, which the
  * spec takes per course and person).
  */
-import type { Badge, badgeCalls, CourseCompleter } from '../../../shared/contract';
+import type { Badge, BadgeAssertion, badgeCalls, CourseCompleter } from '../../../shared/contract';
 import { checkImage, decodeDataUrl } from '../../../shared/resources';
 import type { EngineServices } from '../context';
 import type { HandlersOf } from '../dispatch';
@@ -39,6 +39,14 @@ import {
 } from './read';
 
 export { badgeImportKind } from './import';
+
+/** Usernames and emails (lower-cased) of those holding a badge (assertions not revoked). */
+function heldBy(assertions: readonly BadgeAssertion[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of assertions) if (!a.revoked) out.add(a.username.toLowerCase()).add(a.email.toLowerCase());
+  out.delete('');
+  return out;
+}
 export { MILESTONE_READS, readCourseCompletion } from './read';
 
 /** What the badge calls use of the engine: the tenant's client and connection, and the change event. */
@@ -59,6 +67,39 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
       throw refusal(error, what);
     }
   };
+
+  /** Checked here, before anything is sent: an upload that is not an image never leaves the app. */
+  const checkedImage = (image: string | undefined) => {
+    if (image === undefined) return null;
+    const check = checkImage(image);
+    if (!check.ok) throw new EngineError('validation', check.message);
+    return { type: check.type, bytes: decodeDataUrl(image)!.bytes, warning: check.warning };
+  };
+  const upload = (
+    client: PlatformClient,
+    path: { org: string; user_id: string },
+    name: string,
+    file: { type: string; bytes: Uint8Array },
+  ) =>
+    guard('The platform refused the image', async () => {
+      const { data } = await client.api.POST('/api/credentials/orgs/{org}/users/{user_id}/images/', {
+        params: { path },
+        body: { name } as never,
+        bodySerializer: (fields: unknown) => {
+          const form = toMultipart(fields as object);
+          const extension = file.type.split('/')[1]?.replace('svg+xml', 'svg') ?? 'png';
+          form.set(
+            'image',
+            new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }),
+            `badge.${extension}`,
+          );
+          return form;
+        },
+        ...INTERACTIVE,
+        maxAttempts: 1,
+      });
+      return parsed(Uploaded, data, 'the image upload').image;
+    });
 
   return {
     'badges.list': async ({ profileId: given }) => {
@@ -83,39 +124,9 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
     },
 
     'badges.define': async ({ profileId, name, description, criteria, course, image }) => {
-      let warning: string | null = null;
-      let file: { type: string; bytes: Uint8Array } | null = null;
-      if (image !== undefined) {
-        // Checked here, before anything is sent: an upload that is not an image never leaves the app.
-        const check = checkImage(image);
-        if (!check.ok) throw new EngineError('validation', check.message);
-        warning = check.warning;
-        file = { type: check.type, bytes: decodeDataUrl(image)!.bytes };
-      }
+      const file = checkedImage(image);
       const { client, path } = await open(profileId);
-      let iconImage = '';
-      if (file) {
-        const upload = file;
-        iconImage = await guard('The platform refused the image', async () => {
-          const { data } = await client.api.POST('/api/credentials/orgs/{org}/users/{user_id}/images/', {
-            params: { path },
-            body: { name } as never,
-            bodySerializer: (fields: unknown) => {
-              const form = toMultipart(fields as object);
-              const extension = upload.type.split('/')[1]?.replace('svg+xml', 'svg') ?? 'png';
-              form.set(
-                'image',
-                new Blob([upload.bytes as Uint8Array<ArrayBuffer>], { type: upload.type }),
-                `badge.${extension}`,
-              );
-              return form;
-            },
-            ...INTERACTIVE,
-            maxAttempts: 1,
-          });
-          return parsed(Uploaded, data, 'the image upload').image;
-        });
-      }
+      const iconImage = file ? await upload(client, path, name, file) : '';
       return guard('The platform refused the badge', async () => {
         const { data } = await client.api.POST('/api/credentials/orgs/{org}/users/{user_id}/', {
           params: { path },
@@ -130,8 +141,25 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
           ...INTERACTIVE,
           maxAttempts: 1,
         });
-        return { badge: parsed(wrapped(BadgeAnswer), data, 'the new badge'), warning };
+        return { badge: parsed(wrapped(BadgeAnswer), data, 'the new badge'), warning: file?.warning ?? null };
       });
+    },
+
+    'badges.update': async ({ profileId, badge, name, description, criteria, image }) => {
+      const file = checkedImage(image);
+      const { client, path } = await open(profileId);
+      const iconImage = file ? await upload(client, path, name, file) : '';
+      const result = await guard('The platform refused the change', async () => {
+        // PUT with the fields the description lists as optional: what is left out stays as it was.
+        const { data } = await client.api.PUT('/api/credentials/orgs/{org}/users/{user_id}/{entity_id}', {
+          params: { path: { ...path, entity_id: badge } },
+          body: { name, description, criteria_text: criteria, ...(iconImage && { icon_image: iconImage }) } as never,
+          ...INTERACTIVE,
+        });
+        return { badge: parsed(wrapped(BadgeAnswer), data, 'the changed badge'), warning: file?.warning ?? null };
+      });
+      ctx.emit('resources.changed', { profileId: ctx.tenant(profileId), kind: 'badges' as never });
+      return result;
     },
 
     'badges.delete': async ({ profileId, badge }) => {
@@ -140,7 +168,9 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
         await client.api.DELETE('/api/credentials/orgs/{org}/users/{user_id}/{entity_id}', {
           params: { path: { ...path, entity_id: badge } },
           ...INTERACTIVE,
+          maxAttempts: 1,
         });
+        ctx.emit('resources.changed', { profileId: ctx.tenant(profileId), kind: 'badges' as never });
         return { id: badge };
       });
     },
@@ -169,7 +199,14 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
             const user = ids.get(username);
             if (!user) continue;
             const answer = await readCourseCompletion(client, course, user.id);
-            if (answer.completed) completers.push({ username, email: user.email, completedAt: answer.completedAt });
+            if (answer.completed)
+              completers.push({
+                username,
+                name: user.name,
+                userId: user.id,
+                email: user.email,
+                completedAt: answer.completedAt,
+              });
           }
         };
         await Promise.all(Array.from({ length: MILESTONE_READS }, worker));
@@ -182,22 +219,55 @@ export function badgeHandlers(ctx: BadgeServices, answers: AnswerCache): Handler
 
     'badges.issue': async ({ profileId, badge, people }) => {
       const { client, path } = await open(profileId);
+      // Who holds it already, read first: the bulk answer's "skipped" does not say why someone was skipped.
+      const holders = await guard('Could not read the badge’s holders', async () =>
+        heldBy(await readAssertions(client, path, badge)),
+      );
       const issued: string[] = [];
       const skipped: string[] = [];
+      const refused: { person: string; reason: string }[] = [];
       for (let start = 0; start < people.length; start += ISSUE_BATCH) {
         const users = people.slice(start, start + ISSUE_BATCH);
-        const answer = await guard('The platform refused to issue the badge', async () => {
+        try {
           const { data } = await client.api.POST(
             '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/bulk/',
             { params: { path: { ...path, entity_id: badge } }, body: { users } as never, ...INTERACTIVE },
           );
-          return parsed(Bulk, data, 'the bulk issue');
-        });
-        issued.push(...answer.issued.map(String));
-        skipped.push(...answer.skipped.map(String));
+          const answer = parsed(Bulk, data, 'the bulk issue');
+          issued.push(...answer.issued.map(String));
+          skipped.push(...answer.skipped.map(String));
+        } catch (error) {
+          // A refused batch fails its people with the platform's words; the next batches are still sent.
+          const explained = refusal(error, 'The platform refused to issue the badge');
+          if (!(explained instanceof EngineError)) throw explained;
+          skipped.push(...users);
+          refused.push(...users.map((person) => ({ person, reason: explained.message })));
+        }
+      }
+      const already = skipped.filter((person) => holders.has(person.toLowerCase()));
+      const unexplained = skipped.filter(
+        (person) => !holders.has(person.toLowerCase()) && !refused.some((r) => r.person === person),
+      );
+      let failed = refused;
+      if (unexplained.length) {
+        // Skipped without holding it: most often nobody by that name is on the tenant; the directory says which.
+        const directory = await readUserIds(client, path.org).catch(() => null);
+        const known = new Set<string>();
+        for (const [username, person] of directory ?? [])
+          known.add(username.toLowerCase()).add(person.email.toLowerCase());
+        failed = [
+          ...refused,
+          ...unexplained.map((person) => ({
+            person,
+            reason:
+              directory && !known.has(person.toLowerCase())
+                ? 'No person by this name on this tenant'
+                : 'The platform did not issue it and did not say why',
+          })),
+        ];
       }
       ctx.emit('resources.changed', { profileId: ctx.tenant(profileId), kind: 'badges' as never });
-      return { issued, skipped };
+      return { issued, skipped, already, failed };
     },
 
     'badges.revoke': async ({ profileId, assertion, reason }) => {

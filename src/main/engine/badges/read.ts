@@ -72,7 +72,12 @@ const UsersPage = z.object({
   count: z.number().int(),
   results: z.array(
     z
-      .object({ user_id: z.number().int().nullish(), username: z.string().nullish(), email: z.string().nullish() })
+      .object({
+        user_id: z.number().int().nullish(),
+        username: z.string().nullish(),
+        email: z.string().nullish(),
+        name: z.string().nullish(),
+      })
       .loose(),
   ),
 });
@@ -113,13 +118,19 @@ export async function learnersWithCompletions(client: PlatformClient, org: strin
   return out;
 }
 
+export interface DirectoryPerson {
+  id: number;
+  email: string;
+  name: string | null;
+}
+
 /** The tenant's people by username: the milestone call names a person by their numeric id. */
 export async function readUserIds(
   client: PlatformClient,
   org: string,
   options: CallOptions = INTERACTIVE,
-): Promise<Map<string, { id: number; email: string }>> {
-  const out = new Map<string, { id: number; email: string }>();
+): Promise<Map<string, DirectoryPerson>> {
+  const out = new Map<string, DirectoryPerson>();
   for (let page = 1; page <= 10_000; page++) {
     const { data } = await client.api.GET('/api/core/platform/users/', {
       params: { query: { platform_key: org, page, page_size: 500 } },
@@ -128,7 +139,7 @@ export async function readUserIds(
     const answer = parsed(UsersPage, data, 'the user list');
     for (const user of answer.results)
       if (user.username && typeof user.user_id === 'number')
-        out.set(user.username, { id: user.user_id, email: user.email ?? '' });
+        out.set(user.username, { id: user.user_id, email: user.email ?? '', name: user.name?.trim() || null });
     if (!answer.results.length || page * 500 >= answer.count) return out;
   }
   return out;

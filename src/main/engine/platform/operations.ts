@@ -242,7 +242,7 @@ export const OPERATIONS = {
   // Badges (issue 17). A badge's create and an image's upload make a record: sent once. The bulk issue skips people
   // who have the badge already, so it is sent again after a lost answer.
   '/api/credentials/orgs/{org}/users/{user_id}/': { get: READ, post: ONCE },
-  '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}': { get: READ, delete: REPLACE },
+  '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}': { get: READ, put: REPLACE, delete: REPLACE },
   '/api/credentials/orgs/{org}/users/{user_id}/images/': { post: ONCE },
   '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/': { get: READ },
   '/api/credentials/orgs/{org}/users/{user_id}/{entity_id}/assertions/bulk/': { post: REPEATABLE },

@@ -1,6 +1,10 @@
-/** Defining a badge: name, description, criteria, its course, and its image (checked before it is uploaded). */
+/**
+ * Defining a badge (name, description, criteria, its course, its image) or editing one (the same but its course: the
+ * platform's edit takes no course). The image is checked before it is uploaded.
+ */
 import { Alert, Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import type { Badge } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { ImageField } from '../../resources/fields/ImageField';
@@ -10,30 +14,36 @@ export function BadgeForm({
   opened,
   onClose,
   onDefined,
+  editing,
 }: {
   opened: boolean;
   onClose(): void;
   onDefined(id: string): void;
+  /** The badge being edited; left out, a new one is defined. */
+  editing?: Badge;
 }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [criteria, setCriteria] = useState('');
+  const [name, setName] = useState(editing?.name ?? '');
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [criteria, setCriteria] = useState(editing?.criteria ?? '');
   const [course, setCourse] = useState<string | null>(null);
   const [image, setImage] = useState('');
   const [imageError, setImageError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
-  const courses = useCall('invitations.courses', {}, { enabled: opened });
+  const courses = useCall('invitations.courses', {}, { enabled: opened && !editing });
   const define = useMutationCall('badges.define');
+  const update = useMutationCall('badges.update');
+  const saving = editing ? update : define;
 
   function close() {
-    setName('');
-    setDescription('');
-    setCriteria('');
+    setName(editing?.name ?? '');
+    setDescription(editing?.description ?? '');
+    setCriteria(editing?.criteria ?? '');
     setCourse(null);
     setImage('');
     setImageError(null);
     setNameError(null);
     define.reset();
+    update.reset();
     onClose();
   }
 
@@ -43,6 +53,18 @@ export function BadgeForm({
       return;
     }
     if (imageError) return;
+    if (editing) {
+      update.mutate(
+        { badge: editing.id, name, description, criteria, ...(image && { image }) },
+        {
+          onSuccess: ({ badge, warning }) => {
+            notifySuccess('Badge saved', warning ? `${badge.name} (${warning})` : badge.name);
+            close();
+          },
+        },
+      );
+      return;
+    }
     define.mutate(
       { name, description, criteria, ...(course && { course }), ...(image && { image }) },
       {
@@ -56,7 +78,7 @@ export function BadgeForm({
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Define a badge" size="lg">
+    <Modal opened={opened} onClose={close} title={editing ? `Edit “${editing.name}”` : 'Define a badge'} size="lg">
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -90,39 +112,41 @@ export function BadgeForm({
             value={criteria}
             onChange={(e) => setCriteria(e.currentTarget.value)}
           />
-          <Select
-            label="Course"
-            description="Optional: the course whose completers earn it."
-            placeholder={courses.isLoading ? 'Loading courses…' : 'No course'}
-            data={(courses.data?.courses ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }))}
-            value={course}
-            onChange={setCourse}
-            searchable
-            clearable
-            nothingFoundMessage="No course matches"
-            error={courses.error ? errorMessage(courses.error) : null}
-          />
+          {!editing && (
+            <Select
+              label="Course"
+              description="Optional: the course whose completers earn it."
+              placeholder={courses.isLoading ? 'Loading courses…' : 'No course'}
+              data={(courses.data?.courses ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }))}
+              value={course}
+              onChange={setCourse}
+              searchable
+              clearable
+              nothingFoundMessage="No course matches"
+              error={courses.error ? errorMessage(courses.error) : null}
+            />
+          )}
           <ImageField
             id="badge-image"
             label="Image"
             description="PNG, JPEG, GIF, WebP or SVG: checked here before it is uploaded."
             value={image}
-            current={null}
+            current={editing?.image || null}
             error={imageError ?? undefined}
             onChange={setImage}
             onError={setImageError}
           />
-          {define.isError && (
-            <Alert color="red" title="Not defined" role="alert">
-              {errorMessage(define.error)}
+          {saving.isError && (
+            <Alert color="red" title={editing ? 'Not saved' : 'Not defined'} role="alert">
+              {errorMessage(saving.error)}
             </Alert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={define.isPending}>
-              Define badge
+            <Button type="submit" loading={saving.isPending}>
+              {editing ? 'Save changes' : 'Define badge'}
             </Button>
           </Group>
         </Stack>

@@ -208,6 +208,7 @@ export function badgeRoutes(router: Router, deps: AreaDeps): void {
         if (typeof body[field] === 'string') next[field] = text(body[field]);
       }
       if (!next.name) throw fieldErrors({ name: ['This field may not be blank.'] });
+      if (next.name.length > 255) throw fieldErrors({ name: ['Ensure this field has no more than 255 characters.'] });
       db.prepare(
         `UPDATE credential_badges SET name = @name, description = @description, credential_type = @credential_type,
            icon_image = @icon_image, criteria_text = @criteria_text WHERE entity_id = @entity_id`,
@@ -218,6 +219,7 @@ export function badgeRoutes(router: Router, deps: AreaDeps): void {
     ADMIN,
   );
 
+  // Deleting a badge deletes its assertions with it (the spec answers 204 and says nothing of them).
   router.delete(
     `${BASE}{entity_id}`,
     (ctx) => {
