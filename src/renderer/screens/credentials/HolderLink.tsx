@@ -11,7 +11,7 @@ import { useActiveTenant } from '../../tenants/tenantContext';
 
 export function HolderLink({ username }: { username: string }) {
   const { id: profileId } = useActiveTenant();
-  const person = useKnownPerson(profileId, { username });
+  const person = useKnownPerson(profileId ?? '', { username });
   const { name } = personNaming(person, { username });
   if (!person || person.user_id === undefined || person.user_id === null) return <Text size="sm">{username}</Text>;
   return (
