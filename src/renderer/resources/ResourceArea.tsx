@@ -57,6 +57,7 @@ export function ResourceArea({
   recordPages = {},
   ownLists = {},
   recordExtras = {},
+  listNotes = {},
 }: {
   area: Area;
   extraTabs?: readonly AreaTab[];
@@ -64,6 +65,8 @@ export function ResourceArea({
   /** A kind's own screen in place of its generic list (the access-request queue). */
   ownLists?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
   recordExtras?: Partial<Record<ResourceKind, RecordExtra>>;
+  /** A kind's note above its list with links in it, in place of the declaration's plain words. */
+  listNotes?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
 }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -155,6 +158,7 @@ export function ResourceArea({
                     declaration={declaration}
                     openId={declaration.kind === routed ? routedId : undefined}
                     Extra={recordExtras[declaration.kind]}
+                    Note={listNotes[declaration.kind]}
                     onOpen={(id) =>
                       navigateTo(
                         id === null

@@ -190,9 +190,12 @@ export function ResourceList({
   openId,
   onOpen,
   Extra,
+  Note,
 }: {
   profileId: string;
   declaration: Declared;
+  /** Said above the list in place of the declaration's plain note: the same words with links (CatalogueScreen). */
+  Note?: ComponentType<{ profileId: string }> | undefined;
   /** Shown in a record's details after its related lists. */
   Extra?: ComponentType<{ profileId: string; record: ResourceRecord }> | undefined;
   /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
@@ -319,9 +322,9 @@ export function ResourceList({
         freshness={data?.freshness}
         {...(data?.listed !== false && { refresh: { refreshing, onRefresh: () => void refresh() } })}
         banners={
-          declaration.note && (
+          (Note || declaration.note) && (
             <Alert color="blue" variant="light" data-testid="resource-note">
-              {asSentence(declaration.note)}
+              {Note ? <Note profileId={profileId} /> : asSentence(declaration.note!)}
             </Alert>
           )
         }
