@@ -1,12 +1,12 @@
 /**
  * How people get into a course on this platform, said where an administrator looks for "enrol": the spec has no call
  * that enrols someone in a course (only programs and pathways are enrolled in, and a course is invited to), so a
- * course offers no enrol or import; it names the programs and pathways that contain it, and invites one person.
+ * course offers no enrol or import; it names the programs and pathways that contain it, and the invitations (the
+ * spec's course invitations, sent from Invitations).
  */
 import { Anchor, Loader, Text } from '@mantine/core';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useCall } from '../../queries/useCall';
-import { InviteOneModal } from '../invitations/InviteOneModal';
 
 const programHref = (id: string) => `#/catalogue/programs/${encodeURIComponent(id)}`;
 const pathwayHref = (id: string) => `#/catalogue/pathways/${encodeURIComponent(id)}`;
@@ -42,9 +42,8 @@ export function CourseEnrolmentsNote() {
   );
 }
 
-/** In a course's details: the programs and pathways that contain it, each a link, and an invitation to it. */
+/** In a course's details: the programs and pathways that contain it, each a link, and the invitations. */
 export function CourseWayIn({ profileId, courseId }: { profileId: string; courseId: string }) {
-  const [inviting, setInviting] = useState(false);
   const holders = useCall('catalogue.courseHolders', { profileId, courseId });
   const found = holders.data
     ? [
@@ -67,8 +66,8 @@ export function CourseWayIn({ profileId, courseId }: { profileId: string; course
       ]
     : [];
   const invite = (
-    <Anchor component="button" type="button" inherit onClick={() => setInviting(true)}>
-      invite someone to it
+    <Anchor href="#/invitations" inherit>
+      invite people to it
     </Anchor>
   );
   if (holders.isPending) return <Loader size="xs" />;
@@ -93,12 +92,6 @@ export function CourseWayIn({ profileId, courseId }: { profileId: string; course
           ), or {invite}.
         </>
       )}
-      <InviteOneModal
-        profileId={profileId}
-        target={{ kind: 'course', id: courseId }}
-        opened={inviting}
-        onClose={() => setInviting(false)}
-      />
     </Text>
   );
 }
