@@ -230,6 +230,21 @@ describe('mentor-admin import enrollments (CLI)', () => {
     expect(onPathway('cohort20', 'business-basics')).toBe(1);
     expect(onPathway('cohort21', 'business-basics')).toBe(1);
   });
+
+  it('a file naming a course: its rows counted once in the summary, in an administrator’s words; the rest enrolled', async () => {
+    const file = csvFile(
+      'cli-course.csv',
+      'Email,Course\ncohort22,Introduction to Programming\ncohort23,business-basics\nnobody@example.edu,business-basics\n',
+    );
+    const dry = await cli(['import', 'program-enrollments', file, '--dry-run', '--json'], { env });
+    expect(last(dry.stdout)).toMatchObject({ rows: 3, dryRun: true, wouldAdd: 1, unknown: 1, courses: 1, invalid: 1 });
+    const run = await cli(['import', 'enrollments', file], { env });
+    expect(run.stdout).toContain(
+      '1 enrolled, 0 already enrolled, 1 unknown, 1 naming a course (courses can’t be enrolled directly; enrol in a program or pathway that contains it), 1 invalid, 0 failed',
+    );
+    expect(onPathway('cohort23', 'business-basics')).toBe(1);
+    expect(onPathway('cohort22', 'business-basics')).toBe(0);
+  });
 });
 
 describe('enrolment lists through the kit', () => {
