@@ -100,11 +100,11 @@ describe('Course enrolments: how people get into a course', () => {
     );
     expect(await page.getByRole('button', { name: /Enrol from CSV|Import CSV|Enrol someone/ }).count()).toBe(0);
     await note.getByRole('link', { name: 'program' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/catalogue/programs');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/catalogue/programs');
     await visible(page.getByRole('tab', { name: 'Programs', selected: true }));
     await page.goBack();
     await page.getByTestId('course-way-in').getByRole('link', { name: 'invitation to the course' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/invitations');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/invitations');
   });
 
   it('a course’s details name the programs and pathways that contain it, each a link to its enrolment', async () => {
@@ -120,7 +120,7 @@ describe('Course enrolments: how people get into a course', () => {
 
     // The pathway's details enrol from a CSV file, as a program's do.
     await note.getByRole('link', { name: 'Data foundations' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/catalogue/pathways/data-foundations');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/catalogue/pathways/data-foundations');
     const section = page.getByTestId('catalogue-enrolment');
     await visible(section.getByRole('button', { name: 'Enrol someone…', exact: true }));
     await section.getByRole('button', { name: 'Import CSV' }).click();

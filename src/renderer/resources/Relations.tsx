@@ -11,7 +11,7 @@ import {
   type SelectProps,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { RESOURCES, isResourceKind, pluralOf, referrersOf, type ResourceDeclaration } from '../../shared/resources';
 import { isUnreachable } from '../components/nextStep';
 import { formatCount } from '../lib/format';
@@ -166,10 +166,13 @@ export function RelatedLists({
   id,
   name,
   refusal = null,
+  notes = {},
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   id: string;
+  /** Said under a related list's heading, by the related kind (a course's Enrolled: how people get in). */
+  notes?: Partial<Record<string, ReactNode>>;
   /** What people call the record (a department's name): an import of its members says it. */
   name?: string;
   /** Why writes are off for the record's list (it is the saved copy), or null. */
@@ -191,6 +194,7 @@ export function RelatedLists({
           id={id}
           heading={heading ?? `${capitalized(pluralOf(other))} that use it`}
           refusal={refusal}
+          note={notes[other.kind]}
           {...(name !== undefined && { group: name })}
         />
       ))}
@@ -206,7 +210,9 @@ function RelatedList({
   heading,
   group,
   refusal: listRefusal,
+  note,
 }: {
+  note?: ReactNode;
   profileId: string;
   declaration: ResourceDeclaration;
   field: string;
@@ -253,6 +259,7 @@ function RelatedList({
           group={{ id, name: group }}
         />
       )}
+      {note}
       {list.isPending && <Loader size="xs" />}
       {list.isError && (
         // Quiet: the record's list above says when the tenant is not answering; this only says what is missing.

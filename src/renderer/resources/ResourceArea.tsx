@@ -58,6 +58,7 @@ export function ResourceArea({
   ownLists = {},
   recordExtras = {},
   listNotes = {},
+  relatedNotes = {},
 }: {
   area: Area;
   extraTabs?: readonly AreaTab[];
@@ -67,6 +68,8 @@ export function ResourceArea({
   recordExtras?: Partial<Record<ResourceKind, RecordExtra>>;
   /** A kind's note above its list with links in it, in place of the declaration's plain words. */
   listNotes?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
+  /** Under a related list's heading in a kind's details (a course's Enrolled: how people get in), by related kind. */
+  relatedNotes?: Partial<Record<ResourceKind, Partial<Record<ResourceKind, RecordExtra>>>>;
 }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -159,6 +162,7 @@ export function ResourceArea({
                     openId={declaration.kind === routed ? routedId : undefined}
                     Extra={recordExtras[declaration.kind]}
                     Note={listNotes[declaration.kind]}
+                    relatedNotes={relatedNotes[declaration.kind]}
                     onOpen={(id) =>
                       navigateTo(
                         id === null

@@ -191,11 +191,14 @@ export function ResourceList({
   onOpen,
   Extra,
   Note,
+  relatedNotes,
 }: {
   profileId: string;
   declaration: Declared;
   /** Said above the list in place of the declaration's plain note: the same words with links (CatalogueScreen). */
   Note?: ComponentType<{ profileId: string }> | undefined;
+  /** Said under a related list's heading in a record's details, by the related kind. */
+  relatedNotes?: Partial<Record<string, ComponentType<{ profileId: string; record: ResourceRecord }>>> | undefined;
   /** Shown in a record's details after its related lists. */
   Extra?: ComponentType<{ profileId: string; record: ResourceRecord }> | undefined;
   /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
@@ -579,6 +582,11 @@ export function ResourceList({
                 id={idOf(open)}
                 name={titleOf(open)}
                 refusal={writeRefusal}
+                notes={Object.fromEntries(
+                  Object.entries(relatedNotes ?? {}).flatMap(([kind, RelatedNote]) =>
+                    RelatedNote ? [[kind, <RelatedNote key={idOf(open)} profileId={profileId} record={open} />]] : [],
+                  ),
+                )}
               />
               {Extra && <Extra key={idOf(open)} profileId={profileId} record={open} />}
             </>

@@ -12,7 +12,8 @@ export const courses = {
   singular: 'course',
   plural: 'courses',
   area: 'catalogue',
-  description: 'The tenant’s courses: what learners enrol in, alone or through a program or pathway.',
+  description:
+    'The tenant’s courses: learners get into one through a program or pathway that contains it, or by invitation.',
   idField: 'course_id',
   operations: {
     list: { method: 'get', path: '/api/catalog/courses/' },

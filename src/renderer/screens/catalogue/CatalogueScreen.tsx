@@ -7,18 +7,18 @@ import { RatingSection } from './RatingSection';
 
 type Extra = { profileId: string; record: ResourceRecord };
 
-/**
- * A course's details: how people get into it (no enrol or import: the platform enrols in programs and pathways
- * only), its rating and metadata (its enrolled people are the kit's related list).
- */
+/** A course's details: its rating and metadata (its enrolled people are the kit's related list). */
 function CourseExtra({ profileId, record }: Extra) {
   return (
     <>
-      <CourseWayIn profileId={profileId} courseId={String(record.course_id)} />
       <RatingSection profileId={profileId} scope="course" id={String(record.course_id)} />
       <MetadataSection profileId={profileId} scope="course" id={String(record.course_id)} />
     </>
   );
+}
+
+function CourseWayInOf({ profileId, record }: Extra) {
+  return <CourseWayIn profileId={profileId} courseId={String(record.course_id)} />;
 }
 
 /** A program's details: who is enrolled (enrol, unenrol) and its metadata. */
@@ -51,6 +51,8 @@ export function CatalogueScreen() {
       area="catalogue"
       recordExtras={{ courses: CourseExtra, programs: ProgramExtra, pathways: PathwayExtra }}
       listNotes={{ enrollments: CourseEnrolmentsNote }}
+      // Under a course's Enrolled: how people get in (no enrol or import: the platform enrols in programs and pathways).
+      relatedNotes={{ courses: { enrollments: CourseWayInOf } }}
     />
   );
 }
