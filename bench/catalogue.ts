@@ -176,7 +176,7 @@ async function jobEnrol(engine: Engine, file: string, log: Log): Promise<Cost> {
     });
   });
   const preview = await engine.invoke('resources.import', {
-    kind: 'enrollments',
+    kind: 'program-enrollments',
     path: file,
     start: true,
     rows: { filter: 'invalid', offset: 0, limit: 0 },

@@ -1,9 +1,9 @@
 /**
- * Enrolling a cohort from a CSV (`mentor-admin import enrollments FILE.csv`, resources.import on the enrollments
- * kind) against a real sandbox over HTTP: people by email or username, programs and pathways by id or name; an unknown
- * email, a program that no longer exists and a course (which the platform cannot enrol in) reported on their rows
- * while the rest go on; someone enrolled already is "already"; a dry run changes nothing; running the file again
- * enrols nobody twice.
+ * Enrolling a cohort from a CSV (`mentor-admin import program-enrollments FILE.csv`, or `import enrollments`;
+ * resources.import on the program-enrollments kind) against a real sandbox over HTTP: people by email or username,
+ * programs and pathways by id or name; an unknown email, a program that no longer exists and a course (courses can't be
+ * enrolled directly: the row names the programs and pathways that contain it) reported on their rows while the rest
+ * go on; someone enrolled already is "already"; a dry run changes nothing; running the file again enrols nobody twice.
  */
 import { readFileSync } from 'node:fs';
 import { CatalogService, OpenAPI } from '@iblai/iblai-api';
@@ -84,7 +84,7 @@ describe('enrolments from a CSV (engine job)', () => {
     await call(server, 'DELETE', `/api/catalog/programs/?org=${server.org}&program_id=retired`);
     const start = (dryRun: boolean) =>
       engine.invoke('resources.import', {
-        kind: 'enrollments',
+        kind: 'program-enrollments',
         text,
         name: 'cohort.csv',
         start: true,
@@ -121,7 +121,8 @@ describe('enrolments from a CSV (engine job)', () => {
       '5,ghost@example.edu,data-science,unknown,No person with the email ghost@example.edu on this tenant',
       '6,cohort4,retired,unknown,"No program or pathway ""retired"" on this tenant (removed, or never there)"',
       '7,cohort5,data-foundations,enrolled,',
-      '8,cohort6,Introduction to Programming,invalid,"""Introduction to Programming"" is a course: the platform has no call that enrols someone in a course; enrol them in a program or pathway that holds it"',
+      // A course: said in an administrator's words, with where the course is.
+      '8,cohort6,Introduction to Programming,invalid,Courses can’t be enrolled directly; enrol in a program or pathway that contains it (“Introduction to Programming” is in the program “Data Science Certificate” and the pathway “Data foundations”)',
       '9,,data-science,invalid,Give the person’s email or username',
       '10,cohort1@example.edu,data-science,repeated in the file,Repeated in the file (row 2)',
     ]);
@@ -133,6 +134,66 @@ describe('enrolments from a CSV (engine job)', () => {
   });
 });
 
+describe('a file mixing course rows, unknown people and program rows', () => {
+  it('reports each course row once in an administrator’s words, keeps unknown people apart, and enrols the rest', async () => {
+    const { engine } = await connect(server, { key: 'env-only', keep: true });
+    try {
+      const text =
+        'Email,Program\n' +
+        'cohort30@example.edu,health-professions\n' + // good
+        'cohort31@example.edu,Introduction to Programming\n' + // a course, a known person
+        'stranger@example.edu,health-professions\n' + // unknown email, a program
+        'lost@example.edu,Introduction to Programming\n' + // unknown email and a course: both said
+        'cohort32,Health Professions Pathway\n'; // good, program by name
+      const start = (dryRun: boolean) =>
+        engine.invoke('resources.import', {
+          kind: 'program-enrollments',
+          text,
+          name: 'mixed.csv',
+          start: true,
+          ...(dryRun && { dryRun: true }),
+        });
+      // The dry run says it before anything is sent.
+      const dry = await settledJob(engine, (await start(true)).job!.id);
+      expect(dry.counts).toMatchObject({ wouldAdd: 2, unknown: 2, invalid: 1, courses: 2 });
+      expect(inProgram('cohort30', 'northbridge+health-professions')).toBe(0);
+
+      const run = await start(false);
+      const job = await settledJob(engine, run.job!.id);
+      expect(job.state).toBe('completed');
+      expect(job.counts).toMatchObject({ added: 2, unknown: 2, invalid: 1, courses: 2 });
+      const report = join(tempDir(), 'mixed.csv');
+      await engine.invoke('jobs.exportReport', { id: run.job!.id, path: report });
+      const course =
+        'Courses can’t be enrolled directly; enrol in a program or pathway that contains it (“Introduction to Programming” is in the program “Data Science Certificate” and the pathway “Data foundations”)';
+      expect(readFileSync(report, 'utf8').trim().split(/\r?\n/).slice(1)).toEqual([
+        '2,cohort30@example.edu,health-professions,enrolled,',
+        `3,cohort31@example.edu,Introduction to Programming,invalid,${course}`,
+        '4,stranger@example.edu,health-professions,unknown,No person with the email stranger@example.edu on this tenant',
+        `5,lost@example.edu,Introduction to Programming,unknown,No person with the email lost@example.edu on this tenant. ${course}`,
+        '6,cohort32,Health Professions Pathway,enrolled,',
+      ]);
+    } finally {
+      await engine.close();
+    }
+    // Read back through the sandbox's own enrolment search: the good rows are enrolled, the course row's person is not.
+    const enrolled = (
+      await call(
+        server,
+        'GET',
+        `/api/catalog/enrollment/programs/search/?platform_key=${server.org}&program_id=health-professions&page_size=1000`,
+      )
+    ).body as { results: { username: string }[] };
+    const usernames = enrolled.results.map((r) => r.username);
+    expect(usernames).toEqual(expect.arrayContaining(['cohort30', 'cohort32']));
+    expect(usernames).not.toContain('cohort31');
+    const courseEnrolled = (
+      await call(server, 'GET', `/api/catalog/enrollment/courses/search/?platform_key=${server.org}&username=cohort31`)
+    ).body as { results?: unknown[] };
+    expect(courseEnrolled.results ?? []).toEqual([]);
+  });
+});
+
 describe('a long file', () => {
   it('settles every row of a file longer than one journal batch', async () => {
     addPeople(1000, 450);
@@ -140,7 +201,7 @@ describe('a long file', () => {
     try {
       const lines = Array.from({ length: 450 }, (_, i) => `cohort${1000 + i},health-professions`);
       const run = await engine.invoke('resources.import', {
-        kind: 'enrollments',
+        kind: 'program-enrollments',
         text: `Username,Program\n${lines.join('\n')}\n`,
         name: 'long.csv',
         start: true,
@@ -168,6 +229,21 @@ describe('mentor-admin import enrollments (CLI)', () => {
     expect(run.code).toBe(1); // an unknown row
     expect(onPathway('cohort20', 'business-basics')).toBe(1);
     expect(onPathway('cohort21', 'business-basics')).toBe(1);
+  });
+
+  it('a file naming a course: its rows counted once in the summary, in an administrator’s words; the rest enrolled', async () => {
+    const file = csvFile(
+      'cli-course.csv',
+      'Email,Course\ncohort22,Introduction to Programming\ncohort23,business-basics\nnobody@example.edu,business-basics\n',
+    );
+    const dry = await cli(['import', 'program-enrollments', file, '--dry-run', '--json'], { env });
+    expect(last(dry.stdout)).toMatchObject({ rows: 3, dryRun: true, wouldAdd: 1, unknown: 1, courses: 1, invalid: 1 });
+    const run = await cli(['import', 'enrollments', file], { env });
+    expect(run.stdout).toContain(
+      '1 enrolled, 0 already enrolled, 1 unknown, 1 naming a course (courses can’t be enrolled directly; enrol in a program or pathway that contains it), 1 invalid, 0 failed',
+    );
+    expect(onPathway('cohort23', 'business-basics')).toBe(1);
+    expect(onPathway('cohort22', 'business-basics')).toBe(0);
   });
 });
 
@@ -227,7 +303,7 @@ describe('the vendor SDK reads back what the app wrote', () => {
         values: { course_id: courseId, name: 'Read back by the SDK', slug: 'sdk101' },
       });
       const run = await engine.invoke('resources.import', {
-        kind: 'enrollments',
+        kind: 'program-enrollments',
         text: 'Email,Program\ncohort40@example.edu,health-professions\n',
         name: 'sdk.csv',
         start: true,

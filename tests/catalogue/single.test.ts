@@ -145,7 +145,34 @@ describe('one enrolment', () => {
     });
     await expect(engine.invoke('catalogue.enrol', { person: 'ada', item: COURSE })).rejects.toMatchObject({
       code: 'validation',
-      issues: [{ path: 'item', message: expect.stringContaining('is a course') }],
+      issues: [
+        {
+          path: 'item',
+          message:
+            'Courses can’t be enrolled directly; enrol in a program or pathway that contains it (“Introduction to Programming” is a course)',
+        },
+      ],
+    });
+  });
+
+  it('names the programs and pathways that contain a course (the spec’s course_id and item_id filters)', async () => {
+    const holders = await engine.invoke('catalogue.courseHolders', { courseId: COURSE });
+    const programId = server.db
+      .prepare(`SELECT id FROM programs WHERE program_key = ?`)
+      .pluck()
+      .get(`${server.org}+data-science`) as number;
+    expect(holders).toEqual({
+      programs: [{ id: String(programId), name: 'Data Science Certificate' }],
+      pathways: [{ id: 'data-foundations', name: 'Data foundations' }],
+    });
+    // A course in nothing, and another tenant's course: none of this tenant's.
+    expect(await engine.invoke('catalogue.courseHolders', { courseId: 'course-v1:northbridge+NOPE+2026' })).toEqual({
+      programs: [],
+      pathways: [],
+    });
+    expect(await engine.invoke('catalogue.courseHolders', { courseId: 'course-v1:riverside+FY100+2026' })).toEqual({
+      programs: [],
+      pathways: [],
     });
   });
 

@@ -1,7 +1,10 @@
 /**
  * The Catalogue in browser mode, on a real engine and sandbox: an admin enrols a cohort in a program from a CSV file
- * through Enrol from CSV… (the dialog says which columns it needs; a dry run first changes nothing), then sees the
- * cohort on the program enrolments list; the row naming a person who is not on the tenant is reported as such.
+ * through Program enrolments' Enrol from CSV… (the dialog says which columns it needs; a dry run first changes
+ * nothing), then sees the cohort on the list; the row naming a person who is not on the tenant is reported as such.
+ * Course enrolments offer no import or enrol (the platform enrols in programs and pathways only): the tab and a
+ * course's details say how people get into a course, with links that go there; a pathway's details enrol from a CSV
+ * file as a program's do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
@@ -28,7 +31,7 @@ beforeAll(async () => {
   );
   for (const username of cohort) insert.run(username, `${username}@example.edu`, server.org);
   app = await openApp(server);
-  await app.open('#/catalogue/enrollments');
+  await app.open('#/catalogue/program-enrollments');
   await visible(app.page.getByRole('heading', { name: 'Catalogue' }));
 });
 
@@ -73,8 +76,66 @@ describe('Catalogue: enrol a cohort from a CSV', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
-    await page.getByRole('tab', { name: 'Program enrolments' }).click();
+    await page.getByRole('button', { name: 'Refresh program enrolments' }).click();
     const table = page.getByTestId('resource-table');
     for (const username of cohort) await visible(table.getByRole('cell', { name: username, exact: true }));
+  });
+});
+
+const pathwayEnrolled = (username: string, pathwayId: string) =>
+  server.db
+    .prepare(
+      `SELECT count(*) FROM catalogue_pathway_enrollments e JOIN catalogue_pathways p ON p.id = e.pathway_pk
+       JOIN users u ON u.id = e.user_id WHERE p.pathway_id = ? AND u.username = ? AND e.active = 1`,
+    )
+    .pluck()
+    .get(pathwayId, username) as number;
+
+describe('Course enrolments: how people get into a course', () => {
+  it('the Enrolments tab lists who is enrolled, offers no import, and says how, with links that work', async () => {
+    const { page } = app;
+    await app.open('#/catalogue/enrollments');
+    await visible(page.getByTestId('resource-table'));
+    const note = page.getByTestId('course-way-in');
+    await visible(note);
+    expect(await note.innerText()).toMatch(
+      /Courses can’t be enrolled in directly: people get into a course through a program or pathway that contains it/,
+    );
+    expect(await page.getByRole('button', { name: /Enrol from CSV|Import CSV|Enrol someone/ }).count()).toBe(0);
+    await note.getByRole('link', { name: 'program' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/catalogue/programs');
+    await visible(page.getByRole('tab', { name: 'Programs', selected: true }));
+    await page.goBack();
+    await page.getByTestId('course-way-in').getByRole('link', { name: 'invitation to the course' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/invitations');
+  });
+
+  it('a course’s details name the programs and pathways that contain it, each a link to its enrolment', async () => {
+    const { page } = app;
+    await app.open(`#/catalogue/courses/${encodeURIComponent('course-v1:northbridge+CS101+2026')}`);
+    const note = page.getByTestId('course-way-in');
+    await visible(note.getByRole('link', { name: 'Data foundations' }));
+    expect(await note.innerText()).toMatch(
+      /Courses can’t be enrolled in directly: enrol people in the program .+ and the pathway Data foundations, which contain this course/,
+    );
+    const drawer = page.getByRole('dialog');
+    expect(await drawer.getByRole('button', { name: /Enrol from CSV|Import CSV|Enrol someone/ }).count()).toBe(0);
+
+    // The pathway's details enrol from a CSV file, as a program's do.
+    await note.getByRole('link', { name: 'Data foundations' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/catalogue/pathways/data-foundations');
+    const section = page.getByTestId('catalogue-enrolment');
+    await visible(section.getByRole('button', { name: 'Enrol someone…', exact: true }));
+    await section.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enrol in Data foundations from CSV' });
+    await visible(dialog.getByText(/each is enrolled in Data foundations/));
+    await dialog.getByTestId('resource-import-file').setInputFiles({
+      name: 'pathway.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Email\r\ncohort-ada@example.edu\r\nnobody@example.edu\r\n'),
+    });
+    await dialog.getByRole('button', { name: 'Enrol 2 rows' }).click();
+    await expect.poll(() => dialog.getByTestId('import-result').innerText()).toMatch(/1 enrolled[\s\S]*1 unknown/);
+    expect(pathwayEnrolled('cohort-ada', 'data-foundations')).toBe(1);
   });
 });

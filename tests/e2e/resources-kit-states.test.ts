@@ -235,12 +235,16 @@ describe('a kit table at 1000×650', () => {
 });
 
 describe('a kit note', () => {
-  it('that ends with a menu item’s ellipsis gets no full stop after it', async () => {
+  // The Enrolments note ended with "Enrol from CSV…" (no full stop after the ellipsis: asSentence, kept by
+  // tests/renderer/sentence.test.ts); course enrolments offer no import now, and the note is the screen's own
+  // sentence with links in it, which ends once.
+  it('a screen’s own note with links stands in the kit’s place and ends with one full stop', async () => {
     await app.open('#/catalogue/enrollments');
     const note = app.page.getByTestId('resource-note');
     await visible(note, 30_000);
     const text = (await note.innerText()).trim();
-    expect(text).toMatch(/Enrol from CSV…$/);
+    expect(text).toMatch(/^Courses can’t be enrolled in directly: .* or by an invitation to the course\.$/);
+    expect(await note.getByRole('link').count()).toBe(3);
   });
 });
 

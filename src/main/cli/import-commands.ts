@@ -36,13 +36,14 @@ export const IMPORT_HELP = `Import:
       person the platform does not know is reported on its row in the platform's words. --dry-run reads the
       licence, its seats and the tenant's people and says what each row would do, and which rows will not fit.
       Summary {job,rows,added,already,unknown,overSeats,invalid,failed}.
-  import enrollments FILE.csv [--dry-run] [--report FILE]
+  import program-enrollments FILE.csv [--dry-run] [--report FILE]     (also: import enrollments)
       Enrols people in programs and pathways: a column with the person's email or username, one with the program's
       or pathway's id or name. One enrolment call a row (active, with metadata, expiry honoured: the platform's
-      defaults); someone enrolled already is "already"; an unknown person, a program or pathway no longer there, or
-      a course (the platform has no call that enrols in a course) is reported on its row and the rest go on.
-      --dry-run reads the tenant's people, catalogue and enrolments and says what each row would do.
-      Summary {job,rows,added,already,unknown,invalid,failed} (added: enrolled).`;
+      defaults); someone enrolled already is "already"; an unknown person or a program or pathway no longer there
+      is reported on its row and the rest go on. Courses can't be enrolled directly: a row naming a course is
+      reported with the programs and pathways that contain it (counted under courses, and as invalid, or unknown
+      when its person is unknown too). --dry-run reads the tenant's people, catalogue and enrolments and says what
+      each row would do. Summary {job,rows,added,already,unknown,courses,invalid,failed} (added: enrolled).`;
 
 export const runImportCommand: Command = async (engine, args, out, io, globals) => {
   const first = args[0];
@@ -56,7 +57,10 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
     report: { type: 'string' },
     license: { type: 'string' },
   });
-  const [kind, file, ...extra] = positionals;
+  const [given, file, ...extra] = positionals;
+  // `import enrollments` (the course enrolments' kind, which nothing creates) has always meant an enrolment file:
+  // its rows go into programs and pathways, as program-enrollments' do.
+  const kind = given === 'enrollments' ? 'program-enrollments' : given;
   if (!kind || !file) throw new UsageError('import needs a KIND and a FILE.csv');
   if (!isResourceKind(kind)) {
     throw new UsageError(`Unknown kind '${kind}' (kinds: ${Object.keys(RESOURCES).join(', ')})`);
@@ -167,6 +171,7 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
       repeated: n('repeated'),
       unknown: n('unknown'),
       ...(seats && { overSeats: n('overSeats') }),
+      ...(declaration.enrolment && { courses: n('courses') }),
       invalid: n('invalid'),
       failed: n('failed'),
     };
@@ -177,6 +182,9 @@ export const runImportCommand: Command = async (engine, args, out, io, globals) 
         (summary.repeated ? `${summary.repeated} repeated in the file, ` : '') +
         `${summary.unknown} unknown, ` +
         (seats ? `${n('overSeats')} ${dryRun ? 'will not fit' : 'beyond the seats'}, ` : '') +
+        (declaration.enrolment && n('courses')
+          ? `${n('courses')} naming a course (courses can’t be enrolled directly; enrol in a program or pathway that contains it), `
+          : '') +
         `${summary.invalid} invalid, ` +
         `${summary.failed} failed (job ${jobId.slice(0, 8)}, ${job.state}).`,
     );

@@ -11,7 +11,7 @@ import {
   type SelectProps,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   RESOURCES,
   isResourceKind,
@@ -175,10 +175,13 @@ export function RelatedLists({
   id,
   name,
   refusal = null,
+  notes = {},
 }: {
   profileId: string;
   declaration: ResourceDeclaration;
   id: string;
+  /** Said under a related list's heading, by the related kind (a course's Enrolled: how people get in). */
+  notes?: Partial<Record<string, ReactNode>>;
   /** What people call the record (a department's name): an import of its members says it. */
   name?: string;
   /** Why writes are off for the record's list (it is the saved copy), or null. */
@@ -200,6 +203,7 @@ export function RelatedLists({
           id={id}
           heading={heading ?? `${capitalized(pluralOf(other))} that use it`}
           refusal={refusal}
+          note={notes[other.kind]}
           {...(name !== undefined && { group: name })}
         />
       ))}
@@ -215,7 +219,9 @@ function RelatedList({
   heading,
   group,
   refusal: listRefusal,
+  note,
 }: {
+  note?: ReactNode;
   profileId: string;
   declaration: ResourceDeclaration;
   field: string;
@@ -261,6 +267,7 @@ function RelatedList({
           group={{ id, name: group }}
         />
       )}
+      {note}
       {kind && declaration.membership && group ? (
         <MembersList
           profileId={profileId}

@@ -57,6 +57,8 @@ export function ResourceArea({
   recordPages = {},
   ownLists = {},
   recordExtras = {},
+  listNotes = {},
+  relatedNotes = {},
 }: {
   area: Area;
   extraTabs?: readonly AreaTab[];
@@ -64,6 +66,10 @@ export function ResourceArea({
   /** A kind's own screen in place of its generic list (the access-request queue). */
   ownLists?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
   recordExtras?: Partial<Record<ResourceKind, RecordExtra>>;
+  /** A kind's note above its list with links in it, in place of the declaration's plain words. */
+  listNotes?: Partial<Record<ResourceKind, ComponentType<{ profileId: string }>>>;
+  /** Under a related list's heading in a kind's details (a course's Enrolled: how people get in), by related kind. */
+  relatedNotes?: Partial<Record<ResourceKind, Partial<Record<ResourceKind, RecordExtra>>>>;
 }) {
   const kinds = kindsOf(area);
   const [routed, routedId] = useSubRoute();
@@ -155,6 +161,8 @@ export function ResourceArea({
                     declaration={declaration}
                     openId={declaration.kind === routed ? routedId : undefined}
                     Extra={recordExtras[declaration.kind]}
+                    Note={listNotes[declaration.kind]}
+                    relatedNotes={relatedNotes[declaration.kind]}
                     onOpen={(id) =>
                       navigateTo(
                         id === null

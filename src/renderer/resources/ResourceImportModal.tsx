@@ -192,7 +192,9 @@ export function ResourceImportModal({
       onClose={close}
       title={
         group
-          ? `Import members of ${group.name} from CSV`
+          ? declaration.enrolment
+            ? `Enrol in ${group.name} from CSV`
+            : `Import members of ${group.name} from CSV`
           : license
             ? `Give seats of ${license.name} from CSV`
             : declaration.enrolment

@@ -190,9 +190,15 @@ export function ResourceList({
   openId,
   onOpen,
   Extra,
+  Note,
+  relatedNotes,
 }: {
   profileId: string;
   declaration: Declared;
+  /** Said above the list in place of the declaration's plain note: the same words with links (CatalogueScreen). */
+  Note?: ComponentType<{ profileId: string }> | undefined;
+  /** Said under a related list's heading in a record's details, by the related kind. */
+  relatedNotes?: Partial<Record<string, ComponentType<{ profileId: string; record: ResourceRecord }>>> | undefined;
   /** Shown in a record's details after its related lists. */
   Extra?: ComponentType<{ profileId: string; record: ResourceRecord }> | undefined;
   /** The record whose details are open (the route names it: `#/<area>/<kind>/<id>`). */
@@ -319,9 +325,9 @@ export function ResourceList({
         freshness={data?.freshness}
         {...(data?.listed !== false && { refresh: { refreshing, onRefresh: () => void refresh() } })}
         banners={
-          declaration.note && (
+          (Note || declaration.note) && (
             <Alert color="blue" variant="light" data-testid="resource-note">
-              {asSentence(declaration.note)}
+              {Note ? <Note profileId={profileId} /> : asSentence(declaration.note!)}
             </Alert>
           )
         }
@@ -576,6 +582,11 @@ export function ResourceList({
                 id={idOf(open)}
                 name={titleOf(open)}
                 refusal={writeRefusal}
+                notes={Object.fromEntries(
+                  Object.entries(relatedNotes ?? {}).flatMap(([kind, RelatedNote]) =>
+                    RelatedNote ? [[kind, <RelatedNote key={idOf(open)} profileId={profileId} record={open} />]] : [],
+                  ),
+                )}
               />
               {Extra && <Extra key={idOf(open)} profileId={profileId} record={open} />}
             </>

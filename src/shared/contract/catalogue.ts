@@ -31,6 +31,9 @@ const Enrolment = z
   })
   .strict();
 
+/** A program (by the `id` it is listed under) or a pathway (by its `pathway_id`), and its name. */
+const Named = z.object({ id: z.string(), name: z.string() });
+
 export const catalogueCalls = {
   'catalogue.metadata': call(
     z.object({ ...Tenant, scope: MetadataScope, id: z.string().min(1) }).strict(),
@@ -48,6 +51,11 @@ export const catalogueCalls = {
     z.object({ ...Tenant, scope: MetadataScope, id: z.string().min(1) }).strict(),
     z.object({ average: z.number().nullable(), count: z.number().int() }),
     "A course's or a program's rating over its visible reviews (`reviews/{course,program}/info/`), read-only",
+  ),
+  'catalogue.courseHolders': call(
+    z.object({ ...Tenant, courseId: z.string().trim().min(1) }).strict(),
+    z.object({ programs: z.array(Named), pathways: z.array(Named) }),
+    'The programs and pathways of the tenant that contain a course (`programs/?course_id=`, `pathways/?item_id=`)',
   ),
   'catalogue.enrol': call(Enrolment, EnrolmentChange, 'Enrols one person in a program or a pathway'),
   'catalogue.unenrol': call(Enrolment, EnrolmentChange, 'Ends one person’s enrolment in a program or a pathway'),

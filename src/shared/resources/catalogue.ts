@@ -12,7 +12,8 @@ export const courses = {
   singular: 'course',
   plural: 'courses',
   area: 'catalogue',
-  description: 'The tenant’s courses: what learners enrol in, alone or through a program or pathway.',
+  description:
+    'The tenant’s courses: learners get into one through a program or pathway that contains it, or by invitation.',
   idField: 'course_id',
   operations: {
     list: { method: 'get', path: '/api/catalog/courses/' },
@@ -175,6 +176,39 @@ export const enrollments = {
   fields: [],
   // A course's details list who is enrolled, with the platform's count.
   relations: [{ field: 'course_id', kind: 'courses', heading: 'Enrolled', counted: true }],
+  // The platform has no call that enrols in a course: the Enrolments tab says how people get in (CatalogueScreen).
+  note: 'People get into a course through a program or pathway that contains it, or by an invitation to the course.',
+} as const satisfies ResourceDeclaration;
+
+/**
+ * Who is enrolled in which program (`enrollment/programs/search/`, newest first, pages of
+ * `ProgramEnrollmentSearchResponse`): where a cohort enrolled from a CSV file shows. Kept under program and person.
+ * Its import enrols people in programs and pathways (engine/catalogue/enrol-import.ts); a row naming a course (a
+ * `course` column is matched so that such a file is read and its course rows told why) is reported on its row.
+ */
+export const programEnrollments = {
+  kind: 'program-enrollments',
+  label: 'Program enrolments',
+  singular: 'program enrolment',
+  plural: 'program enrolments',
+  area: 'catalogue',
+  description: 'Who is enrolled in which program; enrol a cohort in programs and pathways from a CSV file.',
+  idField: 'program_key',
+  compositeId: ['program_key', 'username'],
+  operations: {
+    list: { method: 'get', path: '/api/catalog/enrollment/programs/search/' },
+  },
+  envelope: 'drf',
+  tenant: { platform_key: 'org' },
+  columns: [
+    { field: 'username', label: 'Username' },
+    { field: 'name', label: 'Program' },
+    { field: 'active', label: 'Active', format: 'boolean' },
+    { field: 'created', label: 'Enrolled', format: 'datetime' },
+  ],
+  search: ['username', 'name', 'program_key', 'program_id'],
+  filters: [{ field: 'program_id', label: 'Program', input: 'text', param: 'program_id' }],
+  fields: [],
   enrolment: {
     groupLabel: 'Program or pathway',
     groupSynonyms: [
@@ -193,34 +227,4 @@ export const enrollments = {
       'enroll in',
     ],
   },
-  note: 'The platform enrols people in programs and pathways (a course through a program that holds it): enrol a cohort from a CSV file with Enrol from CSV….',
-} as const satisfies ResourceDeclaration;
-
-/**
- * Who is enrolled in which program (`enrollment/programs/search/`, newest first, pages of
- * `ProgramEnrollmentSearchResponse`): where a cohort enrolled from a CSV file shows. Kept under program and person.
- */
-export const programEnrollments = {
-  kind: 'program-enrollments',
-  label: 'Program enrolments',
-  singular: 'program enrolment',
-  plural: 'program enrolments',
-  area: 'catalogue',
-  description: 'Who is enrolled in which program.',
-  idField: 'program_key',
-  compositeId: ['program_key', 'username'],
-  operations: {
-    list: { method: 'get', path: '/api/catalog/enrollment/programs/search/' },
-  },
-  envelope: 'drf',
-  tenant: { platform_key: 'org' },
-  columns: [
-    { field: 'username', label: 'Username' },
-    { field: 'name', label: 'Program' },
-    { field: 'active', label: 'Active', format: 'boolean' },
-    { field: 'created', label: 'Enrolled', format: 'datetime' },
-  ],
-  search: ['username', 'name', 'program_key', 'program_id'],
-  filters: [{ field: 'program_id', label: 'Program', input: 'text', param: 'program_id' }],
-  fields: [],
 } as const satisfies ResourceDeclaration;

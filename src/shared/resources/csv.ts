@@ -43,7 +43,9 @@ export function importColumnsHint(declaration: ResourceDeclaration, groupName?: 
       : `Two columns: each person’s email or username, and the ${group}’s name or id. ${headers}`;
   }
   if (declaration.enrolment) {
-    return 'Two columns: each person’s email or username, and the program or pathway (its id or name) to enrol them in. The platform enrols in a course only through a program or pathway that holds it.';
+    return groupName
+      ? `A column with each person’s email or username: each is enrolled in ${groupName}. A program or pathway column (id or name) is optional: rows without one go into ${groupName}.`
+      : 'Two columns: each person’s email or username, and the program or pathway (its id or name) to enrol them in. Courses can’t be enrolled directly: a row naming one is reported, and the other rows go on.';
   }
   const labels = csvColumnsOf(declaration).map((column) => column.label);
   return `Columns: ${labels.join(', ')}. Headers are matched without case or punctuation; the next step shows which column fills which field.`;

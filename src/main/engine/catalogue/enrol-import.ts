@@ -2,7 +2,7 @@
  * The `catalogue-enrol` job: a CSV file of people (email or username) and catalogue items (a program or a pathway, by
  * id, key, slug or name) on the people-file import job (people-import/), each row enrolled by one
  * `enrollment/programs/` or `enrollment/pathways/` POST (the spec has no bulk enrolment call, and none that enrols in a
- * course: a row naming a course says so and the others go on).
+ * course: a row naming a course says so, naming the programs and pathways that contain it, and the others go on).
  *
  * Before anything is sent the job reads the tenant's people, programs, pathways and courses, and the programs'
  * enrolments: a row whose person or item is not the tenant's is settled as unknown (an item deleted since the file
@@ -124,7 +124,7 @@ export async function catalogueFinder(client: PlatformClient, org: string, optio
       courseId: raw.course_id,
       name: raw.name ?? raw.course_id,
     });
-  return (cell: string): { item: CatalogueItem } | { outcome: Outcome; message: string } => {
+  return (cell: string): { item: CatalogueItem } | { outcome: Outcome; message: string } | { course: CourseItem } => {
     const found = byName.get(cell.trim().toLowerCase()) ?? [];
     const enrollable = found.filter((item) => item.type !== 'course');
     if (enrollable.length > 1)
@@ -133,16 +133,60 @@ export async function catalogueFinder(client: PlatformClient, org: string, optio
         message: `${enrollable.length} programs and pathways are named "${cell.trim()}": give the one's id`,
       };
     if (enrollable[0]) return { item: enrollable[0] };
-    if (found[0])
-      return {
-        outcome: 'invalid',
-        message: `"${found[0].name}" is a course: the platform has no call that enrols someone in a course; enrol them in a program or pathway that holds it`,
-      };
+    if (found[0]?.type === 'course') return { course: found[0] };
     return {
       outcome: 'unknown',
       message: `No program or pathway "${cell.trim()}" on this tenant (removed, or never there)`,
     };
   };
+}
+
+type CourseItem = Extract<CatalogueItem, { type: 'course' }>;
+
+/** The tenant's programs and pathways that contain a course (the spec's `course_id` and `item_id` list filters). */
+export async function courseHolders(
+  client: PlatformClient,
+  org: string,
+  courseId: string,
+  options: CallOptions,
+): Promise<{ programs: { id: string; name: string }[]; pathways: { id: string; name: string }[] }> {
+  const [programs, pathways] = await Promise.all([
+    client.api.GET('/api/catalog/programs/', { params: { query: { org, course_id: courseId } }, ...options }),
+    client.api.GET('/api/catalog/pathways/', {
+      params: { query: { platform_key: org, item_id: courseId } },
+      ...options,
+    }),
+  ]);
+  return {
+    // A program is addressed in the app by its listed `id`; its name is what people know it by.
+    programs: z
+      .array(Program)
+      .parse(programs.data ?? [])
+      .flatMap((raw) => {
+        const id = raw.id ?? programIdOf(raw);
+        return id === null || id === undefined ? [] : [{ id: String(id), name: raw.name || programIdOf(raw) || '' }];
+      }),
+    pathways: z
+      .array(Pathway)
+      .parse(pathways.data ?? [])
+      .map((raw) => ({ id: raw.pathway_id, name: raw.name || raw.pathway_id })),
+  };
+}
+
+/** Why a row naming a course is not sent, in an administrator's words, with where the course can be found. */
+export function courseRowMessage(
+  course: CourseItem,
+  holders: Awaited<ReturnType<typeof courseHolders>> | null,
+): string {
+  const reason = 'Courses can’t be enrolled directly; enrol in a program or pathway that contains it';
+  if (!holders) return `${reason} (“${course.name}” is a course)`;
+  const names = [
+    ...holders.programs.map((p) => `the program “${p.name}”`),
+    ...holders.pathways.map((p) => `the pathway “${p.name}”`),
+  ];
+  if (!names.length) return `${reason} (no program or pathway contains “${course.name}” yet)`;
+  const shown = names.length > 3 ? [...names.slice(0, 3), `${names.length - 3} more`] : names;
+  return `${reason} (“${course.name}” is in ${shown.slice(0, -1).join(', ')}${shown.length > 1 ? ' and ' : ''}${shown.at(-1)})`;
 }
 
 /** Who is enrolled in a program (every page of its enrolment search). */
@@ -213,6 +257,8 @@ const keyOf = (item: CatalogueItem) =>
   item.type === 'program' ? `program:${item.programId}` : item.type === 'pathway' ? `pathway:${item.pathwayId}` : '';
 
 type Enrollable = Exclude<CatalogueItem, { type: 'course' }>;
+/** How many distinct courses a file may name and still have each row say which programs and pathways hold it. */
+const COURSES_LOOKED_UP = 20;
 /** A row's enrolment, and how to learn whether the person has it already (one check shared by the run's rows). */
 type Target = {
   item: Enrollable;
@@ -247,13 +293,19 @@ export function enrolmentImportKind(deps: {
     async resolve({ ctx, client, org, options }, { findItem, people }, work) {
       const settled: Settled[] = [];
       let send: Sendable<EnrolmentItemData, Omit<Target, 'isEnrolled'>>[] = [];
+      const courseRows: { item: (typeof work)[number]; course: CourseItem; person: string | null }[] = [];
       for (const item of work) {
         const found = findItem(item.data.group);
+        const username = people.find(item.data.person)?.username;
+        if ('course' in found) {
+          // Said once per row, after the file's courses are looked up: the person's own problem stays on the row.
+          courseRows.push({ item, course: found.course, person: username ? null : noSuchPerson(item.data.person) });
+          continue;
+        }
         if ('outcome' in found) {
           settled.push({ item, outcome: found.outcome, message: found.message });
           continue;
         }
-        const username = people.find(item.data.person)?.username;
         if (!username) {
           settled.push({ item, outcome: 'unknown', message: noSuchPerson(item.data.person) });
           continue;
@@ -264,6 +316,27 @@ export function enrolmentImportKind(deps: {
       const repeats = settleRepeats(send, ({ target }) => `${keyOf(target.item)}\n${target.username}`);
       settled.push(...repeats.repeated);
       send = repeats.send;
+
+      if (courseRows.length) {
+        ctx.progress('Looking up the programs and pathways that contain the file’s courses');
+        const courses = [...new Map(courseRows.map(({ course }) => [course.courseId, course])).values()];
+        // A file naming many courses is told the reason alone rather than read every course's programs.
+        const holders = new Map(
+          courses.length > COURSES_LOOKED_UP
+            ? []
+            : await Promise.all(
+                courses.map(async (c) => [c.courseId, await courseHolders(client, org, c.courseId, options)] as const),
+              ),
+        );
+        for (const { item, course, person } of courseRows) {
+          const why = courseRowMessage(course, holders.get(course.courseId) ?? null);
+          settled.push(
+            person
+              ? { item, outcome: 'unknown', message: `${person}. ${why}`, tally: 'courses' }
+              : { item, outcome: 'invalid', message: why, tally: 'courses' },
+          );
+        }
+      }
 
       ctx.progress('Reading who is enrolled already');
       const programIds = [
@@ -312,7 +385,9 @@ export function enrolmentImportKind(deps: {
       return { outcome: status === 404 ? 'unknown' : status === 400 ? 'invalid' : 'failed', message };
     },
     changed({ profileId, params }) {
-      for (const kind of [params.kind, 'program-enrollments'] as const) deps.changed(profileId, kind);
+      // A program's enrolment may bring its courses' with it on the platform: the course enrolments are read again.
+      for (const kind of new Set([params.kind, 'program-enrollments', 'enrollments'] as const))
+        deps.changed(profileId, kind);
     },
   };
   return peopleImportJob(kind, deps);

@@ -1,7 +1,8 @@
 /**
  * The catalogue's calls beside the kit and the enrolment job: a course's or a program's metadata (read whole, one
  * field written through `metadata/{scope}/{field}/` and read back from the same path), and one person enrolled in or
- * unenrolled from a program or a pathway with the job's own finder and enrolment call.
+ * unenrolled from a program or a pathway with the job's own finder and enrolment call, and the programs and pathways
+ * that contain a course (how people get into it: the spec has no call that enrols in a course).
  */
 import { z } from 'zod';
 import type { catalogueCalls, EnrolmentChange, MetadataScope } from '../../../shared/contract';
@@ -10,7 +11,15 @@ import type { HandlersOf } from '../dispatch';
 import { EngineError, invalid } from '../errors';
 import { ApiError, classifyFailure, platformWords, type PlatformClient } from '../platform';
 import { userScope } from '../tenants';
-import { catalogueFinder, enrol, pathwayEnrolled, programEnrolled, type CatalogueItem } from './enrol-import';
+import {
+  catalogueFinder,
+  courseHolders,
+  courseRowMessage,
+  enrol,
+  pathwayEnrolled,
+  programEnrolled,
+  type CatalogueItem,
+} from './enrol-import';
 
 type Services = Pick<EngineServices, 'platform' | 'profiles' | 'emit' | 'tenant'>;
 type Enrollable = Exclude<CatalogueItem, { type: 'course' }>;
@@ -58,6 +67,7 @@ export function catalogueHandlers(services: Services): HandlersOf<typeof catalog
   };
   const itemOf = async (client: PlatformClient, org: string, named: string): Promise<Enrollable> => {
     const found = (await catalogueFinder(client, org, {}))(named);
+    if ('course' in found) throw invalid('item', courseRowMessage(found.course, null));
     if ('outcome' in found) throw invalid('item', found.message);
     return found.item as Enrollable;
   };
@@ -132,6 +142,14 @@ export function catalogueHandlers(services: Services): HandlersOf<typeof catalog
       const back = Metadata.parse(data ?? {});
       services.emit('resources.changed', { profileId, kind: scope === 'course' ? 'courses' : 'programs' });
       return { field, value: back[field] };
+    },
+    'catalogue.courseHolders': async ({ profileId: given, courseId }) => {
+      const { client, org } = await open(given);
+      try {
+        return await courseHolders(client, org, courseId, {});
+      } catch (error) {
+        return refused(error, 'courseId');
+      }
     },
     'catalogue.enrol': async ({ profileId: given, item: named, person }) => {
       const { profileId, client, org } = await open(given);

@@ -1,5 +1,6 @@
 import type { ResourceRecord } from '../../../shared/contract';
 import { ResourceArea } from '../../resources/ResourceArea';
+import { CourseEnrolmentsNote, CourseWayIn } from './CourseWayIn';
 import { EnrolmentSection, enrollableOf } from './EnrolmentSection';
 import { MetadataSection } from './MetadataSection';
 import { RatingSection } from './RatingSection';
@@ -14,6 +15,10 @@ function CourseExtra({ profileId, record }: Extra) {
       <MetadataSection profileId={profileId} scope="course" id={String(record.course_id)} />
     </>
   );
+}
+
+function CourseWayInOf({ profileId, record }: Extra) {
+  return <CourseWayIn profileId={profileId} courseId={String(record.course_id)} />;
 }
 
 /** A program's details: who is enrolled (enrol, unenrol) and its metadata. */
@@ -35,15 +40,19 @@ function PathwayExtra({ profileId, record }: Extra) {
 }
 
 /**
- * `#/catalogue/<kind>`: the tenant's courses, pathways and programs, and who is enrolled (with Enrol from CSV…), as
- * the kit's generic lists, details and forms; a course's and a program's details edit their metadata, and a
- * program's and a pathway's enrol and unenrol one person.
+ * `#/catalogue/<kind>`: the tenant's courses, pathways and programs, and who is enrolled, as the kit's generic lists,
+ * details and forms; a course's and a program's details edit their metadata, a program's and a pathway's enrol and
+ * unenrol one person or enrol a CSV file's, as Program enrolments' Enrol from CSV… does. Course enrolments are read
+ * only: the tab and a course's details say how people get into a course.
  */
 export function CatalogueScreen() {
   return (
     <ResourceArea
       area="catalogue"
       recordExtras={{ courses: CourseExtra, programs: ProgramExtra, pathways: PathwayExtra }}
+      listNotes={{ enrollments: CourseEnrolmentsNote }}
+      // Under a course's Enrolled: how people get in (no enrol or import: the platform enrols in programs and pathways).
+      relatedNotes={{ courses: { enrollments: CourseWayInOf } }}
     />
   );
 }

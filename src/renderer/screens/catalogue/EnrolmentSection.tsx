@@ -1,12 +1,15 @@
 /**
  * Who is enrolled in a program or a pathway, in its details: "Enrol someone…" (a username or an email; the platform's
- * refusal at the person) and "Unenrol" after a confirm naming the person and the item. A program lists its people
+ * refusal at the person), "Import CSV" (a file of people enrolled in this item by the enrolment job) and "Unenrol"
+ * after a confirm naming the person and the item. A program lists its people
  * (its enrolment search); the platform lists a pathway's enrolments only one person at a time, so a pathway's
  * "Unenrol someone…" takes the person typed.
  */
 import { Anchor, Badge, Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { BridgeCallError, type ResourceRecord } from '../../../shared/contract';
+import { RESOURCES } from '../../../shared/resources';
+import { ResourceImportModal } from '../../resources/ResourceImportModal';
 import { errorMessage } from '../../bridge/errors';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
@@ -30,6 +33,7 @@ export function enrollableOf(type: Item['type'], record: ResourceRecord): Item {
 export function EnrolmentSection({ profileId, item }: { profileId: string; item: Item }) {
   const [mode, setMode] = useState<'enrol' | 'unenrol' | null>(null);
   const [leaving, setLeaving] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
   const unenrol = useMutationCall('catalogue.unenrol');
   const people = useCall(
     'resources.list',
@@ -58,6 +62,9 @@ export function EnrolmentSection({ profileId, item }: { profileId: string; item:
         )}
         <Anchor component="button" type="button" size="xs" onClick={() => setMode('enrol')}>
           Enrol someone…
+        </Anchor>
+        <Anchor component="button" type="button" size="xs" onClick={() => setImporting(true)}>
+          Import CSV
         </Anchor>
         {item.type === 'pathway' && (
           <Anchor component="button" type="button" size="xs" onClick={() => setMode('unenrol')}>
@@ -97,6 +104,13 @@ export function EnrolmentSection({ profileId, item }: { profileId: string; item:
         </Text>
       )}
       <PersonModal profileId={profileId} item={item} mode={mode} onClose={() => setMode(null)} />
+      <ResourceImportModal
+        profileId={profileId}
+        declaration={RESOURCES['program-enrollments']}
+        opened={importing}
+        onClose={() => setImporting(false)}
+        group={{ id: item.id, name: item.name }}
+      />
       <ConfirmModal
         target={leaving}
         title="Unenrol"
