@@ -79,6 +79,9 @@ export function DayInput({
   const [typing, setTyping] = useState(false);
   const [opened, setOpenedState] = useState(false);
   const openedAtPress = useRef(false);
+  const field = useRef<HTMLInputElement>(null);
+  // A day picked, or Escape, puts the keyboard back in the field (not on the calendar button that opened it).
+  const backToField = () => setTimeout(() => field.current?.focus(), 20);
   const setOpened = (next: boolean) => {
     setOpenedState(next);
     onCalendarChange?.(next);
@@ -116,6 +119,7 @@ export function DayInput({
     setText(formatDay(day));
     if (day !== value) onChange(day);
     setOpened(false);
+    backToField();
   }
 
   // The calendar opens on the chosen day, else today kept within the range; the keyboard starts on that day.
@@ -156,13 +160,13 @@ export function DayInput({
       onChange={setOpened}
       position="bottom-start"
       trapFocus
-      returnFocus
       withinPortal={!insidePopover}
       shadow="md"
     >
       <Popover.Target>
         <TextInput
           {...props}
+          ref={field}
           size={size}
           label={inlineLabel ? undefined : label}
           aria-label={inlineLabel ? label : undefined}
@@ -203,7 +207,11 @@ export function DayInput({
           }}
         />
       </Popover.Target>
-      <Popover.Dropdown>
+      <Popover.Dropdown
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') backToField();
+        }}
+      >
         <DatePicker
           value={value || null}
           onChange={pick}
