@@ -200,12 +200,14 @@ describe('the analytics screens in browser mode', () => {
 
     await page.getByText('Custom', { exact: true }).click();
     await page.getByTestId('custom-range').click();
-    await page.getByLabel('From', { exact: true }).fill('2026-10-31');
-    await page.getByLabel('To', { exact: true }).fill('2026-10-01');
-    await visible(page.getByText('Invalid date range: the start date 2026-10-31 is after the end date 2026-10-01'));
+    // Typed in the app's date format (the system's here: en-US, month first).
+    await page.getByLabel('From', { exact: true }).fill('10/31/2026');
+    await page.getByLabel('To', { exact: true }).fill('10/01/2026');
+    // Said at the fields, in the app's format.
+    await visible(page.getByText('Pick Oct 31, 2026 or later: the range starts then.'));
     expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
-    await page.getByLabel('From', { exact: true }).fill('2026-10-01');
-    await page.getByLabel('To', { exact: true }).fill('2026-10-31');
+    await page.getByLabel('From', { exact: true }).fill('Oct 1, 2026');
+    await page.getByLabel('To', { exact: true }).fill('10/31/2026');
     await page.getByRole('button', { name: 'Apply' }).click();
     // The range in the app's one date format, written on the days it names.
     await expect.poll(() => page.getByTestId('range-summary').innerText()).toMatch(/: Oct 1\s–\s31, 2026 \(/);

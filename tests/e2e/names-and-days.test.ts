@@ -113,8 +113,8 @@ describe('the Memory tab’s date filters', () => {
     const rows = section.locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
 
-    const from = section.getByRole('button', { name: 'From', exact: true });
-    await from.click();
+    const from = section.getByRole('textbox', { name: 'From', exact: true });
+    await section.getByRole('button', { name: 'Pick a day for “From”' }).click();
     // The calendar opens on this month: back to October 2026.
     const now = new Date();
     for (let month = now.getFullYear() * 12 + now.getMonth(); month > 2026 * 12 + 9; month--) {
@@ -122,11 +122,17 @@ describe('the Memory tab’s date filters', () => {
     }
     await page.getByRole('button', { name: '10 October 2026', exact: true }).click();
     // en-GB's medium date, as on every other screen (the browser's field wrote "10/10/2026" in its own locale).
-    await expect.poll(() => from.innerText()).toBe('10 Oct 2026');
+    await expect.poll(() => from.inputValue()).toBe('10 Oct 2026');
     // The keyboard is back on the field the day was picked for.
     expect(await from.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
     await expect.poll(() => rows.count()).toBe(1);
     await visible(section.getByRole('cell', { name: 'Lessons learned' }));
+    // Typed day first, as en-GB writes numeric dates: 15 October, not the 10th of a 15th month.
+    const to = section.getByRole('textbox', { name: 'To', exact: true });
+    await to.fill('15/10/2026');
+    await to.press('Tab');
+    expect(await to.inputValue()).toBe('15 Oct 2026');
+    await expect.poll(() => section.getByRole('cell', { name: 'Lessons learned' }).count()).toBe(0);
     await app.host.engine.invoke('settings.set', { formatLocale: 'system' });
   });
 });

@@ -295,13 +295,14 @@ describe('the view editor', () => {
     await page.getByRole('menuitem', { name: 'New saved view…' }).click();
     const dialog = page.getByRole('dialog', { name: 'New saved view' });
     await dialog.getByLabel(/^Name/).fill('Backwards');
-    await dialog.getByLabel('Created from').fill('2026-05-02');
-    await dialog.getByLabel('Created to').fill('2026-05-01');
-    await dialog.getByText("'To' (2026-05-01) is before 'From' (2026-05-02)", { exact: false }).waitFor();
+    // Typed as the app writes days (its format here follows the system: en-US).
+    await dialog.getByLabel('Created from', { exact: true }).fill('May 2, 2026');
+    await dialog.getByLabel('Created to', { exact: true }).fill('May 1, 2026');
+    await dialog.getByText("'To' (May 1, 2026) is before 'From' (May 2, 2026)", { exact: false }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await shot(page, 'view-backwards');
     // A requester of spaces only: the engine refuses it, and says so under that field.
-    await dialog.getByLabel('Created to').fill('2026-05-03');
+    await dialog.getByLabel('Created to', { exact: true }).fill('May 3, 2026');
     await dialog.getByLabel(/^Requester/).fill('   ');
     await dialog.getByRole('button', { name: 'Save' }).click();
     const requester = dialog.getByLabel(/^Requester/);

@@ -14,6 +14,7 @@ import {
   formatPercent,
   formatRelative,
   formatUsd,
+  parseDay,
   plural,
   setFormatLocale,
 } from '../../src/renderer/lib/format';
@@ -94,5 +95,31 @@ describe('one date and number format for every screen', () => {
     expect(formatDay('yesterday')).toBe('yesterday');
     expect(formatDay(null)).toBe('—');
     expect(formatDayShort('week 3')).toBe('week 3');
+  });
+});
+
+describe('a typed day, read in the app’s date format', () => {
+  it('reads back what formatDay writes, in every chosen locale', () => {
+    for (const locale of ['en-GB', 'en-US', 'de-DE', 'fr-FR', 'ja-JP', 'es-ES']) {
+      setFormatLocale(locale);
+      for (const day of ['2026-01-05', '2026-10-10', '2026-12-31']) expect(parseDay(formatDay(day)), locale).toBe(day);
+    }
+  });
+
+  it('reads a numeric day in the locale’s order: day first in en-GB, month first in en-US', () => {
+    setFormatLocale('en-GB');
+    expect(parseDay('05/10/2026')).toBe('2026-10-05');
+    expect(parseDay('5.10.26')).toBe('2026-10-05');
+    expect(parseDay('5 oct 2026')).toBe('2026-10-05');
+    setFormatLocale('en-US');
+    expect(parseDay('05/10/2026')).toBe('2026-05-10');
+    expect(parseDay('October 5, 2026')).toBe('2026-10-05');
+    expect(parseDay('2026-10-05')).toBe('2026-10-05');
+  });
+
+  it('refuses what is no real day', () => {
+    setFormatLocale('en-GB');
+    for (const text of ['', 'tomorrow', '31/02/2026', '13/13/2026', '10/2026', '10 Foo 2026', '2026-02-30', '1/1/1'])
+      expect(parseDay(text), text).toBeNull();
   });
 });

@@ -157,6 +157,11 @@ export const SearchIcon = lineIcon(
   </>,
 );
 
+export const CalendarIcon = lineIcon(
+  'CalendarIcon',
+  <path d="M5 6h14a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1zM4 10h16M8 4v4M16 4v4" />,
+);
+
 export const PauseIcon = lineIcon('PauseIcon', <path d="M8 5v14M16 5v14" />);
 export const PlayIcon = lineIcon('PlayIcon', <path d="M7 4l13 8-13 8z" />);
 export const StopIcon = lineIcon('StopIcon', <rect x="6" y="6" width="12" height="12" rx="1.5" />);

@@ -158,6 +158,78 @@ export function formatDay(day: string | null | undefined): string {
   return date ? formatters.date.format(date) : day;
 }
 
+/** Lower case, no accents and no dots, so "Oct.", "oct" and "déc." compare as written by hand. */
+function plainWord(word: string): string {
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f.]/g, '')
+    .toLowerCase();
+}
+
+/** The chosen locale's order of day, month and year in a numeric date ("dmy" for en-GB, "mdy" for en-US). */
+function numericOrder(): string {
+  return new Intl.DateTimeFormat(formatLocale(), { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' })
+    .formatToParts(dayDate('2026-11-24'))
+    .map((part) => part.type.charAt(0))
+    .filter((type) => type === 'd' || type === 'm' || type === 'y')
+    .join('');
+}
+
+/** The month (1–12) a word names in the chosen locale, long or short ("oct", "October", "déc."); 0 for none. */
+function monthOfWord(word: string): number {
+  const plain = plainWord(word);
+  if (plain.length < 3) return 0;
+  for (let month = 1; month <= 12; month++) {
+    const day = dayDate(`2026-${String(month).padStart(2, '0')}-15`);
+    const long = plainWord(new Intl.DateTimeFormat(formatLocale(), { month: 'long', timeZone: 'UTC' }).format(day));
+    const short = plainWord(new Intl.DateTimeFormat(formatLocale(), { month: 'short', timeZone: 'UTC' }).format(day));
+    if (long.startsWith(plain) || plain === short) return month;
+  }
+  return 0;
+}
+
+/**
+ * A day as an admin types it, read in the app's date format: what formatDay writes ("24 Nov 2026", "Nov 24, 2026"),
+ * the locale's numeric order ("24/11/2026" day-first in en-GB, "11/24/2026" in en-US) or "2026-11-24".
+ * Gives "YYYY-MM-DD", or null when the text is no real day.
+ */
+export function parseDay(text: string): string | null {
+  const iso = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$/.exec(text);
+  let year: number, month: number, day: number;
+  if (iso) {
+    [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  } else {
+    const tokens = text.match(/\p{L}[\p{L}.]*|\d+/gu) ?? [];
+    const numbers = tokens.filter((token) => /^\d+$/.test(token));
+    // Words that name no month ("de" in "24 de nov. de 2026") are read past.
+    const months = tokens
+      .filter((token) => !/^\d/.test(token))
+      .map(monthOfWord)
+      .filter(Boolean);
+    const order = numericOrder();
+    if (months.length === 1 && numbers.length === 2) {
+      month = months[0]!;
+      // The four-digit number is the year; with two short ones, the locale's order says which.
+      const yearFirst = numbers[0]!.length > 2 || (numbers[1]!.length <= 2 && order.indexOf('y') < order.indexOf('d'));
+      const [yearText, dayText] = yearFirst ? [numbers[0]!, numbers[1]!] : [numbers[1]!, numbers[0]!];
+      if (yearText.length !== 2 && yearText.length !== 4) return null;
+      [year, day] = [Number(yearText) + (yearText.length === 2 ? 2000 : 0), Number(dayText)];
+    } else if (months.length === 0 && numbers.length === 3) {
+      const fields = numbers[0]!.length === 4 ? 'ymd' : order;
+      const value = (field: string) => Number(numbers[fields.indexOf(field)]);
+      const yearText = numbers[fields.indexOf('y')]!;
+      if (yearText.length !== 2 && yearText.length !== 4) return null;
+      [year, month, day] = [value('y') + (yearText.length === 2 ? 2000 : 0), value('m'), value('d')];
+    } else {
+      return null;
+    }
+  }
+  if (year < 1000 || year > 9999) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}
+
 /** A calendar day short enough for a chart's axis: "Nov 24" / "24 Nov". */
 export function formatDayShort(day: string | null | undefined): string {
   if (!day) return DASH;

@@ -147,6 +147,8 @@ export function LearnerMemories({
           <DayInput
             label="From"
             placeholder="Any day"
+            clearable
+            maxDay={filters.endDate || undefined}
             value={filters.startDate}
             onChange={(startDate) => set({ startDate })}
             w={150}
@@ -154,6 +156,8 @@ export function LearnerMemories({
           <DayInput
             label="To"
             placeholder="Any day"
+            clearable
+            minDay={filters.startDate || undefined}
             value={filters.endDate}
             onChange={(endDate) => set({ endDate })}
             w={150}

@@ -18,6 +18,7 @@ import { isResourceKind, type FieldDeclaration } from '../../../shared/resources
 import { maskedText, SecretInput } from '../DescribedFields';
 import { RecordPicker, RecordsPicker } from '../Relations';
 import { MentorPicker } from '../mentor-refs';
+import { DayInput } from '../../components/DayInput';
 import { ImageField } from './ImageField';
 import { JsonEditor } from './JsonEditor';
 import type { FormValue, FormValues } from './values';
@@ -116,7 +117,20 @@ export function FieldInput({ profileId, field, form, rule, format, current, edit
     case 'number':
       return <NumberInput {...common} {...props} {...focus} />;
     case 'date':
-      return <TextInput {...common} type={format === 'date' ? 'date' : 'datetime-local'} {...props} {...focus} />;
+      // A calendar day reads and is typed in the app's date format. A date and time keeps the browser's field
+      // for now: its time of day would need a time picker beside the day.
+      return format === 'date' ? (
+        <DayInput
+          {...common}
+          {...props}
+          {...focus}
+          value={typeof props.value === 'string' ? props.value.slice(0, 10) : ''}
+          onChange={(day) => form.setFieldValue(field.name, day)}
+          clearable
+        />
+      ) : (
+        <TextInput {...common} type="datetime-local" {...props} {...focus} />
+      );
     case 'json':
       return (
         <JsonEditor

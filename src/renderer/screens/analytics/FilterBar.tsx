@@ -12,6 +12,7 @@ import {
 import { useMemo, useState } from 'react';
 import { DateRange, RANGE_LABELS, RANGE_PRESETS, resolveRange, type RangePreset } from '../../../shared/contract';
 import { RefreshIcon } from '../../components/icons';
+import { DayInput } from '../../components/DayInput';
 import { useAnalytics } from './useAnalytics';
 import { useDashboardFilters } from './DashboardFilters';
 import { formatDayRange } from './format';
@@ -206,10 +207,22 @@ function CustomRange() {
   const [from, setFrom] = useState(filters.range.from ?? '');
   const [to, setTo] = useState(filters.range.to ?? '');
   const [opened, setOpened] = useState(false);
+  // Escape on a day's calendar closes that calendar, not this whole box.
+  const [calendars, setCalendars] = useState<Record<string, boolean>>({});
+  const calendar = (end: string) => ({
+    onCalendarChange: (open: boolean) => setCalendars((all) => ({ ...all, [end]: open })),
+  });
   const check = DateRange.safeParse({ preset: 'custom', from, to });
   const problem = check.success ? null : (check.error.issues[0]?.message ?? 'Invalid range');
   return (
-    <Popover opened={opened} onChange={setOpened} withArrow trapFocus position="bottom-start">
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      withArrow
+      trapFocus
+      position="bottom-start"
+      closeOnEscape={!calendars.from && !calendars.to}
+    >
       <Popover.Target>
         <Button size="xs" variant="light" onClick={() => setOpened((o) => !o)} data-testid="custom-range">
           {formatDayRange(filters.range.from ?? '', filters.range.to ?? '')}
@@ -217,9 +230,28 @@ function CustomRange() {
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs">
-          <TextInput label="From" type="date" size="xs" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          <TextInput label="To" type="date" size="xs" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
-          {problem ? (
+          <DayInput
+            label="From"
+            size="xs"
+            w={170}
+            insidePopover
+            {...calendar('from')}
+            value={from}
+            onChange={setFrom}
+            maxDay={to}
+          />
+          <DayInput
+            label="To"
+            size="xs"
+            w={170}
+            insidePopover
+            {...calendar('to')}
+            value={to}
+            onChange={setTo}
+            minDay={from}
+          />
+          {/* A backwards range is said at its fields. */}
+          {problem && !(from && to && from > to) ? (
             <Text size="xs" c="red" role="alert">
               {problem}
             </Text>

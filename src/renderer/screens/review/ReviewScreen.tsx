@@ -22,6 +22,7 @@ import { formatAsOf, formatDateTime, plural } from '../../lib/format';
 import { SavedCopyNote } from '../../components/FreshnessBar';
 import { useTenantReach } from '../../tenants/useTenantReach';
 import { CloudOffIcon } from '../../components/icons';
+import { DayInput } from '../../components/DayInput';
 import { LoadErrorAlert, NotAvailableOffline } from '../../components/LoadErrorAlert';
 import { isUnreachable } from '../../components/nextStep';
 import { handOverQuote } from '../../lib/reviewQuote';
@@ -56,17 +57,6 @@ export const REVIEW_SHORTCUTS: [keys: string[], what: string][] = [
 ];
 
 /** A date field's name written inside it, so the row keeps one height (the other filters need no label). */
-const dateLabel = (name: string) => ({
-  w: 165,
-  leftSection: (
-    <Text size="xs" c="dimmed">
-      {name}
-    </Text>
-  ),
-  leftSectionWidth: 38,
-  leftSectionPointerEvents: 'none' as const,
-});
-
 function Row({ item, active }: { item: ReviewItem | undefined; active: boolean }) {
   if (!item) {
     return <div style={{ height: ROW, borderBottom: '1px solid var(--mantine-color-default-border)' }} />;
@@ -441,22 +431,8 @@ export function ReviewScreen() {
           aria-label="Search text"
           style={{ flex: '1 1 110px', maxWidth: 200 }}
         />
-        <TextInput
-          size="xs"
-          type="date"
-          value={from}
-          onChange={(e) => setFrom(e.currentTarget.value)}
-          aria-label="From"
-          {...dateLabel('From')}
-        />
-        <TextInput
-          size="xs"
-          type="date"
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          aria-label="To"
-          {...dateLabel('To')}
-        />
+        <DayInput size="xs" inlineLabel label="From" w={175} clearable value={from} onChange={setFrom} maxDay={to} />
+        <DayInput size="xs" inlineLabel label="To" w={175} clearable value={to} onChange={setTo} minDay={from} />
       </Group>
       {offline && queue.sync?.syncedAt && bannerSaysWhy && (
         <SavedCopyNote asOf={queue.sync.syncedAt} data-testid="review-offline" />

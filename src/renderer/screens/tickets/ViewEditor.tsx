@@ -14,6 +14,8 @@ import { contractResolver, showSaveError } from '../../lib/forms';
 import { useCall, useMutationCall } from '../../queries/useCall';
 import { STATUS_LABEL } from './format';
 import { targetText } from '../../components/TicketSlaTargets';
+import { DayInput } from '../../components/DayInput';
+import { formatDay } from '../../lib/format';
 
 const SORT_LABEL: Record<TicketSort, string> = {
   newest: 'Newest',
@@ -141,7 +143,7 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
   // The engine refuses a backwards range too; saying it here, as it is typed, spares a round trip.
   const backwards =
     createdFrom && createdTo && createdFrom > createdTo
-      ? `'To' (${createdTo}) is before 'From' (${createdFrom}): no ticket could match`
+      ? `'To' (${formatDay(createdTo)}) is before 'From' (${formatDay(createdFrom)}): no ticket could match`
       : null;
   const createdToProps = form.getInputProps('filter.createdTo');
 
@@ -192,8 +194,21 @@ function ViewForm({ view, mentors, search, onClose, onSaved }: ViewEditorProps &
               {...form.getInputProps('filter.requester')}
             />
             <Group grow align="flex-start">
-              <TextInput type="date" label="Created from" {...form.getInputProps('filter.createdFrom')} />
-              <TextInput type="date" label="Created to" {...createdToProps} error={backwards ?? createdToProps.error} />
+              <DayInput
+                label="Created from"
+                clearable
+                {...form.getInputProps('filter.createdFrom')}
+                value={createdFrom}
+                maxDay={createdTo || undefined}
+              />
+              <DayInput
+                label="Created to"
+                clearable
+                {...createdToProps}
+                value={createdTo}
+                minDay={createdFrom || undefined}
+                error={backwards ?? createdToProps.error}
+              />
             </Group>
             <TextInput
               label="Text"

@@ -1,19 +1,8 @@
-import {
-  Anchor,
-  Group,
-  SegmentedControl,
-  Select,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useBridge } from '../../bridge/BridgeContext';
+import { DayInput } from '../../components/DayInput';
 import { FreshnessNote, OfflineBanner } from '../../components/FreshnessBar';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { notifyError } from '../../components/notify';
@@ -89,15 +78,8 @@ export function TracesScreen() {
           onChange={setMentor}
           data={(mentors.data?.mentors ?? []).map((m) => ({ value: m.uniqueId, label: m.name }))}
         />
-        <TextInput label="From" type="date" w={160} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-        <TextInput
-          label="To"
-          type="date"
-          w={160}
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          error={validRange ? undefined : 'The range ends before it starts'}
-        />
+        <DayInput label="From" w={170} value={from} onChange={setFrom} maxDay={to} />
+        <DayInput label="To" w={170} value={to} onChange={setTo} minDay={from} />
       </Group>
       <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
         <Text size="xs" c="dimmed">
