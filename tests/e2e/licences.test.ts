@@ -19,6 +19,7 @@ declare const document: {
 let server: Sandbox;
 let app: OpenApp;
 let license: number;
+let nursingLicence: number;
 const people: { id: number; email: string }[] = [];
 
 beforeAll(async () => {
@@ -65,12 +66,43 @@ beforeAll(async () => {
       .lastInsertRowid,
   );
   server.db.prepare('INSERT INTO user_group_members VALUES (?, ?)').run(group, dee);
+  // A program of the catalogue, known before the app first reads it.
+  server.db
+    .prepare('INSERT INTO programs (program_key, org, name, slug, program_type, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(`${server.org}+nursing`, server.org, 'Nursing Pathway', 'nursing', 'diploma', '2026-01-01T00:00:00Z');
+  // Program licences, one of that program and one of a program the catalogue does not list, a seat of the first.
+  const create = async (name: string, programKey: string) =>
+    (
+      (
+        await call(server, 'POST', '/api/catalog/licenses/program/create/', {
+          json: {
+            platform_key: server.org,
+            name,
+            count: 5,
+            program_key: programKey,
+            started: '2026-01-01T00:00:00Z',
+          },
+        })
+      ).body as { id: number }
+    ).id;
+  nursingLicence = await create('Nursing seats', `${server.org}+nursing`);
+  await create('Retired program seats', 'program-v1:main+RETIRED+2020');
+  const ASSIGN = '/api/catalog/licenses/program/assignment/';
+  const seat = await call(server, 'POST', `${ASSIGN}?license_id=${nursingLicence}`, {
+    json: { license_id: nursingLicence, user_id: people[2]!.id },
+  });
+  expect(seat.status).toBe(200);
+
   app = await openApp(server);
 });
 
 afterAll(async () => {
   await app?.close();
 });
+
+/** Seats of every licence but the one beforeAll gives (of the nursing program licence). */
+const seatsGivenHere = () =>
+  server.db.prepare('SELECT count(*) FROM license_assignments WHERE license_id <> ?').pluck().get(nursingLicence);
 
 const request = (id: number) =>
   server.db.prepare('SELECT reviewed, approved FROM access_requests WHERE id = ?').get(id) as {
@@ -110,7 +142,7 @@ describe('Licences', () => {
     await expect.poll(() => result.innerText()).toMatch(/2 would get a seat[\s\S]*1 won’t fit[\s\S]*1 with problems/);
     await visible(dialog.getByTestId('import-report').getByText('No account for ghost@seats.test on this tenant'));
     await visible(dialog.getByTestId('import-over-seats').getByRole('cell', { name: 'cy@seats.test' }));
-    expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(0);
+    expect(seatsGivenHere()).toBe(0);
 
     await dialog.getByRole('button', { name: 'Import now' }).click();
     await expect
@@ -146,7 +178,7 @@ describe('Licences', () => {
       .click();
     await page.getByRole('dialog', { name: 'Release this seat?' }).getByRole('button', { name: 'Release' }).click();
     await visible(page.getByTestId('seat-meter').getByText('2 of 2 seats used'));
-    expect(server.db.prepare('SELECT count(*) FROM license_assignments').pluck().get()).toBe(2);
+    expect(seatsGivenHere()).toBe(2);
   });
 
   it('gives a program licence’s seats from a CSV file: the dry run says which rows will not fit; the SDK reads them', async () => {
@@ -312,5 +344,120 @@ describe('Licences', () => {
     await deny.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => request(last)).toEqual({ reviewed: 1, approved: 0 });
     await visible(page.getByText('Every request has been reviewed.'));
+  });
+  it('the history lists one approved and one denied request, who asked and when each was decided', async () => {
+    const { page } = app;
+    const requests = accessRequestStore(server.db);
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const cy = people[2]!.id;
+    const add = (course: string, minutes: number) => {
+      requests.add(server.org, cy, course, at(minutes));
+      return server.db
+        .prepare('SELECT id FROM access_requests WHERE user_id = ? AND course_id = ?')
+        .pluck()
+        .get(cy, course) as number;
+    };
+    const asked = add('course-v1:main+STATS150+2026', 20);
+    const newest = add('course-v1:main+DS101+2026', 10);
+    await app.open('#/licences/access-requests');
+    // Asked since this computer last read the queue (a moment ago): read it again.
+    await page.getByRole('button', { name: 'Refresh access requests' }).click();
+    const shown = page.getByTestId('access-request');
+    // Newest first: CY's data science request is approved by key, the statistics one denied.
+    await visible(shown.getByText('Data Science Foundations'));
+    await shown.click();
+    await page.keyboard.press('a');
+    await expect.poll(() => request(newest)).toEqual({ reviewed: 1, approved: 1 });
+    await visible(shown.getByText('Statistics for Everyone'));
+    await page.keyboard.press('d');
+    await page.getByRole('dialog', { name: 'Deny this request?' }).getByRole('button', { name: 'Deny' }).click();
+    await expect.poll(() => request(asked)).toEqual({ reviewed: 1, approved: 0 });
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    const history = page.getByRole('table', { name: 'Reviewed requests' });
+    const approved = history.getByRole('row', { name: /CY Learner.*Data Science Foundations.*Approved/ });
+    const denied = history.getByRole('row', { name: /CY Learner.*Statistics for Everyone.*Denied/ });
+    await visible(approved);
+    await visible(denied);
+    // When each was decided (a date and time, not a dash); the course's id on hover.
+    expect(await approved.getByRole('cell').nth(3).innerText()).toMatch(/\d{1,2}:\d{2}/);
+    expect(await approved.getByRole('cell').nth(1).getAttribute('title')).toBe('course-v1:main+DS101+2026');
+    // The newest decision first.
+    expect(await history.getByRole('row').nth(1).innerText()).toMatch(/Statistics for Everyone.*Denied/s);
+    await visible(page.getByText('The platform records when each was decided, not who decided it.'));
+    // The queue's keys do nothing here: nothing waits to be approved from the history.
+    const before = add('course-v1:main+ML201+2026', 5);
+    await page.getByTestId('access-history').click();
+    await page.keyboard.press('a');
+    await page.keyboard.press('d');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(request(before)).toEqual({ reviewed: 0, approved: null });
+    // Back in the queue, the keys are the queue's again.
+    await page.getByRole('tab', { name: 'Waiting' }).click();
+    await page.getByRole('button', { name: 'Refresh access requests' }).click();
+    await visible(shown.getByText('course-v1:main+ML201+2026'));
+    await shown.click();
+    await page.keyboard.press('a');
+    await expect.poll(() => request(before)).toEqual({ reviewed: 1, approved: 1 });
+  });
+
+  it('the requester is a link that opens their person page, in the card and in the waiting list', async () => {
+    const { page } = app;
+    const requests = accessRequestStore(server.db);
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const ben = people[1]!.id;
+    requests.add(server.org, people[0]!.id, 'course-v1:main+WRITE110+2026', at(3));
+    requests.add(server.org, ben, 'course-v1:main+STATS150+2026', at(1));
+    await app.open('#/licences/access-requests');
+    await page.getByRole('button', { name: 'Refresh access requests' }).click();
+    const shown = page.getByTestId('access-request');
+    const requester = shown.getByTestId('requester');
+    await visible(requester);
+    expect(await requester.innerText()).toBe('BEN Learner');
+    expect(await requester.getAttribute('href')).toBe(`#/people-and-access/users/${ben}`);
+    // In the list of those waiting, ADA's name links to her page; clicking it opens the page, not the request.
+    const waiting = page.getByRole('table', { name: 'Waiting requests' });
+    expect(await waiting.getByRole('link', { name: 'ADA Learner' }).first().getAttribute('href')).toBe(
+      `#/people-and-access/users/${people[0]!.id}`,
+    );
+    await requester.click();
+    await expect.poll(() => page.url()).toContain(`#/people-and-access/users/${ben}`);
+    await visible(
+      page
+        .getByTestId('person-page')
+        .getByText(/e2e-ben/)
+        .first(),
+    );
+  });
+
+  it('names a program licence’s program in the list, on its page and on a seat holder’s page; a missing one says so', async () => {
+    const { page } = app;
+    await app.open('#/licences/program-licenses');
+    // The program, the list's first column, opens the licence: named, its key on hover.
+    const nursing = page.getByRole('row', { name: /Nursing seats/ }).getByRole('button', { name: 'Nursing Pathway' });
+    await visible(nursing);
+    expect(await nursing.getAttribute('title')).toBe(`Nursing Pathway (${server.org}+nursing)`);
+    const retired = page
+      .getByRole('row', { name: /Retired program seats/ })
+      .getByRole('button')
+      .first();
+    await visible(retired);
+    expect(await retired.innerText()).toBe('program-v1:main+RETIRED+2020 (not in this tenant’s catalogue)');
+
+    await app.open(`#/licences/program-licenses/${nursingLicence}`);
+    const target = page.getByTestId('licence-target');
+    await visible(target);
+    expect(await target.innerText()).toBe('Nursing Pathway');
+    expect(await target.getAttribute('title')).toBe(`${server.org}+nursing`);
+    await visible(page.getByText('Program: Nursing Pathway'));
+
+    await app.open(`#/people-and-access/users/${people[2]!.id}`);
+    const card = page.getByTestId('person-licences');
+    // The card reads every licence's seats: slower than the rest of the page.
+    await visible(card.getByRole('link', { name: 'Nursing seats' }), 60_000);
+    const held = card.getByTestId('licence-target');
+    await visible(held);
+    expect(await held.innerText()).toBe('· Nursing Pathway');
+    expect(await held.getAttribute('title')).toBe(`${server.org}+nursing`);
   });
 });

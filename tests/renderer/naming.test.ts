@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/shared/resources';
-import { fieldLabel, labelOf, referredNames, searchPlaceholder } from '../../src/renderer/resources/naming';
+import {
+  fieldLabel,
+  labelOf,
+  referredLabel,
+  referredNames,
+  searchPlaceholder,
+} from '../../src/renderer/resources/naming';
 
 describe('what a list calls its fields', () => {
   it('says every searched field by its label, never its raw name, whatever the kind', () => {
@@ -34,6 +40,15 @@ describe('a column that holds another kind’s id', () => {
     const byKey = referredNames(RESOURCES['program-licenses'], RESOURCES.programs, programs);
     expect(byKey.names.get('northbridge+data-science')).toBe('Data Science Certificate');
     expect(byKey.names.has('4')).toBe(false);
+  });
+
+  it('says an id the catalogue, read whole, does not list is missing; one past a partial read stays as it is', () => {
+    const names = new Map([['main+data-science', 'Data Science Certificate']]);
+    expect(referredLabel(names, true, 'main+data-science')).toBe('Data Science Certificate');
+    expect(referredLabel(names, true, 'program-v1:main+ANALYTICS+2026')).toBe(
+      'program-v1:main+ANALYTICS+2026 (not in this tenant’s catalogue)',
+    );
+    expect(referredLabel(names, false, 'program-v1:main+ANALYTICS+2026')).toBe('program-v1:main+ANALYTICS+2026');
   });
 
   it('marks the course columns of reviews, licences and access requests', () => {

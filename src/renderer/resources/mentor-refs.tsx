@@ -5,7 +5,7 @@
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
-import { referredNames } from './naming';
+import { referredLabel, referredNames } from './naming';
 import { pickOptions, takenValues } from './pick-options';
 import { useCall } from '../queries/useCall';
 import { shownValue } from './readable';
@@ -59,7 +59,7 @@ export function useShownValue(
   return (field: string, value: unknown): unknown => {
     if (typeof value !== 'string') return shownValue(declaration, field, value);
     if (mentorFields.has(field)) return names.get(value) ?? value;
-    if (referred.fields.has(field)) return referred.names.get(value) ?? value;
+    if (referred.fields.has(field)) return referredLabel(referred.names, referred.whole, value);
     return shownValue(declaration, field, value);
   };
 }
@@ -70,7 +70,8 @@ const REFERRED_PAGE = 500;
 /**
  * Names for the columns that hold another kind's ids (a review's course, a licence's program): that kind's records
  * from this tenant's cache, by the field the column holds (their id field unless said), named by their first
- * column. One referred kind per list (every declaration has at most one); an id not among them stays as it is.
+ * column. One referred kind per list (every declaration has at most one); an id not among them is said to be missing
+ * when the kind was read whole (`referredLabel`).
  */
 function useReferredNames(profileId: string, declaration: ResourceDeclaration) {
   const kind = declaration.columns.find((column) => column.references)?.references as ResourceKind | undefined;
@@ -79,10 +80,12 @@ function useReferredNames(profileId: string, declaration: ResourceDeclaration) {
     { profileId, kind: kind ?? 'courses', pageSize: REFERRED_PAGE },
     { enabled: !!kind },
   );
-  return useMemo(
-    () => referredNames(declaration, kind ? RESOURCES[kind] : undefined, referred.data?.records ?? []),
-    [declaration, kind, referred.data],
-  );
+  return useMemo(() => {
+    const data = referred.data;
+    // Read whole: every record the platform lists is here, so an id not among them is not in the catalogue.
+    const whole = !!data && data.listed && data.records.length >= data.total;
+    return { ...referredNames(declaration, kind ? RESOURCES[kind] : undefined, data?.records ?? []), whole };
+  }, [declaration, kind, referred.data]);
 }
 
 /**

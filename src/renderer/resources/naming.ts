@@ -51,6 +51,15 @@ export function referredNames(
   return { fields: new Set(columns.map((column) => column.field)), names };
 }
 
+/**
+ * A referred record's id as a list shows it: its name where known; where the referred kind was read whole and has no
+ * such record (a licence of a program the catalogue does not list), the id said plainly to be missing, never nothing.
+ * An id not among a partial read (the first page only) stays as it is: it may well be on a later page.
+ */
+export function referredLabel(names: ReadonlyMap<string, string>, whole: boolean, id: string): string {
+  return names.get(id) ?? (whole ? `${id} (not in this tenant’s catalogue)` : id);
+}
+
 /** Abbreviations that read as words only in capitals. */
 const ABBREVIATIONS = new Set(['id', 'jwk', 'url', 'lti', 'api', 'rsa']);
 

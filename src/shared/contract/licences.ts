@@ -41,6 +41,11 @@ export const LicenceSeats = z.object({
     started: z.string(),
     expired: z.string().nullable(),
     expiry: LicenceExpiry,
+    /**
+     * The course's id or the program's key a course or program licence gives seats of; null for a user licence
+     * (absent from a copy saved before it was kept).
+     */
+    of: z.string().nullable().optional(),
   }),
   seats: z.array(
     z.object({

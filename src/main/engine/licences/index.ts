@@ -58,6 +58,7 @@ async function readLicencePage(client: PlatformClient, org: string, licenseId: n
       started: licence.started,
       expired: licence.expired,
       expiry: expiryOf(licence.expired),
+      of: licence.course_id ?? licence.program_key ?? null,
     },
     seats: seats.map((seat) => ({
       id: seat.id,

@@ -26,6 +26,9 @@ export const Licence = z
     active: z.boolean(),
     started: z.string(),
     expired: z.string().nullable(),
+    /** What a course or program licence gives seats of (the spec's course and program licences). */
+    course_id: z.string().optional(),
+    program_key: z.string().optional(),
   })
   .loose();
 export type Licence = z.infer<typeof Licence>;

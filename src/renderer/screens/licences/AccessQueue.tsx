@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Kbd, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Kbd, Modal, Paper, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResourceRecord } from '../../../shared/contract';
 import { errorMessage } from '../../bridge/errors';
@@ -50,6 +50,119 @@ function useCourseNames(profileId: string): (courseId: unknown) => { name: strin
 
 const who = (request: ResourceRecord) => String(request.name || request.username || `User ${String(request.user_id)}`);
 
+/** The requester's person page (the route the people screens and licence seat holders use). */
+const personHref = (request: ResourceRecord) => `#/people-and-access/users/${String(request.user_id)}`;
+
+/** The requester by name, a link to their person page (their username on hover). */
+function Requester({ request, size = 'sm', ...props }: { request: ResourceRecord; size?: string; fw?: number }) {
+  return (
+    <Anchor
+      href={personHref(request)}
+      size={size}
+      title={request.username ? String(request.username) : undefined}
+      data-testid="requester"
+      // In a row that picks the request on click: the link opens the person, it does not pick.
+      onClick={(event) => event.stopPropagation()}
+      style={{ overflowWrap: 'anywhere' }}
+      {...props}
+    >
+      {who(request)}
+    </Anchor>
+  );
+}
+
+/**
+ * Requests already reviewed, newest decision first, as the platform lists them (`reviewed=true`): who asked, for
+ * which course, approved or denied, and when (the request's last change). The platform does not say who decided.
+ */
+function History({ profileId, course }: { profileId: string; course: ReturnType<typeof useCourseNames> }) {
+  const {
+    list: reviewed,
+    refresh,
+    refreshing,
+  } = useResourceList(profileId, { kind: 'access-requests', where: { reviewed: 'true' }, pageSize: 500 });
+  // Read from the tenant when opened: decisions made a moment ago, here or elsewhere, are in it.
+  const refreshOnOpen = useRef(refresh);
+  useEffect(() => void refreshOnOpen.current(), []);
+  const rows = useMemo(
+    () =>
+      [...(reviewed.data?.records ?? [])].sort((a, b) =>
+        String(b.modified ?? b.created).localeCompare(String(a.modified ?? a.created)),
+      ),
+    [reviewed.data],
+  );
+  if (reviewed.isError && !reviewed.data) {
+    return (
+      <LoadErrorAlert
+        title="Reviewed requests could not be loaded"
+        error={reviewed.error}
+        onRetry={() => void reviewed.refetch()}
+      />
+    );
+  }
+  return (
+    <Stack gap="xs" data-testid="access-history">
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Text size="sm" c="dimmed">
+          Approved and denied requests, the latest decision first. The platform records when each was decided, not who
+          decided it.
+        </Text>
+        <FreshnessNote
+          freshness={reviewed.data?.freshness}
+          refreshing={refreshing}
+          onRefresh={() => void refresh()}
+          what="reviewed requests"
+        />
+      </Group>
+      {!reviewed.data ? null : rows.length ? (
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Reviewed requests">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>Course</Table.Th>
+                <Table.Th>Decision</Table.Th>
+                <Table.Th>Decided</Table.Th>
+                <Table.Th>Asked</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((request) => (
+                <Table.Tr key={String(request.id)}>
+                  <Table.Td>
+                    <Requester request={request} />
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                    {course(request.course_id).name}
+                  </Table.Td>
+                  <Table.Td w={1}>
+                    <Badge
+                      size="sm"
+                      variant="light"
+                      style={{ minWidth: 'max-content' }}
+                      color={request.approved ? 'teal' : 'gray'}
+                    >
+                      {request.approved ? 'Approved' : 'Denied'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {request.modified ? formatDateTime(String(request.modified)) : '—'}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No request has been reviewed yet.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 /**
  * The access-request queue (`#/licences/access-requests`): the open requests newest first, one shown with its
  * requester's context (who, which course, when, their other requests), approved with `a`, denied with `d`, moved
@@ -75,6 +188,7 @@ export function AccessQueue({ profileId }: { profileId: string }) {
   const [handled, setHandled] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [confirmDeny, setConfirmDeny] = useState(false);
+  const [view, setView] = useState<'waiting' | 'history'>('waiting');
   const panel = useRef<HTMLDivElement>(null);
 
   const queue = useMemo(
@@ -129,6 +243,8 @@ export function AccessQueue({ profileId }: { profileId: string }) {
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || typing(event)) return;
+    // The history has nothing to approve or move through: the queue's keys are the queue's.
+    if (view !== 'waiting') return;
     const key = event.key;
     if (key === '?') setHelp(true);
     else if (key === 'j') setIndex(Math.min(at + 1, Math.max(0, queue.length - 1)));
@@ -182,128 +298,146 @@ export function AccessQueue({ profileId }: { profileId: string }) {
           </Button>
         </Group>
       </Group>
-      {handled && (
-        <Alert color="yellow" icon={<WarningIcon />} title="Already handled" data-testid="already-handled">
-          {handled}
-        </Alert>
-      )}
-      {keyRefused && refusal && (
-        <Alert color="yellow" icon={<WarningIcon />} title="Not reviewed" role="status" data-testid="review-refused">
-          {refusal}
-        </Alert>
-      )}
-      {review.isError && (
-        <Alert color="red" icon={<WarningIcon />} title="Not reviewed">
-          {errorMessage(review.error)}
-        </Alert>
-      )}
-      <OfflineBanner freshness={open.data?.freshness} />
-      {open.isError && !open.data && (
-        <LoadErrorAlert
-          title="Access requests could not be loaded"
-          error={open.error}
-          onRetry={() => void open.refetch()}
-        />
-      )}
-      {current ? (
-        <Group align="flex-start" gap="md" wrap="wrap">
-          <Paper withBorder p="md" radius="md" style={{ flex: '2 1 320px' }} data-testid="access-request">
-            <Stack gap="xs">
-              <Text fw={600} size="lg">
-                {who(current)}
-              </Text>
-              <Text size="sm" c="dimmed" title={`User ID ${String(current.user_id)}`}>
-                {String(current.username)}
-              </Text>
-              <Text size="sm">
-                asks for{' '}
-                <strong title={course(current.course_id).id} data-testid="requested-course">
-                  {course(current.course_id).name}
-                </strong>
-              </Text>
-              <Text size="sm" c="dimmed">
-                {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
-              </Text>
-              <Group gap="sm" mt="sm">
-                <WriteButton refusal={refusal} color="teal" onClick={() => decide(true)} loading={review.isPending}>
-                  Approve <Kbd ml={6}>a</Kbd>
-                </WriteButton>
-                <WriteButton refusal={refusal} variant="default" onClick={askDeny} disabled={review.isPending}>
-                  Deny <Kbd ml={6}>d</Kbd>
-                </WriteButton>
-              </Group>
-            </Stack>
-          </Paper>
-          <Paper withBorder p="md" radius="md" style={{ flex: '1 1 260px' }} miw={0}>
-            <Text fw={500} size="sm" mb="xs">
-              Their other requests
-            </Text>
-            {others.length ? (
-              <Table aria-label="Their other requests">
-                <Table.Tbody>
-                  {others.map((request) => (
-                    <Table.Tr key={String(request.id)}>
-                      <Table.Td>
-                        <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
-                          {course(request.course_id).name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td w={1}>
-                        <Badge
-                          size="sm"
-                          variant="light"
-                          // The status is the point of the row: the badge never gives way to the course name.
-                          style={{ minWidth: 'max-content' }}
-                          color={!request.reviewed ? 'blue' : request.approved ? 'teal' : 'gray'}
-                        >
-                          {!request.reviewed ? 'Waiting' : request.approved ? 'Approved' : 'Denied'}
-                        </Badge>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            ) : (
-              <Text size="sm" c="dimmed">
-                None
-              </Text>
-            )}
-          </Paper>
-        </Group>
+      <Tabs value={view} onChange={(value) => setView(value === 'history' ? 'history' : 'waiting')}>
+        <Tabs.List>
+          <Tabs.Tab value="waiting">Waiting</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      {view === 'history' ? (
+        <History profileId={profileId} course={course} />
       ) : (
-        open.data && (
-          <Text c="dimmed" size="sm">
-            Every request has been reviewed.
-          </Text>
-        )
-      )}
-      {queue.length > 1 && (
-        <Table highlightOnHover aria-label="Waiting requests">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Who</Table.Th>
-              <Table.Th>Course</Table.Th>
-              <Table.Th>Asked</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {queue.map((request, i) => (
-              <Table.Tr
-                key={String(request.id)}
-                onClick={() => setIndex(i)}
-                bg={i === at ? 'var(--mantine-color-default-hover)' : undefined}
-                aria-current={i === at ? 'true' : undefined}
-                style={{ cursor: 'pointer' }}
-              >
-                <Table.Td>{who(request)}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
-                  {course(request.course_id).name}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <>
+          {handled && (
+            <Alert color="yellow" icon={<WarningIcon />} title="Already handled" data-testid="already-handled">
+              {handled}
+            </Alert>
+          )}
+          {keyRefused && refusal && (
+            <Alert
+              color="yellow"
+              icon={<WarningIcon />}
+              title="Not reviewed"
+              role="status"
+              data-testid="review-refused"
+            >
+              {refusal}
+            </Alert>
+          )}
+          {review.isError && (
+            <Alert color="red" icon={<WarningIcon />} title="Not reviewed">
+              {errorMessage(review.error)}
+            </Alert>
+          )}
+          <OfflineBanner freshness={open.data?.freshness} />
+          {open.isError && !open.data && (
+            <LoadErrorAlert
+              title="Access requests could not be loaded"
+              error={open.error}
+              onRetry={() => void open.refetch()}
+            />
+          )}
+          {current ? (
+            <Group align="flex-start" gap="md" wrap="wrap">
+              <Paper withBorder p="md" radius="md" style={{ flex: '2 1 320px' }} data-testid="access-request">
+                <Stack gap="xs">
+                  <Requester request={current} size="lg" fw={600} />
+                  <Text size="sm" c="dimmed" title={`User ID ${String(current.user_id)}`}>
+                    {String(current.username)}
+                  </Text>
+                  <Text size="sm">
+                    asks for{' '}
+                    <strong title={course(current.course_id).id} data-testid="requested-course">
+                      {course(current.course_id).name}
+                    </strong>
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {formatDateTime(String(current.created))} ({formatRelative(String(current.created))})
+                  </Text>
+                  <Group gap="sm" mt="sm">
+                    <WriteButton refusal={refusal} color="teal" onClick={() => decide(true)} loading={review.isPending}>
+                      Approve <Kbd ml={6}>a</Kbd>
+                    </WriteButton>
+                    <WriteButton refusal={refusal} variant="default" onClick={askDeny} disabled={review.isPending}>
+                      Deny <Kbd ml={6}>d</Kbd>
+                    </WriteButton>
+                  </Group>
+                </Stack>
+              </Paper>
+              <Paper withBorder p="md" radius="md" style={{ flex: '1 1 260px' }} miw={0}>
+                <Text fw={500} size="sm" mb="xs">
+                  Their other requests
+                </Text>
+                {others.length ? (
+                  <Table aria-label="Their other requests">
+                    <Table.Tbody>
+                      {others.map((request) => (
+                        <Table.Tr key={String(request.id)}>
+                          <Table.Td>
+                            <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                              {course(request.course_id).name}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td w={1}>
+                            <Badge
+                              size="sm"
+                              variant="light"
+                              // The status is the point of the row: the badge never gives way to the course name.
+                              style={{ minWidth: 'max-content' }}
+                              color={!request.reviewed ? 'blue' : request.approved ? 'teal' : 'gray'}
+                            >
+                              {!request.reviewed ? 'Waiting' : request.approved ? 'Approved' : 'Denied'}
+                            </Badge>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    None
+                  </Text>
+                )}
+              </Paper>
+            </Group>
+          ) : (
+            open.data && (
+              <Text c="dimmed" size="sm">
+                Every request has been reviewed.
+              </Text>
+            )
+          )}
+          {queue.length > 1 && (
+            <Table highlightOnHover aria-label="Waiting requests">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Who</Table.Th>
+                  <Table.Th>Course</Table.Th>
+                  <Table.Th>Asked</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {queue.map((request, i) => (
+                  <Table.Tr
+                    key={String(request.id)}
+                    onClick={() => setIndex(i)}
+                    bg={i === at ? 'var(--mantine-color-default-hover)' : undefined}
+                    aria-current={i === at ? 'true' : undefined}
+                    style={{ cursor: 'pointer' }}
+                  >
+                    <Table.Td>
+                      <Requester request={request} />
+                    </Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }} title={course(request.course_id).id}>
+                      {course(request.course_id).name}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(String(request.created))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </>
       )}
       <Modal
         opened={confirmDeny && !!current}

@@ -28,6 +28,7 @@ import { useCall, useMutationCall } from '../../queries/useCall';
 import { ResourceFormModal } from '../../resources/ResourceFormModal';
 import { ResourceImportModal } from '../../resources/ResourceImportModal';
 import { GiveSeat } from './GiveSeat';
+import { LicenceTarget } from '../../components/LicenceTarget';
 import { useWriteRefusal, WriteButton } from '../../resources/writeGate';
 
 type Seat = LicenceSeats['seats'][number];
@@ -148,6 +149,7 @@ function SeatsPage({ profileId, id, onBack, kind }: PageProps & { kind: SeatKind
           From {formatDateTime(licence.started)} ·{' '}
           {licence.expired ? `until ${formatDateTime(licence.expired)}` : 'no end date'}
         </Text>
+        <LicenceTarget profileId={profileId} kind={licenceKind} licenseId={licenseId} of={licence.of} />
       </Stack>
       <OfflineBanner freshness={seats.data.freshness} />
       {licence.expiry !== 'ok' && licence.expiry !== 'none' && (

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { Freshness, ResourceRecord, TicketSyncState, UserRemoval } from '../../../shared/contract';
-import { RESOURCES, SEAT_KINDS, type SeatKind } from '../../../shared/resources';
+import { RESOURCES, SEAT_KINDS, type ResourceKind, type SeatKind } from '../../../shared/resources';
 import { LoadErrorAlert } from '../../components/LoadErrorAlert';
 import { NOT_AVAILABLE_OFFLINE, SavedCopyNote } from '../../components/FreshnessBar';
 import { TypedConfirmModal } from '../../components/TypedConfirmModal';
@@ -32,6 +32,7 @@ import { RecordPicker } from '../../resources/Relations';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EraseModal, ErasureUnderway, ExportDataModal } from './PersonDataRequests';
 import { SessionModal, type OpenSession } from '../../components/sessions/SessionModal';
+import { LicenceTarget } from '../../components/LicenceTarget';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -465,6 +466,12 @@ function Licences({ profileId, username }: { profileId: string; username: string
             >
               {text(seat.license_name) ?? `${family.licenseLabel} ${String(seat.license_id)}`}
             </Anchor>
+            <LicenceTarget
+              profileId={profileId}
+              kind={family.licenseKind as ResourceKind}
+              licenseId={Number(seat.license_id)}
+              inline
+            />
             {seat.active === false && (
               <Badge variant="light" color="gray" size="sm">
                 Inactive

@@ -762,9 +762,22 @@ export const licencesArea: Area = {
       iso(-30),
       'course',
     );
+    // One of the tenant's own programs (the invitations area seeds them first), so the licence names a program the
+    // catalogue lists; without that area, a key of the same shape as the catalogue's.
+    const hasPrograms = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'").get();
+    const program = (
+      hasPrograms
+        ? db.prepare('SELECT program_key AS key, name FROM programs WHERE org = ? ORDER BY id LIMIT 1').get(MAIN_ORG)
+        : undefined
+    ) as { key: string; name: string } | undefined;
     store.createLicence(
       MAIN_ORG,
-      { name: 'Analytics program', count: 15, program_key: 'program-v1:main+ANALYTICS+2026', started: iso(-10) },
+      {
+        name: `${program?.name ?? 'Data Science Certificate'} seats`,
+        count: 15,
+        program_key: program?.key ?? `${MAIN_ORG}+data-science`,
+        started: iso(-10),
+      },
       iso(-10),
       'program',
     );
