@@ -34,6 +34,14 @@ export const IMPORT_WORDS = {
   },
 } as const satisfies Record<string, ImportWords>;
 
+/** The people-file imports' job kinds and their words (the job's page says its counts as the import dialog does). */
+export const IMPORT_WORDS_BY_JOB_KIND: Readonly<Record<string, ImportWords>> = {
+  'licence-seats': IMPORT_WORDS.seats,
+  'resource-members': IMPORT_WORDS.members,
+  'catalogue-enrol': IMPORT_WORDS.enrolments,
+  'catalogue-suggest': IMPORT_WORDS.suggestions,
+};
+
 /** A repeated row's words in the job's report and the preview: the row it repeats is the first with its key. */
 export const repeatedMessage = (firstRow: number) => `Repeated in the file (row ${firstRow})`;
 

@@ -115,4 +115,22 @@ describe('a seats dry run', () => {
     expect(await dialog.getByRole('button', { name: 'Done' }).getAttribute('data-variant')).toBe('filled');
     await expect(dialog.getByRole('button', { name: 'Import now' }).count()).resolves.toBe(0);
   });
+
+  it('each job’s own page says what its rows came to in the same words, not "done" and "skipped"', async () => {
+    const { jobs } = await app.host.engine.invoke('jobs.list', { kind: 'licence-seats' });
+    const dryRun = jobs.find((job) => job.title.startsWith('Dry run'));
+    const sent = jobs.find((job) => !job.title.startsWith('Dry run'));
+    expect([dryRun?.dryRun, sent?.dryRun]).toEqual([true, false]);
+    await app.open(`#/jobs/${dryRun!.id}`);
+    await expect
+      .poll(() => app.page.getByTestId('job-files').innerText())
+      .toContain(
+        '48 rows: 1 would get a seat · 1 already holds a seat · 1 repeated in the file · 44 won’t fit · 1 with problems',
+      );
+    await app.open(`#/jobs/${sent!.id}`);
+    await expect
+      .poll(() => app.page.getByTestId('job-files').innerText())
+      .toContain('48 rows: 45 given a seat · 1 already holds a seat · 1 repeated in the file · 1 with problems');
+    expect(await app.page.getByTestId('job-files').innerText()).not.toMatch(/done|skipped/);
+  });
 });

@@ -68,6 +68,8 @@ export const Job = z.object({
   progress: JobProgress,
   /** Invite jobs: started with --skip-invalid, so invalid rows do not count as failures. */
   skipInvalid: z.boolean().optional(),
+  /** People-file imports (seats, members, enrolments, suggestions): a dry run, which sends nothing. */
+  dryRun: z.boolean().optional(),
   /** Waiting: when it tries again, and when it gives up and pauses (its waiting limit); null otherwise. */
   retryAt: z.string().nullable(),
   givesUpAt: z.string().nullable(),

@@ -1,5 +1,6 @@
 /** Journal rows as the contract shows them. */
 import type { Job, JobItem } from '../../../shared/contract';
+import { IMPORT_WORDS_BY_JOB_KIND } from '../../../shared/import-summary';
 import type { ItemRow, JobRow } from './journal';
 
 export function presentItem(row: ItemRow): JobItem {
@@ -22,6 +23,11 @@ interface InviteChoices {
   skipInvalid?: boolean;
 }
 
+/** A people-file import's mode (its params hold more: the people-import job's business). */
+interface PeopleFileMode {
+  mode?: string;
+}
+
 export function presentJob(row: JobRow, progress: Job['progress'], runner: Job['runner']): Job {
   return {
     id: row.id,
@@ -34,6 +40,9 @@ export function presentJob(row: JobRow, progress: Job['progress'], runner: Job['
     counts: JSON.parse(row.counts) as Record<string, number>,
     progress,
     ...(row.kind === 'invite' && { skipInvalid: (JSON.parse(row.params) as InviteChoices).skipInvalid === true }),
+    ...(row.kind in IMPORT_WORDS_BY_JOB_KIND && {
+      dryRun: (JSON.parse(row.params) as PeopleFileMode).mode === 'dry-run',
+    }),
     retryAt: row.state === 'waiting' ? row.retry_at : null,
     givesUpAt: row.state === 'waiting' ? row.gives_up_at : null,
     waitLimitMinutes: row.wait_limit_minutes,

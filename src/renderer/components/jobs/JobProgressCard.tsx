@@ -1,6 +1,7 @@
 import { Group, Paper, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import type { Job } from '../../../shared/contract';
 import { formatBytes, formatCount, formatDateTime, formatDuration, formatRate, percent } from '../../lib/format';
+import { IMPORT_WORDS_BY_JOB_KIND, importSummary } from '../../../shared/import-summary';
 import { describeCount, ended, hasBytes, isActive, ITEM_NOUNS, jobPercent } from '../../lib/jobPresentation';
 
 /** What the job does now, in words: its own phase while it runs, else its state (its last phase no longer holds). */
@@ -40,11 +41,18 @@ export function JobProgressCard({
 }) {
   const { progress } = job;
   const active = isActive(job.state);
+  // A people file that has ended says what its rows came to as the import dialog does: parts that add up.
+  const words = IMPORT_WORDS_BY_JOB_KIND[job.kind];
+  const summary =
+    itemsDetail === undefined && words && job.dryRun !== undefined && !active
+      ? importSummary(job.counts, words, job.dryRun)
+      : null;
+  const detail = summary ? `${formatCount(summary.rows)} rows: ${summary.sentence}` : itemsDetail;
   const [, nouns] = ITEM_NOUNS[job.kind];
   const bytes = hasBytes(progress);
   const sections = barSections(job);
   const overall = jobPercent(progress, job.state);
-  const counts = ownCounts ? Object.entries(job.counts).filter(([, value]) => value > 0) : [];
+  const counts = ownCounts && !summary ? Object.entries(job.counts).filter(([, value]) => value > 0) : [];
   const running = job.state === 'running';
   return (
     <Paper withBorder radius="md" p="lg" data-testid="job-progress">
@@ -73,7 +81,7 @@ export function JobProgressCard({
             label={capitalised(nouns)}
             value={`${formatCount(ended(progress))} of ${formatCount(progress.total)}`}
             detail={
-              itemsDetail ??
+              detail ??
               [
                 `${formatCount(progress.done)} done`,
                 progress.failed ? `${formatCount(progress.failed)} failed` : null,
