@@ -137,7 +137,12 @@ describe('Course enrolments: how people get into a course', () => {
     await dialog.getByRole('button', { name: 'Enrol 2 rows' }).click();
     // The parts add up to the file's rows (shared/import-summary.ts); the unknown person is named in the report.
     await expect.poll(() => dialog.getByTestId('import-result').innerText()).toBe('1 enrolled\n1 with problems');
-    await visible(dialog.getByTestId('import-report').getByText(/nobody@example\.edu/).first());
+    await visible(
+      dialog
+        .getByTestId('import-report')
+        .getByText(/nobody@example\.edu/)
+        .first(),
+    );
     expect(pathwayEnrolled('cohort-ada', 'data-foundations')).toBe(1);
   });
 });
