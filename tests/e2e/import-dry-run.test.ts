@@ -99,7 +99,11 @@ describe('a seats dry run', () => {
     await visible(
       report.getByRole('row', { name: /49\s+DRY1@SEATS\.TEST\s+Repeated\s+Repeated in the file \(row 3\)/ }),
     );
-    await visible(report.getByText('No account for ghost@seats.test on this tenant'));
+    await visible(
+      report.getByRole('row', {
+        name: /48\s+ghost@seats\.test\s+No such person\s+No account for ghost@seats\.test on this tenant/,
+      }),
+    );
     expect(await dialog.getByTestId('import-over-seats').getByRole('columnheader').allInnerTexts()).toEqual([
       'Row',
       'Person',

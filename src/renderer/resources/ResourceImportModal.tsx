@@ -61,7 +61,7 @@ const OUTCOMES = [
 ] as const;
 const MEMBERSHIP_RESULTS: Record<string, string> = {
   repeated: 'Repeated',
-  unknown: 'Unknown',
+  unknown: 'No such person',
   invalid: 'Invalid',
   dropped: 'Left out',
   failed: 'Failed',
