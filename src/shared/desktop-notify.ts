@@ -15,6 +15,7 @@
  */
 import { formatBytes } from './bytes';
 import type { Job, JobKind, JobState } from './contract';
+import { IMPORT_WORDS_BY_JOB_KIND, importSummary } from './import-summary';
 
 export interface DesktopNote {
   /** Notes with the same tag replace each other. */
@@ -174,6 +175,8 @@ export const JOBS_TAG = 'mentor-admin-jobs';
 export type EndedJob = Pick<Job, 'id' | 'kind' | 'title' | 'state' | 'error'> & {
   progress: Pick<Job['progress'], 'done' | 'failed' | 'skipped' | 'total'> & { bytesDone?: number };
   counts?: Job['counts'];
+  /** A people file's dry run: its counts are what would be done. */
+  dryRun?: Job['dryRun'];
 };
 
 /** How a job ended, in words (the in-app toast and the desktop note say the same). */
@@ -190,6 +193,16 @@ export function describeEnding(job: EndedJob): { title: string; message: string;
       title: `${kind} finished`,
       message: `${job.title} — ${plural(rows, 'row')}, ${formatBytes(job.progress.bytesDone)}.`,
       ok: true,
+    };
+  }
+  const words = IMPORT_WORDS_BY_JOB_KIND[job.kind];
+  if (words && job.counts) {
+    // A people file says what its rows came to as its import dialog does (parts that add up), not "done, skipped".
+    const summary = importSummary(job.counts, words, job.dryRun ?? false);
+    return {
+      title: failed ? `${kind} finished with ${plural(failed, 'failure')}` : `${kind} finished`,
+      message: `${job.title} — ${plural(summary.rows, 'row')}: ${summary.sentence}.`,
+      ok: failed === 0,
     };
   }
   const parts = [`${done} done`];

@@ -66,6 +66,25 @@ export function repeatedRows<R>(
   return repeats;
 }
 
+/**
+ * One row's outcome (a job item's step: "wouldAdd", "already", "overSeats"…) in its kind's words, for the job's page;
+ * undefined for a step these imports do not have.
+ */
+export function outcomeWords(step: string, words: ImportWords): string | undefined {
+  const said: Record<string, string> = {
+    added: words.added[0],
+    wouldAdd: words.wouldAdd[0],
+    already: words.already[0],
+    repeated: 'repeated in the file',
+    overSeats: 'won’t fit',
+    unknown: 'no such person',
+    invalid: 'invalid',
+    failed: 'failed',
+    dropped: 'left out',
+  };
+  return Object.hasOwn(said, step) ? said[step] : undefined;
+}
+
 /** A cell as rows are compared: "Ann@X.org " and "ann@x.org" are the same person. */
 export const sameCell = (cell: string | undefined) => (cell ?? '').trim().toLowerCase();
 

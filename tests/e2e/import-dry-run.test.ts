@@ -67,10 +67,13 @@ describe('a seats dry run', () => {
       buffer: Buffer.from(['Email', ...rows].join('\r\n')),
     });
 
-    // The preview warns of the repeat: the row is ready (sent once), not a problem.
+    // The preview warns of the repeat: the row is sent once (with row 3), not a problem. Its chips are parts that add
+    // up to the file's rows, and the button counts the people that will be sent.
     const counts = dialog.getByTestId('import-counts');
-    await visible(counts.getByText('48 ready'));
-    await visible(counts.getByText('1 repeated in the file'));
+    await expect.poll(() => counts.innerText()).toMatch(/^47 ready\s+1 repeated in the file$/);
+    await visible(dialog.getByRole('button', { name: /^Import 47 / }));
+    expect(await dialog.getByRole('button', { name: /^Import \d+ / }).innerText()).not.toMatch(/48/);
+    expect(await dialog.getByTestId('import-rows').getByRole('columnheader').first().innerText()).toBe('Row');
     await visible(dialog.getByTestId('import-rows').getByText('Repeated in the file (row 3): sent once'));
     await visible(dialog.getByText(/1 row has the same person as an earlier row: each is sent once/));
 
@@ -89,15 +92,20 @@ describe('a seats dry run', () => {
     // Named by the licence, not its number.
     await visible(dialog.getByText('Dry run: give 48 seats of Spring cohort (cohort.csv)'));
 
-    // The rows that added nobody: by person, no target column (the licence is the file's one), the result and why.
+    // The rows that would add nobody: by person, no target column (the licence is the file's one), the result, why.
     const report = dialog.getByTestId('import-report');
-    expect(await report.getByRole('columnheader').allInnerTexts()).toEqual(['Line', 'Person', 'Result', 'Why']);
+    await visible(dialog.getByText('Rows that would add nobody', { exact: true }));
+    expect(await report.getByRole('columnheader').allInnerTexts()).toEqual(['Row', 'Person', 'Result', 'Why']);
     await visible(
       report.getByRole('row', { name: /49\s+DRY1@SEATS\.TEST\s+Repeated\s+Repeated in the file \(row 3\)/ }),
     );
-    await visible(report.getByText('No account for ghost@seats.test on this tenant'));
+    await visible(
+      report.getByRole('row', {
+        name: /48\s+ghost@seats\.test\s+No such person\s+No account for ghost@seats\.test on this tenant/,
+      }),
+    );
     expect(await dialog.getByTestId('import-over-seats').getByRole('columnheader').allInnerTexts()).toEqual([
-      'Line',
+      'Row',
       'Person',
       'Why',
     ]);
@@ -114,6 +122,7 @@ describe('a seats dry run', () => {
       .toMatch(/^45 given a seat\n1 already holds a seat\n1 repeated in the file\n1 with problems\n+44 of them beyond/);
     expect(await dialog.getByRole('button', { name: 'Done' }).getAttribute('data-variant')).toBe('filled');
     await expect(dialog.getByRole('button', { name: 'Import now' }).count()).resolves.toBe(0);
+    await visible(dialog.getByText('Rows that added nobody', { exact: true }));
   });
 
   it('each job’s own page says what its rows came to in the same words, not "done" and "skipped"', async () => {
@@ -132,5 +141,21 @@ describe('a seats dry run', () => {
       .poll(() => app.page.getByTestId('job-files').innerText())
       .toContain('48 rows: 45 given a seat · 1 already holds a seat · 1 repeated in the file · 1 with problems');
     expect(await app.page.getByTestId('job-files').innerText()).not.toMatch(/done|skipped/);
+  });
+
+  it('the job’s items say each row’s step in words, not codes', async () => {
+    const { jobs } = await app.host.engine.invoke('jobs.list', { kind: 'licence-seats' });
+    const dryRun = jobs.find((job) => job.title.startsWith('Dry run'))!;
+    await app.open(`#/jobs/${dryRun.id}`);
+    const items = app.page.getByTestId('job-items');
+    await expect.poll(() => items.getByRole('row').count()).toBe(49);
+    const steps = (await items.locator('tbody tr td:nth-child(3)').allInnerTexts()).map((step) => step.trim());
+    expect(new Set(steps)).toEqual(
+      new Set(['Would get a seat', 'Already holds a seat', 'Repeated in the file', 'Won’t fit', 'No such person']),
+    );
+    const sent = jobs.find((job) => !job.title.startsWith('Dry run'))!;
+    await app.open(`#/jobs/${sent.id}`);
+    await visible(items.getByText('Given a seat').first());
+    expect(await items.innerText()).not.toMatch(/wouldAdd|overSeats|already\b|repeated\b|unknown|\badded\b/);
   });
 });

@@ -56,7 +56,7 @@ describe('Tenant settings: import domains from CSV', () => {
     await visible(dialog.getByText('Domain: This field is required.'));
 
     // The bad cell fixed in place: the row is checked again and becomes ready.
-    const cell = dialog.getByRole('textbox', { name: 'Active, line 3' });
+    const cell = dialog.getByRole('textbox', { name: 'Active, row 3' });
     await cell.fill('yes');
     await cell.press('Enter');
     await expect.poll(() => counts.innerText()).toMatch(/3 ready[\s\S]*1 with problems/);

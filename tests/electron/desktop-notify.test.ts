@@ -163,6 +163,40 @@ describe('jobs that end', () => {
     });
   });
 
+  it('says what a people file’s rows came to in its import dialog’s words, dry run or sent', () => {
+    // Five rows: 2 done (one enrolled, one already), 3 skipped (a repeat, two unknown people).
+    const enrol = job({
+      kind: 'catalogue-enrol',
+      title: 'Dry run: enrol 5 people (prog.csv)',
+      dryRun: true,
+      counts: { wouldAdd: 1, already: 1, repeated: 1, unknown: 2 },
+      progress: { done: 2, failed: 0, skipped: 3, total: 5 },
+    });
+    expect(jobEndedNote(NO_JOB_NOTES, enrol, away).note).toMatchObject({
+      title: 'Enrolments from CSV finished',
+      body:
+        'Dry run: enrol 5 people (prog.csv) — 5 rows: 1 would be enrolled · 1 already enrolled · ' +
+        '1 repeated in the file · 2 with problems.',
+    });
+    // Sent, in a seat's words; a row the platform refused is a problem and the ending says so.
+    const seats = job({
+      kind: 'licence-seats',
+      title: 'Give 3 seats of Spring cohort (cohort.csv)',
+      dryRun: false,
+      counts: { added: 2, failed: 1 },
+      progress: { done: 2, failed: 1, skipped: 0, total: 3 },
+    });
+    expect(describeEnding(seats)).toEqual({
+      title: 'Licence seat imports finished with 1 failure',
+      message: 'Give 3 seats of Spring cohort (cohort.csv) — 3 rows: 2 given a seat · 1 with problems.',
+      ok: false,
+    });
+    // Other kinds keep "done" and "skipped".
+    expect(describeEnding(job({ kind: 'invite', title: 'Invite 3', counts: { already: 1 } })).message).toBe(
+      'Invite 3 — 12 done.',
+    );
+  });
+
   it('stays quiet when not wanted, while looking, and for a ticket reply that was sent', () => {
     expect(jobEndedNote(NO_JOB_NOTES, job(), { ...away, enabled: false }).note).toBeNull();
     expect(jobEndedNote(NO_JOB_NOTES, job(), { ...away, looking: true }).note).toBeNull();

@@ -3,7 +3,14 @@
  * row a repeat names is the first with its key, and a dry run's parts add up to the file's rows in the kind's words.
  */
 import { describe, expect, it } from 'vitest';
-import { IMPORT_WORDS, importSummary, repeatedMessage, repeatedRows, sameCell } from '../../src/shared/import-summary';
+import {
+  IMPORT_WORDS,
+  importSummary,
+  outcomeWords,
+  repeatedMessage,
+  repeatedRows,
+  sameCell,
+} from '../../src/shared/import-summary';
 
 describe('repeatedRows', () => {
   const rows = [
@@ -77,5 +84,23 @@ describe('importSummary', () => {
     const summary = importSummary({ added: 3, overSeats: 1 }, IMPORT_WORDS.seats, false);
     expect(summary.rows).toBe(3);
     expect(summary.parts.map((part) => part.key)).toEqual(['added']);
+  });
+});
+
+describe('outcomeWords', () => {
+  it('says one row’s step in its kind’s words, and nothing for a step these imports do not have', () => {
+    const steps = ['wouldAdd', 'added', 'already', 'repeated', 'overSeats', 'unknown', 'dropped'];
+    expect(steps.map((step) => outcomeWords(step, IMPORT_WORDS.enrolments))).toEqual([
+      'would be enrolled',
+      'enrolled',
+      'already enrolled',
+      'repeated in the file',
+      'won’t fit',
+      'no such person',
+      'left out',
+    ]);
+    expect(outcomeWords('already', IMPORT_WORDS.seats)).toBe('already holds a seat');
+    expect(outcomeWords('upload', IMPORT_WORDS.seats)).toBeUndefined();
+    expect(outcomeWords('toString', IMPORT_WORDS.seats)).toBeUndefined();
   });
 });

@@ -61,7 +61,7 @@ const OUTCOMES = [
 ] as const;
 const MEMBERSHIP_RESULTS: Record<string, string> = {
   repeated: 'Repeated',
-  unknown: 'Unknown',
+  unknown: 'No such person',
   invalid: 'Invalid',
   dropped: 'Left out',
   failed: 'Failed',
@@ -185,7 +185,8 @@ export function ResourceImportModal({
   const plural = pluralOf(declaration);
   const words = wordsOf(declaration);
   // People put into groups or enrolled in catalogue items: a job whose dry run reads the tenant.
-  const valid = shown?.counts.valid ?? 0;
+  // A repeated row is valid but sent once (with the row it repeats): the button counts what will be sent.
+  const sent = (shown?.counts.valid ?? 0) - (shown?.counts.repeated ?? 0);
   return (
     <Modal
       opened={opened}
@@ -284,20 +285,20 @@ export function ResourceImportModal({
                 {byPerson && (
                   <Button
                     variant="default"
-                    disabled={!shown.counts.valid || preview.isFetching || start.isPending}
+                    disabled={sent <= 0 || preview.isFetching || start.isPending}
                     onClick={() => begin(true)}
                   >
                     Dry run
                   </Button>
                 )}
                 <Button
-                  disabled={!shown.counts.valid || preview.isFetching}
+                  disabled={sent <= 0 || preview.isFetching}
                   loading={start.isPending}
                   onClick={() => begin(false)}
                 >
                   {declaration.enrolment
-                    ? `Enrol ${formatCount(valid)} ${valid === 1 ? 'row' : 'rows'}`
-                    : `Import ${formatCount(valid)} ${valid === 1 ? declaration.singular : plural}`}
+                    ? `Enrol ${formatCount(sent)} ${sent === 1 ? 'row' : 'rows'}`
+                    : `Import ${formatCount(sent)} ${sent === 1 ? declaration.singular : plural}`}
                 </Button>
               </Group>
             </WizardFooter>
@@ -438,8 +439,9 @@ function Review({
       {!!error && <ErrorAlert error={error} />}
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="xs" data-testid="import-counts" aria-live="polite">
+          {/* Parts that add up to the file's rows: a repeated row is counted as repeated, not as ready too. */}
           <Badge size="lg" color="teal" variant="light">
-            {formatCount(counts.valid)} ready
+            {formatCount(counts.valid - (counts.repeated ?? 0))} ready
           </Badge>
           {counts.invalid > 0 && (
             <Badge color="red" variant="light">
@@ -482,7 +484,7 @@ function Review({
           <Table withTableBorder striped aria-label="Rows" data-testid="import-rows">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={70}>Line</Table.Th>
+                <Table.Th w={70}>Row</Table.Th>
                 {mapped.map((field) => (
                   <Table.Th key={field.field}>{field.label}</Table.Th>
                 ))}
@@ -531,7 +533,7 @@ function RowLine({
           {row.problems.length && !row.dropped ? (
             <TextInput
               size="xs"
-              aria-label={`${field.label}, line ${row.line}`}
+              aria-label={`${field.label}, row ${row.line}`}
               defaultValue={row.values[field.field] ?? ''}
               error={problemAt(field.field) ? true : undefined}
               onBlur={(event) => {
@@ -562,7 +564,7 @@ function RowLine({
       </Table.Td>
       <Table.Td>
         <Checkbox
-          aria-label={`Leave out line ${row.line}`}
+          aria-label={`Leave out row ${row.line}`}
           checked={row.dropped}
           onChange={(event) => onDrop(row.line, event.currentTarget.checked)}
         />
@@ -644,7 +646,7 @@ export function ImportJob({
           )}
         </Group>
       )}
-      {ended && membership && <RowsNotAdded jobId={jobId} target={target} />}
+      {ended && membership && <RowsNotAdded jobId={jobId} target={target} dryRun={dryRun} />}
       {ended && dryRun && (counts.overSeats ?? 0) > 0 && <RowsOverSeats jobId={jobId} />}
       <WizardFooter>
         <Group gap="xs">
@@ -668,7 +670,7 @@ export function ImportJob({
   );
 }
 
-/** A dry run's rows past the licence's free seats, by line. */
+/** A dry run's rows past the licence's free seats, by row. */
 function RowsOverSeats({ jobId }: { jobId: string }) {
   return (
     <ReportRows
@@ -683,12 +685,12 @@ function RowsOverSeats({ jobId }: { jobId: string }) {
 }
 
 /** The rows of a people file that added nobody, with the reason (the whole report is the job's CSV). */
-function RowsNotAdded({ jobId, target }: { jobId: string; target: string | null }) {
+function RowsNotAdded({ jobId, target, dryRun }: { jobId: string; target: string | null; dryRun: boolean }) {
   return (
     <ReportRows
       jobId={jobId}
       which={{ states: ['skipped', 'failed'] }}
-      title="Rows that added nobody"
+      title={dryRun ? 'Rows that would add nobody' : 'Rows that added nobody'}
       testId="import-report"
       target={target}
       result
@@ -696,7 +698,7 @@ function RowsNotAdded({ jobId, target }: { jobId: string; target: string | null 
   );
 }
 
-/** Some rows of an import's report, by line: who, (the group,) the result and why; the first ROWS_SHOWN of them. */
+/** Some rows of an import's report, by row number: who, (the group,) the result and why; the first ROWS_SHOWN of them. */
 function ReportRows({
   jobId,
   which,
@@ -726,7 +728,7 @@ function ReportRows({
         <Table withTableBorder striped aria-label={title} data-testid={testId}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={70}>Line</Table.Th>
+              <Table.Th w={70}>Row</Table.Th>
               <Table.Th>Person</Table.Th>
               {target !== null && <Table.Th>{target}</Table.Th>}
               {result && <Table.Th w={100}>Result</Table.Th>}

@@ -8,6 +8,7 @@ import { errorMessage } from '../../bridge/errors';
 import { callKey } from '../../queries/useCall';
 import { SearchIcon } from '../../components/icons';
 import { formatBytes, formatClock, formatCount } from '../../lib/format';
+import { IMPORT_WORDS_BY_JOB_KIND, outcomeWords } from '../../../shared/import-summary';
 import { hasBytes, isActive, ITEM_NOUNS, ITEM_STATE_INFO } from '../../lib/jobPresentation';
 
 const PAGE_SIZE = 50;
@@ -42,6 +43,12 @@ export function JobItemsTable({ job }: { job: Job }) {
   // Rows and replies have no size: the column would read "0 B" all the way down.
   const sized = hasBytes(job.progress);
   const columns = sized ? 6 : 5;
+  // A people file's steps in the words its import dialog uses ("Would be enrolled", "Repeated in the file").
+  const words = IMPORT_WORDS_BY_JOB_KIND[job.kind];
+  const stepOf = (phase: string) => {
+    const said = words && outcomeWords(phase, words);
+    return said ? said.charAt(0).toUpperCase() + said.slice(1) : phase;
+  };
 
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="job-items">
@@ -91,7 +98,7 @@ export function JobItemsTable({ job }: { job: Job }) {
               <Table.Tr>
                 <Table.Th>{noun}</Table.Th>
                 <Table.Th w={90}>State</Table.Th>
-                <Table.Th w={100}>Step</Table.Th>
+                <Table.Th w={words ? 160 : 100}>Step</Table.Th>
                 {sized && (
                   <Table.Th w={80} ta="right">
                     Size
@@ -123,7 +130,7 @@ export function JobItemsTable({ job }: { job: Job }) {
                   </Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed">
-                      {item.phase}
+                      {stepOf(item.phase)}
                     </Text>
                   </Table.Td>
                   {sized && <Table.Td ta="right">{formatBytes(item.bytes)}</Table.Td>}
