@@ -282,6 +282,10 @@ describe('Credentials: define a badge and issue it to a course’s completers', 
     // Everyone who completed it, by name; the one holding it marked and left out of the count.
     expect(await list.locator('tbody tr').count()).toBe(completers.length);
     await visible(list.getByRole('link', { name: leaver!.name }));
+    // Each name has its username beside it: two people of one name are told apart.
+    const leaverLink = list.getByRole('link', { name: leaver!.name });
+    expect(await leaverLink.getByTestId('completer-username').textContent()).toBe(` · ${leaver!.username}`);
+    expect(await list.getByTestId('completer-username').count()).toBe(completers.filter((c) => c.name.trim()).length);
     const held = list.getByRole('row', { name: new RegExp(holder!.name) });
     await visible(held.getByText('Already has it'));
     expect(await list.getByText('Already has it').count()).toBe(1);

@@ -94,7 +94,7 @@ describe('People and access: department members from a CSV', () => {
     await details.getByTestId('related-lists').getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import members of Nursing from CSV' });
     // A file naming people alone: they go into Nursing (the learner is in it already, from the import above).
-    const people = ['Username', server.studentUser].join('\n');
+    const people = ['Username', server.studentUser, 'nobody-here@example.edu'].join('\n');
     await visible(dialog.getByText(/A department column \(name or id\) is optional: rows without one go into Nursing/));
     await dialog
       .getByTestId('resource-import-file')
@@ -103,8 +103,13 @@ describe('People and access: department members from a CSV', () => {
     await dialog.getByRole('button', { name: /^Import \d+ department members?$/ }).click();
     await expect
       .poll(() => dialog.getByTestId('import-result').innerText())
-      .toMatch(/0 added[\s\S]*1 already a member/);
+      .toMatch(/0 added[\s\S]*1 already a member[\s\S]*1 with problems/);
     expect(departmentOf(server.studentUser)).toBe(nursing);
+    // The report names the department the rows went into by its name, not its id.
+    const report = dialog.getByTestId('import-report');
+    const unknown = report.getByRole('row', { name: /nobody-here@example\.edu/ });
+    await visible(unknown.getByRole('cell', { name: 'Nursing', exact: true }));
+    expect(await report.getByRole('cell', { name: String(nursing), exact: true }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.keyboard.press('Escape');

@@ -123,6 +123,20 @@ describe("A department's members", () => {
     await members.getByRole('textbox', { name: 'Search the members of Big Cohort' }).fill('learner07');
     await expect.poll(() => members.getByTestId('member-row').count()).toBe(1);
     await visible(members.getByRole('button', { name: 'Learner Number07 · learner07' }));
+    // By full name too (the directory's; the members' records hold usernames and emails alone).
+    const search = members.getByRole('textbox', { name: 'Search the members of Big Cohort' });
+    await search.fill('Learner Number07');
+    await visible(members.getByRole('button', { name: 'Learner Number07 · learner07' }));
+    await expect.poll(() => members.getByTestId('member-row').count()).toBe(1);
+    // A part of the name many share: every one of them, counted across the pages.
+    await search.fill('number');
+    await expect
+      .poll(() => members.getByTestId('members-total').innerText(), { timeout: 30_000 })
+      .toBe(`${ACTIVE} members`);
+    expect(await members.getByTestId('member-row').count()).toBe(20);
+    // A person of that name who is not a member is not listed.
+    await search.fill('Priya Kapoor');
+    await visible(members.getByText('No member matches.'));
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
   });

@@ -22,6 +22,8 @@ import { WriteButton, WriteIcon, useWriteRefusal } from './writeGate';
 import { NOT_AVAILABLE_OFFLINE } from '../components/FreshnessBar';
 
 const MEMBERS_PAGE = 20;
+/** People of the directory whose name matches a members search, asked for their usernames. */
+const NAMED_PEOPLE = 200;
 
 /** What the directory knows of one person (their full name), from the users kind's saved copy. */
 export function useKnownPerson(
@@ -112,14 +114,30 @@ export function MembersList({
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState<string | null>(null);
   const [removing, setRemoving] = useState<{ record: ResourceRecord; name: string } | null>(null);
-  const list = useCall('resources.list', {
-    profileId,
-    kind: declaration.kind,
-    where: { [groupField]: groupId },
-    page,
-    pageSize: MEMBERS_PAGE,
-    ...(debounced && { search: debounced }),
-  });
+  // The members' records hold usernames and emails, not names: the directory says which usernames a name belongs to,
+  // and members with those usernames match the search too.
+  const named = useCall(
+    'resources.list',
+    { profileId, kind: 'users', search: debounced, pageSize: NAMED_PEOPLE },
+    { enabled: debounced !== '' },
+  );
+  const namedUsernames = (named.data?.records ?? [])
+    .map((person) => person.username)
+    .filter((username): username is string => typeof username === 'string' && username !== '');
+  const list = useCall(
+    'resources.list',
+    {
+      profileId,
+      kind: declaration.kind,
+      where: { [groupField]: groupId },
+      page,
+      pageSize: MEMBERS_PAGE,
+      ...(debounced && { search: debounced }),
+      ...(namedUsernames.length > 0 && { searchAlso: { field: 'username', values: namedUsernames } }),
+    },
+    // A search waits for the directory's answer (or its failure: then by username and email alone).
+    { enabled: debounced === '' || !named.isPending },
+  );
   const refusal = useWriteRefusal(list.data?.freshness) ?? listRefusal;
   const add = useMutationCall('resources.create');
   const remove = useMutationCall('resources.delete');

@@ -737,12 +737,22 @@ function ReportRows({
           </Table.Thead>
           <Table.Tbody>
             {rows.map((item) => {
-              const detail = item.detail as { line?: number; person?: string; group?: string; message?: string };
+              const detail = item.detail as {
+                line?: number;
+                person?: string;
+                group?: string;
+                groupName?: string;
+                message?: string;
+              };
               return (
                 <Table.Tr key={item.id}>
                   <Table.Td>{detail.line}</Table.Td>
                   <Table.Td>{detail.person || '—'}</Table.Td>
-                  {target !== null && <Table.Td>{detail.group || '—'}</Table.Td>}
+                  {target !== null && (
+                    <Table.Td title={detail.groupName ? detail.group : undefined}>
+                      {detail.groupName || detail.group || '—'}
+                    </Table.Td>
+                  )}
                   {result && <Table.Td>{MEMBERSHIP_RESULTS[item.phase] ?? item.phase}</Table.Td>}
                   <Table.Td>
                     <Text size="sm" c="dimmed">

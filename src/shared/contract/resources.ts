@@ -39,6 +39,14 @@ export const ResourceListInput = z
     search: z.string().max(200).optional(),
     /** Equality on record fields (`is_active: "true"`), typed by the spec's schema of the field. */
     where: z.record(z.string(), z.string()).optional(),
+    /**
+     * Records whose field holds one of these values match the search too: a group's members found by a name, where
+     * the directory says which usernames have it (the members' own records hold no names).
+     */
+    searchAlso: z
+      .object({ field: z.string().min(1), values: z.array(z.string().max(1000)).max(500) })
+      .strict()
+      .optional(),
     page: z.number().int().min(1).default(1),
     pageSize: z.number().int().min(1).max(500).default(50),
     refresh: z.boolean().optional(),

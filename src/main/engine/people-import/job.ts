@@ -52,7 +52,14 @@ export interface PeopleRow {
 }
 
 /** An item's data: the row's line, its cells (the person's email or username first), and what became of it. */
-export type PeopleItemData = { line: number; person: string; group?: string; message?: string };
+export type PeopleItemData = {
+  line: number;
+  person: string;
+  group?: string;
+  /** The group's name as the tenant has it, where the row named it otherwise (by its id). */
+  groupName?: string;
+  message?: string;
+};
 
 /** A row of the work list: its data read once, and whether a killed run may have sent it already. */
 export interface Work<D extends PeopleItemData = PeopleItemData> {
@@ -434,7 +441,8 @@ function peopleReport(kind: Pick<PeopleImport<never, never, never, never>, 'colu
         item.state === 'pending' || item.state === 'active'
           ? 'not sent'
           : (kind.report.words[item.phase] ?? (item.phase === 'repeated' ? 'repeated in the file' : item.phase));
-      return [data.line, ...kind.columns.map((c) => data[c] ?? ''), result, item.error ?? data.message ?? ''];
+      const cell = (c: 'person' | 'group') => (c === 'group' ? (data.groupName ?? data.group) : data[c]) ?? '';
+      return [data.line, ...kind.columns.map(cell), result, item.error ?? data.message ?? ''];
     },
   };
 }

@@ -15,7 +15,7 @@ export interface KitImportParams extends ImportMode {
 }
 
 /** A row's person (email or username) and what they go into (a group's or an item's name or id), as the row gives them. */
-export type PairItemData = { line: number; person: string; group: string; message?: string };
+export type PairItemData = { line: number; person: string; group: string; groupName?: string; message?: string };
 
 export const PAIR_COLUMNS = ['person', 'group'] as const;
 

@@ -23,6 +23,8 @@ export interface FieldEquals {
 export interface PageQuery {
   search?: string | undefined;
   where?: FieldEquals[];
+  /** Records whose field holds one of these values match the search too. */
+  searchAlso?: { field: string; values: readonly string[] } | undefined;
   page: number;
   pageSize: number;
 }
@@ -149,7 +151,16 @@ export class ResourceCache {
     const params: Record<string, unknown> = { profileId, kind };
     // Both sides are lower-cased here, so a plain substring test (no pattern to escape) is the search.
     const search = query.search?.trim().toLowerCase() ?? '';
-    if (search) {
+    const also = search && query.searchAlso?.values.length ? query.searchAlso : null;
+    if (search && also) {
+      // The field's name comes from the declaration (the caller checked it), never from free text.
+      clauses.push(
+        '(instr(r.search, @search) > 0 OR json_extract(r.data, @alsoPath) IN (SELECT value FROM json_each(@alsoValues)))',
+      );
+      params.search = search;
+      params.alsoPath = `$."${also.field}"`;
+      params.alsoValues = JSON.stringify(also.values);
+    } else if (search) {
       clauses.push('instr(r.search, @search) > 0');
       params.search = search;
     }
@@ -164,7 +175,8 @@ export class ResourceCache {
     // (about 2.5 µs), where the scan of the kind's covering index costs about 0.1 µs a record and finds a common
     // text's first page at once. A shorter search has no trigram: the scan (migration 018).
     let from = 'resource_records r';
-    const match = trigramMatch(search);
+    // Records matched by searchAlso need not hold the text: no trigram narrowing then.
+    const match = also ? null : trigramMatch(search);
     if (match && this.fewHold(match)) {
       from = 'resource_records_text t CROSS JOIN resource_records r ON r.rid = t.rowid';
       clauses.push('resource_records_text MATCH @match');

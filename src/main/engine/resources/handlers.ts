@@ -222,21 +222,9 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
   /** `where` as typed equality on declared fields: a boolean field takes true/false, a number a number. */
   function typedWhere(declaration: ResourceDeclaration, where: Record<string, string> | undefined): FieldEquals[] {
     const schema = recordSchema(declaration);
-    const known = new Set([
-      declaration.idField,
-      ...declaration.columns.map((c) => c.field),
-      ...declaration.search,
-      ...(declaration.filters ?? []).map((f) => f.field),
-      // A record's related lists ask for the records that refer to it.
-      ...(declaration.relations ?? []).map((r) => r.field),
-    ]);
+    const known = whereFields(declaration);
     return Object.entries(where ?? {}).map(([field, text]) => {
-      if (!known.has(field)) {
-        throw invalid(
-          `where.${field}`,
-          `${capital(pluralOf(declaration))} have no field '${field}' (fields: ${[...known].join(', ')})`,
-        );
-      }
+      if (!known.has(field)) throw unknownField(declaration, `where.${field}`, field, known);
       const type = fieldType(schema, field);
       if (type === 'boolean') {
         if (!['true', 'false'].includes(text)) throw invalid(`where.${field}`, `${field} is true or false`);
@@ -249,6 +237,25 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
       }
       return { field, value: text };
     });
+  }
+
+  function unknownField(declaration: ResourceDeclaration, path: string, field: string, known: Set<string>) {
+    return invalid(
+      path,
+      `${capital(pluralOf(declaration))} have no field '${field}' (fields: ${[...known].join(', ')})`,
+    );
+  }
+
+  /** The fields a list may be narrowed by. */
+  function whereFields(declaration: ResourceDeclaration): Set<string> {
+    return new Set([
+      declaration.idField,
+      ...declaration.columns.map((c) => c.field),
+      ...declaration.search,
+      ...(declaration.filters ?? []).map((f) => f.field),
+      // A record's related lists ask for the records that refer to it.
+      ...(declaration.relations ?? []).map((r) => r.field),
+    ]);
   }
 
   /** The values checked by the spec's rules, their secrets trimmed first (and a note for each one trimmed). */
@@ -315,12 +322,18 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
       const profileId = ctx.tenant(input.profileId);
       const declaration = manyOf(input.kind);
       const where = typedWhere(declaration, input.where);
+      const also = input.searchAlso;
+      if (also) {
+        const known = whereFields(declaration);
+        if (!known.has(also.field)) throw unknownField(declaration, 'searchAlso.field', also.field, known);
+      }
       const fresh = await freshness(profileId, declaration, input.refresh ?? false, input.whole ?? false);
       const known = cache.meta(profileId, declaration.kind) !== null;
       const { records, total } = known
         ? cache.page(profileId, declaration.kind, {
             search: input.search,
             where,
+            searchAlso: also,
             page: input.page,
             pageSize: input.pageSize,
           })

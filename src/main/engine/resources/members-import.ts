@@ -158,6 +158,15 @@ export function membersImportKind(deps: {
         if ('outcome' in answer) settled.push({ item, outcome: answer.outcome, message: answer.message });
         else found.push({ item, target: answer.group });
       }
+      // A row naming its group by id (or given the group of the details it was imported from) is reported by the
+      // group's name: the report's rows keep it beside the cell.
+      const named = new Map<string, number[]>();
+      for (const { item, target } of found) {
+        const name = typeof target.name === 'string' ? target.name : '';
+        if (!name || name === item.data.group || item.data.groupName === name) continue;
+        named.set(name, [...(named.get(name) ?? []), item.id]);
+      }
+      for (const [groupName, ids] of named) run.ctx.journal.updateItems(ids, { data: { groupName } });
       // The same person twice for one group is sent once.
       const { send, repeated } = settleRepeats(
         found,

@@ -349,6 +349,13 @@ function IssueModal({ badge, opened, onClose }: { badge: Badge; opened: boolean;
                               title={`${p.username}${p.email ? ` (${p.email})` : ''}`}
                             >
                               {p.name ?? p.username}
+                              {p.name && (
+                                // Two people of one name are told apart by their usernames.
+                                <Text span size="xs" c="dimmed" data-testid="completer-username">
+                                  {' '}
+                                  · {p.username}
+                                </Text>
+                              )}
                             </Anchor>
                           </Table.Td>
                           <Table.Td style={{ whiteSpace: 'nowrap' }}>
