@@ -110,6 +110,22 @@ describe('Course enrolments: how people get into a course', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#/invitations');
   });
 
+  it('a course no program or pathway contains says how its people got in, with the links to add it or invite', async () => {
+    const { page } = app;
+    const courseId = 'course-v1:northbridge+HUM101+2026';
+    expect(server.db.prepare('SELECT name FROM courses WHERE course_id = ?').pluck().get(courseId)).toBeTruthy();
+    await app.open(`#/catalogue/courses/${encodeURIComponent(courseId)}`);
+    const note = page.getByTestId('course-way-in');
+    await visible(note.getByRole('link', { name: 'invitation' }));
+    expect(await note.innerText()).toBe(
+      'No program or pathway of this tenant contains this course now; people come into it by invitation or were ' +
+        'enrolled earlier. To enrol people, add it to one of the programs or pathways.',
+    );
+    expect(await note.getByRole('link', { name: 'programs' }).getAttribute('href')).toBe('#/catalogue/programs');
+    expect(await note.getByRole('link', { name: 'pathways' }).getAttribute('href')).toBe('#/catalogue/pathways');
+    expect(await note.getByRole('link', { name: 'invitation' }).getAttribute('href')).toBe('#/invitations');
+  });
+
   it('a course’s details name the programs and pathways that contain it, each a link to its enrolment', async () => {
     const { page } = app;
     await app.open(`#/catalogue/courses/${encodeURIComponent('course-v1:northbridge+CS101+2026')}`);
@@ -137,7 +153,12 @@ describe('Course enrolments: how people get into a course', () => {
     await dialog.getByRole('button', { name: 'Enrol 2 rows' }).click();
     // The parts add up to the file's rows (shared/import-summary.ts); the unknown person is named in the report.
     await expect.poll(() => dialog.getByTestId('import-result').innerText()).toBe('1 enrolled\n1 with problems');
-    await visible(dialog.getByTestId('import-report').getByText(/nobody@example\.edu/).first());
+    await visible(
+      dialog
+        .getByTestId('import-report')
+        .getByText(/nobody@example\.edu/)
+        .first(),
+    );
     expect(pathwayEnrolled('cohort-ada', 'data-foundations')).toBe(1);
   });
 });
