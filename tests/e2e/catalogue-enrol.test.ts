@@ -110,6 +110,22 @@ describe('Course enrolments: how people get into a course', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#/invitations');
   });
 
+  it('a course no program or pathway contains says how its people got in, with the links to add it or invite', async () => {
+    const { page } = app;
+    const courseId = 'course-v1:northbridge+HUM101+2026';
+    expect(server.db.prepare('SELECT name FROM courses WHERE course_id = ?').pluck().get(courseId)).toBeTruthy();
+    await app.open(`#/catalogue/courses/${encodeURIComponent(courseId)}`);
+    const note = page.getByTestId('course-way-in');
+    await visible(note.getByRole('link', { name: 'invitation' }));
+    expect(await note.innerText()).toBe(
+      'No program or pathway of this tenant contains this course now; people come into it by invitation or were ' +
+        'enrolled earlier. To enrol people, add it to one of the programs or pathways.',
+    );
+    expect(await note.getByRole('link', { name: 'programs' }).getAttribute('href')).toBe('#/catalogue/programs');
+    expect(await note.getByRole('link', { name: 'pathways' }).getAttribute('href')).toBe('#/catalogue/pathways');
+    expect(await note.getByRole('link', { name: 'invitation' }).getAttribute('href')).toBe('#/invitations');
+  });
+
   it('a course’s details name the programs and pathways that contain it, each a link to its enrolment', async () => {
     const { page } = app;
     await app.open(`#/catalogue/courses/${encodeURIComponent('course-v1:northbridge+CS101+2026')}`);

@@ -50,7 +50,10 @@ describe("a record's nested values", () => {
     const links = panel.getByRole('listitem').getByRole('link');
     await expect.poll(() => links.count(), { timeout: 30_000 }).toBe(courses.length);
     const expected = courses.map((course) => nameOf(course.course_id) ?? course.course_id);
+    // The demo program's courses are the catalogue's own: each by its name, never its id.
+    expect(expected.filter((name) => name.startsWith('course-v1:'))).toEqual([]);
     await expect.poll(() => links.allInnerTexts(), { timeout: 30_000 }).toEqual(expected);
+    expect(await links.first().getAttribute('title')).toBe(courses[0]!.course_id);
     expect(await links.first().getAttribute('href')).toBe(
       `#/catalogue/courses/${encodeURIComponent(courses[0]!.course_id)}`,
     );
@@ -63,5 +66,57 @@ describe("a record's nested values", () => {
     // Nor the fields the platform repeats under another name: the slug is the program ID, the org the institution.
     expect(await panel.getByText(server.org, { exact: true }).count()).toBe(1);
     expect(await panel.getByText('Slug', { exact: true }).count()).toBe(0);
+  }, 180_000);
+
+  it("a pathway's items as its courses by name in order, linked (an unknown item by its id); no JSON, no internal ids", async () => {
+    const pathway = server.db
+      .prepare(`SELECT pathway_id, pathway_uuid, name, path FROM catalogue_pathways WHERE org = ? AND pathway_id = ?`)
+      .get(server.org, 'business-basics') as { pathway_id: string; pathway_uuid: string; name: string; path: string };
+    // An item the catalogue does not know stays named by its id.
+    const unknown = 'course-v1:nowhere+GONE1+2026';
+    const items = [
+      ...(JSON.parse(pathway.path) as { item_id: string; position: number }[]),
+      { item_id: unknown, position: 0 },
+    ];
+    server.db
+      .prepare('UPDATE catalogue_pathways SET path = ? WHERE org = ? AND pathway_id = ?')
+      .run(JSON.stringify(items), server.org, pathway.pathway_id);
+    const ordered = [...items].sort((a, b) => a.position - b.position);
+    const nameOf = (id: string) =>
+      server.db.prepare('SELECT name FROM courses WHERE course_id = ?').pluck().get(id) as string | undefined;
+    const expected = ordered.map((item) => nameOf(item.item_id) ?? item.item_id);
+    expect(expected.filter((name) => name.startsWith('course-v1:'))).toEqual([unknown]);
+
+    const { page } = app;
+    await app.open(`#/catalogue/pathways/${pathway.pathway_id}`);
+    const panel = page.getByRole('dialog', { name: new RegExp(pathway.name) });
+    await visible(panel.getByText('Items', { exact: true }), 30_000);
+    const links = panel.getByRole('listitem').getByRole('link');
+    await expect.poll(() => links.allInnerTexts(), { timeout: 30_000 }).toEqual(expected);
+    expect(await links.nth(1).getAttribute('href')).toBe(
+      `#/catalogue/courses/${encodeURIComponent(ordered[1]!.item_id)}`,
+    );
+    expect(await links.nth(1).getAttribute('title')).toBe(ordered[1]!.item_id);
+    expect(await panel.locator('code, pre').count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /^Copy/ }).count()).toBe(0);
+    expect(await panel.getByText(/item_id/).count()).toBe(0);
+    // The platform's internal uuid, the owner's user number and the empty data say nothing to an administrator.
+    for (const label of ['Pathway uuid', 'Owner’s user ID', 'Data', 'ID'])
+      expect(await panel.getByText(label, { exact: true }).count()).toBe(0);
+    expect(await panel.getByText(pathway.pathway_uuid).count()).toBe(0);
+  }, 180_000);
+
+  it("a program's panel names its fields for an administrator and leaves the institution's number out", async () => {
+    const program = server.db
+      .prepare(`SELECT id, name, program_key FROM programs WHERE org = ? ORDER BY id LIMIT 1`)
+      .get(server.org) as { id: number; name: string; program_key: string };
+    const { page } = app;
+    await app.open(`#/catalogue/programs/${program.id}`);
+    const panel = page.getByRole('dialog', { name: new RegExp(program.name) });
+    await visible(panel.getByText('Key', { exact: true }), 30_000);
+    await visible(panel.getByText(program.program_key, { exact: true }));
+    await visible(panel.getByText('Updated', { exact: true }));
+    for (const label of ['Program key', 'Updated at', 'Institution ID'])
+      expect(await panel.getByText(label, { exact: true }).count()).toBe(0);
   }, 180_000);
 });

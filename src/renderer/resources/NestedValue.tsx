@@ -28,11 +28,29 @@ export function newPairs(value: Plain, record: ResourceRecord): [string, unknown
   return Object.entries(value).filter(([key, inner]) => !(key in record && same(record[key], inner)));
 }
 
+/** What a list's items name: a record of `kind` by the item's `key` (a pathway's items: courses by `item_id`). */
+export type Listed = { kind: string; key: string };
+
 /**
- * The kind an item's key points to: a kind whose own id field is that key (`course_id` → courses). Only distinctive
- * id fields count (`id` names nothing in particular).
+ * A declared list field's value as its items: the platform answers some as JSON text (a pathway's `path`). Anything
+ * that is not a list of objects is left as it is.
  */
-function referredKind(items: readonly Plain[]): { kind: ResourceKind; key: string } | null {
+export function listedItems(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) && parsed.every(isObject) ? parsed : value;
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The kind an item's key points to: the field's declared one, else a kind whose own id field is that key
+ * (`course_id` → courses). Only distinctive id fields count (`id` names nothing in particular).
+ */
+function referredKind(items: readonly Plain[], listed?: Listed): { kind: ResourceKind; key: string } | null {
+  if (listed && listed.kind in RESOURCES) return { kind: listed.kind as ResourceKind, key: listed.key };
   for (const declaration of Object.values(RESOURCES)) {
     const key = declaration.idField;
     if (key !== 'id' && key.endsWith('_id') && items.some((item) => typeof item[key] === 'string')) {
@@ -44,9 +62,9 @@ function referredKind(items: readonly Plain[]): { kind: ResourceKind; key: strin
 
 const REFERRED_PAGE = 500;
 
-export function NestedValue({ value, record }: { value: unknown; record: ResourceRecord }) {
+export function NestedValue({ value, record, listed }: { value: unknown; record: ResourceRecord; listed?: Listed }) {
   if (isObject(value)) return <Pairs pairs={newPairs(value, record)} />;
-  return <NestedList items={(value as unknown[]).filter(isObject)} />;
+  return <NestedList items={(value as unknown[]).filter(isObject)} listed={listed} />;
 }
 
 function Pairs({ pairs }: { pairs: [string, unknown][] }) {
@@ -77,9 +95,9 @@ function inline(value: unknown): string {
   return readableValue(value).text;
 }
 
-function NestedList({ items }: { items: Plain[] }) {
+function NestedList({ items, listed }: { items: Plain[]; listed?: Listed | undefined }) {
   const profileId = useActiveTenant().id ?? undefined;
-  const referred = useMemo(() => referredKind(items), [items]);
+  const referred = useMemo(() => referredKind(items, listed), [items, listed]);
   const records = useCall(
     'resources.list',
     { profileId, kind: referred?.kind ?? 'courses', pageSize: REFERRED_PAGE },
@@ -89,7 +107,7 @@ function NestedList({ items }: { items: Plain[] }) {
     if (!referred) return new Map<string, string>();
     const declaration = RESOURCES[referred.kind];
     return new Map(
-      (records.data?.records ?? []).map((found) => [String(found[referred.key]), titleOf(declaration, found)]),
+      (records.data?.records ?? []).map((found) => [String(found[declaration.idField]), titleOf(declaration, found)]),
     );
   }, [referred, records.data]);
   // In the platform's order when it gives one (a program's courses by `position`).

@@ -5,7 +5,7 @@ import type { ResourceRecord } from '../../shared/contract';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { formatDateTime } from '../lib/format';
 import { capitalized, labelOf as fieldLabelOf, titleOf } from './naming';
-import { isNested, NestedValue, newPairs } from './NestedValue';
+import { isNested, listedItems, NestedValue, newPairs } from './NestedValue';
 import { readableValue, shownValue } from './readable';
 import { GRANT_FIELDS, GrantDetails } from './GrantView';
 
@@ -43,6 +43,10 @@ function withoutRepeats(record: ResourceRecord, fields: string[], columns: reado
   });
 }
 
+/** A value the platform leaves empty (a pathway's `data`: null): a field the list does not show is left out. */
+const saysNothing = (value: unknown) =>
+  value === null || value === undefined || (typeof value === 'object' && Object.keys(value as object).length === 0);
+
 /** Every field of one record as the platform answered it; long values (keys, JWKs) with a copy button. */
 export function RecordDrawer({
   declaration,
@@ -53,7 +57,8 @@ export function RecordDrawer({
   related,
   show,
 }: RecordDrawerProps) {
-  const labelOf = (field: string) => fieldLabelOf(declaration, field);
+  const labelOf = (field: string) => declaration.details?.labels?.[field] ?? fieldLabelOf(declaration, field);
+  const listedBy = (field: string) => declaration.fields.find((declared) => declared.name === field)?.lists;
   const name = record && titleOf(declaration, record);
   const heading = name && readableValue(show ? show(declaration.columns[0]!.field, name) : name).text;
   // The list's columns first, in their order (the name leads), then the rest as the platform answered them, but for
@@ -62,6 +67,7 @@ export function RecordDrawer({
   const grantField = declaration.columns.find((column) => column.format === 'grant')?.field;
   const shownElsewhere = new Set<string>([
     ...(grantField ? GRANT_FIELDS : []),
+    ...(declaration.details?.hidden ?? []),
     ...Object.entries(declaration.tenant ?? {})
       .filter(([, value]) => value !== 'none')
       .map(([field]) => field),
@@ -72,7 +78,9 @@ export function RecordDrawer({
         record,
         [
           ...columnFields.filter((field) => field in record),
-          ...Object.keys(record).filter((field) => !columnFields.includes(field) && !shownElsewhere.has(field)),
+          ...Object.keys(record).filter(
+            (field) => !columnFields.includes(field) && !shownElsewhere.has(field) && !saysNothing(record[field]),
+          ),
         ],
         columnFields,
       )
@@ -104,7 +112,12 @@ export function RecordDrawer({
         <Stack gap="md">
           {fields.map((field) => {
             if (field === grantField) return <GrantDetails key={field} record={record} />;
-            const value = show ? show(field, record[field]) : shownValue(declaration, field, record[field]);
+            const listed = listedBy(field);
+            const value = listed
+              ? listedItems(record[field])
+              : show
+                ? show(field, record[field])
+                : shownValue(declaration, field, record[field]);
             const nested = isNested(value);
             // A nested object whose every pair the record already shows says nothing new.
             if (nested && !Array.isArray(value) && !newPairs(value as Record<string, unknown>, record).length)
@@ -117,7 +130,7 @@ export function RecordDrawer({
                   {labelOf(field)}
                 </Text>
                 {nested ? (
-                  <NestedValue value={value} record={record} />
+                  <NestedValue value={value} record={record} {...(listed && { listed })} />
                 ) : long ? (
                   <Group gap="sm" align="flex-start" wrap="nowrap">
                     <Code

@@ -88,8 +88,11 @@ export const pathways = {
       input: 'json',
       description: 'The items in order: [{"item_id": "course-v1:…", "position": 1}, …].',
       initial: '[]',
+      lists: { kind: 'courses', key: 'item_id' },
     },
   ],
+  // Its numeric id, uuid and owner's user number are the platform's own: the Owner column names the person.
+  details: { hidden: ['id', 'pathway_uuid', 'user_id'], labels: { updated_at: 'Updated', created_at: 'Created' } },
   confirmDelete: 'Delete the pathway {id}? Its owner loses it too.',
 } as const satisfies ResourceDeclaration;
 
@@ -136,8 +139,10 @@ export const programs = {
       input: 'json',
       description: 'The courses in order: [{"course_id": "course-v1:…", "position": 1}, …].',
       initial: '[]',
+      lists: { kind: 'courses', key: 'course_id' },
     },
   ],
+  details: { hidden: ['institution_id'], labels: { program_key: 'Key', updated_at: 'Updated' } },
 } as const satisfies ResourceDeclaration;
 
 /**

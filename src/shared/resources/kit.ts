@@ -93,6 +93,11 @@ export interface FieldDeclaration {
   readAs?: string;
   /** The heading a long form shows it under (a mentor's settings: "Identity", "Display"…). */
   group?: string;
+  /**
+   * For `json`: a list whose items each name a record of `kind` by their `key` (a pathway's items by `item_id`, which
+   * the platform answers as JSON text): the record's panel lists them in order by name, each linked to its record.
+   */
+  lists?: { kind: string; key: string };
 }
 
 /**
@@ -267,6 +272,11 @@ export interface ResourceDeclaration {
   confirmDelete?: string;
   /** Said on the list screen or settings card (what the platform does not offer, say). */
   note?: string;
+  /**
+   * The record's panel: `hidden`, fields the platform answers that mean nothing to an administrator (an internal
+   * uuid), left out; `labels`, fields named otherwise there than by their column or form field ("Updated").
+   */
+  details?: { hidden?: readonly string[]; labels?: Readonly<Record<string, string>> };
   /** Fields that refer to other kinds' records. */
   relations?: readonly RelationDeclaration[];
   /**

@@ -70,6 +70,17 @@ export function CourseWayIn({ profileId, courseId }: { profileId: string; course
       invite people to it
     </Anchor>
   );
+  const lists = (
+    <>
+      <Anchor href="#/catalogue/programs" inherit>
+        programs
+      </Anchor>{' '}
+      or{' '}
+      <Anchor href="#/catalogue/pathways" inherit>
+        pathways
+      </Anchor>
+    </>
+  );
   if (holders.isPending) return <Loader size="xs" />;
   return (
     <Text size="sm" data-testid="course-way-in">
@@ -78,18 +89,20 @@ export function CourseWayIn({ profileId, courseId }: { profileId: string; course
           Courses can’t be enrolled in directly: enrol people in {listed(found)}, which contain this course, or {invite}
           .
         </>
+      ) : holders.isSuccess ? (
+        // None contains it, yet people may be enrolled (invited, or in a program that no longer holds it): said so,
+        // so the count beside it does not read as a contradiction.
+        <>
+          No program or pathway of this tenant contains this course now; people come into it by{' '}
+          <Anchor href="#/invitations" inherit>
+            invitation
+          </Anchor>{' '}
+          or were enrolled earlier. To enrol people, add it to one of the {lists}.
+        </>
       ) : (
         <>
-          Courses can’t be enrolled in directly: people get in through a program or pathway that contains it
-          {holders.isSuccess ? ' (none does yet: add it to one of the ' : ' (see the '}
-          <Anchor href="#/catalogue/programs" inherit>
-            programs
-          </Anchor>{' '}
-          or{' '}
-          <Anchor href="#/catalogue/pathways" inherit>
-            pathways
-          </Anchor>
-          ), or {invite}.
+          Courses can’t be enrolled in directly: people get in through a program or pathway that contains it (see the{' '}
+          {lists}), or {invite}.
         </>
       )}
     </Text>

@@ -5,11 +5,14 @@ import { MAIN_ORG, OTHER_ORG } from '../core';
 
 const DAY = 86_400_000;
 
-/** Pathways through the demo courses, by course code (the invitations area seeds the courses and programs). */
+/**
+ * Pathways through the demo courses, by course code (the analytics area seeds the courses, the invitations area the
+ * programs): codes of the courses the catalogue lists, so that every item is named.
+ */
 const PATHWAYS = [
-  ['data-foundations', 'Data foundations', ['CS101', 'STAT101', 'DS200']],
-  ['health-sciences', 'Health sciences start', ['BIO101', 'CHEM101', 'NURS110']],
-  ['business-basics', 'Business basics', ['ECON101', 'ACCT101', 'MKTG200']],
+  ['data-foundations', 'Data foundations', ['CS101', 'STAT101', 'CS210']],
+  ['health-sciences', 'Health sciences start', ['MED101', 'CHEM101', 'MED102']],
+  ['business-basics', 'Business basics', ['ECON101', 'BUS110', 'BUS201']],
 ] as const;
 
 /**
@@ -34,14 +37,18 @@ export function seedCatalogue(deps: AreaDeps, rng: Rng): void {
       JSON.stringify({ level: code.match(/\d/)?.[0] === '1' ? 'intro' : 'advanced' }),
     );
   }
-  const courseOf = (code: string) => `course-v1:${MAIN_ORG}+${code}+2026`;
+  // The tenant's course of that code (its run's year is the seeding clock's), or the 2026 run when none is listed.
+  const listed = db.prepare('SELECT course_id FROM courses WHERE org = ? AND course_id LIKE ? ORDER BY id LIMIT 1');
+  const courseOf = (code: string) =>
+    (listed.pluck().get(MAIN_ORG, `course-v1:${MAIN_ORG}+${code}+%`) as string | undefined) ??
+    `course-v1:${MAIN_ORG}+${code}+2026`;
   const programs = db.prepare('SELECT program_key FROM programs WHERE org = ?').all(MAIN_ORG) as {
     program_key: string;
   }[];
   const programCourses = [
-    ['CS101', 'STAT101', 'DS200', 'DS310'],
-    ['BIO101', 'BIO230', 'NURS110', 'MED200'],
-    ['MGMT210', 'FIN300', 'MKTG200'],
+    ['CS101', 'STAT101', 'CS210', 'CS230'],
+    ['MED101', 'MED102', 'MED201', 'MED220'],
+    ['BUS101', 'BUS210', 'BUS201'],
   ];
   programs.forEach(({ program_key }, index) => {
     const list = (programCourses[index % programCourses.length] ?? []).map((code, position) => ({
