@@ -49,6 +49,10 @@ type Declared = ResourceDeclaration & { kind: ResourceKind };
 type Step = 'file' | 'review' | 'import';
 
 const IGNORE = 'ignore';
+/** The column-to-field selects' width bounds, and an extra-small character's width for sizing them to their labels. */
+const MAPPING_MIN_WIDTH = 190;
+const MAPPING_MAX_WIDTH = 320;
+const XS_CHAR = 7;
 const NO_HEADER = 'none';
 const ROWS_SHOWN = 200;
 const OUTCOMES = [
@@ -372,6 +376,18 @@ function Review({
     // A field comes from one column: choosing it here clears it elsewhere.
     onChoose({ mapping: preview.mapping.map((f, i) => (i === index ? field : f === field ? null : f)) });
   };
+  const fieldOptions = [
+    { value: IGNORE, label: 'Ignore' },
+    ...preview.fields.map((field) => ({
+      value: field.field,
+      label: `${field.label}${field.required ? ' (required)' : ''}`,
+    })),
+  ];
+  // As wide as the longest field's name ("Email or username (required)" was cut), within bounds.
+  const fieldSelectWidth = Math.min(
+    MAPPING_MAX_WIDTH,
+    Math.max(MAPPING_MIN_WIDTH, Math.max(...fieldOptions.map((option) => option.label.length)) * XS_CHAR + 44),
+  );
   const mapped = preview.fields.filter((field) => preview.mapping.includes(field.field));
   const labels = new Map(preview.fields.map((field) => [field.field, field.label]));
   const { counts } = preview;
@@ -415,25 +431,24 @@ function Review({
         />
       </Group>
       <Group gap="sm" wrap="wrap" align="flex-end">
-        {preview.headers.map((header, index) => (
-          <Select
-            key={`${index}-${header}`}
-            size="xs"
-            w={190}
-            label={header}
-            aria-label={`Field for column ${header}`}
-            allowDeselect={false}
-            value={preview.mapping[index] ?? IGNORE}
-            data={[
-              { value: IGNORE, label: 'Ignore' },
-              ...preview.fields.map((field) => ({
-                value: field.field,
-                label: `${field.label}${field.required ? ' (required)' : ''}`,
-              })),
-            ]}
-            onChange={(value) => setField(index, !value || value === IGNORE ? null : value)}
-          />
-        ))}
+        {preview.headers.map((header, index) => {
+          const chosen = fieldOptions.find((option) => option.value === (preview.mapping[index] ?? IGNORE));
+          return (
+            <Select
+              key={`${index}-${header}`}
+              size="xs"
+              w={fieldSelectWidth}
+              label={header}
+              aria-label={`Field for column ${header}`}
+              // Whole on hover too, should a label be longer than the width allows.
+              title={chosen?.label}
+              allowDeselect={false}
+              value={preview.mapping[index] ?? IGNORE}
+              data={fieldOptions}
+              onChange={(value) => setField(index, !value || value === IGNORE ? null : value)}
+            />
+          );
+        })}
       </Group>
       <Notices notices={preview.notices} />
       {!!error && <ErrorAlert error={error} />}

@@ -88,7 +88,6 @@ function Cell({ column, value, hint }: { column: ColumnDeclaration; value: unkno
       </Badge>
     );
   }
-  // A date keeps its time on its line; narrow windows scroll the table rather than break "1:29 AM" in two.
   if (column.format === 'entries') {
     return (
       <Text size="sm" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
@@ -107,19 +106,20 @@ function Cell({ column, value, hint }: { column: ColumnDeclaration; value: unkno
   if (column.format !== 'datetime' && !/\s/.test(text)) {
     // One token (an id, a key, an address) is never broken inside, not even at a hyphen ("course-" / "v1:…"): it
     // keeps to one line, a long one cut with an ellipsis and given whole in its title.
-    return (
+    const token = (
       <Text size="sm" title={text} maw={TOKEN_MAX_WIDTH} style={ONE_LINE} data-testid="token-cell">
         {text}
       </Text>
     );
+    // A long one (an address) may be narrowed by a tight table, down to a few words' width, rather than push the
+    // table's last columns out of the window; a short one ("admin", "3") keeps its width.
+    return text.length > SHRINKABLE_TOKEN ? <div style={SHRINKABLE}>{token}</div> : token;
   }
+  if (column.format === 'datetime') return <DateTimeText text={text} />;
   return (
-    // A date, or a few words (a review's title, a licence's name), keeps to one line: "Clear and practical" broken
-    // over three lines made every row of its table three lines tall. Longer text wraps.
-    <Text
-      size="sm"
-      style={column.format === 'datetime' || text.length <= SHORT_TEXT ? { whiteSpace: 'nowrap' } : undefined}
-    >
+    // A few words (a review's title, a licence's name) keep to one line: "Clear and practical" broken over three
+    // lines made every row of its table three lines tall. Longer text wraps.
+    <Text size="sm" style={text.length <= SHORT_TEXT ? { whiteSpace: 'nowrap' } : undefined}>
       {text}
     </Text>
   );
@@ -131,6 +131,30 @@ const SHORT_TEXT = 32;
 /** How wide a one-token cell grows before it is cut with an ellipsis ("course-v1:northbridge+ECON102+2026" fits). */
 const TOKEN_MAX_WIDTH = 300;
 const ONE_LINE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
+/** Tokens longer than this many characters may be narrowed, to SHRINKABLE's least width, in a tight table. */
+const SHRINKABLE_TOKEN = 18;
+const SHRINKABLE = { display: 'grid', gridTemplateColumns: 'minmax(8em, max-content)' } as const;
+
+/**
+ * A date and time ("Nov 6, 2026, 11:42 PM"): on one line where there is room; in a tight table the time goes under
+ * the date, each kept whole, rather than the table's last columns out of the window.
+ */
+function DateTimeText({ text }: { text: string }) {
+  const cut = text.lastIndexOf(', ');
+  if (cut < 0) {
+    return (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {text}
+      </Text>
+    );
+  }
+  return (
+    <Text size="sm">
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(0, cut + 1)}</span>{' '}
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(cut + 2)}</span>
+    </Text>
+  );
+}
 
 /**
  * A record's name, which opens it: on one line (a table of many columns scrolls rather than break "Hana Ueda" in
@@ -158,10 +182,9 @@ export function ExpiryCell({ value }: { value: string | null }) {
   const expiry = expiryOf(value);
   if (expiry === 'none') return <Text size="sm">Never</Text>;
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatDateTime(value)}
-      </Text>
+    // In a tight table the flag goes under the date rather than past the column, under the row's actions.
+    <Group gap={6} wrap="wrap" style={{ rowGap: 2 }}>
+      <DateTimeText text={formatDateTime(value)} />
       {expiry !== 'ok' && (
         // As the Yes/No badges: never narrower than its words ("Expir" under the next column).
         <Badge
