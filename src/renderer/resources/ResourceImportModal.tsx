@@ -642,11 +642,8 @@ export function ImportJob({
   return (
     <Stack gap="md">
       <JobHeading job={job.data} />
-      <JobProgressCard
-        job={job.data}
-        {...(summary &&
-          ended && { itemsDetail: `${formatCount(summary.rows)} rows: ${summary.sentence}`, ownCounts: false })}
-      />
+      {/* A people file's card says its rows as the parts below do (it reads the job's kind and dry run itself). */}
+      <JobProgressCard job={job.data} />
       {ended && (
         <Group gap="xs" data-testid="import-result" aria-live="polite">
           {badges.map((badge) => (

@@ -28,31 +28,19 @@ export function barSections(job: Pick<Job, 'state' | 'progress'>): { done: numbe
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Overall progress: the bar split by outcome, then items, bytes (when the job moves any), rate and time left. */
-export function JobProgressCard({
-  job,
-  itemsDetail,
-  ownCounts = true,
-}: {
-  job: Job;
-  /** What the items came to in the caller's words (a people file's: parts that add up), instead of done/skipped. */
-  itemsDetail?: string;
-  /** Whether the kind's own counters are listed (off where the caller says them in its own words). */
-  ownCounts?: boolean;
-}) {
+export function JobProgressCard({ job }: { job: Job }) {
   const { progress } = job;
   const active = isActive(job.state);
-  // A people file that has ended says what its rows came to as the import dialog does: parts that add up.
+  // A people file that has ended says what its rows came to as its import dialog does (parts that add up), in
+  // place of done/skipped and the kind's own counters.
   const words = IMPORT_WORDS_BY_JOB_KIND[job.kind];
-  const summary =
-    itemsDetail === undefined && words && job.dryRun !== undefined && !active
-      ? importSummary(job.counts, words, job.dryRun)
-      : null;
-  const detail = summary ? `${formatCount(summary.rows)} rows: ${summary.sentence}` : itemsDetail;
+  const summary = words && job.dryRun !== undefined && !active ? importSummary(job.counts, words, job.dryRun) : null;
+  const detail = summary ? `${formatCount(summary.rows)} rows: ${summary.sentence}` : null;
   const [, nouns] = ITEM_NOUNS[job.kind];
   const bytes = hasBytes(progress);
   const sections = barSections(job);
   const overall = jobPercent(progress, job.state);
-  const counts = ownCounts && !summary ? Object.entries(job.counts).filter(([, value]) => value > 0) : [];
+  const counts = !summary ? Object.entries(job.counts).filter(([, value]) => value > 0) : [];
   const running = job.state === 'running';
   return (
     <Paper withBorder radius="md" p="lg" data-testid="job-progress">
