@@ -108,3 +108,19 @@ export async function dropFromDesktop(page: Page, target: Locator, paths: string
 export async function timesSaidUnreachable(page: Page): Promise<number> {
   return ((await page.locator('body').innerText()).match(/cannot be reached/gi) ?? []).length;
 }
+
+/**
+ * The tenant answers again (its proxy is up): the banner goes, by its Check again or by the app's own next call to the
+ * tenant — a read still retrying in the background may answer first, which is as right. Whether Check again itself
+ * asks the tenant is seen while the tenant is still down (the proxy's `refused`).
+ */
+export async function backInReach(page: Page): Promise<void> {
+  const banner = page.getByTestId('tenant-reach-banner');
+  const gone = banner.waitFor({ state: 'detached', timeout: 30_000 });
+  const pressed = banner
+    .getByRole('button', { name: 'Check again' })
+    .click({ timeout: 30_000 })
+    .catch(() => undefined);
+  await Promise.race([gone, pressed]);
+  await gone;
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
 import { switchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy';
-import { dismissNotifications, openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
+import { backInReach, dismissNotifications, openApp, timesSaidUnreachable, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -267,9 +267,8 @@ describe('offline', () => {
     } finally {
       proxy.up();
     }
-    // Back: Check again finds the tenant; the sections read again.
-    await banner.getByRole('button', { name: 'Check again' }).click();
-    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    // Back: The tenant answers; the sections read again.
+    await backInReach(page);
     await expect.poll(() => person.getByTestId('section-unavailable').count(), { timeout: 30_000 }).toBe(0);
     expect(await memberships.getByTestId('person-memberships-saved-copy').count()).toBe(0);
   });
