@@ -79,4 +79,75 @@ describe("a tenant's reachability", () => {
     const back = events.filter((e) => e.name === 'tenants.reachChanged').at(-1);
     expect(back?.payload).toMatchObject({ profileId, state: 'reachable', previous: 'unreachable' });
   });
+
+  describe('back in reach: what waited on a timer for the tenant goes at once', () => {
+    async function outOfReach() {
+      const server = await sandbox();
+      const proxy = await switchableProxy(server);
+      const { engine, profileId } = await connect(server, { baseUrl: proxy.url });
+      const { record } = await engine.invoke('resources.create', {
+        profileId,
+        kind: 'lti-keys',
+        values: { name: 'Away' },
+      });
+      proxy.down();
+      const ticketState = async () => (await engine.invoke('tickets.status', { profileId })).state;
+      return { proxy, engine, profileId, record, ticketState };
+    }
+
+    it('the ticket index stopped for want of an answer catches up as soon as any call finds the tenant back', async () => {
+      const { proxy, engine, profileId, ticketState } = await outOfReach();
+      expect((await engine.invoke('tickets.sync', { profileId, wait: true })).state).toBe('offline');
+      proxy.up();
+      // Nothing asks for the tickets again: the tenant answering another call is what sets the index going.
+      expect((await engine.invoke('tenants.probe', { profileId })).state).toBe('reachable');
+      await until('the ticket index caught up', async () => (await ticketState()) === 'idle', 10_000);
+      expect((await engine.invoke('tickets.status', { profileId })).asOf).not.toBeNull();
+    });
+
+    it('the watched queue is polled then, not at its backed-off next poll', async () => {
+      const { proxy, engine, profileId, ticketState } = await outOfReach();
+      await engine.invoke('tickets.watch', { profileId, visible: true });
+      await until('the poll to fail', async () => (await ticketState()) === 'offline', 10_000);
+      const nextPoll = Date.now() + (await engine.invoke('tickets.status', { profileId })).pollMs;
+      expect(nextPoll - Date.now()).toBeGreaterThan(5_000);
+      proxy.up();
+      await engine.invoke('tenants.probe', { profileId });
+      await until('the ticket index caught up', async () => (await ticketState()) === 'idle', 10_000);
+      expect(Date.now()).toBeLessThan(nextPoll);
+      await engine.invoke('tickets.watch', { profileId, visible: false });
+    });
+
+    it("the tenant's jobs waiting for it try again then, not at their backed-off next try", async () => {
+      const { proxy, engine, profileId, record } = await outOfReach();
+      const started = await engine.invoke('resources.bulk', {
+        profileId,
+        kind: 'lti-keys',
+        action: 'delete',
+        ids: [String(record.id)],
+      });
+      // Left waiting a second time: its next try is seconds away.
+      const waiting = await until(
+        'a longer wait',
+        async () => {
+          const job = await engine.invoke('jobs.get', { id: started.id });
+          return job.state === 'waiting' && !!job.retryAt && Date.parse(job.retryAt) - Date.now() > 2_500 && job;
+        },
+        30_000,
+      );
+      const nextTry = Date.parse(waiting.retryAt!);
+      proxy.up();
+      await engine.invoke('tenants.probe', { profileId });
+      const done = await until(
+        'the job to finish',
+        async () => {
+          const job = await engine.invoke('jobs.get', { id: started.id });
+          return job.state === 'completed' && job;
+        },
+        10_000,
+      );
+      expect(Date.now()).toBeLessThan(nextTry);
+      expect(done.counts).toMatchObject({ deleted: 1 });
+    });
+  });
 });

@@ -273,6 +273,15 @@ describe('job runner', () => {
     expect(runner.wakeWaiting()).toBe(0);
   });
 
+  it("woken for one tenant (it answered again), only that tenant's waiting jobs try again", async () => {
+    const { runner, id } = await waitingJob();
+    expect(runner.wakeWaiting('another-tenant')).toBe(0);
+    expect(runner.present(id).state).toBe('waiting');
+    expect(runner.wakeWaiting('p1')).toBe(1);
+    await runner.settled(id);
+    expect(runner.present(id).state).toBe('completed');
+  });
+
   it('fails a job with the message the kind gives', async () => {
     const { runner, create } = await setup();
     const id = create(1, { failAtEnd: true });

@@ -103,4 +103,27 @@ describe('TicketPoller', () => {
     expect(reconnected).toEqual(['p']);
     poller.close();
   });
+
+  it('polls at once, its pace started over, when the tenant it watches answers again elsewhere', async () => {
+    vi.useFakeTimers();
+    const offline = { error: new Error('unreachable') };
+    const { poller, calls, reconnected } = harness([offline, offline, {}]);
+    poller.watch('p', true);
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(POLL.startMs * 2);
+    expect(calls).toHaveLength(2);
+    expect(poller.intervalFor('p')).toBe(POLL.startMs * 4);
+    // Another tenant is not the one watched: nothing happens.
+    expect(poller.pollNow('q')).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(2);
+    // The watched tenant: a poll now, not 20 s from now; it answers, queued replies go, the pace is as after a start.
+    expect(poller.pollNow('p')).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(3);
+    expect(reconnected).toEqual(['p']);
+    expect(poller.intervalFor('p')).toBe(POLL.startMs * POLL.backoff);
+    poller.close();
+    expect(poller.pollNow('p')).toBe(false);
+  });
 });

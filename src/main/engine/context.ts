@@ -34,5 +34,7 @@ export interface EngineServices {
 /** An area's part of the engine: its call handlers, and what to close; it registers its job kinds with the runner. */
 export interface EngineArea<H> {
   handlers: H;
+  /** The tenant answered again after being out of reach: work the area left to a timed retry may go now. */
+  answeredAgain?(profileId: string): void;
   close?(): Promise<void> | void;
 }

@@ -154,6 +154,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       elsewhere?.seen(id, state);
     }
     if (name === 'settings.changed') runner.waitLimitChanged();
+    if (name === 'tenants.reachChanged') {
+      const { profileId, state, previous } = payload as EventPayload<'tenants.reachChanged'>;
+      // Back in reach: what waits on a timer for this tenant (jobs, the ticket index) tries again now.
+      if (state === 'reachable' && previous === 'unreachable') {
+        runner.wakeWaiting(profileId);
+        for (const area of areas) area.answeredAgain?.(profileId);
+      }
+    }
     if (name !== 'profiles.changed') return;
     const { id, reason } = payload as EventPayload<'profiles.changed'>;
     clients.invalidate(id);

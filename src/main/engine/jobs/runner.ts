@@ -274,10 +274,13 @@ export class JobRunner {
 
   /**
    * Jobs waiting for an unreachable tenant try again now, their back-off started over: after sleep or a network
-   * change the next timed try may be a minute away. Answers how many were woken.
+   * change the next timed try may be a minute away. `profileId`: only that tenant's (it answered again). Answers how
+   * many were woken.
    */
-  wakeWaiting(): number {
-    const waiting = [...this.waiting.entries()];
+  wakeWaiting(profileId?: string): number {
+    const waiting = [...this.waiting.entries()].filter(
+      ([id]) => profileId === undefined || this.journal.job(id)?.profile_id === profileId,
+    );
     for (const [id, episode] of waiting) {
       this.clearWaitTimer(id);
       episode.step = -1;

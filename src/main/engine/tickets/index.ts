@@ -580,6 +580,11 @@ export function ticketsArea(
 
   return {
     handlers,
+    answeredAgain(profileId) {
+      // The ticket index that stopped for want of an answer catches up now, not at the poller's backed-off next try.
+      if (sync.status(profileId).state !== 'offline') return;
+      if (!poller.pollNow(profileId)) void sync.sync(profileId);
+    },
     async close() {
       poller.close();
       await sync.close().catch((error: unknown) => {

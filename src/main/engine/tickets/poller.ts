@@ -73,6 +73,18 @@ export class TicketPoller {
     }
   }
 
+  /**
+   * Polls the watched tenant now, its pace started over (it answered again after being out of reach, so the next
+   * timed poll may be a minute away). False when this tenant is not the one watched.
+   */
+  pollNow(profileId: string): boolean {
+    if (this.closed || this.profileId !== profileId) return false;
+    this.clear();
+    this.interval = POLL.startMs;
+    void this.poll();
+    return true;
+  }
+
   private clear(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
