@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { remember } from '../../src/server/areas/mentors/memory';
 import { call, sandbox } from '../helpers/sandbox';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, pickByKeyboard, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -70,10 +70,7 @@ describe('A learner’s memories', () => {
     await expect.poll(() => rows().count()).toBe(2);
     // The mentor by name: the platform is asked by its unique id.
     await section.getByRole('combobox', { name: 'Mentor' }).focus();
-    await page.keyboard.type('Chemistry');
-    await visible(page.getByRole('option', { name: 'Chemistry Coach' }));
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await pickByKeyboard(page, 'Chemistry', 'Chemistry Coach');
     await expect.poll(() => rows().count()).toBe(1);
     await visible(section.getByRole('cell', { name: 'Knowledge gaps' }));
 

@@ -9,7 +9,7 @@ import { CatalogService, OpenAPI } from '@iblai/iblai-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, pickByKeyboard, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -67,10 +67,7 @@ describe('Licence group seats', () => {
     // The picker by name, by keyboard: type, pick, then the button.
     const picker = page.locator('input[aria-label="User group"]');
     await picker.focus();
-    await page.keyboard.type('Evening');
-    await visible(page.getByRole('option', { name: 'Evening cohort' }));
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await pickByKeyboard(page, 'Evening', 'Evening cohort');
     await expect.poll(() => picker.inputValue()).toBe('Evening cohort');
     await page.keyboard.press('Tab');
     await expect

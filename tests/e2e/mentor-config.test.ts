@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/app';
 import { call, sandbox } from '../helpers/sandbox';
-import { openApp, visible, type OpenApp } from './app';
+import { openApp, pickByKeyboard, visible, type OpenApp } from './app';
 
 let server: Sandbox;
 let app: OpenApp;
@@ -90,13 +90,10 @@ describe('Mentor configuration', () => {
     // The mentor filter picks a mentor by name (keyboard only); the list is narrowed by its unique id.
     const filter = page.getByRole('combobox', { name: 'Mentor', exact: true });
     await filter.focus();
-    await page.keyboard.type('Realtime tu');
-    await visible(page.getByRole('option', { name: 'Realtime tutor' }));
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await pickByKeyboard(page, 'Realtime tu', 'Realtime tutor');
+    await expect.poll(() => filter.inputValue()).toBe('Realtime tutor');
     await expect.poll(() => rows().count()).toBe(1);
     await visible(table.getByText('Realtime tutor'));
-    expect(await filter.inputValue()).toBe('Realtime tutor');
     // Cleared from the keyboard: the clear button is the next stop after the picker.
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Clear mentor');

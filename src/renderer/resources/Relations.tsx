@@ -11,7 +11,7 @@ import {
   type SelectProps,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import {
   RESOURCES,
   isResourceKind,
@@ -35,6 +35,8 @@ import { WriteButton, writeRefusalOf } from './writeGate';
 import { MembersList } from './Members';
 
 const PICK_PAGE = 50;
+/** One empty list for every render before a picker's records arrive, so its options stay the same too. */
+const NO_RECORDS: readonly Record<string, unknown>[] = [];
 
 /**
  * The records a picker of `kind` offers: the first page of its cached list, or of what a search finds there. Read once
@@ -61,7 +63,7 @@ function usePickable(profileId: string, kind: string, search: string, opened: bo
     },
     { enabled: !!declaration && idle },
   );
-  return { declaration, records: list.data?.records ?? [], fetching: list.isFetching || fresh.isFetching };
+  return { declaration, records: list.data?.records ?? NO_RECORDS, fetching: list.isFetching || fresh.isFetching };
 }
 
 /**
@@ -87,12 +89,16 @@ export function RecordPicker({
   const [opened, setOpened] = useState(false);
   const { declaration, records, fetching } = usePickable(profileId, kind, search, opened);
   const current = value === null || value === undefined || value === '' ? null : String(value);
-  // The chosen record stays offered while a search shows others.
-  const { data, ids } = pickOptions(
-    records,
-    valueField ?? declaration?.idField ?? '',
-    (record) => titleOf(declaration as ResourceDeclaration, record),
-    current === null ? [] : [current],
+  // The chosen record stays offered while a search shows others. Kept while neither changes (see MentorPicker).
+  const { data, ids } = useMemo(
+    () =>
+      pickOptions(
+        records,
+        valueField ?? declaration?.idField ?? '',
+        (record) => titleOf(declaration as ResourceDeclaration, record),
+        current === null ? [] : [current],
+      ),
+    [records, valueField, declaration, current],
   );
   return (
     <Select

@@ -117,14 +117,20 @@ export function MentorPicker({
     () => (uniqueIn ? takenValues(others.data?.records ?? [], uniqueIn.field) : new Set<string>()),
     [uniqueIn, others.data],
   );
-  const mentors = fresh.data?.mentors ?? cached.data?.mentors ?? [];
+  const mentors = fresh.data?.mentors ?? cached.data?.mentors;
   const current = typeof value === 'string' && value ? value : null;
-  const { data } = pickOptions(
-    mentors.map((mentor) => ({ uniqueId: mentor.uniqueId, name: mentor.name })),
-    'uniqueId',
-    (mentor) => String(mentor.name),
-    current === null ? [] : [current],
-    taken,
+  // Kept while neither list nor choice changes: new options on every render (a read's progress, the list behind)
+  // could drop the option the keyboard highlighted before Enter picks it.
+  const { data } = useMemo(
+    () =>
+      pickOptions(
+        (mentors ?? []).map((mentor) => ({ uniqueId: mentor.uniqueId, name: mentor.name })),
+        'uniqueId',
+        (mentor) => String(mentor.name),
+        current === null ? [] : [current],
+        taken,
+      ),
+    [mentors, current, taken],
   );
   const fetching = cached.isFetching || fresh.isFetching || others.isFetching;
   return (
