@@ -26,7 +26,7 @@ import { formatCount } from '../lib/format';
 import { errorMessage } from '../bridge/errors';
 import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
-import { navigateTo } from '../shell/routes';
+import { narrowedListHref, navigateTo } from '../shell/routes';
 import { referencedIds } from './fields/values';
 import { capitalized, titleOf } from './naming';
 import { pickedIds, pickOptions } from './pick-options';
@@ -285,19 +285,22 @@ function RelatedList({
           listRefusal={refusal}
         />
       ) : (
-        <RelatedRecords declaration={declaration} list={list} />
+        <RelatedRecords declaration={declaration} list={list} where={{ [field]: id }} />
       )}
     </Stack>
   );
 }
 
-/** The first records that refer to the record, each a link, and how many more there are. */
+/** The first records that refer to the record, each a link, and how many more there are: a link to their list. */
 function RelatedRecords({
   declaration,
   list,
+  where,
 }: {
   declaration: ResourceDeclaration;
   list: ReturnType<typeof useCall<'resources.list'>>;
+  /** What the list was narrowed by: the link to all of them narrows the kind's own list the same way. */
+  where: Record<string, string>;
 }) {
   const records = list.data?.records ?? [];
   const total = list.data?.total ?? 0;
@@ -331,9 +334,9 @@ function RelatedRecords({
         );
       })}
       {total > records.length && (
-        <Text size="xs" c="dimmed">
+        <Anchor size="xs" href={narrowedListHref(declaration.area, declaration.kind, where)}>
           and {formatCount(total - records.length)} more
-        </Text>
+        </Anchor>
       )}
     </>
   );

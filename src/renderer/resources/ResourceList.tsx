@@ -34,6 +34,7 @@ import { ListFrame, ListTableArea } from '../components/ListFrame';
 
 import { maskedText } from './DescribedFields';
 import { ListFilter } from './ListFilter';
+import { NarrowingPills, useListFilters } from './ListNarrowing';
 import { readableValue } from './readable';
 import { useShownValue } from './mentor-refs';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
@@ -231,8 +232,8 @@ export function ResourceList({
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
-  const [filters, setFilters] = useState<Record<string, string>>({});
   const [page, setPage] = useState(1);
+  const { filters, setFilters, generation } = useListFilters(declaration, () => setPage(1));
   const query = {
     ...(debounced ? { search: debounced } : {}),
     ...(Object.keys(filters).length ? { where: filters } : {}),
@@ -371,7 +372,7 @@ export function ResourceList({
             />
             {(declaration.filters ?? []).map((filter) => (
               <ListFilter
-                key={filter.field}
+                key={`${filter.field}:${generation}`}
                 profileId={profileId}
                 filter={filter}
                 value={filters[filter.field]}
@@ -383,6 +384,15 @@ export function ResourceList({
                 }}
               />
             ))}
+            <NarrowingPills
+              declaration={declaration}
+              filters={filters}
+              shown={(field, value) => String(show(field, value))}
+              onRemove={(field) => {
+                setFilters(({ [field]: _dropped, ...rest }) => rest);
+                setPage(1);
+              }}
+            />
             {data?.listed === false && declaration.operations.get && (
               <Button variant="default" disabled={!debounced} loading={checking} onClick={() => void check(debounced)}>
                 Check on the platform

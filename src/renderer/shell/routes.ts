@@ -6,7 +6,13 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
  */
 /** The route as `screen/sub…`, one string so a change of either is one change. */
 function currentPath(): string {
-  return window.location.hash.replace(/^#\/?/, '');
+  return window.location.hash.replace(/^#\/?/, '').split('?')[0] ?? '';
+}
+
+/** The route's query string (`#/<area>/<kind>?course_id=…`), without its `?`. */
+function currentQuery(): string {
+  const at = window.location.hash.indexOf('?');
+  return at < 0 ? '' : window.location.hash.slice(at + 1);
 }
 
 /** The screen a component is drawn in (set by the shell around each screen). */
@@ -36,6 +42,21 @@ export function useSubRoute(): string[] {
         }
       })
     : [];
+}
+
+/** The route's query string: what a link asked the page for (a list narrowed to one course's records). */
+export function useRouteQuery(): string {
+  return useSyncExternalStore(subscribe, currentQuery);
+}
+
+/** The same page without its query (a list's narrowing taken away), so a link narrowing it again is a change. */
+export function dropRouteQuery(): void {
+  if (currentQuery()) navigateTo(`#/${currentPath()}`);
+}
+
+/** A kind's list narrowed to the records whose fields hold these values (`#/<area>/<kind>?field=value`). */
+export function narrowedListHref(area: string, kind: string, where: Readonly<Record<string, string>>): string {
+  return `#/${area}/${kind}?${new URLSearchParams(where).toString()}`;
 }
 
 export const mentorsHref = () => '#/mentors';

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 
 /** The screen id from `#/<id>`; the query string is left untouched. */
 function currentRoute(): string | undefined {
-  return window.location.hash.replace(/^#\/?/, '').split('/')[0] || undefined;
+  return window.location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] || undefined;
 }
 
 function subscribe(onChange: () => void): () => void {

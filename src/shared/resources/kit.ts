@@ -383,6 +383,20 @@ export function isListed(declaration: ResourceDeclaration): boolean {
   return declaration.envelope !== 'none' || declaration.listEach !== undefined;
 }
 
+/**
+ * The fields a kind's list may be narrowed by (`where`, the CLI's `--where`, a link's `?field=value`): its id, columns,
+ * search fields, filters, and the fields its related lists ask by.
+ */
+export function narrowingFields(declaration: ResourceDeclaration): Set<string> {
+  return new Set([
+    declaration.idField,
+    ...declaration.columns.map((c) => c.field),
+    ...declaration.search,
+    ...(declaration.filters ?? []).map((f) => f.field),
+    ...(declaration.relations ?? []).map((r) => r.field),
+  ]);
+}
+
 /** The verbs a declaration offers (the CLI's `kinds`, the screens' buttons). */
 export function verbsOf(declaration: ResourceDeclaration): string[] {
   const { operations, envelope } = declaration;

@@ -10,6 +10,7 @@ import {
   fieldType,
   formSchema,
   isListed,
+  narrowingFields,
   pluralOf,
   recordSchema,
   trimSecrets,
@@ -222,7 +223,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
   /** `where` as typed equality on declared fields: a boolean field takes true/false, a number a number. */
   function typedWhere(declaration: ResourceDeclaration, where: Record<string, string> | undefined): FieldEquals[] {
     const schema = recordSchema(declaration);
-    const known = whereFields(declaration);
+    const known = narrowingFields(declaration);
     return Object.entries(where ?? {}).map(([field, text]) => {
       if (!known.has(field)) throw unknownField(declaration, `where.${field}`, field, known);
       const type = fieldType(schema, field);
@@ -244,18 +245,6 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
       path,
       `${capital(pluralOf(declaration))} have no field '${field}' (fields: ${[...known].join(', ')})`,
     );
-  }
-
-  /** The fields a list may be narrowed by. */
-  function whereFields(declaration: ResourceDeclaration): Set<string> {
-    return new Set([
-      declaration.idField,
-      ...declaration.columns.map((c) => c.field),
-      ...declaration.search,
-      ...(declaration.filters ?? []).map((f) => f.field),
-      // A record's related lists ask for the records that refer to it.
-      ...(declaration.relations ?? []).map((r) => r.field),
-    ]);
   }
 
   /** The values checked by the spec's rules, their secrets trimmed first (and a note for each one trimmed). */
@@ -324,7 +313,7 @@ export function resourceHandlers(ctx: ResourceServices, cache: ResourceCache, an
       const where = typedWhere(declaration, input.where);
       const also = input.searchAlso;
       if (also) {
-        const known = whereFields(declaration);
+        const known = narrowingFields(declaration);
         if (!known.has(also.field)) throw unknownField(declaration, 'searchAlso.field', also.field, known);
       }
       const fresh = await freshness(profileId, declaration, input.refresh ?? false, input.whole ?? false);

@@ -15,6 +15,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../components/notify';
 import { formatCount } from '../../lib/format';
 import { useCall, useMutationCall } from '../../queries/useCall';
+import { narrowedListHref } from '../../shell/routes';
 
 type Item = { type: 'program' | 'pathway'; id: string; name: string; key?: string };
 
@@ -35,12 +36,13 @@ export function EnrolmentSection({ profileId, item }: { profileId: string; item:
   const [leaving, setLeaving] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   const unenrol = useMutationCall('catalogue.unenrol');
+  const programKey = item.key ?? item.id;
   const people = useCall(
     'resources.list',
     {
       profileId,
       kind: 'program-enrollments',
-      where: { program_key: item.key ?? item.id },
+      where: { program_key: programKey },
       pageSize: 10,
       refresh: true,
     },
@@ -99,9 +101,9 @@ export function EnrolmentSection({ profileId, item }: { profileId: string; item:
         );
       })}
       {total > records.length && (
-        <Text size="xs" c="dimmed">
-          and {formatCount(total - records.length)} more (Program enrolments lists them all)
-        </Text>
+        <Anchor size="xs" href={narrowedListHref('catalogue', 'program-enrollments', { program_key: programKey })}>
+          and {formatCount(total - records.length)} more in Program enrolments
+        </Anchor>
       )}
       <PersonModal profileId={profileId} item={item} mode={mode} onClose={() => setMode(null)} />
       <ResourceImportModal
