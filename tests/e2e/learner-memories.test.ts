@@ -64,9 +64,7 @@ describe('A learner’s memories', () => {
 
     // Category, from the platform's own list, by keyboard.
     await section.getByRole('combobox', { name: 'Category' }).focus();
-    await page.keyboard.type('Knowledge');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await pickByKeyboard(page, 'Knowledge', 'Knowledge gaps');
     await expect.poll(() => rows().count()).toBe(2);
     // The mentor by name: the platform is asked by its unique id.
     await section.getByRole('combobox', { name: 'Mentor' }).focus();

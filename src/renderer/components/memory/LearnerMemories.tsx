@@ -77,6 +77,11 @@ export function LearnerMemories({
   // Said by their full name where the directory knows it; the username stays what a delete asks to be typed.
   const learnerName = personNaming(useKnownPerson(profileId, { username: learner }), { username: learner }).name;
   const options = useCall('memory.filterOptions', { profileId });
+  // Kept while the platform's list is the same: new options on every render could drop the keyboard's highlight.
+  const categoryOptions = useMemo(
+    () => (options.data?.categories ?? []).map((value) => ({ value, label: categoryLabel(value) })),
+    [options.data],
+  );
   const chosenMentor = mentor?.uniqueId ?? filters.mentor;
   const list = useCall('memory.memories', {
     profileId,
@@ -117,7 +122,7 @@ export function LearnerMemories({
             placeholder="Any category"
             searchable
             clearable
-            data={(options.data?.categories ?? []).map((value) => ({ value, label: categoryLabel(value) }))}
+            data={categoryOptions}
             value={filters.category}
             onChange={(category) => set({ category })}
             w={150}
