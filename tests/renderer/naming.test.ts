@@ -6,6 +6,7 @@ import {
   referredLabel,
   referredNames,
   searchPlaceholder,
+  titleBeside,
 } from '../../src/renderer/resources/naming';
 
 describe('what a list calls its fields', () => {
@@ -26,6 +27,14 @@ describe('what a list calls its fields', () => {
     expect(labelOf(RESOURCES['course-licenses'], 'course_id')).toBe('Course');
     expect(labelOf(RESOURCES['lti-tools'], 'client_id')).toBe('Client ID');
     expect(labelOf(RESOURCES['course-licenses'], 'external_id')).toBe('External ID');
+    expect(labelOf(RESOURCES['program-enrollments'], 'program_key')).toBe('Program key');
+  });
+
+  it("names a parent's related record by its first column other than the one naming the parent", () => {
+    const review = { id: 4, course_id: 'course-v1:north+CS101+2026', username: 'ada', title: 'Clear' };
+    expect(titleBeside(RESOURCES['course-reviews'], review, 'course_id')).toBe('ada');
+    const enrolment = { username: 'grace', course_id: 'course-v1:north+CS101+2026' };
+    expect(titleBeside(RESOURCES.enrollments, enrolment, 'course_id')).toBe('grace');
   });
 });
 

@@ -7,7 +7,7 @@ import { Pill } from '@mantine/core';
 import { useState } from 'react';
 import type { ResourceDeclaration } from '../../shared/resources';
 import { dropRouteQuery, useRouteQuery } from '../shell/routes';
-import { capitalized } from './naming';
+import { labelOf } from './naming';
 import { narrowingOf } from './narrowing';
 
 /**
@@ -30,12 +30,6 @@ export function useListFilters(declaration: ResourceDeclaration, onNarrowed: () 
     }
   }
   return { filters, setFilters, generation: seen };
-}
-
-/** The label a field goes by in the list: its column's, else its name in words. */
-function labelOf(declaration: ResourceDeclaration, field: string): string {
-  const column = declaration.columns.find((candidate) => candidate.field === field);
-  return column?.label ?? capitalized(field.replace(/_/g, ' '));
 }
 
 /** One pill for each filter the list has no control for, each removable. */

@@ -28,7 +28,7 @@ import { useIdle } from '../lib/useIdle';
 import { useCall } from '../queries/useCall';
 import { narrowedListHref, navigateTo } from '../shell/routes';
 import { referencedIds } from './fields/values';
-import { capitalized, titleOf } from './naming';
+import { capitalized, titleBeside, titleOf } from './naming';
 import { pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
 import { WriteButton, writeRefusalOf } from './writeGate';
@@ -285,7 +285,7 @@ function RelatedList({
           listRefusal={refusal}
         />
       ) : (
-        <RelatedRecords declaration={declaration} list={list} where={{ [field]: id }} />
+        <RelatedRecords declaration={declaration} list={list} field={field} id={id} />
       )}
     </Stack>
   );
@@ -295,12 +295,14 @@ function RelatedList({
 function RelatedRecords({
   declaration,
   list,
-  where,
+  field,
+  id,
 }: {
   declaration: ResourceDeclaration;
   list: ReturnType<typeof useCall<'resources.list'>>;
-  /** What the list was narrowed by: the link to all of them narrows the kind's own list the same way. */
-  where: Record<string, string>;
+  /** The field naming the record they refer to, and its id: the link to all of them narrows their list by it. */
+  field: string;
+  id: string;
 }) {
   const records = list.data?.records ?? [];
   const total = list.data?.total ?? 0;
@@ -329,12 +331,12 @@ function RelatedRecords({
             ta="left"
             onClick={() => navigateTo(`#/${declaration.area}/${declaration.kind}/${encodeURIComponent(recordId)}`)}
           >
-            {titleOf(declaration, record)}
+            {titleBeside(declaration, record, field)}
           </Anchor>
         );
       })}
       {total > records.length && (
-        <Anchor size="xs" href={narrowedListHref(declaration.area, declaration.kind, where)}>
+        <Anchor size="xs" href={narrowedListHref(declaration.area, declaration.kind, { [field]: id })}>
           and {formatCount(total - records.length)} more
         </Anchor>
       )}

@@ -11,6 +11,15 @@ export const capitalized = (text: string) => (text ? `${text[0]!.toUpperCase()}$
 export const titleOf = (declaration: ResourceDeclaration, record: ResourceRecord) =>
   String(record[declaration.columns[0]!.field] ?? record[declaration.idField]);
 
+/**
+ * What a record is called among those of one parent (a course's reviews): its first column other than the field that
+ * names the parent, which every one of them shares.
+ */
+export const titleBeside = (declaration: ResourceDeclaration, record: ResourceRecord, parentField: string) => {
+  const column = declaration.columns.find((candidate) => candidate.field !== parentField);
+  return column ? String(record[column.field] ?? record[declaration.idField]) : titleOf(declaration, record);
+};
+
 /** A field's label: its column's, else its form field's, else the field's name in words (never the raw name). */
 export const labelOf = (declaration: ResourceDeclaration, field: string) =>
   declaration.columns.find((column) => column.field === field)?.label ??
