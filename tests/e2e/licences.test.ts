@@ -447,7 +447,8 @@ describe('Licences', () => {
     await app.open(`#/licences/program-licenses/${nursingLicence}`);
     const target = page.getByTestId('licence-target');
     await visible(target);
-    expect(await target.innerText()).toBe('Nursing Pathway');
+    // Its id first, its name once the catalogue's programs are read.
+    await expect.poll(() => target.innerText()).toBe('Nursing Pathway');
     expect(await target.getAttribute('title')).toBe(`${server.org}+nursing`);
     await visible(page.getByText('Program: Nursing Pathway'));
 
@@ -457,7 +458,7 @@ describe('Licences', () => {
     await visible(card.getByRole('link', { name: 'Nursing seats' }), 60_000);
     const held = card.getByTestId('licence-target');
     await visible(held);
-    expect(await held.innerText()).toBe('· Nursing Pathway');
+    await expect.poll(() => held.innerText()).toBe('· Nursing Pathway');
     expect(await held.getAttribute('title')).toBe(`${server.org}+nursing`);
   });
 });

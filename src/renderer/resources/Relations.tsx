@@ -33,6 +33,7 @@ import { pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
 import { WriteButton, writeRefusalOf } from './writeGate';
 import { MembersList } from './Members';
+import { KEYBOARD_SAFE_OPEN } from './mentor-refs';
 
 const PICK_PAGE = 50;
 /** One empty list for every render before a picker's records arrive, so its options stay the same too. */
@@ -113,6 +114,7 @@ export function RecordPicker({
         setOpened(true);
         props.onDropdownOpen?.();
       }}
+      {...KEYBOARD_SAFE_OPEN}
       // The engine searched the kind's own search fields (a person's username and email, not only the label shown):
       // filtering again by label would hide what it found.
       filter={({ options }) => options}

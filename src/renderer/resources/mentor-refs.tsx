@@ -89,6 +89,14 @@ function useReferredNames(profileId: string, declaration: ResourceDeclaration) {
 }
 
 /**
+ * How a picker that reads its records when opened opens. Mantine's Select, opened, looks for the option holding the
+ * value a moment later (a timer); while the page is busy with what opening asked for, that look can land after the
+ * first ArrowDown and clear the index it highlighted, so Enter picks nothing while the option still shows highlighted
+ * (seen in e2e runs: "Realtime tu" stayed typed). Highlighting the first option at once takes no timer.
+ */
+export const KEYBOARD_SAFE_OPEN = { selectFirstOptionOnDropdownOpen: true } as const;
+
+/**
  * Picks one of the tenant's mentors by name; the value is its unique id (one not in the list stays offered). Opened,
  * it reads the list from the platform too, so a mentor made elsewhere a moment ago is offered. `uniqueIn`: mentors
  * that a record of that kind already names in this `field` are not offered (each has one call configuration).
@@ -142,6 +150,7 @@ export function MentorPicker({
       value={current}
       onChange={onChange}
       onDropdownOpen={() => setOpened(true)}
+      {...KEYBOARD_SAFE_OPEN}
       rightSection={fetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={
         fresh.isFetching
