@@ -29,11 +29,10 @@ import { useCall } from '../queries/useCall';
 import { narrowedListHref, navigateTo } from '../shell/routes';
 import { referencedIds } from './fields/values';
 import { capitalized, titleBeside, titleOf } from './naming';
-import { pickedIds, pickOptions } from './pick-options';
+import { KEYBOARD_SAFE_OPEN, pickedIds, pickOptions } from './pick-options';
 import { ResourceImportModal } from './ResourceImportModal';
 import { WriteButton, writeRefusalOf } from './writeGate';
 import { MembersList } from './Members';
-import { KEYBOARD_SAFE_OPEN } from './mentor-refs';
 
 const PICK_PAGE = 50;
 /** One empty list for every render before a picker's records arrive, so its options stay the same too. */

@@ -6,7 +6,7 @@ import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { RESOURCES, type ResourceDeclaration, type ResourceKind } from '../../shared/resources';
 import { referredLabel, referredNames } from './naming';
-import { pickOptions, takenValues } from './pick-options';
+import { KEYBOARD_SAFE_OPEN, pickOptions, takenValues } from './pick-options';
 import { useCall } from '../queries/useCall';
 import { shownValue } from './readable';
 
@@ -87,14 +87,6 @@ function useReferredNames(profileId: string, declaration: ResourceDeclaration) {
     return { ...referredNames(declaration, kind ? RESOURCES[kind] : undefined, data?.records ?? []), whole };
   }, [declaration, kind, referred.data]);
 }
-
-/**
- * How a picker that reads its records when opened opens. Mantine's Select, opened, looks for the option holding the
- * value a moment later (a timer); while the page is busy with what opening asked for, that look can land after the
- * first ArrowDown and clear the index it highlighted, so Enter picks nothing while the option still shows highlighted
- * (seen in e2e runs: "Realtime tu" stayed typed). Highlighting the first option at once takes no timer.
- */
-export const KEYBOARD_SAFE_OPEN = { selectFirstOptionOnDropdownOpen: true } as const;
 
 /**
  * Picks one of the tenant's mentors by name; the value is its unique id (one not in the list stays offered). Opened,

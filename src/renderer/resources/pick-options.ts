@@ -57,3 +57,11 @@ export function takenValues(records: readonly Row[], field: string): Set<string>
 export function pickedIds(picked: readonly string[], ids: ReadonlyMap<string, Id>): Id[] {
   return picked.map((value) => ids.get(value) ?? value);
 }
+
+/**
+ * How a picker that reads its records when opened opens. Mantine's Select, opened, looks for the option holding the
+ * value a moment later (a timer); while the page is busy with what opening asked for, that look can land after the
+ * first ArrowDown and clear the index it highlighted, so Enter picks nothing while the option still shows highlighted
+ * (seen in e2e runs: "Realtime tu" stayed typed). Highlighting the first option at once takes no timer.
+ */
+export const KEYBOARD_SAFE_OPEN = { selectFirstOptionOnDropdownOpen: true } as const;
