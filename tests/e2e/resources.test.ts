@@ -418,6 +418,30 @@ describe('the command palette (Ctrl-K)', () => {
     await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tenant-settings/api-tokens/e2e-token');
     await page.keyboard.press('Escape');
   });
+
+  it('takes Enter pressed straight after Ctrl+K: the search has the keys and its first result is chosen', async () => {
+    const { page } = app;
+    await app.open('#/tickets');
+    await visible(page.getByRole('heading', { name: 'Tickets', level: 1 }));
+    // Back to back, as a quick hand types them: neither the highlight nor the focus may come later than the key.
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/mentors');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('tick');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/tickets');
+
+    // Both keys in one task, so no frame comes between them to highlight the first result before Enter.
+    await page.evaluate(`(async () => {
+      const key = (init, target) =>
+        target.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
+      key({ key: 'k', code: 'KeyK', ctrlKey: true }, document.body);
+      await Promise.resolve(); // React commits the opened palette in a microtask
+      key({ key: 'Enter', code: 'Enter' }, document.activeElement);
+    })()`);
+    await expect.poll(() => page.evaluate('window.location.hash')).toBe('#/mentors');
+  });
 });
 
 describe('Tenant settings: columns, selection and export', () => {

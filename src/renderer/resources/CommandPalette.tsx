@@ -25,19 +25,26 @@ interface Entry {
   href: string;
 }
 
+/**
+ * The results list's id, known before the list mounts: Mantine learns a generated one in an effect after each
+ * opening, so an Enter pressed before that effect would look for the highlight in the last opening's list.
+ */
+const RESULTS_ID = 'command-palette-results';
 const [paletteStore] = createSpotlight();
+paletteStore.updateState((state) => ({ ...state, listId: RESULTS_ID }));
 
 /**
  * Highlights the palette's first result, as Mantine's own `selectAction(0)` does after typing (which the package does
  * not export): the attribute its Enter looks for, and the index its arrow keys move from.
  */
 function selectFirstResult(): void {
-  const { listId } = paletteStore.getState();
-  const first = listId ? document.getElementById(listId)?.querySelector('[data-action]') : null;
+  const first = document.getElementById(RESULTS_ID)?.querySelector('[data-action]');
   if (!first) return;
   first.setAttribute('data-selected', 'true');
   paletteStore.updateState((state) => ({ ...state, selected: 0 }));
 }
+
+const focusOnMount = (input: HTMLInputElement | null) => input?.focus({ preventScroll: true });
 
 const matches = (query: string, ...texts: string[]) =>
   texts.some((text) => text.toLowerCase().includes(query.trim().toLowerCase()));
@@ -135,9 +142,20 @@ export function CommandPalette() {
       // Anywhere, a search box included: the palette is how the keyboard moves around the app.
       tagsToIgnore={[]}
       clearQueryOnClose
+      // Open at once, not a frame later: keys typed straight after Ctrl+K would otherwise go to the page behind.
+      transitionProps={{ duration: 0 }}
     >
-      <Spotlight.Search placeholder="Go to a screen, a kind or a record…" leftSection={<SearchIcon size={16} />} />
-      <Spotlight.ActionsList>
+      <Spotlight.Search
+        placeholder="Go to a screen, a kind or a record…"
+        leftSection={<SearchIcon size={16} />}
+        // Keys typed straight after Ctrl+K are the search's: Mantine's focus trap moves focus only on a timer.
+        ref={focusOnMount}
+        // Enter pressed before the highlight's frame came chooses the first result, as it would a moment later.
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && paletteStore.getState().selected === -1) selectFirstResult();
+        }}
+      />
+      <Spotlight.ActionsList id={RESULTS_ID}>
         {places.length > 0 && <Spotlight.ActionsGroup label="Go to">{places.map(action)}</Spotlight.ActionsGroup>}
         {found.length > 0 && (
           <Spotlight.ActionsGroup label={tenant.profile ? `Records of ${tenant.profile.name}` : 'Records'}>
