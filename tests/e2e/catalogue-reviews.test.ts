@@ -61,7 +61,11 @@ describe('Review moderation', () => {
     await row.getByRole('button', { name: /^Edit / }).click();
     const dialog = page.getByRole('dialog', { name: /^Edit course review/ });
     await visible(dialog);
-    await dialog.getByRole('switch', { name: 'Visible' }).click({ force: true });
+    // By keyboard: a forced click aims at where the switch was, and the dialog may still be moving in.
+    const shown = dialog.getByRole('switch', { name: 'Visible' });
+    await shown.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => shown.isChecked()).toBe(false);
     await dialog.getByRole('textbox', { name: 'Title' }).fill('Removed: spam');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -129,6 +129,8 @@ describe('Review queue (browser mode)', () => {
     await page.keyboard.press('d');
     const dialog = page.getByRole('dialog', { name: 'Delete this log?' });
     await visible(dialog);
+    // The dialog's focus trap moves focus to Cancel on a timer after it shows.
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(logsOnPlatform).toBe(before - 1);
@@ -178,9 +180,13 @@ describe('Review queue (browser mode)', () => {
     const item = (await app.host.engine.invoke('review.get', { id })).item;
     expect(await rated.innerText()).toContain(item.prompt.slice(0, 60));
     expect(await rated.innerText()).toContain('rated down');
-    const box = (await rated.boundingBox())!;
-    expect(box.y + box.height / 2).toBeGreaterThan(0);
-    expect(box.y + box.height / 2).toBeLessThan(page.viewportSize()!.height);
+    // Scrolled to by an effect after it shows: its middle comes into the window.
+    const middle = async () => {
+      const box = (await rated.boundingBox())!;
+      return box.y + box.height / 2;
+    };
+    await expect.poll(middle).toBeGreaterThan(0);
+    await expect.poll(middle).toBeLessThan(page.viewportSize()!.height);
     expect(await pane.getByRole('button', { name: 'Delete log' }).count()).toBe(0);
 
     // c: focus on the rated answer; d: said why not, no dialog, nothing deleted; e: reviewed.
@@ -261,7 +267,8 @@ describe('Review queue (browser mode)', () => {
       expect(await inView(pane.getByRole('heading').first()), 'title').toBe(true);
       expect(await inView(pane.getByRole('button', { name: /Mark reviewed/ })), 'Mark reviewed').toBe(true);
       expect(await inView(pane.getByRole('button', { name: /Delete log/ })), 'Delete log').toBe(true);
-      expect(await inView(pane.locator('[data-flagged]')), 'flagged message').toBe(true);
+      // Scrolled to by an effect after it shows.
+      await expect.poll(() => inView(pane.locator('[data-flagged]')), { message: 'flagged message' }).toBe(true);
       expect((await list.boundingBox())!.height).toBeGreaterThanOrEqual(3 * 58);
       // The header is one row (title, count, actions): the height goes to the list and the item.
       const title = (await page.getByRole('heading', { name: 'Review queue' }).boundingBox())!;

@@ -500,8 +500,8 @@ describe('deleting a ticket', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: `Delete ticket #${id}?` });
     await dialog.waitFor({ state: 'visible' });
-    await expect.poll(() => focused(page)).toBe('BUTTON');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // The dialog's focus trap moves focus to Cancel on a timer after it shows.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
     expect(onServer()).toBe(1);
@@ -509,6 +509,7 @@ describe('deleting a ticket', () => {
     await deleteButton.focus();
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'visible' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
     await page.keyboard.press('Enter');
